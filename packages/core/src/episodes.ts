@@ -1,0 +1,56 @@
+/**
+ * Episodes: one user message and everything that answers it. See DESIGN.md.
+ */
+import type { Message } from './message.js';
+
+/** A run of messages from one user message up to (not including) the next. */
+export interface Episode {
+  /** Position among the returned episodes. */
+  index: number;
+  /** Index of the first message in the input array. */
+  start: number;
+  /** Index one past the last message. */
+  end: number;
+  /** True for messages before the first user message (there is no user message). */
+  preamble: boolean;
+  messages: Message[];
+}
+
+/**
+ * Splits messages into episodes, in order. Episode k starts at the k-th user
+ * message and ends before the next one; tool messages never start an episode
+ * (even though Anthropic sends tool results as user-role messages on the wire).
+ * Messages before the first user message, if any (system lines excluded), form a
+ * preamble episode at the front with `preamble: true`. The current episode is the
+ * last one.
+ */
+export function splitEpisodes(messages: readonly Message[]): Episode[] {
+  const episodes: Episode[] = [];
+  let start = 0;
+  while (start < messages.length && messages[start]?.role === 'system') start += 1;
+  for (let index = start; index <= messages.length; index += 1) {
+    const atBoundary = index === messages.length || (messages[index]?.role === 'user' && index > start);
+    if (!atBoundary) continue;
+    if (index > start) {
+      episodes.push({
+        index: episodes.length,
+        start,
+        end: index,
+        preamble: messages[start]?.role !== 'user',
+        messages: messages.slice(start, index),
+      });
+    }
+    start = index;
+  }
+  return episodes;
+}
+
+/** Start indexes of the episodes, without copying messages (used on hot paths). */
+export function episodeStarts(messages: readonly Message[], from = 0): number[] {
+  const starts: number[] = [];
+  if (from < messages.length) starts.push(from);
+  for (let index = from + 1; index < messages.length; index += 1) {
+    if (messages[index]?.role === 'user') starts.push(index);
+  }
+  return starts;
+}

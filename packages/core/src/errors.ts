@@ -1,0 +1,80 @@
+/**
+ * Typed errors. Every error Episodic throws on purpose extends {@link EpisodicError},
+ * carries a stable `code`, and says what to do in its message.
+ *
+ * `isInstance` works across duplicated copies of the package (two versions in one
+ * `node_modules` tree), because it checks a global symbol marker rather than the
+ * class identity.
+ */
+const marker = Symbol.for('episodic.error');
+
+/** Base class of every error Episodic throws on purpose. */
+export class EpisodicError extends Error {
+  readonly [marker] = true;
+  /** A stable, machine-readable code such as `invalid_transcript`. */
+  readonly code: string;
+
+  constructor(code: string, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+    this.code = code;
+  }
+
+  /** True for any Episodic error, even one thrown by another copy of this package. */
+  static isInstance(value: unknown): value is EpisodicError {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[marker] === true;
+  }
+}
+
+/** Where a transcript problem was found. */
+export interface TranscriptLocation {
+  /** The file the line came from, when reading a file. */
+  file?: string;
+  /** 1-based line number. */
+  line: number;
+  /** Path inside the message, such as `content[2].type`. */
+  field?: string;
+}
+
+/** A transcript line that is not valid JSON or does not match transcript format v1. */
+export class TranscriptError extends EpisodicError {
+  readonly file: string | undefined;
+  readonly line: number;
+  readonly field: string | undefined;
+
+  constructor(location: TranscriptLocation, detail: string) {
+    const where = location.file ? `${location.file}, line ${location.line}` : `line ${location.line}`;
+    super('invalid_transcript', `${where}: ${detail}`);
+    this.file = location.file;
+    this.line = location.line;
+    this.field = location.field;
+  }
+}
+
+/** The minimum context (system, tools and the current episode's minimum) exceeds the budget. */
+export class ContextOverflowError extends EpisodicError {
+  /** Tokens the minimum context needs. */
+  readonly required: number;
+  /** The budget it had to fit. */
+  readonly budget: number;
+  /** How many tokens are missing: `required - budget`. */
+  readonly shortfall: number;
+
+  constructor(required: number, budget: number, detail: string) {
+    super(
+      'context_overflow',
+      `Context does not fit: the minimum context needs ${required} tokens but the budget is ${budget} ` +
+        `(short by ${required - budget}). ${detail}`,
+    );
+    this.required = required;
+    this.budget = budget;
+    this.shortfall = required - budget;
+  }
+}
+
+/** An option or argument has a value Episodic cannot use. */
+export class InvalidArgumentError extends EpisodicError {
+  constructor(message: string) {
+    super('invalid_argument', message);
+  }
+}

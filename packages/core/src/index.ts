@@ -1,0 +1,21 @@
+/**
+ * @episodic/core: the neutral message model, transcripts, episodes, token counting,
+ * the context packer and the agent loop. No vendor SDK is imported here.
+ */
+
+export * from './calibration.js';
+export * from './episodes.js';
+export * from './errors.js';
+export * from './message.js';
+export * from './pack-types.js';
+export * from './token-counter.js';
+export {
+  formatTranscript,
+  parseTranscriptLine,
+  type ReadTranscriptOptions,
+  readTranscript,
+  readTranscriptStream,
+  serializeMessage,
+  writeTranscript,
+} from './transcript.js';
+export * as TranscriptSchema from './transcript-schema.js';

@@ -1,0 +1,133 @@
+/**
+ * The neutral message model (transcript format v1). Plain interfaces: the zod
+ * schemas that validate them at the edge live in `transcript-schema.ts`.
+ *
+ * Every object may carry extra fields; they survive a read/write round trip.
+ */
+
+/** Which provider and model produced a message or a piece of opaque data. */
+export interface ModelRef {
+  provider: string;
+  id: string;
+}
+
+/** Visible text. */
+export interface TextPart {
+  type: 'text';
+  text: string;
+  /** Provider-opaque data bound to this part (e.g. a Gemini `thoughtSignature`). */
+  providerData?: ProviderData;
+  [extra: string]: unknown;
+}
+
+/** A reasoning trace (thinking). */
+export interface ReasoningPart {
+  type: 'reasoning';
+  text: string;
+  /** Anthropic thinking signature (opaque, bound to the producing model). */
+  signature?: string;
+  /** True for a redacted trace whose content only exists as opaque data. */
+  redacted?: boolean;
+  /** Provider-opaque data (OpenAI `id` + `encrypted_content`, Anthropic redacted `data`, ...). */
+  providerData?: ProviderData;
+  [extra: string]: unknown;
+}
+
+/** A tool call the model asked for. */
+export interface ToolCallPart {
+  type: 'tool-call';
+  id: string;
+  name: string;
+  args: unknown;
+  providerData?: ProviderData;
+  [extra: string]: unknown;
+}
+
+/** An image in user content. */
+export interface ImagePart {
+  type: 'image';
+  /** base64 data or a URL. */
+  data?: string;
+  url?: string;
+  mediaType?: string;
+  [extra: string]: unknown;
+}
+
+/** Opaque provider data, tagged with the model that produced it. */
+export interface ProviderData {
+  provider: string;
+  model: string;
+  [field: string]: unknown;
+}
+
+export type AssistantPart = TextPart | ReasoningPart | ToolCallPart;
+export type UserPart = TextPart | ImagePart;
+
+export interface SystemMessage {
+  role: 'system';
+  content: string;
+  [extra: string]: unknown;
+}
+
+export interface UserMessage {
+  role: 'user';
+  content: string | UserPart[];
+  [extra: string]: unknown;
+}
+
+/** Token usage reported by a provider for one model call. */
+export interface Usage {
+  /** All input tokens, including cached reads and cache writes. */
+  inputTokens: number;
+  /** Input tokens served from the provider's prompt cache. */
+  cachedInputTokens?: number;
+  /** Input tokens written to the cache (Anthropic). */
+  cacheWriteTokens?: number;
+  outputTokens: number;
+  /** Output tokens spent on reasoning (part of `outputTokens`). */
+  reasoningTokens?: number;
+}
+
+export interface AssistantMessage {
+  role: 'assistant';
+  content: AssistantPart[];
+  /** Who produced it. */
+  model?: ModelRef;
+  usage?: Usage;
+  [extra: string]: unknown;
+}
+
+export interface ToolMessage {
+  role: 'tool';
+  toolCallId: string;
+  toolName: string;
+  content: string;
+  isError?: boolean;
+  [extra: string]: unknown;
+}
+
+export type Message = SystemMessage | UserMessage | AssistantMessage | ToolMessage;
+export type Role = Message['role'];
+
+/** A tool as the model sees it: name, description and a JSON Schema for its input. */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+}
+
+/** The text of a user message, parts joined. */
+export function userText(message: UserMessage): string {
+  if (typeof message.content === 'string') return message.content;
+  return message.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
+}
+
+/** The visible text of an assistant message. */
+export function assistantText(message: AssistantMessage): string {
+  return message.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
+}
+
+/** The tool calls of an assistant message. */
+export function toolCallsOf(message: AssistantMessage): ToolCallPart[] {
+  return message.content.filter((part): part is ToolCallPart => part.type === 'tool-call');
+}

@@ -1,0 +1,21 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+const source = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+
+// Tests run against the TypeScript sources; plain Node uses the built `dist`.
+export default defineConfig({
+  resolve: {
+    alias: [
+      { find: /^@episodic\/core\/testing$/, replacement: source('./packages/core/src/testing/index.ts') },
+      { find: /^@episodic\/core$/, replacement: source('./packages/core/src/index.ts') },
+      { find: /^@episodic\/tools$/, replacement: source('./packages/tools/src/index.ts') },
+      { find: /^@episodic\/providers$/, replacement: source('./packages/providers/src/index.ts') },
+    ],
+  },
+  test: {
+    include: ['packages/*/src/**/*.test.ts', 'test/**/*.test.ts', 'examples/*/src/**/*.test.ts'],
+    testTimeout: 30_000,
+    pool: 'forks',
+  },
+});
