@@ -7,8 +7,11 @@ export * from './calibration.js';
 export * from './episodes.js';
 export * from './errors.js';
 export * from './message.js';
+export * from './model-adapter.js';
+export * from './model-profile.js';
 export * from './pack-types.js';
 export * from './token-counter.js';
+export * from './tool.js';
 export {
   formatTranscript,
   parseTranscriptLine,
