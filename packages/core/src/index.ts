@@ -9,7 +9,9 @@ export * from './errors.js';
 export * from './message.js';
 export * from './model-adapter.js';
 export * from './model-profile.js';
+export { countContext, defaultTokenCounter, packContext } from './pack.js';
 export * from './pack-types.js';
+export { shortenText } from './shorten.js';
 export * from './token-counter.js';
 export * from './tool.js';
 export {

@@ -59,7 +59,7 @@ export interface PackState {
   /** The current episode's start index and the reductions applied to it so far. */
   current?: { start: number; reasoningDroppedBefore: number; resultsShrunkBefore: number; stepsDroppedBefore: number };
   /** Fingerprint of the previous call's packed output, for predicted cache reuse. */
-  previous?: { prefixKey: string; messageKeys: string[]; messageTokens: number[]; prefixTokens: number };
+  previous?: { prefixKey: string; messageKeys: string[] };
 }
 
 export interface PackStats {

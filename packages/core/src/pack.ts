@@ -1,0 +1,351 @@
+/**
+ * The context packer: builds the input of every model call from the transcript.
+ * See DESIGN.md ("Packer") for the guarantees; each is covered by tests.
+ *
+ * Order of measures when the context does not fit:
+ * 1. evict whole past episodes, oldest first, down to the low-water mark
+ *    (hysteresis: the following calls then append without evicting again);
+ * 2. only when no past episode is left, shorten the current episode: drop its
+ *    reasoning oldest first (never the latest assistant message's), then give its
+ *    tool results the past-episode cap, then leave out its oldest steps;
+ * 3. if even the minimum does not fit, throw {@link ContextOverflowError}.
+ */
+import { type EpisodeContext, type PackedEpisode, packEpisode, type Reductions } from './episode-pack.js';
+import { ContextOverflowError, InvalidArgumentError } from './errors.js';
+import { fingerprint, hashText } from './fingerprint.js';
+import type { Message, ToolSpec, UserMessage } from './message.js';
+import type { PackOptions, PackResult, PackState, PackStats } from './pack-types.js';
+import { packedFormsFor } from './packed-forms.js';
+import { createTokenCounter, FRAMING, type TokenCounter } from './token-counter.js';
+
+let defaultCounter: TokenCounter | undefined;
+
+/** The counter used when none is given: tiktoken o200k_base, created on first use. */
+export function defaultTokenCounter(): TokenCounter {
+  defaultCounter ??= createTokenCounter();
+  return defaultCounter;
+}
+
+/** Counts a context exactly as the packer does: system + tools + messages + reply priming. */
+export function countContext(
+  counter: TokenCounter,
+  context: { system?: string | undefined; tools?: readonly ToolSpec[] | undefined; messages: readonly Message[] },
+): number {
+  let total = counter.calibration.apply(FRAMING.reply);
+  if (context.system) total += counter.countSystem(context.system);
+  if (context.tools && context.tools.length > 0) total += counter.countTools(context.tools);
+  for (const message of context.messages) total += counter.countMessage(message);
+  return total;
+}
+
+interface Settings {
+  budget: number;
+  lowWater: number;
+  context: EpisodeContext;
+}
+
+function resolveSettings(options: PackOptions, counter: TokenCounter): Settings {
+  const { budget } = options;
+  if (!Number.isFinite(budget) || budget <= 0)
+    throw new InvalidArgumentError(`budget must be a positive number of tokens (got ${budget})`);
+  const lowWater = options.lowWater ?? 0.7;
+  if (!(lowWater > 0 && lowWater <= 1)) throw new InvalidArgumentError(`lowWater must be in (0, 1] (got ${lowWater})`);
+  const pastCap = options.toolResultCap ?? Math.max(64, Math.min(2000, Math.floor(budget * 0.05)));
+  const currentCap = Math.max(options.currentToolResultCap ?? Math.min(16000, Math.floor(budget * 0.25)), pastCap);
+  const retention = options.retention ?? 'episode';
+  if (!['episode', 'tool-episodes', 'all', 'none'].includes(retention)) {
+    throw new InvalidArgumentError(`retention must be one of episode, tool-episodes, all, none (got ${retention})`);
+  }
+  return {
+    budget: Math.floor(budget),
+    lowWater,
+    context: { messages: options.messages, forms: packedFormsFor(counter), counter, retention, pastCap, currentCap },
+  };
+}
+
+/** Leading system messages are folded into the system prompt. */
+function foldSystem(
+  messages: readonly Message[],
+  system: string | undefined,
+): { system: string | undefined; start: number } {
+  let start = 0;
+  const parts = system ? [system] : [];
+  while (start < messages.length && messages[start]?.role === 'system') {
+    parts.push(messages[start]?.content as string);
+    start += 1;
+  }
+  for (let index = start; index < messages.length; index += 1) {
+    if (messages[index]?.role === 'system') {
+      throw new InvalidArgumentError(
+        `messages[${index}] is a system message: system messages may only lead the transcript`,
+      );
+    }
+  }
+  return { system: parts.length > 0 ? parts.join('\n\n') : undefined, start };
+}
+
+function episodeStartsFrom(messages: readonly Message[], from: number): number[] {
+  const starts = from < messages.length ? [from] : [];
+  for (let index = from + 1; index < messages.length; index += 1)
+    if (messages[index]?.role === 'user') starts.push(index);
+  return starts;
+}
+
+const summaryMessages = new Map<string, UserMessage>();
+
+function summaryMessage(text: string): UserMessage {
+  let message = summaryMessages.get(text);
+  if (!message) {
+    summaryMessages.clear();
+    message = { role: 'user', content: `[Summary of the earlier conversation]\n${text}`, summary: true };
+    summaryMessages.set(text, message);
+  }
+  return message;
+}
+
+/** The assistant message indexes of an episode, in order. */
+function assistantIndexes(messages: readonly Message[], start: number, end: number): number[] {
+  const indexes: number[] = [];
+  for (let index = start; index < end; index += 1) if (messages[index]?.role === 'assistant') indexes.push(index);
+  return indexes;
+}
+
+/**
+ * Advances the current episode's reduction cursors one step at a time until the
+ * total is at or below `target`, or nothing more can be cut. Returns the last pack.
+ */
+function reduceCurrent(
+  settings: Settings,
+  range: { start: number; end: number },
+  reductions: Reductions,
+  outside: number,
+  target: number,
+): PackedEpisode {
+  const { messages } = settings.context;
+  const assistants = assistantIndexes(messages, range.start, range.end);
+  const latest = assistants[assistants.length - 1] ?? range.start;
+  let packed = packEpisode(settings.context, range.start, range.end, reductions);
+  const next = (from: number, limit: number) => Math.min(assistants.find((index) => index > from) ?? limit, limit);
+  // Phases in order; each moves one cursor up to its limit, a step at a time.
+  const phases: { cursor: keyof Reductions; limit: number }[] = [
+    { cursor: 'reasoningDroppedBefore', limit: latest },
+    { cursor: 'resultsShrunkBefore', limit: latest },
+    { cursor: 'stepsDroppedBefore', limit: latest },
+    { cursor: 'resultsShrunkBefore', limit: range.end },
+  ];
+  for (const phase of phases) {
+    while (outside + packed.tokens > target && reductions[phase.cursor] < phase.limit) {
+      reductions[phase.cursor] = next(reductions[phase.cursor], phase.limit);
+      packed = packEpisode(settings.context, range.start, range.end, reductions);
+    }
+  }
+  return packed;
+}
+
+function describeMinimum(fixed: number, current: PackedEpisode): string {
+  return (
+    `System, tools and reply priming take ${fixed} tokens and the current episode at its minimum ` +
+    `(user message and latest step, results shortened) takes ${current.tokens}. ` +
+    'Raise the budget, shorten the system prompt or tools, or lower the tool-result caps.'
+  );
+}
+
+/**
+ * Packs the transcript into the input of the next model call. Pure apart from
+ * caches: the same messages, settings and state give the same output.
+ */
+export function packContext(options: PackOptions): PackResult {
+  const counter = options.tokenizer ?? defaultTokenCounter();
+  const settings = resolveSettings(options, counter);
+  const { messages } = options;
+  const folded = foldSystem(messages, options.system);
+  const starts = episodeStartsFrom(messages, folded.start);
+  if (starts.length === 0)
+    throw new InvalidArgumentError('nothing to pack: the transcript has no messages besides system lines');
+  const pastCount = starts.length - 1;
+  const currentStart = starts[pastCount] as number;
+  const range = { start: currentStart, end: messages.length };
+  const previous: PackState | undefined = options.state?.version === 1 ? options.state : undefined;
+
+  const systemTokens = folded.system ? counter.countSystem(folded.system) : 0;
+  const toolTokens = options.tools && options.tools.length > 0 ? counter.countTools(options.tools) : 0;
+  const fixed = systemTokens + toolTokens + counter.calibration.apply(FRAMING.reply);
+
+  let evicted = Math.min(Math.max(previous?.evictedEpisodes ?? 0, 0), pastCount);
+  const sameEpisode = previous?.current?.start === currentStart;
+  const reductions: Reductions = sameEpisode
+    ? { ...(previous?.current as Reductions) }
+    : { reasoningDroppedBefore: currentStart, resultsShrunkBefore: currentStart, stepsDroppedBefore: currentStart };
+
+  const past: PackedEpisode[] = [];
+  let pastTokens = 0;
+  for (let episode = evicted; episode < pastCount; episode += 1) {
+    const packed = packEpisode(settings.context, starts[episode] as number, starts[episode + 1] as number);
+    past.push(packed);
+    pastTokens += packed.tokens;
+  }
+  let summary =
+    previous?.summary && previous.summary.episodes === evicted && evicted > 0 ? previous.summary : undefined;
+  const summaryTokensOf = (text: string | undefined) => (text ? counter.countMessage(summaryMessage(text)) : 0);
+  let summaryTokens = summaryTokensOf(summary?.text);
+  let current = packEpisode(settings.context, range.start, range.end, reductions);
+  const total = () => fixed + summaryTokens + pastTokens + current.tokens;
+  const target = Math.floor(settings.budget * settings.lowWater);
+
+  const evictedBefore = evicted;
+  if (total() > settings.budget) {
+    while (evicted < pastCount && total() > target) {
+      pastTokens -= (past.shift() as PackedEpisode).tokens;
+      evicted += 1;
+    }
+    if (evicted > evictedBefore && options.summarize) {
+      const text = options.summarize({
+        evicted: evictedMessages(settings, starts, evicted),
+        previousSummary: summary?.text,
+      });
+      summary = { episodes: evicted, text };
+      summaryTokens = summaryTokensOf(text);
+    } else if (evicted > evictedBefore) {
+      summary = undefined;
+      summaryTokens = 0;
+    }
+    if (total() > settings.budget && summary) {
+      summary = undefined; // a summary that does not fit is worth less than the episode itself
+      summaryTokens = 0;
+    }
+    if (total() > settings.budget) {
+      current = reduceCurrent(settings, range, reductions, fixed + summaryTokens + pastTokens, target);
+      if (total() > settings.budget)
+        throw new ContextOverflowError(total(), settings.budget, describeMinimum(fixed, current));
+    }
+  }
+
+  const packedMessages: Message[] = [];
+  if (summary) packedMessages.push(summaryMessage(summary.text));
+  for (const episode of past) packedMessages.push(...episode.messages);
+  const historyEnd = packedMessages.length - 1;
+  packedMessages.push(...current.messages);
+
+  const prefixKey = hashText(`${folded.system ?? ''}\u0000${options.tools ? toolsKey(options.tools) : ''}`);
+  const messageKeys = packedMessages.map((message) => fingerprint(message));
+  const stats = buildStats({
+    settings,
+    counter,
+    fixed: { system: systemTokens, tools: toolTokens },
+    summaryTokens,
+    pastTokens,
+    past,
+    current,
+    evicted,
+    evictedNow: evicted > evictedBefore,
+    historyEnd,
+    packedMessages,
+    reuse: reuseTokens(previous, prefixKey, messageKeys, systemTokens + toolTokens, packedMessages, counter),
+    shortened: reductionsApplied(reductions, currentStart),
+    total: total(),
+  });
+  const state: PackState = {
+    version: 1,
+    evictedEpisodes: evicted,
+    ...(summary ? { summary } : {}),
+    current: { start: currentStart, ...reductions },
+    previous: { prefixKey, messageKeys },
+  };
+  return { messages: packedMessages, system: folded.system, stats, state };
+}
+
+const toolsKeys = new WeakMap<readonly ToolSpec[], string>();
+
+function toolsKey(tools: readonly ToolSpec[]): string {
+  let key = toolsKeys.get(tools);
+  if (key === undefined) {
+    key = hashText(JSON.stringify(tools));
+    toolsKeys.set(tools, key);
+  }
+  return key;
+}
+
+function evictedMessages(settings: Settings, starts: readonly number[], evicted: number): Message[] {
+  const out: Message[] = [];
+  for (let episode = 0; episode < evicted; episode += 1) {
+    out.push(...packEpisode(settings.context, starts[episode] as number, starts[episode + 1] as number).messages);
+  }
+  return out;
+}
+
+function reductionsApplied(reductions: Reductions, start: number): boolean {
+  return (
+    reductions.reasoningDroppedBefore > start ||
+    reductions.resultsShrunkBefore > start ||
+    reductions.stepsDroppedBefore > start
+  );
+}
+
+function reuseTokens(
+  previous: PackState | undefined,
+  prefixKey: string,
+  messageKeys: readonly string[],
+  fixedTokens: number,
+  packedMessages: readonly Message[],
+  counter: TokenCounter,
+): number {
+  const before = previous?.previous;
+  if (!before || before.prefixKey !== prefixKey) return 0;
+  let reused = fixedTokens;
+  const shared = Math.min(before.messageKeys.length, messageKeys.length);
+  for (let index = 0; index < shared; index += 1) {
+    if (before.messageKeys[index] !== messageKeys[index]) break;
+    reused += counter.countMessage(packedMessages[index] as Message);
+  }
+  return reused;
+}
+
+interface StatsInput {
+  settings: Settings;
+  counter: TokenCounter;
+  fixed: { system: number; tools: number };
+  summaryTokens: number;
+  pastTokens: number;
+  past: readonly PackedEpisode[];
+  current: PackedEpisode;
+  evicted: number;
+  evictedNow: boolean;
+  historyEnd: number;
+  packedMessages: readonly Message[];
+  reuse: number;
+  shortened: boolean;
+  total: number;
+}
+
+function buildStats(input: StatsInput): PackStats {
+  const episodes = [...input.past, input.current];
+  const sum = (pick: (episode: PackedEpisode) => number) =>
+    episodes.reduce((total, episode) => total + pick(episode), 0);
+  const breakpoints: number[] = [];
+  if (input.historyEnd >= 0) breakpoints.push(input.historyEnd);
+  if (input.packedMessages.length - 1 > input.historyEnd) breakpoints.push(input.packedMessages.length - 1);
+  return {
+    budget: input.settings.budget,
+    tokens: {
+      system: input.fixed.system,
+      tools: input.fixed.tools,
+      summary: input.summaryTokens,
+      history: input.pastTokens,
+      currentEpisode: input.current.tokens,
+      total: input.total,
+    },
+    reasoning: {
+      keptParts: sum((episode) => episode.reasoningKeptParts),
+      droppedParts: sum((episode) => episode.reasoningDroppedParts),
+      keptTokens: sum((episode) => episode.reasoningKeptTokens),
+      droppedTokens: sum((episode) => episode.reasoningDroppedTokens),
+    },
+    evictedEpisodes: input.evicted,
+    evictedNow: input.evictedNow,
+    truncatedToolResults: sum((episode) => episode.truncatedResults),
+    currentEpisodeShortened: input.shortened,
+    unpairedDropped: sum((episode) => episode.unpairedDropped),
+    cacheBreakpoints: { prefix: input.fixed.system + input.fixed.tools > 0, messages: breakpoints },
+    prefixReuseTokens: Math.min(input.reuse, input.total),
+  };
+}
