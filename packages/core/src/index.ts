@@ -11,6 +11,7 @@ export * from './model-adapter.js';
 export * from './model-profile.js';
 export { countContext, defaultTokenCounter, packContext } from './pack.js';
 export * from './pack-types.js';
+export * from './reasoning/index.js';
 export { shortenText } from './shorten.js';
 export * from './token-counter.js';
 export * from './tool.js';
