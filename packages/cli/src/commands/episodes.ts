@@ -1,0 +1,145 @@
+/**
+ * `episodic episodes FILE|-`: lists the episodes of a transcript with their size and
+ * token counts by section, to see where a context budget goes.
+ */
+import {
+  createTokenCounter,
+  type Episode,
+  splitEpisodes,
+  type TokenCounter,
+  toolCallsOf,
+  userText,
+} from '@episodic/core';
+import { type Command, ExitCode, onePositional, parseCommandArgs } from '../command.js';
+import { readInput } from '../read-input.js';
+import { addSections, countSections, emptySections, type SectionTokens } from '../section-tokens.js';
+import { type Column, formatCount, formatTable, plural, preview } from '../text-table.js';
+
+/** Characters of the first user message shown in the table. */
+const firstTextWidth = 40;
+
+/** One episode as `--json` prints it. */
+export interface EpisodeSummary {
+  /** 0-based, as `splitEpisodes` numbers it (the table shows it 1-based). */
+  index: number;
+  /** True for messages before the first user message. */
+  preamble: boolean;
+  /** The first user message's text, in full; empty for a preamble. */
+  firstUserText: string;
+  messages: number;
+  /** Assistant messages: one per model call. */
+  steps: number;
+  toolCalls: number;
+  tokens: SectionTokens;
+}
+
+const options = { json: { type: 'boolean' } } as const;
+
+/** `episodic episodes`. */
+export const episodesCommand: Command = {
+  name: 'episodes',
+  summary: 'List the episodes of a transcript with token counts by section',
+  usage: 'episodic episodes FILE|- [--json]',
+  help: `Lists each episode (a user message and everything that answers it) of the
+transcript (a JSON Lines file, or - for standard input): its first user message,
+messages, steps (assistant messages), tool calls, and tokens by section (o200k_base).
+Episodes are numbered from 1 in the table and from 0 in --json output.
+
+Options:
+      --json   Print one JSON object { source, systemTokens, episodes, total }`,
+
+  async run(argv, io) {
+    const { values, positionals } = parseCommandArgs(argv, options);
+    const source = onePositional(positionals, 'transcript file (or - for standard input)');
+    const messages = await readInput(source, io.stdin);
+    const counter = createTokenCounter();
+
+    const systemTokens = messages
+      .filter((message) => message.role === 'system')
+      .reduce((sum, message) => sum + counter.countMessage(message), 0);
+    const episodes = splitEpisodes(messages).map((episode) => summarize(episode, counter));
+    const total = episodes.reduce((sum, episode) => addSections(sum, episode.tokens), emptySections());
+
+    if (values.json) {
+      io.stdout.write(`${JSON.stringify({ source, systemTokens, episodes, total }, null, 2)}\n`);
+    } else {
+      io.stdout.write(`${formatEpisodes(source, systemTokens, episodes, total)}\n`);
+    }
+    return ExitCode.ok;
+  },
+};
+
+function summarize(episode: Episode, counter: TokenCounter): EpisodeSummary {
+  const first = episode.messages[0];
+  let steps = 0;
+  let toolCalls = 0;
+  for (const message of episode.messages) {
+    if (message.role !== 'assistant') continue;
+    steps += 1;
+    toolCalls += toolCallsOf(message).length;
+  }
+  return {
+    index: episode.index,
+    preamble: episode.preamble,
+    firstUserText: first?.role === 'user' ? userText(first) : '',
+    messages: episode.messages.length,
+    steps,
+    toolCalls,
+    tokens: countSections(episode.messages, counter),
+  };
+}
+
+const columns: readonly Column[] = [
+  { header: '#', align: 'right' },
+  { header: 'first user message' },
+  { header: 'messages', align: 'right' },
+  { header: 'steps', align: 'right' },
+  { header: 'tool calls', align: 'right' },
+  { header: 'user', align: 'right', group: 'tokens' },
+  { header: 'text', align: 'right', group: 'tokens' },
+  { header: 'reasoning', align: 'right', group: 'tokens' },
+  { header: 'tool calls', align: 'right', group: 'tokens' },
+  { header: 'tool results', align: 'right', group: 'tokens' },
+  { header: 'total', align: 'right', group: 'tokens' },
+];
+
+function formatEpisodes(
+  source: string,
+  systemTokens: number,
+  episodes: readonly EpisodeSummary[],
+  total: SectionTokens,
+): string {
+  const messageCount = episodes.reduce((sum, episode) => sum + episode.messages, 0);
+  const heading =
+    `${source === '-' ? 'standard input' : source}: ${plural(episodes.length, 'episode')}, ` +
+    `${plural(messageCount, 'message')}, ${formatCount(total.total + systemTokens)} tokens` +
+    (systemTokens > 0 ? ` (system prompt ${formatCount(systemTokens)})` : '');
+  if (episodes.length === 0) return heading;
+  const rows = episodes.map((episode) => [
+    String(episode.index + 1),
+    episode.preamble
+      ? '(before the first user message)'
+      : JSON.stringify(preview(episode.firstUserText, firstTextWidth)),
+    formatCount(episode.messages),
+    formatCount(episode.steps),
+    formatCount(episode.toolCalls),
+    ...tokenCells(episode.tokens),
+  ]);
+  const sum = (pick: (episode: EpisodeSummary) => number) =>
+    formatCount(episodes.reduce((count, episode) => count + pick(episode), 0));
+  rows.push([
+    '',
+    'all episodes',
+    formatCount(messageCount),
+    sum((episode) => episode.steps),
+    sum((episode) => episode.toolCalls),
+    ...tokenCells(total),
+  ]);
+  return `${heading}\n\n${formatTable(columns, rows)}`;
+}
+
+function tokenCells(tokens: SectionTokens): string[] {
+  return [tokens.user, tokens.assistantText, tokens.reasoning, tokens.toolCalls, tokens.toolResults, tokens.total].map(
+    formatCount,
+  );
+}
