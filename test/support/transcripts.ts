@@ -55,7 +55,9 @@ export const result = (callPart: AssistantPart, content: string, isError = false
 export function step(thought: string, calls: { name: string; result: string }[]): Message[] {
   const parts = calls.map((item) => call(item.name, { q: item.name }));
   const messages: Message[] = [assistant([reasoning(thought), ...parts])];
-  parts.forEach((part, index) => messages.push(result(part, calls[index]?.result ?? '')));
+  parts.forEach((part, index) => {
+    messages.push(result(part, calls[index]?.result ?? ''));
+  });
   return messages;
 }
 

@@ -44,15 +44,36 @@ export function parseTranscriptLine(text: string, lineNumber: number, file?: str
   const schema = MessageSchemas[role as keyof typeof MessageSchemas];
   const result = schema.safeParse(value);
   if (!result.success) {
-    const issue = result.error.issues[0] as z.core.$ZodIssue;
-    const discriminator =
-      issue.code === 'invalid_union' ? (issue as { discriminator?: string }).discriminator : undefined;
-    const field = formatPath(discriminator ? [...issue.path, discriminator] : issue.path);
-    throw new TranscriptError({ file, line: lineNumber, field }, `${role} ${field} ${describeIssue(issue, value)}`);
+    const { issue, path } = deepestIssue(result.error.issues[0] as z.core.$ZodIssue, []);
+    const field = formatPath(path);
+    throw new TranscriptError(
+      { file, line: lineNumber, field },
+      `${role} ${field} ${describeIssue(issue, path, value)}`,
+    );
   }
-  // Keep the original object: zod's loose objects already keep unknown fields,
-  // but returning the input avoids a copy and keeps key order for byte-stable writes.
+  // Return the input itself: loose schemas keep unknown fields anyway, and the
+  // original key order keeps rewritten lines byte-identical.
   return value as Message;
+}
+
+/**
+ * Unions report one issue per alternative; the alternative that got furthest
+ * (longest path) says best what is wrong.
+ */
+function deepestIssue(
+  issue: z.core.$ZodIssue,
+  prefix: PropertyKey[],
+): { issue: z.core.$ZodIssue; path: PropertyKey[] } {
+  const path = [...prefix, ...issue.path];
+  if (issue.code !== 'invalid_union' || issue.errors.length === 0) return { issue, path };
+  let best: { issue: z.core.$ZodIssue; path: PropertyKey[] } | undefined;
+  for (const branch of issue.errors) {
+    const first = branch[0];
+    if (!first) continue;
+    const candidate = deepestIssue(first, path);
+    if (!best || candidate.path.length > best.path.length) best = candidate;
+  }
+  return best ?? { issue, path };
 }
 
 function formatPath(path: readonly PropertyKey[]): string {
@@ -64,18 +85,17 @@ function formatPath(path: readonly PropertyKey[]): string {
   return out || '(message)';
 }
 
-function describeIssue(issue: z.core.$ZodIssue, root: unknown): string {
+function describeIssue(issue: z.core.$ZodIssue, path: readonly PropertyKey[], root: unknown): string {
+  const received = receivedAt(path, root);
   switch (issue.code) {
     case 'invalid_union': {
-      const discriminator = (issue as { discriminator?: string }).discriminator;
-      if (discriminator) return `must be one of ${discriminatorOptions(root)}`;
-      return 'does not match any allowed shape';
+      const options = (issue as { options?: unknown[] }).options;
+      if (options) return `must be one of ${options.join(', ')}`;
+      return received === undefined ? 'is required' : 'does not match any allowed shape';
     }
-    case 'invalid_type': {
-      const received = receivedAt(issue.path, root);
-      if (received === undefined) return `is required (${issue.expected})`;
+    case 'invalid_type':
+      if (received === undefined) return 'is required';
       return `must be ${issue.expected} (got ${describeValue(received)})`;
-    }
     case 'invalid_value':
       return `must be one of ${issue.values.map((value) => JSON.stringify(value)).join(', ')}`;
     case 'too_small':
@@ -83,11 +103,6 @@ function describeIssue(issue: z.core.$ZodIssue, root: unknown): string {
     default:
       return issue.message;
   }
-}
-
-function discriminatorOptions(root: unknown): string {
-  // Parts of an assistant message or of user content: the only discriminated unions here.
-  return (root as { role?: string }).role === 'assistant' ? 'text, reasoning, tool-call' : 'text, image';
 }
 
 function receivedAt(path: readonly PropertyKey[], root: unknown): unknown {
