@@ -1,0 +1,160 @@
+/**
+ * Per-call metrics of a packing strategy, computed independently of the packer
+ * (Episodic's own `stats` are not used): tokens sent, prefix reuse against the
+ * previous call, cost with cached input, past-episode reasoning sent, orphaned tool
+ * calls or results, budget overruns and empty contexts.
+ *
+ * Tokens are counted with @episodic/core's counter recipe over exactly what is
+ * sent: system + tools + messages + the reply priming (FRAMING.reply).
+ */
+import { FRAMING } from '@episodic/core';
+
+/** OpenAI gpt-5 input price per token, and the share paid for cached input. */
+export const PRICE = { inputPerToken: 1.25 / 1e6, cachedShare: 0.1 };
+/** Prompt caching applies only to prefixes of at least this many tokens. */
+export const MIN_CACHED_PREFIX = 1024;
+
+/**
+ * Maps every reasoning text of a transcript to the index of its episode (the number
+ * of user messages before it, minus one). Generated reasoning texts are unique.
+ * @param {import('@episodic/core').Message[]} messages
+ */
+export function reasoningEpisodes(messages) {
+  const episodes = new Map();
+  let episode = -1;
+  for (const message of messages) {
+    if (message.role === 'user') episode += 1;
+    if (message.role !== 'assistant') continue;
+    for (const part of message.content) if (part.type === 'reasoning') episodes.set(part.text, episode);
+  }
+  return episodes;
+}
+
+/** Percentile of a sorted array (nearest rank). */
+export function percentile(sorted, share) {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(share * sorted.length) - 1))];
+}
+
+function orphansOf(messages) {
+  const calls = new Set();
+  const results = new Set();
+  for (const message of messages) {
+    if (message.role === 'tool') results.add(message.toolCallId);
+    else if (message.role === 'assistant') {
+      for (const part of message.content) if (part.type === 'tool-call') calls.add(part.id);
+    }
+  }
+  let orphans = 0;
+  for (const id of calls) if (!results.has(id)) orphans += 1;
+  for (const id of results) if (!calls.has(id)) orphans += 1;
+  return orphans;
+}
+
+/**
+ * Records the calls of one strategy at one budget.
+ * @param {{ counter: import('@episodic/core').TokenCounter, system: string,
+ *   tools: import('@episodic/core').ToolSpec[], budget: number, episodeOfReasoning: Map<string, number> }} options
+ */
+export function createRecorder({ counter, system, tools, budget, episodeOfReasoning }) {
+  const keys = new WeakMap();
+  const reasoningTokens = new Map();
+  // System and tools are the same on every call of the bench, so they always match.
+  const prefixTokens = counter.countSystem(system) + counter.countTools(tools);
+  const calls = [];
+  let previous = [];
+
+  const keyOf = (message) => {
+    let key = keys.get(message);
+    if (key === undefined) {
+      key = JSON.stringify(message);
+      keys.set(message, key);
+    }
+    return key;
+  };
+  const reasoningCost = (text) => {
+    let tokens = reasoningTokens.get(text);
+    if (tokens === undefined) {
+      tokens = FRAMING.reasoning + counter.countText(text);
+      reasoningTokens.set(text, tokens);
+    }
+    return tokens;
+  };
+
+  return {
+    /**
+     * @param {{ packed: import('@episodic/core').Message[] | undefined, currentEpisode: number,
+     *   currentUser: import('@episodic/core').Message, packNanoseconds: number }} call
+     *   `packed` is undefined when the strategy threw.
+     */
+    record({ packed, currentEpisode, currentUser, packNanoseconds }) {
+      if (packed === undefined) {
+        calls.push({ threw: true, packNanoseconds, tokens: 0, reused: 0, reuse: 0, cost: 0 });
+        previous = [];
+        return;
+      }
+      const keysNow = packed.map(keyOf);
+      let tokens = prefixTokens + FRAMING.reply;
+      let reused = prefixTokens;
+      let matching = true;
+      let pastReasoning = 0;
+      let hasCurrentUser = false;
+      for (let index = 0; index < packed.length; index += 1) {
+        const message = packed[index];
+        const size = counter.countMessage(message);
+        tokens += size;
+        matching &&= keysNow[index] === previous[index];
+        if (matching) reused += size;
+        if (message.role === 'user' && keysNow[index] === keyOf(currentUser)) hasCurrentUser = true;
+        if (message.role !== 'assistant') continue;
+        for (const part of message.content) {
+          if (part.type !== 'reasoning') continue;
+          const episode = episodeOfReasoning.get(part.text);
+          // A reasoning text the transcript does not hold was rewritten: count it as past.
+          if (episode === undefined || episode < currentEpisode) pastReasoning += reasoningCost(part.text);
+        }
+      }
+      // The previous call is the cache: the first call (or one after a failure) has none.
+      if (calls.length === 0 || calls[calls.length - 1].threw) reused = 0;
+      const cached = reused >= MIN_CACHED_PREFIX ? reused : 0;
+      const cost = (tokens - cached + cached * PRICE.cachedShare) * PRICE.inputPerToken;
+      calls.push({
+        threw: false,
+        packNanoseconds,
+        tokens,
+        reused,
+        reuse: reused / tokens,
+        cost,
+        pastReasoning,
+        orphans: orphansOf(packed),
+        overBudget: tokens > budget,
+        empty: packed.length === 0,
+        missingCurrentUser: !hasCurrentUser,
+      });
+      previous = keysNow;
+    },
+
+    /** Aggregates over all recorded calls. */
+    summary() {
+      const times = calls.map((call) => call.packNanoseconds / 1e6).sort((a, b) => a - b);
+      const ok = calls.filter((call) => !call.threw);
+      const count = (predicate) => ok.filter(predicate).length;
+      return {
+        calls: calls.length,
+        threw: calls.length - ok.length,
+        packMedianMs: percentile(times, 0.5),
+        packP99Ms: percentile(times, 0.99),
+        packTotalMs: times.reduce((sum, time) => sum + time, 0),
+        tokensSent: ok.reduce((sum, call) => sum + call.tokens, 0),
+        meanReuse: calls.reduce((sum, call) => sum + call.reuse, 0) / calls.length,
+        callsUnderHalfReuse: calls.filter((call) => call.reuse < 0.5).length,
+        cost: ok.reduce((sum, call) => sum + call.cost, 0),
+        pastReasoningTokens: ok.reduce((sum, call) => sum + call.pastReasoning, 0),
+        orphanCalls: count((call) => call.orphans > 0),
+        overBudget: count((call) => call.overBudget),
+        empty: count((call) => call.empty),
+        missingCurrentUser: count((call) => call.missingCurrentUser),
+      };
+    },
+  };
+}

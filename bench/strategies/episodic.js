@@ -1,0 +1,31 @@
+/**
+ * Episodic's own packer: `packContext` with a session-lived token counter (each
+ * message is counted once, when appended) and the pack state carried from call to
+ * call. Retention `episode` (the default): past episodes go without reasoning.
+ */
+import { packContext } from '@episodic/core';
+
+/**
+ * @param {{ budget: number, counter: import('@episodic/core').TokenCounter, system: string,
+ *   tools: import('@episodic/core').ToolSpec[], retention?: import('@episodic/core').Retention }} options
+ */
+export function createStrategy({ budget, counter, system, tools, retention = 'episode' }) {
+  let state;
+  return {
+    name: 'Episodic',
+    settings: `packContext, retention ${retention}, defaults otherwise (low-water 0.7, tool-result caps)`,
+    onAppend(message) {
+      counter.countMessage(message);
+    },
+    pack(messages) {
+      const result = packContext({ messages, system, tools, budget, retention, tokenizer: counter, state });
+      state = result.state;
+      if (result.system !== system)
+        throw new Error('Episodic changed the system prompt: the bench assumes it does not');
+      return result.messages;
+    },
+    toTranscript(packed) {
+      return packed;
+    },
+  };
+}
