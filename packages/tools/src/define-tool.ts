@@ -1,0 +1,131 @@
+/**
+ * `defineTool`: a typed tool from a zod schema. The result is an {@link AgentTool}
+ * the agent loop can run: its spec carries the JSON Schema of the input, and its
+ * `execute` validates the model's arguments before calling yours.
+ */
+import { type AgentTool, InvalidArgumentError, type ToolContext, type ToolOutput, type ToolSpec } from '@episodic/core';
+import type { z } from 'zod';
+import { toolInputSchema } from './json-schema.js';
+import { restoreNormalizedArguments } from './normalized-arguments.js';
+import { ToolInputError, type ToolInputIssue } from './tool-errors.js';
+
+/** What a tool's `execute` may return: plain text, or text flagged as an error. */
+export type ToolResult = string | ToolOutput;
+
+/** The definition passed to {@link defineTool}. */
+export interface ToolDefinition<Input extends z.ZodType> {
+  /** The name the model calls; letters, digits, `_` and `-`, at most 64, not starting with a digit or `-`. */
+  name: string;
+  /** What the tool does and when to use it: the model reads this to decide. */
+  description: string;
+  /** The zod schema of the arguments; must be a `z.object(...)`. Field descriptions reach the model. */
+  input: Input;
+  /** Runs the tool on validated, typed input. Throw for failures; the loop reports them to the model. */
+  execute: (input: z.output<Input>, context: ToolContext) => ToolResult | Promise<ToolResult>;
+  /** Per-call timeout in milliseconds; `context.signal` aborts when it passes. */
+  timeoutMs?: number;
+}
+
+/** A tool built by {@link defineTool}: an {@link AgentTool} that also exposes its zod schema. */
+export interface DefinedTool<Input extends z.ZodType = z.ZodType> extends AgentTool {
+  readonly input: Input;
+}
+
+// The names every provider accepts: OpenAI and Anthropic allow [a-zA-Z0-9_-]{1,64};
+// Gemini also wants a letter or `_` first.
+// https://ai.google.dev/api/caching#FunctionDeclaration
+const TOOL_NAME = /^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$/;
+
+/**
+ * Builds a tool from a zod schema, with the input type inferred from it.
+ *
+ * ```ts
+ * const readNote = defineTool({
+ *   name: 'read_note',
+ *   description: 'Reads a note by id.',
+ *   input: z.object({ id: z.string().describe('The note id') }),
+ *   execute: async ({ id }) => notes.get(id) ?? `No note ${id}.`,
+ * });
+ * ```
+ *
+ * @throws {InvalidArgumentError} for a name providers reject, a bad timeout, or an
+ * input schema that is not an object or has no JSON Schema form.
+ */
+export function defineTool<Input extends z.ZodType>(definition: ToolDefinition<Input>): DefinedTool<Input> {
+  const { name, description, input, timeoutMs } = definition;
+  if (!TOOL_NAME.test(name)) {
+    throw new InvalidArgumentError(
+      `Tool name "${name}" is not accepted by every provider: use 1 to 64 letters, digits, "_" or "-", starting with a letter or "_".`,
+    );
+  }
+  if (timeoutMs !== undefined && !(Number.isFinite(timeoutMs) && timeoutMs > 0)) {
+    throw new InvalidArgumentError(`Tool ${name}: timeoutMs must be a positive number of milliseconds.`);
+  }
+  const inputSchema = toolInputSchema(input);
+  const spec: ToolSpec = { name, description, inputSchema };
+  return {
+    spec,
+    input,
+    ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    async execute(args: unknown, context: ToolContext): Promise<ToolOutput> {
+      // Some providers omit the arguments of a call that has none.
+      const prepared = restoreNormalizedArguments(inputSchema, args ?? {});
+      const parsed = await input.safeParseAsync(prepared);
+      if (!parsed.success) throw new ToolInputError(name, describeIssues(parsed.error.issues, prepared));
+      return toToolOutput(await definition.execute(parsed.data, context));
+    },
+  };
+}
+
+function toToolOutput(result: ToolResult): ToolOutput {
+  if (typeof result === 'string') return { content: result, isError: false };
+  return { content: String(result.content), isError: result.isError === true };
+}
+
+/** Short, model-readable descriptions of zod issues, one per bad field. */
+export function describeIssues(issues: readonly z.core.$ZodIssue[], input: unknown): ToolInputIssue[] {
+  return issues.map((issue) => ({ path: formatPath(issue.path), message: describeIssue(issue, input) }));
+}
+
+function describeIssue(issue: z.core.$ZodIssue, input: unknown): string {
+  switch (issue.code) {
+    case 'invalid_type': {
+      const value = valueAt(input, issue.path);
+      return value === undefined
+        ? `missing (expected ${issue.expected})`
+        : `expected ${issue.expected}, got ${kindOf(value)}`;
+    }
+    case 'unrecognized_keys':
+      return `unknown field${issue.keys.length === 1 ? '' : 's'} ${issue.keys.join(', ')}`;
+    case 'invalid_value':
+      return `expected one of ${issue.values.map((value) => JSON.stringify(value)).join(', ')}, got ${JSON.stringify(valueAt(input, issue.path)) ?? 'nothing'}`;
+    case 'invalid_union':
+      return 'does not match any of the allowed shapes';
+    default:
+      return issue.message;
+  }
+}
+
+function formatPath(path: readonly PropertyKey[]): string {
+  let result = '';
+  for (const segment of path) {
+    if (typeof segment === 'number') result += `[${segment}]`;
+    else result += result === '' ? String(segment) : `.${String(segment)}`;
+  }
+  return result;
+}
+
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let current = input;
+  for (const segment of path) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as Record<PropertyKey, unknown>)[segment];
+  }
+  return current;
+}
+
+function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  return typeof value;
+}

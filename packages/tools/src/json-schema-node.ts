@@ -1,0 +1,181 @@
+/**
+ * Plain helpers over JSON Schema documents as the schema normalisers see them:
+ * untyped records, walked by keyword. Kept apart so each normaliser reads as its
+ * list of rules rather than as tree plumbing.
+ */
+
+/** A JSON Schema node (or any JSON object). */
+export type JsonSchema = Record<string, unknown>;
+
+/** One rule a schema breaks, found by a checker. */
+export interface SchemaViolation {
+  /** JSON Pointer-like location, such as `/properties/path/type` (`` for the root). */
+  path: string;
+  /** What is wrong, in words. */
+  message: string;
+}
+
+/** True for a plain (non-array) object. */
+export function isJsonObject(value: unknown): value is JsonSchema {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The names in a node's `type`, whether it is a string or an array (`[]` when absent). */
+export function typeNames(node: JsonSchema): string[] {
+  const { type } = node;
+  if (typeof type === 'string') return [type];
+  if (Array.isArray(type)) return type.filter((name): name is string => typeof name === 'string');
+  return [];
+}
+
+/** The node's `properties` as a record (empty when absent). */
+export function propertiesOf(node: JsonSchema): Record<string, JsonSchema> {
+  const properties = node.properties;
+  if (!isJsonObject(properties)) return {};
+  const result: Record<string, JsonSchema> = {};
+  for (const [key, value] of Object.entries(properties)) if (isJsonObject(value)) result[key] = value;
+  return result;
+}
+
+/** The node's `required` names (empty when absent). */
+export function requiredOf(node: JsonSchema): string[] {
+  return Array.isArray(node.required) ? node.required.filter((key): key is string => typeof key === 'string') : [];
+}
+
+/** The subschemas of a combinator keyword such as `anyOf` (empty when absent). */
+export function branchesOf(node: JsonSchema, keyword: 'anyOf' | 'oneOf' | 'allOf'): JsonSchema[] {
+  const branches = node[keyword];
+  return Array.isArray(branches) ? branches.filter(isJsonObject) : [];
+}
+
+/** True for the schema of `null` alone (`{ type: 'null' }`). */
+export function isNullSchema(node: JsonSchema): boolean {
+  const names = typeNames(node);
+  return names.length === 1 && names[0]?.toLowerCase() === 'null';
+}
+
+/**
+ * True for a map with free keys: an object whose `additionalProperties` is a schema
+ * and that declares no fixed properties (what `z.record` produces).
+ */
+export function isRecordSchema(node: JsonSchema): boolean {
+  return (
+    typeNames(node).includes('object') &&
+    isJsonObject(node.additionalProperties) &&
+    Object.keys(propertiesOf(node)).length === 0
+  );
+}
+
+/**
+ * Resolves a local `$ref` (`#/$defs/Name`, `#/definitions/Name` or `#`) against the
+ * root document; `undefined` for anything else.
+ */
+export function resolveLocalRef(root: JsonSchema, ref: string): JsonSchema | undefined {
+  if (ref === '#') return root;
+  const match = /^#\/(\$defs|definitions)\/(.+)$/.exec(ref);
+  if (!match) return undefined;
+  const definitions = root[match[1]!];
+  if (!isJsonObject(definitions)) return undefined;
+  const target = definitions[decodePointerToken(match[2]!)];
+  return isJsonObject(target) ? target : undefined;
+}
+
+/** Appends one segment to a JSON Pointer, escaping `~` and `/`. */
+export function pointer(base: string, segment: string | number): string {
+  return `${base}/${String(segment).replaceAll('~', '~0').replaceAll('/', '~1')}`;
+}
+
+function decodePointerToken(token: string): string {
+  return token.replaceAll('~1', '/').replaceAll('~0', '~');
+}
+
+/** Appends a sentence to a node's description (used to keep dropped constraints visible to the model). */
+export function withNote(description: unknown, note: string): string {
+  const base = typeof description === 'string' ? description.trim() : '';
+  if (base === '') return note;
+  return /[.!?]$/.test(base) ? `${base} ${note}` : `${base}. ${note}`;
+}
+
+// Keywords whose value is one subschema, a list of them, or a map of them.
+const SINGLE_SUBSCHEMA = ['items', 'additionalProperties', 'not', 'propertyNames', 'contains', 'if', 'then', 'else'];
+const LIST_OF_SUBSCHEMAS = ['anyOf', 'oneOf', 'allOf', 'prefixItems'];
+const MAP_OF_SUBSCHEMAS = ['properties', '$defs', 'definitions', 'patternProperties'];
+
+/** Calls `visit` on `node` and on every subschema below it, depth first, with its pointer. */
+export function walkSchema(node: JsonSchema, visit: (node: JsonSchema, path: string) => void, path = ''): void {
+  visit(node, path);
+  for (const keyword of SINGLE_SUBSCHEMA) {
+    const child = node[keyword];
+    if (isJsonObject(child)) walkSchema(child, visit, pointer(path, keyword));
+  }
+  for (const keyword of LIST_OF_SUBSCHEMAS) {
+    const children = node[keyword];
+    if (!Array.isArray(children)) continue;
+    children.forEach((child, index) => {
+      if (isJsonObject(child)) walkSchema(child, visit, pointer(pointer(path, keyword), index));
+    });
+  }
+  for (const keyword of MAP_OF_SUBSCHEMAS) {
+    const children = node[keyword];
+    if (!isJsonObject(children)) continue;
+    for (const [key, child] of Object.entries(children)) {
+      if (isJsonObject(child)) walkSchema(child, visit, pointer(pointer(path, keyword), key));
+    }
+  }
+}
+
+/** Lists the keywords of `node` that are not in `allowed`, as violations. */
+export function unsupportedKeywords(
+  node: JsonSchema,
+  path: string,
+  allowed: ReadonlySet<string>,
+  dialect: string,
+): SchemaViolation[] {
+  return Object.keys(node)
+    .filter((key) => !allowed.has(key))
+    .map((key) => ({ path: pointer(path, key), message: `keyword "${key}" is not supported by ${dialect}` }));
+}
+
+/**
+ * Merges the object branches of an `allOf` (what `z.intersection` produces) into one
+ * object schema; `undefined` when a branch is not a plain object schema.
+ */
+export function mergeAllOf(node: JsonSchema): JsonSchema | undefined {
+  const branches = Array.isArray(node.allOf) ? node.allOf : [];
+  const { allOf: _merged, ...rest } = node;
+  const properties: Record<string, JsonSchema> = { ...propertiesOf(rest) };
+  const required = new Set(requiredOf(rest));
+  for (const branch of branches) {
+    if (!isJsonObject(branch) || !typeNames(branch).includes('object') || branch.allOf || branch.$ref) return undefined;
+    Object.assign(properties, propertiesOf(branch));
+    for (const key of requiredOf(branch)) required.add(key);
+  }
+  return { ...rest, type: 'object', properties, required: [...required] };
+}
+
+/** A compact sentence listing constraints a dialect cannot express, for the description. */
+export function constraintNote(dropped: Record<string, unknown>): string | undefined {
+  const parts: string[] = [];
+  for (const [key, value] of Object.entries(dropped)) {
+    if (key === 'default') parts.unshift(`Default: ${JSON.stringify(value)}.`);
+    else if (value !== undefined && (typeof value !== 'object' || value === null))
+      parts.push(`${key} ${JSON.stringify(value)}`);
+  }
+  const [first, ...others] = parts;
+  if (first === undefined) return undefined;
+  if (first.startsWith('Default:')) return others.length === 0 ? first : `${first} Constraints: ${others.join(', ')}.`;
+  return `Constraints: ${parts.join(', ')}.`;
+}
+
+/**
+ * An `allOf` that {@link mergeAllOf} cannot merge, reduced to its first branch: no
+ * target dialect here can intersect non-object schemas, and zod still checks the
+ * whole intersection when the tool runs. The description says something was left out.
+ */
+export function firstOfAllOf(node: JsonSchema): JsonSchema {
+  const [first, ...others] = branchesOf(node, 'allOf');
+  const { allOf: _allOf, ...rest } = node;
+  const merged = { ...rest, ...(first ?? {}) };
+  if (others.length === 0) return merged;
+  return { ...merged, description: withNote(merged.description, 'Must also match further constraints not shown.') };
+}

@@ -1,0 +1,60 @@
+/**
+ * Turns a tool's zod input schema into the JSON Schema that goes into its
+ * {@link ToolSpec}, using zod v4's own converter (`z.toJSONSchema`).
+ *
+ * @see https://zod.dev/json-schema
+ */
+import { InvalidArgumentError } from '@episodic/core';
+import { z } from 'zod';
+import { isJsonObject, type JsonSchema, typeNames } from './json-schema-node.js';
+
+/**
+ * The JSON Schema (draft 2020-12) of what the model must send for `schema`.
+ *
+ * It describes the schema's *input* side: a field with a default is optional, and
+ * transforms do not matter. Recursive schemas come out as `$ref` into `$defs`.
+ * Three things zod adds that only cost tokens are removed: the `$schema` line, the
+ * safe-integer bounds of `z.int()`, and the long regex zod writes next to each
+ * string `format` (the format names the rule; zod still checks it on execution).
+ *
+ * @throws {InvalidArgumentError} when the schema has no JSON Schema form (e.g. a
+ * `z.date()` or a function) or does not describe an object, which every provider
+ * requires at the root of tool parameters.
+ */
+export function toolInputSchema(schema: z.ZodType): JsonSchema {
+  let converted: JsonSchema;
+  try {
+    converted = z.toJSONSchema(schema, { io: 'input', target: 'draft-2020-12', unrepresentable: 'throw' });
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new InvalidArgumentError(
+      `Tool input schema has no JSON Schema form (${reason}). Use JSON types only: strings, numbers, booleans, arrays, objects.`,
+    );
+  }
+  const { $schema: _dropped, ...rest } = converted;
+  const cleaned = clean(rest);
+  if (!typeNames(cleaned).includes('object')) {
+    throw new InvalidArgumentError(
+      'Tool input schema must be a z.object(...): providers require an object at the root of tool parameters.',
+    );
+  }
+  return cleaned;
+}
+
+function clean(value: unknown): JsonSchema {
+  return cleanValue(value) as JsonSchema;
+}
+
+function cleanValue(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(cleanValue);
+  if (!isJsonObject(value)) return value;
+  const result: JsonSchema = {};
+  for (const [key, child] of Object.entries(value)) {
+    if (key === 'pattern' && typeof value.format === 'string') continue;
+    if ((key === 'minimum' || key === 'maximum') && Math.abs(Number(child)) === Number.MAX_SAFE_INTEGER) continue;
+    // `enum`, `const`, `default` and `examples` hold data, not schemas: copy them as they are.
+    result[key] =
+      key === 'enum' || key === 'const' || key === 'default' || key === 'examples' ? child : cleanValue(child);
+  }
+  return result;
+}

@@ -1,0 +1,146 @@
+/**
+ * `read_file`: reads a text file inside the root, optionally a range of lines, with
+ * line numbers, within a byte cap, and says how many lines the file has so the model
+ * can ask for the next range.
+ */
+import { createReadStream } from 'node:fs';
+import { open, stat } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
+import { z } from 'zod';
+import { type DefinedTool, defineTool } from './define-tool.js';
+import { resolveInsideRoot } from './root-path.js';
+import { ToolUsageError } from './tool-errors.js';
+
+/** Options of {@link readFileTool}. */
+export interface ReadFileToolOptions {
+  /** The directory the tool may read inside. */
+  root: string;
+  /** Most bytes of file text returned per call (default 100,000). */
+  maxBytes?: number;
+  /** Tool timeout in milliseconds. */
+  timeoutMs?: number;
+}
+
+const readFileInput = z.object({
+  path: z.string().min(1).describe('File path relative to the project root.'),
+  startLine: z.int().min(1).optional().describe('First line to read, 1-based. Default: 1.'),
+  endLine: z.int().min(1).optional().describe('Last line to read, inclusive. Default: the end of the file.'),
+});
+
+/** The arguments of `read_file`. */
+export type ReadFileInput = z.infer<typeof readFileInput>;
+
+const DEFAULT_MAX_BYTES = 100_000;
+// Bytes sniffed for a NUL to tell binary files from text, as git and grep do.
+const SNIFF_BYTES = 8192;
+
+/** A `read_file` tool confined to `options.root`. */
+export function readFileTool(options: ReadFileToolOptions): DefinedTool<typeof readFileInput> {
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+  return defineTool({
+    name: 'read_file',
+    description:
+      'Read a text file in the project, with line numbers. Give startLine/endLine to read part of a long file; ' +
+      `at most ${maxBytes} bytes are returned per call and the reply says how many lines the file has.`,
+    input: readFileInput,
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    execute: async (input, { signal }) => {
+      const file = await resolveInsideRoot(options.root, input.path);
+      await assertTextFile(file.absolute, file.relative);
+      const startLine = input.startLine ?? 1;
+      const endLine = input.endLine ?? Number.POSITIVE_INFINITY;
+      if (endLine < startLine) {
+        throw new ToolUsageError('invalid_line_range', `endLine (${endLine}) is before startLine (${startLine}).`);
+      }
+      const range = await readLines(file.absolute, startLine, endLine, maxBytes, signal);
+      return formatRange(file.relative, range, startLine, maxBytes);
+    },
+  });
+}
+
+async function assertTextFile(absolute: string, relative: string): Promise<void> {
+  const stats = await stat(absolute).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT' || error.code === 'ENOTDIR') {
+      throw new ToolUsageError('not_found', `No file "${relative}". Use list_files to see what exists.`);
+    }
+    throw error;
+  });
+  if (stats.isDirectory()) {
+    throw new ToolUsageError('not_a_file', `"${relative}" is a directory. Use list_files to see what it contains.`);
+  }
+  const handle = await open(absolute, 'r');
+  try {
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(SNIFF_BYTES), 0, SNIFF_BYTES, 0);
+    if (buffer.subarray(0, bytesRead).includes(0)) {
+      throw new ToolUsageError(
+        'binary_file',
+        `"${relative}" is a binary file (${stats.size} bytes); read_file shows text only.`,
+      );
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
+interface LineRange {
+  lines: string[];
+  totalLines: number;
+  /** True when the byte cap stopped the range early. */
+  capped: boolean;
+}
+
+async function readLines(
+  absolute: string,
+  startLine: number,
+  endLine: number,
+  maxBytes: number,
+  signal: AbortSignal,
+): Promise<LineRange> {
+  const stream = createReadStream(absolute, { encoding: 'utf8', signal });
+  const reader = createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY });
+  const lines: string[] = [];
+  let bytes = 0;
+  let capped = false;
+  let totalLines = 0;
+  // The whole file is scanned to count its lines; only the range is kept.
+  for await (const line of reader) {
+    totalLines += 1;
+    if (totalLines < startLine || totalLines > endLine || capped) continue;
+    const numbered = `${totalLines}\t${line}`;
+    const cost = Buffer.byteLength(numbered) + 1;
+    if (bytes + cost > maxBytes) {
+      capped = true;
+      if (lines.length === 0) lines.push(cutToBytes(numbered, maxBytes));
+      continue;
+    }
+    lines.push(numbered);
+    bytes += cost;
+  }
+  return { lines, totalLines, capped };
+}
+
+function formatRange(relative: string, range: LineRange, startLine: number, maxBytes: number): string {
+  const { lines, totalLines, capped } = range;
+  if (totalLines === 0) return `${relative}: empty file (0 lines).`;
+  if (startLine > totalLines) {
+    throw new ToolUsageError(
+      'invalid_line_range',
+      `startLine ${startLine} is past the end: "${relative}" has ${totalLines} lines.`,
+    );
+  }
+  const lastLine = startLine + lines.length - 1;
+  const header = `${relative}: lines ${startLine}-${lastLine} of ${totalLines}`;
+  const footer = capped
+    ? `\n[stopped at the ${maxBytes}-byte cap; call read_file with startLine=${lastLine + 1} to continue]`
+    : '';
+  return `${header}\n${lines.join('\n')}${footer}`;
+}
+
+function cutToBytes(text: string, maxBytes: number): string {
+  const buffer = Buffer.from(text);
+  // Drop a multi-byte character split by the cut instead of showing a replacement char.
+  return buffer
+    .subarray(0, maxBytes)
+    .toString('utf8')
+    .replace(/\uFFFD$/, '');
+}

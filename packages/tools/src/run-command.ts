@@ -1,0 +1,191 @@
+/**
+ * `run_command`: runs a program inside the root with an argv array, never through a
+ * shell, so arguments such as `$(whoami)` or `; rm -rf /` reach the program as plain
+ * text. The child gets a minimal environment (an allowlist), a working directory
+ * inside the root, a timeout that kills its whole process group, and its output is
+ * capped keeping the head and the tail.
+ *
+ * This is not a sandbox: the program itself can read or write anything its user
+ * can. Restrict it with `allowedCommands`, and run untrusted work in a container.
+ */
+import { spawn } from 'node:child_process';
+import { stat } from 'node:fs/promises';
+import { z } from 'zod';
+import { type DefinedTool, defineTool } from './define-tool.js';
+import { HeadTailBuffer } from './head-tail-buffer.js';
+import { resolveInsideRoot } from './root-path.js';
+import { ToolUsageError } from './tool-errors.js';
+
+/** Options of {@link runCommandTool}. */
+export interface RunCommandToolOptions {
+  /** The directory commands run inside (their working directory must be in it). */
+  root: string;
+  /** When set, only these programs (exact `argv[0]`, e.g. `npm`, `git`) may run. */
+  allowedCommands?: readonly string[];
+  /** Kill the command after this many milliseconds (default 60,000). */
+  timeoutMs?: number;
+  /** Most output bytes returned; beyond it the middle is cut (default 30,000). */
+  maxOutputBytes?: number;
+  /** Names of environment variables passed through besides {@link BASE_ENVIRONMENT}. */
+  env?: readonly string[];
+  /** Fixed environment values for the child (they win over passed-through ones). */
+  envValues?: Readonly<Record<string, string>>;
+}
+
+/** Environment variables every command gets (when set in this process). */
+export const BASE_ENVIRONMENT: readonly string[] = ['PATH', 'HOME', 'LANG'];
+
+const DEFAULT_TIMEOUT_MS = 60_000;
+const DEFAULT_MAX_OUTPUT_BYTES = 30_000;
+// Time between the polite SIGTERM and the SIGKILL on timeout.
+const KILL_GRACE_MS = 2_000;
+
+const runCommandInput = z.object({
+  argv: z
+    .array(z.string())
+    .min(1)
+    .describe(
+      'The program and its arguments, such as ["npm", "test"] or ["git", "log", "-n", "5"]. It runs without a ' +
+        'shell: no pipes, redirects, globs or $VARIABLES.',
+    ),
+  cwd: z.string().default('.').describe('Working directory, relative to the project root. Default: the root.'),
+});
+
+/** The arguments of `run_command`. */
+export type RunCommandInput = z.infer<typeof runCommandInput>;
+
+/** A `run_command` tool confined to `options.root`. */
+export function runCommandTool(options: RunCommandToolOptions): DefinedTool<typeof runCommandInput> {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const maxOutputBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+  const allowed = options.allowedCommands;
+  const allowedNote = allowed ? ` Allowed programs: ${allowed.join(', ')}.` : '';
+  return defineTool({
+    name: 'run_command',
+    description:
+      `Run a program in the project and get its exit code and output (stdout and stderr together). No shell.${allowedNote} ` +
+      `Killed after ${timeoutMs} ms; long output keeps its beginning and end.`,
+    input: runCommandInput,
+    // The loop's own timeout is a backstop; this tool kills the process group itself first.
+    timeoutMs: timeoutMs + KILL_GRACE_MS * 2,
+    execute: async ({ argv, cwd }, { signal }) => {
+      const program = argv[0]!;
+      if (allowed && !allowed.includes(program)) {
+        throw new ToolUsageError('command_not_allowed', `"${program}" is not an allowed command.${allowedNote}`);
+      }
+      const directory = await resolveInsideRoot(options.root, cwd);
+      const stats = await stat(directory.absolute).catch(() => undefined);
+      if (!stats?.isDirectory()) {
+        throw new ToolUsageError('not_a_directory', `Working directory "${directory.relative}" is not a directory.`);
+      }
+      const run = await runProcess(argv, {
+        cwd: directory.absolute,
+        env: childEnvironment(options),
+        timeoutMs,
+        maxOutputBytes,
+        signal,
+      });
+      return formatRun(argv, run, timeoutMs);
+    },
+  });
+}
+
+/** The child's environment: only allowlisted names, plus fixed values. */
+export function childEnvironment(options: Pick<RunCommandToolOptions, 'env' | 'envValues'>): NodeJS.ProcessEnv {
+  const environment: NodeJS.ProcessEnv = {};
+  for (const name of [...BASE_ENVIRONMENT, ...(options.env ?? [])]) {
+    const value = process.env[name];
+    if (value !== undefined) environment[name] = value;
+  }
+  return { ...environment, ...options.envValues };
+}
+
+interface ProcessRun {
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  timedOut: boolean;
+  aborted: boolean;
+  output: HeadTailBuffer;
+}
+
+interface ProcessOptions {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  timeoutMs: number;
+  maxOutputBytes: number;
+  signal: AbortSignal;
+}
+
+function runProcess(argv: string[], options: ProcessOptions): Promise<ProcessRun> {
+  const [program, ...args] = argv as [string, ...string[]];
+  const output = new HeadTailBuffer(options.maxOutputBytes);
+  // Its own process group (POSIX), so a timeout also kills what the command started.
+  const ownGroup = process.platform !== 'win32';
+  return new Promise((resolve, reject) => {
+    const child = spawn(program, args, {
+      cwd: options.cwd,
+      env: options.env,
+      shell: false,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: ownGroup,
+      windowsHide: true,
+    });
+    const state = { timedOut: false, aborted: false };
+    const kill = (signal: NodeJS.Signals) => {
+      try {
+        if (ownGroup && child.pid !== undefined) process.kill(-child.pid, signal);
+        else child.kill(signal);
+      } catch {
+        // Already gone.
+      }
+    };
+    const stop = (reason: 'timedOut' | 'aborted') => {
+      state[reason] = true;
+      kill('SIGTERM');
+      graceTimer = setTimeout(() => kill('SIGKILL'), KILL_GRACE_MS);
+    };
+    let graceTimer: NodeJS.Timeout | undefined;
+    const timeoutTimer = setTimeout(() => stop('timedOut'), options.timeoutMs);
+    const onAbort = () => stop('aborted');
+    if (options.signal.aborted) onAbort();
+    else options.signal.addEventListener('abort', onAbort, { once: true });
+    const cleanUp = () => {
+      clearTimeout(timeoutTimer);
+      clearTimeout(graceTimer);
+      options.signal.removeEventListener('abort', onAbort);
+    };
+    child.stdout.on('data', (chunk: Buffer) => output.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => output.push(chunk));
+    child.once('error', (error: NodeJS.ErrnoException) => {
+      cleanUp();
+      reject(spawnError(program, error));
+    });
+    child.once('close', (exitCode, signal) => {
+      cleanUp();
+      resolve({ exitCode, signal, ...state, output });
+    });
+  });
+}
+
+function spawnError(program: string, error: NodeJS.ErrnoException): Error {
+  if (error.code === 'ENOENT') {
+    return new ToolUsageError(
+      'command_not_found',
+      `Command "${program}" was not found (it is not on PATH or the file does not exist).`,
+    );
+  }
+  if (error.code === 'EACCES') return new ToolUsageError('command_not_executable', `"${program}" is not executable.`);
+  return error;
+}
+
+function formatRun(argv: string[], run: ProcessRun, timeoutMs: number): { content: string; isError: boolean } {
+  const shown = argv.map((arg) => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : JSON.stringify(arg))).join(' ');
+  let status: string;
+  if (run.timedOut) status = `timed out after ${timeoutMs} ms; the process was killed`;
+  else if (run.aborted) status = 'aborted; the process was killed';
+  else if (run.signal) status = `killed by ${run.signal}`;
+  else status = `exit code ${run.exitCode}`;
+  const text = run.output.toString();
+  const body = text === '' ? '(no output)' : text;
+  return { content: `$ ${shown}\n[${status}]\n${body}`, isError: run.timedOut || run.aborted || run.signal !== null };
+}
