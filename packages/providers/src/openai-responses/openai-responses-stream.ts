@@ -1,0 +1,154 @@
+/**
+ * Maps a Responses API event stream to neutral stream events and the finished
+ * assistant message.
+ *
+ * Output items are taken whole from `response.output_item.done` (not `.added`):
+ * only the finished reasoning item carries its `encrypted_content`. Deltas are
+ * forwarded as they come for display.
+ *
+ * @see https://platform.openai.com/docs/api-reference/responses-streaming
+ */
+import type {
+  AssistantMessage,
+  AssistantPart,
+  ModelRef,
+  ModelStreamEvent,
+  ReasoningPart,
+  StopReason,
+  Usage,
+} from '@episodic/core';
+import { ModelError } from '@episodic/core';
+import type { ResponseOutputItem, ResponseStreamEvent, ResponseUsage } from 'openai/resources/responses/responses';
+import { mapOpenAIResponsesStopReason } from './map-openai-responses-stop-reason.js';
+
+/** Neutral usage from a Responses `usage` object. */
+export function mapOpenAIResponsesUsage(usage: ResponseUsage | null | undefined): Usage {
+  if (!usage) return { inputTokens: 0, outputTokens: 0 };
+  return {
+    inputTokens: usage.input_tokens,
+    cachedInputTokens: usage.input_tokens_details?.cached_tokens ?? 0,
+    outputTokens: usage.output_tokens,
+    reasoningTokens: usage.output_tokens_details?.reasoning_tokens ?? 0,
+  };
+}
+
+/** Converts one finished output item to neutral parts (none for item types we do not use). */
+function partsOfItem(item: ResponseOutputItem, model: ModelRef): AssistantPart[] {
+  const tag = { provider: model.provider, model: model.id };
+  if (item.type === 'reasoning') {
+    const summary = item.summary.map((entry) => entry.text).join('\n\n');
+    const content = (item.content ?? []).map((entry) => entry.text).join('\n\n');
+    const part: ReasoningPart = {
+      type: 'reasoning',
+      text: content || summary,
+      providerData: {
+        ...tag,
+        id: item.id,
+        ...(item.encrypted_content ? { encrypted_content: item.encrypted_content } : {}),
+        summary: item.summary,
+      },
+    };
+    return [part];
+  }
+  if (item.type === 'message') {
+    const text = item.content.map((entry) => (entry.type === 'output_text' ? entry.text : entry.refusal)).join('');
+    return [{ type: 'text', text, providerData: { ...tag, id: item.id } }];
+  }
+  if (item.type === 'function_call') {
+    return [
+      {
+        type: 'tool-call',
+        id: item.call_id,
+        name: item.name,
+        args: parseArguments(item.arguments, item.name),
+        providerData: { ...tag, ...(item.id ? { id: item.id } : {}) },
+      },
+    ];
+  }
+  return [];
+}
+
+function parseArguments(text: string, name: string): unknown {
+  if (text.trim() === '') return {};
+  try {
+    return JSON.parse(text);
+  } catch (cause) {
+    throw new ModelError('protocol', `openai sent arguments for tool ${name} that are not valid JSON: ${text}`, {
+      retryable: true,
+      cause,
+    });
+  }
+}
+
+/**
+ * Consumes the SDK's event stream and yields neutral events; the last one is
+ * `finish`. Throws a {@link ModelError} for `error` and `response.failed` events.
+ */
+export async function* mapOpenAIResponsesStream(
+  events: AsyncIterable<ResponseStreamEvent>,
+  model: ModelRef,
+): AsyncGenerator<ModelStreamEvent> {
+  const partsByIndex = new Map<number, AssistantPart[]>();
+  const callIdByItemId = new Map<string, string>();
+  for await (const event of events) {
+    switch (event.type) {
+      case 'response.output_item.added':
+        if (event.item.type === 'function_call') {
+          callIdByItemId.set(event.item.id ?? event.item.call_id, event.item.call_id);
+          yield { type: 'tool-call-start', id: event.item.call_id, name: event.item.name };
+        }
+        break;
+      case 'response.reasoning_summary_text.delta':
+      case 'response.reasoning_text.delta':
+        yield { type: 'reasoning-delta', text: event.delta };
+        break;
+      case 'response.output_text.delta':
+        yield { type: 'text-delta', text: event.delta };
+        break;
+      case 'response.function_call_arguments.delta':
+        yield {
+          type: 'tool-call-delta',
+          id: callIdByItemId.get(event.item_id) ?? event.item_id,
+          argsDelta: event.delta,
+        };
+        break;
+      case 'response.output_item.done':
+        partsByIndex.set(event.output_index, partsOfItem(event.item, model));
+        break;
+      case 'response.completed':
+      case 'response.incomplete':
+        yield finishEvent(event.response, partsByIndex, model);
+        return;
+      case 'response.failed': {
+        const detail = event.response.error;
+        throw new ModelError('server', `openai response failed: ${detail?.message ?? 'no reason given'}`, {
+          retryable: detail?.code === 'server_error' || detail?.code === 'rate_limit_exceeded',
+        });
+      }
+      case 'error':
+        throw new ModelError('server', `openai stream error${event.code ? ` (${event.code})` : ''}: ${event.message}`, {
+          retryable: true,
+        });
+      default:
+        break;
+    }
+  }
+  throw new ModelError('protocol', 'openai stream ended before response.completed', { retryable: true });
+}
+
+function finishEvent(
+  response: { status?: string; incomplete_details?: { reason?: string } | null; usage?: ResponseUsage | null },
+  partsByIndex: Map<number, AssistantPart[]>,
+  model: ModelRef,
+): ModelStreamEvent {
+  const content = [...partsByIndex.entries()].sort(([left], [right]) => left - right).flatMap(([, parts]) => parts);
+  const usage = mapOpenAIResponsesUsage(response.usage);
+  const hasToolCalls = content.some((part) => part.type === 'tool-call');
+  const stopReason: StopReason = mapOpenAIResponsesStopReason(
+    response.status,
+    response.incomplete_details?.reason,
+    hasToolCalls,
+  );
+  const message: AssistantMessage = { role: 'assistant', content, model: { ...model }, usage };
+  return { type: 'finish', message, usage, stopReason };
+}

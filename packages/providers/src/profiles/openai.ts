@@ -1,0 +1,112 @@
+/**
+ * Model profiles for OpenAI's own API (Responses and Chat Completions), as data.
+ * Facts: /work/shared/PROVIDERS.md, "OpenAI Responses API" and "OpenAI Chat Completions".
+ *
+ * @see https://platform.openai.com/docs/models
+ * @see https://platform.openai.com/docs/guides/reasoning
+ */
+import type { ModelProfile } from '@episodic/core';
+
+/** Fields an OpenAI profile adds to {@link ModelProfile}. */
+export interface OpenAIProfileFields {
+  /** The model produces reasoning (accepts `reasoning.effort` / `reasoning_effort`). */
+  reasoning: boolean;
+  /**
+   * Chat Completions rejects function tools together with a reasoning effort other
+   * than `none` for this model and points to Responses. The Chat adapter then fails
+   * before sending, instead of silently dropping the effort or switching endpoints.
+   */
+  chatToolsNeedResponses?: boolean;
+  /** Environment variable the API key is read from. */
+  apiKeyEnv: string;
+  /** Default base URL. */
+  baseURL: string;
+}
+
+/** A profile of an OpenAI model. */
+export type OpenAIProfile = ModelProfile & OpenAIProfileFields;
+
+const common = {
+  provider: 'openai',
+  retention: 'episode',
+  cacheStyle: 'openai-prefix',
+  // Automatic prompt caching starts at 1024 prompt tokens on both endpoints.
+  minCacheableTokens: 1024,
+  tokenizerFactor: 1,
+  apiKeyEnv: 'OPENAI_API_KEY',
+  baseURL: 'https://api.openai.com/v1',
+} as const;
+
+/**
+ * OpenAI models, most specific pattern first (the first match wins). Prices in USD
+ * per million tokens.
+ */
+export const openaiProfiles: readonly OpenAIProfile[] = [
+  {
+    ...common,
+    // gpt-5.2 onwards: "Function tools with reasoning_effort are not supported for
+    // <model> in /v1/chat/completions" (400), even when the effort is the default.
+    pattern: 'gpt-5\\.([2-9]|\\d{2,})(-.*)?',
+    contextWindow: 400_000,
+    maxOutputTokens: 128_000,
+    reasoning: true,
+    chatToolsNeedResponses: true,
+    pricing: { input: 1.75, cachedInput: 0.175, output: 14 },
+  },
+  {
+    ...common,
+    pattern: 'gpt-5(\\.1)?-mini(-.*)?',
+    contextWindow: 400_000,
+    maxOutputTokens: 128_000,
+    reasoning: true,
+    pricing: { input: 0.25, cachedInput: 0.025, output: 2 },
+  },
+  {
+    ...common,
+    pattern: 'gpt-5(\\.1)?-nano(-.*)?',
+    contextWindow: 400_000,
+    maxOutputTokens: 128_000,
+    reasoning: true,
+    pricing: { input: 0.05, cachedInput: 0.005, output: 0.4 },
+  },
+  {
+    ...common,
+    pattern: 'gpt-5(\\.1)?(-.*)?',
+    contextWindow: 400_000,
+    maxOutputTokens: 128_000,
+    reasoning: true,
+    pricing: { input: 1.25, cachedInput: 0.125, output: 10 },
+  },
+  {
+    ...common,
+    pattern: 'o[34](-mini)?(-.*)?',
+    contextWindow: 200_000,
+    maxOutputTokens: 100_000,
+    reasoning: true,
+    pricing: { input: 2, cachedInput: 0.5, output: 8 },
+  },
+  {
+    ...common,
+    pattern: 'gpt-4\\.1(-mini|-nano)?(-.*)?',
+    contextWindow: 1_047_576,
+    maxOutputTokens: 32_768,
+    reasoning: false,
+    pricing: { input: 2, cachedInput: 0.5, output: 8 },
+  },
+  {
+    ...common,
+    pattern: 'gpt-4o(-mini)?(-.*)?',
+    contextWindow: 128_000,
+    maxOutputTokens: 16_384,
+    reasoning: false,
+    pricing: { input: 2.5, cachedInput: 1.25, output: 10 },
+  },
+  {
+    // Anything else on the OpenAI API: conservative defaults, no reasoning assumed.
+    ...common,
+    pattern: '.*',
+    contextWindow: 128_000,
+    maxOutputTokens: 16_384,
+    reasoning: false,
+  },
+];

@@ -1,0 +1,304 @@
+/**
+ * A loopback OpenAI Responses API (https://platform.openai.com/docs/api-reference/responses):
+ * streams scripted answers as the real API does (`response.created`,
+ * `response.output_item.added/done`, `response.reasoning_summary_text.delta`,
+ * `response.output_text.delta`, `response.function_call_arguments.delta`,
+ * `response.completed`) with encrypted reasoning items, and rejects what the API
+ * rejects (see ./openai-responses-validation.ts). Cached-token usage follows
+ * OpenAI's rule: the byte-identical prefix, from 1024 tokens, in 128-token steps.
+ */
+import type { ServerResponse } from 'node:http';
+import {
+  type InputItem,
+  type IssuedItem,
+  inputItems,
+  validateResponsesInput,
+  viewOfResponsesRequest,
+} from './openai-responses-validation.js';
+import type { RecordedRequest, ScriptedReply, ScriptedResponse, ScriptedServer } from './scripted-server.js';
+import {
+  clientGone,
+  headerRecord,
+  readJsonBody,
+  sendJson,
+  startLoopbackServer,
+  startSse,
+  writeSseEvent,
+} from './sse.js';
+
+/** Scripted answers: the neutral ones plus OpenAI-only endings. */
+export type OpenAIScript =
+  | ScriptedResponse
+  /** Ends with `response.incomplete` (Responses) or `finish_reason: length` (Chat). */
+  | { type: 'incomplete'; reason: 'max_output_tokens' | 'content_filter'; text?: string }
+  /** Answers with exactly this HTTP status, body and headers. */
+  | { type: 'http-error'; status: number; body: unknown; headers?: Record<string, string> };
+
+/** A scripted server that also takes OpenAI-only script entries. */
+export interface OpenAIScriptedServer extends ScriptedServer {
+  enqueue(...responses: OpenAIScript[]): void;
+}
+
+/** OpenAI's bodies for the neutral scripted errors. */
+export function openaiScriptedError(status: number): { message: string; type: string; code: string | null } {
+  if (status === 429) {
+    return {
+      message: 'Rate limit reached for requests. Please try again in 1s.',
+      type: 'requests',
+      code: 'rate_limit_exceeded',
+    };
+  }
+  if (status === 503 || status === 529) {
+    return { message: 'The engine is currently overloaded, please try again later.', type: 'server_error', code: null };
+  }
+  return {
+    message: 'The server had an error while processing your request. Sorry about that!',
+    type: 'server_error',
+    code: null,
+  };
+}
+
+/** OpenAI's context-length error. */
+export const contextOverflowError = {
+  message: 'Your input exceeds the context window of this model. Please adjust your input and try again.',
+  type: 'invalid_request_error',
+  param: 'input',
+  code: 'context_length_exceeded',
+};
+
+/** Rough token count (4 characters a token) for simulated usage. */
+export const tokensOf = (text: string) => Math.ceil(text.length / 4);
+
+/** Cached tokens as OpenAI counts them: the shared prefix, from 1024 tokens, in 128-token steps. */
+export function cachedPrefixTokens(previous: string, current: string): number {
+  let shared = 0;
+  const limit = Math.min(previous.length, current.length);
+  while (shared < limit && previous.charCodeAt(shared) === current.charCodeAt(shared)) shared += 1;
+  const tokens = Math.floor(shared / 4);
+  return tokens < 1024 ? 0 : Math.floor(tokens / 128) * 128;
+}
+
+/** Splits text into small deltas, as the real APIs stream them. */
+export function chunks(text: string, size = 7): string[] {
+  const pieces: string[] = [];
+  for (let index = 0; index < text.length; index += size) pieces.push(text.slice(index, index + size));
+  return pieces;
+}
+
+/** Answers a scripted error entry; returns true when it handled the request. */
+export function answerScriptedError(
+  response: ServerResponse,
+  record: RecordedRequest,
+  scripted: OpenAIScript,
+): boolean {
+  if (scripted.type === 'http-error') {
+    record.status = scripted.status;
+    sendJson(response, scripted.status, scripted.body, scripted.headers);
+    return true;
+  }
+  if (scripted.type === 'error') {
+    const error = openaiScriptedError(scripted.status);
+    record.status = scripted.status;
+    record.error = error.message;
+    const headers: Record<string, string> = scripted.retryAfterSeconds
+      ? { 'retry-after': String(scripted.retryAfterSeconds) }
+      : {};
+    sendJson(response, scripted.status, { error: { ...error, param: null } }, headers);
+    return true;
+  }
+  if (scripted.type === 'context-overflow') {
+    record.status = 400;
+    record.error = contextOverflowError.message;
+    sendJson(response, 400, { error: contextOverflowError });
+    return true;
+  }
+  return false;
+}
+
+/** Starts a strict loopback Responses server; `url` is the SDK `baseURL` (ends in `/v1`). */
+export async function startOpenAIResponsesServer(): Promise<OpenAIScriptedServer> {
+  const queue: OpenAIScript[] = [];
+  const requests: RecordedRequest[] = [];
+  const issued = new Map<string, IssuedItem>();
+  let counter = 0;
+  let previousPrefix = '';
+  const nextId = (prefix: string) => `${prefix}_${(++counter).toString(16).padStart(24, '0')}`;
+
+  const server = await startLoopbackServer(async (request, response) => {
+    const path = request.url ?? '';
+    const headers = headerRecord(request);
+    const body = ((await readJsonBody(request)) ?? {}) as Record<string, unknown>;
+    const record: RecordedRequest = { path, headers, body, status: 200 };
+    requests.push(record);
+    const refuse = (status: number, message: string, code: string | null = null) => {
+      record.status = status;
+      record.error = message;
+      sendJson(response, status, { error: { message, type: 'invalid_request_error', param: 'input', code } });
+    };
+    if (!path.endsWith('/responses')) return refuse(404, `Invalid URL (POST ${path})`);
+    if (!headers.authorization?.startsWith('Bearer ')) return refuse(401, 'You did not provide an API key.');
+    record.view = viewOfResponsesRequest(body, issued);
+    const problem = validateResponsesInput(body, issued);
+    if (problem) return refuse(problem.status, problem.message, problem.code);
+    const scripted = queue.shift() ?? { type: 'reply', text: 'ok' };
+    if (answerScriptedError(response, record, scripted)) return;
+    const prefix = JSON.stringify([body.instructions, body.tools, inputItems(body)]);
+    const usage = { input: tokensOf(prefix), cached: cachedPrefixTokens(previousPrefix, prefix) };
+    previousPrefix = prefix;
+    const stream = new ResponseStream(response, String(body.model), issued, nextId);
+    startSse(response);
+    if (scripted.type === 'stall') {
+      stream.begin();
+      stream.message(scripted.text, false);
+      await clientGone(response);
+      return;
+    }
+    if (scripted.type === 'incomplete') {
+      stream.begin();
+      if (scripted.text) stream.message(scripted.text);
+      stream.finish(usage, undefined, scripted.reason);
+      return;
+    }
+    stream.reply(scripted as ScriptedReply, usage);
+  });
+  return {
+    url: `${server.url}/v1`,
+    requests,
+    enqueue: (...responses) => queue.push(...responses),
+    modelCalls: () => requests.filter((request) => request.view !== undefined),
+    close: () => server.close(),
+  };
+}
+
+/** Writes one response's events and registers its items for later validation. */
+class ResponseStream {
+  private sequence = 0;
+  private readonly output: InputItem[] = [];
+  private reasoningId: string | undefined;
+  private readonly responseId: string;
+
+  constructor(
+    private readonly response: ServerResponse,
+    private readonly model: string,
+    private readonly issued: Map<string, IssuedItem>,
+    private readonly nextId: (prefix: string) => string,
+  ) {
+    this.responseId = nextId('resp');
+  }
+
+  private send(type: string, fields: Record<string, unknown>): void {
+    writeSseEvent(this.response, { type, sequence_number: this.sequence++, ...fields }, { event: type });
+  }
+
+  private shell(status: string): Record<string, unknown> {
+    return { id: this.responseId, object: 'response', created_at: 0, model: this.model, status, output: this.output };
+  }
+
+  begin(): void {
+    this.send('response.created', { response: this.shell('in_progress') });
+    this.send('response.in_progress', { response: this.shell('in_progress') });
+  }
+
+  reply(scripted: ScriptedReply, usage: { input: number; cached: number }): void {
+    this.begin();
+    if (scripted.reasoning && scripted.reasoning.length > 0) this.reasoning(scripted.reasoning);
+    if (scripted.text !== undefined) this.message(scripted.text);
+    for (const call of scripted.toolCalls ?? []) this.functionCall(call.name, call.args);
+    this.finish(usage, scripted);
+  }
+
+  private item(item: InputItem, body: (outputIndex: number) => void): void {
+    const outputIndex = this.output.length;
+    const id = String(item.id);
+    if (item.type !== 'reasoning') {
+      const reasoning = this.reasoningId ? this.issued.get(this.reasoningId) : undefined;
+      if (reasoning && !reasoning.followingId) reasoning.followingId = id;
+      this.issued.set(id, { type: item.type as IssuedItem['type'], model: this.model, reasoningId: this.reasoningId });
+    }
+    const started =
+      item.type === 'reasoning'
+        ? { type: 'reasoning', id, summary: [] }
+        : item.type === 'message'
+          ? { ...item, status: 'in_progress', content: [] }
+          : { ...item, status: 'in_progress', arguments: '' };
+    this.send('response.output_item.added', { output_index: outputIndex, item: started });
+    body(outputIndex);
+    this.send('response.output_item.done', { output_index: outputIndex, item });
+    this.output.push(item);
+  }
+
+  private reasoning(texts: string[]): void {
+    const id = this.nextId('rs');
+    this.reasoningId = id;
+    const encrypted = Buffer.from(JSON.stringify({ id, model: this.model, nonce: Math.random() })).toString('base64');
+    this.issued.set(id, { type: 'reasoning', model: this.model, encrypted, texts });
+    const summary = texts.map((text) => ({ type: 'summary_text', text }));
+    this.item({ type: 'reasoning', id, summary, encrypted_content: encrypted }, (outputIndex) => {
+      texts.forEach((text, summaryIndex) => {
+        const where = { item_id: id, output_index: outputIndex, summary_index: summaryIndex };
+        this.send('response.reasoning_summary_part.added', { ...where, part: { type: 'summary_text', text: '' } });
+        for (const delta of chunks(text)) this.send('response.reasoning_summary_text.delta', { ...where, delta });
+        this.send('response.reasoning_summary_text.done', { ...where, text });
+        this.send('response.reasoning_summary_part.done', { ...where, part: { type: 'summary_text', text } });
+      });
+    });
+  }
+
+  message(text: string, complete = true): void {
+    const id = this.nextId('msg');
+    const part = { type: 'output_text', text, annotations: [], logprobs: [] };
+    const where = { item_id: id, output_index: this.output.length, content_index: 0 };
+    if (!complete) {
+      this.send('response.output_item.added', {
+        output_index: where.output_index,
+        item: { type: 'message', id, role: 'assistant', status: 'in_progress', content: [] },
+      });
+      this.send('response.output_text.delta', { ...where, delta: text, logprobs: [] });
+      return;
+    }
+    this.item({ type: 'message', id, role: 'assistant', status: 'completed', content: [part] }, () => {
+      this.send('response.content_part.added', { ...where, part: { ...part, text: '' } });
+      for (const delta of chunks(text)) this.send('response.output_text.delta', { ...where, delta, logprobs: [] });
+      this.send('response.output_text.done', { ...where, text, logprobs: [] });
+      this.send('response.content_part.done', { ...where, part });
+    });
+  }
+
+  private functionCall(name: string, args: unknown): void {
+    const id = this.nextId('fc');
+    const callId = this.nextId('call');
+    const text = JSON.stringify(args);
+    const item = { type: 'function_call', id, call_id: callId, name, arguments: text, status: 'completed' };
+    this.item(item, (outputIndex) => {
+      for (const delta of chunks(text)) {
+        this.send('response.function_call_arguments.delta', { item_id: id, output_index: outputIndex, delta });
+      }
+      this.send('response.function_call_arguments.done', { item_id: id, output_index: outputIndex, arguments: text });
+    });
+  }
+
+  finish(usage: { input: number; cached: number }, scripted?: ScriptedReply, incomplete?: string): void {
+    const reasoningTokens =
+      scripted?.usage?.reasoning ??
+      tokensOf(
+        this.output.flatMap((item) => (item.type === 'reasoning' ? [JSON.stringify(item.summary)] : [])).join(''),
+      );
+    const output = scripted?.usage?.output ?? tokensOf(JSON.stringify(this.output));
+    const input = scripted?.usage?.input ?? usage.input;
+    const wireUsage = {
+      input_tokens: input,
+      input_tokens_details: { cached_tokens: scripted?.usage?.cacheRead ?? usage.cached, cache_write_tokens: 0 },
+      output_tokens: output,
+      output_tokens_details: { reasoning_tokens: Math.min(reasoningTokens, output) },
+      total_tokens: input + output,
+    };
+    const status = incomplete ? 'incomplete' : 'completed';
+    const finished = {
+      ...this.shell(status),
+      usage: wireUsage,
+      incomplete_details: incomplete ? { reason: incomplete } : null,
+    };
+    this.send(incomplete ? 'response.incomplete' : 'response.completed', { response: finished });
+    this.response.end();
+  }
+}
