@@ -48,15 +48,31 @@ export class UsageError extends EpisodicError {
   }
 }
 
-type OptionTable = NonNullable<ParseArgsConfig['options']>;
+/** A command's options in `node:util` `parseArgs` form (single values only). */
+export type OptionTable = Readonly<Record<string, { type: 'string' | 'boolean'; short?: string }>>;
+
+/** What the user gave for each option: a string, `true` for a flag, or nothing. */
+export type OptionValues<Options extends OptionTable> = {
+  [Name in keyof Options]?: Options[Name]['type'] extends 'boolean' ? boolean : string;
+};
+
+/** Parsed command-line arguments. */
+export interface ParsedArguments<Options extends OptionTable> {
+  values: OptionValues<Options>;
+  positionals: string[];
+}
 
 /**
  * `parseArgs` in strict mode with positionals allowed; its errors (unknown flag, missing
  * value) become {@link UsageError}s.
  */
-export function parseCommandArgs<const Options extends OptionTable>(argv: readonly string[], options: Options) {
+export function parseCommandArgs<const Options extends OptionTable>(
+  argv: readonly string[],
+  options: Options,
+): ParsedArguments<Options> {
   try {
-    return parseArgs({ args: [...argv], options, strict: true, allowPositionals: true });
+    const config: ParseArgsConfig = { args: [...argv], options, strict: true, allowPositionals: true };
+    return parseArgs(config) as ParsedArguments<Options>;
   } catch (error) {
     // Node marks its argument errors with ERR_PARSE_ARGS_* codes.
     const code = (error as NodeJS.ErrnoException).code;
