@@ -1,0 +1,118 @@
+/**
+ * `Agent`: a model adapter, a system prompt, tools, packing settings and stop
+ * conditions. It holds no conversation; `agent.session()` opens one.
+ */
+import { randomUUID } from 'node:crypto';
+import { Calibration } from './calibration.js';
+import { InvalidArgumentError } from './errors.js';
+import { MemorySessionStore } from './memory-session-store.js';
+import type { ModelAdapter } from './model-adapter.js';
+import type { PackTuning, RetryOptions } from './model-call.js';
+import type { Retention } from './pack-types.js';
+import type { LoopSettings } from './run-loop.js';
+import { Session } from './session.js';
+import type { SessionStore } from './session-store.js';
+import { anyOf, maxSteps, type StopCondition } from './stop-conditions.js';
+import { createTokenCounter, type TokenCounter } from './token-counter.js';
+import type { AgentTool } from './tool.js';
+import { toolsByName } from './tool-executor.js';
+
+/** Steps per episode when no `stopWhen` is given: a guard against a model that never stops calling tools. */
+export const DEFAULT_MAX_STEPS = 50;
+
+export interface AgentOptions {
+  model: ModelAdapter;
+  system?: string;
+  tools?: readonly AgentTool[];
+  /**
+   * Max input tokens per model call. Default: the profile's context window minus
+   * its max output tokens (or `maxOutputTokens` when given).
+   */
+  budget?: number;
+  /** Which reasoning goes back to the model. Default: the profile's retention, else `episode`. */
+  retention?: Retention;
+  /** When to stop an episode that keeps calling tools. An array means any of them. Default `maxSteps(50)`. */
+  stopWhen?: StopCondition | readonly StopCondition[];
+  /** Tool calls running at the same time. Default 4. */
+  maxConcurrency?: number;
+  /** Timeout of a tool call when the tool sets none, in ms. Default 120,000. */
+  toolTimeoutMs?: number;
+  /** Sent with every call; default the profile's. */
+  maxOutputTokens?: number;
+  retry?: RetryOptions;
+  /**
+   * Counter for the packer. Its calibration learns this model's tokenizer from the
+   * reported usage; default tiktoken o200k_base, calibrated from the profile's `tokenizerFactor`.
+   */
+  tokenizer?: TokenCounter;
+  /** Further packing knobs (low-water mark, tool-result caps, summary hook). */
+  pack?: PackTuning;
+  /** Passed to the adapter with every call. */
+  providerOptions?: Record<string, unknown>;
+  /** Where sessions are kept when `session()` is not given a store. Default: in memory. */
+  store?: SessionStore;
+}
+
+/** Options of {@link Agent.session}. */
+export interface SessionOptions {
+  /** Loads the session if the store has it. Default: a new random id. */
+  id?: string;
+  store?: SessionStore;
+}
+
+/** An agent definition; cheap to keep, and shared by all its sessions. */
+export class Agent {
+  readonly model: ModelAdapter;
+  /** The packer's counter; its calibration is shared by every session of this agent. */
+  readonly tokenizer: TokenCounter;
+  readonly budget: number;
+  private readonly settings: LoopSettings;
+  private readonly store: SessionStore | undefined;
+
+  constructor(options: AgentOptions) {
+    const profile = options.model.profile;
+    const maxOutputTokens = options.maxOutputTokens ?? profile?.maxOutputTokens;
+    const budget = options.budget ?? (profile ? profile.contextWindow - (maxOutputTokens ?? 0) : undefined);
+    if (budget === undefined || !(budget > 0)) {
+      throw new InvalidArgumentError(
+        `Agent needs a positive budget: pass { budget } (max input tokens per call) or use a model adapter with a profile (got ${budget}).`,
+      );
+    }
+    this.model = options.model;
+    this.budget = budget;
+    this.tokenizer =
+      options.tokenizer ??
+      createTokenCounter({ calibration: new Calibration({ initial: profile?.tokenizerFactor ?? 1 }) });
+    this.store = options.store;
+    const tools = options.tools ?? [];
+    const stopWhen = options.stopWhen ?? maxSteps(DEFAULT_MAX_STEPS);
+    this.settings = {
+      model: options.model,
+      system: options.system,
+      tools: toolsByName(tools),
+      toolSpecs: tools.map((tool) => tool.spec),
+      budget,
+      retention: options.retention ?? profile?.retention,
+      tokenizer: this.tokenizer,
+      pack: options.pack,
+      maxOutputTokens,
+      providerOptions: options.providerOptions,
+      retry: options.retry,
+      stopWhen: typeof stopWhen === 'function' ? stopWhen : anyOf(...(stopWhen as readonly StopCondition[])),
+      maxConcurrency: options.maxConcurrency,
+      toolTimeoutMs: options.toolTimeoutMs,
+      pricing: profile?.pricing,
+    };
+    if (this.settings.tools.size !== tools.length) {
+      throw new InvalidArgumentError('two tools share a name: every tool needs its own spec.name');
+    }
+  }
+
+  /** Opens a session: loads it from the store when `id` is stored there, else starts an empty one. */
+  async session(options: SessionOptions = {}): Promise<Session> {
+    const store = options.store ?? this.store ?? new MemorySessionStore();
+    const id = options.id ?? randomUUID();
+    const stored = await store.load(id);
+    return new Session(this.settings, store, id, stored);
+  }
+}

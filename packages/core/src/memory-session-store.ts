@@ -1,0 +1,41 @@
+/**
+ * A {@link SessionStore} in memory, for tests and short-lived agents. It keeps deep
+ * copies, so later changes to the caller's objects never reach stored history.
+ */
+import type { Message } from './message.js';
+import type { PackState } from './pack-types.js';
+import { assertSessionId, type SessionStore, type StoredSession } from './session-store.js';
+
+/** Sessions held in a Map; lost when the process ends. */
+export class MemorySessionStore implements SessionStore {
+  private readonly sessions = new Map<string, { messages: Message[]; packState: PackState | undefined }>();
+
+  async load(id: string): Promise<StoredSession | undefined> {
+    assertSessionId(id);
+    const stored = this.sessions.get(id);
+    if (!stored) return undefined;
+    return { messages: structuredClone(stored.messages), packState: structuredClone(stored.packState) };
+  }
+
+  async append(id: string, messages: readonly Message[]): Promise<void> {
+    this.entry(id).messages.push(...structuredClone(messages));
+  }
+
+  async saveState(id: string, state: PackState): Promise<void> {
+    this.entry(id).packState = structuredClone(state);
+  }
+
+  async list(): Promise<string[]> {
+    return [...this.sessions.keys()];
+  }
+
+  private entry(id: string) {
+    assertSessionId(id);
+    let stored = this.sessions.get(id);
+    if (!stored) {
+      stored = { messages: [], packState: undefined };
+      this.sessions.set(id, stored);
+    }
+    return stored;
+  }
+}

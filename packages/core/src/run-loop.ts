@@ -1,0 +1,224 @@
+/**
+ * The agent loop as a plain function. One call runs one episode (or finishes an
+ * unfinished one): pack, stream the model, append its message, run the tools it
+ * asked for, append their results, persist, and decide the next step, until the
+ * model answers without tool calls or a stop condition holds.
+ *
+ * Write-ahead: the assistant message is persisted as soon as the call returns
+ * (before its tools run) and the tool results as soon as the last one finishes, so
+ * a crash loses at most the call or the tool batch in flight; `pendingStep` tells
+ * what an interrupted transcript needs next. Tools may therefore run twice across
+ * a crash (at least once, never zero times).
+ */
+import { RunAbortedError } from './agent-errors.js';
+import type { AgentEventHandler } from './agent-events.js';
+import {
+  type AssistantMessage,
+  assistantText,
+  type Message,
+  type ToolCallPart,
+  type ToolMessage,
+  toolCallsOf,
+  type UserMessage,
+} from './message.js';
+import type { StopReason } from './model-adapter.js';
+import { callModel, type ModelCallSettings } from './model-call.js';
+import type { Pricing } from './model-profile.js';
+import type { PackState } from './pack-types.js';
+import type { StopCondition } from './stop-conditions.js';
+import type { AgentTool } from './tool.js';
+import { executeToolCalls } from './tool-executor.js';
+import { addUsage, emptyUsageTotals, type UsageTotals } from './usage-totals.js';
+
+/** Everything the loop needs that does not change between episodes. */
+export interface LoopSettings extends ModelCallSettings {
+  tools: ReadonlyMap<string, AgentTool>;
+  stopWhen: StopCondition;
+  maxConcurrency: number | undefined;
+  toolTimeoutMs: number | undefined;
+  /** Prices for the cost estimate, usually from the adapter's profile. */
+  pricing: Pricing | undefined;
+}
+
+/** The session side of a run: its transcript, where to persist it, where events go. */
+export interface LoopSession {
+  id: string;
+  /** The transcript; the loop appends to it after each successful persist. */
+  messages: Message[];
+  packState: PackState | undefined;
+  persist(messages: readonly Message[]): Promise<void>;
+  saveState(state: PackState): Promise<void>;
+  emit: AgentEventHandler;
+}
+
+/** What the loop does next. */
+export type NextStep =
+  | { type: 'call-model' }
+  | { type: 'run-tools'; message: AssistantMessage; calls: ToolCallPart[]; stopReason: StopReason | undefined }
+  | { type: 'final'; message: AssistantMessage | undefined }
+  | { type: 'stop'; message: AssistantMessage };
+
+/** The outcome of an episode that ended normally (aborts and failures throw). */
+export interface EpisodeResult {
+  reason: 'done' | 'stop-condition';
+  /** The episode's last assistant message. */
+  message: AssistantMessage | undefined;
+  /** Its visible text. */
+  text: string;
+  /** Model calls made by this run. */
+  steps: number;
+  /** Usage of this run's model calls. */
+  usage: UsageTotals;
+}
+
+/**
+ * Runs one episode: with `input`, a new one; without, whatever the transcript's
+ * current episode still needs (see {@link pendingStep}). Throws {@link RunAbortedError}
+ * when `signal` aborts and the final error when a model call fails for good; in both
+ * cases the transcript is consistent and persisted.
+ */
+export async function runEpisode(
+  settings: LoopSettings,
+  session: LoopSession,
+  input: UserMessage | undefined,
+  signal?: AbortSignal,
+): Promise<EpisodeResult> {
+  const { emit } = session;
+  let usage = emptyUsageTotals(settings.pricing);
+  let calls = 0;
+  emit({ type: 'episode-start', sessionId: session.id, input, resumed: input === undefined });
+  try {
+    if (input) await append(session, [input]);
+    let step = stepsInEpisode(session.messages);
+    let next: NextStep = pendingStep(session.messages) ?? { type: 'final', message: lastAssistant(session.messages) };
+    for (;;) {
+      switch (next.type) {
+        case 'call-model': {
+          step += 1;
+          calls += 1;
+          const context = { messages: session.messages, packState: session.packState, step };
+          const result = await callModel(settings, context, emit, signal);
+          usage = addUsage(usage, result.usage, settings.pricing);
+          settings.tokenizer.calibration.observe(result.stats.tokens.total, result.usage.inputTokens);
+          const message: AssistantMessage = { ...result.message, model: result.message.model ?? settings.model.model };
+          message.usage = result.usage;
+          await append(session, [message]);
+          session.packState = result.state;
+          await session.saveState(result.state);
+          next = afterModelCall(message, result.stopReason, step, emit);
+          break;
+        }
+        case 'run-tools':
+          next = await runTools(settings, session, next, step, signal);
+          break;
+        case 'final':
+        case 'stop': {
+          const reason = next.type === 'final' ? 'done' : 'stop-condition';
+          emit({ type: 'episode-finish', reason, message: next.message, usage });
+          const text = next.message ? assistantText(next.message) : '';
+          return { reason, message: next.message, text, steps: calls, usage };
+        }
+      }
+    }
+  } catch (error) {
+    const aborted = signal?.aborted === true;
+    const failure = aborted && !(error instanceof RunAbortedError) ? new RunAbortedError(signal?.reason) : error;
+    emit({ type: 'error', error: failure as Error, willRetry: false });
+    emit({ type: 'episode-finish', reason: aborted ? 'aborted' : 'error', message: undefined, usage });
+    throw failure;
+  }
+}
+
+function afterModelCall(
+  message: AssistantMessage,
+  stopReason: StopReason,
+  step: number,
+  emit: AgentEventHandler,
+): NextStep {
+  const calls = toolCallsOf(message);
+  if (calls.length > 0) return { type: 'run-tools', message, calls, stopReason };
+  emit({ type: 'step-finish', step, message, toolResults: [], usage: message.usage, stopReason });
+  return { type: 'final', message };
+}
+
+async function runTools(
+  settings: LoopSettings,
+  session: LoopSession,
+  next: Extract<NextStep, { type: 'run-tools' }>,
+  step: number,
+  signal: AbortSignal | undefined,
+): Promise<NextStep> {
+  const { emit } = session;
+  for (const call of next.calls) emit({ type: 'tool-call', step, call });
+  // The executor answers every call, aborted ones included, so the transcript never
+  // holds a call without its result, whatever happens below.
+  const results = await executeToolCalls(next.calls, {
+    tools: settings.tools,
+    maxConcurrency: settings.maxConcurrency,
+    timeoutMs: settings.toolTimeoutMs,
+    signal,
+    onResult: (result, _call, durationMs) => emit({ type: 'tool-result', step, result, durationMs }),
+  });
+  await append(session, results);
+  emit({
+    type: 'step-finish',
+    step,
+    message: next.message,
+    toolResults: results,
+    usage: next.message.usage,
+    stopReason: next.stopReason,
+  });
+  if (signal?.aborted) throw new RunAbortedError(signal.reason);
+  const stop = settings.stopWhen({
+    steps: step,
+    message: next.message,
+    toolResults: results,
+    messages: session.messages,
+  });
+  return stop ? { type: 'stop', message: next.message } : { type: 'call-model' };
+}
+
+/** Persists first, then appends in memory, so memory never runs ahead of the store. */
+async function append(session: LoopSession, messages: readonly Message[]): Promise<void> {
+  await session.persist(messages);
+  session.messages.push(...messages);
+}
+
+/**
+ * What an interrupted transcript needs next, or undefined when its current episode
+ * is finished (it ends with an assistant message whose tool calls all have results,
+ * and no tool results after it) or there is nothing to continue.
+ * - last assistant message has calls without results: run those;
+ * - the transcript ends with a user or tool message: call the model.
+ */
+export function pendingStep(messages: readonly Message[]): NextStep | undefined {
+  let index = messages.length - 1;
+  while (index >= 0 && messages[index]?.role === 'tool') index -= 1;
+  const anchor = messages[index];
+  if (anchor?.role === 'assistant') {
+    const answered = new Set(messages.slice(index + 1).map((message) => (message as ToolMessage).toolCallId));
+    const missing = toolCallsOf(anchor).filter((call) => !answered.has(call.id));
+    if (missing.length > 0) return { type: 'run-tools', message: anchor, calls: missing, stopReason: undefined };
+  }
+  const last = messages.at(-1);
+  if (last?.role === 'user' || last?.role === 'tool') return { type: 'call-model' };
+  return undefined;
+}
+
+/** Assistant messages (model calls) since the last user message. */
+export function stepsInEpisode(messages: readonly Message[]): number {
+  let steps = 0;
+  for (let index = messages.length - 1; index >= 0 && messages[index]?.role !== 'user'; index -= 1) {
+    if (messages[index]?.role === 'assistant') steps += 1;
+  }
+  return steps;
+}
+
+function lastAssistant(messages: readonly Message[]): AssistantMessage | undefined {
+  for (let index = messages.length - 1; index >= 0; index -= 1) {
+    const message = messages[index];
+    if (message?.role === 'user') return undefined;
+    if (message?.role === 'assistant') return message;
+  }
+  return undefined;
+}

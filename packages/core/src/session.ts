@@ -1,0 +1,164 @@
+/**
+ * `Session`: one conversation with an agent, persisted through a {@link SessionStore}
+ * after every step. A thin wrapper over {@link runEpisode}.
+ */
+import { SessionBusyError } from './agent-errors.js';
+import type { AgentEvent, AgentEventHandler } from './agent-events.js';
+import { InvalidArgumentError } from './errors.js';
+import type { Message, UserMessage, UserPart } from './message.js';
+import type { PackState } from './pack-types.js';
+import { type EpisodeResult, type LoopSettings, pendingStep, runEpisode } from './run-loop.js';
+import type { SessionStore, StoredSession, TornLine } from './session-store.js';
+import { type UsageTotals, usageTotalsOf } from './usage-totals.js';
+
+/** What `send` accepts: text, user content parts, or a whole user message. */
+export type SessionInput = string | UserPart[] | UserMessage;
+
+export interface RunOptions {
+  /** Aborts the run; the transcript stays consistent (see {@link RunAbortedError}). */
+  signal?: AbortSignal;
+  /** Receives every event as it happens. */
+  onEvent?: AgentEventHandler;
+}
+
+/** A conversation: its transcript, pack state and usage. Create with `agent.session()`. */
+export class Session {
+  readonly id: string;
+  readonly store: SessionStore;
+  /** Set when the stored transcript ended in a torn write that loading ignored. */
+  readonly torn: TornLine | undefined;
+  private readonly state: { messages: Message[]; packState: PackState | undefined };
+  private running = false;
+
+  /** @internal Use `agent.session()`. */
+  constructor(
+    private readonly settings: LoopSettings,
+    store: SessionStore,
+    id: string,
+    stored: StoredSession | undefined,
+  ) {
+    this.id = id;
+    this.store = store;
+    this.torn = stored?.torn;
+    this.state = { messages: stored?.messages ?? [], packState: stored?.packState };
+  }
+
+  /** The transcript so far (do not modify it). */
+  get messages(): readonly Message[] {
+    return this.state.messages;
+  }
+
+  /** The packer's state after the latest call. */
+  get packState(): PackState | undefined {
+    return this.state.packState;
+  }
+
+  /** Token usage and estimated cost of every model call in the transcript. */
+  get totals(): UsageTotals {
+    return usageTotalsOf(this.state.messages, this.settings.pricing);
+  }
+
+  /** True when the current episode was interrupted and {@link resume} has work to do. */
+  get unfinished(): boolean {
+    return pendingStep(this.state.messages) !== undefined;
+  }
+
+  /** Runs one episode for `input` and returns its outcome. Throws on abort or a model failure. */
+  send(input: SessionInput, options: RunOptions = {}): Promise<EpisodeResult> {
+    return this.run(toUserMessage(input), options);
+  }
+
+  /** Continues an interrupted episode (pending tool calls first). Returns at once when nothing is pending. */
+  resume(options: RunOptions = {}): Promise<EpisodeResult> {
+    if (this.state.messages.length === 0) {
+      return Promise.reject(new InvalidArgumentError('nothing to resume: the session is empty; call send() first'));
+    }
+    return this.run(undefined, options);
+  }
+
+  /**
+   * Runs one episode for `input` and yields its events. Failures arrive as an
+   * `error` event followed by `episode-finish`; the iterator itself only throws for
+   * errors raised before the episode starts (e.g. a busy session). Breaking out of
+   * the loop does not stop the run: abort its signal for that.
+   */
+  stream(input: SessionInput, options: RunOptions = {}): AsyncGenerator<AgentEvent> {
+    return this.events(toUserMessage(input), options);
+  }
+
+  /** {@link resume} as a stream of events (see {@link stream}). */
+  resumeStream(options: RunOptions = {}): AsyncGenerator<AgentEvent> {
+    return this.events(undefined, options);
+  }
+
+  private async *events(input: UserMessage | undefined, options: RunOptions): AsyncGenerator<AgentEvent> {
+    const queue: AgentEvent[] = [];
+    let wake: (() => void) | undefined;
+    let finished = false;
+    let reported = false;
+    let failure: unknown;
+    const onEvent = (event: AgentEvent) => {
+      options.onEvent?.(event);
+      if (event.type === 'error' && !event.willRetry) reported = true;
+      queue.push(event);
+      wake?.();
+    };
+    this.run(input, { ...options, onEvent })
+      .catch((error) => {
+        failure = error;
+      })
+      .finally(() => {
+        finished = true;
+        wake?.();
+      });
+    for (;;) {
+      const event = queue.shift();
+      if (event) {
+        yield event;
+        continue;
+      }
+      if (finished) break;
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+      });
+      wake = undefined;
+    }
+    if (failure !== undefined && !reported) throw failure;
+  }
+
+  private async run(input: UserMessage | undefined, options: RunOptions): Promise<EpisodeResult> {
+    if (this.running) throw new SessionBusyError(this.id);
+    this.running = true;
+    const { store, id, state } = this;
+    try {
+      return await runEpisode(
+        this.settings,
+        {
+          id,
+          get messages() {
+            return state.messages;
+          },
+          get packState() {
+            return state.packState;
+          },
+          set packState(value) {
+            state.packState = value;
+          },
+          persist: (messages) => store.append(id, messages),
+          saveState: (packState) => store.saveState(id, packState),
+          emit: options.onEvent ?? (() => {}),
+        },
+        input,
+        options.signal,
+      );
+    } finally {
+      this.running = false;
+    }
+  }
+}
+
+function toUserMessage(input: SessionInput): UserMessage {
+  if (typeof input === 'string' || Array.isArray(input)) return { role: 'user', content: input };
+  if (input.role !== 'user') throw new InvalidArgumentError(`send() takes a user message (got role "${input.role}")`);
+  return input;
+}

@@ -1,0 +1,176 @@
+/**
+ * A model adapter that plays a script, for testing agents offline. Each model call
+ * takes the next step of the script (or asks a function for it, given the request),
+ * streams its reasoning, text and tool calls as deltas, and finishes with a message
+ * and a plausible usage (input tokens counted with the approximate counter). A step
+ * can also fail with a {@link ModelError} (after streaming its deltas) or wait first.
+ * Every request is recorded for assertions.
+ */
+import type { AssistantPart, ModelRef, Usage } from '../message.js';
+import {
+  type ModelAdapter,
+  ModelError,
+  type ModelErrorKind,
+  type ModelRequest,
+  type ModelStreamEvent,
+  type StopReason,
+  type StreamOptions,
+} from '../model-adapter.js';
+import type { ModelProfile } from '../model-profile.js';
+import { createApproximateCounter, FRAMING } from '../token-counter.js';
+
+/** A tool call in a script. A string `args` is sent as raw, unparsed text (to test invalid JSON). */
+export interface ScriptToolCall {
+  /** Default `call_<step>_<n>` (1-based): give ids yourself when several models play one session. */
+  id?: string;
+  name: string;
+  args?: unknown;
+}
+
+/** One model call of a script. */
+export interface ScriptStep {
+  reasoning?: string;
+  /** Opaque signature put on the reasoning part (Anthropic-style). */
+  signature?: string;
+  text?: string;
+  toolCalls?: readonly ScriptToolCall[];
+  /** Overrides the computed usage fields. */
+  usage?: Partial<Usage>;
+  /** Default `tool-calls` when the step calls tools, else `stop`. */
+  stopReason?: StopReason;
+  /** Waits this long before streaming (overrides `latencyMs`). */
+  delayMs?: number;
+  /** Fails the call (after streaming the reasoning and text above) with this error. */
+  error?: ModelError | { kind: ModelErrorKind; message?: string; retryAfter?: number; status?: number };
+}
+
+/** A list of steps played in order, or a function that computes each step from the request. */
+export type Script =
+  | readonly ScriptStep[]
+  | ((request: ModelRequest, stepIndex: number) => ScriptStep | Promise<ScriptStep>);
+
+export interface ScriptedModelOptions {
+  steps: Script;
+  /** Default `{ provider: 'scripted', id: 'scripted-model' }`. */
+  model?: ModelRef;
+  /** Delay before each call streams, in milliseconds. Default 0. */
+  latencyMs?: number;
+  /** Overrides fields of the default profile (200k context, 8k output, no pricing). */
+  profile?: Partial<ModelProfile>;
+  /** Characters per streamed delta. Default 16. */
+  chunkSize?: number;
+}
+
+/** A scripted {@link ModelAdapter} that remembers what it was asked. */
+export interface ScriptedModel extends ModelAdapter {
+  readonly profile: ModelProfile;
+  /** Every request received, in order (failed calls included). */
+  readonly requests: readonly ModelRequest[];
+}
+
+const retryableKinds: readonly ModelErrorKind[] = ['rate-limit', 'overloaded', 'server', 'network', 'protocol'];
+
+/** Creates a scripted model adapter; see {@link ScriptStep}. */
+export function scriptedModel(options: ScriptedModelOptions): ScriptedModel {
+  const model = options.model ?? { provider: 'scripted', id: 'scripted-model' };
+  const profile: ModelProfile = {
+    provider: model.provider,
+    pattern: '.*',
+    contextWindow: 200_000,
+    maxOutputTokens: 8_000,
+    retention: 'episode',
+    cacheStyle: 'none',
+    minCacheableTokens: 0,
+    tokenizerFactor: 1,
+    ...options.profile,
+  };
+  const counter = createApproximateCounter();
+  const requests: ModelRequest[] = [];
+  const chunkSize = options.chunkSize ?? 16;
+
+  const nextStep = async (request: ModelRequest, index: number): Promise<ScriptStep> => {
+    if (typeof options.steps === 'function') return options.steps(request, index);
+    const step = options.steps[index];
+    if (step) return step;
+    throw new ModelError(
+      'invalid-request',
+      `The scripted model was called ${index + 1} times but its script has ${options.steps.length} steps: add steps.`,
+    );
+  };
+
+  const inputTokens = (request: ModelRequest): number => {
+    let total = FRAMING.reply + (request.system ? counter.countSystem(request.system) : 0);
+    if (request.tools?.length) total += counter.countTools(request.tools);
+    for (const message of request.messages) total += counter.countMessage(message);
+    return total;
+  };
+
+  async function* stream(request: ModelRequest, streamOptions: StreamOptions = {}): AsyncGenerator<ModelStreamEvent> {
+    const index = requests.length;
+    requests.push({ ...request, messages: [...request.messages] });
+    const step = await nextStep(request, index);
+    await wait(step.delayMs ?? options.latencyMs ?? 0, streamOptions.signal);
+    const content: AssistantPart[] = [];
+    if (step.reasoning !== undefined) {
+      for (const text of chunks(step.reasoning, chunkSize)) yield { type: 'reasoning-delta', text };
+      content.push({
+        type: 'reasoning',
+        text: step.reasoning,
+        ...(step.signature === undefined ? {} : { signature: step.signature }),
+      });
+    }
+    if (step.text !== undefined) {
+      for (const text of chunks(step.text, chunkSize)) yield { type: 'text-delta', text };
+      content.push({ type: 'text', text: step.text });
+    }
+    if (step.error) throw toModelError(step.error);
+    for (const [position, call] of (step.toolCalls ?? []).entries()) {
+      const id = call.id ?? `call_${index + 1}_${position + 1}`;
+      const raw = typeof call.args === 'string' ? call.args : JSON.stringify(call.args ?? {});
+      yield { type: 'tool-call-start', id, name: call.name };
+      for (const argsDelta of chunks(raw, chunkSize)) yield { type: 'tool-call-delta', id, argsDelta };
+      content.push({ type: 'tool-call', id, name: call.name, args: call.args ?? {} });
+    }
+    const output = content.reduce((sum, part) => sum + counter.countText(JSON.stringify(part)), 0);
+    const usage: Usage = {
+      inputTokens: inputTokens(request),
+      outputTokens: output,
+      reasoningTokens: step.reasoning ? counter.countText(step.reasoning) : 0,
+      ...step.usage,
+    };
+    const stopReason = step.stopReason ?? (step.toolCalls?.length ? 'tool-calls' : 'stop');
+    yield { type: 'finish', message: { role: 'assistant', content, model }, usage, stopReason };
+  }
+
+  return { model, profile, requests, stream };
+}
+
+function toModelError(error: NonNullable<ScriptStep['error']>): ModelError {
+  if (error instanceof ModelError) return error;
+  return new ModelError(error.kind, error.message ?? `scripted ${error.kind} error`, {
+    retryable: retryableKinds.includes(error.kind),
+    retryAfter: error.retryAfter,
+    status: error.status,
+  });
+}
+
+function* chunks(text: string, size: number): Generator<string> {
+  for (let start = 0; start < text.length; start += size) yield text.slice(start, start + size);
+}
+
+function wait(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  const aborted = () => new ModelError('aborted', 'The scripted model call was aborted.');
+  if (signal?.aborted) return Promise.reject(aborted());
+  if (ms <= 0) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(aborted());
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

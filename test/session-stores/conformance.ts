@@ -1,0 +1,124 @@
+/**
+ * The shared conformance suite every SessionStore runs: each store's test file is a
+ * single call to {@link sessionStoreConformance}.
+ */
+import { Agent, type Message, type PackState, type SessionStore } from '@episodic/core';
+import { scriptedModel } from '@episodic/core/testing';
+import { afterEach, describe, expect, it } from 'vitest';
+
+/** Creates a fresh, empty store; `cleanup` runs after each test. */
+export type StoreFactory = () => Promise<{ store: SessionStore; cleanup?: () => Promise<void> }>;
+
+const user: Message = { role: 'user', content: [{ type: 'text', text: 'Why is CI red?' }] };
+const assistant: Message = {
+  role: 'assistant',
+  content: [
+    {
+      type: 'reasoning',
+      text: 'Look at the log.',
+      signature: 'sig-1',
+      providerData: { provider: 'p', model: 'm', item: 'rs_1' },
+    },
+    { type: 'text', text: 'Checking.' },
+    { type: 'tool-call', id: 'call_1', name: 'get_ci_log', args: { run: 42, nested: { list: [1, 'two'] } } },
+  ],
+  model: { provider: 'anthropic', id: 'claude' },
+  usage: { inputTokens: 10, outputTokens: 5, cachedInputTokens: 2 },
+  customField: { kept: true },
+};
+const tool: Message = { role: 'tool', toolCallId: 'call_1', toolName: 'get_ci_log', content: 'FAIL x', isError: false };
+const state: PackState = { version: 1, evictedEpisodes: 2, summary: { episodes: 2, text: 'earlier work' } };
+
+export function sessionStoreConformance(name: string, factory: StoreFactory): void {
+  describe(`${name} session store conformance`, () => {
+    let cleanups: (() => Promise<void>)[] = [];
+    const open = async () => {
+      const { store, cleanup } = await factory();
+      if (cleanup) cleanups.push(cleanup);
+      return store;
+    };
+    afterEach(async () => {
+      for (const cleanup of cleanups) await cleanup();
+      cleanups = [];
+    });
+
+    it('returns undefined for a session it never stored', async () => {
+      expect(await (await open()).load('unknown')).toBeUndefined();
+    });
+
+    it('appends in order across steps and loads the same messages back, extra fields included', async () => {
+      const store = await open();
+      await store.append('s', [user]);
+      await store.append('s', [assistant, tool]);
+      const loaded = await store.load('s');
+      expect(loaded?.messages).toEqual([user, assistant, tool]);
+      expect(loaded?.torn).toBeUndefined();
+    });
+
+    it('keeps sessions apart and lists them', async () => {
+      const store = await open();
+      await store.append('a', [user]);
+      await store.append('b', [user, assistant]);
+      expect((await store.load('a'))?.messages).toHaveLength(1);
+      expect((await store.load('b'))?.messages).toHaveLength(2);
+      if (store.list) expect((await store.list()).sort()).toEqual(['a', 'b']);
+    });
+
+    it('saves the latest pack state beside the transcript', async () => {
+      const store = await open();
+      await store.append('s', [user]);
+      expect((await store.load('s'))?.packState).toBeUndefined();
+      await store.saveState('s', { version: 1, evictedEpisodes: 0 });
+      await store.saveState('s', state);
+      expect((await store.load('s'))?.packState).toEqual(state);
+    });
+
+    it('is not changed by later edits to the objects it was given or returned', async () => {
+      const store = await open();
+      const message: Message = { role: 'user', content: 'original' };
+      await store.append('s', [message]);
+      message.content = 'edited';
+      const loaded = await store.load('s');
+      (loaded?.messages[0] as { content: string }).content = 'edited too';
+      expect((await store.load('s'))?.messages[0]).toEqual({ role: 'user', content: 'original' });
+    });
+
+    it('rejects session ids that could escape the store', async () => {
+      const store = await open();
+      for (const id of ['../x', 'a/b', '.hidden', '', 'a\\b']) {
+        await expect(store.append(id, [user])).rejects.toMatchObject({ code: 'invalid_argument' });
+      }
+    });
+
+    it('persists a whole session run by an agent, so a reopened session continues it', async () => {
+      const store = await open();
+      const model = scriptedModel({
+        steps: [
+          { reasoning: 'plan', toolCalls: [{ id: 'c1', name: 'echo', args: { text: 'x' } }] },
+          { text: 'first answer' },
+          { text: 'second answer' },
+        ],
+      });
+      const echo = {
+        spec: { name: 'echo', description: 'echoes', inputSchema: { type: 'object' } },
+        execute: async (args: unknown) => ({ content: JSON.stringify(args) }),
+      };
+      const agent = new Agent({ model, tools: [echo], store });
+      const session = await agent.session({ id: 'run' });
+      await session.send('first');
+      const reopened = await agent.session({ id: 'run' });
+      expect(reopened.messages).toEqual(session.messages);
+      expect(reopened.packState).toEqual(session.packState);
+      await reopened.send('second');
+      const loaded = await store.load('run');
+      expect(loaded?.messages.map((message) => message.role)).toEqual([
+        'user',
+        'assistant',
+        'tool',
+        'assistant',
+        'user',
+        'assistant',
+      ]);
+    });
+  });
+}
