@@ -1,7 +1,8 @@
 /**
- * The built `episodic` executable, spawned as a real process: proves the shebang,
- * the bin wiring (`packages/cli/dist/main.js`), standard input through a pipe and
- * that exit codes reach the shell. The in-process tests in packages/cli cover the
+ * The built `episodic` executable, spawned as a real process: proves the shebangs,
+ * the bin wiring (`packages/cli/bin/episodic.js`, the file npm links, which loads
+ * `packages/cli/dist/main.js`), standard input through a pipe and that exit codes
+ * reach the shell. The in-process tests in packages/cli cover the
  * behaviour; this only checks what they cannot.
  */
 import { spawn } from 'node:child_process';
@@ -11,8 +12,9 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureDir, malformedText, transcriptText, twoEpisodes } from '../packages/cli/src/testing/cli-harness.js';
 
-const bin = fileURLToPath(new URL('../packages/cli/dist/main.js', import.meta.url));
-const built = existsSync(bin);
+const main = fileURLToPath(new URL('../packages/cli/dist/main.js', import.meta.url));
+const launcher = fileURLToPath(new URL('../packages/cli/bin/episodic.js', import.meta.url));
+const built = existsSync(main);
 
 interface Exit {
   code: number | null;
@@ -20,10 +22,11 @@ interface Exit {
   stderr: string;
 }
 
-/** Spawns `node bin ...argv` (no shell) and feeds `input` to its standard input. */
-function episodic(argv: readonly string[], input = ''): Promise<Exit> {
+/** Spawns `command` (no shell) and feeds `input` to its standard input. */
+function spawnCli(command: readonly string[], input = ''): Promise<Exit> {
+  const [file, ...argv] = command;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...argv], {
+    const child = spawn(file!, argv, {
       stdio: 'pipe',
       env: { ...process.env, EPISODIC_DEBUG: '' },
     });
@@ -52,17 +55,20 @@ describe.skipIf(!built)(
     });
     afterAll(() => dir?.cleanup());
 
-    it('starts with a node shebang', async () => {
-      const text = await readFile(bin, 'utf8');
-      expect(text.split('\n')[0]).toBe('#!/usr/bin/env node');
+    it('starts both the launcher and dist/main.js with a node shebang', async () => {
+      for (const file of [launcher, main]) {
+        const text = await readFile(file, 'utf8');
+        expect(text.split('\n')[0]).toBe('#!/usr/bin/env node');
+      }
     });
 
     it('exits 0, 1 and 2 for a good run, bad input and a usage error', async () => {
       const bad = await dir.write('bad.jsonl', malformedText(4));
       const [ok, badInput, usage] = await Promise.all([
-        episodic(['pack', '-', '--budget', '16k', '--json'], transcriptText(twoEpisodes)),
-        episodic(['episodes', bad]),
-        episodic(['pack', bad, '--budget', 'lots']),
+        // Executed directly, as a shell runs the linked bin: needs the shebang and the executable bit.
+        spawnCli([launcher, 'pack', '-', '--budget', '16k', '--json'], transcriptText(twoEpisodes)),
+        spawnCli([process.execPath, main, 'episodes', bad]),
+        spawnCli([process.execPath, main, 'pack', bad, '--budget', 'lots']),
       ]);
 
       expect(ok.stderr).toBe('');
