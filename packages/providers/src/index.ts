@@ -1,1 +1,7 @@
-export {};
+/**
+ * @episodic/providers: model adapters over the official SDKs, one folder per
+ * wire API, and the model profile table.
+ */
+export * from './anthropic/index.js';
+export * from './profiles/index.js';
+export * from './shared/index.js';

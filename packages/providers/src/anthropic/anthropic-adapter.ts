@@ -1,0 +1,145 @@
+/**
+ * The Anthropic Messages API adapter over `@anthropic-ai/sdk`
+ * (https://docs.claude.com/en/api/messages-streaming).
+ *
+ * Per call: convert the packed messages (own thinking back verbatim, foreign or
+ * prefix-stale thinking dropped), set thinking from the profile, place up to 4
+ * cache breakpoints, stream, and map usage, stop reason and errors. The SDK's
+ * own retries are off by default: the agent loop decides about retries.
+ */
+import Anthropic from '@anthropic-ai/sdk';
+import type { MessageCreateParamsStreaming } from '@anthropic-ai/sdk/resources/messages';
+import type {
+  ModelAdapter,
+  ModelProfile,
+  ModelRef,
+  ModelRequest,
+  ModelStreamEvent,
+  StreamOptions,
+} from '@episodic/core';
+import type { AnthropicModelProfile, AnthropicThinkingSetting } from '../profiles/anthropic.js';
+import { resolveApiKey } from '../shared/missing-api-key-error.js';
+import { placeCacheBreakpoints } from './anthropic-cache-control.js';
+import { mapAnthropicError } from './anthropic-error.js';
+import { prepareAnthropicTools } from './anthropic-prepare-tools.js';
+import { resolveAnthropicProfile } from './anthropic-profile.js';
+import { mapAnthropicStream } from './anthropic-stream.js';
+import { buildThinkingParams } from './anthropic-thinking.js';
+import {
+  anthropicPrefixHash,
+  convertToAnthropicMessages,
+  finalTurnLacksThinking,
+} from './convert-to-anthropic-messages.js';
+
+export interface AnthropicAdapterOptions {
+  /** Model id, e.g. `claude-sonnet-4-5`. */
+  model: string;
+  /** Default: `ANTHROPIC_API_KEY`. */
+  apiKey?: string;
+  baseURL?: string;
+  /** Profile fields to override (context window, retention, cache TTL, ...). */
+  profile?: Partial<ModelProfile>;
+  /** Overrides the profile's thinking setting. */
+  thinking?: AnthropicThinkingSetting;
+  /** A preconfigured SDK client (then `apiKey` and `baseURL` are ignored). */
+  client?: Anthropic;
+  /** SDK-level retries. Default 0: the agent loop retries retryable errors itself. */
+  maxRetries?: number;
+}
+
+/** A prepared call: SDK parameters, extra headers and what to tell the caller. */
+export interface PreparedAnthropicCall {
+  params: MessageCreateParamsStreaming;
+  headers: Record<string, string>;
+  warnings: string[];
+  /** Fingerprint of what was sent; stored on the reasoning this call returns. */
+  prefix: string;
+}
+
+const knownProviderOptions = new Set(['thinking']);
+
+/** The Anthropic adapter. */
+export class AnthropicAdapter implements ModelAdapter {
+  readonly model: ModelRef;
+  readonly profile: AnthropicModelProfile;
+  private readonly client: Anthropic;
+
+  constructor(options: AnthropicAdapterOptions) {
+    this.model = { provider: 'anthropic', id: options.model };
+    this.profile = resolveAnthropicProfile(options.model, options.profile, options.thinking);
+    this.client =
+      options.client ??
+      new Anthropic({
+        apiKey: resolveApiKey('anthropic', options.apiKey, ['ANTHROPIC_API_KEY']),
+        baseURL: options.baseURL,
+        maxRetries: options.maxRetries ?? 0,
+      });
+  }
+
+  /** Builds the SDK request for a packed neutral request (exposed for tests and debugging). */
+  prepare(request: ModelRequest): PreparedAnthropicCall {
+    const tools = prepareAnthropicTools(request.tools);
+    const converted = convertToAnthropicMessages(request, { model: this.model, profile: this.profile, tools });
+    const prefix = anthropicPrefixHash(converted.system, tools, converted.messages);
+    const thinkingSetting = this.thinkingFor(request);
+    const thinking = buildThinkingParams(thinkingSetting, request.maxOutputTokens ?? this.profile.maxOutputTokens, {
+      betaHeaders: this.profile.betaHeaders,
+      forceOff: finalTurnLacksThinking(converted.messages),
+    });
+    placeCacheBreakpoints({ system: converted.system, tools, messages: converted.messages }, this.profile.cacheTtl);
+    const params: MessageCreateParamsStreaming = {
+      model: this.model.id,
+      max_tokens: thinking.maxTokens,
+      messages: converted.messages,
+      stream: true,
+      ...(converted.system ? { system: converted.system } : {}),
+      ...(tools ? { tools } : {}),
+      ...(thinking.thinking ? { thinking: thinking.thinking } : {}),
+      ...(thinking.output_config ? { output_config: thinking.output_config } : {}),
+    };
+    const headers: Record<string, string> =
+      thinking.betas.length > 0 ? { 'anthropic-beta': thinking.betas.join(',') } : {};
+    const unknown = Object.keys(request.providerOptions ?? {}).filter((key) => !knownProviderOptions.has(key));
+    const warnings = [
+      ...converted.warnings,
+      ...thinking.warnings,
+      ...unknown.map((key) => `anthropic: unknown provider option "${key}" ignored.`),
+    ];
+    return { params, headers, warnings, prefix };
+  }
+
+  async *stream(request: ModelRequest, options: StreamOptions = {}): AsyncGenerator<ModelStreamEvent> {
+    const prepared = this.prepare(request);
+    for (const message of prepared.warnings) yield { type: 'warning', message };
+    const signal = options.signal;
+    try {
+      const events = await this.client.messages.create(prepared.params, { signal, headers: prepared.headers });
+      yield* mapAnthropicStream(events, this.model, prepared.prefix);
+    } catch (error) {
+      throw mapAnthropicError(error, signal);
+    }
+  }
+
+  /** Exact input tokens by Anthropic's tokenizer (`POST /v1/messages/count_tokens`). */
+  async countTokens(request: ModelRequest, options: StreamOptions = {}): Promise<number> {
+    const { params, headers } = this.prepare(request);
+    try {
+      const { stream: _stream, max_tokens: _maxTokens, ...body } = params;
+      const counted = await this.client.messages.countTokens(body, { signal: options.signal, headers });
+      return counted.input_tokens;
+    } catch (error) {
+      throw mapAnthropicError(error, options.signal);
+    }
+  }
+
+  private thinkingFor(request: ModelRequest): AnthropicThinkingSetting {
+    const override = request.providerOptions?.thinking;
+    if (override === undefined) return this.profile.thinking;
+    return resolveAnthropicProfile(this.model.id, this.profile, override as AnthropicThinkingSetting).thinking;
+  }
+}
+
+/** Creates an {@link AnthropicAdapter}. */
+export function createAnthropicAdapter(options: AnthropicAdapterOptions): AnthropicAdapter {
+  return new AnthropicAdapter(options);
+}

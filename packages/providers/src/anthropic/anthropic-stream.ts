@@ -1,0 +1,163 @@
+/**
+ * Anthropic stream events to neutral stream events
+ * (https://docs.claude.com/en/docs/build-with-claude/streaming): blocks start,
+ * take deltas (`text_delta`, `thinking_delta`, `signature_delta`,
+ * `input_json_delta`) and stop; usage arrives in `message_start` and is updated
+ * by `message_delta`.
+ */
+import type {
+  MessageDeltaUsage,
+  RawMessageStreamEvent,
+  Usage as WireUsage,
+} from '@anthropic-ai/sdk/resources/messages';
+import {
+  type AssistantPart,
+  ModelError,
+  type ModelRef,
+  type ModelStreamEvent,
+  type ReasoningPart,
+  type StopReason,
+  type TextPart,
+  type ToolCallPart,
+  type Usage,
+} from '@episodic/core';
+import { providerDataFor } from '../shared/provider-data.js';
+import { mapAnthropicStopReason } from './map-anthropic-stop-reason.js';
+
+type BlockState =
+  | { kind: 'text'; part: TextPart }
+  | { kind: 'reasoning'; part: ReasoningPart }
+  | { kind: 'tool'; part: ToolCallPart; json: string }
+  | { kind: 'other' };
+
+interface StreamState {
+  blocks: BlockState[];
+  usage: { input: number; cacheRead: number; cacheWrite: number; output: number; reasoning?: number };
+  stopReason: StopReason;
+  finished: boolean;
+}
+
+/**
+ * Maps the SDK's event stream. `prefix` is the fingerprint of what this call
+ * sent; it is stored on each reasoning part so a later call can tell whether the
+ * prefix the signature is bound to is still the same.
+ */
+export async function* mapAnthropicStream(
+  events: AsyncIterable<RawMessageStreamEvent>,
+  model: ModelRef,
+  prefix: string,
+): AsyncGenerator<ModelStreamEvent> {
+  const state: StreamState = {
+    blocks: [],
+    usage: { input: 0, cacheRead: 0, cacheWrite: 0, output: 0 },
+    stopReason: 'other',
+    finished: false,
+  };
+  for await (const event of events) {
+    if (event.type === 'message_start') applyUsage(state, event.message.usage);
+    else if (event.type === 'content_block_start') yield* startBlock(state, event, model, prefix);
+    else if (event.type === 'content_block_delta') yield* applyDelta(state, event);
+    else if (event.type === 'content_block_stop') finishBlock(state.blocks[event.index]);
+    else if (event.type === 'message_delta') {
+      applyUsage(state, event.usage);
+      state.stopReason = mapAnthropicStopReason(event.delta.stop_reason);
+    } else if (event.type === 'message_stop') {
+      state.finished = true;
+      yield finishEvent(state, model);
+    }
+  }
+  if (!state.finished)
+    throw new ModelError('protocol', 'anthropic: the stream ended before `message_stop`; retry the call.', {
+      retryable: true,
+    });
+}
+
+function* startBlock(
+  state: StreamState,
+  event: Extract<RawMessageStreamEvent, { type: 'content_block_start' }>,
+  model: ModelRef,
+  prefix: string,
+): Generator<ModelStreamEvent> {
+  const block = event.content_block;
+  let next: BlockState = { kind: 'other' };
+  if (block.type === 'text') next = { kind: 'text', part: { type: 'text', text: block.text } };
+  if (block.type === 'thinking')
+    next = {
+      kind: 'reasoning',
+      part: { type: 'reasoning', text: block.thinking, providerData: providerDataFor(model, { prefix }) },
+    };
+  if (block.type === 'redacted_thinking')
+    next = {
+      kind: 'reasoning',
+      part: {
+        type: 'reasoning',
+        text: '',
+        redacted: true,
+        providerData: providerDataFor(model, { prefix, data: block.data }),
+      },
+    };
+  if (block.type === 'tool_use') {
+    next = { kind: 'tool', part: { type: 'tool-call', id: block.id, name: block.name, args: {} }, json: '' };
+    yield { type: 'tool-call-start', id: block.id, name: block.name };
+  }
+  state.blocks[event.index] = next;
+}
+
+function* applyDelta(
+  state: StreamState,
+  event: Extract<RawMessageStreamEvent, { type: 'content_block_delta' }>,
+): Generator<ModelStreamEvent> {
+  const block = state.blocks[event.index];
+  const delta = event.delta;
+  if (delta.type === 'text_delta' && block?.kind === 'text') {
+    block.part.text += delta.text;
+    yield { type: 'text-delta', text: delta.text };
+  } else if (delta.type === 'thinking_delta' && block?.kind === 'reasoning') {
+    block.part.text += delta.thinking;
+    yield { type: 'reasoning-delta', text: delta.thinking };
+  } else if (delta.type === 'signature_delta' && block?.kind === 'reasoning') {
+    block.part.signature = (block.part.signature ?? '') + delta.signature;
+  } else if (delta.type === 'input_json_delta' && block?.kind === 'tool') {
+    block.json += delta.partial_json;
+    yield { type: 'tool-call-delta', id: block.part.id, argsDelta: delta.partial_json };
+  }
+}
+
+function finishBlock(block: BlockState | undefined): void {
+  if (block?.kind !== 'tool') return;
+  // Invalid JSON is kept as the raw string: tool input validation reports it to the model.
+  try {
+    block.part.args = block.json.length > 0 ? JSON.parse(block.json) : {};
+  } catch {
+    block.part.args = block.json;
+  }
+}
+
+function applyUsage(state: StreamState, usage: WireUsage | MessageDeltaUsage): void {
+  state.usage.input = usage.input_tokens ?? state.usage.input;
+  state.usage.cacheRead = usage.cache_read_input_tokens ?? state.usage.cacheRead;
+  state.usage.cacheWrite = usage.cache_creation_input_tokens ?? state.usage.cacheWrite;
+  state.usage.output = usage.output_tokens ?? state.usage.output;
+  const thinking = usage.output_tokens_details?.thinking_tokens;
+  if (typeof thinking === 'number') state.usage.reasoning = thinking;
+}
+
+/** Anthropic's `input_tokens` counts only what follows the last breakpoint; the neutral total includes cache. */
+function neutralUsage(state: StreamState): Usage {
+  const { input, cacheRead, cacheWrite, output, reasoning } = state.usage;
+  return {
+    inputTokens: input + cacheRead + cacheWrite,
+    cachedInputTokens: cacheRead,
+    cacheWriteTokens: cacheWrite,
+    outputTokens: output,
+    ...(reasoning === undefined ? {} : { reasoningTokens: reasoning }),
+  };
+}
+
+function finishEvent(state: StreamState, model: ModelRef): ModelStreamEvent {
+  const content = state.blocks.flatMap((block): AssistantPart[] => (block.kind === 'other' ? [] : [block.part]));
+  const usage = neutralUsage(state);
+  const hasCalls = content.some((part) => part.type === 'tool-call');
+  const stopReason = hasCalls && state.stopReason === 'stop' ? 'tool-calls' : state.stopReason;
+  return { type: 'finish', message: { role: 'assistant', content, model: { ...model }, usage }, usage, stopReason };
+}

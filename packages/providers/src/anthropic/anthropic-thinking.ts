@@ -1,0 +1,64 @@
+/**
+ * The `thinking` request fields from the profile
+ * (https://docs.claude.com/en/docs/build-with-claude/extended-thinking and
+ * https://docs.claude.com/en/docs/build-with-claude/adaptive-thinking):
+ * manual `enabled` + `budget_tokens` on older models (with the interleaved-thinking
+ * beta), `adaptive` + `output_config.effort` on newer ones.
+ */
+import type { OutputConfig, ThinkingConfigParam } from '@anthropic-ai/sdk/resources/messages';
+import type { AnthropicThinkingSetting } from '../profiles/anthropic.js';
+
+export interface ThinkingParams {
+  thinking?: ThinkingConfigParam;
+  output_config?: OutputConfig;
+  maxTokens: number;
+  /** `anthropic-beta` values this request needs. */
+  betas: string[];
+  warnings: string[];
+}
+
+const minimumBudget = 1024;
+const interleavedBeta = 'interleaved-thinking-2025-05-14';
+
+/**
+ * Builds the thinking fields. `forceOff` is set when the request continues a
+ * tool-use turn whose last assistant turn has no thinking of this model (after a
+ * model switch): manual mode would reject it, so thinking is off for this call.
+ */
+export function buildThinkingParams(
+  setting: AnthropicThinkingSetting,
+  maxTokens: number,
+  options: { betaHeaders: readonly string[]; forceOff: boolean },
+): ThinkingParams {
+  const base: ThinkingParams = { maxTokens, betas: [], warnings: [] };
+  if (setting.type === 'disabled') return base;
+  if (setting.type === 'adaptive') {
+    const display = setting.display ? { display: setting.display } : {};
+    return {
+      ...base,
+      thinking: { type: 'adaptive', ...display },
+      ...(setting.effort ? { output_config: { effort: setting.effort } } : {}),
+    };
+  }
+  if (options.forceOff) {
+    base.warnings.push(
+      'anthropic: thinking is off for this step: the tool-use turn it continues has no thinking block of this model (it was produced by another model), and manual thinking mode would reject it.',
+    );
+    return base;
+  }
+  const interleaved = options.betaHeaders.includes(interleavedBeta);
+  // Without the interleaved beta the budget must stay below max_tokens.
+  const budget = interleaved ? setting.budgetTokens : Math.min(setting.budgetTokens, maxTokens - 1);
+  if (budget < minimumBudget) {
+    base.warnings.push(
+      `anthropic: thinking is off for this step: max_tokens ${maxTokens} leaves no room for the minimum thinking budget of ${minimumBudget}.`,
+    );
+    return base;
+  }
+  const display = setting.display ? { display: setting.display } : {};
+  return {
+    ...base,
+    thinking: { type: 'enabled', budget_tokens: budget, ...display },
+    betas: [...options.betaHeaders],
+  };
+}

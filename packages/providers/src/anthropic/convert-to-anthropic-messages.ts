@@ -1,0 +1,159 @@
+/**
+ * Neutral messages to Anthropic Messages API turns
+ * (https://docs.claude.com/en/api/messages, thinking blocks:
+ * https://docs.claude.com/en/docs/build-with-claude/extended-thinking#preserving-thinking-blocks).
+ *
+ * Reasoning goes back as `thinking` / `redacted_thinking` blocks, verbatim and in
+ * order, only when it was produced by this very model and (for models whose
+ * signatures are bound to their prefix) only when the prefix it was produced
+ * after is unchanged. Tool results become `tool_result` blocks of a user turn.
+ */
+import type {
+  ContentBlockParam,
+  ImageBlockParam,
+  MessageParam,
+  TextBlockParam,
+  Tool,
+  ToolResultBlockParam,
+} from '@anthropic-ai/sdk/resources/messages';
+import type { AssistantMessage, ModelRef, ModelRequest, ReasoningPart, UserMessage } from '@episodic/core';
+import type { AnthropicModelProfile } from '../profiles/anthropic.js';
+import { isOwnProviderData } from '../shared/provider-data.js';
+import { stableHash } from '../shared/stable-hash.js';
+import { normalizeToolCallId } from '../shared/tool-call-id.js';
+
+export interface AnthropicConversion {
+  system: TextBlockParam[] | undefined;
+  messages: MessageParam[];
+  /** Reasoning parts not sent: from another model, unsigned, or with a changed prefix. */
+  droppedReasoning: number;
+  warnings: string[];
+}
+
+interface ConversionContext {
+  model: ModelRef;
+  profile: AnthropicModelProfile;
+  tools: Tool[] | undefined;
+}
+
+/**
+ * The fingerprint a thinking signature is bound to: system, tools and every
+ * earlier turn, as sent (before cache breakpoints are placed).
+ */
+export function anthropicPrefixHash(
+  system: TextBlockParam[] | undefined,
+  tools: Tool[] | undefined,
+  messages: MessageParam[],
+) {
+  return stableHash({ system: system ?? null, tools: tools ?? null, messages });
+}
+
+/** Converts a packed request's system and messages. */
+export function convertToAnthropicMessages(request: ModelRequest, context: ConversionContext): AnthropicConversion {
+  const systemTexts = [
+    request.system ?? '',
+    ...request.messages.flatMap((m) => (m.role === 'system' ? [m.content] : [])),
+  ];
+  const system = systemTexts.filter((text) => text.length > 0).map((text): TextBlockParam => ({ type: 'text', text }));
+  const result: AnthropicConversion = {
+    system: system.length > 0 ? system : undefined,
+    messages: [],
+    droppedReasoning: 0,
+    warnings: [],
+  };
+  const idOf = (id: string) => normalizeToolCallId(id, context.profile.toolCallId);
+  for (const message of request.messages) {
+    if (message.role === 'user') pushUserBlocks(result.messages, userBlocks(message));
+    if (message.role === 'tool') {
+      const block: ToolResultBlockParam = { type: 'tool_result', tool_use_id: idOf(message.toolCallId) };
+      if (message.content.length > 0) block.content = message.content;
+      if (message.isError) block.is_error = true;
+      pushUserBlocks(result.messages, [block]);
+    }
+    if (message.role === 'assistant') {
+      const prefix = anthropicPrefixHash(result.system, context.tools, result.messages);
+      const content = assistantBlocks(message, prefix, context, result, idOf);
+      if (content.length > 0) result.messages.push({ role: 'assistant', content });
+    }
+  }
+  return result;
+}
+
+/** Tool results and the user's next words share one user turn; results must come first. */
+function pushUserBlocks(messages: MessageParam[], blocks: ContentBlockParam[]): void {
+  if (blocks.length === 0) return;
+  const last = messages.at(-1);
+  if (last?.role === 'user' && Array.isArray(last.content)) last.content.push(...blocks);
+  else messages.push({ role: 'user', content: blocks });
+}
+
+function userBlocks(message: UserMessage): ContentBlockParam[] {
+  if (typeof message.content === 'string')
+    return message.content.length > 0 ? [{ type: 'text', text: message.content }] : [];
+  return message.content.flatMap((part): ContentBlockParam[] => {
+    if (part.type === 'text') return part.text.length > 0 ? [{ type: 'text', text: part.text }] : [];
+    if (part.url) return [{ type: 'image', source: { type: 'url', url: part.url } }];
+    if (part.data)
+      return [
+        {
+          type: 'image',
+          source: {
+            type: 'base64',
+            data: part.data,
+            media_type: (part.mediaType ?? 'image/png') as 'image/png',
+          },
+        } satisfies ImageBlockParam,
+      ];
+    return [];
+  });
+}
+
+function assistantBlocks(
+  message: AssistantMessage,
+  prefix: string,
+  context: ConversionContext,
+  result: AnthropicConversion,
+  idOf: (id: string) => string,
+): ContentBlockParam[] {
+  const blocks: ContentBlockParam[] = [];
+  for (const part of message.content) {
+    if (part.type === 'reasoning') {
+      const block = thinkingBlock(part, prefix, context);
+      if (block) blocks.push(block);
+      else result.droppedReasoning += 1;
+    } else if (part.type === 'text') {
+      if (part.text.length > 0) blocks.push({ type: 'text', text: part.text });
+    } else if (part.type === 'tool-call') {
+      const input = typeof part.args === 'object' && part.args !== null ? part.args : {};
+      blocks.push({ type: 'tool_use', id: idOf(part.id), name: part.name, input });
+    }
+  }
+  return blocks;
+}
+
+/** The block to send back, or undefined when this reasoning must not be sent to this model. */
+function thinkingBlock(part: ReasoningPart, prefix: string, context: ConversionContext): ContentBlockParam | undefined {
+  if (!isOwnProviderData(part.providerData, context.model)) return undefined;
+  const boundPrefix = part.providerData.prefix;
+  if (context.profile.signatureBoundToPrefix && typeof boundPrefix === 'string' && boundPrefix !== prefix)
+    return undefined;
+  if (part.redacted) {
+    const data = part.providerData.data;
+    return typeof data === 'string' ? { type: 'redacted_thinking', data } : undefined;
+  }
+  return part.signature ? { type: 'thinking', thinking: part.text, signature: part.signature } : undefined;
+}
+
+/**
+ * True when the request continues a tool-use turn (it ends with tool results)
+ * and the final assistant turn does not start with a thinking block: manual
+ * thinking mode rejects that, so the adapter turns thinking off for this call.
+ */
+export function finalTurnLacksThinking(messages: readonly MessageParam[]): boolean {
+  const last = messages.at(-1);
+  if (last?.role !== 'user' || !Array.isArray(last.content)) return false;
+  if (!last.content.every((block) => block.type === 'tool_result')) return false;
+  const assistant = messages.findLast((message) => message.role === 'assistant');
+  const first = Array.isArray(assistant?.content) ? assistant.content[0] : undefined;
+  return first?.type !== 'thinking' && first?.type !== 'redacted_thinking';
+}

@@ -1,0 +1,18 @@
+/** Anthropic `stop_reason` to the neutral stop reason (https://docs.claude.com/en/api/handling-stop-reasons). */
+import type { StopReason as AnthropicStopReason } from '@anthropic-ai/sdk/resources/messages';
+import type { StopReason } from '@episodic/core';
+
+const stopReasons: Record<AnthropicStopReason, StopReason> = {
+  end_turn: 'stop',
+  stop_sequence: 'stop',
+  tool_use: 'tool-calls',
+  max_tokens: 'max-tokens',
+  model_context_window_exceeded: 'max-tokens',
+  refusal: 'content-filter',
+  pause_turn: 'other',
+};
+
+/** Maps a stop reason; an unknown or missing one is `other`. */
+export function mapAnthropicStopReason(reason: string | null | undefined): StopReason {
+  return (reason && stopReasons[reason as AnthropicStopReason]) || 'other';
+}

@@ -1,0 +1,130 @@
+/**
+ * Claude model profiles (data, first match wins). Facts from PROVIDERS.md and
+ * https://docs.claude.com/en/docs/build-with-claude/extended-thinking,
+ * https://docs.claude.com/en/docs/build-with-claude/prompt-caching and
+ * https://docs.claude.com/en/docs/about-claude/pricing. Context windows are the
+ * standard (non-beta) sizes; override `contextWindow` for the 1M-token betas.
+ */
+import type { ModelProfile } from '@episodic/core';
+import { anthropicToolCallIdRule, type ToolCallIdRule } from '../shared/tool-call-id.js';
+
+/** How Claude thinks: manual budget (older models), adaptive with an effort (newer), or off. */
+export type AnthropicThinkingSetting =
+  | { type: 'enabled'; budgetTokens: number; display?: 'summarized' | 'omitted' }
+  | { type: 'adaptive'; effort?: 'low' | 'medium' | 'high' | 'xhigh' | 'max'; display?: 'summarized' | 'omitted' }
+  | { type: 'disabled' };
+
+/** The Anthropic-specific fields of a profile. */
+export interface AnthropicProfileFields {
+  thinking: AnthropicThinkingSetting;
+  /** `anthropic-beta` values to send (interleaved thinking on 4.x manual mode). */
+  betaHeaders: readonly string[];
+  /** 5.x: a thinking signature is bound to its prefix; a changed prefix means the block must go. */
+  signatureBoundToPrefix: boolean;
+  toolCallId: ToolCallIdRule;
+  /** Cache breakpoint TTL. */
+  cacheTtl: '5m' | '1h';
+}
+
+export type AnthropicModelProfile = ModelProfile & AnthropicProfileFields;
+
+const interleaved = 'interleaved-thinking-2025-05-14';
+
+const base = {
+  provider: 'anthropic',
+  retention: 'episode',
+  cacheStyle: 'anthropic-breakpoints',
+  tokenizerFactor: 1.2,
+  toolCallId: anthropicToolCallIdRule,
+  cacheTtl: '5m',
+} as const;
+
+const manual = (budgetTokens: number) =>
+  ({
+    thinking: { type: 'enabled', budgetTokens },
+    betaHeaders: [interleaved],
+    signatureBoundToPrefix: false,
+  }) as const;
+
+const adaptive = { thinking: { type: 'adaptive' }, betaHeaders: [], signatureBoundToPrefix: false } as const;
+
+const sonnet4Pricing = { input: 3, cachedInput: 0.3, cacheWrite: 3.75, output: 15 };
+const opusNewPricing = { input: 5, cachedInput: 0.5, cacheWrite: 6.25, output: 25 };
+
+/** Built-in Claude profiles. */
+export const anthropicProfiles: readonly AnthropicModelProfile[] = [
+  {
+    ...base,
+    ...adaptive,
+    // The 5.x family: adaptive only, signatures bound to their prefix (PROVIDERS.md).
+    pattern: 'claude-[a-z]+-5(?:-\\d+)*',
+    signatureBoundToPrefix: true,
+    contextWindow: 1_000_000,
+    maxOutputTokens: 128_000,
+    minCacheableTokens: 4096,
+  },
+  {
+    ...base,
+    ...adaptive,
+    pattern: 'claude-opus-4-[6-9](?:-\\d{8})?|claude-mythos-preview',
+    contextWindow: 200_000,
+    maxOutputTokens: 128_000,
+    minCacheableTokens: 4096,
+    pricing: opusNewPricing,
+  },
+  {
+    ...base,
+    ...adaptive,
+    pattern: 'claude-sonnet-4-[6-9](?:-\\d{8})?',
+    contextWindow: 200_000,
+    maxOutputTokens: 64_000,
+    minCacheableTokens: 2048,
+    pricing: sonnet4Pricing,
+  },
+  {
+    ...base,
+    ...manual(8192),
+    pattern: 'claude-opus-4-5(?:-\\d{8})?',
+    contextWindow: 200_000,
+    maxOutputTokens: 64_000,
+    minCacheableTokens: 4096,
+    pricing: opusNewPricing,
+  },
+  {
+    ...base,
+    ...manual(8192),
+    pattern: 'claude-sonnet-4(?:-5)?(?:-\\d{8})?',
+    contextWindow: 200_000,
+    maxOutputTokens: 64_000,
+    minCacheableTokens: 1024,
+    pricing: sonnet4Pricing,
+  },
+  {
+    ...base,
+    ...manual(4096),
+    pattern: 'claude-haiku-4-5(?:-\\d{8})?',
+    contextWindow: 200_000,
+    maxOutputTokens: 64_000,
+    minCacheableTokens: 4096,
+    pricing: { input: 1, cachedInput: 0.1, cacheWrite: 1.25, output: 5 },
+  },
+  {
+    ...base,
+    ...manual(8192),
+    pattern: 'claude-opus-4(?:-1)?(?:-\\d{8})?',
+    contextWindow: 200_000,
+    maxOutputTokens: 32_000,
+    minCacheableTokens: 1024,
+    pricing: { input: 15, cachedInput: 1.5, cacheWrite: 18.75, output: 75 },
+  },
+  {
+    // Unknown Claude models: assume a newer one (adaptive thinking, bound signatures).
+    ...base,
+    ...adaptive,
+    pattern: 'claude-.*',
+    signatureBoundToPrefix: true,
+    contextWindow: 200_000,
+    maxOutputTokens: 32_000,
+    minCacheableTokens: 4096,
+  },
+];

@@ -1,0 +1,76 @@
+/**
+ * Gemini model profiles (data, first match wins). Facts from PROVIDERS.md,
+ * https://ai.google.dev/gemini-api/docs/thinking and
+ * https://ai.google.dev/gemini-api/docs/thought-signatures.
+ */
+import type { ModelProfile } from '@episodic/core';
+
+/** `thinkingConfig` as a profile states it: a budget (2.5) or a level (3), never both. */
+export type GoogleThinkingSetting =
+  | { budget: number; includeThoughts?: boolean }
+  | { level: 'minimal' | 'low' | 'medium' | 'high'; includeThoughts?: boolean }
+  | { off: true };
+
+/** The Google-specific fields of a profile. */
+export interface GoogleProfileFields {
+  thinking: GoogleThinkingSetting;
+  /**
+   * `required`: the first function call of each step in the current turn must carry
+   * a thought signature (Gemini 3); `optional`: sent back when present (2.5).
+   */
+  functionCallSignatures: 'required' | 'optional';
+  /** What to send on a current-turn call the model did not produce (documented placeholder). */
+  placeholderSignature: string;
+}
+
+export type GoogleModelProfile = ModelProfile & GoogleProfileFields;
+
+const base = {
+  provider: 'google',
+  retention: 'episode',
+  cacheStyle: 'gemini-implicit',
+  tokenizerFactor: 1.05,
+  contextWindow: 1_048_576,
+  maxOutputTokens: 65_536,
+  placeholderSignature: 'skip_thought_signature_validator',
+} as const;
+
+/** Built-in Gemini profiles. */
+export const googleProfiles: readonly GoogleModelProfile[] = [
+  {
+    ...base,
+    pattern: 'gemini-3(?:\\.\\d+)?-pro.*',
+    thinking: { level: 'high', includeThoughts: true },
+    functionCallSignatures: 'required',
+    minCacheableTokens: 4096,
+  },
+  {
+    ...base,
+    pattern: 'gemini-3.*',
+    thinking: { level: 'high', includeThoughts: true },
+    functionCallSignatures: 'required',
+    minCacheableTokens: 1024,
+  },
+  {
+    ...base,
+    pattern: 'gemini-2\\.5-pro.*',
+    thinking: { budget: -1, includeThoughts: true },
+    functionCallSignatures: 'optional',
+    minCacheableTokens: 4096,
+  },
+  {
+    ...base,
+    pattern: 'gemini-2\\.5-flash.*',
+    thinking: { budget: -1, includeThoughts: true },
+    functionCallSignatures: 'optional',
+    minCacheableTokens: 1024,
+  },
+  {
+    // Unknown Gemini models: assume a newer one that validates signatures.
+    ...base,
+    pattern: 'gemini-.*',
+    thinking: { level: 'high', includeThoughts: true },
+    functionCallSignatures: 'required',
+    minCacheableTokens: 1024,
+  },
+];

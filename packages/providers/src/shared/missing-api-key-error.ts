@@ -1,0 +1,29 @@
+/** The typed error adapters throw when no API key is configured. */
+import { EpisodicError } from '@episodic/core';
+
+/** No API key was passed and none of the provider's environment variables is set. */
+export class MissingApiKeyError extends EpisodicError {
+  readonly provider: string;
+
+  constructor(provider: string, environmentVariables: readonly string[]) {
+    super(
+      'missing_api_key',
+      `No API key for ${provider}: pass { apiKey } to the adapter or set ${environmentVariables.join(' or ')}.`,
+    );
+    this.provider = provider;
+  }
+}
+
+/** The explicit key, or the first non-empty environment variable; throws {@link MissingApiKeyError}. */
+export function resolveApiKey(
+  provider: string,
+  explicit: string | undefined,
+  environmentVariables: readonly string[],
+): string {
+  if (explicit) return explicit;
+  for (const name of environmentVariables) {
+    const value = process.env[name];
+    if (value) return value;
+  }
+  throw new MissingApiKeyError(provider, environmentVariables);
+}

@@ -1,0 +1,16 @@
+/**
+ * Ownership of provider-opaque data: signatures, encrypted reasoning and ids
+ * are valid only for the provider and model that produced them (PROVIDERS.md,
+ * "Switching provider or model inside a session").
+ */
+import type { ModelRef, ProviderData } from '@episodic/core';
+
+/** True when `data` was produced by exactly this provider and model. */
+export function isOwnProviderData(data: ProviderData | undefined, model: ModelRef): data is ProviderData {
+  return data !== undefined && data.provider === model.provider && data.model === model.id;
+}
+
+/** Tags opaque fields with the model that produced them. */
+export function providerDataFor(model: ModelRef, fields: Record<string, unknown> = {}): ProviderData {
+  return { provider: model.provider, model: model.id, ...fields };
+}

@@ -1,0 +1,283 @@
+/**
+ * A loopback Anthropic Messages API (https://docs.claude.com/en/api/messages):
+ * streams scripted answers as the real API does (named SSE events, block
+ * start/delta/stop, `signature_delta` just before a thinking block stops, usage in
+ * `message_start` and `message_delta`) and rejects what the API rejects, with its
+ * status codes and error strings (see ./anthropic-validation.ts).
+ */
+import { createHmac, randomBytes } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { canonicalJson } from '../../packages/providers/src/shared/stable-hash.js';
+import {
+  type AnthropicBody,
+  type IssuedThinking,
+  normalizeBody,
+  prefixKey,
+  type SignatureCheck,
+  validateAnthropicRequest,
+  viewOfAnthropicRequest,
+  type WireBlock,
+} from './anthropic-validation.js';
+import { type RecordedRequest, type ScriptedReply, type ScriptedServer, ScriptQueue } from './scripted-server.js';
+import {
+  clientGone,
+  headerRecord,
+  readJsonBody,
+  sendJson,
+  startLoopbackServer,
+  startSse,
+  writeSseEvent,
+} from './sse.js';
+
+export interface AnthropicServerOptions {
+  /** Models whose signatures are bound to their prefix. Default: the 5.x family. */
+  boundToPrefix?: (model: string) => boolean;
+  /** Models that reject manual (`enabled`) thinking. Default: the 5.x family. */
+  adaptiveOnly?: (model: string) => boolean;
+}
+
+const fiveFamily = (model: string) => /^claude-[a-z]+-5/.test(model);
+
+/** Starts a strict loopback Anthropic server. */
+export async function startAnthropicServer(options: AnthropicServerOptions = {}): Promise<ScriptedServer> {
+  const secret = randomBytes(16).toString('hex');
+  const queue = new ScriptQueue();
+  const requests: RecordedRequest[] = [];
+  const issued = new Map<string, { model: string; blocks: IssuedThinking[] }>();
+  const written = new Set<string>();
+  const bound = options.boundToPrefix ?? fiveFamily;
+
+  const sign = (model: string, content: string, prefix: string | undefined) =>
+    createHmac('sha256', secret)
+      .update(`${model}\n${prefix ?? ''}\n${content}`)
+      .digest('base64');
+  const signatures: SignatureCheck = {
+    valid: (model, content, signature, prefix) => signature === sign(model, content, bound(model) ? prefix : undefined),
+    bound,
+  };
+
+  const handler = async (request: IncomingMessage, response: ServerResponse) => {
+    const path = request.url ?? '';
+    const headers = headerRecord(request);
+    const raw = (await readJsonBody(request)) as AnthropicBody;
+    const record: RecordedRequest = { path, headers, body: raw, status: 200 };
+    requests.push(record);
+    if (path.startsWith('/v1/messages/count_tokens')) {
+      sendJson(response, 200, { input_tokens: estimateTokens(normalizeBody(raw)) });
+      return;
+    }
+    if (!path.startsWith('/v1/messages')) return reject(response, record, 404, 'not_found_error', 'Not found');
+    const body = normalizeBody(raw);
+    record.view = viewOfAnthropicRequest(body, signatures);
+    const problem = validateAnthropicRequest(body, headers, {
+      signatures,
+      issued,
+      adaptiveOnly: options.adaptiveOnly ?? fiveFamily,
+    });
+    if (problem) return reject(response, record, 400, 'invalid_request_error', problem);
+    const scripted = queue.next();
+    if (scripted.type === 'error') return rejectScripted(response, record, scripted.status, scripted.retryAfterSeconds);
+    if (scripted.type === 'context-overflow') {
+      const tokens = estimateTokens(body);
+      return reject(
+        response,
+        record,
+        400,
+        'invalid_request_error',
+        `prompt is too long: ${tokens + 200_000} tokens > 200000 maximum`,
+      );
+    }
+    const usage = cacheUsage(body, written);
+    startSse(response);
+    if (scripted.type === 'stall') {
+      writeMessageStart(response, body.model, usage);
+      writeSseEvent(
+        response,
+        { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '', citations: null } },
+        { event: 'content_block_start' },
+      );
+      writeSseEvent(
+        response,
+        { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: scripted.text } },
+        { event: 'content_block_delta' },
+      );
+      await clientGone(response);
+      return;
+    }
+    const prefix = prefixKey(body, body.messages.length);
+    streamReply(
+      response,
+      body.model,
+      scripted,
+      usage,
+      (content) => sign(body.model, content, bound(body.model) ? prefix : undefined),
+      issued,
+    );
+  };
+
+  const server = await startLoopbackServer(handler);
+  return {
+    url: server.url,
+    requests,
+    enqueue: (...responses) => queue.push(...responses),
+    modelCalls: () => requests.filter((request) => request.view !== undefined),
+    close: () => server.close(),
+  };
+}
+
+function stripCacheControl(value: unknown): unknown {
+  return JSON.parse(
+    JSON.stringify(value ?? null, (key, item: unknown) => (key === 'cache_control' ? undefined : item)),
+  );
+}
+
+function estimateTokens(body: AnthropicBody): number {
+  return Math.ceil(JSON.stringify(stripCacheControl({ s: body.system, t: body.tools, m: body.messages })).length / 4);
+}
+
+interface StreamUsage {
+  input: number;
+  cacheRead: number;
+  cacheWrite: number;
+}
+
+/**
+ * Simulated prompt caching: each breakpoint writes the prefix up to it; a later
+ * request reads the longest prefix written before. Tokens are estimated.
+ */
+function cacheUsage(body: AnthropicBody, written: Set<string>): StreamUsage {
+  const segments: unknown[] = [...(body.tools ?? []), ...(body.system ?? [])];
+  for (const message of body.messages) for (const block of message.content) segments.push(block);
+  const total = estimateTokens(body);
+  let read = 0;
+  let write = 0;
+  let position = 0;
+  for (const [index, segment] of segments.entries()) {
+    if (!(segment as WireBlock).cache_control) continue;
+    const key = canonicalJson(stripCacheControl(segments.slice(0, index + 1)));
+    const tokens = Math.ceil(key.length / 4);
+    if (written.has(key)) read = Math.max(read, tokens);
+    else written.add(key);
+    position = Math.max(position, tokens);
+  }
+  write = Math.max(0, position - read);
+  return { input: Math.max(1, total - read - write), cacheRead: read, cacheWrite: write };
+}
+
+function writeMessageStart(response: ServerResponse, model: string, usage: StreamUsage): void {
+  const message = {
+    id: `msg_${randomBytes(12).toString('hex')}`,
+    type: 'message',
+    role: 'assistant',
+    model,
+    content: [],
+    stop_reason: null,
+    stop_sequence: null,
+    usage: {
+      input_tokens: usage.input,
+      cache_creation_input_tokens: usage.cacheWrite,
+      cache_read_input_tokens: usage.cacheRead,
+      output_tokens: 1,
+    },
+  };
+  writeSseEvent(response, { type: 'message_start', message }, { event: 'message_start' });
+  writeSseEvent(response, { type: 'ping' }, { event: 'ping' });
+}
+
+function streamReply(
+  response: ServerResponse,
+  model: string,
+  reply: ScriptedReply,
+  usage: StreamUsage,
+  sign: (content: string) => string,
+  issued: Map<string, { model: string; blocks: IssuedThinking[] }>,
+): void {
+  writeMessageStart(response, model, usage);
+  const blocks: IssuedThinking[] = [];
+  let index = 0;
+  const event = (data: Record<string, unknown>) => writeSseEvent(response, data, { event: String(data.type) });
+  for (const thinking of reply.reasoning ?? []) {
+    const signature = sign(thinking);
+    blocks.push({ type: 'thinking', thinking, signature });
+    event({ type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '', signature: '' } });
+    for (const piece of halves(thinking))
+      event({ type: 'content_block_delta', index, delta: { type: 'thinking_delta', thinking: piece } });
+    event({ type: 'content_block_delta', index, delta: { type: 'signature_delta', signature } });
+    event({ type: 'content_block_stop', index });
+    index += 1;
+  }
+  if (reply.redactedReasoning) {
+    const data = sign('[redacted]');
+    blocks.push({ type: 'redacted_thinking', data });
+    event({ type: 'content_block_start', index, content_block: { type: 'redacted_thinking', data } });
+    event({ type: 'content_block_stop', index });
+    index += 1;
+  }
+  if (reply.text) {
+    event({ type: 'content_block_start', index, content_block: { type: 'text', text: '', citations: null } });
+    for (const piece of halves(reply.text))
+      event({ type: 'content_block_delta', index, delta: { type: 'text_delta', text: piece } });
+    event({ type: 'content_block_stop', index });
+    index += 1;
+  }
+  for (const call of reply.toolCalls ?? []) {
+    const id = `toolu_${randomBytes(12).toString('hex')}`;
+    issued.set(id, { model, blocks });
+    event({ type: 'content_block_start', index, content_block: { type: 'tool_use', id, name: call.name, input: {} } });
+    for (const piece of halves(JSON.stringify(call.args)))
+      event({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: piece } });
+    event({ type: 'content_block_stop', index });
+    index += 1;
+  }
+  const stopReason = reply.toolCalls?.length ? 'tool_use' : 'end_turn';
+  const output = reply.usage?.output ?? 10 + index * 5;
+  event({
+    type: 'message_delta',
+    delta: { stop_reason: stopReason, stop_sequence: null, stop_details: null, container: null },
+    usage: {
+      input_tokens: reply.usage?.input ?? usage.input,
+      cache_creation_input_tokens: reply.usage?.cacheWrite ?? usage.cacheWrite,
+      cache_read_input_tokens: reply.usage?.cacheRead ?? usage.cacheRead,
+      output_tokens: output,
+      output_tokens_details: reply.usage?.reasoning === undefined ? null : { thinking_tokens: reply.usage.reasoning },
+    },
+  });
+  event({ type: 'message_stop' });
+  response.end();
+}
+
+/** Splits text in two deltas, as real streams split text at arbitrary points. */
+function halves(text: string): string[] {
+  const middle = Math.ceil(text.length / 2);
+  return [text.slice(0, middle), text.slice(middle)].filter((piece) => piece.length > 0);
+}
+
+function reject(
+  response: ServerResponse,
+  record: RecordedRequest,
+  status: number,
+  type: string,
+  message: string,
+): void {
+  record.status = status;
+  record.error = message;
+  sendJson(response, status, {
+    type: 'error',
+    error: { type, message },
+    request_id: `req_${randomBytes(8).toString('hex')}`,
+  });
+}
+
+function rejectScripted(response: ServerResponse, record: RecordedRequest, status: number, retryAfter?: number): void {
+  const shapes: Record<number, [string, string]> = {
+    429: ['rate_limit_error', 'Number of request tokens has exceeded your per-minute rate limit'],
+    529: ['overloaded_error', 'Overloaded'],
+    500: ['api_error', 'Internal server error'],
+    503: ['api_error', 'Service unavailable'],
+  };
+  const [type, message] = shapes[status] ?? ['api_error', 'Internal server error'];
+  record.status = status;
+  record.error = message;
+  const headers: Record<string, string> = retryAfter === undefined ? {} : { 'retry-after': String(retryAfter) };
+  sendJson(response, status, { type: 'error', error: { type, message } }, headers);
+}

@@ -1,0 +1,277 @@
+/**
+ * What the Anthropic Messages API rejects, with its error strings (collected in
+ * PROVIDERS.md from the API and field reports). Used by ./anthropic-server.ts.
+ */
+import { canonicalJson } from '../../packages/providers/src/shared/stable-hash.js';
+import type { RequestView } from './scripted-server.js';
+
+/** A content block on the wire (only the fields the checks read). */
+export interface WireBlock {
+  type: string;
+  text?: string;
+  thinking?: string;
+  signature?: string;
+  data?: string;
+  id?: string;
+  tool_use_id?: string;
+  is_error?: boolean;
+  cache_control?: unknown;
+  [field: string]: unknown;
+}
+
+export interface WireMessage {
+  role: 'user' | 'assistant';
+  content: WireBlock[];
+}
+
+/** A request body with string shorthands expanded to blocks. */
+export interface AnthropicBody {
+  model: string;
+  max_tokens: number;
+  system?: WireBlock[];
+  tools?: WireBlock[];
+  messages: WireMessage[];
+  thinking?: { type: string; budget_tokens?: number };
+  cache_control?: unknown;
+  [field: string]: unknown;
+}
+
+/** A thinking block the server issued, as it must come back. */
+export type IssuedThinking =
+  | { type: 'thinking'; thinking: string; signature: string }
+  | { type: 'redacted_thinking'; data: string };
+
+/** Signature verification, provided by the server that signed. */
+export interface SignatureCheck {
+  valid(model: string, content: string, signature: string, prefix: string): boolean;
+  bound(model: string): boolean;
+}
+
+interface RawBody {
+  model: string;
+  max_tokens: number;
+  system?: string | WireBlock[];
+  messages: { role: 'user' | 'assistant'; content: string | WireBlock[] }[];
+}
+
+/** Expands `system: string` and `content: string` into text blocks. */
+export function normalizeBody(raw: AnthropicBody | RawBody): AnthropicBody {
+  const body = raw as RawBody;
+  const toBlocks = (content: string | WireBlock[]) =>
+    typeof content === 'string' ? [{ type: 'text', text: content }] : content;
+  return {
+    ...body,
+    system: body.system === undefined ? undefined : toBlocks(body.system),
+    messages: (body.messages ?? []).map((message) => ({ role: message.role, content: toBlocks(message.content) })),
+  };
+}
+
+/** What a thinking signature binds to: system, tools and the messages before its message (no cache_control). */
+export const prefixKey = (body: AnthropicBody, index: number): string =>
+  canonicalJson(
+    JSON.parse(
+      JSON.stringify(
+        { system: body.system, tools: body.tools, messages: body.messages.slice(0, index) },
+        (key, item) => (key === 'cache_control' ? undefined : item),
+      ),
+    ),
+  );
+
+function blockIsValid(
+  body: AnthropicBody,
+  messageIndex: number,
+  block: WireBlock,
+  signatures: SignatureCheck,
+): boolean {
+  const prefix = prefixKey(body, messageIndex);
+  if (block.type === 'thinking')
+    return signatures.valid(body.model, block.thinking ?? '', block.signature ?? '', prefix);
+  if (block.type === 'redacted_thinking') return signatures.valid(body.model, '[redacted]', block.data ?? '', prefix);
+  return true;
+}
+
+/** The neutral view of a request (what the conformance suite asserts on). */
+export function viewOfAnthropicRequest(body: AnthropicBody, signatures: SignatureCheck): RequestView {
+  const view: RequestView = {
+    model: body.model,
+    echoedReasoning: [],
+    reasoningItems: 0,
+    toolCallIds: [],
+    toolResultIds: [],
+    toolErrorIds: [],
+    userTexts: [],
+    messageCount: body.messages.length,
+    cacheBreakpoints: countBreakpoints(body),
+  };
+  body.messages.forEach((message, index) => {
+    for (const block of message.content) {
+      if (block.type === 'thinking' || block.type === 'redacted_thinking') {
+        view.reasoningItems += 1;
+        if (blockIsValid(body, index, block, signatures))
+          view.echoedReasoning.push(block.type === 'thinking' ? (block.thinking ?? '') : '[redacted]');
+      }
+      if (block.type === 'tool_use') view.toolCallIds.push(block.id ?? '');
+      if (block.type === 'tool_result') view.toolResultIds.push(block.tool_use_id ?? '');
+      if (block.type === 'tool_result' && block.is_error) view.toolErrorIds.push(block.tool_use_id ?? '');
+      if (message.role === 'user' && block.type === 'text') view.userTexts.push(block.text ?? '');
+    }
+  });
+  return view;
+}
+
+function countBreakpoints(body: AnthropicBody): number {
+  const blocks = [
+    ...(body.system ?? []),
+    ...(body.tools ?? []),
+    ...body.messages.flatMap((message) => message.content),
+  ];
+  return blocks.filter((block) => block.cache_control).length + (body.cache_control ? 1 : 0);
+}
+
+export interface ValidationContext {
+  signatures: SignatureCheck;
+  issued: Map<string, { model: string; blocks: IssuedThinking[] }>;
+  adaptiveOnly: (model: string) => boolean;
+}
+
+/** The first reason the API would reject this request, or undefined. */
+export function validateAnthropicRequest(
+  body: AnthropicBody,
+  headers: Record<string, string>,
+  context: ValidationContext,
+): string | undefined {
+  return (
+    checkThinkingConfig(body, headers, context) ??
+    checkCacheControl(body) ??
+    checkToolPairing(body) ??
+    checkSignatures(body, context.signatures) ??
+    checkToolUseTurn(body, context)
+  );
+}
+
+function checkThinkingConfig(body: AnthropicBody, headers: Record<string, string>, context: ValidationContext) {
+  const thinking = body.thinking;
+  if (thinking?.type !== 'enabled') return undefined;
+  if (context.adaptiveOnly(body.model))
+    return `thinking.type.enabled is not supported for this model. Use thinking.type.adaptive and output_config.effort to control thinking behavior.`;
+  const budget = thinking.budget_tokens ?? 0;
+  if (budget < 1024) return 'thinking.enabled.budget_tokens: Input should be greater than or equal to 1024';
+  const interleaved = (headers['anthropic-beta'] ?? '').includes('interleaved-thinking-2025-05-14');
+  if (!interleaved && budget >= body.max_tokens)
+    return '`max_tokens` must be greater than `thinking.budget_tokens`. Please consult our documentation at https://docs.claude.com/en/docs/build-with-claude/extended-thinking#max-tokens-and-context-window-size';
+  return undefined;
+}
+
+function checkCacheControl(body: AnthropicBody): string | undefined {
+  const count = countBreakpoints(body);
+  if (count > 4) return `A maximum of 4 blocks with cache_control may be provided. Found ${count}.`;
+  for (const [index, message] of body.messages.entries()) {
+    for (const [position, block] of message.content.entries()) {
+      if (!block.cache_control) continue;
+      if (block.type === 'thinking' || block.type === 'redacted_thinking')
+        return `messages.${index}.content.${position}.${block.type}.cache_control: Extra inputs are not permitted`;
+      if (block.type === 'text' && !block.text)
+        return `messages.${index}.content.${position}.text: cache_control cannot be set for empty text blocks`;
+    }
+  }
+  return undefined;
+}
+
+function checkToolPairing(body: AnthropicBody): string | undefined {
+  for (const [index, message] of body.messages.entries()) {
+    for (const [position, block] of message.content.entries()) {
+      if (block.type === 'tool_use' && !/^[a-zA-Z0-9_-]{1,64}$/.test(block.id ?? ''))
+        return `messages.${index}.content.${position}.tool_use.id: String should match pattern '^[a-zA-Z0-9_-]+$'`;
+    }
+    const uses = message.role === 'assistant' ? idsOf(message, 'tool_use', 'id') : [];
+    const next = body.messages[index + 1];
+    const answered = next?.role === 'user' ? idsOf(next, 'tool_result', 'tool_use_id') : [];
+    const missing = uses.filter((id) => !answered.includes(id));
+    if (missing.length > 0)
+      return `messages.${index}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${missing.join(', ')}. Each \`tool_use\` block must have a corresponding \`tool_result\` block in the next message.`;
+    if (message.role !== 'user') continue;
+    const previous = body.messages[index - 1];
+    const asked = previous?.role === 'assistant' ? idsOf(previous, 'tool_use', 'id') : [];
+    for (const [position, block] of message.content.entries()) {
+      if (block.type === 'tool_result' && !asked.includes(block.tool_use_id ?? ''))
+        return `messages.${index}.content.${position}: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${block.tool_use_id}. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.`;
+    }
+  }
+  return undefined;
+}
+
+function idsOf(message: WireMessage, type: string, field: 'id' | 'tool_use_id'): string[] {
+  return message.content.filter((block) => block.type === type).map((block) => block[field] ?? '');
+}
+
+function checkSignatures(body: AnthropicBody, signatures: SignatureCheck): string | undefined {
+  for (const [index, message] of body.messages.entries()) {
+    for (const [position, block] of message.content.entries()) {
+      if (block.type !== 'thinking' && block.type !== 'redacted_thinking') continue;
+      if (blockIsValid(body, index, block, signatures)) continue;
+      const unbound = signatures.bound(body.model) && blockIsValidUnbound(body, block, signatures);
+      return unbound
+        ? `messages.${index}.content.${position}: Invalid \`signature\` in \`thinking\` block. The block is bound to a different conversation.`
+        : `messages.${index}.content.${position}: Invalid \`signature\` in \`thinking\` block.`;
+    }
+  }
+  return undefined;
+}
+
+/** True when the block is genuine for this model but was made for another prefix. */
+function blockIsValidUnbound(body: AnthropicBody, block: WireBlock, signatures: SignatureCheck): boolean {
+  return body.messages.some((_message, index) => blockIsValid(body, index, block, signatures));
+}
+
+/**
+ * Inside a tool-use turn (the request ends with tool results), every assistant
+ * message of the turn must carry its thinking blocks unmodified and in order;
+ * in manual mode the final one must start with a thinking block.
+ */
+function checkToolUseTurn(body: AnthropicBody, context: ValidationContext): string | undefined {
+  const thinking = body.thinking?.type;
+  if (thinking === undefined || thinking === 'disabled') return undefined;
+  const last = body.messages.at(-1);
+  if (last?.role !== 'user' || !last.content.every((block) => block.type === 'tool_result')) return undefined;
+  let start = body.messages.length - 1;
+  while (start > 0 && !isRealUserMessage(body.messages[start - 1])) start -= 1;
+  const finalAssistant = body.messages.findLastIndex((message) => message.role === 'assistant');
+  for (let index = start; index < body.messages.length; index += 1) {
+    const message = body.messages[index];
+    if (message?.role !== 'assistant') continue;
+    const first = message.content[0];
+    if (
+      index === finalAssistant &&
+      thinking === 'enabled' &&
+      first?.type !== 'thinking' &&
+      first?.type !== 'redacted_thinking'
+    )
+      return `messages.${index}.content.0.type: Expected \`thinking\` or \`redacted_thinking\`, but found \`${first?.type}\`. When \`thinking\` is enabled, a final \`assistant\` message must start with a thinking block (preceeding the lastmost set of \`tool_use\` and \`tool_result\` blocks). We recommend you include thinking blocks from previous turns. To avoid this requirement, disable \`thinking\`. Please consult our documentation at https://docs.claude.com/en/docs/build-with-claude/extended-thinking`;
+    const problem = checkIssuedBlocks(body.model, message, index, context);
+    if (problem) return problem;
+  }
+  return undefined;
+}
+
+function isRealUserMessage(message: WireMessage | undefined): boolean {
+  return message?.role === 'user' && message.content.some((block) => block.type !== 'tool_result');
+}
+
+function checkIssuedBlocks(model: string, message: WireMessage, index: number, context: ValidationContext) {
+  const toolUse = message.content.find((block) => block.type === 'tool_use');
+  const issued = toolUse?.id ? context.issued.get(toolUse.id) : undefined;
+  if (!issued || issued.model !== model || issued.blocks.length === 0) return undefined;
+  const sent = message.content
+    .filter((block) => block.type === 'thinking' || block.type === 'redacted_thinking')
+    .map((block) =>
+      block.type === 'thinking'
+        ? { type: block.type, thinking: block.thinking, signature: block.signature }
+        : { type: block.type, data: block.data },
+    );
+  if (canonicalJson(sent) === canonicalJson(issued.blocks)) return undefined;
+  const position = Math.max(
+    0,
+    message.content.findIndex((block) => block.type !== 'text'),
+  );
+  return `messages.${index}.content.${position}: \`thinking\` or \`redacted_thinking\` blocks in the latest assistant message cannot be modified. These blocks must remain as they were in the original response.`;
+}
