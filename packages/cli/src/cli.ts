@@ -12,8 +12,6 @@ import { packCommand } from './commands/pack.js';
 /** Every subcommand, in the order the usage lists them. */
 const commands: readonly Command[] = [packCommand, episodesCommand];
 
-const issuesUrl = 'https://github.com/episodic-sdk/episodic/issues';
-
 /** The top-level usage text. */
 export function usage(): string {
   const width = Math.max(...commands.map((command) => command.name.length));
@@ -95,7 +93,7 @@ function reportFailure(io: CliIo, error: unknown): number {
       : 'Run again with EPISODIC_DEBUG=1 to see the stack trace.';
   io.stderr.write(
     `episodic: unexpected error: ${message}\n${detail}\n` +
-      `This is a bug in episodic; please report it with the command you ran: ${issuesUrl}\n`,
+      'This is a bug in episodic: please report it with the command you ran (and the transcript, if you can).\n',
   );
   return ExitCode.badInput;
 }

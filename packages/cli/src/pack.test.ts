@@ -4,7 +4,7 @@ import { fixtureDir, malformedText, runCli, transcriptText, twoEpisodes } from '
 
 interface PackJson {
   messages: Message[];
-  system: string | undefined;
+  system: string | null;
   stats: PackStats;
 }
 
@@ -49,6 +49,12 @@ describe('episodic pack --json', () => {
     expect(reasoningParts(all.messages)).toBe(4);
     const none = await packJson([transcript, '-b', '16000', '-r', 'none']);
     expect(reasoningParts(none.messages)).toBe(0);
+  });
+
+  it('prints system: null for a transcript without a system prompt', async () => {
+    const packed = await packJson(['-', '--budget', '16k'], transcriptText(twoEpisodes.slice(1)));
+    expect(packed.system).toBeNull();
+    expect(packed.stats.tokens.system).toBe(0);
   });
 
   it('reads the transcript from standard input with -', async () => {

@@ -27,10 +27,11 @@ export const packCommand: Command = {
 as the next model call would send it, and prints the packed messages and stats.
 
 Options:
-  -b, --budget N         Max input tokens: 16000, 16k or 1.5m (required)
-  -r, --retention POLICY Which reasoning to keep: ${retentions.join(', ')}
-                         (default ${retentions[0]})
-      --json             Print one JSON object { messages, system, stats }`,
+  -b, --budget N           Max input tokens: 16000, 16k or 1.5m (required)
+  -r, --retention POLICY   Which reasoning to keep: ${retentions.join(', ')}
+                           (default ${retentions[0]})
+      --json               Print one JSON object { messages, system, stats }
+                           (system is null when there is no system prompt)`,
 
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs(argv, options);
@@ -45,7 +46,8 @@ Options:
 
     if (values.json) {
       const { messages: packed, system, stats } = result;
-      io.stdout.write(`${JSON.stringify({ messages: packed, system, stats }, null, 2)}\n`);
+      // `system: null` rather than a missing key, so the object always has the same shape.
+      io.stdout.write(`${JSON.stringify({ messages: packed, system: system ?? null, stats }, null, 2)}\n`);
     } else {
       const transcriptMessages = messages.filter((message) => message.role !== 'system').length;
       io.stdout.write(
