@@ -120,31 +120,42 @@ function inlineRef(root: JsonSchema, node: JsonSchema, refs: readonly string[]):
 }
 
 /**
- * `oneOf` -> `anyOf`; a `null` branch or type -> `nullable: true`; a union left with
- * one branch is merged into the node; a type array of several types -> `anyOf`.
- * Returns `node` itself when there is nothing to collapse.
+ * `oneOf` -> `anyOf`; a `null` branch or type -> `nullable: true`; a union of
+ * constants -> one `enum`; a union left with one branch is merged into the node; a
+ * type array of several types -> `anyOf`. Returns `node` itself when it is already
+ * in that form.
  */
 function collapseUnion(node: JsonSchema): JsonSchema {
   const branches = [...branchesOf(node, 'anyOf'), ...branchesOf(node, 'oneOf')];
   const names = typeNames(node);
-  if (branches.length === 0 && !Array.isArray(node.type)) return node;
   const { anyOf: _anyOf, oneOf: _oneOf, type: _type, ...rest } = node;
-  const nullable = branches.some(isNullSchema) || names.includes('null') || node.nullable === true;
-  const kept: JsonSchema[] = [
-    ...branches.filter((branch) => !isNullSchema(branch)),
-    ...(branches.length === 0 ? [] : names.filter((name) => name !== 'null').map((name) => ({ type: name }))),
-  ];
-  const base: JsonSchema = nullable ? { ...rest, nullable: true } : rest;
   if (branches.length === 0) {
+    if (!Array.isArray(node.type)) return node;
     const types = names.filter((name) => name !== 'null');
+    const base = names.includes('null') ? { ...rest, nullable: true } : rest;
     if (types.length <= 1) return { ...base, ...(types[0] ? { type: types[0] } : {}) };
     return { ...base, anyOf: types.map((name) => ({ type: name })) };
   }
+  const kept = branches.filter((branch) => !isNullSchema(branch));
+  const nullable = kept.length < branches.length;
+  if (!nullable && !('oneOf' in node) && kept.length > 1 && !('type' in node) && !isConstantUnion(kept)) return node;
+  const base: JsonSchema = nullable ? { ...rest, nullable: true } : rest;
+  if (isConstantUnion(kept)) return { ...base, type: kept[0]?.type, enum: kept.map((branch) => branch.const) };
   if (kept.length === 1) {
     const [only] = kept as [JsonSchema];
     return { ...only, ...base, description: base.description ?? only.description };
   }
   return { ...base, anyOf: kept };
+}
+
+/** True for `anyOf` branches that are all constants of one type (a union of literals). */
+function isConstantUnion(branches: JsonSchema[]): boolean {
+  const type = branches[0]?.type;
+  return (
+    branches.length > 1 &&
+    typeof type === 'string' &&
+    branches.every((branch) => 'const' in branch && branch.type === type)
+  );
 }
 
 /** Enum values as strings; `null` among them means nullable; booleans cannot be listed. */

@@ -153,13 +153,21 @@ export function mergeAllOf(node: JsonSchema): JsonSchema | undefined {
   return { ...rest, type: 'object', properties, required: [...required] };
 }
 
+// Dropped keywords worth telling the model about; structural ones (such as
+// `additionalProperties`) are replaced by the dialect's own form instead.
+const NOTED_KEYWORDS: ReadonlySet<string> = new Set([
+  ...['default', 'format', 'pattern', 'minLength', 'maxLength', 'multipleOf', 'one of'],
+  ...['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum'],
+  ...['minItems', 'maxItems', 'uniqueItems', 'minProperties', 'maxProperties'],
+]);
+
 /** A compact sentence listing constraints a dialect cannot express, for the description. */
 export function constraintNote(dropped: Record<string, unknown>): string | undefined {
   const parts: string[] = [];
   for (const [key, value] of Object.entries(dropped)) {
+    if (!NOTED_KEYWORDS.has(key) || value === undefined) continue;
     if (key === 'default') parts.unshift(`Default: ${JSON.stringify(value)}.`);
-    else if (value !== undefined && (typeof value !== 'object' || value === null))
-      parts.push(`${key} ${JSON.stringify(value)}`);
+    else if (typeof value !== 'object' || value === null) parts.push(`${key} ${JSON.stringify(value)}`);
   }
   const [first, ...others] = parts;
   if (first === undefined) return undefined;

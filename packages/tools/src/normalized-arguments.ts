@@ -7,10 +7,13 @@
  * - Neither OpenAI strict mode nor Gemini can describe a map with free keys (a
  *   `z.record`), so it is offered as a list of `{ key, value }` entries.
  *
- * {@link restoreNormalizedArguments} undoes both, guided by the tool's own schema.
- * It only changes values that the original schema would reject anyway (a `null`
- * where null is not allowed, a list where a map is expected), so it is safe to run
- * on every call, whatever provider produced the arguments.
+ * - Gemini lists enum values as strings, so a number enum may come back as `"3"`.
+ *
+ * {@link restoreNormalizedArguments} undoes all three, guided by the tool's own
+ * schema. It only changes values that the original schema would reject anyway (a
+ * `null` where null is not allowed, a list where a map is expected, a string where
+ * only numbers are), so it is safe to run on every call, whatever provider produced
+ * the arguments.
  */
 import {
   branchesOf,
@@ -55,15 +58,17 @@ export function restoreNormalizedArguments(schema: JsonSchema, args: unknown): u
 const MAX_DEPTH = 64;
 
 function restore(root: JsonSchema, node: JsonSchema, value: unknown, depth: number): unknown {
-  if (depth > MAX_DEPTH || value === null || typeof value !== 'object') return value;
+  if (depth > MAX_DEPTH || value === null) return value;
   const resolved = typeof node.$ref === 'string' ? resolveLocalRef(root, node.$ref) : node;
   if (!resolved) return value;
+  if (typeof value === 'string') return acceptsOnlyNumbers(resolved) && NUMERIC.test(value) ? Number(value) : value;
+  if (typeof value !== 'object') return value;
   if (isRecordSchema(resolved)) return restoreRecord(root, resolved, value, depth);
   if (Array.isArray(value)) {
     const items = resolved.items;
     return isJsonObject(items) ? value.map((item) => restore(root, items, item, depth + 1)) : value;
   }
-  const branch = soleNonNullBranch(resolved);
+  const branch = matchingBranch(root, resolved, value);
   if (branch) return restore(root, branch, value, depth + 1);
   if (!typeNames(resolved).includes('object')) return value;
   return restoreObject(root, resolved, value as Record<string, unknown>, depth);
@@ -102,10 +107,36 @@ function restoreObject(root: JsonSchema, node: JsonSchema, value: Record<string,
   return result;
 }
 
-/** The only branch of an `anyOf`/`oneOf` that is not `null`, if there is exactly one. */
-function soleNonNullBranch(node: JsonSchema): JsonSchema | undefined {
-  const branches = [...branchesOf(node, 'anyOf'), ...branchesOf(node, 'oneOf')].filter((item) => !isNullSchema(item));
-  return branches.length === 1 ? branches[0] : undefined;
+const NUMERIC = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/;
+
+function acceptsOnlyNumbers(node: JsonSchema): boolean {
+  const names = typeNames(node);
+  if (names.length > 0) return names.every((name) => name === 'number' || name === 'integer');
+  const branches = branchesOf(node, 'anyOf');
+  return branches.length > 0 && branches.every(acceptsOnlyNumbers);
+}
+
+/**
+ * The union branch `value` belongs to: the only non-null branch, or among object
+ * branches the one whose constant fields (a discriminator such as `type: 'delete'`)
+ * match and whose properties cover the value's keys.
+ */
+function matchingBranch(root: JsonSchema, node: JsonSchema, value: object): JsonSchema | undefined {
+  const branches = [...branchesOf(node, 'anyOf'), ...branchesOf(node, 'oneOf')]
+    .map((branch) => (typeof branch.$ref === 'string' ? resolveLocalRef(root, branch.$ref) : branch))
+    .filter((branch): branch is JsonSchema => branch !== undefined && !isNullSchema(branch));
+  if (branches.length <= 1) return branches[0];
+  const wanted = Array.isArray(value) ? 'array' : 'object';
+  const sameType = branches.filter((branch) => typeNames(branch).includes(wanted));
+  if (sameType.length <= 1 || Array.isArray(value)) return sameType[0];
+  const fields = value as Record<string, unknown>;
+  return sameType.find((branch) => {
+    const properties = propertiesOf(branch);
+    const constantsMatch = Object.entries(properties).every(
+      ([key, property]) => !('const' in property) || property.const === fields[key],
+    );
+    return constantsMatch && Object.keys(fields).every((key) => key in properties);
+  });
 }
 
 function acceptsNull(root: JsonSchema, node: JsonSchema): boolean {
