@@ -36,6 +36,14 @@ export function usage(): string {
  * touches `process`, so tests run it in-process.
  */
 export async function run(argv: readonly string[], io: CliIo): Promise<number> {
+  try {
+    return await dispatch(argv, io);
+  } catch (error) {
+    return reportFailure(io, error);
+  }
+}
+
+async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
   const [first, ...rest] = argv;
   if (first === undefined) return usageFailure(io, 'missing command', usage());
   if (first === '-h' || first === '--help' || first === 'help') return print(io.stdout, usage());
@@ -58,7 +66,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
         `Usage: ${command.usage}\nRun 'episodic ${command.name} --help' for more.`,
       );
     }
-    return reportFailure(io, error);
+    throw error;
   }
 }
 
