@@ -1,28 +1,8 @@
 /**
- * Errors of the agent layer: tool input that does not fit, and runs stopped on purpose.
+ * Errors of the agent layer. (Tool input errors live in `@episodic/tools`; the
+ * executor recognises them by their code, `invalid_tool_input`.)
  */
 import { EpisodicError } from './errors.js';
-
-/** One problem with a tool's input, e.g. from a zod issue. */
-export interface ToolInputIssue {
-  /** Dotted path inside the arguments, empty for the whole object. */
-  path: string;
-  message: string;
-}
-
-/**
- * Thrown by a tool's `execute` when its arguments do not fit its schema. The agent
- * loop turns it into an error tool result naming the issues, so the model can retry
- * with fixed arguments.
- */
-export class ToolInputError extends EpisodicError {
-  readonly issues: readonly ToolInputIssue[];
-
-  constructor(message: string, issues: readonly ToolInputIssue[] = []) {
-    super('invalid_tool_input', message);
-    this.issues = issues;
-  }
-}
 
 /**
  * A run was stopped through its `AbortSignal`. The transcript is consistent when it

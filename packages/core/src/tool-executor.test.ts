@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ToolInputError } from './agent-errors.js';
+import { EpisodicError } from './errors.js';
 import type { ToolCallPart } from './message.js';
 import type { AgentTool } from './tool.js';
 import { executeToolCalls, toolsByName } from './tool-executor.js';
@@ -68,9 +68,10 @@ describe('executeToolCalls', () => {
     expect(notObject).toMatchObject({ isError: true, content: 'Arguments for tool "echo" must be a JSON object.' });
   });
 
-  it('turns ToolInputError and thrown errors into short messages without a stack', async () => {
+  it('turns input errors and thrown errors into short messages without a stack', async () => {
     const strict = tool('strict', async () => {
-      throw new ToolInputError('path is required', [{ path: 'path', message: 'expected string' }]);
+      // the shape of @episodic/tools' ToolInputError: a message written for the model
+      throw new EpisodicError('invalid_tool_input', 'Invalid arguments for tool strict: path: expected string.');
     });
     const broken = tool('broken', async () => {
       throw new TypeError('cannot read x of undefined');
@@ -82,7 +83,7 @@ describe('executeToolCalls', () => {
       tools: toolsByName([strict, broken, throwsValue]),
     });
     expect(results.map((result) => [result.isError, result.content])).toEqual([
-      [true, 'Invalid arguments for tool "strict": path is required\n- path: expected string'],
+      [true, 'Invalid arguments for tool strict: path: expected string.'],
       [true, 'Tool "broken" failed: cannot read x of undefined'],
       [true, 'Tool "value" failed: plain string'],
     ]);

@@ -2,7 +2,7 @@
  * Runs the tool calls of one assistant message: in parallel up to a limit, each
  * under a timeout, and never throwing. Every failure the model could act on becomes
  * an error {@link ToolMessage} with a short message (no stack trace): unknown tool
- * names, arguments that are not JSON, input the tool rejects ({@link ToolInputError}),
+ * names, arguments that are not JSON, input the tool rejects (`ToolInputError` from `@episodic/tools`),
  * thrown errors, timeouts and aborts. So every call gets exactly one result.
  *
  * Arguments that were not valid JSON: an adapter that cannot parse a call's streamed
@@ -132,11 +132,9 @@ function untilAborted<T>(run: () => Promise<T>, signal: AbortSignal): Promise<T>
 }
 
 function describeFailure(name: string, error: unknown): string {
-  if (EpisodicError.isInstance(error) && error.code === 'invalid_tool_input') {
-    const issues = (error as { issues?: readonly { path: string; message: string }[] }).issues ?? [];
-    const lines = issues.map((issue) => `- ${issue.path || '(input)'}: ${issue.message}`);
-    return [`Invalid arguments for tool "${name}": ${error.message}`, ...lines].join('\n');
-  }
+  // Input errors (code `invalid_tool_input`, thrown by `defineTool` in @episodic/tools)
+  // are already written for the model: they name the tool, the fields and the fix.
+  if (EpisodicError.isInstance(error) && error.code === 'invalid_tool_input') return error.message;
   const message = error instanceof Error ? error.message : String(error);
   return `Tool "${name}" failed: ${message || 'unknown error'}`;
 }
