@@ -1,0 +1,43 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+
+const root = new URL('../', import.meta.url);
+
+/** The first ```ts block of a README section. */
+async function exampleOf(section: string): Promise<string> {
+  const readme = await readFile(new URL('README.md', root), 'utf8');
+  const start = readme.indexOf(`\n## ${section}\n`);
+  expect(start, `README has a "## ${section}" section`).toBeGreaterThan(-1);
+  const body = readme.slice(start + 1).split(/\n## /)[0] ?? '';
+  const block = /```ts\n([\s\S]*?)```/.exec(body)?.[1];
+  expect(block, `"## ${section}" has a ts code block`).toBeDefined();
+  return block as string;
+}
+
+describe('README "Build an agent"', () => {
+  const written: string[] = [];
+  afterEach(async () => {
+    vi.restoreAllMocks();
+    for (const file of written.splice(0)) await rm(file, { force: true });
+  });
+
+  it('is under 20 lines and runs as written', async () => {
+    const code = await exampleOf('Build an agent');
+    expect(code.trimEnd().split('\n').length).toBeLessThan(20);
+    // Run the block itself (through vitest, so @episodic/* resolve to the sources), from a
+    // git-ignored folder inside the repo so its bare imports resolve like the README's reader's.
+    const folder = new URL('test-output/', root);
+    await mkdir(folder, { recursive: true });
+    const file = fileURLToPath(new URL(`readme-example-${randomBytes(4).toString('hex')}.ts`, folder));
+    written.push(file);
+    await writeFile(file, code);
+    const log = vi.spyOn(console, 'log').mockImplementation(() => {});
+    await import(pathToFileURL(file).href);
+    expect(log).toHaveBeenCalledTimes(1);
+    const [text, inputTokens] = log.mock.calls[0] ?? [];
+    expect(text).toBe('2 + 3 = 5');
+    expect(inputTokens).toBeGreaterThan(50);
+  });
+});
