@@ -3,5 +3,6 @@
  * wire API, and the model profile table.
  */
 export * from './anthropic/index.js';
+export * from './google/index.js';
 export * from './profiles/index.js';
 export * from './shared/index.js';

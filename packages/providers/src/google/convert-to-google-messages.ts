@@ -1,0 +1,115 @@
+/**
+ * Neutral messages to Gemini contents (https://ai.google.dev/api/generate-content#Content,
+ * signatures: https://ai.google.dev/gemini-api/docs/thought-signatures).
+ *
+ * - Thought parts go back as `{text, thought: true}` only to the model that made them.
+ * - A `thoughtSignature` stays on the part that carried it (text, thought or
+ *   function call, including an empty text part), and is dropped for other models.
+ * - Parallel calls stay together: one model turn with every call, then one user
+ *   turn with every response, in the same order.
+ * - In the current turn the first function call of each step must carry a
+ *   signature on models that require it; calls this model did not produce get the
+ *   documented placeholder.
+ */
+
+import type { AssistantMessage, Message, ModelRef, ToolMessage, UserMessage } from '@episodic/core';
+import type { Content, Part } from '@google/genai';
+import type { GoogleModelProfile } from '../profiles/google.js';
+import { isOwnProviderData } from '../shared/provider-data.js';
+
+export interface GoogleConversion {
+  systemInstruction: Content | undefined;
+  contents: Content[];
+  /** Reasoning parts not sent because another model produced them. */
+  droppedReasoning: number;
+}
+
+interface ConversionContext {
+  model: ModelRef;
+  profile: GoogleModelProfile;
+}
+
+/** Converts packed messages; `system` becomes the system instruction. */
+export function convertToGoogleMessages(
+  system: string | undefined,
+  messages: readonly Message[],
+  context: ConversionContext,
+): GoogleConversion {
+  const systemTexts = [system ?? '', ...messages.flatMap((m) => (m.role === 'system' ? [m.content] : []))].filter(
+    (text) => text.length > 0,
+  );
+  const result: GoogleConversion = {
+    systemInstruction: systemTexts.length > 0 ? { parts: systemTexts.map((text) => ({ text })) } : undefined,
+    contents: [],
+    droppedReasoning: 0,
+  };
+  const providerIds = new Set<string>();
+  const currentTurnStart = messages.findLastIndex((message) => message.role === 'user');
+  messages.forEach((message, index) => {
+    if (message.role === 'user') pushParts(result.contents, 'user', userParts(message));
+    if (message.role === 'tool') pushParts(result.contents, 'user', [functionResponse(message, providerIds)]);
+    if (message.role !== 'assistant') return;
+    const parts = modelParts(message, context, result, providerIds);
+    if (index > currentTurnStart) requireSignature(parts, context.profile);
+    if (parts.length > 0) result.contents.push({ role: 'model', parts });
+  });
+  return result;
+}
+
+function pushParts(contents: Content[], role: 'user' | 'model', parts: Part[]): void {
+  if (parts.length === 0) return;
+  const last = contents.at(-1);
+  if (last?.role === role && last.parts) last.parts.push(...parts);
+  else contents.push({ role, parts });
+}
+
+function userParts(message: UserMessage): Part[] {
+  if (typeof message.content === 'string') return message.content.length > 0 ? [{ text: message.content }] : [];
+  return message.content.flatMap((part): Part[] => {
+    if (part.type === 'text') return part.text.length > 0 ? [{ text: part.text }] : [];
+    const mimeType = part.mediaType ?? 'image/png';
+    if (part.data) return [{ inlineData: { mimeType, data: part.data } }];
+    if (part.url) return [{ fileData: { mimeType, fileUri: part.url } }];
+    return [];
+  });
+}
+
+function functionResponse(message: ToolMessage, providerIds: Set<string>): Part {
+  const response = message.isError ? { error: message.content } : { output: message.content };
+  const id = providerIds.has(message.toolCallId) ? { id: message.toolCallId } : {};
+  return { functionResponse: { name: message.toolName, response, ...id } };
+}
+
+function modelParts(
+  message: AssistantMessage,
+  context: ConversionContext,
+  result: GoogleConversion,
+  providerIds: Set<string>,
+): Part[] {
+  const parts: Part[] = [];
+  for (const part of message.content) {
+    const own = isOwnProviderData(part.providerData, context.model);
+    const signature =
+      own && typeof part.providerData?.thoughtSignature === 'string' ? part.providerData.thoughtSignature : undefined;
+    const signed = signature ? { thoughtSignature: signature } : {};
+    if (part.type === 'reasoning') {
+      if (own) parts.push({ text: part.text, thought: true, ...signed });
+      else result.droppedReasoning += 1;
+    } else if (part.type === 'text') {
+      if (part.text.length > 0 || signature) parts.push({ text: part.text, ...signed });
+    } else if (part.type === 'tool-call') {
+      const fromProvider = own && part.providerData?.idFromProvider === true;
+      if (fromProvider) providerIds.add(part.id);
+      const args = typeof part.args === 'object' && part.args !== null ? (part.args as Record<string, unknown>) : {};
+      parts.push({ functionCall: { name: part.name, args, ...(fromProvider ? { id: part.id } : {}) }, ...signed });
+    }
+  }
+  return parts;
+}
+
+/** Current-turn steps on signature-validating models: the first call must be signed. */
+function requireSignature(parts: Part[], profile: GoogleModelProfile): void {
+  if (profile.functionCallSignatures !== 'required') return;
+  const first = parts.find((part) => part.functionCall !== undefined);
+  if (first && !first.thoughtSignature) first.thoughtSignature = profile.placeholderSignature;
+}

@@ -1,0 +1,109 @@
+/**
+ * Gemini stream chunks to neutral stream events
+ * (https://ai.google.dev/api/generate-content#method:-models.streamgeneratecontent).
+ * Thought parts become reasoning, a `thoughtSignature` stays on the part that
+ * carried it (a signature may arrive on an empty text part at the very end, so
+ * the stream is read to its finish reason), usage is taken from the last chunk.
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  type AssistantPart,
+  ModelError,
+  type ModelRef,
+  type ModelStreamEvent,
+  type ReasoningPart,
+  type TextPart,
+  type Usage,
+} from '@episodic/core';
+import type { GenerateContentResponse, GenerateContentResponseUsageMetadata, Part } from '@google/genai';
+import { providerDataFor } from '../shared/provider-data.js';
+import { mapGoogleStopReason } from './map-google-stop-reason.js';
+
+interface StreamState {
+  content: AssistantPart[];
+  /** The text or thought part still receiving deltas. */
+  open: TextPart | ReasoningPart | undefined;
+  usage: GenerateContentResponseUsageMetadata | undefined;
+  finishReason: string | undefined;
+}
+
+/** Maps the SDK's chunk stream. */
+export async function* mapGoogleStream(
+  chunks: AsyncIterable<GenerateContentResponse>,
+  model: ModelRef,
+): AsyncGenerator<ModelStreamEvent> {
+  const state: StreamState = { content: [], open: undefined, usage: undefined, finishReason: undefined };
+  for await (const chunk of chunks) {
+    state.usage = chunk.usageMetadata ?? state.usage;
+    const candidate = chunk.candidates?.[0];
+    for (const part of candidate?.content?.parts ?? []) yield* mapPart(state, part, model);
+    state.finishReason = candidate?.finishReason ?? state.finishReason;
+  }
+  if (state.finishReason === undefined)
+    throw new ModelError('protocol', 'google: the stream ended without a finish reason; retry the call.', {
+      retryable: true,
+    });
+  const usage = neutralUsage(state.usage);
+  const hasCalls = state.content.some((part) => part.type === 'tool-call');
+  yield {
+    type: 'finish',
+    message: { role: 'assistant', content: state.content, model: { ...model }, usage },
+    usage,
+    stopReason: mapGoogleStopReason(state.finishReason, hasCalls),
+  };
+}
+
+function* mapPart(state: StreamState, part: Part, model: ModelRef): Generator<ModelStreamEvent> {
+  const signature = part.thoughtSignature;
+  if (part.functionCall) {
+    state.open = undefined;
+    const call = part.functionCall;
+    const id = call.id ?? `call_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
+    const name = call.name ?? '';
+    const opaque = {
+      ...(signature ? { thoughtSignature: signature } : {}),
+      ...(call.id ? { idFromProvider: true } : {}),
+    };
+    state.content.push({
+      type: 'tool-call',
+      id,
+      name,
+      args: call.args ?? {},
+      ...(Object.keys(opaque).length > 0 ? { providerData: providerDataFor(model, opaque) } : {}),
+    });
+    yield { type: 'tool-call-start', id, name };
+    yield { type: 'tool-call-delta', id, argsDelta: JSON.stringify(call.args ?? {}) };
+    return;
+  }
+  if (typeof part.text !== 'string' && !signature) return;
+  const text = part.text ?? '';
+  const kind = part.thought ? 'reasoning' : 'text';
+  if (state.open?.type !== kind || (text.length === 0 && signature)) state.open = openPart(state, kind, model);
+  state.open.text += text;
+  if (text.length > 0) yield { type: kind === 'reasoning' ? 'reasoning-delta' : 'text-delta', text };
+  if (signature) {
+    state.open.providerData = providerDataFor(model, { ...state.open.providerData, thoughtSignature: signature });
+    // The signature closes its part: later text starts a new one.
+    state.open = undefined;
+  }
+}
+
+function openPart(state: StreamState, kind: 'reasoning' | 'text', model: ModelRef): TextPart | ReasoningPart {
+  const part: TextPart | ReasoningPart =
+    kind === 'reasoning'
+      ? { type: 'reasoning', text: '', providerData: providerDataFor(model) }
+      : { type: 'text', text: '' };
+  state.content.push(part);
+  return part;
+}
+
+/** `promptTokenCount` includes cached tokens; `candidatesTokenCount` excludes thoughts. */
+function neutralUsage(usage: GenerateContentResponseUsageMetadata | undefined): Usage {
+  const thoughts = usage?.thoughtsTokenCount;
+  return {
+    inputTokens: usage?.promptTokenCount ?? 0,
+    cachedInputTokens: usage?.cachedContentTokenCount ?? 0,
+    outputTokens: (usage?.candidatesTokenCount ?? 0) + (thoughts ?? 0),
+    ...(thoughts === undefined ? {} : { reasoningTokens: thoughts }),
+  };
+}
