@@ -107,11 +107,21 @@ export function parseHarmonyHeader(header: Omit<Header, 'field'>): Omit<HarmonyP
   return piece;
 }
 
+const OUTSIDE: Omit<HarmonyPiece, 'text'> = { kind: 'text' };
+
+/** Builds a piece without object spread: hot path, and pieces without metadata keep one shape. */
+function pieceOf(meta: Omit<HarmonyPiece, 'text'>, text: string): HarmonyPiece {
+  const piece: HarmonyPiece = { kind: meta.kind, text };
+  if (meta.recipient !== undefined) piece.recipient = meta.recipient;
+  if (meta.contentType !== undefined) piece.contentType = meta.contentType;
+  return piece;
+}
+
 class HarmonyParser implements StreamSplitter<HarmonyPiece> {
   private readonly matcher = new MarkerMatcher(HARMONY_SERVICE_TOKENS, false);
   private state: State = 'outside';
   private header: Header = { role: '', channel: '', constrain: '', field: 'role' };
-  private current: Omit<HarmonyPiece, 'text'> = { kind: 'text' };
+  private current = OUTSIDE;
   private held = '';
 
   get heldBack(): number {
@@ -119,6 +129,8 @@ class HarmonyParser implements StreamSplitter<HarmonyPiece> {
   }
 
   push(chunk: string): HarmonyPiece[] {
+    // Fast path for the common chunk: nothing held and no `<` in sight.
+    if (this.held === '' && chunk.indexOf('<') === -1) return this.consume(chunk, []);
     const buffer = this.held + chunk;
     const pieces: HarmonyPiece[] = [];
     let position = 0;
@@ -144,7 +156,7 @@ class HarmonyParser implements StreamSplitter<HarmonyPiece> {
     const pieces = this.consume(this.held, []);
     this.held = '';
     this.state = 'outside';
-    this.current = { kind: 'text' };
+    this.current = OUTSIDE;
     return pieces;
   }
 
@@ -157,8 +169,10 @@ class HarmonyParser implements StreamSplitter<HarmonyPiece> {
       if (value.length < HEADER_FIELD_LIMIT) this.header[field] = (value + text).slice(0, HEADER_FIELD_LIMIT);
       return pieces;
     }
-    const base = this.state === 'content' ? this.current : { kind: 'text' as const };
-    return appendPiece(pieces, { ...base, text });
+    const piece = pieceOf(this.state === 'content' ? this.current : OUTSIDE, text);
+    if (pieces.length === 0) pieces.push(piece);
+    else appendPiece(pieces, piece);
+    return pieces;
   }
 
   private apply(action: Action): void {

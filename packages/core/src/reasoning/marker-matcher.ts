@@ -18,15 +18,8 @@ export type MarkerScan =
   /** No marker and nothing to hold back from the start position on. */
   | { found: 'none' };
 
-/** Lower-cases ASCII letters only, so lengths never change and no Unicode folds into a marker. */
-function lowerAscii(text: string): string {
-  let result = '';
-  for (let index = 0; index < text.length; index += 1) {
-    const code = text.charCodeAt(index);
-    result += code >= 65 && code <= 90 ? String.fromCharCode(code + 32) : text[index];
-  }
-  return result;
-}
+const NONE: MarkerScan = { found: 'none' };
+const NON_ASCII = /[^\x00-\x7f]/;
 
 /** Finds a fixed set of markers, optionally ignoring ASCII case. */
 export class MarkerMatcher {
@@ -34,34 +27,41 @@ export class MarkerMatcher {
   readonly longest: number;
   private readonly markers: Set<string>;
   private readonly prefixes = new Set<string>();
+  /** Characters that can follow `<` in a marker: a cheap filter for `<` in ordinary text. */
+  private readonly seconds = new Set<string>();
 
   constructor(
     markers: readonly string[],
     private readonly ignoreCase: boolean,
   ) {
-    const canonical = markers.map((marker) => (ignoreCase ? lowerAscii(marker) : marker));
+    const canonical = markers.map((marker) => (ignoreCase ? marker.toLowerCase() : marker));
     this.markers = new Set(canonical);
     this.longest = Math.max(...canonical.map((marker) => marker.length));
     for (const marker of canonical) {
       for (let end = 1; end < marker.length; end += 1) this.prefixes.add(marker.slice(0, end));
+      const second = marker.charAt(1);
+      this.seconds.add(second);
+      if (ignoreCase) this.seconds.add(second.toUpperCase());
     }
   }
 
   /** The first marker, or undecided tail, at or after `from`. */
   find(buffer: string, from: number): MarkerScan {
-    let index = buffer.indexOf('<', from);
-    while (index !== -1) {
-      const raw = buffer.slice(index, index + this.longest);
-      const window = this.ignoreCase ? lowerAscii(raw) : raw;
+    for (let index = buffer.indexOf('<', from); index !== -1; index = buffer.indexOf('<', index + 1)) {
+      if (index + 1 < buffer.length && !this.seconds.has(buffer.charAt(index + 1))) continue;
+      const window = buffer.slice(index, index + this.longest);
       const close = window.indexOf('>');
+      const candidate = close === -1 ? window : window.slice(0, close + 1);
+      // Markers are ASCII; refusing anything else also keeps Unicode case folding
+      // (a Kelvin sign lower-cases to "k") from forming a marker.
+      if (this.ignoreCase && NON_ASCII.test(candidate)) continue;
+      const key = this.ignoreCase ? candidate.toLowerCase() : candidate;
       if (close !== -1) {
-        const candidate = window.slice(0, close + 1);
-        if (this.markers.has(candidate)) return { found: 'marker', index, marker: candidate, length: close + 1 };
-      } else if (index + window.length === buffer.length && this.prefixes.has(window)) {
+        if (this.markers.has(key)) return { found: 'marker', index, marker: key, length: close + 1 };
+      } else if (index + window.length === buffer.length && this.prefixes.has(key)) {
         return { found: 'partial', index };
       }
-      index = buffer.indexOf('<', index + 1);
     }
-    return { found: 'none' };
+    return NONE;
   }
 }

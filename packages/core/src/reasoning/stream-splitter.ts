@@ -42,16 +42,14 @@ function sameGroup(left: object, right: object): boolean {
 
 /**
  * Appends a piece, merging it into the last one when kind and metadata match and
- * dropping it when its text is empty. Mutates and returns `pieces`.
+ * dropping it when its text is empty. Mutates and returns `pieces`, and may mutate
+ * its last piece: use it only on pieces the caller created.
  */
 export function appendPiece<Piece extends { text: string }>(pieces: Piece[], piece: Piece): Piece[] {
   if (piece.text === '') return pieces;
   const last = pieces[pieces.length - 1];
-  if (last !== undefined && sameGroup(last, piece)) {
-    pieces[pieces.length - 1] = { ...last, text: last.text + piece.text };
-  } else {
-    pieces.push(piece);
-  }
+  if (last !== undefined && sameGroup(last, piece)) last.text += piece.text;
+  else pieces.push(piece);
   return pieces;
 }
 
@@ -61,6 +59,6 @@ export function appendPiece<Piece extends { text: string }>(pieces: Piece[], pie
  */
 export function normalizePieces<Piece extends { text: string }>(pieces: readonly Piece[]): Piece[] {
   const result: Piece[] = [];
-  for (const piece of pieces) appendPiece(result, piece);
+  for (const piece of pieces) appendPiece(result, { ...piece });
   return result;
 }

@@ -54,6 +54,8 @@ export function createTagSplitter(options: TagSplitterOptions = {}): StreamSplit
       return held.length;
     },
     push(chunk) {
+      // Fast path for the common chunk: nothing held and no `<` in sight.
+      if (held === '' && chunk.indexOf('<') === -1) return chunk === '' ? [] : [{ kind, text: chunk }];
       const buffer = held + chunk;
       const pieces: SplitPiece[] = [];
       let position = 0;
