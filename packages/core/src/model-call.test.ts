@@ -65,6 +65,17 @@ describe('model call retries', () => {
     expect(model.requests).toHaveLength(2);
   });
 
+  it('stops waiting for a retry when the run is aborted', async () => {
+    const model = scriptedModel({ steps: [{ error: { kind: 'rate-limit', retryAfter: 60 } }, { text: 'never' }] });
+    const session = await new Agent({ model }).session();
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 20);
+    const started = performance.now();
+    await expect(session.send('hi', { signal: controller.signal })).rejects.toMatchObject({ code: 'run_aborted' });
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(model.requests).toHaveLength(1);
+  });
+
   it('computes backoff delays: retryAfter wins, else doubling up to the cap', () => {
     const limited = new ModelError('rate-limit', 'x', { retryable: true, retryAfter: 0.5 });
     const plain = new ModelError('server', 'x', { retryable: true });

@@ -88,7 +88,7 @@ export async function runEpisode(
   let calls = 0;
   emit({ type: 'episode-start', sessionId: session.id, input, resumed: input === undefined });
   try {
-    if (input) await append(session, [input]);
+    if (input) await append(session, [...unansweredResults(session.messages), input]);
     let step = stepsInEpisode(session.messages);
     let next: NextStep = pendingStep(session.messages) ?? { type: 'final', message: lastAssistant(session.messages) };
     for (;;) {
@@ -176,6 +176,22 @@ async function runTools(
     messages: session.messages,
   });
   return stop ? { type: 'stop', message: next.message } : { type: 'call-model' };
+}
+
+/**
+ * Error results for tool calls an interrupted episode left without one, so that a
+ * new user message never follows a dangling call (`resume()` runs them instead).
+ */
+function unansweredResults(messages: readonly Message[]): ToolMessage[] {
+  const pending = pendingStep(messages);
+  if (pending?.type !== 'run-tools') return [];
+  return pending.calls.map((call) => ({
+    role: 'tool',
+    toolCallId: call.id,
+    toolName: call.name,
+    content: `Tool "${call.name}" did not run: the session was interrupted and a new message came first.`,
+    isError: true,
+  }));
 }
 
 /** Persists first, then appends in memory, so memory never runs ahead of the store. */

@@ -97,3 +97,23 @@ describe('Session', () => {
     await expect(session.resume()).rejects.toThrow(/call send\(\) first/);
   });
 });
+
+describe('Session after an interruption', () => {
+  it('send() answers tool calls left without results before the new user message', async () => {
+    const store = new MemorySessionStore();
+    await store.append('s', [
+      { role: 'user', content: 'old question' },
+      { role: 'assistant', content: [{ type: 'tool-call', id: 'left', name: 'lookup', args: { key: 'x' } }] },
+    ]);
+    const model = scriptedModel({ steps: [{ text: 'new answer' }] });
+    const session = await new Agent({ model, tools: [lookup], store }).session({ id: 's' });
+    await session.send('new question');
+    expect(session.messages.map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'user', 'assistant']);
+    expect(session.messages[2]).toMatchObject({
+      toolCallId: 'left',
+      isError: true,
+      content: expect.stringMatching(/did not run/),
+    });
+    expect((await store.load('s'))?.messages).toEqual(session.messages);
+  });
+});
