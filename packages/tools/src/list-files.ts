@@ -50,8 +50,8 @@ export function listFilesTool(options: ListFilesToolOptions): DefinedTool<Return
   return defineTool({
     name: 'list_files',
     description:
-      'List files and directories in the project, recursively to a depth. Directories end with "/", symbolic ' +
-      `links with "@". ${[...skip].join(', ')} are shown but not entered. At most ${maxEntries} entries per call.`,
+      'List files and directories in the project, recursively to a depth, as paths from the project root. ' +
+      `Directories end with "/", symbolic links with "@". ${[...skip].join(', ')} are shown but not entered. At most ${maxEntries} entries per call.`,
     input: listFilesInput(maxDepth),
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     execute: async (input, { signal }) => {
@@ -75,7 +75,7 @@ export function listFilesTool(options: ListFilesToolOptions): DefinedTool<Return
           capped = true;
           break;
         }
-        lines.push(formatEntry(entry));
+        lines.push(formatEntry(entry, directory.relative));
       }
       const where = directory.relative;
       if (lines.length === 0) return `${where}: empty directory.`;
@@ -87,8 +87,10 @@ export function listFilesTool(options: ListFilesToolOptions): DefinedTool<Return
   });
 }
 
-function formatEntry(entry: WalkEntry): string {
-  if (entry.kind === 'directory') return `${entry.relative}/`;
-  if (entry.kind === 'symlink') return `${entry.relative}@`;
-  return entry.relative;
+/** An entry as a path from the root (what read_file takes), marked by kind. */
+function formatEntry(entry: WalkEntry, directory: string): string {
+  const relative = directory === '.' ? entry.relative : `${directory}/${entry.relative}`;
+  if (entry.kind === 'directory') return `${relative}/`;
+  if (entry.kind === 'symlink') return `${relative}@`;
+  return relative;
 }

@@ -1,0 +1,96 @@
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { ToolContext } from '@episodic/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileTool } from './read-file.js';
+import { PathEscapeError } from './root-path.js';
+import { ToolUsageError } from './tool-errors.js';
+
+const context = (): ToolContext => ({ signal: new AbortController().signal, toolCallId: 'call_1' });
+let base: string;
+let root: string;
+
+beforeAll(async () => {
+  base = await mkdtemp(path.join(tmpdir(), 'episodic-read-file-'));
+  root = path.join(base, 'project');
+  await mkdir(path.join(root, 'src'), { recursive: true });
+  await mkdir(path.join(base, 'outside'));
+  const lines = Array.from({ length: 300 }, (_, index) => `line ${index + 1}`);
+  await writeFile(path.join(root, 'src', 'long.txt'), `${lines.join('\n')}\n`);
+  await writeFile(path.join(root, 'empty.txt'), '');
+  await writeFile(path.join(root, 'image.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0x01]));
+  await writeFile(path.join(root, 'crlf.txt'), 'a\r\nb\r\n');
+  await writeFile(path.join(base, 'outside', 'secret.txt'), 'secret\n');
+  await symlink(path.join(base, 'outside', 'secret.txt'), path.join(root, 'secret-link'));
+  await symlink(path.join(base, 'outside'), path.join(root, 'outside-dir'));
+  await symlink(path.join(root, 'src', 'long.txt'), path.join(root, 'long-link'));
+});
+
+afterAll(async () => {
+  await rm(base, { recursive: true, force: true });
+});
+
+async function read(args: Record<string, unknown>, maxBytes?: number) {
+  const tool = readFileTool({ root, ...(maxBytes === undefined ? {} : { maxBytes }) });
+  return tool.execute(args, context());
+}
+
+describe('read_file', () => {
+  it('reads a whole file with line numbers and the total line count', async () => {
+    const { content, isError } = await read({ path: 'crlf.txt' });
+    expect(isError).toBe(false);
+    expect(content).toBe('crlf.txt: lines 1-2 of 2\n1\ta\n2\tb');
+  });
+
+  it('reads a line range and reports the total', async () => {
+    const { content } = await read({ path: 'src/long.txt', startLine: 10, endLine: 12 });
+    expect(content).toBe('src/long.txt: lines 10-12 of 300\n10\tline 10\n11\tline 11\n12\tline 12');
+  });
+
+  it('stops at the byte cap and says where to continue', async () => {
+    const { content } = await read({ path: 'src/long.txt' }, 200);
+    const shown = content.split('\n').filter((line) => /^\d+\t/.test(line));
+    expect(Buffer.byteLength(shown.join('\n'))).toBeLessThanOrEqual(200);
+    const last = shown.length;
+    expect(content).toContain(`src/long.txt: lines 1-${last} of 300`);
+    expect(content).toContain(`call read_file with startLine=${last + 1} to continue`);
+  });
+
+  it('cuts a single line longer than the cap', async () => {
+    await writeFile(path.join(root, 'wide.txt'), `${'x'.repeat(5000)}\nshort\n`);
+    const { content } = await read({ path: 'wide.txt' }, 100);
+    expect(content.split('\n')[1]).toBe(`1\t${'x'.repeat(98)}`);
+    expect(content).toContain('startLine=2');
+  });
+
+  it('explains an empty file, a range past the end and a reversed range', async () => {
+    expect((await read({ path: 'empty.txt' })).content).toBe('empty.txt: empty file (0 lines).');
+    await expect(read({ path: 'src/long.txt', startLine: 301 })).rejects.toThrow(
+      'startLine 301 is past the end: "src/long.txt" has 300 lines.',
+    );
+    await expect(read({ path: 'src/long.txt', startLine: 5, endLine: 2 })).rejects.toThrow(/before startLine/);
+  });
+
+  it('refuses directories, binary files and missing files with typed errors', async () => {
+    await expect(read({ path: 'src' })).rejects.toThrow(ToolUsageError);
+    await expect(read({ path: 'src' })).rejects.toThrow(/is a directory/);
+    await expect(read({ path: 'image.png' })).rejects.toThrow(/binary file \(6 bytes\)/);
+    await expect(read({ path: 'nope.txt' })).rejects.toMatchObject({ code: 'not_found' });
+  });
+
+  it('refuses every escape: ../, absolute outside, symlinked file and directory outside', async () => {
+    for (const attempt of [
+      '../outside/secret.txt',
+      path.join(base, 'outside', 'secret.txt'),
+      'secret-link',
+      'outside-dir/secret.txt',
+    ]) {
+      await expect(read({ path: attempt }), attempt).rejects.toThrow(PathEscapeError);
+    }
+  });
+
+  it('follows a symbolic link that stays inside the root', async () => {
+    expect((await read({ path: 'long-link', endLine: 1 })).content).toBe('src/long.txt: lines 1-1 of 300\n1\tline 1');
+  });
+});

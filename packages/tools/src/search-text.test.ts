@@ -1,0 +1,85 @@
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { ToolContext } from '@episodic/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PathEscapeError } from './root-path.js';
+import { searchTextTool } from './search-text.js';
+import { ToolUsageError } from './tool-errors.js';
+
+const context = (): ToolContext => ({ signal: new AbortController().signal, toolCallId: 'call_1' });
+let base: string;
+let root: string;
+
+beforeAll(async () => {
+  base = await mkdtemp(path.join(tmpdir(), 'episodic-search-text-'));
+  root = path.join(base, 'project');
+  await mkdir(path.join(root, 'src', 'lib'), { recursive: true });
+  await mkdir(path.join(root, 'node_modules', 'dep'), { recursive: true });
+  await mkdir(path.join(base, 'outside'));
+  await writeFile(path.join(root, 'src', 'main.ts'), 'import { run } from "./lib/run";\n// TODO: retry\nrun();\n');
+  await writeFile(path.join(root, 'src', 'lib', 'run.ts'), 'export function run() {\n  // todo: log\n}\n');
+  await writeFile(path.join(root, 'src', 'wide.txt'), `TODO ${'y'.repeat(1000)}\n`);
+  await writeFile(path.join(root, 'node_modules', 'dep', 'index.js'), '// TODO in a dependency\n');
+  await writeFile(path.join(root, 'src', 'blob.bin'), Buffer.from('TODO\0binary'));
+  await writeFile(path.join(root, 'many.txt'), Array.from({ length: 50 }, (_, index) => `hit ${index}`).join('\n'));
+  await writeFile(path.join(base, 'outside', 'secret.txt'), 'TODO secret\n');
+  await symlink(path.join(base, 'outside', 'secret.txt'), path.join(root, 'src', 'secret-link.txt'));
+  await symlink(path.join(base, 'outside'), path.join(root, 'outside-dir'));
+});
+
+afterAll(async () => {
+  await rm(base, { recursive: true, force: true });
+});
+
+const search = (args: Record<string, unknown>, options: { maxResults?: number; maxLineLength?: number } = {}) =>
+  searchTextTool({ root, ...options }).execute(args, context());
+
+describe('search_text', () => {
+  it('finds matching lines as path:line: text, skipping node_modules, binaries and symbolic links', async () => {
+    const { content } = await search({ pattern: 'TODO', path: 'src' }, { maxLineLength: 20 });
+    expect(content).toBe(['src/main.ts:2: // TODO: retry', `src/wide.txt:1: TODO ${'y'.repeat(15)}[...]`].join('\n'));
+  });
+
+  it('matches case-insensitively on request and searches a single file', async () => {
+    const { content } = await search({ pattern: 'todo', ignoreCase: true, path: 'src/lib/run.ts' });
+    expect(content).toBe('src/lib/run.ts:2:   // todo: log');
+  });
+
+  it('supports regular expressions', async () => {
+    const { content } = await search({ pattern: 'function\\s+\\w+\\(' });
+    expect(content).toBe('src/lib/run.ts:1: export function run() {');
+  });
+
+  it('stops at the result cap and says so', async () => {
+    const { content } = await search({ pattern: '^hit \\d+$' }, { maxResults: 5 });
+    const lines = content.split('\n');
+    expect(lines.slice(0, 5)).toEqual([
+      'many.txt:1: hit 0',
+      'many.txt:2: hit 1',
+      'many.txt:3: hit 2',
+      'many.txt:4: hit 3',
+      'many.txt:5: hit 4',
+    ]);
+    expect(lines[5]).toMatch(/^\[stopped at 5 matches/);
+    expect(lines).toHaveLength(6);
+  });
+
+  it('says when nothing matches', async () => {
+    expect((await search({ pattern: 'absent-word' })).content).toBe('No matches for /absent-word/ in ..');
+  });
+
+  it('turns an invalid regex into a clear typed error', async () => {
+    const error = await search({ pattern: 'run(' }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ToolUsageError);
+    expect(error).toMatchObject({ code: 'invalid_regex' });
+    expect((error as Error).message).toMatch(/^Invalid regular expression: .*Fix the pattern/);
+  });
+
+  it('refuses escapes', async () => {
+    await expect(search({ pattern: 'TODO', path: '..' })).rejects.toThrow(PathEscapeError);
+    await expect(search({ pattern: 'TODO', path: path.join(base, 'outside') })).rejects.toThrow(PathEscapeError);
+    await expect(search({ pattern: 'TODO', path: 'outside-dir' })).rejects.toThrow(PathEscapeError);
+    await expect(search({ pattern: 'TODO', path: 'src/secret-link.txt' })).rejects.toThrow(PathEscapeError);
+  });
+});
