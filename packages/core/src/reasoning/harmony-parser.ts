@@ -84,19 +84,28 @@ const TRANSITIONS: Readonly<Record<State, Readonly<Record<HarmonyToken, Action>>
 /** Header fields are short; past this many characters the rest is ignored, bounding memory. */
 const HEADER_FIELD_LIMIT = 256;
 
-interface Header {
+/** The text of a message header, by part: before `<|channel|>`, after it, and after `<|constrain|>`. */
+export interface HarmonyHeader {
   role: string;
   channel: string;
   constrain: string;
-  field: 'role' | 'channel' | 'constrain';
+}
+
+interface Header extends HarmonyHeader {
+  /** The part that header text goes to now. */
+  field: keyof HarmonyHeader;
 }
 
 const RECIPIENT = /(?:^|\s)to=([^\s]+)/;
 
-/** Reads kind, recipient and content type from a complete header. */
-export function parseHarmonyHeader(header: Omit<Header, 'field'>): Omit<HarmonyPiece, 'text'> {
+/**
+ * Reads kind, recipient and content type from a complete header. The recipient
+ * may sit in the role or in the channel part; the content type follows
+ * `<|constrain|>`, or the channel name as a bare word (`analysis to=python code`).
+ * @see https://cookbook.openai.com/articles/openai-harmony#receiving-tool-calls
+ */
+export function parseHarmonyHeader(header: HarmonyHeader): Omit<HarmonyPiece, 'text'> {
   const recipient = RECIPIENT.exec(header.role)?.[1] ?? RECIPIENT.exec(header.channel)?.[1];
-  // The recipient may sit in the role or the channel part of the header.
   const channelWords = header.channel.replace(RECIPIENT, ' ').trim().split(/\s+/);
   const channelName = channelWords[0] ?? '';
   const contentType = header.constrain.trim().split(/\s+/)[0] || channelWords[1];
@@ -213,6 +222,8 @@ class HarmonyParser implements StreamSplitter<HarmonyPiece> {
  * never reach visible text. Text outside any message is visible text, verbatim.
  * Only a suffix that could still become a special token is held back (at most 12
  * characters). Output does not depend on how the stream is cut into chunks.
+ * As with the tag splitter, removing a token from contrived text (`<|st<|end|>art|>`)
+ * can join its neighbours into token-like text; the leak check reports it.
  */
 export function createHarmonyParser(): StreamSplitter<HarmonyPiece> {
   return new HarmonyParser();

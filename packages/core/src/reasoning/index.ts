@@ -2,7 +2,7 @@
  * Reasoning that travels inside text: streaming splitters for tagged reasoning and
  * Harmony channels, leak checks, and reasoning token stats.
  */
-export { createHarmonyParser, type HarmonyPiece, parseHarmonyHeader } from './harmony-parser.js';
+export { createHarmonyParser, type HarmonyHeader, type HarmonyPiece, parseHarmonyHeader } from './harmony-parser.js';
 export {
   checkAssistantLeak,
   checkReasoningLeak,

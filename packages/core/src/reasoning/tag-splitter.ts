@@ -37,6 +37,9 @@ export interface TagSplitterOptions {
  * - Only the longest suffix that could still become a marker is held back (at most
  *   the longest marker's length minus one characters, 11 with the default tags);
  *   everything before it is emitted at once.
+ * - Markers are found in the stream as sent. Removing one can, in contrived input
+ *   such as `<th</think>ink>`, join its neighbours into marker-like text; the leak
+ *   check (`checkReasoningLeak`) reports such output.
  *
  * @see https://huggingface.co/deepseek-ai/DeepSeek-R1#usage-recommendations (templates that pre-fill `<think>`)
  */
