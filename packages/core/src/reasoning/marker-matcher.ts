@@ -19,7 +19,7 @@ export type MarkerScan =
   | { found: 'none' };
 
 const NONE: MarkerScan = { found: 'none' };
-const NON_ASCII = /[^\x00-\x7f]/;
+const NON_ASCII = /[\u0080-\uffff]/;
 
 /** Finds a fixed set of markers, optionally ignoring ASCII case. */
 export class MarkerMatcher {
