@@ -26,6 +26,7 @@ import {
 } from '@episodic/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RecordedRequest, RequestView, ScriptedServer } from '../servers/scripted-server.js';
+import { runAgentLoopConformance } from './conformance-agent.js';
 import { type DriverSession, newSession, runEpisode, testToolSpecs } from './conformance-driver.js';
 
 export type ScenarioName =
@@ -263,4 +264,6 @@ export function runConformance(target: ConformanceTarget): void {
       await runHook('model-switch');
     });
   });
+
+  runAgentLoopConformance(target);
 }

@@ -144,8 +144,8 @@ export function validateAnthropicRequest(
     checkThinkingConfig(body, headers, context) ??
     checkCacheControl(body) ??
     checkToolPairing(body) ??
-    checkSignatures(body, context.signatures) ??
-    checkToolUseTurn(body, context)
+    checkToolUseTurn(body, context) ??
+    checkSignatures(body, context.signatures)
   );
 }
 
