@@ -15,6 +15,23 @@ import {
   type OpenAIScriptedServer,
   startOpenAIResponsesServer,
 } from '../servers/openai-responses-server.js';
+import { runConformance } from './conformance.js';
+
+runConformance({
+  name: 'openai responses (gpt-5, encrypted reasoning items)',
+  startServer: () => startOpenAIResponsesServer(),
+  createAdapter: (url, { model }) => createOpenAIResponsesAdapter({ model, baseURL: url, apiKey: 'test-key' }),
+  models: { primary: 'gpt-5', secondary: 'o4-mini' },
+  hooks: {
+    afterScenario(_scenario, { calls }) {
+      for (const call of calls) {
+        const body = call.body as Record<string, unknown>;
+        expect(body.store).toBe(false);
+        expect(body.include).toEqual(['reasoning.encrypted_content']);
+      }
+    },
+  },
+});
 
 const tools: ToolSpec[] = [
   {

@@ -100,9 +100,8 @@ export function answerScriptedError(
     const error = openaiScriptedError(scripted.status);
     record.status = scripted.status;
     record.error = error.message;
-    const headers: Record<string, string> = scripted.retryAfterSeconds
-      ? { 'retry-after': String(scripted.retryAfterSeconds) }
-      : {};
+    const headers: Record<string, string> =
+      scripted.retryAfterSeconds !== undefined ? { 'retry-after': String(scripted.retryAfterSeconds) } : {};
     sendJson(response, scripted.status, { error: { ...error, param: null } }, headers);
     return true;
   }

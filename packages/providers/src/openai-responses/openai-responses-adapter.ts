@@ -19,6 +19,7 @@ import {
 import OpenAI from 'openai';
 import type { ResponseCreateParamsStreaming, ResponseIncludable } from 'openai/resources/responses/responses';
 import { type OpenAIProfile, openaiProfiles } from '../profiles/openai.js';
+import { abortedError } from '../shared/error-classification.js';
 import { resolveApiKey } from '../shared/missing-api-key-error.js';
 import { convertToOpenAIResponsesMessages } from './convert-to-openai-responses-messages.js';
 import { mapOpenAIResponsesError } from './openai-responses-error.js';
@@ -51,7 +52,7 @@ export interface OpenAIResponsesAdapterOptions extends OpenAIResponsesCallSettin
   client?: OpenAI;
   /** Ask the API to store responses. Default false: the transcript is the truth. */
   store?: boolean;
-  /** Retries the SDK itself makes on 429/5xx. Default 2. */
+  /** Retries the SDK itself makes on 429/5xx. Default 0: the agent loop retries on `retryable` errors. */
   maxRetries?: number;
 }
 
@@ -73,7 +74,7 @@ export function createOpenAIResponsesAdapter(options: OpenAIResponsesAdapterOpti
     new OpenAI({
       apiKey: resolveApiKey('openai', options.apiKey, [profile.apiKeyEnv]),
       baseURL: options.baseURL ?? profile.baseURL,
-      maxRetries: options.maxRetries ?? 2,
+      maxRetries: options.maxRetries ?? 0,
     });
   return {
     model,
@@ -85,6 +86,8 @@ export function createOpenAIResponsesAdapter(options: OpenAIResponsesAdapterOpti
         const events = await client.responses.create(body, { signal: streamOptions.signal });
         yield* mapOpenAIResponsesStream(events, model);
       } catch (error) {
+        // The SDK may end an aborted stream quietly; whatever surfaced, the caller aborted.
+        if (streamOptions.signal?.aborted) throw abortedError('openai', error);
         throw mapOpenAIResponsesError(error);
       }
     },

@@ -1,0 +1,144 @@
+/**
+ * Converts packed neutral messages to Chat Completions messages, for OpenAI and for
+ * every OpenAI-compatible server. How reasoning goes back is decided by a few
+ * capability flags resolved once per model profile, never by model-name checks here.
+ *
+ * @see https://platform.openai.com/docs/api-reference/chat/create#chat-create-messages
+ */
+import type {
+  AssistantMessage,
+  Message,
+  ModelRef,
+  ProviderData,
+  ReasoningField,
+  ReasoningPart,
+  UserMessage,
+} from '@episodic/core';
+import type {
+  ChatCompletionContentPart,
+  ChatCompletionMessageParam,
+  ChatCompletionMessageToolCall,
+} from 'openai/resources/chat/completions';
+import { toolOutputText } from '../openai-responses/convert-to-openai-responses-messages.js';
+import { isOwnProviderData } from '../shared/provider-data.js';
+
+/** How reasoning is sent back on a Chat Completions wire. */
+export interface ChatReasoningWire {
+  /** A message field (`reasoning_content`, `reasoning`, `thinking`), `reasoning_details`, `think-tags`, or `none`. */
+  sendAs: ReasoningField;
+  /**
+   * The server demands the reasoning field on every assistant message with tool calls
+   * (DeepSeek thinking, Kimi): a message whose reasoning was dropped (or came from
+   * another model) gets the field with an empty string.
+   */
+  requiredOnToolCalls?: boolean;
+  /** Drop reasoning of assistant messages before the latest final answer (Harmony: analysis ends at `final`). */
+  untilFinal?: boolean;
+}
+
+/** A Chat Completions message plus the non-standard reasoning fields compatible servers take. */
+export type CompatibleChatMessage = ChatCompletionMessageParam & Record<string, unknown>;
+
+/** What {@link convertToOpenAIChatMessages} returns. */
+export interface ChatMessagesResult {
+  messages: CompatibleChatMessage[];
+  /** Reasoning parts not sent because another model produced them. */
+  droppedForeignReasoning: number;
+}
+
+/**
+ * True when a reasoning part belongs to `target`: its opaque data says so, or (plain
+ * text reasoning without opaque data) its message was produced by `target` or is untagged.
+ */
+export function isOwnReasoning(part: ReasoningPart, message: AssistantMessage, target: ModelRef): boolean {
+  if (part.providerData) return isOwnProviderData(part.providerData, target);
+  const producer = message.model;
+  return producer === undefined || (producer.provider === target.provider && producer.id === target.id);
+}
+
+/** Converts `system` and the packed messages for `target`. */
+export function convertToOpenAIChatMessages(
+  system: string | undefined,
+  messages: readonly Message[],
+  target: ModelRef,
+  wire: ChatReasoningWire,
+): ChatMessagesResult {
+  const result: CompatibleChatMessage[] = system ? [{ role: 'system', content: system }] : [];
+  let droppedForeignReasoning = 0;
+  const lastFinal = wire.untilFinal ? lastFinalAnswerIndex(messages) : -1;
+  messages.forEach((message, index) => {
+    if (message.role === 'system') result.push({ role: 'system', content: message.content });
+    else if (message.role === 'user') result.push(convertUserMessage(message));
+    else if (message.role === 'tool') {
+      result.push({ role: 'tool', tool_call_id: message.toolCallId, content: toolOutputText(message) });
+    } else {
+      const own = message.content.filter(
+        (part): part is ReasoningPart => part.type === 'reasoning' && isOwnReasoning(part, message, target),
+      );
+      const allReasoning = message.content.filter((part) => part.type === 'reasoning').length;
+      droppedForeignReasoning += allReasoning - own.length;
+      const keep = wire.sendAs !== 'none' && index >= lastFinal ? own : [];
+      result.push(convertAssistantMessage(message, keep, wire));
+    }
+  });
+  return { messages: result, droppedForeignReasoning };
+}
+
+/** Index just after the last final answer (assistant message without tool calls); -1 when there is none. */
+function lastFinalAnswerIndex(messages: readonly Message[]): number {
+  for (let index = messages.length - 1; index >= 0; index -= 1) {
+    const message = messages[index];
+    if (message?.role === 'assistant' && !message.content.some((part) => part.type === 'tool-call')) return index + 1;
+  }
+  return -1;
+}
+
+function convertUserMessage(message: UserMessage): CompatibleChatMessage {
+  if (typeof message.content === 'string') return { role: 'user', content: message.content };
+  const content: ChatCompletionContentPart[] = message.content.map((part) =>
+    part.type === 'text'
+      ? { type: 'text' as const, text: part.text }
+      : {
+          type: 'image_url' as const,
+          image_url: { url: part.url ?? `data:${part.mediaType ?? 'image/png'};base64,${part.data ?? ''}` },
+        },
+  );
+  return { role: 'user', content };
+}
+
+function convertAssistantMessage(
+  message: AssistantMessage,
+  reasoning: readonly ReasoningPart[],
+  wire: ChatReasoningWire,
+): CompatibleChatMessage {
+  const text = message.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
+  const toolCalls: ChatCompletionMessageToolCall[] = message.content.flatMap((part) =>
+    part.type === 'tool-call'
+      ? [
+          {
+            id: part.id,
+            type: 'function' as const,
+            function: { name: part.name, arguments: JSON.stringify(part.args ?? {}) },
+          },
+        ]
+      : [],
+  );
+  const reasoningText = reasoning.map((part) => part.text).join('\n\n');
+  const wireMessage: CompatibleChatMessage = { role: 'assistant', content: text === '' ? null : text };
+  if (toolCalls.length > 0) wireMessage.tool_calls = toolCalls;
+  if (wire.sendAs === 'think-tags') {
+    // MiniMax wants the whole content back, reasoning tags included.
+    if (reasoningText) wireMessage.content = `<think>${reasoningText}</think>${text}`;
+  } else if (wire.sendAs === 'reasoning_details') {
+    const details = reasoning.flatMap((part) => detailsOf(part.providerData));
+    if (details.length > 0) wireMessage.reasoning_details = details;
+  } else if (wire.sendAs !== 'none') {
+    if (reasoningText || (wire.requiredOnToolCalls && toolCalls.length > 0)) wireMessage[wire.sendAs] = reasoningText;
+  }
+  return wireMessage;
+}
+
+/** OpenRouter's `reasoning_details` entries kept verbatim on the part. */
+function detailsOf(data: ProviderData | undefined): unknown[] {
+  return Array.isArray(data?.reasoning_details) ? data.reasoning_details : [];
+}

@@ -1,0 +1,111 @@
+/**
+ * The OpenAI Chat Completions adapter (over the official `openai` SDK).
+ *
+ * This endpoint returns no reasoning text and has no field to send reasoning back;
+ * it takes `reasoning_effort` only. Models whose profile says Chat Completions
+ * rejects tools with reasoning fail with {@link ChatToolsNeedResponsesError} before
+ * any request is sent: nothing is re-routed or downgraded silently.
+ *
+ * @see https://platform.openai.com/docs/api-reference/chat/create
+ */
+import type { ModelAdapter, ModelRef, ModelRequest, ModelStreamEvent, StreamOptions } from '@episodic/core';
+import OpenAI from 'openai';
+import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
+import type { OpenAIReasoningEffort } from '../openai-responses/openai-responses-adapter.js';
+import { resolveOpenAIProfile } from '../openai-responses/openai-responses-adapter.js';
+import type { OpenAIProfile } from '../profiles/openai.js';
+import { abortedError } from '../shared/error-classification.js';
+import { resolveApiKey } from '../shared/missing-api-key-error.js';
+import { convertToOpenAIChatMessages } from './convert-to-openai-chat-messages.js';
+import { ChatToolsNeedResponsesError, mapOpenAIChatError } from './openai-chat-error.js';
+import { prepareOpenAIChatTools } from './openai-chat-prepare-tools.js';
+import { mapOpenAIChatStream } from './openai-chat-stream.js';
+
+/** Per-call settings, also accepted in `request.providerOptions`. */
+export interface OpenAIChatCallSettings {
+  reasoningEffort?: OpenAIReasoningEffort;
+  promptCacheKey?: string;
+}
+
+export interface OpenAIChatAdapterOptions extends OpenAIChatCallSettings {
+  model: string;
+  /** Default: the `OPENAI_API_KEY` environment variable. */
+  apiKey?: string;
+  baseURL?: string;
+  /** Overrides of any profile field. */
+  profile?: Partial<OpenAIProfile>;
+  /** A ready client (then `apiKey` and `baseURL` are ignored). */
+  client?: OpenAI;
+  /** Retries the SDK itself makes on 429/5xx. Default 0: the agent loop retries on `retryable` errors. */
+  maxRetries?: number;
+}
+
+const callSettingKeys = new Set(['reasoningEffort', 'promptCacheKey']);
+
+/** Creates a {@link ModelAdapter} for OpenAI Chat Completions. */
+export function createOpenAIChatAdapter(options: OpenAIChatAdapterOptions): ModelAdapter {
+  const profile = resolveOpenAIProfile(options.model, options.profile);
+  const model: ModelRef = { provider: 'openai', id: options.model };
+  const client =
+    options.client ??
+    new OpenAI({
+      apiKey: resolveApiKey('openai', options.apiKey, [profile.apiKeyEnv]),
+      baseURL: options.baseURL ?? profile.baseURL,
+      maxRetries: options.maxRetries ?? 0,
+    });
+  return {
+    model,
+    profile,
+    async *stream(request: ModelRequest, streamOptions: StreamOptions = {}): AsyncGenerator<ModelStreamEvent> {
+      const { body, warnings } = buildOpenAIChatBody(request, model, profile, options);
+      for (const message of warnings) yield { type: 'warning', message };
+      try {
+        const chunks = await client.chat.completions.create(body, { signal: streamOptions.signal });
+        yield* mapOpenAIChatStream(chunks, model, { fields: [] });
+      } catch (error) {
+        // The SDK may end an aborted stream quietly; whatever surfaced, the caller aborted.
+        if (streamOptions.signal?.aborted) throw abortedError('openai', error);
+        throw mapOpenAIChatError(error);
+      }
+    },
+  };
+}
+
+/** Builds the streaming request body; throws {@link ChatToolsNeedResponsesError} when the model needs Responses. */
+export function buildOpenAIChatBody(
+  request: ModelRequest,
+  model: ModelRef,
+  profile: OpenAIProfile,
+  defaults: OpenAIChatAdapterOptions,
+): { body: ChatCompletionCreateParamsStreaming; warnings: string[] } {
+  const warnings: string[] = [];
+  const callOptions = request.providerOptions ?? {};
+  for (const key of Object.keys(callOptions)) {
+    if (!callSettingKeys.has(key)) warnings.push(`openai-chat: unknown provider option "${key}" ignored`);
+  }
+  const settings = { ...defaults, ...(callOptions as OpenAIChatCallSettings) };
+  const tools = prepareOpenAIChatTools(request.tools);
+  if (profile.chatToolsNeedResponses && tools && settings.reasoningEffort !== 'none') {
+    throw new ChatToolsNeedResponsesError(model.id);
+  }
+  const { messages, droppedForeignReasoning } = convertToOpenAIChatMessages(request.system, request.messages, model, {
+    sendAs: 'none',
+  });
+  if (droppedForeignReasoning > 0) {
+    warnings.push(`openai-chat: ${droppedForeignReasoning} reasoning part(s) from another model were not sent`);
+  }
+  const body: ChatCompletionCreateParamsStreaming = {
+    model: model.id,
+    messages,
+    stream: true,
+    stream_options: { include_usage: true },
+    ...(tools ? { tools } : {}),
+    ...(request.maxOutputTokens ? { max_completion_tokens: request.maxOutputTokens } : {}),
+    ...(settings.promptCacheKey ? { prompt_cache_key: settings.promptCacheKey } : {}),
+  };
+  if (settings.reasoningEffort) {
+    if (profile.reasoning) body.reasoning_effort = settings.reasoningEffort;
+    else warnings.push(`openai-chat: ${model.id} does not reason; reasoningEffort ignored`);
+  }
+  return { body, warnings };
+}

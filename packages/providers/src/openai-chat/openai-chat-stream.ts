@@ -1,0 +1,184 @@
+/**
+ * Maps a Chat Completions chunk stream (OpenAI or compatible) to neutral stream
+ * events and the finished assistant message.
+ *
+ * Reasoning arrives in a delta field that depends on the server (`reasoning_content`,
+ * `reasoning`, `thinking`), optionally with OpenRouter `reasoning_details`, or inside
+ * `content` as `<think>` tags or Harmony channels, which a core splitter separates.
+ *
+ * @see https://platform.openai.com/docs/api-reference/chat-streaming/streaming
+ */
+import {
+  type AssistantMessage,
+  type AssistantPart,
+  ModelError,
+  type ModelRef,
+  type ModelStreamEvent,
+  type SplitPiece,
+  type StreamSplitter,
+  type Usage,
+} from '@episodic/core';
+import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
+import type { CompletionUsage } from 'openai/resources/completions';
+import { providerDataFor } from '../shared/provider-data.js';
+import { mapOpenAIChatStopReason } from './map-openai-chat-stop-reason.js';
+
+/** How to read reasoning from a chunk stream. */
+export interface ChatReasoningReader {
+  /** Delta fields that carry reasoning text, tried in order. */
+  fields: readonly string[];
+  /** Keep OpenRouter `reasoning_details` entries verbatim on the reasoning part. */
+  details?: boolean;
+  /** Splits reasoning out of `content` (`<think>` tags, Harmony channels). */
+  contentSplitter?: () => StreamSplitter<SplitPiece | { kind: string; text: string }>;
+}
+
+type UsageWithExtras = CompletionUsage & { prompt_cache_hit_tokens?: number };
+
+/** Neutral usage; DeepSeek reports cache hits as `prompt_cache_hit_tokens`. */
+export function mapOpenAIChatUsage(usage: UsageWithExtras | null | undefined): Usage {
+  if (!usage) return { inputTokens: 0, outputTokens: 0 };
+  return {
+    inputTokens: usage.prompt_tokens,
+    cachedInputTokens: usage.prompt_tokens_details?.cached_tokens ?? usage.prompt_cache_hit_tokens ?? 0,
+    outputTokens: usage.completion_tokens,
+    reasoningTokens: usage.completion_tokens_details?.reasoning_tokens ?? 0,
+  };
+}
+
+interface PendingCall {
+  id: string;
+  name: string;
+  args: string;
+}
+
+/** Accumulates one streamed answer. */
+class ChatAccumulator {
+  reasoning = '';
+  text = '';
+  details: Record<string, unknown>[] = [];
+  readonly calls = new Map<number, PendingCall>();
+  finishReason: string | null = null;
+  usage: UsageWithExtras | undefined;
+
+  constructor(private readonly splitter: StreamSplitter<{ kind: string; text: string }> | undefined) {}
+
+  *content(text: string): Generator<ModelStreamEvent> {
+    const pieces = this.splitter ? this.splitter.push(text) : [{ kind: 'text', text }];
+    yield* this.pieces(pieces);
+  }
+
+  *flush(): Generator<ModelStreamEvent> {
+    if (this.splitter) yield* this.pieces(this.splitter.end());
+  }
+
+  private *pieces(pieces: readonly { kind: string; text: string }[]): Generator<ModelStreamEvent> {
+    for (const piece of pieces) {
+      if (piece.kind === 'reasoning') {
+        this.reasoning += piece.text;
+        yield { type: 'reasoning-delta', text: piece.text };
+      } else {
+        this.text += piece.text;
+        yield { type: 'text-delta', text: piece.text };
+      }
+    }
+  }
+
+  /** Merges streamed `reasoning_details` fragments by their `index`. */
+  addDetails(entries: unknown): void {
+    if (!Array.isArray(entries)) return;
+    for (const entry of entries as Record<string, unknown>[]) {
+      const existing = typeof entry.index === 'number' ? this.details.find((d) => d.index === entry.index) : undefined;
+      if (!existing) {
+        this.details.push({ ...entry });
+        continue;
+      }
+      for (const [key, value] of Object.entries(entry)) {
+        const previous = existing[key];
+        existing[key] =
+          typeof value === 'string' &&
+          typeof previous === 'string' &&
+          key !== 'type' &&
+          key !== 'format' &&
+          key !== 'id' &&
+          key !== 'signature'
+            ? previous + value
+            : value;
+      }
+    }
+  }
+
+  message(model: ModelRef, withDetails: boolean): AssistantMessage {
+    const content: AssistantPart[] = [];
+    if (this.reasoning || this.details.length > 0) {
+      const fields = withDetails && this.details.length > 0 ? { reasoning_details: this.details } : {};
+      content.push({ type: 'reasoning', text: this.reasoning, providerData: providerDataFor(model, fields) });
+    }
+    if (this.text) content.push({ type: 'text', text: this.text });
+    for (const call of [...this.calls.entries()].sort(([a], [b]) => a - b).map(([, value]) => value)) {
+      content.push({ type: 'tool-call', id: call.id, name: call.name, args: parseArguments(call, model) });
+    }
+    return { role: 'assistant', content, model: { ...model }, usage: mapOpenAIChatUsage(this.usage) };
+  }
+}
+
+function parseArguments(call: PendingCall, model: ModelRef): unknown {
+  if (call.args.trim() === '') return {};
+  try {
+    return JSON.parse(call.args);
+  } catch (cause) {
+    throw new ModelError('protocol', `${model.provider} sent arguments for tool ${call.name} that are not valid JSON`, {
+      retryable: true,
+      cause,
+    });
+  }
+}
+
+/** Consumes the chunks and yields neutral events; the last one is `finish`. */
+export async function* mapOpenAIChatStream(
+  chunks: AsyncIterable<ChatCompletionChunk>,
+  model: ModelRef,
+  reader: ChatReasoningReader,
+): AsyncGenerator<ModelStreamEvent> {
+  const state = new ChatAccumulator(reader.contentSplitter?.());
+  for await (const chunk of chunks) {
+    if (chunk.usage) state.usage = chunk.usage;
+    const choice = chunk.choices?.[0];
+    if (!choice) continue;
+    const delta = (choice.delta ?? {}) as ChatCompletionChunk.Choice.Delta & Record<string, unknown>;
+    const reasoning = reader.fields.map((field) => delta[field]).find((value) => typeof value === 'string' && value);
+    if (typeof reasoning === 'string') {
+      state.reasoning += reasoning;
+      yield { type: 'reasoning-delta', text: reasoning };
+    }
+    if (reader.details) state.addDetails(delta.reasoning_details);
+    if (delta.content) yield* state.content(delta.content);
+    for (const call of delta.tool_calls ?? []) yield* toolCallDelta(state, call);
+    if (choice.finish_reason) state.finishReason = choice.finish_reason;
+  }
+  yield* state.flush();
+  if (state.finishReason === null) {
+    throw new ModelError('protocol', `${model.provider} stream ended without a finish_reason`, { retryable: true });
+  }
+  const message = state.message(model, reader.details === true);
+  const hasToolCalls = state.calls.size > 0;
+  const usage = message.usage ?? { inputTokens: 0, outputTokens: 0 };
+  yield { type: 'finish', message, usage, stopReason: mapOpenAIChatStopReason(state.finishReason, hasToolCalls) };
+}
+
+function* toolCallDelta(
+  state: ChatAccumulator,
+  call: ChatCompletionChunk.Choice.Delta.ToolCall,
+): Generator<ModelStreamEvent> {
+  let pending = state.calls.get(call.index);
+  if (!pending) {
+    pending = { id: call.id ?? `call_${call.index}`, name: call.function?.name ?? '', args: '' };
+    state.calls.set(call.index, pending);
+    yield { type: 'tool-call-start', id: pending.id, name: pending.name };
+  }
+  const args = call.function?.arguments;
+  if (args) {
+    pending.args += args;
+    yield { type: 'tool-call-delta', id: pending.id, argsDelta: args };
+  }
+}

@@ -1,0 +1,159 @@
+/**
+ * The OpenAI-compatible Chat Completions adapter (over the official `openai` SDK),
+ * driven by model profiles: DeepSeek, Z.AI GLM, Kimi, MiniMax, OpenRouter, Groq,
+ * Cerebras, Fireworks, Ollama, vLLM and gpt-oss on any of them. Each family's quirks
+ * are capability flags resolved once from its profile (data the user can override).
+ *
+ * @see https://platform.openai.com/docs/api-reference/chat/create
+ */
+import {
+  findProfile,
+  InvalidArgumentError,
+  type ModelAdapter,
+  type ModelRef,
+  type ModelRequest,
+  type ModelStreamEvent,
+  type StreamOptions,
+} from '@episodic/core';
+import OpenAI from 'openai';
+import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
+import { convertToOpenAIChatMessages } from '../openai-chat/convert-to-openai-chat-messages.js';
+import { prepareOpenAIChatTools } from '../openai-chat/openai-chat-prepare-tools.js';
+import { mapOpenAIChatStream } from '../openai-chat/openai-chat-stream.js';
+import { type CompatibleProfile, openaiCompatibleProfiles } from '../profiles/openai-compatible.js';
+import { abortedError } from '../shared/error-classification.js';
+import { MissingApiKeyError, resolveApiKey } from '../shared/missing-api-key-error.js';
+import { type CompatibleCapabilities, resolveCompatibleCapabilities } from './openai-compatible-capabilities.js';
+import { mapOpenAICompatibleError, withWrappedErrorBodies } from './openai-compatible-error.js';
+
+/** Per-call settings, also accepted in `request.providerOptions`. */
+export interface OpenAICompatibleCallSettings {
+  /** Sent the way the profile says (`reasoning_effort` or OpenRouter's `reasoning.effort`). */
+  reasoningEffort?: string;
+}
+
+export interface OpenAICompatibleAdapterOptions extends OpenAICompatibleCallSettings {
+  /** The host family: `deepseek`, `zai`, `moonshot`, `minimax`, `openrouter`, `groq`, `cerebras`, `fireworks`, `ollama`, `vllm`, or your own. */
+  provider: string;
+  model: string;
+  /** Default: the profile's environment variables (e.g. `DEEPSEEK_API_KEY`). */
+  apiKey?: string;
+  /** Default: the profile's base URL. */
+  baseURL?: string;
+  /** Overrides of any profile field; a provider without a built-in profile needs at least `baseURL`. */
+  profile?: Partial<CompatibleProfile>;
+  /** A ready client (then `apiKey` and `baseURL` are ignored). */
+  client?: OpenAI;
+  /** Retries the SDK itself makes on 429/5xx. Default 0: the agent loop retries on `retryable` errors. */
+  maxRetries?: number;
+}
+
+/** A profile for a host without a built-in one: no reasoning sent back. */
+function unknownHostProfile(provider: string, model: string): CompatibleProfile {
+  return {
+    provider,
+    pattern: model.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+    contextWindow: 128_000,
+    maxOutputTokens: 8_192,
+    retention: 'episode',
+    cacheStyle: 'none',
+    minCacheableTokens: Number.POSITIVE_INFINITY,
+    tokenizerFactor: 1.2,
+    reasoningField: 'reasoning_content',
+    sendReasoningAs: 'none',
+    effortParameter: 'none',
+    maxTokensField: 'max_tokens',
+    apiKeyEnv: [`${provider.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_API_KEY`],
+    baseURL: '',
+  };
+}
+
+/** The profile for a compatible host and model, with the user's overrides applied. */
+export function resolveCompatibleProfile(
+  provider: string,
+  model: string,
+  overrides: Partial<CompatibleProfile> = {},
+): CompatibleProfile {
+  const base =
+    (findProfile(openaiCompatibleProfiles, provider, model) as CompatibleProfile | undefined) ??
+    unknownHostProfile(provider, model);
+  return { ...base, ...overrides, provider };
+}
+
+function createClient(options: OpenAICompatibleAdapterOptions, profile: CompatibleProfile): OpenAI {
+  const baseURL = options.baseURL ?? profile.baseURL;
+  if (!baseURL) {
+    throw new InvalidArgumentError(
+      `No base URL for provider "${options.provider}": pass \`baseURL\` (e.g. https://host/v1) to the adapter.`,
+    );
+  }
+  let apiKey: string;
+  try {
+    apiKey = resolveApiKey(options.provider, options.apiKey, profile.apiKeyEnv);
+  } catch (error) {
+    if (!(error instanceof MissingApiKeyError && profile.apiKeyOptional)) throw error;
+    apiKey = 'not-needed';
+  }
+  return new OpenAI({ apiKey, baseURL, maxRetries: options.maxRetries ?? 0, fetch: withWrappedErrorBodies() });
+}
+
+/** Creates a {@link ModelAdapter} for an OpenAI-compatible server. */
+export function createOpenAICompatibleAdapter(options: OpenAICompatibleAdapterOptions): ModelAdapter {
+  const profile = resolveCompatibleProfile(options.provider, options.model, options.profile);
+  const capabilities = resolveCompatibleCapabilities(profile);
+  const model: ModelRef = { provider: options.provider, id: options.model };
+  const client = options.client ?? createClient(options, profile);
+  return {
+    model,
+    profile,
+    async *stream(request: ModelRequest, streamOptions: StreamOptions = {}): AsyncGenerator<ModelStreamEvent> {
+      const { body, warnings } = buildOpenAICompatibleBody(request, model, capabilities, options);
+      for (const message of warnings) yield { type: 'warning', message };
+      try {
+        const chunks = await client.chat.completions.create(body, { signal: streamOptions.signal });
+        yield* mapOpenAIChatStream(chunks, model, capabilities.reader);
+      } catch (error) {
+        // The SDK may end an aborted stream quietly; whatever surfaced, the caller aborted.
+        if (streamOptions.signal?.aborted) throw abortedError(model.provider, error);
+        throw mapOpenAICompatibleError(error, model.provider);
+      }
+    },
+  };
+}
+
+/** Builds the streaming request body for a compatible server. */
+export function buildOpenAICompatibleBody(
+  request: ModelRequest,
+  model: ModelRef,
+  capabilities: CompatibleCapabilities,
+  defaults: OpenAICompatibleCallSettings,
+): { body: ChatCompletionCreateParamsStreaming; warnings: string[] } {
+  const warnings: string[] = [];
+  const callOptions = request.providerOptions ?? {};
+  for (const key of Object.keys(callOptions)) {
+    if (key !== 'reasoningEffort') warnings.push(`${model.provider}: unknown provider option "${key}" ignored`);
+  }
+  const effort = (callOptions.reasoningEffort as string | undefined) ?? defaults.reasoningEffort;
+  const converted = convertToOpenAIChatMessages(request.system, request.messages, model, capabilities.wire);
+  if (converted.droppedForeignReasoning > 0) {
+    warnings.push(
+      `${model.provider}: ${converted.droppedForeignReasoning} reasoning part(s) from another model were not sent`,
+    );
+  }
+  const tools = prepareOpenAIChatTools(request.tools);
+  const body = {
+    ...capabilities.requestFlags,
+    model: model.id,
+    messages: converted.messages,
+    stream: true,
+    stream_options: { include_usage: true },
+    ...(tools ? { tools } : {}),
+    ...(request.maxOutputTokens ? { [capabilities.maxTokensField]: request.maxOutputTokens } : {}),
+  } as ChatCompletionCreateParamsStreaming & Record<string, unknown>;
+  if (effort) {
+    if (capabilities.effortParameter === 'reasoning_effort') body.reasoning_effort = effort as never;
+    else if (capabilities.effortParameter === 'reasoning.effort') body.reasoning = { effort };
+    else warnings.push(`${model.provider}: ${model.id} takes no reasoning effort; reasoningEffort ignored`);
+  }
+  return { body, warnings };
+}

@@ -1,0 +1,139 @@
+/**
+ * What each Chat Completions family streams and rejects, as one table the loopback
+ * chat server reads. Error texts and status codes are the real ones where they are
+ * known (PROVIDERS.md, "OpenAI-compatible endpoints" and "OpenAI Chat Completions");
+ * rows whose wording is unverified say so.
+ */
+
+/** A rejection: status, message, and the body shape the provider uses. */
+export interface ChatRejection {
+  status: number;
+  message: string;
+  code?: string | null;
+  param?: string | null;
+}
+
+/** One family's behaviour. */
+export interface ChatFamilyRule {
+  /** Where the scripted reasoning is streamed. */
+  stream: 'reasoning_content' | 'reasoning' | 'thinking' | 'think-tags' | 'none';
+  /** Also stream signed OpenRouter `reasoning_details` and verify them when they come back. */
+  details?: boolean;
+  /** Assistant-message fields the server refuses, with the error for message index N. */
+  rejectedFields?: Readonly<Record<string, (index: number) => ChatRejection>>;
+  /** A field every assistant message with tool calls must carry (in the whole history). */
+  requiredOnToolCalls?: { field: string; error: (index: number) => ChatRejection };
+  /** Models that refuse function tools together with a reasoning effort other than `none`. */
+  toolsWithEffortRejected?: RegExp;
+  /** Error bodies come without the `{error: ...}` wrapper (Cerebras). */
+  unwrappedErrors?: boolean;
+  /** DeepSeek reports cache hits as `prompt_cache_hit_tokens`. */
+  deepseekUsage?: boolean;
+}
+
+/** The families the conformance suite runs. */
+export type ChatFamily =
+  | 'openai'
+  | 'deepseek-r1'
+  | 'deepseek-thinking'
+  | 'zai'
+  | 'kimi'
+  | 'minimax'
+  | 'openrouter'
+  | 'groq'
+  | 'cerebras'
+  | 'fireworks'
+  | 'ollama'
+  | 'vllm'
+  | 'gpt-oss';
+
+export const chatFamilyRules: Readonly<Record<ChatFamily, ChatFamilyRule>> = {
+  openai: {
+    stream: 'none',
+    toolsWithEffortRejected: /^gpt-5\.([2-9]|\d{2,})/,
+  },
+  'deepseek-r1': {
+    stream: 'reasoning_content',
+    deepseekUsage: true,
+    // DeepSeek documents a 400 when reasoning_content is sent back; this wording is unverified.
+    rejectedFields: {
+      reasoning_content: (index) => ({
+        status: 400,
+        message: `The reasoning_content of messages[${index}] is an output-only field of deepseek-reasoner; remove it from your input messages.`,
+        code: 'invalid_request_error',
+      }),
+    },
+  },
+  'deepseek-thinking': {
+    stream: 'reasoning_content',
+    deepseekUsage: true,
+    requiredOnToolCalls: {
+      field: 'reasoning_content',
+      error: (index) => ({
+        status: 400,
+        message:
+          `Missing \`reasoning_content\` field in the assistant message at message index ${index}. ` +
+          'For more information, please refer to https://api-docs.deepseek.com/guides/thinking_mode#tool-calls',
+        code: 'invalid_request_error',
+      }),
+    },
+  },
+  zai: { stream: 'reasoning_content' },
+  kimi: {
+    stream: 'reasoning_content',
+    requiredOnToolCalls: {
+      field: 'reasoning_content',
+      error: (index) => ({
+        status: 400,
+        message: `thinking is enabled but reasoning_content is missing in assistant tool call message at index ${index}`,
+      }),
+    },
+  },
+  minimax: { stream: 'think-tags' },
+  openrouter: { stream: 'reasoning', details: true },
+  groq: {
+    stream: 'reasoning',
+    rejectedFields: {
+      reasoning_content: (index) => ({
+        status: 400,
+        message: `'messages.${index}' : property 'reasoning_content' is unsupported`,
+      }),
+    },
+  },
+  cerebras: {
+    stream: 'reasoning',
+    unwrappedErrors: true,
+    rejectedFields: {
+      reasoning_content: (index) => ({
+        status: 400,
+        message: `messages.${index}.assistant.reasoning_content: property 'reasoning_content' is unsupported`,
+        code: 'wrong_api_format',
+        param: `messages.${index}.assistant.reasoning_content`,
+      }),
+    },
+  },
+  fireworks: { stream: 'reasoning_content' },
+  ollama: { stream: 'thinking' },
+  vllm: { stream: 'reasoning' },
+  'gpt-oss': { stream: 'reasoning' },
+};
+
+/** The error body as the family sends it. */
+export function chatErrorBody(rule: ChatFamilyRule, rejection: ChatRejection): unknown {
+  const error = {
+    message: rejection.message,
+    type: 'invalid_request_error',
+    param: rejection.param ?? null,
+    code: rejection.code ?? null,
+  };
+  return rule.unwrappedErrors ? error : { error };
+}
+
+/** The OpenAI text for tools with a reasoning effort on a model that refuses them. */
+export function toolsWithEffortRejection(model: string): ChatRejection {
+  return {
+    status: 400,
+    message: `Function tools with reasoning_effort are not supported for ${model} in /v1/chat/completions. Please use /v1/responses instead.`,
+    param: 'reasoning_effort',
+  };
+}
