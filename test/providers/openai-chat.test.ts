@@ -54,7 +54,7 @@ describe('OpenAI Chat Completions adapter', () => {
       reasoningEffort: 'high',
     });
     const result = await generate(adapter, { messages: [{ role: 'user', content: 'hi' }] });
-    expect((server.requests[0]?.body as Record<string, unknown>).reasoning_effort).toBe('high');
+    expect(server.requests[0]?.body).toMatchObject({ reasoning_effort: 'high' });
     expect(result.usage).toEqual({ inputTokens: 2048, cachedInputTokens: 1024, outputTokens: 40, reasoningTokens: 30 });
     expect(result.message.content).toEqual([{ type: 'text', text: 'ok' }]);
   });
