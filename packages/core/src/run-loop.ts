@@ -19,6 +19,7 @@ import {
   type ToolCallPart,
   type ToolMessage,
   toolCallsOf,
+  type Usage,
   type UserMessage,
 } from './message.js';
 import type { StopReason } from './model-adapter.js';
@@ -95,17 +96,10 @@ export async function runEpisode(
       switch (next.type) {
         case 'call-model': {
           step += 1;
+          const outcome = await modelStep(settings, session, step, signal);
+          usage = addUsage(usage, outcome.usage, settings.pricing);
           calls += 1;
-          const context = { messages: session.messages, packState: session.packState, step };
-          const result = await callModel(settings, context, emit, signal);
-          usage = addUsage(usage, result.usage, settings.pricing);
-          settings.tokenizer.calibration.observe(result.stats.tokens.total, result.usage.inputTokens);
-          const message: AssistantMessage = { ...result.message, model: result.message.model ?? settings.model.model };
-          message.usage = result.usage;
-          await append(session, [message]);
-          session.packState = result.state;
-          await session.saveState(result.state);
-          next = afterModelCall(message, result.stopReason, step, emit);
+          next = outcome.next;
           break;
         }
         case 'run-tools':
@@ -129,16 +123,34 @@ export async function runEpisode(
   }
 }
 
-function afterModelCall(
-  message: AssistantMessage,
-  stopReason: StopReason,
+/**
+ * Calls the model, learns the tokenizer ratio from the reported input tokens (so the
+ * next packs stay under the provider's real limit), and persists the answer before
+ * anything else happens.
+ */
+async function modelStep(
+  settings: LoopSettings,
+  session: LoopSession,
   step: number,
-  emit: AgentEventHandler,
-): NextStep {
+  signal: AbortSignal | undefined,
+): Promise<{ usage: Usage; next: NextStep }> {
+  const { emit } = session;
+  const context = { messages: session.messages, packState: session.packState, step };
+  const result = await callModel(settings, context, emit, signal);
+  settings.tokenizer.calibration.observe(result.stats.tokens.total, result.usage.inputTokens);
+  const message: AssistantMessage = {
+    ...result.message,
+    model: result.message.model ?? settings.model.model,
+    usage: result.usage,
+  };
+  await append(session, [message]);
+  session.packState = result.state;
+  await session.saveState(result.state);
   const calls = toolCallsOf(message);
-  if (calls.length > 0) return { type: 'run-tools', message, calls, stopReason };
-  emit({ type: 'step-finish', step, message, toolResults: [], usage: message.usage, stopReason });
-  return { type: 'final', message };
+  if (calls.length > 0)
+    return { usage: result.usage, next: { type: 'run-tools', message, calls, stopReason: result.stopReason } };
+  emit({ type: 'step-finish', step, message, toolResults: [], usage: result.usage, stopReason: result.stopReason });
+  return { usage: result.usage, next: { type: 'final', message } };
 }
 
 async function runTools(
