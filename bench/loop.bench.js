@@ -13,7 +13,7 @@
  * bench/results/loop.md and returns the same markdown.
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Agent, FileSessionStore } from '@episodic/core';
@@ -164,7 +164,8 @@ export default async function run() {
   const appends = await fileAppends();
   const markdown = `## Agent loop
 
-Scripted model at zero latency, tools that return at once; Node ${process.version}.
+Scripted model at zero latency, tools that return at once; Node ${process.version}, ${availableParallelism()} cores,
+load average ${loadavg()[0].toFixed(1)} when it finished (p99 is sensitive to other work on the machine).
 
 | measure | median | p99 | samples |
 | --- | --- | --- | --- |
