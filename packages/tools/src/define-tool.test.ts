@@ -175,3 +175,28 @@ describe('defineTool', () => {
     );
   });
 });
+
+describe('tool input JSON Schema', () => {
+  it('drops zod noise (safe-integer bounds, format regexes) but never touches property names', () => {
+    const tool = defineTool({
+      name: 'odd_names',
+      description: 'Fields named like keywords.',
+      input: z.object({
+        minimum: z.int(),
+        pattern: z.string().regex(/^a+$/),
+        format: z.string(),
+        default: z.object({ count: z.int().min(2) }),
+        mail: z.email(),
+      }),
+      execute: () => 'ok',
+    });
+    expect(tool.spec.inputSchema.properties).toEqual({
+      minimum: { type: 'integer' },
+      pattern: { type: 'string', pattern: '^a+$' },
+      format: { type: 'string' },
+      default: { type: 'object', properties: { count: { type: 'integer', minimum: 2 } }, required: ['count'] },
+      mail: { type: 'string', format: 'email' },
+    });
+    expect(tool.spec.inputSchema).not.toHaveProperty('$schema');
+  });
+});

@@ -41,20 +41,23 @@ export function toolInputSchema(schema: z.ZodType): JsonSchema {
   return cleaned;
 }
 
-function clean(value: unknown): JsonSchema {
-  return cleanValue(value) as JsonSchema;
-}
+// Keywords holding a map of subschemas, and keywords holding data (copied as they are).
+const SCHEMA_MAPS: ReadonlySet<string> = new Set(['properties', 'patternProperties', '$defs', 'definitions']);
+const DATA_KEYWORDS: ReadonlySet<string> = new Set(['enum', 'const', 'default', 'examples', 'required']);
 
-function cleanValue(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(cleanValue);
-  if (!isJsonObject(value)) return value;
+function clean(node: JsonSchema): JsonSchema {
   const result: JsonSchema = {};
-  for (const [key, child] of Object.entries(value)) {
-    if (key === 'pattern' && typeof value.format === 'string') continue;
+  for (const [key, child] of Object.entries(node)) {
+    if (key === 'pattern' && typeof node.format === 'string') continue;
     if ((key === 'minimum' || key === 'maximum') && Math.abs(Number(child)) === Number.MAX_SAFE_INTEGER) continue;
-    // `enum`, `const`, `default` and `examples` hold data, not schemas: copy them as they are.
-    result[key] =
-      key === 'enum' || key === 'const' || key === 'default' || key === 'examples' ? child : cleanValue(child);
+    if (DATA_KEYWORDS.has(key)) result[key] = child;
+    else if (SCHEMA_MAPS.has(key) && isJsonObject(child)) result[key] = mapValues(child);
+    else if (Array.isArray(child)) result[key] = child.map((item) => (isJsonObject(item) ? clean(item) : item));
+    else result[key] = isJsonObject(child) ? clean(child) : child;
   }
   return result;
+}
+
+function mapValues(map: JsonSchema): JsonSchema {
+  return Object.fromEntries(Object.entries(map).map(([name, item]) => [name, isJsonObject(item) ? clean(item) : item]));
 }
