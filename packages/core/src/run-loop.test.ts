@@ -213,6 +213,13 @@ describe('run loop', () => {
     expect((await store.load('s2'))?.messages).toHaveLength(1);
   });
 
+  it("a context that cannot fit even after packing ends the episode with the packer's error", async () => {
+    const model = scriptedModel({ steps: [{ text: 'unreachable' }] });
+    const session = await new Agent({ model, budget: 60, system: 'rules '.repeat(200) }).session();
+    await expect(session.send('hi')).rejects.toMatchObject({ code: 'context_overflow' });
+    expect(model.requests).toHaveLength(0);
+  });
+
   it('a model error that cannot be retried ends the episode with an error event and throws it', async () => {
     const model = scriptedModel({ steps: [{ error: { kind: 'auth', message: 'bad key' } }] });
     const session = await new Agent({ model }).session();
