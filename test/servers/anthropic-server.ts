@@ -47,13 +47,21 @@ export async function startAnthropicServer(options: AnthropicServerOptions = {})
   const written = new Set<string>();
   const bound = options.boundToPrefix ?? fiveFamily;
 
-  const sign = (model: string, content: string, prefix: string | undefined) =>
+  const issuedSignatures = new Map<string, string>();
+  const compute = (model: string, content: string, prefix: string | undefined) =>
     createHmac('sha256', secret)
       .update(`${model}\n${prefix ?? ''}\n${content}`)
       .digest('base64');
+  const sign = (model: string, content: string, prefix: string | undefined) => {
+    const signature = compute(model, content, prefix);
+    issuedSignatures.set(signature, model);
+    return signature;
+  };
   const signatures: SignatureCheck = {
-    valid: (model, content, signature, prefix) => signature === sign(model, content, bound(model) ? prefix : undefined),
+    valid: (model, content, signature, prefix) =>
+      signature === compute(model, content, bound(model) ? prefix : undefined),
     bound,
+    issuedFor: (signature) => issuedSignatures.get(signature),
   };
 
   const handler = async (request: IncomingMessage, response: ServerResponse) => {

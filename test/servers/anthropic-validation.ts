@@ -45,6 +45,8 @@ export type IssuedThinking =
 export interface SignatureCheck {
   valid(model: string, content: string, signature: string, prefix: string): boolean;
   bound(model: string): boolean;
+  /** The model a signature (or redacted data) was issued for, if this server issued it. */
+  issuedFor(signature: string): string | undefined;
 }
 
 interface RawBody {
@@ -209,18 +211,14 @@ function checkSignatures(body: AnthropicBody, signatures: SignatureCheck): strin
     for (const [position, block] of message.content.entries()) {
       if (block.type !== 'thinking' && block.type !== 'redacted_thinking') continue;
       if (blockIsValid(body, index, block, signatures)) continue;
-      const unbound = signatures.bound(body.model) && blockIsValidUnbound(body, block, signatures);
+      const signature = (block.type === 'thinking' ? block.signature : block.data) ?? '';
+      const unbound = signatures.bound(body.model) && signatures.issuedFor(signature) === body.model;
       return unbound
         ? `messages.${index}.content.${position}: Invalid \`signature\` in \`thinking\` block. The block is bound to a different conversation.`
         : `messages.${index}.content.${position}: Invalid \`signature\` in \`thinking\` block.`;
     }
   }
   return undefined;
-}
-
-/** True when the block is genuine for this model but was made for another prefix. */
-function blockIsValidUnbound(body: AnthropicBody, block: WireBlock, signatures: SignatureCheck): boolean {
-  return body.messages.some((_message, index) => blockIsValid(body, index, block, signatures));
 }
 
 /**
