@@ -249,10 +249,7 @@ describe('anthropic adapter specifics', () => {
     expect(second.usage.cachedInputTokens).toBeGreaterThan(0);
     expect(second.usage.inputTokens).toBeGreaterThan(second.usage.cachedInputTokens ?? 0);
     expect(server.modelCalls()[1]?.headers['anthropic-beta']).toBe('interleaved-thinking-2025-05-14');
-    expect((server.modelCalls()[1]?.body as { thinking: unknown }).thinking).toEqual({
-      type: 'enabled',
-      budget_tokens: 8192,
-    });
+    expect(server.modelCalls()[1]?.body).toMatchObject({ thinking: { type: 'enabled', budget_tokens: 8192 } });
   });
 
   it('sends adaptive thinking with the effort override and no beta header on newer models', async () => {
