@@ -51,6 +51,27 @@ function orphansOf(messages) {
   return orphans;
 }
 
+/** Per cause: calls, mean reuse, share of the mean reuse lost, pack time median and max. */
+function breakdown(calls) {
+  const groups = new Map();
+  for (const call of calls) {
+    const group = groups.get(call.cause) ?? [];
+    group.push(call);
+    groups.set(call.cause, group);
+  }
+  return [...groups].map(([cause, group]) => {
+    const times = group.map((call) => call.packNanoseconds / 1e6).sort((a, b) => a - b);
+    return {
+      cause,
+      calls: group.length,
+      meanReuse: group.reduce((sum, call) => sum + call.reuse, 0) / group.length,
+      reuseLost: group.reduce((sum, call) => sum + 1 - call.reuse, 0) / calls.length,
+      packMedianMs: percentile(times, 0.5),
+      packMaxMs: times[times.length - 1],
+    };
+  });
+}
+
 /**
  * Records the calls of one strategy at one budget.
  * @param {{ counter: import('@episodic/core').TokenCounter, system: string,
@@ -84,12 +105,12 @@ export function createRecorder({ counter, system, tools, budget, episodeOfReason
   return {
     /**
      * @param {{ packed: import('@episodic/core').Message[] | undefined, currentEpisode: number,
-     *   currentUser: import('@episodic/core').Message, packNanoseconds: number }} call
-     *   `packed` is undefined when the strategy threw.
+     *   currentUser: import('@episodic/core').Message, packNanoseconds: number, cause?: string }} call
+     *   `packed` is undefined when the strategy threw; `cause` labels the call for the breakdown.
      */
-    record({ packed, currentEpisode, currentUser, packNanoseconds }) {
+    record({ packed, currentEpisode, currentUser, packNanoseconds, cause = 'step' }) {
       if (packed === undefined) {
-        calls.push({ threw: true, packNanoseconds, tokens: 0, reused: 0, reuse: 0, cost: 0 });
+        calls.push({ threw: true, cause, packNanoseconds, tokens: 0, reused: 0, reuse: 0, cost: 0 });
         previous = [];
         return;
       }
@@ -115,11 +136,13 @@ export function createRecorder({ counter, system, tools, budget, episodeOfReason
         }
       }
       // The previous call is the cache: the first call (or one after a failure) has none.
-      if (calls.length === 0 || calls[calls.length - 1].threw) reused = 0;
+      const first = calls.length === 0 || calls[calls.length - 1].threw;
+      if (first) reused = 0;
       const cached = reused >= MIN_CACHED_PREFIX ? reused : 0;
       const cost = (tokens - cached + cached * PRICE.cachedShare) * PRICE.inputPerToken;
       calls.push({
         threw: false,
+        cause: first ? 'first call' : cause,
         packNanoseconds,
         tokens,
         reused,
@@ -132,6 +155,18 @@ export function createRecorder({ counter, system, tools, budget, episodeOfReason
         missingCurrentUser: !hasCurrentUser,
       });
       previous = keysNow;
+    },
+
+    /** Lowers each call's pack time to the one of another replay of the same calls, where faster. */
+    keepFastestTimes(times) {
+      calls.forEach((call, index) => {
+        call.packNanoseconds = Math.min(call.packNanoseconds, times[index] ?? Number.POSITIVE_INFINITY);
+      });
+    },
+
+    /** The per-call figures, in call order (for diagnosis). */
+    perCall() {
+      return calls;
     },
 
     /** Aggregates over all recorded calls. */
@@ -147,6 +182,8 @@ export function createRecorder({ counter, system, tools, budget, episodeOfReason
         packTotalMs: times.reduce((sum, time) => sum + time, 0),
         tokensSent: ok.reduce((sum, call) => sum + call.tokens, 0),
         meanReuse: calls.reduce((sum, call) => sum + call.reuse, 0) / calls.length,
+        tokenWeightedReuse:
+          ok.reduce((sum, call) => sum + call.reused, 0) / ok.reduce((sum, call) => sum + call.tokens, 0),
         callsUnderHalfReuse: calls.filter((call) => call.reuse < 0.5).length,
         cost: ok.reduce((sum, call) => sum + call.cost, 0),
         pastReasoningTokens: ok.reduce((sum, call) => sum + call.pastReasoning, 0),
@@ -154,6 +191,7 @@ export function createRecorder({ counter, system, tools, budget, episodeOfReason
         overBudget: count((call) => call.overBudget),
         empty: count((call) => call.empty),
         missingCurrentUser: count((call) => call.missingCurrentUser),
+        byCause: breakdown(calls),
       };
     },
   };

@@ -15,6 +15,7 @@ const COLUMNS = [
   ['Count on append (ms, session)', (row) => row.appendMs.toFixed(0)],
   ['Tokens sent', (row) => integer(row.tokensSent)],
   ['Mean prefix reuse', (row) => row.meanReuse.toFixed(3)],
+  ['Token-weighted reuse', (row) => row.tokenWeightedReuse.toFixed(3)],
   ['Calls < 50% reuse', (row) => integer(row.callsUnderHalfReuse)],
   ['Cost (USD)', (row) => row.cost.toFixed(2)],
   ['Past-episode reasoning tokens', (row) => integer(row.pastReasoningTokens)],
@@ -75,10 +76,25 @@ function ratios(results, budget) {
   const own = find(results, budget, 'episodic');
   const lines = [];
   for (const row of results.filter((other) => other.budget === budget && other.key !== 'episodic')) {
+    const speed = row.packMedianMs / own.packMedianMs;
+    const speedText = speed >= 1 ? `${speed.toFixed(1)} times faster` : `${(1 / speed).toFixed(1)} times slower`;
     lines.push(
-      `- vs ${row.name}: pack median ${(own.packMedianMs / row.packMedianMs).toFixed(3)}x ` +
-        `(${(row.packMedianMs / own.packMedianMs).toFixed(1)} times faster), cost ${(own.cost / row.cost).toFixed(3)}x, ` +
-        `tokens sent ${(own.tokensSent / row.tokensSent).toFixed(3)}x`,
+      `- vs ${row.name}: pack median ${(own.packMedianMs / row.packMedianMs).toFixed(3)}x (${speedText}), ` +
+        `cost ${(own.cost / row.cost).toFixed(3)}x, tokens sent ${(own.tokensSent / row.tokensSent).toFixed(3)}x`,
+    );
+  }
+  return lines.join('\n');
+}
+
+function causes(row) {
+  const lines = [
+    '| Call | Calls | Mean prefix reuse | Share of mean reuse lost | Pack median (ms) | Pack max (ms) |',
+    '| --- | ---: | ---: | ---: | ---: | ---: |',
+  ];
+  for (const group of row.byCause) {
+    lines.push(
+      `| ${group.cause} | ${group.calls} | ${group.meanReuse.toFixed(3)} | ${group.reuseLost.toFixed(3)} | ` +
+        `${milliseconds(group.packMedianMs)} | ${milliseconds(group.packMaxMs)} |`,
     );
   }
   return lines.join('\n');
@@ -101,7 +117,9 @@ export function formatPackerReport({ session, results, seconds }) {
   const sections = budgets.map(
     (budget) =>
       `### Budget ${integer(budget)} tokens\n\n${table(results.filter((row) => row.budget === budget))}\n\n` +
-      `Episodic against the baselines at this budget:\n${ratios(results, budget)}\n`,
+      `Episodic against the baselines at this budget:\n${ratios(results, budget)}\n\n` +
+      `Episodic's calls by what the packer did (a step call only appends; a boundary call starts an episode, ` +
+      `whose predecessor loses its reasoning):\n\n${causes(find(results, budget, 'episodic'))}\n`,
   );
   return (
     `## Packer
@@ -111,7 +129,9 @@ Session: seed ${session.seed}, ${session.turns} user turns, ${integer(session.me
     `${integer(session.tokens)} tokens in all (reasoning ${integer(session.reasoning)}, ` +
     `${integer(session.results)} tool results ${integer(session.toolResults)}, largest ${integer(session.largestResult)}).
 
-Environment: ${environment()}. Whole benchmark ${seconds.toFixed(0)} s.
+Environment: ${environment()}. Whole benchmark ${seconds.toFixed(0)} s. Each strategy replays the session
+${session.repeats} times per budget (fresh strategy, fresh copy of the session, after a warm-up on another session);
+pack times are each call's fastest of those replays, count on append the fastest whole-session total.
 
 Strategies:
 ${strategies.map((row) => `- **${row.name}**: ${row.settings}.`).join('\n')}

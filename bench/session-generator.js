@@ -7,14 +7,22 @@
  */
 import { ciLog, code, prose, searchHits, sourcePath, testOutput, word } from './session-text.js';
 
-/** Size distributions in tokens: log-normal with this median and sigma, resampled into [min, max]. */
+/**
+ * Size ranges in tokens. Each is log-normal with the range as its +-3 sigma
+ * interval (median = geometric mean of the bounds, sigma = ln(max / min) / 6), and
+ * draws outside it are redrawn: the issue gives ranges, not shapes.
+ */
 export const SIZES = {
-  user: { median: 60, sigma: 0.9, min: 8, max: 600 },
-  reasoning: { median: 600, sigma: 0.8, min: 100, max: 3000 },
-  stepText: { median: 30, sigma: 0.6, min: 5, max: 200 },
-  answer: { median: 250, sigma: 0.6, min: 30, max: 1500 },
-  toolResult: { median: 900, sigma: 1.3, min: 50, max: 20_000 },
+  user: range(8, 600),
+  reasoning: range(100, 3000),
+  stepText: range(5, 200),
+  answer: range(30, 1500),
+  toolResult: range(50, 20_000),
 };
+
+function range(min, max) {
+  return { median: Math.sqrt(min * max), sigma: Math.log(max / min) / 6, min, max };
+}
 
 /** The model that "produced" the assistant messages. */
 export const BENCH_MODEL = { provider: 'openai', id: 'gpt-5' };

@@ -11,6 +11,7 @@ import { packContext } from '@episodic/core';
  */
 export function createStrategy({ budget, counter, system, tools, retention = 'episode' }) {
   let state;
+  let stats;
   return {
     name: 'Episodic',
     settings: `packContext, retention ${retention}, defaults otherwise (low-water 0.7, tool-result caps)`,
@@ -20,12 +21,19 @@ export function createStrategy({ budget, counter, system, tools, retention = 'ep
     pack(messages) {
       const result = packContext({ messages, system, tools, budget, retention, tokenizer: counter, state });
       state = result.state;
+      stats = result.stats;
       if (result.system !== system)
         throw new Error('Episodic changed the system prompt: the bench assumes it does not');
       return result.messages;
     },
     toTranscript(packed) {
       return packed;
+    },
+    /** What the last call did beyond appending, for the report's breakdown of reuse. */
+    lastEvent() {
+      if (stats?.evictedNow) return 'eviction';
+      if (stats?.currentEpisodeShortened) return 'current episode shortened';
+      return undefined;
     },
   };
 }
