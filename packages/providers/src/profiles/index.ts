@@ -6,9 +6,16 @@
 import { findProfile, type ModelProfile } from '@episodic/core';
 import { anthropicProfiles } from './anthropic.js';
 import { googleProfiles } from './google.js';
+import { openaiProfiles } from './openai.js';
+import { openaiCompatibleProfiles } from './openai-compatible.js';
 
 /** Every built-in profile; within a family the first matching pattern wins. */
-export const builtinProfiles: readonly ModelProfile[] = [...anthropicProfiles, ...googleProfiles];
+export const builtinProfiles: readonly ModelProfile[] = [
+  ...anthropicProfiles,
+  ...googleProfiles,
+  ...openaiProfiles,
+  ...openaiCompatibleProfiles,
+];
 
 /** Used when no profile matches: conservative limits, no reasoning sent back across episodes. */
 export function fallbackProfile(provider: string, model: string): ModelProfile {
@@ -43,3 +50,11 @@ export type { AnthropicModelProfile, AnthropicProfileFields, AnthropicThinkingSe
 export { anthropicProfiles } from './anthropic.js';
 export type { GoogleModelProfile, GoogleProfileFields, GoogleThinkingSetting } from './google.js';
 export { googleProfiles } from './google.js';
+export { type OpenAIProfile, type OpenAIProfileFields, openaiProfiles } from './openai.js';
+export {
+  type CompatibleProfile,
+  type CompatibleProfileFields,
+  type ContentReasoning,
+  type EffortParameter,
+  openaiCompatibleProfiles,
+} from './openai-compatible.js';

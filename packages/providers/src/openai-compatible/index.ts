@@ -1,0 +1,10 @@
+/** The OpenAI-compatible adapter, driven by model profiles. */
+export {
+  buildOpenAICompatibleBody,
+  createOpenAICompatibleAdapter,
+  type OpenAICompatibleAdapterOptions,
+  type OpenAICompatibleCallSettings,
+  resolveCompatibleProfile,
+} from './openai-compatible-adapter.js';
+export { type CompatibleCapabilities, resolveCompatibleCapabilities } from './openai-compatible-capabilities.js';
+export { withWrappedErrorBodies } from './openai-compatible-error.js';

@@ -1,0 +1,13 @@
+/** The OpenAI Responses API adapter. */
+
+export { convertToOpenAIResponsesMessages, type ResponsesInput } from './convert-to-openai-responses-messages.js';
+export {
+  buildOpenAIResponsesBody,
+  createOpenAIResponsesAdapter,
+  type OpenAIReasoningEffort,
+  type OpenAIReasoningSummary,
+  type OpenAIResponsesAdapterOptions,
+  type OpenAIResponsesCallSettings,
+  resolveOpenAIProfile,
+} from './openai-responses-adapter.js';
+export { mapOpenAIResponsesUsage } from './openai-responses-stream.js';
