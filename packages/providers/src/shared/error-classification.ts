@@ -116,7 +116,8 @@ export function classifyModelError(failure: ProviderFailure, rules: readonly Err
   const rule = matchErrorRule(failure, rules);
   const kind = rule?.kind ?? 'protocol';
   const status = failure.status === undefined ? '' : ` (HTTP ${failure.status})`;
-  return new ModelError(kind, `${failure.provider}${status}: ${failure.message}. ${adviceFor(kind)}`, {
+  const detail = failure.message.replace(/\.\s*$/, '');
+  return new ModelError(kind, `${failure.provider}${status}: ${detail}. ${adviceFor(kind)}`, {
     retryable: rule?.retryable ?? false,
     status: failure.status,
     retryAfter: failure.retryAfter,

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { builtinProfiles, resolveProfile } from './index.js';
+
+describe('resolveProfile', () => {
+  it.each([
+    ['claude-haiku-4-5', 'enabled', false],
+    ['claude-sonnet-4-5-20250929', 'enabled', false],
+    ['claude-opus-4-1', 'enabled', false],
+    ['claude-opus-4-5', 'enabled', false],
+    ['claude-opus-4-6', 'adaptive', false],
+    ['claude-sonnet-4-6', 'adaptive', false],
+    ['claude-opus-5', 'adaptive', true],
+    ['claude-sonnet-5-5', 'adaptive', true],
+  ])('%s thinks %s (bound signatures: %s)', (model, thinking, bound) => {
+    const profile = resolveProfile('anthropic', model);
+    expect(profile.thinking).toMatchObject({ type: thinking });
+    expect(profile.signatureBoundToPrefix).toBe(bound);
+    expect(profile.cacheStyle).toBe('anthropic-breakpoints');
+  });
+
+  it.each([
+    ['gemini-3-pro-preview', 'required', 'level'],
+    ['gemini-3-flash-preview', 'required', 'level'],
+    ['gemini-2.5-pro', 'optional', 'budget'],
+    ['gemini-2.5-flash-lite', 'optional', 'budget'],
+  ])('%s: signatures %s, thinking by %s', (model, signatures, field) => {
+    const profile = resolveProfile('google', model);
+    expect(profile.functionCallSignatures).toBe(signatures);
+    expect(profile.thinking).toHaveProperty(field);
+    expect(profile.thinking).not.toHaveProperty(field === 'level' ? 'budget' : 'level');
+  });
+
+  it('applies user overrides field by field, but never the provider', () => {
+    const profile = resolveProfile('anthropic', 'claude-opus-4-5', { contextWindow: 1_000_000, provider: 'other' });
+    expect(profile.contextWindow).toBe(1_000_000);
+    expect(profile.provider).toBe('anthropic');
+    expect(profile.maxOutputTokens).toBe(64_000);
+  });
+
+  it('lets a user table take precedence and falls back for unknown models', () => {
+    const custom = [{ ...resolveProfile('google', 'gemini-2.5-pro'), pattern: 'my-gemini', contextWindow: 5 }];
+    expect(resolveProfile('google', 'my-gemini', {}, [...custom, ...builtinProfiles]).contextWindow).toBe(5);
+    const unknown = resolveProfile('acme', 'model.v1');
+    expect(unknown).toMatchObject({ provider: 'acme', retention: 'episode', cacheStyle: 'none' });
+    expect(new RegExp(`^(?:${unknown.pattern})$`).test('model.v1')).toBe(true);
+    expect(new RegExp(`^(?:${unknown.pattern})$`).test('modelXv1')).toBe(false);
+  });
+});
