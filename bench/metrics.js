@@ -106,9 +106,10 @@ export function createRecorder({ counter, system, tools, budget, episodeOfReason
     /**
      * @param {{ packed: import('@episodic/core').Message[] | undefined, currentEpisode: number,
      *   currentUser: import('@episodic/core').Message, packNanoseconds: number, cause?: string }} call
-     *   `packed` is undefined when the strategy threw; `cause` labels the call for the breakdown.
+     *   `packed` is undefined when the strategy threw; `cause` labels the call for the breakdown;
+     *   `predictedReused` is the packer's own reuse prediction, if it makes one (cross-checked).
      */
-    record({ packed, currentEpisode, currentUser, packNanoseconds, cause = 'step' }) {
+    record({ packed, currentEpisode, currentUser, packNanoseconds, cause = 'step', predictedReused }) {
       if (packed === undefined) {
         calls.push({ threw: true, cause, packNanoseconds, tokens: 0, reused: 0, reuse: 0, cost: 0 });
         previous = [];
@@ -153,6 +154,7 @@ export function createRecorder({ counter, system, tools, budget, episodeOfReason
         overBudget: tokens > budget,
         empty: packed.length === 0,
         missingCurrentUser: !hasCurrentUser,
+        predictionError: predictedReused === undefined ? undefined : Math.abs(predictedReused - reused),
       });
       previous = keysNow;
     },
@@ -192,6 +194,11 @@ export function createRecorder({ counter, system, tools, budget, episodeOfReason
         empty: count((call) => call.empty),
         missingCurrentUser: count((call) => call.missingCurrentUser),
         byCause: breakdown(calls),
+        // Largest gap between measured and predicted reuse (undefined: no prediction made).
+        predictionError: ok.reduce(
+          (worst, call) => (call.predictionError === undefined ? worst : Math.max(worst ?? 0, call.predictionError)),
+          undefined,
+        ),
       };
     },
   };

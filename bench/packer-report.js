@@ -100,6 +100,13 @@ function causes(row) {
   return lines.join('\n');
 }
 
+function prediction(row) {
+  if (row.predictionError === undefined) return 'Episodic made no reuse prediction (stats.prefixReuseTokens).';
+  return row.predictionError === 0
+    ? "Episodic's own reuse prediction (stats.prefixReuseTokens) equals the measured reuse on every call."
+    : `Episodic's own reuse prediction is off by up to ${integer(row.predictionError)} tokens on a call.`;
+}
+
 function errors(results) {
   const lines = results
     .filter((row) => row.firstError)
@@ -118,6 +125,7 @@ export function formatPackerReport({ session, results, seconds }) {
     (budget) =>
       `### Budget ${integer(budget)} tokens\n\n${table(results.filter((row) => row.budget === budget))}\n\n` +
       `Episodic against the baselines at this budget:\n${ratios(results, budget)}\n\n` +
+      `${prediction(find(results, budget, 'episodic'))}\n\n` +
       `Episodic's calls by what the packer did (a step call only appends; a boundary call starts an episode, ` +
       `whose predecessor loses its reasoning):\n\n${causes(find(results, budget, 'episodic'))}\n`,
   );

@@ -70,6 +70,7 @@ async function replay(strategy, messages, onCall) {
         episode,
         currentUser,
         cause: strategy.lastEvent?.() ?? (boundary ? 'episode boundary' : 'step'),
+        predictedReused: error ? undefined : strategy.predictedReuseTokens?.(),
       });
     }
     if (message.role === 'user') {
@@ -129,11 +130,11 @@ async function measure(entry, budget, messages, episodeOfReasoning) {
     globalThis.gc?.();
     strategy = createFor(entry.module, budget);
     const times = [];
-    const onCall = ({ packed, error, packNanoseconds, episode, currentUser, cause }) => {
+    const onCall = ({ packed, error, packNanoseconds, episode, currentUser, cause, predictedReused }) => {
       times.push(packNanoseconds);
       if (repeat > 0) return;
       firstError ??= error;
-      recorder.record({ packed, currentEpisode: episode, currentUser, packNanoseconds, cause });
+      recorder.record({ packed, currentEpisode: episode, currentUser, packNanoseconds, cause, predictedReused });
     };
     appendMs = Math.min(appendMs, await replay(strategy, copy, onCall));
     recorder.keepFastestTimes(times);

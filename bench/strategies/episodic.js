@@ -29,6 +29,10 @@ export function createStrategy({ budget, counter, system, tools, retention = 'ep
     toTranscript(packed) {
       return packed;
     },
+    /** The packer's own prediction of the last call's reused prefix, to cross-check the metrics. */
+    predictedReuseTokens() {
+      return stats?.prefixReuseTokens;
+    },
     /** What the last call did beyond appending, for the report's breakdown of reuse. */
     lastEvent() {
       if (stats?.evictedNow) return 'eviction';
