@@ -347,3 +347,29 @@ describe('anthropic adapter specifics', () => {
     }
   });
 });
+
+describe('anthropic model switch inside a manual-thinking tool-use turn', () => {
+  it('turns thinking off for that step with a warning instead of sending foreign thinking', async () => {
+    const server = await startAnthropicServer();
+    try {
+      const primary = new AnthropicAdapter({ model: 'claude-opus-4-5', baseURL: server.url, apiKey: 'k' });
+      const secondary = new AnthropicAdapter({ model: 'claude-haiku-4-5', baseURL: server.url, apiKey: 'k' });
+      server.enqueue(
+        { type: 'reply', reasoning: ['primary'], toolCalls: [{ name: 'get_ci_log', args: { run: 1 } }] },
+        { type: 'reply', text: 'secondary' },
+      );
+      const messages: Message[] = [{ role: 'user', content: 'go' }];
+      const first = await generate(primary, { messages, tools: testToolSpecs });
+      const id = toolCallsOf(first.message)[0]?.id ?? '';
+      messages.push(first.message, { role: 'tool', toolCallId: id, toolName: 'get_ci_log', content: 'log' });
+      const second = await generate(secondary, { messages, tools: testToolSpecs });
+      expect(second.warnings.join('\n')).toContain('thinking is off for this step');
+      expect(second.warnings.join('\n')).toContain('1 reasoning part(s) produced by another model were not sent');
+      const body = server.modelCalls()[1]?.body as Record<string, unknown>;
+      expect(body.thinking).toBeUndefined();
+      expect(server.modelCalls()[1]?.status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+});

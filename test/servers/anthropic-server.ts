@@ -7,7 +7,6 @@
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { canonicalJson } from '../../packages/providers/src/shared/stable-hash.js';
 import {
   type AnthropicBody,
   type IssuedThinking,
@@ -18,7 +17,13 @@ import {
   viewOfAnthropicRequest,
   type WireBlock,
 } from './anthropic-validation.js';
-import { type RecordedRequest, type ScriptedReply, type ScriptedServer, ScriptQueue } from './scripted-server.js';
+import {
+  canonicalJson,
+  type RecordedRequest,
+  type ScriptedReply,
+  type ScriptedServer,
+  ScriptQueue,
+} from './scripted-server.js';
 import {
   clientGone,
   headerRecord,

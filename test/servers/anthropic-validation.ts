@@ -2,8 +2,7 @@
  * What the Anthropic Messages API rejects, with its error strings (collected in
  * PROVIDERS.md from the API and field reports). Used by ./anthropic-server.ts.
  */
-import { canonicalJson } from '../../packages/providers/src/shared/stable-hash.js';
-import type { RequestView } from './scripted-server.js';
+import { canonicalJson, type RequestView } from './scripted-server.js';
 
 /** A content block on the wire (only the fields the checks read). */
 export interface WireBlock {

@@ -96,3 +96,16 @@ export class ScriptQueue {
     return this.queue.shift() ?? { type: 'reply', text: 'ok' };
   }
 }
+
+/** JSON with object keys sorted (the servers' own, independent of the code under test). */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, item: unknown) => {
+    if (item === null || typeof item !== 'object' || Array.isArray(item)) return item;
+    const record = item as Record<string, unknown>;
+    return Object.fromEntries(
+      Object.keys(record)
+        .sort()
+        .map((key) => [key, record[key]]),
+    );
+  });
+}

@@ -19,6 +19,7 @@ import type {
 } from '@episodic/core';
 import type { AnthropicModelProfile, AnthropicThinkingSetting } from '../profiles/anthropic.js';
 import { resolveApiKey } from '../shared/missing-api-key-error.js';
+import { foreignReasoningWarning } from '../shared/provider-data.js';
 import { placeCacheBreakpoints } from './anthropic-cache-control.js';
 import { mapAnthropicError } from './anthropic-error.js';
 import { prepareAnthropicTools } from './anthropic-prepare-tools.js';
@@ -101,7 +102,7 @@ export class AnthropicAdapter implements ModelAdapter {
       thinking.betas.length > 0 ? { 'anthropic-beta': thinking.betas.join(',') } : {};
     const unknown = Object.keys(request.providerOptions ?? {}).filter((key) => !knownProviderOptions.has(key));
     const warnings = [
-      ...converted.warnings,
+      ...foreignReasoningWarning('anthropic', converted.foreignReasoning),
       ...thinking.warnings,
       ...unknown.map((key) => `anthropic: unknown provider option "${key}" ignored.`),
     ];

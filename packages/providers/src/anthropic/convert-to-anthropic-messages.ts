@@ -27,7 +27,8 @@ export interface AnthropicConversion {
   messages: MessageParam[];
   /** Reasoning parts not sent: from another model, unsigned, or with a changed prefix. */
   droppedReasoning: number;
-  warnings: string[];
+  /** Of those, the ones another provider or model produced. */
+  foreignReasoning: number;
 }
 
 interface ConversionContext {
@@ -59,7 +60,7 @@ export function convertToAnthropicMessages(request: ModelRequest, context: Conve
     system: system.length > 0 ? system : undefined,
     messages: [],
     droppedReasoning: 0,
-    warnings: [],
+    foreignReasoning: 0,
   };
   const idOf = (id: string) => normalizeToolCallId(id, context.profile.toolCallId);
   for (const message of request.messages) {
@@ -121,6 +122,7 @@ function assistantBlocks(
       const block = thinkingBlock(part, prefix, context);
       if (block) blocks.push(block);
       else result.droppedReasoning += 1;
+      if (!block && !isOwnProviderData(part.providerData, context.model)) result.foreignReasoning += 1;
     } else if (part.type === 'text') {
       if (part.text.length > 0) blocks.push({ type: 'text', text: part.text });
     } else if (part.type === 'tool-call') {

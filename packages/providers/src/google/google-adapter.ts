@@ -19,6 +19,7 @@ import type {
 import { type Content, type GenerateContentParameters, GoogleGenAI } from '@google/genai';
 import type { GoogleModelProfile, GoogleThinkingSetting } from '../profiles/google.js';
 import { resolveApiKey } from '../shared/missing-api-key-error.js';
+import { foreignReasoningWarning } from '../shared/provider-data.js';
 import { convertToGoogleMessages } from './convert-to-google-messages.js';
 import { mapGoogleError } from './google-error.js';
 import { prepareGoogleTools } from './google-prepare-tools.js';
@@ -80,7 +81,11 @@ export class GoogleAdapter implements ModelAdapter {
       },
     };
     const unknown = Object.keys(request.providerOptions ?? {}).filter((key) => !knownProviderOptions.has(key));
-    return { params, warnings: unknown.map((key) => `google: unknown provider option "${key}" ignored.`) };
+    const warnings = [
+      ...foreignReasoningWarning('google', converted.droppedReasoning),
+      ...unknown.map((key) => `google: unknown provider option "${key}" ignored.`),
+    ];
+    return { params, warnings };
   }
 
   async *stream(request: ModelRequest, options: StreamOptions = {}): AsyncGenerator<ModelStreamEvent> {

@@ -14,3 +14,11 @@ export function isOwnProviderData(data: ProviderData | undefined, model: ModelRe
 export function providerDataFor(model: ModelRef, fields: Record<string, unknown> = {}): ProviderData {
   return { provider: model.provider, model: model.id, ...fields };
 }
+
+/** The warning adapters give when reasoning of another model is left out of a request. */
+export function foreignReasoningWarning(provider: string, count: number): string[] {
+  if (count === 0) return [];
+  return [
+    `${provider}: ${count} reasoning part(s) produced by another model were not sent: their opaque data is only valid for the model that produced it.`,
+  ];
+}
