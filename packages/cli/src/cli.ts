@@ -6,11 +6,12 @@
 import { readFile } from 'node:fs/promises';
 import { EpisodicError } from '@episodic/core';
 import { type CliIo, type Command, ExitCode, UsageError } from './command.js';
+import { budgetCommand } from './commands/budget.js';
 import { episodesCommand } from './commands/episodes.js';
 import { packCommand } from './commands/pack.js';
 
 /** Every subcommand, in the order the usage lists them. */
-const commands: readonly Command[] = [packCommand, episodesCommand];
+const commands: readonly Command[] = [packCommand, episodesCommand, budgetCommand];
 
 /** The top-level usage text. */
 export function usage(): string {

@@ -1,0 +1,134 @@
+/**
+ * Predicted prompt-cache use and cost of replayed calls. A call reads from the cache
+ * the prefix it shares byte for byte with the previous call, but only when that
+ * prefix reaches the model's minimum cacheable length. Anthropic-style caches also
+ * bill writing the rest of a cacheable prompt; automatic prefix caches do not.
+ *
+ * @see https://docs.claude.com/en/docs/build-with-claude/prompt-caching
+ * @see https://platform.openai.com/docs/guides/prompt-caching
+ * @see https://ai.google.dev/gemini-api/docs/caching
+ */
+import type { Pricing } from '@episodic/core';
+import type { CacheFacts } from './priced-model.js';
+import type { ReplayedCall } from './replay.js';
+
+/**
+ * Why a call did not read everything the previous call sent from the cache.
+ * - `first-call`: nothing was sent before (or the previous call could not be made).
+ * - `user-boundary`: a new episode began and the previous one lost its reasoning.
+ * - `eviction`: this call evicted past episodes from the front.
+ * - `shortened`: the current episode was cut further to fit.
+ * - `prefix-changed`: the prefix changed for another reason.
+ * - `below-minimum`: the shared prefix is shorter than the minimum cacheable length.
+ * - `no-cache`: the provider caches nothing (as far as the profile knows).
+ * - `did-not-fit`: the call could not be made at this budget.
+ */
+export type MissReason =
+  | 'first-call'
+  | 'user-boundary'
+  | 'eviction'
+  | 'shortened'
+  | 'prefix-changed'
+  | 'below-minimum'
+  | 'no-cache'
+  | 'did-not-fit';
+
+/** How each miss reason reads in human output. */
+export const missLabels: Readonly<Record<MissReason, string>> = {
+  'first-call': 'first call',
+  'user-boundary': 'prefix changed at a user boundary',
+  eviction: 'eviction',
+  shortened: 'current episode shortened',
+  'prefix-changed': 'prefix changed',
+  'below-minimum': 'below the minimum cacheable length',
+  'no-cache': 'no prompt cache known for the model',
+  'did-not-fit': 'did not fit the budget',
+};
+
+/** A replayed call with its predicted cache use and cost (USD). */
+export interface EstimatedCall extends ReplayedCall {
+  /** Input tokens read from the cache. */
+  cachedTokens: number;
+  /** Input tokens written to the cache (Anthropic-style caches only). */
+  cacheWriteTokens: number;
+  /** Input tokens billed at the plain input price. */
+  uncachedTokens: number;
+  cost: CostBreakdown;
+  /** Empty when the call reused everything the previous call sent. */
+  misses: MissReason[];
+}
+
+/** USD by what was billed. */
+export interface CostBreakdown {
+  input: number;
+  cachedRead: number;
+  cacheWrite: number;
+  total: number;
+}
+
+/**
+ * Adds cache use and cost to replayed calls. `replyTokens` is the reply priming each
+ * call ends with (never part of a cached prefix).
+ */
+export function estimateCalls(
+  calls: readonly ReplayedCall[],
+  cache: CacheFacts,
+  pricing: Pricing,
+  replyTokens: number,
+): EstimatedCall[] {
+  let previous: ReplayedCall | undefined;
+  return calls.map((call) => {
+    const estimated = estimateCall(call, previous, cache, pricing, replyTokens);
+    previous = call;
+    return estimated;
+  });
+}
+
+function estimateCall(
+  call: ReplayedCall,
+  previous: ReplayedCall | undefined,
+  cache: CacheFacts,
+  pricing: Pricing,
+  replyTokens: number,
+): EstimatedCall {
+  const misses = missReasons(call, previous, cache, replyTokens);
+  const cachedTokens = cache.style !== 'none' && call.reusedTokens >= cache.minCacheableTokens ? call.reusedTokens : 0;
+  const cacheable = Math.max(0, call.tokens.total - replyTokens);
+  const cacheWriteTokens =
+    cache.style === 'anthropic-breakpoints' && call.fit && cacheable >= cache.minCacheableTokens
+      ? cacheable - cachedTokens
+      : 0;
+  const uncachedTokens = call.tokens.total - cachedTokens - cacheWriteTokens;
+  const cost = {
+    input: (uncachedTokens * pricing.input) / 1e6,
+    cachedRead: (cachedTokens * pricing.cachedInput) / 1e6,
+    cacheWrite: (cacheWriteTokens * (pricing.cacheWrite ?? pricing.input)) / 1e6,
+    total: 0,
+  };
+  cost.total = cost.input + cost.cachedRead + cost.cacheWrite;
+  return { ...call, cachedTokens, cacheWriteTokens, uncachedTokens, cost, misses };
+}
+
+function missReasons(
+  call: ReplayedCall,
+  previous: ReplayedCall | undefined,
+  cache: CacheFacts,
+  replyTokens: number,
+): MissReason[] {
+  if (!call.fit) return ['did-not-fit'];
+  if (cache.style === 'none') return ['no-cache'];
+  if (!previous?.fit) return ['first-call'];
+  const reasons: MissReason[] = [];
+  const previousPrefix = previous.tokens.total - replyTokens;
+  if (call.reusedTokens < previousPrefix) reasons.push(breakCause(call));
+  if (call.reusedTokens < cache.minCacheableTokens) reasons.push('below-minimum');
+  return reasons;
+}
+
+/** What changed the prefix, most telling first. */
+function breakCause(call: ReplayedCall): MissReason {
+  if (call.evictedNow) return 'eviction';
+  if (call.boundary) return 'user-boundary';
+  if (call.shortened) return 'shortened';
+  return 'prefix-changed';
+}

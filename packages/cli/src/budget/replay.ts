@@ -1,0 +1,133 @@
+/**
+ * Replays a recorded session call by call: one model call per assistant message,
+ * each packing the transcript before it, with the pack state carried from call to
+ * call as a live session carries it. This is what `npm run bench` does for its
+ * Episodic strategy, so the same settings give the same tokens.
+ */
+import {
+  ContextOverflowError,
+  type Message,
+  type PackState,
+  type PackStats,
+  packContext,
+  type Retention,
+  type TokenCounter,
+  type ToolSpec,
+} from '@episodic/core';
+
+/** One replayed model call. */
+export interface ReplayedCall {
+  /** 0-based call number. */
+  call: number;
+  /** 1-based transcript line of the assistant message this call produced. */
+  line: number;
+  /** Episode of the call: the number of user messages before it (0 for a preamble). */
+  episode: number;
+  /** The first call of an episode: a user message came right before it. */
+  boundary: boolean;
+  /** False when even the minimum context did not fit the budget (the call could not be made). */
+  fit: boolean;
+  /** Tokens by section; zeros when the call did not fit. */
+  tokens: PackStats['tokens'];
+  /** Tokens at the start byte-identical to the previous call's (0 for the first call and after a failure). */
+  reusedTokens: number;
+  /** The current episode was cut (reasoning, results or steps), or did not fit at all. */
+  shortened: boolean;
+  /** This call evicted episodes. */
+  evictedNow: boolean;
+  /** Episodes evicted so far. */
+  evictedEpisodes: number;
+  reasoningKeptTokens: number;
+  reasoningDroppedTokens: number;
+}
+
+/** What one replay packs with. */
+export interface ReplaySettings {
+  /** The whole recorded transcript, system lines included. */
+  messages: readonly Message[];
+  system?: string | undefined;
+  tools?: readonly ToolSpec[] | undefined;
+  budget: number;
+  retention: Retention;
+  /** One counter shared by every replay of a session, so each message is counted once. */
+  counter: TokenCounter;
+  /** Called after each call, for progress. */
+  onCall?: () => void;
+}
+
+const noTokens = (): PackStats['tokens'] => ({
+  system: 0,
+  tools: 0,
+  summary: 0,
+  history: 0,
+  currentEpisode: 0,
+  total: 0,
+});
+
+/** The assistant messages of a transcript: one model call each. */
+export function countCalls(messages: readonly Message[]): number {
+  return messages.filter((message) => message.role === 'assistant').length;
+}
+
+/** Replays every call of the session under one budget and retention. */
+export function replaySession(settings: ReplaySettings): ReplayedCall[] {
+  const { messages } = settings;
+  const calls: ReplayedCall[] = [];
+  let state: PackState | undefined;
+  let afterFailure = false;
+  let episode = 0;
+  let sentSoFar = false;
+  let hasContext = false;
+  for (let index = 0; index < messages.length; index += 1) {
+    const message = messages[index]!;
+    if (message.role === 'user') episode += 1;
+    const hadContext = hasContext;
+    if (message.role !== 'system') hasContext = true;
+    // A reply to nothing but the system prompt cannot be packed (nor, really, be a call).
+    if (message.role !== 'assistant' || !hadContext) continue;
+    const base = { call: calls.length, line: index + 1, episode, boundary: messages[index - 1]?.role === 'user' };
+    try {
+      const result = packContext({
+        messages: messages.slice(0, index),
+        system: settings.system,
+        tools: settings.tools,
+        budget: settings.budget,
+        retention: settings.retention,
+        tokenizer: settings.counter,
+        state,
+      });
+      state = result.state;
+      const { stats } = result;
+      calls.push({
+        ...base,
+        fit: true,
+        tokens: stats.tokens,
+        // After a call that could not be made there is no previous request to reuse.
+        reusedTokens: afterFailure || !sentSoFar ? 0 : stats.prefixReuseTokens,
+        shortened: stats.currentEpisodeShortened,
+        evictedNow: stats.evictedNow,
+        evictedEpisodes: stats.evictedEpisodes,
+        reasoningKeptTokens: stats.reasoning.keptTokens,
+        reasoningDroppedTokens: stats.reasoning.droppedTokens,
+      });
+      afterFailure = false;
+      sentSoFar = true;
+    } catch (error) {
+      if (!(error instanceof ContextOverflowError)) throw error;
+      calls.push({
+        ...base,
+        fit: false,
+        tokens: noTokens(),
+        reusedTokens: 0,
+        shortened: true,
+        evictedNow: false,
+        evictedEpisodes: state?.evictedEpisodes ?? 0,
+        reasoningKeptTokens: 0,
+        reasoningDroppedTokens: 0,
+      });
+      afterFailure = true;
+    }
+    settings.onCall?.();
+  }
+  return calls;
+}
