@@ -19,8 +19,8 @@ import type {
   ChatCompletionMessageParam,
   ChatCompletionMessageToolCall,
 } from 'openai/resources/chat/completions';
-import { toolOutputText } from '../openai-responses/convert-to-openai-responses-messages.js';
 import { isOwnProviderData } from '../shared/provider-data.js';
+import { toolOutputText } from '../shared/tool-output-text.js';
 
 /** How reasoning is sent back on a Chat Completions wire. */
 export interface ChatReasoningWire {

@@ -12,8 +12,7 @@ import type { ModelAdapter, ModelRef, ModelRequest, ModelStreamEvent, StreamOpti
 import OpenAI from 'openai';
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import type { OpenAIReasoningEffort } from '../openai-responses/openai-responses-adapter.js';
-import { resolveOpenAIProfile } from '../openai-responses/openai-responses-adapter.js';
-import type { OpenAIProfile } from '../profiles/openai.js';
+import { type OpenAIProfile, resolveOpenAIProfile } from '../profiles/openai.js';
 import { abortedError } from '../shared/error-classification.js';
 import { resolveApiKey } from '../shared/missing-api-key-error.js';
 import { convertToOpenAIChatMessages } from './convert-to-openai-chat-messages.js';
@@ -27,6 +26,7 @@ export interface OpenAIChatCallSettings {
   promptCacheKey?: string;
 }
 
+/** Options of {@link createOpenAIChatAdapter}. */
 export interface OpenAIChatAdapterOptions extends OpenAIChatCallSettings {
   model: string;
   /** Default: the `OPENAI_API_KEY` environment variable. */

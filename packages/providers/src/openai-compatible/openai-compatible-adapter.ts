@@ -32,6 +32,7 @@ export interface OpenAICompatibleCallSettings {
   reasoningEffort?: string;
 }
 
+/** Options of {@link createOpenAICompatibleAdapter}. */
 export interface OpenAICompatibleAdapterOptions extends OpenAICompatibleCallSettings {
   /** The host family: `deepseek`, `zai`, `moonshot`, `minimax`, `openrouter`, `groq`, `cerebras`, `fireworks`, `ollama`, `vllm`, or your own. */
   provider: string;

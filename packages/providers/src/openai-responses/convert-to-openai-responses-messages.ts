@@ -11,13 +11,14 @@
  * @see https://platform.openai.com/docs/guides/reasoning#keeping-reasoning-items-in-context
  * @see https://platform.openai.com/docs/api-reference/responses/create#responses-create-input
  */
-import type { AssistantMessage, Message, ModelRef, ReasoningPart, ToolMessage, UserMessage } from '@episodic/core';
+import type { AssistantMessage, Message, ModelRef, ReasoningPart, UserMessage } from '@episodic/core';
 import type {
   ResponseInputItem,
   ResponseInputMessageContentList,
   ResponseReasoningItem,
 } from 'openai/resources/responses/responses';
 import { isOwnProviderData } from '../shared/provider-data.js';
+import { toolOutputText } from '../shared/tool-output-text.js';
 
 /** What {@link convertToOpenAIResponsesMessages} returns. */
 export interface ResponsesInput {
@@ -45,14 +46,6 @@ export function convertToOpenAIResponsesMessages(messages: readonly Message[], t
     }
   }
   return { input, droppedForeignReasoning };
-}
-
-/**
- * The wire has no error flag for tool results, so a failed result says so in its
- * text, where the model reads it.
- */
-export function toolOutputText(message: ToolMessage): string {
-  return message.isError ? `[tool error] ${message.content}` : message.content;
 }
 
 function convertUserMessage(message: UserMessage): ResponseInputItem {

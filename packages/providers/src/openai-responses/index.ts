@@ -8,6 +8,5 @@ export {
   type OpenAIReasoningSummary,
   type OpenAIResponsesAdapterOptions,
   type OpenAIResponsesCallSettings,
-  resolveOpenAIProfile,
 } from './openai-responses-adapter.js';
 export { mapOpenAIResponsesUsage } from './openai-responses-stream.js';

@@ -8,17 +8,10 @@
  * @see https://platform.openai.com/docs/api-reference/responses/create
  * @see https://platform.openai.com/docs/guides/reasoning
  */
-import {
-  findProfile,
-  type ModelAdapter,
-  type ModelRef,
-  type ModelRequest,
-  type ModelStreamEvent,
-  type StreamOptions,
-} from '@episodic/core';
+import type { ModelAdapter, ModelRef, ModelRequest, ModelStreamEvent, StreamOptions } from '@episodic/core';
 import OpenAI from 'openai';
 import type { ResponseCreateParamsStreaming, ResponseIncludable } from 'openai/resources/responses/responses';
-import { type OpenAIProfile, openaiProfiles } from '../profiles/openai.js';
+import { type OpenAIProfile, resolveOpenAIProfile } from '../profiles/openai.js';
 import { abortedError } from '../shared/error-classification.js';
 import { resolveApiKey } from '../shared/missing-api-key-error.js';
 import { convertToOpenAIResponsesMessages } from './convert-to-openai-responses-messages.js';
@@ -40,6 +33,7 @@ export interface OpenAIResponsesCallSettings {
   promptCacheKey?: string;
 }
 
+/** Options of {@link createOpenAIResponsesAdapter}. */
 export interface OpenAIResponsesAdapterOptions extends OpenAIResponsesCallSettings {
   model: string;
   /** Default: the `OPENAI_API_KEY` environment variable (or the profile's `apiKeyEnv`). */
@@ -57,13 +51,6 @@ export interface OpenAIResponsesAdapterOptions extends OpenAIResponsesCallSettin
 }
 
 const callSettingKeys = new Set(['reasoningEffort', 'reasoningSummary', 'promptCacheKey']);
-
-/** The profile for an OpenAI model, with the user's overrides applied. */
-export function resolveOpenAIProfile(model: string, overrides: Partial<OpenAIProfile> = {}): OpenAIProfile {
-  const base = findProfile(openaiProfiles, 'openai', model) as OpenAIProfile | undefined;
-  // The table ends with a catch-all, so `base` is always found for provider `openai`.
-  return { ...(base as OpenAIProfile), ...overrides };
-}
 
 /** Creates a {@link ModelAdapter} for the OpenAI Responses API. */
 export function createOpenAIResponsesAdapter(options: OpenAIResponsesAdapterOptions): ModelAdapter {

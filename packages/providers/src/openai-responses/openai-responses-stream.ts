@@ -27,6 +27,9 @@ export function mapOpenAIResponsesUsage(usage: ResponseUsage | null | undefined)
   return {
     inputTokens: usage.input_tokens,
     cachedInputTokens: usage.input_tokens_details?.cached_tokens ?? 0,
+    ...(usage.input_tokens_details?.cache_write_tokens
+      ? { cacheWriteTokens: usage.input_tokens_details.cache_write_tokens }
+      : {}),
     outputTokens: usage.output_tokens,
     reasoningTokens: usage.output_tokens_details?.reasoning_tokens ?? 0,
   };

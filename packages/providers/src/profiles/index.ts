@@ -50,7 +50,7 @@ export type { AnthropicModelProfile, AnthropicProfileFields, AnthropicThinkingSe
 export { anthropicProfiles } from './anthropic.js';
 export type { GoogleModelProfile, GoogleProfileFields, GoogleThinkingSetting } from './google.js';
 export { googleProfiles } from './google.js';
-export { type OpenAIProfile, type OpenAIProfileFields, openaiProfiles } from './openai.js';
+export { type OpenAIProfile, type OpenAIProfileFields, openaiProfiles, resolveOpenAIProfile } from './openai.js';
 export {
   type CompatibleProfile,
   type CompatibleProfileFields,

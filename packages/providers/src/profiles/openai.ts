@@ -5,7 +5,7 @@
  * @see https://platform.openai.com/docs/models
  * @see https://platform.openai.com/docs/guides/reasoning
  */
-import type { ModelProfile } from '@episodic/core';
+import { findProfile, type ModelProfile } from '@episodic/core';
 
 /** Fields an OpenAI profile adds to {@link ModelProfile}. */
 export interface OpenAIProfileFields {
@@ -110,3 +110,10 @@ export const openaiProfiles: readonly OpenAIProfile[] = [
     reasoning: false,
   },
 ];
+
+/** The profile for an OpenAI model, with the user's overrides applied. */
+export function resolveOpenAIProfile(model: string, overrides: Partial<OpenAIProfile> = {}): OpenAIProfile {
+  // The table ends with a catch-all, so every model id finds a row.
+  const base = findProfile(openaiProfiles, 'openai', model) as OpenAIProfile;
+  return { ...base, ...overrides };
+}

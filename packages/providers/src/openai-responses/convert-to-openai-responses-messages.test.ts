@@ -1,0 +1,46 @@
+import type { AssistantMessage } from '@episodic/core';
+import { describe, expect, it } from 'vitest';
+import { convertToOpenAIResponsesMessages } from './convert-to-openai-responses-messages.js';
+
+const gpt5 = { provider: 'openai', id: 'gpt-5' };
+const tag = { provider: 'openai', model: 'gpt-5' };
+
+const answer = (withReasoning: boolean): AssistantMessage => ({
+  role: 'assistant',
+  model: gpt5,
+  content: [
+    ...(withReasoning
+      ? [{ type: 'reasoning' as const, text: 's', providerData: { ...tag, id: 'rs_1', encrypted_content: 'enc' } }]
+      : []),
+    { type: 'text', text: 'hi', providerData: { ...tag, id: 'msg_1' } },
+    { type: 'tool-call', id: 'call_1', name: 'f', args: {}, providerData: { ...tag, id: 'fc_1' } },
+  ],
+});
+
+describe('convertToOpenAIResponsesMessages', () => {
+  it('keeps item ids next to their reasoning item', () => {
+    const { input } = convertToOpenAIResponsesMessages([answer(true)], gpt5);
+    expect(input.map((item) => ('id' in item ? item.id : undefined))).toEqual(['rs_1', 'msg_1', 'fc_1']);
+    expect(input[0]).toMatchObject({
+      type: 'reasoning',
+      encrypted_content: 'enc',
+      summary: [{ type: 'summary_text', text: 's' }],
+    });
+  });
+
+  it('sends calls and text without ids once the reasoning is gone', () => {
+    const { input } = convertToOpenAIResponsesMessages([answer(false)], gpt5);
+    expect(input).toEqual([
+      { role: 'assistant', content: 'hi' },
+      { type: 'function_call', call_id: 'call_1', name: 'f', arguments: '{}' },
+    ]);
+  });
+
+  it('treats reasoning of another model as gone, and drops a reasoning item left without its following item', () => {
+    const other = convertToOpenAIResponsesMessages([answer(true)], { provider: 'openai', id: 'o3' });
+    expect(other.droppedForeignReasoning).toBe(1);
+    expect(other.input.some((item) => 'id' in item && item.id !== undefined)).toBe(false);
+    const lonely: AssistantMessage = { role: 'assistant', content: [answer(true).content[0]!] };
+    expect(convertToOpenAIResponsesMessages([lonely], gpt5).input).toEqual([]);
+  });
+});
