@@ -87,7 +87,12 @@ export class AnthropicAdapter implements ModelAdapter {
       betaHeaders: this.profile.betaHeaders,
       forceOff: finalTurnLacksThinking(converted.messages),
     });
-    placeCacheBreakpoints({ system: converted.system, tools, messages: converted.messages }, this.profile.cacheTtl);
+    const suggested = (request.cacheBreakpoints?.messages ?? []).map((index) => converted.wireIndexOf[index] ?? -1);
+    placeCacheBreakpoints(
+      { system: converted.system, tools, messages: converted.messages },
+      this.profile.cacheTtl,
+      suggested,
+    );
     const params: MessageCreateParamsStreaming = {
       model: this.model.id,
       max_tokens: thinking.maxTokens,

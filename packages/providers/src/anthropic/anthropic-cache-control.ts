@@ -2,7 +2,8 @@
  * Prompt-cache breakpoints (https://docs.claude.com/en/docs/build-with-claude/prompt-caching):
  * at most 4, on the stable prefix (end of system, else last tool), the end of
  * past history, the end of the previous step and the newest message. Never on a
- * thinking block or an empty text block (the API rejects both).
+ * thinking block or an empty text block (the API rejects both). The packer's
+ * suggested message breakpoints (as wire indexes) come right after the newest message.
  */
 import type { CacheControlEphemeral, MessageParam, TextBlockParam, Tool } from '@anthropic-ai/sdk/resources/messages';
 
@@ -15,7 +16,11 @@ export interface CacheTargets {
 }
 
 /** Places breakpoints in place and returns how many were placed. */
-export function placeCacheBreakpoints(targets: CacheTargets, ttl: '5m' | '1h'): number {
+export function placeCacheBreakpoints(
+  targets: CacheTargets,
+  ttl: '5m' | '1h',
+  suggested: readonly number[] = [],
+): number {
   const control: CacheControlEphemeral = ttl === '1h' ? { type: 'ephemeral', ttl: '1h' } : { type: 'ephemeral' };
   let placed = 0;
   const prefixBlock = targets.system?.at(-1) ?? targets.tools?.at(-1);
@@ -23,15 +28,21 @@ export function placeCacheBreakpoints(targets: CacheTargets, ttl: '5m' | '1h'): 
     prefixBlock.cache_control = control;
     placed += 1;
   }
-  for (const index of messageBreakpoints(targets.messages)) {
+  const used = new Set<number>();
+  for (const wanted of messageBreakpoints(targets.messages, suggested)) {
     if (placed >= maxCacheBreakpoints) break;
-    if (markLastCacheableBlock(targets.messages[index], control)) placed += 1;
+    // A turn with nothing cacheable (only thinking) passes the breakpoint to the turn before it.
+    let index = wanted;
+    while (index >= 0 && !used.has(index) && !markLastCacheableBlock(targets.messages[index], control)) index -= 1;
+    if (index < 0 || used.has(index)) continue;
+    used.add(index);
+    placed += 1;
   }
   return placed;
 }
 
-/** Wire indexes, most important first: newest message, end of history, end of the previous step. */
-function messageBreakpoints(messages: MessageParam[]): number[] {
+/** Wire indexes, most important first: newest message, suggested ones, end of history, end of the previous step. */
+function messageBreakpoints(messages: MessageParam[], suggested: readonly number[]): number[] {
   const newest = messages.length - 1;
   const currentStart = messages.findLastIndex(
     (message) =>
@@ -39,8 +50,8 @@ function messageBreakpoints(messages: MessageParam[]): number[] {
       (typeof message.content === 'string' || message.content.some((b) => b.type !== 'tool_result')),
   );
   const previousAssistant = messages.findLastIndex((message, index) => message.role === 'assistant' && index < newest);
-  const candidates = [newest, currentStart - 1, previousAssistant - 1];
-  return [...new Set(candidates)].filter((index) => index >= 0);
+  const candidates = [newest, ...suggested, currentStart - 1, previousAssistant - 1];
+  return [...new Set(candidates)].filter((index) => index >= 0 && index <= newest);
 }
 
 function markLastCacheableBlock(message: MessageParam | undefined, control: CacheControlEphemeral): boolean {

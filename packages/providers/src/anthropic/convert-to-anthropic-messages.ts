@@ -29,6 +29,8 @@ export interface AnthropicConversion {
   droppedReasoning: number;
   /** Of those, the ones another provider or model produced. */
   foreignReasoning: number;
+  /** For each input message, the wire turn it went into (-1 when it sent nothing). */
+  wireIndexOf: number[];
 }
 
 interface ConversionContext {
@@ -61,6 +63,7 @@ export function convertToAnthropicMessages(request: ModelRequest, context: Conve
     messages: [],
     droppedReasoning: 0,
     foreignReasoning: 0,
+    wireIndexOf: [],
   };
   const idOf = (id: string) => normalizeToolCallId(id, context.profile.toolCallId);
   for (const message of request.messages) {
@@ -76,6 +79,7 @@ export function convertToAnthropicMessages(request: ModelRequest, context: Conve
       const content = assistantBlocks(message, prefix, context, result, idOf);
       if (content.length > 0) result.messages.push({ role: 'assistant', content });
     }
+    result.wireIndexOf.push(message.role === 'system' ? -1 : result.messages.length - 1);
   }
   return result;
 }
