@@ -37,7 +37,12 @@ function table(rows) {
 
 function environment() {
   const cpus = os.cpus();
-  return `Node ${process.version}, ${cpus[0]?.model ?? 'unknown CPU'} (${cpus.length} cores), ${os.platform()} ${os.arch()}`;
+  // The load average says how far the timings can be trusted on a shared machine.
+  const load = os
+    .loadavg()
+    .map((value) => value.toFixed(2))
+    .join(', ');
+  return `Node ${process.version}, ${cpus[0]?.model ?? 'unknown CPU'} (${cpus.length} cores), ${os.platform()} ${os.arch()}, load average at the end ${load}`;
 }
 
 function find(results, budget, key) {
