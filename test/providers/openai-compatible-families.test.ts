@@ -263,6 +263,18 @@ describe('OpenAI-compatible families', () => {
     expect(inEpisode?.reasoning).toBe('need the log');
   });
 
+  it('splits raw Harmony channels out of content when the profile says the server leaks them', async () => {
+    const { server: local, adapter } = await setup('gpt-oss-raw', 'vllm', 'openai/gpt-oss-20b', {
+      contentReasoning: 'harmony',
+    });
+    local.enqueue({ type: 'reply', reasoning: ['user wants a greeting'], text: 'Hello!' });
+    const result = await generate(adapter, { messages: [{ role: 'user', content: 'hi' }] });
+    expect(result.message.content).toMatchObject([
+      { type: 'reasoning', text: 'user wants a greeting' },
+      { type: 'text', text: 'Hello!' },
+    ]);
+  });
+
   it.each([
     [
       'fireworks',

@@ -5,6 +5,7 @@
  */
 import { expect } from 'vitest';
 import { createOpenAICompatibleAdapter } from '../../packages/providers/src/openai-compatible/openai-compatible-adapter.js';
+import type { CompatibleProfile } from '../../packages/providers/src/profiles/openai-compatible.js';
 import type { ChatFamily } from '../servers/openai-chat-rules.js';
 import { startOpenAIChatServer } from '../servers/openai-chat-server.js';
 import { runConformance } from './conformance.js';
@@ -21,6 +22,8 @@ interface FamilyCase {
    * their own retention is tested in openai-compatible-families.test.ts.
    */
   widerRetention?: boolean;
+  /** Further profile overrides for this case. */
+  profile?: Partial<CompatibleProfile>;
 }
 
 const cases: FamilyCase[] = [
@@ -89,6 +92,13 @@ const cases: FamilyCase[] = [
     models: { primary: 'openai/gpt-oss-120b', secondary: 'openai/gpt-oss-20b' },
     field: 'reasoning',
   },
+  {
+    family: 'gpt-oss-raw',
+    provider: 'vllm',
+    models: { primary: 'openai/gpt-oss-20b', secondary: 'openai/gpt-oss-120b' },
+    field: 'reasoning',
+    profile: { contentReasoning: 'harmony' },
+  },
 ];
 
 const reasoningKeys = ['reasoning_content', 'reasoning', 'reasoning_details', 'thinking'];
@@ -103,7 +113,7 @@ for (const testCase of cases) {
         model,
         baseURL: url,
         apiKey: 'test-key',
-        ...(testCase.widerRetention ? { profile: { retention: 'episode' } } : {}),
+        profile: { ...testCase.profile, ...(testCase.widerRetention ? { retention: 'episode' } : {}) },
       }),
     models: testCase.models,
     echoesReasoning: testCase.family !== 'deepseek-r1',

@@ -16,7 +16,7 @@ export interface ChatRejection {
 /** One family's behaviour. */
 export interface ChatFamilyRule {
   /** Where the scripted reasoning is streamed. */
-  stream: 'reasoning_content' | 'reasoning' | 'thinking' | 'think-tags' | 'none';
+  stream: 'reasoning_content' | 'reasoning' | 'thinking' | 'think-tags' | 'harmony' | 'none';
   /** Also stream signed OpenRouter `reasoning_details` and verify them when they come back. */
   details?: boolean;
   /** Assistant-message fields the server refuses, with the error for message index N. */
@@ -45,7 +45,9 @@ export type ChatFamily =
   | 'fireworks'
   | 'ollama'
   | 'vllm'
-  | 'gpt-oss';
+  | 'gpt-oss'
+  /** A gpt-oss server that leaks raw Harmony channels into `content`. */
+  | 'gpt-oss-raw';
 
 export const chatFamilyRules: Readonly<Record<ChatFamily, ChatFamilyRule>> = {
   openai: {
@@ -116,6 +118,7 @@ export const chatFamilyRules: Readonly<Record<ChatFamily, ChatFamilyRule>> = {
   ollama: { stream: 'thinking' },
   vllm: { stream: 'reasoning' },
   'gpt-oss': { stream: 'reasoning' },
+  'gpt-oss-raw': { stream: 'harmony' },
 };
 
 /** The error body as the family sends it. */

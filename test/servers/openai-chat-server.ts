@@ -253,7 +253,7 @@ function streamReply(
 ): number {
   writer.delta({ role: 'assistant', content: '' });
   const reasoning = (reply.reasoning ?? []).join('\n\n');
-  if (reasoning && rule.stream !== 'none') {
+  if (reasoning && rule.stream !== 'none' && rule.stream !== 'harmony') {
     if (rule.stream === 'think-tags') {
       // Cut the tags across chunks, as real streams do.
       for (const piece of chunks(`<think>${reasoning}</think>`, 5)) writer.delta({ content: piece });
@@ -271,7 +271,11 @@ function streamReply(
       writer.delta({ reasoning_details: [detail] });
     }
   }
-  for (const piece of chunks(reply.text ?? '')) writer.delta({ content: piece });
+  if (rule.stream === 'harmony') {
+    // Raw Harmony: analysis then final channel, special tokens cut across chunks.
+    const raw = `${reasoning ? `<|channel|>analysis<|message|>${reasoning}<|end|><|start|>assistant` : ''}<|channel|>final<|message|>${reply.text ?? ''}<|return|>`;
+    for (const piece of chunks(raw, 6)) writer.delta({ content: piece });
+  } else for (const piece of chunks(reply.text ?? '')) writer.delta({ content: piece });
   (reply.toolCalls ?? []).forEach((call, index) => {
     const args = JSON.stringify(call.args);
     writer.delta({
