@@ -1,0 +1,119 @@
+/**
+ * The example's command line: runs the CI-debugging agent. Offline by default (a scripted model
+ * that decides every step from the real tool results); `--provider` and `--model`
+ * switch to a real model. Prints progress per step, context stats per model call
+ * and a summary, and saves the session transcript.
+ */
+import path from 'node:path';
+import { type EpisodeResult, EpisodicError, FileSessionStore, type ModelAdapter, type Session } from '@episodic/core';
+import { createCiDebugger, DEFAULT_FOLLOW_UP, DEFAULT_TASK } from './agent.js';
+import { type CliOptions, parseCliOptions, USAGE } from './cli-options.js';
+import { followUps } from './follow-ups.js';
+import { offlineModel } from './offline-model.js';
+import { ProgressPrinter } from './progress.js';
+import { createModel } from './providers.js';
+import { formatSummary } from './summary.js';
+
+const OFFLINE_BANNER = `Episodic CI debugger: running OFFLINE with a scripted model (no network, no API key).
+  The scripted model reasons and calls the real tools step by step, deciding each step from the tool results.
+  To use a real model:  npm start -- --provider anthropic --model claude-sonnet-4-5   (reads ANTHROPIC_API_KEY)
+  Other providers: openai, openai-chat, google, deepseek, openrouter, ollama, ... (npm start -- --help)`;
+
+/** The streams the command line talks to (injectable for tests). */
+export interface CliIo {
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  stdout: NodeJS.WritableStream & { isTTY?: boolean };
+  stderr: NodeJS.WritableStream;
+}
+
+/** Runs the example; resolves to the process exit code. */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  const write = (text: string) => {
+    io.stdout.write(text);
+  };
+  let options: CliOptions;
+  try {
+    options = parseCliOptions(argv);
+  } catch (error) {
+    io.stderr.write(`${(error as Error).message}\n\n${USAGE}\n`);
+    return 2;
+  }
+  if (options.help) {
+    write(`${USAGE}\n`);
+    return 0;
+  }
+  const offline = options.provider === undefined;
+  let model: ModelAdapter;
+  try {
+    model = offline
+      ? offlineModel()
+      : createModel({ provider: options.provider!, model: options.model!, baseURL: options.baseURL });
+  } catch (error) {
+    if (!EpisodicError.isInstance(error)) throw error;
+    io.stderr.write(`${error.message}\n`);
+    return 2;
+  }
+  write(offline ? `${OFFLINE_BANNER}\n` : `Episodic CI debugger: ${model.model.provider} / ${model.model.id}\n`);
+  const store = new FileSessionStore({ directory: path.resolve(options.sessions) });
+  const { agent, scratch } = createCiDebugger({ model, budget: options.budget, store });
+  const session = await agent.session();
+  const transcript = store.transcriptPath(session.id);
+  write(
+    `Session ${session.id} (budget ${agent.budget.toLocaleString('en-US')} tokens per call), transcript: ${transcript}\n`,
+  );
+  const progress = new ProgressPrinter({ write, color: colorWanted(io), providerCache: !offline });
+  const started = Date.now();
+  try {
+    const outcome = await converse(session, options, progress, { offline, io });
+    write(
+      formatSummary({
+        run: progress.totals,
+        usage: session.totals,
+        seconds: (Date.now() - started) / 1000,
+        transcript,
+        realProvider: !offline,
+      }),
+    );
+    write('\n');
+    if (offline && !/Verified fix/.test(outcome.text)) {
+      io.stderr.write('The offline run ended without a verified fix; see the transcript for what happened.\n');
+      return 1;
+    }
+    return 0;
+  } catch (error) {
+    io.stderr.write(`\nThe run stopped: ${(error as Error).message}\nTranscript so far: ${transcript}\n`);
+    return 1;
+  } finally {
+    await scratch.dispose();
+  }
+}
+
+/** The first episode, the offline follow-up, then follow-ups from stdin. Returns the first episode's outcome. */
+async function converse(
+  session: Session,
+  options: CliOptions,
+  progress: ProgressPrinter,
+  { offline, io }: { offline: boolean; io: CliIo },
+): Promise<EpisodeResult> {
+  const run = (input: string) => session.send(input, { onEvent: progress.onEvent });
+  const first = await run(options.task ?? DEFAULT_TASK);
+  if (offline && options.followUp && options.task === undefined) await run(DEFAULT_FOLLOW_UP);
+  const source = followUps({
+    input: io.stdin,
+    output: io.stdout,
+    interactive: !offline,
+    // Offline, nobody may be writing to an open stdin pipe: do not wait for it forever.
+    idleTimeoutMs: offline ? 1_500 : undefined,
+  });
+  for await (const line of source) await run(line);
+  if (offline && io.stdin.isTTY) {
+    io.stdout.write(
+      '\n(Offline: pipe follow-up questions on stdin, e.g. echo "Is #1847 the same flake?" | npm start)\n',
+    );
+  }
+  return first;
+}
+
+function colorWanted(io: CliIo): boolean {
+  return io.stdout.isTTY === true && process.env.NO_COLOR === undefined;
+}
