@@ -5,7 +5,7 @@
  * real API rejects.
  */
 import Anthropic from '@anthropic-ai/sdk';
-import { assistantText, generate, type Message, toolCallsOf } from '@episodic/core';
+import { assistantText, generate, type Message, ModelError, toolCallsOf } from '@episodic/core';
 import { AnthropicAdapter, type AnthropicAdapterOptions, MissingApiKeyError } from '@episodic/providers';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startAnthropicServer } from '../servers/anthropic-server.js';
@@ -329,6 +329,15 @@ describe('anthropic adapter specifics', () => {
     expect(server.modelCalls()[0]?.status).toBe(200);
     expect(view?.toolCallIds[0]).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
     expect(view?.toolResultIds).toEqual(view?.toolCallIds);
+  });
+
+  it('maps 529 to a retryable overloaded error', async () => {
+    server.enqueue({ type: 'error', status: 529 });
+    const error = await generate(adapterFor('claude-opus-4-5'), { messages: [user('x')] }).catch(
+      (thrown: unknown) => thrown,
+    );
+    expect(error).toBeInstanceOf(ModelError);
+    expect(error).toMatchObject({ kind: 'overloaded', retryable: true, status: 529 });
   });
 
   it('counts tokens exactly through count_tokens', async () => {

@@ -235,3 +235,42 @@ describe('google adapter specifics', () => {
     }
   });
 });
+
+describe('google after another provider in the same turn', () => {
+  it('drops Anthropic thinking and signs the foreign current-turn call with the placeholder', async () => {
+    const server = await startGeminiServer();
+    try {
+      const adapter = new GoogleAdapter({ model: 'gemini-3-pro-preview', baseURL: server.url, apiKey: 'k' });
+      server.enqueue({ type: 'reply', text: 'continuing' });
+      const claude = { provider: 'anthropic', model: 'claude-opus-4-5' };
+      const result = await generate(adapter, {
+        messages: [
+          { role: 'user', content: 'go' },
+          {
+            role: 'assistant',
+            model: { provider: 'anthropic', id: 'claude-opus-4-5' },
+            content: [
+              { type: 'reasoning', text: 'claude thinks', signature: 'c2ln', providerData: claude },
+              { type: 'tool-call', id: 'toolu_01', name: 'read_file', args: { path: 'a' } },
+            ],
+          },
+          { role: 'tool', toolCallId: 'toolu_01', toolName: 'read_file', content: 'x' },
+        ],
+        tools: testToolSpecs,
+      });
+      const call = server.modelCalls()[0];
+      expect(call?.status).toBe(200);
+      expect(call?.view?.reasoningItems).toBe(0);
+      const parts = (call?.body as { contents: Content[] }).contents[1]?.parts;
+      expect(parts).toEqual([
+        {
+          functionCall: { name: 'read_file', args: { path: 'a' } },
+          thoughtSignature: 'skip_thought_signature_validator',
+        },
+      ]);
+      expect(result.warnings.join('\n')).toContain('1 reasoning part(s) produced by another model were not sent');
+    } finally {
+      await server.close();
+    }
+  });
+});
