@@ -261,14 +261,11 @@ function streamReply(
       for (const piece of chunks(reasoning)) writer.delta({ [rule.stream]: piece });
     }
     if (rule.details) {
-      const detail = {
-        type: 'reasoning.text',
-        text: reasoning,
-        signature: sign(reasoning),
-        format: 'anthropic-claude-v1',
-        index: 0,
-      };
-      writer.delta({ reasoning_details: [detail] });
+      // Streamed in fragments of one entry (same index); the signature comes last.
+      const half = Math.ceil(reasoning.length / 2);
+      const base = { type: 'reasoning.text', format: 'anthropic-claude-v1', index: 0 };
+      writer.delta({ reasoning_details: [{ ...base, text: reasoning.slice(0, half) }] });
+      writer.delta({ reasoning_details: [{ ...base, text: reasoning.slice(half), signature: sign(reasoning) }] });
     }
   }
   if (rule.stream === 'harmony') {

@@ -46,6 +46,13 @@ export function mapOpenAIChatUsage(usage: UsageWithExtras | null | undefined): U
   };
 }
 
+/**
+ * `reasoning_details` fields that arrive in pieces and are concatenated; the others
+ * (type, format, id, signature, index) are replaced by their latest value.
+ * @see https://openrouter.ai/docs/use-cases/reasoning-tokens#reasoning-details-array-structure
+ */
+const streamedDetailKeys = new Set(['text', 'summary', 'data']);
+
 interface PendingCall {
   id: string;
   name: string;
@@ -95,15 +102,8 @@ class ChatAccumulator {
       }
       for (const [key, value] of Object.entries(entry)) {
         const previous = existing[key];
-        existing[key] =
-          typeof value === 'string' &&
-          typeof previous === 'string' &&
-          key !== 'type' &&
-          key !== 'format' &&
-          key !== 'id' &&
-          key !== 'signature'
-            ? previous + value
-            : value;
+        const streamed = streamedDetailKeys.has(key) && typeof value === 'string' && typeof previous === 'string';
+        existing[key] = streamed ? previous + value : value;
       }
     }
   }
