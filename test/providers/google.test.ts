@@ -261,7 +261,8 @@ describe('google after another provider in the same turn', () => {
       const call = server.modelCalls()[0];
       expect(call?.status).toBe(200);
       expect(call?.view?.reasoningItems).toBe(0);
-      const parts = (call?.body as { contents: Content[] }).contents[1]?.parts;
+      const body = call?.body as { contents: Content[] } | undefined;
+      const parts = body?.contents[1]?.parts;
       expect(parts).toEqual([
         {
           functionCall: { name: 'read_file', args: { path: 'a' } },
