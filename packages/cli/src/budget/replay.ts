@@ -31,7 +31,11 @@ export interface ReplayedCall {
   tokens: PackStats['tokens'];
   /** Tokens at the start byte-identical to the previous call's (0 for the first call and after a failure). */
   reusedTokens: number;
-  /** The current episode was cut (reasoning, results or steps), or did not fit at all. */
+  /**
+   * The current episode was not sent whole: the packer cut it (reasoning, results or
+   * steps), a tool result of it was sent shortened by the current-episode cap, or
+   * the call did not fit at all.
+   */
   shortened: boolean;
   /** This call evicted episodes. */
   evictedNow: boolean;
@@ -78,6 +82,7 @@ export function replaySession(settings: ReplaySettings): ReplayedCall[] {
   let episode = 0;
   let sentSoFar = false;
   let hasContext = false;
+  const originals = new Set<Message>(messages);
   for (let index = 0; index < messages.length; index += 1) {
     const message = messages[index]!;
     if (message.role === 'user') episode += 1;
@@ -104,7 +109,7 @@ export function replaySession(settings: ReplaySettings): ReplayedCall[] {
         tokens: stats.tokens,
         // After a call that could not be made there is no previous request to reuse.
         reusedTokens: afterFailure || !sentSoFar ? 0 : stats.prefixReuseTokens,
-        shortened: stats.currentEpisodeShortened,
+        shortened: stats.currentEpisodeShortened || currentResultShortened(result.messages, originals),
         evictedNow: stats.evictedNow,
         evictedEpisodes: stats.evictedEpisodes,
         reasoningKeptTokens: stats.reasoning.keptTokens,
@@ -130,4 +135,18 @@ export function replaySession(settings: ReplaySettings): ReplayedCall[] {
     settings.onCall?.();
   }
   return calls;
+}
+
+/**
+ * True when a tool result of the current episode went out shortened. The packer
+ * sends a result it shortens as a new object, so identity tells: the current episode
+ * is everything from the last user message of what was packed.
+ */
+function currentResultShortened(packed: readonly Message[], originals: ReadonlySet<Message>): boolean {
+  for (let index = packed.length - 1; index >= 0; index -= 1) {
+    const message = packed[index]!;
+    if (message.role === 'user') return false;
+    if (message.role === 'tool' && !originals.has(message)) return true;
+  }
+  return false;
 }

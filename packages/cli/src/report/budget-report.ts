@@ -101,9 +101,8 @@ function budgetBody(analysis: BudgetAnalysis): string {
   const name = model.provider ? `${model.provider}/${model.id}` : model.id;
   const parts = [
     `<h1>Token budgets for ${escapeHtml(analysis.source)}</h1>`,
-    `<p class="meta">${escapeHtml(plural(analysis.calls, 'model call'))} replayed, priced as ${escapeHtml(name)} ` +
-      `(prices: ${escapeHtml(model.pricingSource)}; built-in prices collected ${escapeHtml(model.pricesCollected)}, ` +
-      'prices change).</p>',
+    `<p class="meta">${escapeHtml(plural(analysis.calls, 'model call'))} replayed, priced as ${escapeHtml(name)}: ` +
+      `${escapeHtml(describePrices(analysis))}.</p>`,
     `<p class="meta">Cache: ${escapeHtml(model.cache.style)}, minimum ${escapeHtml(formatCount(model.cache.minCacheableTokens))} ` +
       `tokens (${escapeHtml(model.cache.source)}). Every call starts with ${escapeHtml(formatCount(analysis.prefix.totalTokens))} ` +
       'tokens of system prompt, tools and reply priming.</p>',
@@ -123,6 +122,15 @@ function budgetBody(analysis: BudgetAnalysis): string {
   );
   if (analysis.reported) parts.push(reportedSection(analysis.reported));
   return parts.join('\n');
+}
+
+function describePrices({ model }: BudgetAnalysis): string {
+  const { pricing } = model;
+  const write = pricing.cacheWrite === undefined ? '' : `, cache write $${pricing.cacheWrite}`;
+  const source = model.pricingSource.startsWith('built-in')
+    ? `built-in table collected ${model.pricesCollected}; prices change, override with --pricing`
+    : `from ${model.pricingSource}`;
+  return `input $${pricing.input}, cached $${pricing.cachedInput}${write} per million tokens (${source})`;
 }
 
 function runTable(runs: readonly BudgetRun[], recommended: number | null): string {

@@ -1,0 +1,345 @@
+/**
+ * `episodic budget` run in-process on generated sessions: the table and the
+ * recommendation, the --json shape and its sums, predicted against reported cache
+ * reads, pricing options, the progress bar, and every bad input with exit code 1.
+ */
+import { Readable, Writable } from 'node:stream';
+import { createTokenCounter, type Message, packContext } from '@episodic/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BudgetAnalysis } from './budget/analyze-budgets.js';
+import { run } from './cli.js';
+import { budgetSession, sessionModel } from './testing/budget-sessions.js';
+import { fixtureDir, malformedText, runCli, transcriptText } from './testing/cli-harness.js';
+import { formatCount } from './text-table.js';
+
+let fixtures: Awaited<ReturnType<typeof fixtureDir>>;
+let plainFile: string;
+const plain = budgetSession({ episodes: 4, steps: 3, resultWords: 400, system: 'You debug CI failures.' });
+
+beforeAll(async () => {
+  fixtures = await fixtureDir();
+  plainFile = await fixtures.write('plain.jsonl', transcriptText(plain));
+});
+afterAll(async () => {
+  await fixtures.cleanup();
+});
+
+async function analysisOf(argv: readonly string[]): Promise<BudgetAnalysis> {
+  const result = await runCli(['budget', ...argv, '--json']);
+  expect(result.stderr).toBe('');
+  expect(result.code).toBe(0);
+  return JSON.parse(result.stdout) as BudgetAnalysis;
+}
+
+describe('episodic budget: human output', () => {
+  it('prints a table per retention with the recommendation under it, and no usage section without usage', async () => {
+    const result = await runCli(['budget', plainFile, '--budgets', '32k,3k,8k', '--retention', 'episode,none']);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const json = await analysisOf([plainFile, '--budgets', '3k,8k,32k', '--retention', 'episode,none']);
+    const lines = result.stdout.split('\n');
+    for (const retention of ['episode', 'none']) {
+      const heading = lines.indexOf(`Retention ${retention}`);
+      expect(heading).toBeGreaterThan(0);
+      expect(lines[heading + 1]).toMatch(/^ *budget +calls +input tokens +cached share +cost \(USD\)/);
+      // Budgets sorted ascending, one row each, with the --json figures.
+      const runs = json.runs.filter((found) => found.retention === retention);
+      runs.forEach((found, index) => {
+        const cells = lines[heading + 2 + index]!.trim().split(/\s{2,}/);
+        expect(cells[0]).toBe(formatCount(found.budget));
+        expect(cells[2]).toBe(formatCount(found.inputTokens));
+        expect(cells[7]).toBe(
+          `${formatCount(found.reasoningKeptTokens)} / ${formatCount(found.reasoningDroppedTokens)}`,
+        );
+      });
+      expect(lines[heading + 2 + runs.length]).toMatch(/^Recommendation: /);
+    }
+    expect(result.stdout).toContain('Priced as anthropic/claude-sonnet-4-5 (from the transcript)');
+    expect(result.stdout).not.toContain('Predicted against reported');
+  });
+
+  it('recommends the smallest budget that keeps the current episode whole and compares its cost', async () => {
+    const json = await analysisOf([plainFile, '--budgets', '3k,8k,32k']);
+    const [small, middle, large] = json.runs;
+    expect(small!.shortenedCalls).toBeGreaterThan(0);
+    expect(middle!.shortenedCalls).toBe(0);
+    expect(json.recommendations).toEqual([
+      {
+        retention: 'episode',
+        budget: 8000,
+        wholeShare: 1,
+        cost: middle!.cost.total,
+        largest: { budget: 32000, cost: large!.cost.total, wholeShare: 1 },
+        best: null,
+      },
+    ]);
+    const text = (await runCli(['budget', plainFile, '--budgets', '3k,8k,32k'])).stdout;
+    const change = ((middle!.cost.total - large!.cost.total) / large!.cost.total) * 100;
+    expect(text).toContain(`Recommendation: 8,000 tokens, the smallest that keeps the current episode whole`);
+    expect(text).toContain(`at 32,000 (${change > 0 ? '+' : ''}${change.toFixed(1)}%)`);
+  });
+});
+
+describe('episodic budget --json', () => {
+  it('sums every run from its calls and replays each call as a live session would', async () => {
+    const json = await analysisOf([plainFile, '--budgets', '3k,32k', '--retention', 'episode,all']);
+    expect(json.calls).toBe(plain.filter((message) => message.role === 'assistant').length);
+    expect(json.runs.map((found) => [found.retention, found.budget])).toEqual([
+      ['episode', 3000],
+      ['episode', 32000],
+      ['all', 3000],
+      ['all', 32000],
+    ]);
+    expect(json.model).toMatchObject({
+      provider: 'anthropic',
+      id: 'claude-sonnet-4-5',
+      from: 'transcript',
+      cache: { style: 'anthropic-breakpoints', source: 'profile' },
+    });
+    for (const found of json.runs) {
+      expect(found.perCall).toHaveLength(json.calls);
+      const sum = (pick: (call: (typeof found.perCall)[number]) => number) =>
+        found.perCall.reduce((total, call) => total + pick(call), 0);
+      expect(found.inputTokens).toBe(sum((call) => call.tokens.total));
+      expect(found.cachedTokens).toBe(sum((call) => call.cachedTokens));
+      expect(found.cost.total).toBeCloseTo(
+        sum((call) => call.cost.total),
+        12,
+      );
+      expect(found.largestCall?.tokens).toBe(Math.max(...found.perCall.map((call) => call.tokens.total)));
+      for (const call of found.perCall) {
+        expect(call.tokens.total).toBeLessThanOrEqual(found.budget);
+        expect(call.cachedTokens).toBeLessThanOrEqual(call.reusedTokens);
+        // Anthropic-style prices: uncached at input, reads at cached, writes at cache-write.
+        const expected = (call.uncachedTokens * 3 + call.cachedTokens * 0.3 + call.cacheWriteTokens * 3.75) / 1e6;
+        expect(call.cost.total).toBeCloseTo(expected, 12);
+      }
+    }
+    // Retention all keeps reasoning the episode policy drops.
+    const episode32 = json.runs[1]!;
+    const all32 = json.runs[3]!;
+    expect(episode32.reasoningDroppedTokens).toBeGreaterThan(0);
+    expect(all32.reasoningDroppedTokens).toBe(0);
+  });
+
+  it('matches packContext called call by call with the state carried', async () => {
+    const json = await analysisOf([plainFile, '--budgets', '3k']);
+    const counter = createTokenCounter();
+    let state: ReturnType<typeof packContext>['state'] | undefined;
+    const expected: number[] = [];
+    plain.forEach((message, index) => {
+      if (message.role !== 'assistant') return;
+      const result = packContext({ messages: plain.slice(0, index), budget: 3000, tokenizer: counter, state });
+      state = result.state;
+      expected.push(result.stats.tokens.total);
+    });
+    expect(json.runs[0]!.perCall.map((call) => call.tokens.total)).toEqual(expected);
+    expect(json.runs[0]!.evictedEpisodes).toBeGreaterThan(0);
+  });
+
+  it('explains every call that did not reuse the previous prompt', async () => {
+    const json = await analysisOf([plainFile, '--budgets', '3k']);
+    const calls = json.runs[0]!.perCall;
+    expect(calls[0]!.misses).toEqual(['first-call']);
+    const boundaries = calls.filter((call) => call.boundary && call.call > 0 && !call.evictedNow);
+    expect(boundaries.length).toBeGreaterThan(0);
+    for (const call of boundaries) expect(call.misses).toContain('user-boundary');
+    const evictions = calls.filter((call) => call.evictedNow);
+    expect(evictions.length).toBeGreaterThan(0);
+    for (const call of evictions) expect(call.misses[0]).toBe('eviction');
+    for (const call of calls) {
+      if (call.misses.length === 0) expect(call.cachedTokens).toBe(call.reusedTokens);
+      if (call.misses.includes('below-minimum')) expect(call.cachedTokens).toBe(0);
+    }
+  });
+});
+
+describe('episodic budget: predicted against reported cache reads', () => {
+  it('compares with the replay closest to the reported input and flags misses the prompt does not explain', async () => {
+    // Usage shaped like the 8k replay's own input, with the cache reported cold on call 6.
+    const reference = await analysisOf([plainFile, '--budgets', '8k']);
+    const inputs = reference.runs[0]!.perCall.map((call) => call.tokens.total);
+    const cached = reference.runs[0]!.perCall.map((call) => call.cachedTokens);
+    const withUsage = budgetSession({
+      episodes: 4,
+      steps: 3,
+      resultWords: 400,
+      system: 'You debug CI failures.',
+      usage: (call) => ({
+        inputTokens: inputs[call]!,
+        cachedInputTokens: call === 6 ? 0 : cached[call]!,
+        outputTokens: 50,
+      }),
+    });
+    const file = await fixtures.write('usage.jsonl', transcriptText(withUsage));
+    const json = await analysisOf([file, '--budgets', '3k,8k,32k']);
+    const reported = json.reported!;
+    expect(reported.budget).toBe(8000);
+    expect(reported.callsWithUsage).toBe(json.calls);
+    expect(reported.totals.reportedInput).toBe(inputs.reduce((sum, value) => sum + value, 0));
+    expect(reported.totals.reportedCached).toBe(cached.reduce((sum, value) => sum + value, 0) - cached[6]!);
+    expect(cached[6]).toBeGreaterThan(0);
+    expect(reported.calls[6]!.misses).toContain('unexplained');
+    expect(reported.calls.filter((call) => call.misses.includes('unexplained'))).toHaveLength(1);
+
+    const text = (await runCli(['budget', file, '--budgets', '3k,8k,32k'])).stdout;
+    expect(text).toContain('Predicted against reported cache reads');
+    expect(text).toContain('compared with the replay at 8,000 tokens, retention episode');
+    expect(text).toMatch(/\n +7 +\d+ .*provider cached less than predicted/);
+  });
+});
+
+describe('episodic budget: models and prices', () => {
+  it('prices as --model, from a --pricing file that extends the built-in table', async () => {
+    const pricing = await fixtures.write(
+      'prices.json',
+      JSON.stringify({ models: [{ provider: 'acme', pattern: 'acme-1.*', input: 10, cachedInput: 1, output: 20 }] }),
+    );
+    const json = await analysisOf([plainFile, '--budgets', '8k', '--model', 'acme/acme-1-large', '--pricing', pricing]);
+    expect(json.model).toMatchObject({ provider: 'acme', id: 'acme-1-large', from: 'option', pricingSource: pricing });
+    expect(json.model.otherModels).toEqual([`${sessionModel.provider}/${sessionModel.id}`]);
+    // No profile and no assumption for this provider: nothing predicted cached.
+    expect(json.model.cache).toEqual({ style: 'none', minCacheableTokens: 0, source: 'none' });
+    expect(json.runs[0]!.cost.total).toBeCloseTo((json.runs[0]!.inputTokens * 10) / 1e6, 12);
+  });
+
+  it('prices a bare --model id from the built-in table, with no cache writes on an OpenAI-style cache', async () => {
+    const json = await analysisOf([plainFile, '--budgets', '8k', '--model', 'gpt-5']);
+    expect(json.model).toMatchObject({ provider: 'openai', id: 'gpt-5', cache: { style: 'openai-prefix' } });
+    expect(json.model.pricing).toEqual({ input: 1.25, cachedInput: 0.125, output: 10 });
+    expect(json.runs[0]!.cacheWriteTokens).toBe(0);
+    expect(json.runs[0]!.cachedTokens).toBeGreaterThan(0);
+  });
+});
+
+describe('episodic budget: bad input exits 1 with a clear message', () => {
+  it('names a missing transcript file', async () => {
+    const result = await runCli(['budget', fixtures.path('nope.jsonl'), '--budgets', '8k']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^episodic: .*(not found|no such file).*\n$/i);
+    expect(result.stderr).toContain(fixtures.path('nope.jsonl'));
+    expect(result.stdout).toBe('');
+  });
+
+  it('names the malformed line', async () => {
+    const file = await fixtures.write('bad.jsonl', malformedText(3));
+    const result = await runCli(['budget', file, '--budgets', '8k']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(new RegExp(`^episodic: ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}, line 3: `));
+    expect(result.stdout).toBe('');
+  });
+
+  it('names an unknown model and how to pass --pricing', async () => {
+    const other = budgetSession({
+      episodes: 1,
+      steps: 1,
+      resultWords: 20,
+      model: { provider: 'acme', id: 'rocket-9' },
+    });
+    const file = await fixtures.write('acme.jsonl', transcriptText(other));
+    const result = await runCli(['budget', file, '--budgets', '8k']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^episodic: no price known for model "acme\/rocket-9": pass --pricing FILE/);
+  });
+
+  it('asks for --model when the transcript records none', async () => {
+    const file = await fixtures.write(
+      'anon.jsonl',
+      transcriptText(budgetSession({ episodes: 1, steps: 1, resultWords: 20, model: null })),
+    );
+    const result = await runCli(['budget', file, '--budgets', '8k']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('pass --model PROVIDER/ID');
+  });
+
+  it('names the pricing file and the bad field', async () => {
+    const pricing = await fixtures.write(
+      'bad-prices.json',
+      JSON.stringify({ models: [{ pattern: 'x', input: 'cheap', cachedInput: 0, output: 1 }] }),
+    );
+    const result = await runCli(['budget', plainFile, '--budgets', '8k', '--pricing', pricing]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^episodic: pricing file .*bad-prices\.json: models\.0\.input: /);
+  });
+
+  it('refuses a budget below the system prompt and tools', async () => {
+    const system = await fixtures.write('system.txt', 'Follow the repository conventions. '.repeat(40));
+    const result = await runCli(['budget', plainFile, '--budgets', '100,8k', '--system', system]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(
+      /^episodic: budget 100 tokens is below what every call starts with: \d+ tokens \(system prompt \d+/,
+    );
+  });
+
+  it('names a bad --tools file', async () => {
+    const tools = await fixtures.write('tools.json', JSON.stringify([{ name: 'x', description: 'y' }]));
+    const result = await runCli(['budget', plainFile, '--budgets', '8k', '--tools', tools]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^episodic: --tools .*tools\.json: 0\.inputSchema: /);
+  });
+
+  it('counts calls that cannot fit at all as shortened and says so', async () => {
+    const huge: Message[] = [
+      ...plain,
+      { role: 'user', content: 'One more thing' },
+      {
+        role: 'assistant',
+        content: [{ type: 'tool-call', id: 'big', name: 'read_log', args: {} }],
+        model: sessionModel,
+      },
+      { role: 'tool', toolCallId: 'big', toolName: 'read_log', content: 'x' },
+      { role: 'assistant', content: [{ type: 'text', text: 'done' }], model: sessionModel },
+    ];
+    huge[huge.length - 4] = { role: 'user', content: `One more thing: ${'word '.repeat(5000)}` };
+    const file = await fixtures.write('huge.jsonl', transcriptText(huge));
+    const json = await analysisOf([file, '--budgets', '3k,32k']);
+    expect(json.runs[0]!.overflowCalls).toBe(2);
+    expect(json.runs[0]!.shortenedCalls).toBeGreaterThanOrEqual(2);
+    expect(json.runs[1]!.overflowCalls).toBe(0);
+    const text = (await runCli(['budget', file, '--budgets', '3k,32k'])).stdout;
+    expect(text).toContain('At 3,000 tokens 2 calls did not fit at all');
+  });
+
+  it('treats a bad command line as a usage error (exit 2)', async () => {
+    expect((await runCli(['budget', plainFile])).code).toBe(2);
+    expect((await runCli(['budget', plainFile, '--budgets', '8k,,16k'])).code).toBe(2);
+    const retention = await runCli(['budget', plainFile, '--budgets', '8k', '--retention', 'episode,most']);
+    expect(retention.code).toBe(2);
+    expect(retention.stderr).toContain('unknown retention "most"');
+  });
+});
+
+describe('episodic budget: progress', () => {
+  function ttyStream(): { stream: Writable; text: () => string } {
+    const chunks: string[] = [];
+    const stream = new Writable({
+      write(chunk: Buffer | string, _encoding, callback) {
+        chunks.push(chunk.toString());
+        callback();
+      },
+    });
+    Object.assign(stream, { isTTY: true });
+    return { stream, text: () => chunks.join('') };
+  }
+
+  it('draws a bar on a terminal stderr, ends at every call done and clears its line', async () => {
+    const stderr = ttyStream();
+    const stdout = ttyStream();
+    const code = await run(['budget', plainFile, '--budgets', '3k,8k', '--json'], {
+      stdin: Readable.from(['']),
+      stdout: stdout.stream,
+      stderr: stderr.stream,
+      env: {},
+    });
+    expect(code).toBe(0);
+    const calls = plain.filter((message) => message.role === 'assistant').length;
+    expect(stderr.text()).toContain(`\rReplaying [${'#'.repeat(30)}] ${calls * 2}/${calls * 2} calls 100%`);
+    expect(stderr.text().endsWith('\r\u001b[2K')).toBe(true);
+    expect(() => JSON.parse(stdout.text())).not.toThrow();
+  });
+
+  it('stays off a stderr that is not a terminal unless --progress asks', async () => {
+    expect((await runCli(['budget', plainFile, '--budgets', '8k'])).stderr).toBe('');
+    expect((await runCli(['budget', plainFile, '--budgets', '8k', '--progress'])).stderr).toContain('\rReplaying [');
+  });
+});

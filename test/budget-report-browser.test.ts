@@ -1,0 +1,170 @@
+/**
+ * The HTML report of `episodic budget --html` in a real headless browser (Debian's
+ * chromium, driven by playwright-core, which downloads no browser of its own): the
+ * page loads offline without console errors or network requests, its three charts
+ * draw pixels, and its table shows the figures `--json` prints. A screenshot goes to
+ * test-output/ for a person to look at.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { budgetSession } from '../packages/cli/src/testing/budget-sessions.js';
+import { fixtureDir, runCli, transcriptText } from '../packages/cli/src/testing/cli-harness.js';
+import { formatCount } from '../packages/cli/src/text-table.js';
+
+const chromiumPath = '/usr/bin/chromium';
+const browserArgs = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+const screenshotPath = resolve('test-output/budget-report.png');
+
+interface JsonRun {
+  budget: number;
+  retention: string;
+  inputTokens: number;
+  shortenedCalls: number;
+}
+
+// The probes run in the page; they are source text because this project's type-check
+// has no DOM library.
+interface CanvasInfo {
+  id: string;
+  width: number;
+  height: number;
+  /** Pixels with any opacity. */
+  painted: number;
+}
+const canvasProbe = `Array.from(document.querySelectorAll('canvas')).map((canvas) => {
+  const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+  let painted = 0;
+  for (let index = 3; index < data.length; index += 4) if (data[index] > 0) painted += 1;
+  return { id: canvas.id, width: canvas.width, height: canvas.height, painted };
+})`;
+
+interface TableRow {
+  budget: number;
+  retention: string;
+  cells: string[];
+}
+const tableProbe = `Array.from(document.querySelectorAll('table.runs tr[data-budget]')).map((row) => ({
+  budget: Number(row.getAttribute('data-budget')),
+  retention: row.getAttribute('data-retention'),
+  cells: Array.from(row.querySelectorAll('td')).map((cell) => cell.textContent),
+}))`;
+
+const missing = existsSync(chromiumPath)
+  ? ''
+  : ` (skipped: ${chromiumPath} is missing; install it with apt-get install -y chromium)`;
+const suite = missing ? describe.skip : describe;
+
+suite(`budget HTML report in headless chromium${missing}`, () => {
+  let fixtures: Awaited<ReturnType<typeof fixtureDir>>;
+  let reportFile: string;
+  let runs: JsonRun[];
+
+  beforeAll(async () => {
+    fixtures = await fixtureDir();
+    // Usage on every call, with the cache reported cold on every fourth, so the
+    // reported series has something to show.
+    const messages = budgetSession({
+      episodes: 5,
+      steps: 4,
+      resultWords: 500,
+      system: 'You debug CI failures: read the log, find the failing step, explain the cause.',
+      usage: (call) => ({
+        inputTokens: 3000 + call * 400,
+        cachedInputTokens: call % 4 === 0 ? 0 : 2000,
+        outputTokens: 90,
+      }),
+    });
+    // The file name lands in the page's title and heading: markup in it must stay text.
+    const transcript = await fixtures.write(
+      'session<img src=x onerror="window.injected=true">.jsonl',
+      transcriptText(messages),
+    );
+    reportFile = fixtures.path('report.html');
+    const result = await runCli([
+      'budget',
+      transcript,
+      '--budgets',
+      '4k,8k,32k',
+      '--retention',
+      'episode,all',
+      '--json',
+      '--html',
+      reportFile,
+    ]);
+    expect(result.stderr).toContain('Wrote the HTML report');
+    expect(result.code).toBe(0);
+    runs = (JSON.parse(result.stdout) as { runs: JsonRun[] }).runs;
+  });
+
+  afterAll(async () => {
+    await fixtures?.cleanup();
+  });
+
+  it('renders the charts and the table offline, without console errors', async () => {
+    const userDataDir = await mkdtemp(join(tmpdir(), 'episodic-chromium-'));
+    const context = await chromium.launchPersistentContext(userDataDir, {
+      executablePath: chromiumPath,
+      headless: true,
+      args: browserArgs,
+      viewport: { width: 1280, height: 900 },
+    });
+    try {
+      const page = await context.newPage();
+      const errors: string[] = [];
+      const requests: string[] = [];
+      page.on('console', (message) => {
+        if (message.type() === 'error') errors.push(message.text());
+      });
+      page.on('pageerror', (error) => errors.push(error.message));
+      page.on('request', (request) => requests.push(request.url()));
+
+      const url = pathToFileURL(reportFile).href;
+      await page.goto(url);
+      await page.waitForSelector('body[data-ready="true"]', { timeout: 15_000 });
+
+      expect(errors).toEqual([]);
+      expect(requests).toEqual([url]);
+      expect(await page.evaluate('window.injected')).toBeUndefined();
+
+      const canvases = await page.evaluate<CanvasInfo[]>(canvasProbe);
+      expect(canvases.map((canvas) => canvas.id).sort()).toEqual(['chart-cache', 'chart-cost', 'chart-sections']);
+      for (const canvas of canvases) {
+        expect(canvas.width).toBeGreaterThan(100);
+        // Axes, labels and data: a blank canvas has no painted pixel at all.
+        expect(canvas.painted, canvas.id).toBeGreaterThan(canvas.width * 5);
+      }
+
+      const rows = await page.evaluate<TableRow[]>(tableProbe);
+      expect(rows.map(({ budget, retention }) => ({ budget, retention }))).toEqual(
+        runs.map(({ budget, retention }) => ({ budget, retention })),
+      );
+      rows.forEach((row, index) => {
+        expect(row.cells[2]).toBe(formatCount(runs[index]!.inputTokens));
+        expect(row.cells[5]).toBe(formatCount(runs[index]!.shortenedCalls));
+      });
+      const options = await page.evaluate<number>("document.querySelectorAll('#run-select option').length");
+      expect(options).toBe(runs.length);
+
+      await mkdir(resolve('test-output'), { recursive: true });
+      await page.screenshot({ path: screenshotPath, fullPage: true });
+      console.log(`budget report screenshot: ${screenshotPath}`);
+    } finally {
+      await context.close();
+      await rm(userDataDir, { recursive: true, force: true });
+    }
+  });
+});
