@@ -11,7 +11,7 @@ const title = key ? 'live DeepSeek' : 'live DeepSeek (skipped: DEEPSEEK_API_KEY 
 
 describe.skipIf(!key)(title, () => {
   it('thinking mode: two episodes with tool calls are accepted (tool-episodes retention)', async () => {
-    const adapter = createOpenAICompatibleAdapter({ provider: 'deepseek', model: 'deepseek-reasoner', maxRetries: 2 });
+    const adapter = createOpenAICompatibleAdapter({ provider: 'deepseek', model: process.env.DEEPSEEK_MODEL ?? 'deepseek-v3.2', maxRetries: 2 });
     const responses = await runLiveEpisodes(adapter);
     expect(responses.at(-1)?.stopReason).toBe('stop');
     expect(responses.some((r) => r.message.content.some((part) => part.type === 'reasoning'))).toBe(true);

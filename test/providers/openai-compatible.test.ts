@@ -27,11 +27,11 @@ interface FamilyCase {
 }
 
 const cases: FamilyCase[] = [
-  { family: 'deepseek-r1', provider: 'deepseek', models: { primary: 'deepseek-r1', secondary: 'deepseek-r1-0528' } },
+  { family: 'deepseek-r1', provider: 'deepseek', models: { primary: 'deepseek-reasoner', secondary: 'deepseek-r1-0528' } },
   {
     family: 'deepseek-thinking',
     provider: 'deepseek',
-    models: { primary: 'deepseek-reasoner', secondary: 'deepseek-v4-flash' },
+    models: { primary: 'deepseek-v3.2', secondary: 'deepseek-v4-flash' },
     field: 'reasoning_content',
     widerRetention: true,
   },

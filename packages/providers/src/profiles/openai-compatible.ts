@@ -183,19 +183,21 @@ const gptOss = (host: Host): CompatibleProfile => ({
 /** Every compatible profile; within a provider the first matching pattern wins. */
 export const openaiCompatibleProfiles: readonly CompatibleProfile[] = [
   {
-    // R1 (open weights and legacy hosts): reasoning is display-only; sending it back is a 400.
+    // R1 (`deepseek-reasoner`, and open-weight R1 names): reasoning is display-only;
+    // sending it back is a 400 (PROVIDERS.md). If your account serves thinking mode
+    // under `deepseek-reasoner`, override this entry with the thinking profile.
     ...hosts.deepseek,
-    pattern: 'deepseek-r1(-.*)?',
+    pattern: 'deepseek-(r1(-.*)?|reasoner)',
     contextWindow: 65_536,
     maxOutputTokens: 32_768,
     retention: 'none',
     sendReasoningAs: 'none',
   },
   {
-    // Thinking mode (V3.2, V4, and `deepseek-reasoner`, which now serves it): the
-    // reasoning of every assistant message that made tool calls must go back.
+    // Thinking mode (V3.2, V4): the reasoning of every assistant message that made
+    // tool calls must go back.
     ...hosts.deepseek,
-    pattern: 'deepseek-(reasoner|v3\\.[2-9].*|v4.*)',
+    pattern: 'deepseek-(v3\\.[2-9].*|v4.*)',
     contextWindow: 128_000,
     maxOutputTokens: 64_000,
     retention: 'tool-episodes',
