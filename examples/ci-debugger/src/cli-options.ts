@@ -26,7 +26,7 @@ Without --provider the agent runs offline on a scripted model (no network, no ke
 
   --provider NAME   ${PROVIDER_NAMES.join(', ')},
                     or any OpenAI-compatible server together with --base-url
-  --model ID        model id, e.g. claude-sonnet-4-5, gpt-5-mini, gemini-2.5-flash, deepseek-chat
+  --model ID        model id, e.g. claude-sonnet-4-6, gpt-5-mini, gemini-2.5-flash, deepseek-chat
   --base-url URL    override the provider's endpoint (proxies, local servers)
   --budget N        max input tokens per model call (default 24000)
   --sessions DIR    where transcripts are saved (default .episodic/sessions)
@@ -98,7 +98,7 @@ function parse(argv: readonly string[]) {
 
 function exampleModel(provider: string): string {
   const examples: Record<string, string> = {
-    anthropic: 'claude-sonnet-4-5',
+    anthropic: 'claude-sonnet-4-6',
     openai: 'gpt-5-mini',
     'openai-chat': 'gpt-4.1-mini',
     google: 'gemini-2.5-flash',

@@ -16,7 +16,7 @@ import { formatSummary } from './summary.js';
 
 const OFFLINE_BANNER = `Episodic CI debugger: running OFFLINE with a scripted model (no network, no API key).
   The scripted model reasons and calls the real tools step by step, deciding each step from the tool results.
-  To use a real model:  npm start -- --provider anthropic --model claude-sonnet-4-5   (reads ANTHROPIC_API_KEY)
+  To use a real model:  npm start -- --provider anthropic --model claude-sonnet-4-6   (reads ANTHROPIC_API_KEY)
   Other providers: openai, openai-chat, google, deepseek, openrouter, ollama, ... (npm start -- --help)`;
 
 /** The streams the command line talks to (injectable for tests). */

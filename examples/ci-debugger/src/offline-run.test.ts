@@ -46,7 +46,9 @@ describe('offline run end to end', () => {
 
   it('ends the investigation with a verified fix of the onIdle race', () => {
     expect(stdout).toContain('## Root cause');
-    expect(stdout).toMatch(/\*\*Verified fix\*\*: on the patched copy the same seeded batch fails 0\/40 runs \(was [1-9]\d*\/40\)/);
+    expect(stdout).toMatch(
+      /\*\*Verified fix\*\*: on the patched copy the same seeded batch fails 0\/40 runs \(was [1-9]\d*\/40\)/,
+    );
     expect(stdout).toContain('+    return this.#active === 0 && this.#waiting.length === 0 && this.#retrying === 0;');
     expect(stdout).toContain('the whole suite passes');
   });
@@ -75,9 +77,14 @@ describe('offline run end to end', () => {
     expect(calls.length).toBeGreaterThan(15);
     for (const call of calls) expect(results.has(call.id)).toBe(true);
     expect(results.size).toBe(calls.length);
-    const first = messages.slice(0, messages.findIndex((message, index) => index > 0 && message.role === 'user'));
+    const first = messages.slice(
+      0,
+      messages.findIndex((message, index) => index > 0 && message.role === 'user'),
+    );
     const assistants = first.filter((message) => message.role === 'assistant');
-    expect(assistants.every((message) => message.content.some((part) => part.type === 'reasoning' && part.text.length > 40))).toBe(true);
+    expect(
+      assistants.every((message) => message.content.some((part) => part.type === 'reasoning' && part.text.length > 40)),
+    ).toBe(true);
     const last = assistants.at(-1);
     expect(last?.content.some((part) => part.type === 'text' && part.text.includes('Verified fix'))).toBe(true);
   });

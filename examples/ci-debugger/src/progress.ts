@@ -72,7 +72,7 @@ export class ProgressPrinter {
       case 'tool-result':
         write(
           `  ${event.result.isError ? this.red('✗') : '←'} ${event.result.toolName} ${size(event.result.content.length)} ` +
-            `(${event.durationMs} ms)${event.result.isError ? `: ${preview(event.result.content, 160)}` : ''}\n`,
+            `(${Math.round(event.durationMs)} ms)${event.result.isError ? `: ${preview(event.result.content, 160)}` : ''}\n`,
         );
         break;
       case 'step-finish':
