@@ -5,10 +5,21 @@
  * (in completion order), `step-finish`. An episode is framed by `episode-start` and
  * `episode-finish`; `error` can come at any point (with `willRetry` when the loop
  * tries the call again).
+ *
+ * Reasoning events: `reasoning-handoff` just before `context-packed` when a call
+ * gets a hand-off note; `reasoning-stats` (scope `step`) and, when reasoning
+ * reached visible text, `reasoning-leak` once the model's answer is persisted
+ * (before its tool calls run); `reasoning-stats` (scope `episode`) before the final
+ * `error` (if any) and `episode-finish`;
+ * `reasoning-restored` right after `episode-start` of the first run of a session
+ * whose history was completed from a replay cache.
  */
-import type { AssistantMessage, ToolCallPart, ToolMessage, Usage, UserMessage } from './message.js';
+import type { AssistantMessage, ModelRef, ToolCallPart, ToolMessage, Usage, UserMessage } from './message.js';
 import type { StopReason } from './model-adapter.js';
 import type { PackStats } from './pack-types.js';
+import type { HandoffSkip } from './reasoning/handoff.js';
+import type { LeakFinding } from './reasoning/leak-check.js';
+import type { ReasoningTally } from './reasoning/reasoning-stats.js';
 import type { UsageTotals } from './usage-totals.js';
 
 /** Why an episode ended. */
@@ -45,8 +56,34 @@ export type AgentEvent =
       usage: Usage | undefined;
       stopReason: StopReason | undefined;
     }
-  /** A warning from the model adapter (e.g. an unsupported provider option). */
-  | { type: 'warning'; step: number; message: string }
+  /**
+   * A warning: from the model adapter (e.g. an unsupported provider option), or from
+   * the loop, then with a `code` (`handoff-trace-skipped`, `reasoning-missing`,
+   * `replay-cache-failed`, `reasoning-sidecar-failed`). `step` is 0 for warnings about
+   * the session as loaded.
+   */
+  | { type: 'warning'; step: number; message: string; code?: string }
+  /** Reasoning and visible tokens of one step (counted by the agent's tokenizer, raw tokens). */
+  | { type: 'reasoning-stats'; scope: 'step'; step: number; stats: ReasoningTally }
+  /** Reasoning and visible tokens of this run's steps, summed. */
+  | { type: 'reasoning-stats'; scope: 'episode'; steps: number; stats: ReasoningTally }
+  /** Reasoning showed up in a step's visible text (echoed trace, tag markers, Harmony tokens). */
+  | { type: 'reasoning-leak'; step: number; findings: readonly LeakFinding[] }
+  /**
+   * This call's system prompt carries a hand-off note quoting `traces` reasoning
+   * traces of other models (`from`); `tokens` were added to the call (and taken from
+   * the packer's budget). `skipped` traces were left out whole.
+   */
+  | {
+      type: 'reasoning-handoff';
+      step: number;
+      from: readonly ModelRef[];
+      traces: number;
+      tokens: number;
+      skipped: readonly HandoffSkip[];
+    }
+  /** Reasoning the application's history lacked was restored from the replay cache. */
+  | { type: 'reasoning-restored'; messages: number; tokens: number; missing: number }
   | {
       type: 'error';
       error: Error;

@@ -6,11 +6,16 @@ import { randomUUID } from 'node:crypto';
 import { Calibration } from './calibration.js';
 import { InvalidArgumentError } from './errors.js';
 import { MemorySessionStore } from './memory-session-store.js';
+import type { Message } from './message.js';
 import type { ModelAdapter } from './model-adapter.js';
 import type { PackTuning, RetryOptions } from './model-call.js';
 import type { Retention } from './pack-types.js';
+import type { HandoffOptions } from './reasoning/handoff.js';
+import type { ReplayCache } from './reasoning/replay-cache/replay-cache.js';
+import type { PersistReasoning } from './reasoning-at-rest.js';
 import type { LoopSettings } from './run-loop.js';
 import { Session } from './session.js';
+import { openSession } from './session-open.js';
 import type { SessionStore } from './session-store.js';
 import { anyOf, maxSteps, type StopCondition } from './stop-conditions.js';
 import { createTokenCounter, type TokenCounter } from './token-counter.js';
@@ -51,6 +56,15 @@ export interface AgentOptions {
   providerOptions?: Record<string, unknown>;
   /** Where sessions are kept when `session()` is not given a store. Default: in memory. */
   store?: SessionStore;
+  /**
+   * Captures the reasoning of every answer, and restores it into histories that lack
+   * it (a `history` passed to `session()`, or a stored transcript). Default: none.
+   */
+  replayCache?: ReplayCache;
+  /** Default of {@link SessionOptions.handoff} for this agent's sessions. Default off. */
+  handoff?: boolean | HandoffOptions;
+  /** Default of {@link SessionOptions.persistReasoning} for this agent's sessions. Default `always`. */
+  persistReasoning?: PersistReasoning;
 }
 
 /** Options of {@link Agent.session}. */
@@ -58,6 +72,26 @@ export interface SessionOptions {
   /** Loads the session if the store has it. Default: a new random id. */
   id?: string;
   store?: SessionStore;
+  /**
+   * The conversation so far, for a new session whose history the application keeps
+   * (e.g. a chat UI that stores only visible messages). It is persisted as the
+   * session's start; the agent's replay cache restores reasoning it lacks.
+   */
+  history?: readonly Message[];
+  /**
+   * Cross-model hand-off: when a call goes to another model than the one that
+   * reasoned earlier in the current episode, that reasoning (the last `maxTraces`
+   * traces, within `maxTokens`) is quoted as a framed note in the call's system
+   * prompt. `true` uses the defaults (3 traces, 2,000 tokens). Default: the agent's, else off.
+   */
+  handoff?: boolean | HandoffOptions;
+  /**
+   * `always` (default): reasoning is persisted in the transcript. `current-episode`:
+   * only the current episode's reasoning is persisted, in a sidecar the store deletes
+   * when the episode ends (the transcript never holds reasoning). Models that need
+   * past reasoning back (`tool-episodes` retention) then warn on load.
+   */
+  persistReasoning?: PersistReasoning;
 }
 
 /** An agent definition; cheap to keep, and shared by all its sessions. */
@@ -68,6 +102,7 @@ export class Agent {
   readonly budget: number;
   private readonly settings: LoopSettings;
   private readonly store: SessionStore | undefined;
+  private readonly options: AgentOptions;
 
   constructor(options: AgentOptions) {
     const profile = options.model.profile;
@@ -84,6 +119,7 @@ export class Agent {
       options.tokenizer ??
       createTokenCounter({ calibration: new Calibration({ initial: profile?.tokenizerFactor ?? 1 }) });
     this.store = options.store;
+    this.options = options;
     const tools = options.tools ?? [];
     const stopWhen = options.stopWhen ?? maxSteps(DEFAULT_MAX_STEPS);
     this.settings = {
@@ -102,17 +138,34 @@ export class Agent {
       maxConcurrency: options.maxConcurrency,
       toolTimeoutMs: options.toolTimeoutMs,
       pricing: profile?.pricing,
+      replayCache: options.replayCache,
     };
     if (this.settings.tools.size !== tools.length) {
       throw new InvalidArgumentError('two tools share a name: every tool needs its own spec.name');
     }
   }
 
-  /** Opens a session: loads it from the store when `id` is stored there, else starts an empty one. */
+  /**
+   * Opens a session: loads it from the store when `id` is stored there, else starts
+   * one (empty, or from `history`).
+   */
   async session(options: SessionOptions = {}): Promise<Session> {
     const store = options.store ?? this.store ?? new MemorySessionStore();
     const id = options.id ?? randomUUID();
-    const stored = await store.load(id);
-    return new Session(this.settings, store, id, stored);
+    const handoff = options.handoff ?? this.options.handoff;
+    const settings: LoopSettings = {
+      ...this.settings,
+      handoff: handoff === true ? {} : handoff || undefined,
+    };
+    const opened = await openSession({
+      store,
+      id,
+      target: this.model.model,
+      retention: this.settings.retention ?? 'episode',
+      replayCache: this.options.replayCache,
+      persistReasoning: options.persistReasoning ?? this.options.persistReasoning ?? 'always',
+      history: options.history,
+    });
+    return new Session(settings, store, id, opened);
   }
 }

@@ -54,7 +54,8 @@ function pairedIds(messages: readonly Message[], start: number, end: number): Se
   return paired;
 }
 
-function keepsReasoning(retention: Retention, current: boolean, hasToolCalls: boolean): boolean {
+/** Whether retention keeps an assistant message's reasoning (in the current episode or not, with tool calls or not). */
+export function keepsReasoning(retention: Retention, current: boolean, hasToolCalls: boolean): boolean {
   switch (retention) {
     case 'all':
       return true;

@@ -2,7 +2,9 @@
  * A {@link SessionStore} on disk: `<directory>/<id>.jsonl` is the transcript (format
  * v1), appended to with one write and an fsync per step and never rewritten;
  * `<directory>/<id>.state.json` is the pack state, replaced atomically (temporary
- * file, fsync, rename).
+ * file, fsync, rename); `<directory>/<id>.reasoning.json` is the reasoning sidecar
+ * of `persistReasoning: 'current-episode'`, replaced the same way and deleted when
+ * its episode ends.
  *
  * Crashes: the only damage a crash can do is a torn last line (a write cut short).
  * Loading reports it in `torn` and ignores it; the next append first ends that line,
@@ -17,6 +19,7 @@ import { join } from 'node:path';
 import { EpisodicError } from './errors.js';
 import type { Message } from './message.js';
 import type { PackState } from './pack-types.js';
+import type { ReasoningSidecar } from './reasoning-at-rest.js';
 import { assertSessionId, type SessionStore, type StoredSession, type TornLine } from './session-store.js';
 import { parseTranscriptLine, serializeMessage } from './transcript.js';
 
@@ -47,6 +50,12 @@ export class FileSessionStore implements SessionStore {
     return join(this.directory, `${id}.jsonl`);
   }
 
+  /** Path of a session's reasoning sidecar. */
+  sidecarPath(id: string): string {
+    assertSessionId(id);
+    return join(this.directory, `${id}.reasoning.json`);
+  }
+
   /** Path of a session's pack state. */
   statePath(id: string): string {
     assertSessionId(id);
@@ -59,7 +68,8 @@ export class FileSessionStore implements SessionStore {
     const packState = await this.loadState(id);
     if (text === undefined && packState === undefined) return undefined;
     const { messages, torn } = parseStoredTranscript(text ?? '', path);
-    return torn ? { messages, packState, torn } : { messages, packState };
+    const sidecar = await this.loadSidecar(id);
+    return { messages, packState, ...(torn ? { torn } : {}), ...(sidecar ? { reasoningSidecar: sidecar } : {}) };
   }
 
   async append(id: string, messages: readonly Message[]): Promise<void> {
@@ -78,12 +88,24 @@ export class FileSessionStore implements SessionStore {
   }
 
   async saveState(id: string, state: PackState): Promise<void> {
-    const path = this.statePath(id);
+    await this.replaceFile(this.statePath(id), JSON.stringify(state));
+  }
+
+  async saveReasoningSidecar(id: string, sidecar: ReasoningSidecar | undefined): Promise<void> {
+    const path = this.sidecarPath(id);
+    if (sidecar) return this.replaceFile(path, JSON.stringify(sidecar));
+    await unlink(path).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOENT') throw error;
+    });
+  }
+
+  /** Writes `text` to a temporary file beside `path`, syncs it, and renames it over `path`. */
+  private async replaceFile(path: string, text: string): Promise<void> {
     await this.ensureDirectory();
     const temporary = `${path}.${randomBytes(6).toString('hex')}.tmp`;
     const handle = await open(temporary, 'w');
     try {
-      await handle.writeFile(JSON.stringify(state), 'utf8');
+      await handle.writeFile(text, 'utf8');
       if (this.sync) await handle.sync();
     } catch (error) {
       await handle.close();
@@ -100,6 +122,25 @@ export class FileSessionStore implements SessionStore {
       throw error;
     });
     return names.filter((name) => name.endsWith('.jsonl')).map((name) => name.slice(0, -'.jsonl'.length));
+  }
+
+  private async loadSidecar(id: string): Promise<ReasoningSidecar | undefined> {
+    const path = this.sidecarPath(id);
+    const text = await readIfExists(path);
+    if (text === undefined) return undefined;
+    let sidecar: ReasoningSidecar | undefined;
+    try {
+      sidecar = JSON.parse(text) as ReasoningSidecar;
+    } catch {
+      sidecar = undefined;
+    }
+    if (sidecar?.version !== 1 || !Array.isArray(sidecar.entries)) {
+      throw new EpisodicError(
+        'invalid_reasoning_sidecar',
+        `${path} is not a version 1 reasoning sidecar: delete it (the current episode then resumes without its reasoning).`,
+      );
+    }
+    return sidecar;
   }
 
   private async loadState(id: string): Promise<PackState | undefined> {

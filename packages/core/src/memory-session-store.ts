@@ -4,17 +4,24 @@
  */
 import type { Message } from './message.js';
 import type { PackState } from './pack-types.js';
+import type { ReasoningSidecar } from './reasoning-at-rest.js';
 import { assertSessionId, type SessionStore, type StoredSession } from './session-store.js';
 
 /** Sessions held in a Map; lost when the process ends. */
 export class MemorySessionStore implements SessionStore {
   private readonly sessions = new Map<string, { messages: Message[]; packState: PackState | undefined }>();
+  private readonly sidecars = new Map<string, ReasoningSidecar>();
 
   async load(id: string): Promise<StoredSession | undefined> {
     assertSessionId(id);
     const stored = this.sessions.get(id);
     if (!stored) return undefined;
-    return { messages: structuredClone(stored.messages), packState: structuredClone(stored.packState) };
+    const sidecar = this.sidecars.get(id);
+    return {
+      messages: structuredClone(stored.messages),
+      packState: structuredClone(stored.packState),
+      ...(sidecar ? { reasoningSidecar: structuredClone(sidecar) } : {}),
+    };
   }
 
   async append(id: string, messages: readonly Message[]): Promise<void> {
@@ -23,6 +30,12 @@ export class MemorySessionStore implements SessionStore {
 
   async saveState(id: string, state: PackState): Promise<void> {
     this.entry(id).packState = structuredClone(state);
+  }
+
+  async saveReasoningSidecar(id: string, sidecar: ReasoningSidecar | undefined): Promise<void> {
+    assertSessionId(id);
+    if (sidecar) this.sidecars.set(id, structuredClone(sidecar));
+    else this.sidecars.delete(id);
   }
 
   async list(): Promise<string[]> {

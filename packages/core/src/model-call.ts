@@ -8,10 +8,13 @@
 import { RunAbortedError } from './agent-errors.js';
 import type { AgentEventHandler } from './agent-events.js';
 import { EpisodicError } from './errors.js';
+import { type CallHandoff, prepareHandoff, systemWithHandoff } from './handoff-call.js';
 import type { AssistantMessage, Message, ToolSpec, Usage } from './message.js';
 import { type ModelAdapter, ModelError, type ModelRequest, type StopReason } from './model-adapter.js';
 import { packContext } from './pack.js';
 import type { PackOptions, PackResult, PackState, PackStats, Retention } from './pack-types.js';
+import { withoutForeignReasoning } from './reasoning/foreign-reasoning.js';
+import type { HandoffOptions } from './reasoning/handoff.js';
 import type { TokenCounter } from './token-counter.js';
 
 /** After a context-overflow error the call is repacked once with this share of the budget. */
@@ -46,6 +49,8 @@ export interface ModelCallSettings {
   maxOutputTokens: number | undefined;
   providerOptions: Record<string, unknown> | undefined;
   retry: RetryOptions | undefined;
+  /** Cross-model hand-off of the current episode's foreign reasoning; off when undefined. */
+  handoff?: HandoffOptions | undefined;
 }
 
 /** A finished call with the pack that produced its request. */
@@ -57,7 +62,12 @@ export interface ModelCallResult {
   state: PackState;
 }
 
-/** Packs `messages` and calls the model, retrying as described above. Throws the final error. */
+/**
+ * Packs `messages` and calls the model, retrying as described above. Throws the final
+ * error. Another model's reasoning and opaque data never reach the adapter; with
+ * `handoff` set, the current episode's foreign traces travel as a note in this
+ * call's system prompt instead (its tokens are taken from the packer's budget).
+ */
 export async function callModel(
   settings: ModelCallSettings,
   context: { messages: readonly Message[]; packState: PackState | undefined; step: number },
@@ -65,13 +75,23 @@ export async function callModel(
   signal: AbortSignal | undefined,
 ): Promise<ModelCallResult> {
   const maxRetries = settings.retry?.maxRetries ?? 3;
-  let budget = settings.budget;
+  const target = settings.model.model;
+  const handoff = settings.handoff
+    ? prepareHandoff(
+        settings.handoff,
+        { messages: context.messages, target, budget: settings.budget, step: context.step },
+        settings.tokenizer,
+        emit,
+      )
+    : undefined;
+  const messages = withoutForeignReasoning(context.messages, target);
+  let budget = settings.budget - (handoff?.tokens ?? 0);
   let repacked = false;
   for (let attempt = 0; ; ) {
     if (signal?.aborted) throw new RunAbortedError(signal.reason);
     const packed = packContext({
       ...settings.pack,
-      messages: context.messages,
+      messages,
       system: settings.system,
       tools: settings.toolSpecs,
       budget,
@@ -81,7 +101,7 @@ export async function callModel(
     });
     emit({ type: 'context-packed', step: context.step, stats: packed.stats, budget });
     try {
-      const response = await streamCall(settings, packed, context.step, emit, signal);
+      const response = await streamCall(settings, packed, handoff, context.step, emit, signal);
       return { ...response, stats: packed.stats, state: packed.state };
     } catch (error) {
       if (signal?.aborted) throw new RunAbortedError(signal.reason);
@@ -106,12 +126,13 @@ export async function callModel(
 async function streamCall(
   settings: ModelCallSettings,
   packed: PackResult,
+  handoff: CallHandoff | undefined,
   step: number,
   emit: AgentEventHandler,
   signal: AbortSignal | undefined,
 ): Promise<{ message: AssistantMessage; usage: Usage; stopReason: StopReason }> {
   const request: ModelRequest = {
-    system: packed.system,
+    system: systemWithHandoff(packed.system, handoff),
     messages: packed.messages,
     cacheBreakpoints: packed.stats.cacheBreakpoints,
     ...(settings.toolSpecs.length > 0 ? { tools: settings.toolSpecs } : {}),

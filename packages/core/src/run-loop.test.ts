@@ -44,7 +44,9 @@ describe('run loop', () => {
       'context-packed',
       'reasoning-delta',
       'text-delta',
+      'reasoning-stats',
       'step-finish',
+      'reasoning-stats',
       'episode-finish',
     ]);
     const text = events.flatMap((event) => (event.type === 'text-delta' ? [event.text] : [])).join('');

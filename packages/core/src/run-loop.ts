@@ -11,7 +11,7 @@
  * a crash (at least once, never zero times).
  */
 import { RunAbortedError } from './agent-errors.js';
-import type { AgentEventHandler } from './agent-events.js';
+import type { AgentEvent, AgentEventHandler } from './agent-events.js';
 import {
   type AssistantMessage,
   assistantText,
@@ -26,6 +26,9 @@ import type { StopReason } from './model-adapter.js';
 import { callModel, type ModelCallSettings } from './model-call.js';
 import type { Pricing } from './model-profile.js';
 import type { PackState } from './pack-types.js';
+import type { ReplayCache } from './reasoning/replay-cache/replay-cache.js';
+import { type EpisodeReasoningReport, ReasoningReporter } from './reasoning-report.js';
+import { captureForReplay } from './replay-capture.js';
 import type { StopCondition } from './stop-conditions.js';
 import type { AgentTool } from './tool.js';
 import { executeToolCalls } from './tool-executor.js';
@@ -39,6 +42,8 @@ export interface LoopSettings extends ModelCallSettings {
   toolTimeoutMs: number | undefined;
   /** Prices for the cost estimate, usually from the adapter's profile. */
   pricing: Pricing | undefined;
+  /** Captures the reasoning of every answer for histories that come back without it; off when undefined. */
+  replayCache?: ReplayCache | undefined;
 }
 
 /** The session side of a run: its transcript, where to persist it, where events go. */
@@ -50,6 +55,8 @@ export interface LoopSession {
   persist(messages: readonly Message[]): Promise<void>;
   saveState(state: PackState): Promise<void>;
   emit: AgentEventHandler;
+  /** Events about the session itself (load warnings, restored reasoning), emitted after `episode-start` and cleared. */
+  notices?: AgentEvent[];
 }
 
 /** What the loop does next. */
@@ -70,6 +77,8 @@ export interface EpisodeResult {
   steps: number;
   /** Usage of this run's model calls. */
   usage: UsageTotals;
+  /** Reasoning and visible tokens of this run's steps, and the leaks found in them. */
+  reasoning: EpisodeReasoningReport;
 }
 
 /**
@@ -87,7 +96,9 @@ export async function runEpisode(
   const { emit } = session;
   let usage = emptyUsageTotals(settings.pricing);
   let calls = 0;
+  const reporter = new ReasoningReporter(settings.tokenizer, emit);
   emit({ type: 'episode-start', sessionId: session.id, input, resumed: input === undefined });
+  for (const notice of session.notices?.splice(0) ?? []) emit(notice);
   try {
     if (input) await append(session, [...unansweredResults(session.messages), input]);
     let step = stepsInEpisode(session.messages);
@@ -96,7 +107,7 @@ export async function runEpisode(
       switch (next.type) {
         case 'call-model': {
           step += 1;
-          const outcome = await modelStep(settings, session, step, signal);
+          const outcome = await modelStep(settings, session, { step, reporter }, signal);
           usage = addUsage(usage, outcome.usage, settings.pricing);
           calls += 1;
           next = outcome.next;
@@ -108,15 +119,17 @@ export async function runEpisode(
         case 'final':
         case 'stop': {
           const reason = next.type === 'final' ? 'done' : 'stop-condition';
+          const reasoning = reporter.finish();
           emit({ type: 'episode-finish', reason, message: next.message, usage });
           const text = next.message ? assistantText(next.message) : '';
-          return { reason, message: next.message, text, steps: calls, usage };
+          return { reason, message: next.message, text, steps: calls, usage, reasoning };
         }
       }
     }
   } catch (error) {
     const aborted = signal?.aborted === true;
     const failure = aborted && !(error instanceof RunAbortedError) ? new RunAbortedError(signal?.reason) : error;
+    reporter.finish();
     emit({ type: 'error', error: failure as Error, willRetry: false });
     emit({ type: 'episode-finish', reason: aborted ? 'aborted' : 'error', message: undefined, usage });
     throw failure;
@@ -126,12 +139,12 @@ export async function runEpisode(
 /**
  * Calls the model, learns the tokenizer ratio from the reported input tokens (so the
  * next packs stay under the provider's real limit), and persists the answer before
- * anything else happens.
+ * anything else happens; then reports its reasoning and captures it for replay.
  */
 async function modelStep(
   settings: LoopSettings,
   session: LoopSession,
-  step: number,
+  { step, reporter }: { step: number; reporter: ReasoningReporter },
   signal: AbortSignal | undefined,
 ): Promise<{ usage: Usage; next: NextStep }> {
   const { emit } = session;
@@ -143,9 +156,12 @@ async function modelStep(
     model: result.message.model ?? settings.model.model,
     usage: result.usage,
   };
+  const previous = session.messages.at(-1);
   await append(session, [message]);
   session.packState = result.state;
   await session.saveState(result.state);
+  reporter.step(step, message);
+  if (settings.replayCache) await captureForReplay(settings, { message, previous, step }, emit);
   const calls = toolCallsOf(message);
   if (calls.length > 0)
     return { usage: result.usage, next: { type: 'run-tools', message, calls, stopReason: result.stopReason } };

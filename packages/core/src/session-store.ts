@@ -6,6 +6,7 @@
 import { InvalidArgumentError } from './errors.js';
 import type { Message } from './message.js';
 import type { PackState } from './pack-types.js';
+import type { ReasoningSidecar } from './reasoning-at-rest.js';
 
 /** A torn write found when loading: a last line cut short by a crash. It is ignored. */
 export interface TornLine {
@@ -20,6 +21,8 @@ export interface StoredSession {
   packState: PackState | undefined;
   /** Set when the stored transcript ended in a torn write (reported, then ignored). */
   torn?: TornLine;
+  /** The current episode's reasoning kept apart from the transcript, if any (see {@link SessionStore.saveReasoningSidecar}). */
+  reasoningSidecar?: ReasoningSidecar;
 }
 
 /**
@@ -35,6 +38,12 @@ export interface SessionStore {
   saveState(id: string, state: PackState): Promise<void>;
   /** Ids of the stored sessions. */
   list?(): Promise<string[]>;
+  /**
+   * Replaces the session's reasoning sidecar whole, durably; `undefined` deletes it.
+   * Needed for `persistReasoning: 'current-episode'`, which keeps the current
+   * episode's reasoning here instead of in the transcript. `load` returns it.
+   */
+  saveReasoningSidecar?(id: string, sidecar: ReasoningSidecar | undefined): Promise<void>;
 }
 
 const safeId = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}$/;

@@ -7,8 +7,11 @@ import type { AgentEvent, AgentEventHandler } from './agent-events.js';
 import { InvalidArgumentError } from './errors.js';
 import type { Message, UserMessage, UserPart } from './message.js';
 import type { PackState } from './pack-types.js';
+import type { ReasoningAtRest } from './reasoning-at-rest.js';
+import { type SessionReasoningSummary, summarizeReasoning } from './reasoning-report.js';
 import { type EpisodeResult, type LoopSettings, pendingStep, runEpisode } from './run-loop.js';
-import type { SessionStore, StoredSession, TornLine } from './session-store.js';
+import type { OpenedSession } from './session-open.js';
+import type { SessionStore, TornLine } from './session-store.js';
 import { type UsageTotals, usageTotalsOf } from './usage-totals.js';
 
 /** What `send` accepts: text, user content parts, or a whole user message. */
@@ -27,7 +30,11 @@ export class Session {
   readonly store: SessionStore;
   /** Set when the stored transcript ended in a torn write that loading ignored. */
   readonly torn: TornLine | undefined;
+  /** Warnings about the session as opened (e.g. reasoning its model needs is missing); also emitted at the next run. */
+  readonly warnings: readonly string[];
   private readonly state: { messages: Message[]; packState: PackState | undefined };
+  private readonly notices: AgentEvent[];
+  private readonly atRest: ReasoningAtRest | undefined;
   private running = false;
 
   /** @internal Use `agent.session()`. */
@@ -35,12 +42,15 @@ export class Session {
     private readonly settings: LoopSettings,
     store: SessionStore,
     id: string,
-    stored: StoredSession | undefined,
+    opened: OpenedSession,
   ) {
     this.id = id;
     this.store = store;
-    this.torn = stored?.torn;
-    this.state = { messages: stored?.messages ?? [], packState: stored?.packState };
+    this.torn = opened.torn;
+    this.warnings = opened.warnings;
+    this.notices = opened.notices;
+    this.atRest = opened.atRest;
+    this.state = { messages: opened.messages, packState: opened.packState };
   }
 
   /** The transcript so far (do not modify it). */
@@ -56,6 +66,16 @@ export class Session {
   /** Token usage and estimated cost of every model call in the transcript. */
   get totals(): UsageTotals {
     return usageTotalsOf(this.state.messages, this.settings.pricing);
+  }
+
+  /**
+   * Reasoning and visible tokens per step, per episode and in total, and every
+   * reasoning leak found in visible text, over the whole transcript (counted with the
+   * agent's tokenizer). Reasoning kept out of a reloaded transcript is not counted
+   * again; its provider-reported tokens still are (`reportedReasoningTokens`).
+   */
+  get reasoning(): SessionReasoningSummary {
+    return summarizeReasoning(this.state.messages, this.settings.tokenizer);
   }
 
   /** True when the current episode was interrupted and {@link resume} has work to do. */
@@ -129,9 +149,9 @@ export class Session {
   private async run(input: UserMessage | undefined, options: RunOptions): Promise<EpisodeResult> {
     if (this.running) throw new SessionBusyError(this.id);
     this.running = true;
-    const { store, id, state } = this;
+    const { store, id, state, atRest } = this;
     try {
-      return await runEpisode(
+      const result = await runEpisode(
         this.settings,
         {
           id,
@@ -144,13 +164,17 @@ export class Session {
           set packState(value) {
             state.packState = value;
           },
-          persist: (messages) => store.append(id, messages),
+          persist: (messages) =>
+            atRest ? atRest.persist(messages, state.messages.length) : store.append(id, messages),
           saveState: (packState) => store.saveState(id, packState),
           emit: options.onEvent ?? (() => {}),
+          notices: this.notices,
         },
         input,
         options.signal,
       );
+      await atRest?.settle(state.messages);
+      return result;
     } finally {
       this.running = false;
     }

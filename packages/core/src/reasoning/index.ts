@@ -1,7 +1,23 @@
 /**
  * Reasoning that travels inside text: streaming splitters for tagged reasoning and
- * Harmony channels, leak checks, and reasoning token stats.
+ * Harmony channels, leak checks, and reasoning token stats. The reasoning toolkit:
+ * cross-model hand-off notes, removal of foreign reasoning, the replay cache.
  */
+export { withoutForeignReasoning } from './foreign-reasoning.js';
+export {
+  buildHandoff,
+  DEFAULT_HANDOFF_TOKENS,
+  DEFAULT_HANDOFF_TRACES,
+  fenceFor,
+  foreignTraces,
+  formatHandoffNote,
+  type Handoff,
+  type HandoffOptions,
+  type HandoffSkip,
+  type HandoffTrace,
+  isForeign,
+  reasoningProducer,
+} from './handoff.js';
 export { createHarmonyParser, type HarmonyHeader, type HarmonyPiece, parseHarmonyHeader } from './harmony-parser.js';
 export {
   checkAssistantLeak,
@@ -23,5 +39,6 @@ export {
   reasoningStats,
   type StepReasoningStats,
 } from './reasoning-stats.js';
+export * from './replay-cache/index.js';
 export { normalizePieces, type SplitPiece, type StreamSplitter } from './stream-splitter.js';
 export { createTagSplitter, type TagSplitterOptions } from './tag-splitter.js';

@@ -1,0 +1,75 @@
+/**
+ * The agent loop's side of the cross-model hand-off (see `reasoning/handoff.ts`):
+ * builds the note for one call, reports it as events, and says how many tokens it
+ * takes from the packer's budget. The note goes into that call's system prompt
+ * only; the transcript, the packed messages and later calls are not changed.
+ */
+import type { AgentEventHandler } from './agent-events.js';
+import type { Message, ModelRef } from './message.js';
+import { buildHandoff, type HandoffOptions } from './reasoning/handoff.js';
+import type { TokenCounter } from './token-counter.js';
+
+/** Largest share of the call's budget a hand-off note may take; a larger note is left out whole. */
+export const HANDOFF_BUDGET_SHARE = 0.25;
+
+/** Between the system prompt and the note. */
+const SEPARATOR = '\n\n';
+
+/** A note to add to one call's system prompt, and its calibrated tokens. */
+export interface CallHandoff {
+  note: string;
+  tokens: number;
+}
+
+/** The hand-off for this call, or undefined when there is none; emits its events. */
+export function prepareHandoff(
+  options: HandoffOptions,
+  call: { messages: readonly Message[]; target: ModelRef; budget: number; step: number },
+  counter: TokenCounter,
+  emit: AgentEventHandler,
+): CallHandoff | undefined {
+  const handoff = buildHandoff(call.messages, call.target, options, counter);
+  for (const skip of handoff.skipped) {
+    const why =
+      skip.reason === 'too-large'
+        ? `it alone exceeds handoff.maxTokens (${options.maxTokens ?? 'default'})`
+        : 'newer traces used up handoff.maxTokens';
+    emit({
+      type: 'warning',
+      step: call.step,
+      code: 'handoff-trace-skipped',
+      message: `hand-off: a reasoning trace of ${skip.producer.provider}/${skip.producer.id} (message ${skip.messageIndex}, ${skip.tokens} tokens) was left out whole because ${why}.`,
+    });
+  }
+  if (handoff.note === undefined) return undefined;
+  const tokens = counter.calibration.apply(handoff.tokens + counter.countText(SEPARATOR));
+  if (tokens > call.budget * HANDOFF_BUDGET_SHARE) {
+    emit({
+      type: 'warning',
+      step: call.step,
+      code: 'handoff-trace-skipped',
+      message: `hand-off: the note (${tokens} tokens) would take more than a quarter of the call's budget (${call.budget}); it was left out. Lower handoff.maxTokens.`,
+    });
+    return undefined;
+  }
+  const from = [
+    ...new Map(
+      handoff.traces.map((trace) => [`${trace.producer.provider}/${trace.producer.id}`, trace.producer]),
+    ).values(),
+  ];
+  emit({
+    type: 'reasoning-handoff',
+    step: call.step,
+    from,
+    traces: handoff.traces.length,
+    tokens,
+    skipped: handoff.skipped,
+  });
+  return { note: handoff.note, tokens };
+}
+
+/** The system prompt of a call that carries `handoff`. */
+export function systemWithHandoff(system: string | undefined, handoff: CallHandoff | undefined): string | undefined {
+  if (!handoff) return system;
+  return system ? `${system}${SEPARATOR}${handoff.note}` : handoff.note;
+}

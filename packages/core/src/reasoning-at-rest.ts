@@ -1,0 +1,151 @@
+/**
+ * Retention of reasoning at rest (`persistReasoning: 'current-episode'`): reasoning
+ * is kept out of the persisted transcript once its episode ends. Stores never
+ * rewrite history, so reasoning never enters the transcript at all: every
+ * assistant message is appended without its reasoning parts, and the current
+ * episode's reasoning is kept beside the transcript in a sidecar that the store
+ * replaces whole (never appends to). Loading puts the sidecar's parts back into
+ * an unfinished episode, so a resumed session keeps its reasoning across a crash;
+ * the sidecar is deleted when the episode finishes or a new one starts.
+ *
+ * Write order, so that a crash at any point leaves a consistent state: the sidecar
+ * is saved before the transcript append that needs it (a sidecar entry for a
+ * message that never got appended is ignored on load), and deleted after the append
+ * of a new user message (a stale sidecar, older than the current episode, is
+ * ignored and deleted on load).
+ */
+import { InvalidArgumentError } from './errors.js';
+import { hashText } from './fingerprint.js';
+import type { AssistantMessage, Message, ReasoningPart } from './message.js';
+import { pendingStep } from './run-loop.js';
+import type { SessionStore } from './session-store.js';
+
+/** Where reasoning is persisted: `always` in the transcript, or `current-episode` only (in a sidecar). */
+export type PersistReasoning = 'always' | 'current-episode';
+
+/** The current episode's reasoning, kept apart from the transcript. JSON-serialisable. */
+export interface ReasoningSidecar {
+  version: 1;
+  /** Index of the user message that opened the episode (0 for a preamble). */
+  episodeStart: number;
+  entries: {
+    /** Index of the assistant message in the transcript. */
+    index: number;
+    /** Fingerprint of the stored (reasoning-free) message, checked on load. */
+    fingerprint: string;
+    /** The reasoning parts and their positions in the original content. */
+    parts: { position: number; part: ReasoningPart }[];
+  }[];
+}
+
+/** Fingerprint of a message's visible parts: survives a store's round trip of the message. */
+function fingerprintOf(message: AssistantMessage): string {
+  const visible = message.content.map((part) =>
+    part.type === 'text' ? `t:${part.text}` : part.type === 'tool-call' ? `c:${part.id}` : '',
+  );
+  return hashText(visible.filter((piece) => piece !== '').join('\u0000'));
+}
+
+function lastUserIndex(messages: readonly Message[]): number {
+  for (let index = messages.length - 1; index >= 0; index -= 1) if (messages[index]?.role === 'user') return index;
+  return 0;
+}
+
+/**
+ * The transcript with the sidecar's reasoning put back, when the sidecar belongs to
+ * its current, unfinished episode; `stale` when it does not (delete it then).
+ */
+export function mergeSidecar(
+  messages: readonly Message[],
+  sidecar: ReasoningSidecar | undefined,
+): { messages: Message[]; stale: boolean } {
+  if (!sidecar) return { messages: [...messages], stale: false };
+  const current = sidecar.episodeStart === lastUserIndex(messages) && pendingStep(messages) !== undefined;
+  if (!current) return { messages: [...messages], stale: true };
+  const merged = [...messages];
+  for (const entry of sidecar.entries) {
+    const message = merged[entry.index];
+    if (message?.role !== 'assistant' || fingerprintOf(message) !== entry.fingerprint) continue;
+    const content = [...message.content];
+    for (const { position, part } of [...entry.parts].sort((left, right) => left.position - right.position))
+      content.splice(position, 0, part);
+    merged[entry.index] = { ...message, content };
+  }
+  return { messages: merged, stale: false };
+}
+
+/** Writes a session's messages with reasoning kept out of the transcript, as described above. */
+export class ReasoningAtRest {
+  private sidecar: ReasoningSidecar | undefined;
+
+  constructor(
+    private readonly store: SessionStore,
+    private readonly id: string,
+    /** The transcript as loaded, reasoning merged back. */
+    messages: readonly Message[],
+  ) {
+    if (!store.saveReasoningSidecar) {
+      throw new InvalidArgumentError(
+        "persistReasoning 'current-episode' needs a session store with saveReasoningSidecar (MemorySessionStore and FileSessionStore have it); use persistReasoning 'always' with this store.",
+      );
+    }
+    this.sidecar = sidecarOf(messages, lastUserIndex(messages));
+  }
+
+  /** Appends `messages` (the transcript holds `offset` messages before them). */
+  async persist(messages: readonly Message[], offset: number): Promise<void> {
+    const before = this.sidecar;
+    let sidecar = before;
+    const copies: Message[] = [];
+    for (const [position, message] of messages.entries()) {
+      const index = offset + position;
+      if (message.role === 'user') sidecar = { version: 1, episodeStart: index, entries: [] };
+      if (message.role !== 'assistant' || !message.content.some((part) => part.type === 'reasoning')) {
+        copies.push(message);
+        continue;
+      }
+      const visible = { ...message, content: message.content.filter((part) => part.type !== 'reasoning') };
+      sidecar = {
+        version: 1,
+        episodeStart: sidecar?.episodeStart ?? 0,
+        entries: [...(sidecar?.entries ?? []), entryOf(message, visible, index)],
+      };
+      copies.push(visible);
+    }
+    const hasEntries = (sidecar?.entries.length ?? 0) > 0;
+    if (sidecar !== before && hasEntries) await this.save(sidecar);
+    await this.store.append(this.id, copies);
+    if (sidecar !== before && !hasEntries && (before?.entries.length ?? 0) > 0) await this.save(undefined);
+    this.sidecar = sidecar;
+  }
+
+  /** Deletes the sidecar once the transcript's current episode is finished. */
+  async settle(messages: readonly Message[]): Promise<void> {
+    if (pendingStep(messages) === undefined && this.sidecar) await this.save(undefined);
+  }
+
+  private async save(sidecar: ReasoningSidecar | undefined): Promise<void> {
+    await this.store.saveReasoningSidecar?.(this.id, sidecar);
+    this.sidecar = sidecar;
+  }
+}
+
+function entryOf(message: AssistantMessage, visible: AssistantMessage, index: number): ReasoningSidecar['entries'][0] {
+  const parts: { position: number; part: ReasoningPart }[] = [];
+  message.content.forEach((part, position) => {
+    if (part.type === 'reasoning') parts.push({ position, part });
+  });
+  return { index, fingerprint: fingerprintOf(visible), parts };
+}
+
+/** The sidecar that describes the reasoning of `messages` from `episodeStart` on (undefined when none). */
+function sidecarOf(messages: readonly Message[], episodeStart: number): ReasoningSidecar | undefined {
+  const entries: ReasoningSidecar['entries'] = [];
+  for (let index = episodeStart; index < messages.length; index += 1) {
+    const message = messages[index];
+    if (message?.role !== 'assistant' || !message.content.some((part) => part.type === 'reasoning')) continue;
+    const visible = { ...message, content: message.content.filter((part) => part.type !== 'reasoning') };
+    entries.push(entryOf(message, visible, index));
+  }
+  return entries.length > 0 ? { version: 1, episodeStart, entries } : undefined;
+}

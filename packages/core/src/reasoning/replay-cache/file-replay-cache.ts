@@ -1,0 +1,158 @@
+/**
+ * A {@link ReplayCache} that survives a restart: the memory cache in front, and an
+ * append-only JSON Lines log behind it (one entry per line). Opening reads the log
+ * back (expired entries and a torn last line are skipped); every `set` appends its
+ * entries with one write; when the log holds many more lines than live entries it
+ * is compacted: the live entries are written to a temporary file, synced, and
+ * renamed over the log, so a crash leaves either the old or the new log, whole.
+ *
+ * Why a file and not SQLite: `better-sqlite3` is a native addon (a binary download
+ * or a compiler at install time), and `node:sqlite` needs Node 22 while Episodic
+ * supports Node 20. The cache is a key-value map read once at start and then
+ * served from memory, which a log does well without a dependency. Lookups never
+ * touch the disk; recency of use is not logged, so after a restart entries rank by
+ * when they were stored.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { ReasoningPart } from '../../message.js';
+import { MemoryReplayCache } from './memory-replay-cache.js';
+import type { ReplayCache, ReplayCacheBounds, ReplayCacheStats, ReplayEntry } from './replay-cache.js';
+
+/** Options of {@link FileReplayCache.open}. */
+export interface FileReplayCacheOptions extends ReplayCacheBounds {
+  /** The log file; its directory is created if needed. */
+  path: string;
+  /** fsync after every append. Default false: losing the last entries in a power cut only costs cache misses. */
+  sync?: boolean;
+  /** Compact when the log has more than this many lines and twice as many as live entries. Default 1,000. */
+  compactAfter?: number;
+}
+
+/** One line of the log. */
+interface LogLine {
+  key: string;
+  provider: string;
+  model: string;
+  parts: ReasoningPart[];
+  tokens: number;
+  storedAt: number;
+}
+
+function parseLine(line: string): ReplayEntry | undefined {
+  try {
+    const value = JSON.parse(line) as Partial<LogLine>;
+    if (typeof value.key !== 'string' || !Array.isArray(value.parts) || typeof value.storedAt !== 'number')
+      return undefined;
+    return {
+      key: value.key,
+      provider: String(value.provider),
+      model: String(value.model),
+      parts: value.parts,
+      tokens: Number(value.tokens) || 0,
+      storedAt: value.storedAt,
+    };
+  } catch {
+    // A torn line from a crash mid-append: the entry is lost, which only costs a miss.
+    return undefined;
+  }
+}
+
+const lineOf = (entry: ReplayEntry) => `${JSON.stringify(entry)}\n`;
+
+/** A replay cache persisted to an append-only log. Open with {@link FileReplayCache.open}. */
+export class FileReplayCache implements ReplayCache {
+  private writes: Promise<void> = Promise.resolve();
+  private closed = false;
+
+  private constructor(
+    private readonly memory: MemoryReplayCache,
+    private readonly options: FileReplayCacheOptions,
+    private lines: number,
+  ) {}
+
+  /** Opens (or creates) the cache at `options.path` and loads its live entries. */
+  static async open(options: FileReplayCacheOptions): Promise<FileReplayCache> {
+    const memory = new MemoryReplayCache(options);
+    const text = await readFile(options.path, 'utf8').catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return '';
+      throw error;
+    });
+    let lines = 0;
+    for (const line of text.split('\n')) {
+      if (line.trim() === '') continue;
+      lines += 1;
+      const entry = parseLine(line);
+      if (entry) memory.put(entry, false);
+    }
+    await mkdir(dirname(options.path), { recursive: true });
+    // A torn last line must not glue itself to the next append.
+    const cache = new FileReplayCache(memory, options, lines);
+    if (text.length > 0 && !text.endsWith('\n')) await cache.appendText('\n');
+    return cache;
+  }
+
+  get(key: string): Promise<ReplayEntry | undefined> {
+    return this.memory.get(key);
+  }
+
+  /** Stores entries in memory at once and appends them to the log (resolves when written). */
+  set(entries: readonly ReplayEntry[]): Promise<void> {
+    if (this.closed) return Promise.reject(new Error('the replay cache is closed'));
+    for (const entry of entries) this.memory.put(entry);
+    const text = entries.map(lineOf).join('');
+    this.lines += entries.length;
+    // One write at a time, in order; a failed write is reported to its caller only.
+    const write = this.writes
+      .catch(() => {})
+      .then(async () => {
+        await this.appendText(text);
+        if (this.needsCompaction()) await this.compact();
+      });
+    this.writes = write;
+    return write;
+  }
+
+  stats(): ReplayCacheStats {
+    return this.memory.stats();
+  }
+
+  /** Rewrites the log with only the live entries (temporary file, sync, rename). */
+  async compact(): Promise<void> {
+    const live = this.memory.live();
+    const temporary = `${this.options.path}.${randomBytes(6).toString('hex')}.tmp`;
+    const handle = await open(temporary, 'w');
+    try {
+      await handle.writeFile(live.map(lineOf).join(''), 'utf8');
+      await handle.sync();
+    } catch (error) {
+      await handle.close();
+      await unlink(temporary).catch(() => {});
+      throw error;
+    }
+    await handle.close();
+    await rename(temporary, this.options.path);
+    this.lines = live.length;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.writes.catch(() => {});
+  }
+
+  private needsCompaction(): boolean {
+    const threshold = this.options.compactAfter ?? 1_000;
+    return this.lines > threshold && this.lines > 2 * this.memory.stats().entries;
+  }
+
+  private async appendText(text: string): Promise<void> {
+    const handle = await open(this.options.path, 'a');
+    try {
+      await handle.write(text);
+      if (this.options.sync) await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  }
+}
