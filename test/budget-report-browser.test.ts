@@ -6,12 +6,15 @@
  * test-output/ for a person to look at.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium } from 'playwright-core';
+import { createTokenCounter, splitEpisodes, userText } from '@episodic/core';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { renderEpisodesReport } from '../packages/cli/src/report/episodes-report.js';
+import { countSections } from '../packages/cli/src/section-tokens.js';
 import { budgetSession } from '../packages/cli/src/testing/budget-sessions.js';
 import { fixtureDir, runCli, transcriptText } from '../packages/cli/src/testing/cli-harness.js';
 import { formatCount } from '../packages/cli/src/text-table.js';
@@ -28,6 +31,7 @@ const browserArgs = [
   '--disable-sync',
 ];
 const screenshotPath = resolve('test-output/budget-report.png');
+const episodesScreenshotPath = resolve('test-output/episodes-report.png');
 
 interface JsonRun {
   budget: number;
@@ -52,6 +56,19 @@ const canvasProbe = `Array.from(document.querySelectorAll('canvas')).map((canvas
   return { id: canvas.id, width: canvas.width, height: canvas.height, painted };
 })`;
 
+/** Pixels of a canvas within a small distance of an RGB colour. */
+function colourProbe(id: string, [red, green, blue]: [number, number, number]): string {
+  return `(() => {
+    const canvas = document.getElementById(${JSON.stringify(id)});
+    const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+    let count = 0;
+    for (let index = 0; index < data.length; index += 4) {
+      if (Math.abs(data[index] - ${red}) + Math.abs(data[index + 1] - ${green}) + Math.abs(data[index + 2] - ${blue}) < 30 && data[index + 3] > 200) count += 1;
+    }
+    return count;
+  })()`;
+}
+
 interface TableRow {
   budget: number;
   retention: string;
@@ -72,6 +89,8 @@ suite(`budget HTML report in headless chromium${missing}`, () => {
   let fixtures: Awaited<ReturnType<typeof fixtureDir>>;
   let reportFile: string;
   let runs: JsonRun[];
+  let context: BrowserContext | undefined;
+  let userDataDir: string | undefined;
 
   beforeAll(async () => {
     fixtures = await fixtureDir();
@@ -111,31 +130,39 @@ suite(`budget HTML report in headless chromium${missing}`, () => {
   });
 
   afterAll(async () => {
+    await context?.close();
+    if (userDataDir) await rm(userDataDir, { recursive: true, force: true });
     await fixtures?.cleanup();
   });
 
-  it('renders the charts and the table offline, without console errors', async () => {
-    const userDataDir = await mkdtemp(join(tmpdir(), 'episodic-chromium-'));
-    const context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: chromiumPath,
-      headless: true,
-      args: browserArgs,
-      viewport: { width: 1280, height: 900 },
-    });
-    try {
-      const page = await context.newPage();
-      const errors: string[] = [];
-      const requests: string[] = [];
-      page.on('console', (message) => {
-        if (message.type() === 'error') errors.push(message.text());
+  /** Opens a file in a fresh page and waits for its script to finish; collects errors and requests. */
+  async function open(file: string): Promise<{ page: Page; errors: string[]; requests: string[]; url: string }> {
+    if (!context) {
+      userDataDir = await mkdtemp(join(tmpdir(), 'episodic-chromium-'));
+      context = await chromium.launchPersistentContext(userDataDir, {
+        executablePath: chromiumPath,
+        headless: true,
+        args: browserArgs,
+        viewport: { width: 1280, height: 900 },
       });
-      page.on('pageerror', (error) => errors.push(error.message));
-      page.on('request', (request) => requests.push(request.url()));
+    }
+    const page = await context.newPage();
+    const errors: string[] = [];
+    const requests: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
+    page.on('pageerror', (error) => errors.push(error.message));
+    page.on('request', (request) => requests.push(request.url()));
+    const url = pathToFileURL(file).href;
+    await page.goto(url);
+    await page.waitForSelector('body[data-ready="true"]', { timeout: 15_000 });
+    return { page, errors, requests, url };
+  }
 
-      const url = pathToFileURL(reportFile).href;
-      await page.goto(url);
-      await page.waitForSelector('body[data-ready="true"]', { timeout: 15_000 });
-
+  it('renders the charts and the table offline, without console errors', async () => {
+    const { page, errors, requests, url } = await open(reportFile);
+    {
       expect(errors).toEqual([]);
       expect(requests).toEqual([url]);
       expect(await page.evaluate('window.injected')).toBeUndefined();
@@ -147,6 +174,8 @@ suite(`budget HTML report in headless chromium${missing}`, () => {
         // Axes, labels and data: a blank canvas has no painted pixel at all.
         expect(canvas.painted, canvas.id).toBeGreaterThan(canvas.width * 5);
       }
+      // The bars themselves: pixels in the current-episode colour, which no axis uses.
+      expect(await page.evaluate<number>(colourProbe('chart-sections', [217, 130, 43]))).toBeGreaterThan(500);
 
       const rows = await page.evaluate<TableRow[]>(tableProbe);
       expect(rows.map(({ budget, retention }) => ({ budget, retention }))).toEqual(
@@ -162,9 +191,39 @@ suite(`budget HTML report in headless chromium${missing}`, () => {
       await mkdir(resolve('test-output'), { recursive: true });
       await page.screenshot({ path: screenshotPath, fullPage: true });
       console.log(`budget report screenshot: ${screenshotPath}`);
-    } finally {
-      await context.close();
-      await rm(userDataDir, { recursive: true, force: true });
     }
+  });
+
+  it('shows the episodes of a session on the same kind of page', async () => {
+    const messages = budgetSession({ episodes: 4, steps: 3, resultWords: 200 });
+    const counter = createTokenCounter();
+    const episodes = splitEpisodes(messages).map((episode) => ({
+      index: episode.index,
+      preamble: episode.preamble,
+      firstUserText: episode.messages[0]?.role === 'user' ? userText(episode.messages[0]) : '',
+      messages: episode.messages.length,
+      steps: episode.messages.filter((message) => message.role === 'assistant').length,
+      toolCalls: episode.messages.filter((message) => message.role === 'tool').length,
+      tokens: countSections(episode.messages, counter),
+    }));
+    const file = fixtures.path('episodes.html');
+    await writeFile(
+      file,
+      renderEpisodesReport({
+        source: 'session.jsonl',
+        systemTokens: 0,
+        episodes,
+        total: countSections(messages, counter),
+      }),
+    );
+    const { page, errors, requests, url } = await open(file);
+    expect(errors).toEqual([]);
+    expect(requests).toEqual([url]);
+    const [canvas] = await page.evaluate<CanvasInfo[]>(canvasProbe);
+    expect(canvas?.id).toBe('chart-episodes');
+    expect(await page.evaluate<number>(colourProbe('chart-episodes', [217, 130, 43]))).toBeGreaterThan(500);
+    expect(await page.evaluate<number>("document.querySelectorAll('table.episodes tr[data-episode]').length")).toBe(4);
+    await page.screenshot({ path: episodesScreenshotPath, fullPage: true });
+    console.log(`episodes report screenshot: ${episodesScreenshotPath}`);
   });
 });

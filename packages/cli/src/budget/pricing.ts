@@ -50,11 +50,13 @@ export class PricingFileError extends EpisodicError {
 
 /** No price is known for the model being priced. */
 export class UnknownPriceError extends EpisodicError {
-  constructor(model: string) {
+  constructor(model: { provider: string | undefined; id: string }) {
+    const name = model.provider ? `${model.provider}/${model.id}` : model.id;
+    const provider = model.provider ? `"provider":${JSON.stringify(model.provider)},` : '';
     super(
       'unknown_model_price',
-      `no price known for model "${model}": pass --pricing FILE with a row for it, e.g. ` +
-        `{"models":[{"pattern":"${escapeForPattern(model)}","input":1.25,"cachedInput":0.125,"output":10}]} ` +
+      `no price known for model "${name}": pass --pricing FILE with a row for it, e.g. ` +
+        `{"models":[{${provider}"pattern":"${escapeForPattern(model.id)}","input":1.25,"cachedInput":0.125,"output":10}]} ` +
         '(USD per million tokens), or --model to price it as another model',
     );
   }
@@ -89,7 +91,7 @@ export function findPrice(
     return { pricing, source: row.source, provider: model.provider ?? row.provider };
   }
   if (profilePricing) return { pricing: profilePricing, source: 'model profile', provider: model.provider };
-  throw new UnknownPriceError(model.provider ? `${model.provider}/${model.id}` : model.id);
+  throw new UnknownPriceError(model);
 }
 
 async function readPricingFile(file: string): Promise<PricingFile> {
