@@ -24,7 +24,7 @@ export interface CallHandoff {
 /** The hand-off for this call, or undefined when there is none; emits its events. */
 export function prepareHandoff(
   options: HandoffOptions,
-  call: { messages: readonly Message[]; target: ModelRef; budget: number; step: number },
+  call: { messages: readonly Message[]; system: string | undefined; target: ModelRef; budget: number; step: number },
   counter: TokenCounter,
   emit: AgentEventHandler,
 ): CallHandoff | undefined {
@@ -42,7 +42,10 @@ export function prepareHandoff(
     });
   }
   if (handoff.note === undefined) return undefined;
-  const tokens = counter.calibration.apply(handoff.tokens + counter.countText(SEPARATOR));
+  // Counted joined to the system prompt: tokens can merge across the seam.
+  const system = call.system ?? '';
+  const added = counter.countText(systemWithHandoff(call.system, handoff) ?? '') - counter.countText(system);
+  const tokens = counter.calibration.apply(added);
   if (tokens > call.budget * HANDOFF_BUDGET_SHARE) {
     emit({
       type: 'warning',
@@ -69,7 +72,10 @@ export function prepareHandoff(
 }
 
 /** The system prompt of a call that carries `handoff`. */
-export function systemWithHandoff(system: string | undefined, handoff: CallHandoff | undefined): string | undefined {
-  if (!handoff) return system;
+export function systemWithHandoff(
+  system: string | undefined,
+  handoff: { note?: string | undefined } | undefined,
+): string | undefined {
+  if (handoff?.note === undefined) return system;
   return system ? `${system}${SEPARATOR}${handoff.note}` : handoff.note;
 }

@@ -79,7 +79,7 @@ export async function callModel(
   const handoff = settings.handoff
     ? prepareHandoff(
         settings.handoff,
-        { messages: context.messages, target, budget: settings.budget, step: context.step },
+        { messages: context.messages, system: settings.system, target, budget: settings.budget, step: context.step },
         settings.tokenizer,
         emit,
       )

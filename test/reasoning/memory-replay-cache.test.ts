@@ -1,0 +1,10 @@
+import { MemoryReplayCache } from '@episodic/core';
+import { expect, it } from 'vitest';
+import { replayCacheConformance } from './replay-cache-conformance.js';
+
+replayCacheConformance('memory', async (bounds) => new MemoryReplayCache(bounds));
+
+it('rejects bounds that are not positive', () => {
+  expect(() => new MemoryReplayCache({ maxEntries: 0 })).toThrow(/maxEntries must be positive/);
+  expect(() => new MemoryReplayCache({ ttlMs: -5 })).toThrow(/ttlMs/);
+});
