@@ -55,8 +55,14 @@ export interface RestoreResult {
   missing: number;
 }
 
-/** Index of the last episode's user message (the episode a resume would continue). */
-function lastEpisodeStart(messages: readonly Message[]): number {
+/**
+ * Where the current episode starts, as far as the next call is concerned: the last
+ * user message when the history ends mid-episode (a resume continues it), else the
+ * end (the next call opens a new episode, so every message is past).
+ */
+function currentEpisodeStart(messages: readonly Message[]): number {
+  const last = messages.at(-1);
+  if (last?.role === 'assistant' && toolCallsOf(last).length === 0) return messages.length;
   for (let index = messages.length - 1; index >= 0; index -= 1) if (messages[index]?.role === 'user') return index;
   return 0;
 }
@@ -103,7 +109,7 @@ export async function restoreReasoning(
   const { cache, target, retention } = options;
   const result: RestoreResult = { messages: [...messages], restored: 0, tokens: 0, missing: 0 };
   if (retention === 'none') return result;
-  const currentStart = lastEpisodeStart(messages);
+  const currentStart = currentEpisodeStart(messages);
   for (const [index, message] of messages.entries()) {
     if (message.role !== 'assistant' || message.content.some((part) => part.type === 'reasoning')) continue;
     if (isForeign(message.model, target)) continue;
@@ -126,7 +132,7 @@ export async function restoreReasoning(
 
 /** Counts the assistant messages that {@link lacksRequiredReasoning}. */
 export function countMissingReasoning(messages: readonly Message[], target: ModelRef, retention: Retention): number {
-  const currentStart = lastEpisodeStart(messages);
+  const currentStart = currentEpisodeStart(messages);
   let missing = 0;
   messages.forEach((message, index) => {
     if (
