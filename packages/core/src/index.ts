@@ -27,6 +27,13 @@ export * from './model-profile.js';
 export { countContext, defaultTokenCounter, packContext } from './pack.js';
 export * from './pack-types.js';
 export * from './reasoning/index.js';
+export type { PersistReasoning, ReasoningSidecar } from './reasoning-at-rest.js';
+export {
+  type EpisodeReasoningReport,
+  type LocatedLeak,
+  type SessionReasoningSummary,
+  summarizeReasoning,
+} from './reasoning-report.js';
 export * from './run-loop.js';
 export * from './session.js';
 export * from './session-store.js';
