@@ -300,6 +300,34 @@ describe('episodic budget: bad input exits 1 with a clear message', () => {
     expect(text).toContain('At 3,000 tokens 2 calls did not fit at all');
   });
 
+  it('counts a current-episode tool result cut by the budget, not one cut by the fixed cap', async () => {
+    // One result of ~6,000 tokens (cut below 24k, where the cap is 25% of the budget)
+    // and one of ~40,000 (over the 16,000-token cap at every budget).
+    const session: Message[] = [
+      { role: 'user', content: 'Read both logs' },
+      {
+        role: 'assistant',
+        content: [{ type: 'tool-call', id: 'mid', name: 'read_log', args: {} }],
+        model: sessionModel,
+      },
+      { role: 'tool', toolCallId: 'mid', toolName: 'read_log', content: 'step ok\n'.repeat(2000) },
+      {
+        role: 'assistant',
+        content: [{ type: 'tool-call', id: 'big', name: 'read_log', args: {} }],
+        model: sessionModel,
+      },
+      { role: 'tool', toolCallId: 'big', toolName: 'read_log', content: 'step ok\n'.repeat(13_000) },
+      { role: 'assistant', content: [{ type: 'text', text: 'Both read.' }], model: sessionModel },
+    ];
+    const file = await fixtures.write('caps.jsonl', transcriptText(session));
+    const json = await analysisOf([file, '--budgets', '8k,128k']);
+    const [small, large] = json.runs;
+    expect(small!.perCall.map((call) => call.shortened)).toEqual([false, true, true]);
+    expect(large!.perCall.map((call) => call.shortened)).toEqual([false, false, false]);
+    expect(Object.keys(large!.perCall[2]!.cutResults)).toEqual(['big']);
+    expect(json.recommendations[0]!.budget).toBe(128_000);
+  });
+
   it('treats a bad command line as a usage error (exit 2)', async () => {
     expect((await runCli(['budget', plainFile])).code).toBe(2);
     expect((await runCli(['budget', plainFile, '--budgets', '8k,,16k'])).code).toBe(2);
@@ -333,7 +361,8 @@ describe('episodic budget: progress', () => {
     });
     expect(code).toBe(0);
     const calls = plain.filter((message) => message.role === 'assistant').length;
-    expect(stderr.text()).toContain(`\rReplaying [${'#'.repeat(30)}] ${calls * 2}/${calls * 2} calls 100%`);
+    // Two runs and the replay at an unlimited budget that tells budget cuts from fixed caps.
+    expect(stderr.text()).toContain(`\rReplaying [${'#'.repeat(30)}] ${calls * 3}/${calls * 3} calls 100%`);
     expect(stderr.text().endsWith('\r\u001b[2K')).toBe(true);
     expect(() => JSON.parse(stdout.text())).not.toThrow();
   });

@@ -15,7 +15,7 @@ import {
 import { type EstimatedCall, estimateCalls } from './cache-estimate.js';
 import type { PricedModel } from './priced-model.js';
 import { type Recommendation, recommend } from './recommend.js';
-import { countCalls, replaySession } from './replay.js';
+import { countCalls, type ReplaySettings, replaySession, unlimitedBudget } from './replay.js';
 import { compareReported, type ReportedComparison } from './reported-usage.js';
 import { type RunSummary, summarizeRun } from './run-summary.js';
 
@@ -88,20 +88,15 @@ export function analyzeBudgets(input: BudgetAnalysisInput): BudgetAnalysis {
     if (budget <= prefix.totalTokens) throw new BudgetBelowPrefixError(budget, prefix);
 
   const replyTokens = counter.calibration.apply(FRAMING.reply);
-  const total = calls * input.budgets.length * input.retentions.length;
+  const total = calls * (input.budgets.length * input.retentions.length + 1);
   let done = 0;
+  const onCall = () => input.onProgress?.(++done, total);
+  // Tool results are capped even at an unlimited budget: only cuts beyond that count.
+  const reference = replaySession({ ...replayBase(input), budget: unlimitedBudget, retention: 'all', onCall });
   const runs: BudgetRun[] = [];
   for (const retention of input.retentions) {
     for (const budget of input.budgets) {
-      const replayed = replaySession({
-        messages,
-        system: input.system,
-        tools: input.tools,
-        budget,
-        retention,
-        counter,
-        onCall: () => input.onProgress?.(++done, total),
-      });
+      const replayed = replaySession({ ...replayBase(input), budget, retention, onCall, reference });
       const perCall = estimateCalls(replayed, input.model.cache, input.model.pricing, replyTokens);
       runs.push({ ...summarizeRun(budget, retention, perCall), perCall });
     }
@@ -124,6 +119,10 @@ export function analyzeBudgets(input: BudgetAnalysisInput): BudgetAnalysis {
     recommendations,
     reported: reported ?? null,
   };
+}
+
+function replayBase(input: BudgetAnalysisInput): Pick<ReplaySettings, 'messages' | 'system' | 'tools' | 'counter'> {
+  return { messages: input.messages, system: input.system, tools: input.tools, counter: input.counter };
 }
 
 /** System prompt (the option's, then the transcript's leading system lines, as the packer folds them) and tools. */

@@ -18,6 +18,7 @@ function call(index: number, total: number, reused: number, extra: Partial<Repla
     tokens: { system: 100, tools: 0, summary: 0, history: 0, currentEpisode: total - 103, total },
     reusedTokens: reused,
     shortened: false,
+    cutResults: {},
     evictedNow: false,
     evictedEpisodes: 0,
     reasoningKeptTokens: 0,

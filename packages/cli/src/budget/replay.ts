@@ -33,10 +33,12 @@ export interface ReplayedCall {
   reusedTokens: number;
   /**
    * The current episode was not sent whole: the packer cut it (reasoning, results or
-   * steps), a tool result of it was sent shortened by the current-episode cap, or
-   * the call did not fit at all.
+   * steps), a tool result of it was sent shorter than at an unlimited budget (the
+   * current-episode cap grows with the budget), or the call did not fit at all.
    */
   shortened: boolean;
+  /** Current-episode tool results sent shortened: characters sent, by tool call id. */
+  cutResults: Record<string, number>;
   /** This call evicted episodes. */
   evictedNow: boolean;
   /** Episodes evicted so far. */
@@ -57,7 +59,15 @@ export interface ReplaySettings {
   counter: TokenCounter;
   /** Called after each call, for progress. */
   onCall?: () => void;
+  /**
+   * The same session replayed at an unlimited budget: a result cut there too (tool
+   * results have a cap whatever the budget) only counts as shortened when cut more.
+   */
+  reference?: readonly ReplayedCall[] | undefined;
 }
+
+/** A budget no session reaches: nothing is evicted and the result caps are at their largest. */
+export const unlimitedBudget = Number.MAX_SAFE_INTEGER;
 
 const noTokens = (): PackStats['tokens'] => ({
   system: 0,
@@ -103,13 +113,15 @@ export function replaySession(settings: ReplaySettings): ReplayedCall[] {
       });
       state = result.state;
       const { stats } = result;
+      const cutResults = currentResultsCut(result.messages, originals);
       calls.push({
         ...base,
         fit: true,
         tokens: stats.tokens,
         // After a call that could not be made there is no previous request to reuse.
         reusedTokens: afterFailure || !sentSoFar ? 0 : stats.prefixReuseTokens,
-        shortened: stats.currentEpisodeShortened || currentResultShortened(result.messages, originals),
+        shortened: stats.currentEpisodeShortened || cutByBudget(cutResults, settings.reference?.[calls.length]),
+        cutResults,
         evictedNow: stats.evictedNow,
         evictedEpisodes: stats.evictedEpisodes,
         reasoningKeptTokens: stats.reasoning.keptTokens,
@@ -125,6 +137,7 @@ export function replaySession(settings: ReplaySettings): ReplayedCall[] {
         tokens: noTokens(),
         reusedTokens: 0,
         shortened: true,
+        cutResults: {},
         evictedNow: false,
         evictedEpisodes: state?.evictedEpisodes ?? 0,
         reasoningKeptTokens: 0,
@@ -138,15 +151,24 @@ export function replaySession(settings: ReplaySettings): ReplayedCall[] {
 }
 
 /**
- * True when a tool result of the current episode went out shortened. The packer
- * sends a result it shortens as a new object, so identity tells: the current episode
- * is everything from the last user message of what was packed.
+ * The tool results of the current episode that went out shortened. The packer sends
+ * a result it shortens as a new object, so identity tells; the current episode is
+ * everything after the last user message of what was packed.
  */
-function currentResultShortened(packed: readonly Message[], originals: ReadonlySet<Message>): boolean {
+function currentResultsCut(packed: readonly Message[], originals: ReadonlySet<Message>): Record<string, number> {
+  const cut: Record<string, number> = {};
   for (let index = packed.length - 1; index >= 0; index -= 1) {
     const message = packed[index]!;
-    if (message.role === 'user') return false;
-    if (message.role === 'tool' && !originals.has(message)) return true;
+    if (message.role === 'user') break;
+    if (message.role === 'tool' && !originals.has(message)) cut[message.toolCallId] = message.content.length;
   }
-  return false;
+  return cut;
+}
+
+/** A result is cut by the budget when the unlimited replay sent it whole, or longer. */
+function cutByBudget(cut: Record<string, number>, reference: ReplayedCall | undefined): boolean {
+  return Object.entries(cut).some(([id, sent]) => {
+    const unlimited = reference?.cutResults[id];
+    return unlimited === undefined || sent < unlimited;
+  });
 }
