@@ -11,7 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startAnthropicServer } from '../servers/anthropic-server.js';
 import type { ScriptedServer } from '../servers/scripted-server.js';
 import { runConformance } from './conformance.js';
-import { testToolSpecs } from './conformance-driver.js';
+import { testToolSpecs } from './conformance-tools.js';
 
 runConformance({
   name: 'anthropic (manual thinking, claude-opus-4-5)',

@@ -16,7 +16,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startGeminiServer } from '../servers/gemini-server.js';
 import type { ScriptedServer } from '../servers/scripted-server.js';
 import { runConformance } from './conformance.js';
-import { testToolSpecs } from './conformance-driver.js';
+import { testToolSpecs } from './conformance-tools.js';
 
 runConformance({
   name: 'google (gemini 3, signatures required)',

@@ -16,38 +16,33 @@ interface FamilyCase {
   models: { primary: string; secondary: string };
   /** The wire field reasoning must go back in (undefined: never sent). */
   field?: string;
-  /**
-   * The shared agent-loop scenarios assume `episode` retention; families whose
-   * profile widens it (`tool-episodes`, `all`) run them with `episode` here, and
-   * their own retention is tested in openai-compatible-families.test.ts.
-   */
-  widerRetention?: boolean;
   /** Further profile overrides for this case. */
   profile?: Partial<CompatibleProfile>;
 }
 
 const cases: FamilyCase[] = [
-  { family: 'deepseek-r1', provider: 'deepseek', models: { primary: 'deepseek-reasoner', secondary: 'deepseek-r1-0528' } },
+  {
+    family: 'deepseek-r1',
+    provider: 'deepseek',
+    models: { primary: 'deepseek-reasoner', secondary: 'deepseek-r1-0528' },
+  },
   {
     family: 'deepseek-thinking',
     provider: 'deepseek',
     models: { primary: 'deepseek-v3.2', secondary: 'deepseek-v4-flash' },
     field: 'reasoning_content',
-    widerRetention: true,
   },
   {
     family: 'zai',
     provider: 'zai',
     models: { primary: 'glm-4.6', secondary: 'glm-5' },
     field: 'reasoning_content',
-    widerRetention: true,
   },
   {
     family: 'kimi',
     provider: 'moonshot',
     models: { primary: 'kimi-k2-thinking', secondary: 'kimi-k2.7-code' },
     field: 'reasoning_content',
-    widerRetention: true,
   },
   { family: 'minimax', provider: 'minimax', models: { primary: 'MiniMax-M2', secondary: 'MiniMax-M2.1' } },
   {
@@ -113,10 +108,9 @@ for (const testCase of cases) {
         model,
         baseURL: url,
         apiKey: 'test-key',
-        profile: { ...testCase.profile, ...(testCase.widerRetention ? { retention: 'episode' } : {}) },
+        profile: testCase.profile,
       }),
     models: testCase.models,
-    echoesReasoning: testCase.family !== 'deepseek-r1',
     hooks: {
       afterScenario(_scenario, { calls }) {
         // Reasoning goes back only in the family's own field, never in another one.
