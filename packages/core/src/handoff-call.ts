@@ -21,6 +21,19 @@ export interface CallHandoff {
   tokens: number;
 }
 
+/** The last system prompt with a note counted per counter (an episode's calls repeat it). */
+const lastAdded = new WeakMap<TokenCounter, { system: string; joined: string; added: number }>();
+
+/** Raw tokens `handoff` adds to `system`, counted joined: tokens can merge across the seam. */
+function addedTokens(system: string | undefined, note: string, counter: TokenCounter): number {
+  const joined = systemWithHandoff(system, { note }) ?? '';
+  const last = lastAdded.get(counter);
+  if (last?.joined === joined && last.system === (system ?? '')) return last.added;
+  const added = counter.countText(joined) - counter.countText(system ?? '');
+  lastAdded.set(counter, { system: system ?? '', joined, added });
+  return added;
+}
+
 /** The hand-off for this call, or undefined when there is none; emits its events. */
 export function prepareHandoff(
   options: HandoffOptions,
@@ -42,10 +55,7 @@ export function prepareHandoff(
     });
   }
   if (handoff.note === undefined) return undefined;
-  // Counted joined to the system prompt: tokens can merge across the seam.
-  const system = call.system ?? '';
-  const added = counter.countText(systemWithHandoff(call.system, handoff) ?? '') - counter.countText(system);
-  const tokens = counter.calibration.apply(added);
+  const tokens = counter.calibration.apply(addedTokens(call.system, handoff.note, counter));
   if (tokens > call.budget * HANDOFF_BUDGET_SHARE) {
     emit({
       type: 'warning',

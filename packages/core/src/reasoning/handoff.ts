@@ -70,14 +70,50 @@ export function isForeign(producer: ModelRef | undefined, target: ModelRef): boo
   return producer !== undefined && (producer.provider !== target.provider || producer.id !== target.id);
 }
 
+/** Trace counts per counter and part: a long episode's traces are counted once, not at every call. */
+const partTokens = new WeakMap<TokenCounter, WeakMap<ReasoningPart, number>>();
+/** The last note counted per counter: consecutive calls of an episode build the same note. */
+const lastNote = new WeakMap<TokenCounter, { note: string; tokens: number }>();
+
+function tokensOf(part: ReasoningPart, counter: TokenCounter): number {
+  let counts = partTokens.get(counter);
+  if (!counts) {
+    counts = new WeakMap();
+    partTokens.set(counter, counts);
+  }
+  let tokens = counts.get(part);
+  if (tokens === undefined) {
+    tokens = counter.countText(part.text);
+    counts.set(part, tokens);
+  }
+  return tokens;
+}
+
+function noteTokens(note: string, counter: TokenCounter): number {
+  const last = lastNote.get(counter);
+  if (last?.note === note) return last.tokens;
+  const tokens = counter.countText(note);
+  lastNote.set(counter, { note, tokens });
+  return tokens;
+}
+
 function currentEpisodeStart(messages: readonly Message[]): number {
   for (let index = messages.length - 1; index >= 0; index -= 1) if (messages[index]?.role === 'user') return index;
   return 0;
 }
 
+/** A foreign trace before it is counted (counting is the expensive part: only chosen candidates are counted). */
+interface Candidate extends Omit<HandoffTrace, 'tokens'> {
+  part: ReasoningPart;
+}
+
 /** The current episode's reasoning traces produced by another model than `target`, oldest first. */
 export function foreignTraces(messages: readonly Message[], target: ModelRef, counter: TokenCounter): HandoffTrace[] {
-  const traces: HandoffTrace[] = [];
+  return candidatesOf(messages, target).map(({ part, ...trace }) => ({ ...trace, tokens: tokensOf(part, counter) }));
+}
+
+function candidatesOf(messages: readonly Message[], target: ModelRef): Candidate[] {
+  const traces: Candidate[] = [];
   let step = 0;
   for (let index = currentEpisodeStart(messages); index < messages.length; index += 1) {
     const message = messages[index];
@@ -87,7 +123,7 @@ export function foreignTraces(messages: readonly Message[], target: ModelRef, co
       if (part.type !== 'reasoning' || part.redacted || part.text.trim() === '') continue;
       const producer = reasoningProducer(part, message.model);
       if (!producer || !isForeign(producer, target)) continue;
-      traces.push({ messageIndex: index, step, producer, text: part.text, tokens: counter.countText(part.text) });
+      traces.push({ messageIndex: index, step, producer, text: part.text, part });
     }
   }
   return traces;
@@ -107,14 +143,16 @@ function checkOptions(options: HandoffOptions): { maxTraces: number; maxTokens: 
  * larger than `maxTokens` and stopping at the first that no longer fits.
  */
 function chooseTraces(
-  candidates: readonly HandoffTrace[],
+  candidates: readonly Candidate[],
   limits: { maxTraces: number; maxTokens: number },
+  counter: TokenCounter,
 ): { chosen: HandoffTrace[]; skipped: HandoffSkip[] } {
   const chosen: HandoffTrace[] = [];
   const skipped: HandoffSkip[] = [];
   let used = 0;
   for (let index = candidates.length - 1; index >= 0 && chosen.length < limits.maxTraces; index -= 1) {
-    const trace = candidates[index] as HandoffTrace;
+    const { part, ...rest } = candidates[index] as Candidate;
+    const trace: HandoffTrace = { ...rest, tokens: tokensOf(part, counter) };
     const skip = { messageIndex: trace.messageIndex, producer: trace.producer, tokens: trace.tokens };
     if (trace.tokens > limits.maxTokens) {
       skipped.push({ ...skip, reason: 'too-large' });
@@ -175,10 +213,10 @@ export function buildHandoff(
   counter: TokenCounter,
 ): Handoff {
   const limits = checkOptions(options);
-  const candidates = foreignTraces(messages, target, counter);
+  const candidates = candidatesOf(messages, target);
   if (candidates.length === 0) return { note: undefined, traces: [], skipped: [], tokens: 0 };
-  const { chosen, skipped } = chooseTraces(candidates, limits);
+  const { chosen, skipped } = chooseTraces(candidates, limits, counter);
   if (chosen.length === 0) return { note: undefined, traces: [], skipped, tokens: 0 };
   const note = formatHandoffNote(chosen);
-  return { note, traces: chosen, skipped, tokens: counter.countText(note) };
+  return { note, traces: chosen, skipped, tokens: noteTokens(note, counter) };
 }
