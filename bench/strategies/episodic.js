@@ -3,7 +3,7 @@
  * message is counted once, when appended) and the pack state carried from call to
  * call. Retention `episode` (the default): past episodes go without reasoning.
  */
-import { packContext } from '@episodic/core';
+import { packContext, prepareForPacking } from '@episodic/core';
 
 /**
  * @param {{ budget: number, counter: import('@episodic/core').TokenCounter, system: string,
@@ -16,7 +16,9 @@ export function createStrategy({ budget, counter, system, tools, retention = 'ep
     name: 'Episodic',
     settings: `packContext, retention ${retention}, defaults otherwise (low-water 0.7, tool-result caps)`,
     onAppend(message) {
-      counter.countMessage(message);
+      // The agent loop does this as each message is appended: count it and make the
+      // packed forms (shortened tool results) so the packing call only adds numbers.
+      prepareForPacking(message, { budget, tokenizer: counter });
     },
     pack(messages) {
       const result = packContext({ messages, system, tools, budget, retention, tokenizer: counter, state });

@@ -24,7 +24,7 @@ export {
   retryDelay,
 } from './model-call.js';
 export * from './model-profile.js';
-export { countContext, defaultTokenCounter, packContext } from './pack.js';
+export { countContext, defaultTokenCounter, type MessageFormOptions, packContext, prepareForPacking } from './pack.js';
 export * from './pack-types.js';
 export * from './reasoning/index.js';
 export type { PersistReasoning, ReasoningSidecar } from './reasoning-at-rest.js';

@@ -41,7 +41,7 @@ export interface PackOptions {
    * next calls can grow without evicting again (hysteresis). Default 0.7.
    */
   lowWater?: number;
-  /** Largest tool result of a past episode, in tokens. Default min(2,000, 5% of budget). */
+  /** Largest tool result of a past episode, in tokens. Default 0.5% of the budget, at least 64 and at most 2,000. */
   toolResultCap?: number;
   /** Largest tool result of the current episode, in tokens. Default min(16,000, 25% of budget). */
   currentToolResultCap?: number;

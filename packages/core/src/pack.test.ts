@@ -12,9 +12,9 @@ import {
 } from '../../../test/support/transcripts.js';
 import { ContextOverflowError, InvalidArgumentError } from './errors.js';
 import type { AssistantMessage, Message, ToolMessage } from './message.js';
-import { countContext, packContext } from './pack.js';
+import { countContext, packContext, prepareForPacking } from './pack.js';
 import type { PackState } from './pack-types.js';
-import { createTokenCounter } from './token-counter.js';
+import { createTokenCounter, type TokenCounter } from './token-counter.js';
 
 const reasoningTexts = (messages: readonly Message[]) =>
   messages.flatMap((message) =>
@@ -212,7 +212,7 @@ describe('packContext cache stability and eviction', () => {
   for (let index = 0; index < 12; index += 1) long.push(...episode(`question ${index}`, 4, 120, index + 1));
 
   it('evicts whole episodes with hysteresis and keeps the prefix byte-identical between events', () => {
-    const calls = replay(long, 4_000);
+    const calls = replay(long, 4_000, { toolResultCap: 150 });
     const events = calls.filter((packed) => packed.stats.evictedNow);
     expect(events.length).toBeGreaterThan(1);
     expect(events.length).toBeLessThan(calls.length / 4);
@@ -232,6 +232,7 @@ describe('packContext cache stability and eviction', () => {
   it('calls the summary hook once per eviction event and places the summary first', () => {
     let calls = 0;
     const packs = replay(long, 4_000, {
+      toolResultCap: 150,
       summarize: ({ evicted, previousSummary }) => {
         calls += 1;
         return `${previousSummary ?? ''} covered ${evicted.length} messages`.trim();
@@ -243,5 +244,48 @@ describe('packContext cache stability and eviction', () => {
     expect(last.stats.tokens.summary).toBeGreaterThan(0);
     expect(last.messages[0]).toMatchObject({ role: 'user', summary: true });
     expect(String(last.messages[0]?.content)).toContain('covered');
+  });
+});
+
+describe('prepareForPacking', () => {
+  function countingCounter() {
+    const inner = createTokenCounter();
+    const calls = { countText: 0 };
+    const counter: TokenCounter = {
+      encoding: inner.encoding,
+      calibration: inner.calibration,
+      countText: (value) => {
+        calls.countText += 1;
+        return inner.countText(value);
+      },
+      countCached: (owner, value) => inner.countCached(owner, value),
+      countMessage: (message) => inner.countMessage(message),
+      countSystem: (system) => inner.countSystem(system),
+      countTools: (tools) => inner.countTools(tools),
+    };
+    return { counter, calls };
+  }
+  const big = call('get_log');
+  const messages = [
+    user('a'),
+    assistant([reasoning('r'), big]),
+    result(big, words(6000)),
+    assistant([text('done')]),
+    user('b'),
+  ];
+
+  it('moves all tokenizing off the packing call', () => {
+    const { counter, calls } = countingCounter();
+    for (const message of messages) prepareForPacking(message, { budget: 20_000, tokenizer: counter });
+    calls.countText = 0;
+    const packed = packContext({ messages, budget: 20_000, tokenizer: counter });
+    expect(calls.countText).toBe(0);
+    expect(packed.stats.truncatedToolResults).toBe(1);
+  });
+
+  it('without it, the first packing call shortens (and counts) on the call path', () => {
+    const { counter, calls } = countingCounter();
+    packContext({ messages, budget: 20_000, tokenizer: counter });
+    expect(calls.countText).toBeGreaterThan(0);
   });
 });

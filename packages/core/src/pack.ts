@@ -42,6 +42,23 @@ interface Settings {
   budget: number;
   lowWater: number;
   context: EpisodeContext;
+  /** Identifies everything a past episode's packed form depends on. */
+  pastKey: string;
+}
+
+/** Options that decide the packed form of a single message. */
+export type MessageFormOptions = Pick<PackOptions, 'budget' | 'tokenizer' | 'toolResultCap' | 'currentToolResultCap'>;
+
+function toolResultCaps(options: MessageFormOptions): { pastCap: number; currentCap: number } {
+  // Past results are small by default (0.5% of the budget, 64 to 2,000 tokens): old
+  // episodes then take less room, evictions are rarer and the cached prefix lives
+  // longer (measured in bench/results/packer.md). The model can always re-run a tool.
+  const pastCap = options.toolResultCap ?? Math.max(64, Math.min(2000, Math.floor(options.budget * 0.005)));
+  const currentCap = Math.max(
+    options.currentToolResultCap ?? Math.min(16000, Math.floor(options.budget * 0.25)),
+    pastCap,
+  );
+  return { pastCap, currentCap };
 }
 
 function resolveSettings(options: PackOptions, counter: TokenCounter): Settings {
@@ -50,8 +67,7 @@ function resolveSettings(options: PackOptions, counter: TokenCounter): Settings 
     throw new InvalidArgumentError(`budget must be a positive number of tokens (got ${budget})`);
   const lowWater = options.lowWater ?? 0.7;
   if (!(lowWater > 0 && lowWater <= 1)) throw new InvalidArgumentError(`lowWater must be in (0, 1] (got ${lowWater})`);
-  const pastCap = options.toolResultCap ?? Math.max(64, Math.min(2000, Math.floor(budget * 0.05)));
-  const currentCap = Math.max(options.currentToolResultCap ?? Math.min(16000, Math.floor(budget * 0.25)), pastCap);
+  const { pastCap, currentCap } = toolResultCaps(options);
   const retention = options.retention ?? 'episode';
   if (!['episode', 'tool-episodes', 'all', 'none'].includes(retention)) {
     throw new InvalidArgumentError(`retention must be one of episode, tool-episodes, all, none (got ${retention})`);
@@ -60,7 +76,29 @@ function resolveSettings(options: PackOptions, counter: TokenCounter): Settings 
     budget: Math.floor(budget),
     lowWater,
     context: { messages: options.messages, forms: packedFormsFor(counter), counter, retention, pastCap, currentCap },
+    pastKey: `${retention}|${pastCap}|${counter.calibration.factor}`,
   };
+}
+
+/**
+ * Does the tokenizing work for one message ahead of time: its count and the packed
+ * forms a later `packContext` with the same options will need (shortened tool
+ * results, reasoning-free assistant message). Call it when a message is appended,
+ * so the packing call itself only adds up cached numbers.
+ */
+export function prepareForPacking(message: Message, options: MessageFormOptions): void {
+  const counter = options.tokenizer ?? defaultTokenCounter();
+  const forms = packedFormsFor(counter);
+  counter.countMessage(message);
+  if (message.role === 'tool') {
+    const { pastCap, currentCap } = toolResultCaps(options);
+    counter.countMessage(forms.tool(message, currentCap));
+    counter.countMessage(forms.tool(message, pastCap));
+  } else if (message.role === 'assistant') {
+    forms.reasoningTokens(message);
+    const stripped = forms.assistant(message, false);
+    if (stripped) counter.countMessage(stripped);
+  }
 }
 
 /** Leading system messages are folded into the system prompt. */
@@ -180,7 +218,7 @@ export function packContext(options: PackOptions): PackResult {
   const past: PackedEpisode[] = [];
   let pastTokens = 0;
   for (let episode = evicted; episode < pastCount; episode += 1) {
-    const packed = packEpisode(settings.context, starts[episode] as number, starts[episode + 1] as number);
+    const packed = packPast(settings, starts[episode] as number, starts[episode + 1] as number);
     past.push(packed);
     pastTokens += packed.tokens;
   }
@@ -265,10 +303,17 @@ function toolsKey(tools: readonly ToolSpec[]): string {
   return key;
 }
 
+function packPast(settings: Settings, start: number, end: number): PackedEpisode {
+  const { context } = settings;
+  return context.forms.pastEpisode(context.messages, start, end, settings.pastKey, () =>
+    packEpisode(context, start, end),
+  );
+}
+
 function evictedMessages(settings: Settings, starts: readonly number[], evicted: number): Message[] {
   const out: Message[] = [];
   for (let episode = 0; episode < evicted; episode += 1) {
-    out.push(...packEpisode(settings.context, starts[episode] as number, starts[episode + 1] as number).messages);
+    out.push(...packPast(settings, starts[episode] as number, starts[episode + 1] as number).messages);
   }
   return out;
 }

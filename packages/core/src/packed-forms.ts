@@ -13,6 +13,7 @@ import { FRAMING, type TokenCounter } from './token-counter.js';
 export class PackedForms {
   private readonly cache = new WeakMap<Message, Map<string, Message | null>>();
   private readonly reasoning = new WeakMap<Message, number>();
+  private readonly episodes = new WeakMap<Message, { last: Message; length: number; key: string; packed: unknown }>();
 
   constructor(private readonly counter: TokenCounter) {}
 
@@ -42,7 +43,9 @@ export class PackedForms {
   /** A tool result shortened to at most `cap` raw tokens of content. */
   tool(message: ToolMessage, cap: number): ToolMessage {
     return this.cached(message, `t${cap}`, () => {
-      const content = shortenText(message.content, cap, (text) => this.counter.countText(text));
+      const total = this.counter.countCached(message, message.content);
+      if (total <= cap) return message;
+      const content = shortenText(message.content, cap, (text) => this.counter.countText(text), total);
       return content === message.content ? message : { ...message, content, truncated: true };
     }) as ToolMessage;
   }
@@ -53,11 +56,27 @@ export class PackedForms {
     if (raw === undefined) {
       raw = 0;
       for (const part of message.content) {
-        if (part.type === 'reasoning') raw += FRAMING.reasoning + this.counter.countText(part.text);
+        if (part.type === 'reasoning') raw += FRAMING.reasoning + this.counter.countCached(part, part.text);
       }
       this.reasoning.set(message, raw);
     }
     return this.counter.calibration.apply(raw);
+  }
+
+  /**
+   * A past episode's packed result, cached under its first message. A past episode
+   * never changes (transcripts are append-only), so it is packed once per settings
+   * key instead of on every call. The cache is checked against the episode's last
+   * message and length, so a different transcript never gets a stale entry.
+   */
+  pastEpisode<T>(messages: readonly Message[], start: number, end: number, key: string, make: () => T): T {
+    const first = messages[start] as Message;
+    const last = messages[end - 1] as Message;
+    const entry = this.episodes.get(first);
+    if (entry && entry.last === last && entry.length === end - start && entry.key === key) return entry.packed as T;
+    const packed = make();
+    this.episodes.set(first, { last, length: end - start, key, packed });
+    return packed;
   }
 
   private cached(message: Message, key: string, make: () => Message | null): Message | null {

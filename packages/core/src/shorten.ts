@@ -13,10 +13,11 @@ const MARKER_RESERVE = 40;
 
 /**
  * Returns `text` unchanged when it has at most `cap` tokens, else a head + marker +
- * tail version with at most `cap` tokens. Cuts prefer line boundaries.
+ * tail version with at most `cap` tokens. Cuts prefer line boundaries. Pass
+ * `knownTotal` when the text's count is already known, to skip counting it again.
  */
-export function shortenText(text: string, cap: number, count: CountText): string {
-  const total = count(text);
+export function shortenText(text: string, cap: number, count: CountText, knownTotal?: number): string {
+  const total = knownTotal ?? count(text);
   if (total <= cap) return text;
   const charsPerToken = text.length / Math.max(total, 1);
   let keepTokens = Math.max(cap - MARKER_RESERVE, 0);

@@ -30,8 +30,14 @@ export interface TokenCounter {
   readonly encoding: string;
   /** Scales raw counts to the provider's tokenizer; see {@link Calibration}. */
   readonly calibration: Calibration;
-  /** Raw tokens of a text (no framing, no calibration). */
+  /** Raw tokens of a text (no framing, no calibration). Not cached. */
   countText(text: string): number;
+  /**
+   * Raw tokens of `text`, cached under `owner`: a part or message object whose text
+   * never changes (transcripts are append-only). Lets derived work (shortening a
+   * tool result, reasoning statistics) reuse the count made when it was appended.
+   */
+  countCached(owner: object, text: string): number;
   /** Calibrated tokens of a message including framing. Cached per message object. */
   countMessage(message: Message): number;
   /** Calibrated tokens of a system prompt including framing. */
@@ -89,6 +95,7 @@ class CachingCounter implements TokenCounter {
   readonly calibration: Calibration;
   private readonly parts = new WeakMap<object, number>();
   private readonly messages = new WeakMap<object, number>();
+  private readonly texts = new WeakMap<object, number>();
   private lastSystem: { text: string; raw: number } | undefined;
 
   constructor(
@@ -101,6 +108,15 @@ class CachingCounter implements TokenCounter {
 
   countText(text: string): number {
     return this.raw(text);
+  }
+
+  countCached(owner: object, text: string): number {
+    let count = this.texts.get(owner);
+    if (count === undefined) {
+      count = this.raw(text);
+      this.texts.set(owner, count);
+    }
+    return count;
   }
 
   countMessage(message: Message): number {
@@ -135,12 +151,12 @@ class CachingCounter implements TokenCounter {
       case 'system':
         return FRAMING.message + this.raw(message.content);
       case 'user':
-        if (typeof message.content === 'string') return FRAMING.message + this.raw(message.content);
+        if (typeof message.content === 'string') return FRAMING.message + this.countCached(message, message.content);
         return FRAMING.message + this.sumParts(message.content);
       case 'assistant':
         return FRAMING.message + this.sumParts(message.content);
       case 'tool':
-        return FRAMING.message + this.raw(message.toolName) + this.raw(message.content);
+        return FRAMING.message + this.raw(message.toolName) + this.countCached(message, message.content);
     }
   }
 
@@ -160,9 +176,9 @@ class CachingCounter implements TokenCounter {
   private rawPart(part: AssistantPart | UserPart): number {
     switch (part.type) {
       case 'text':
-        return this.raw(part.text);
+        return this.countCached(part, part.text);
       case 'reasoning':
-        return FRAMING.reasoning + this.raw(part.text);
+        return FRAMING.reasoning + this.countCached(part, part.text);
       case 'tool-call':
         return FRAMING.toolCall + this.raw(part.name) + this.raw(JSON.stringify(part.args ?? {}));
       case 'image':
