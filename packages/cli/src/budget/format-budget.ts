@@ -51,11 +51,15 @@ function formatHeading(analysis: BudgetAnalysis): string {
       ? 'no prompt cache known for this model, so nothing is predicted cached'
       : `${model.cache.style} cache from ${formatCount(model.cache.minCacheableTokens)} tokens` +
         (model.cache.source === 'assumed' ? ' (assumed for the provider: the model has no profile)' : '');
+  const prefixLine =
+    prefix.systemTokens + prefix.toolTokens === 0
+      ? 'No system prompt or tools: pass --system FILE and --tools FILE to send what the agent sent'
+      : `Every call starts with ${formatCount(prefix.totalTokens)} tokens of system prompt, tools and reply priming`;
   const lines = [
     `${analysis.source === '-' ? 'standard input' : analysis.source}: ${plural(analysis.calls, 'model call')} replayed`,
     `Priced as ${name} (${model.from === 'option' ? 'from --model' : 'from the transcript'}): ${prices} per million tokens (${source})`,
     `Cache: ${cache}`,
-    `Every call starts with ${formatCount(prefix.totalTokens)} tokens of system prompt, tools and reply priming`,
+    prefixLine,
   ];
   if (model.otherModels.length > 0)
     lines.push(`Note: the transcript also has calls by ${model.otherModels.join(', ')}`);
@@ -132,6 +136,10 @@ function formatReported(reported: ReportedComparison): string {
       `(${share(totals.predictedCached, totals.predictedInput)}); reported ${formatCount(totals.reportedCached)} of ` +
       `${formatCount(totals.reportedInput)} (${share(totals.reportedCached, totals.reportedInput)})`,
   ];
+  if (!reported.cacheReported) {
+    lines.push('Note: the recorded usage has no cached-token counts (its model did not report cache reads).');
+  }
+  if (reported.recordedBy.length > 0) lines.push(`Usage recorded by ${reported.recordedBy.join(', ')}`);
   if (listed.length === 0) {
     lines.push('Every call with usage reused the whole previous prompt as predicted.');
     return lines.join('\n');

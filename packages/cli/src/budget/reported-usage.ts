@@ -25,6 +25,13 @@ export interface ReportedComparison {
   retention: Retention;
   /** Calls with usage in the transcript. */
   callsWithUsage: number;
+  /**
+   * False when no usage has a cached-token count: the recording provider (or a
+   * scripted model) did not report cache reads, so none are flagged as unexplained.
+   */
+  cacheReported: boolean;
+  /** Models that recorded the usage, as `provider/id`. */
+  recordedBy: string[];
   totals: { predictedInput: number; reportedInput: number; predictedCached: number; reportedCached: number };
   calls: ReportedCall[];
 }
@@ -48,9 +55,13 @@ export function compareReported(
   runs: readonly ReplayedRun[],
 ): ReportedComparison | undefined {
   const usageByLine = new Map<number, { input: number; cached: number }>();
+  let cacheReported = false;
+  const recordedBy = new Set<string>();
   messages.forEach((message, index) => {
     if (message.role === 'assistant' && message.usage) {
       usageByLine.set(index + 1, { input: message.usage.inputTokens, cached: message.usage.cachedInputTokens ?? 0 });
+      cacheReported ||= message.usage.cachedInputTokens !== undefined;
+      if (message.model) recordedBy.add(`${message.model.provider}/${message.model.id}`);
     }
   });
   if (usageByLine.size === 0 || runs.length === 0) return undefined;
@@ -67,7 +78,7 @@ export function compareReported(
     const usage = usageByLine.get(call.line);
     if (!usage) continue;
     const misses: ReportedCall['misses'] = [...call.misses];
-    if (usage.cached < call.cachedTokens * unexplainedBelow) misses.push('unexplained');
+    if (cacheReported && usage.cached < call.cachedTokens * unexplainedBelow) misses.push('unexplained');
     calls.push({
       call: call.call,
       line: call.line,
@@ -83,6 +94,8 @@ export function compareReported(
     budget: closest.budget,
     retention: closest.retention,
     callsWithUsage: calls.length,
+    cacheReported,
+    recordedBy: [...recordedBy],
     totals: {
       predictedInput: sum((call) => call.predictedInput),
       reportedInput: sum((call) => call.reportedInput),

@@ -180,6 +180,9 @@ function reportedSection(reported: ReportedComparison): string {
     '<h2>Predicted against reported cache reads</h2>',
     `<p class="meta">Compared with the replay at ${escapeHtml(formatCount(reported.budget))} tokens, retention ` +
       `${escapeHtml(reported.retention)} (the closest to the reported input), over ${escapeHtml(plural(reported.callsWithUsage, 'call'))} with usage.</p>`,
+    reported.cacheReported
+      ? ''
+      : '<p class="meta">The recorded usage has no cached-token counts (its model did not report cache reads).</p>',
     `<p>Predicted ${escapeHtml(formatCount(totals.predictedCached))} cached of ${escapeHtml(formatCount(totals.predictedInput))} input tokens; ` +
       `reported ${escapeHtml(formatCount(totals.reportedCached))} of ${escapeHtml(formatCount(totals.reportedInput))}.</p>`,
     '<table class="reported"><tr><th>call</th><th>line</th><th>input predicted</th><th>input reported</th>' +
