@@ -58,8 +58,8 @@ export type AgentEvent =
     }
   /**
    * A warning: from the model adapter (e.g. an unsupported provider option), or from
-   * the loop, then with a `code` (`handoff-trace-skipped`, `reasoning-missing`,
-   * `replay-cache-failed`, `reasoning-sidecar-failed`). `step` is 0 for warnings about
+   * the loop, then with a `code` (`handoff-trace-skipped`, `foreign-reasoning-dropped`,
+   * `reasoning-missing`, `replay-cache-failed`). `step` is 0 for warnings about
    * the session as loaded.
    */
   | { type: 'warning'; step: number; message: string; code?: string }

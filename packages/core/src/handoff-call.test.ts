@@ -82,6 +82,10 @@ describe('cross-model hand-off through the agent loop', () => {
     expect(model.requests[0]?.system).toBe(system);
     expect(JSON.stringify(model.requests[0]?.messages)).not.toContain(traceA);
     expect(events.some((event) => event.type === 'reasoning-handoff')).toBe(false);
+    expect(events.find((event) => event.type === 'warning')).toMatchObject({
+      code: 'foreign-reasoning-dropped',
+      step: 2,
+    });
   });
 
   it('gives the same model its own reasoning back, with no note', async () => {

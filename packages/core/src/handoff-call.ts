@@ -6,7 +6,7 @@
  */
 import type { AgentEventHandler } from './agent-events.js';
 import type { Message, ModelRef } from './message.js';
-import { buildHandoff, type HandoffOptions } from './reasoning/handoff.js';
+import { buildHandoff, countForeignTraces, type HandoffOptions } from './reasoning/handoff.js';
 import type { TokenCounter } from './token-counter.js';
 
 /** Largest share of the call's budget a hand-off note may take; a larger note is left out whole. */
@@ -79,6 +79,24 @@ export function prepareHandoff(
     skipped: handoff.skipped,
   });
   return { note: handoff.note, tokens };
+}
+
+/**
+ * Without hand-off, says (as a `foreign-reasoning-dropped` warning) that the current
+ * episode's reasoning of other models is not sent, as the adapters used to.
+ */
+export function reportDroppedReasoning(
+  call: { messages: readonly Message[]; target: ModelRef; step: number },
+  emit: AgentEventHandler,
+): void {
+  const dropped = countForeignTraces(call.messages, call.target);
+  if (dropped === 0) return;
+  emit({
+    type: 'warning',
+    step: call.step,
+    code: 'foreign-reasoning-dropped',
+    message: `${dropped} reasoning trace(s) of another model in this episode were not sent to ${call.target.provider}/${call.target.id}; open the session with { handoff: true } to pass them on as a note.`,
+  });
 }
 
 /** The system prompt of a call that carries `handoff`. */

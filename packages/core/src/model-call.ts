@@ -8,7 +8,7 @@
 import { RunAbortedError } from './agent-errors.js';
 import type { AgentEventHandler } from './agent-events.js';
 import { EpisodicError } from './errors.js';
-import { type CallHandoff, prepareHandoff, systemWithHandoff } from './handoff-call.js';
+import { type CallHandoff, prepareHandoff, reportDroppedReasoning, systemWithHandoff } from './handoff-call.js';
 import type { AssistantMessage, Message, ToolSpec, Usage } from './message.js';
 import { type ModelAdapter, ModelError, type ModelRequest, type StopReason } from './model-adapter.js';
 import { packContext } from './pack.js';
@@ -76,6 +76,7 @@ export async function callModel(
 ): Promise<ModelCallResult> {
   const maxRetries = settings.retry?.maxRetries ?? 3;
   const target = settings.model.model;
+  if (!settings.handoff) reportDroppedReasoning({ messages: context.messages, target, step: context.step }, emit);
   const handoff = settings.handoff
     ? prepareHandoff(
         settings.handoff,

@@ -112,6 +112,11 @@ export function foreignTraces(messages: readonly Message[], target: ModelRef, co
   return candidatesOf(messages, target).map(({ part, ...trace }) => ({ ...trace, tokens: tokensOf(part, counter) }));
 }
 
+/** How many reasoning traces of other models than `target` the current episode holds (nothing is counted). */
+export function countForeignTraces(messages: readonly Message[], target: ModelRef): number {
+  return candidatesOf(messages, target).length;
+}
+
 function candidatesOf(messages: readonly Message[], target: ModelRef): Candidate[] {
   const traces: Candidate[] = [];
   let step = 0;

@@ -6,6 +6,7 @@
 export { withoutForeignReasoning } from './foreign-reasoning.js';
 export {
   buildHandoff,
+  countForeignTraces,
   DEFAULT_HANDOFF_TOKENS,
   DEFAULT_HANDOFF_TRACES,
   fenceFor,
