@@ -36,7 +36,8 @@ export const budgetCommand: Command = {
   name: 'budget',
   summary: 'Replay a recorded session under several budgets: tokens, cache, cost',
   usage:
-    'episodic budget FILE|- --budgets LIST [--retention LIST] [--model ID] [--pricing FILE] [--json] [--html FILE]',
+    'episodic budget FILE|- --budgets LIST [--retention LIST] [--model ID] [--pricing FILE] ' +
+    '[--system FILE] [--tools FILE] [--json] [--html FILE] [--progress]',
   help: `Replays the recorded session (a JSON Lines transcript, or - for standard input) call
 by call, one call per assistant message, each packing the transcript before it with the
 pack state carried as a live session carries it, under every budget and retention asked.
