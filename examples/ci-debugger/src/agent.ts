@@ -3,7 +3,7 @@
  * passed in, so the same agent runs on the offline scripted model and on any
  * provider adapter.
  */
-import { Agent, type ModelAdapter, maxSteps, type SessionStore } from '@episodic/core';
+import { Agent, type AgentTool, type ModelAdapter, maxSteps, type SessionStore } from '@episodic/core';
 import { FIXTURE_LOGS, FIXTURE_PROJECT } from './fixture-paths.js';
 import { ciDebuggerTools, type ScratchWorkspace } from './tools/index.js';
 
@@ -49,6 +49,8 @@ export interface CiDebuggerOptions {
   logs?: string;
   /** Test runs at the same time. */
   concurrency?: number;
+  /** Adjusts the tool set (add your own tools, or stand-ins in tests). */
+  customizeTools?: (tools: AgentTool[]) => AgentTool[];
 }
 
 /**
@@ -75,7 +77,7 @@ export function createCiDebugger(options: CiDebuggerOptions): CiDebugger {
   const agent = new Agent({
     model: options.model,
     system: SYSTEM_PROMPT,
-    tools,
+    tools: options.customizeTools ? options.customizeTools(tools) : tools,
     budget: options.budget ?? Math.min(modelBudget, DEFAULT_BUDGET),
     stopWhen: maxSteps(30),
     maxConcurrency: 4,

@@ -23,10 +23,14 @@ export interface FailingTest {
   passedSameCommit: RunFact[];
 }
 
-/** The runs from the latest `list_ci_runs` result in the episode. */
-export function knownRuns(view: EpisodeView): RunFact[] | undefined {
+/** The runs from the latest `list_ci_runs` result in the episode, and whether that list arrived whole. */
+export function knownRuns(view: EpisodeView): { runs: RunFact[]; complete: boolean; filtered: boolean } | undefined {
   const latest = resultsOf(view, 'list_ci_runs').at(-1);
-  return latest?.content === undefined ? undefined : parseRuns(latest.content);
+  if (latest?.content === undefined) return undefined;
+  const runs = parseRuns(latest.content);
+  // The packer may have shortened the result (head and tail kept): then rows are missing.
+  const listed = Number(/^(\d+) runs?\b/.exec(latest.content)?.[1] ?? runs.length);
+  return { runs, complete: runs.length >= listed, filtered: latest.args.status !== undefined };
 }
 
 /** Failures read from the logs so far, keyed by run id. */

@@ -33,8 +33,8 @@ const MEASURE_TIMES = 40;
 
 /** The next step of the CI investigation for this episode. */
 export function ciStep(view: EpisodeView): ScriptStep {
-  const runs = knownRuns(view);
-  if (!runs) {
+  const listing = knownRuns(view);
+  if (!listing) {
     return {
       reasoning:
         'The user says CI is flaky. Before reading any code I want the shape of the problem: which runs failed, on ' +
@@ -43,8 +43,19 @@ export function ciStep(view: EpisodeView): ScriptStep {
       toolCalls: [{ name: 'list_ci_runs', args: {} }],
     };
   }
+  if (!listing.complete && !listing.filtered) {
+    return {
+      reasoning:
+        'The run list in my context has been shortened (rows cut from the middle), so I cannot tell which runs ' +
+        'failed. Ask for the failing runs only: a shorter list.',
+      toolCalls: [{ name: 'list_ci_runs', args: { status: 'failure' } }],
+    };
+  }
+  const runs = listing.runs;
   const failed = runs.filter((run) => run.status === 'failure');
-  if (failed.length === 0) return { text: 'Every recorded CI run passed: there is no failure to debug.' };
+  if (failed.length === 0 && listing.complete) {
+    return { text: 'Every recorded CI run passed: there is no failure to debug.' };
+  }
   const failures = knownLogFailures(view);
   const unread = failed.filter((run) => !failures.has(run.id));
   if (unread.length > 0) {

@@ -4,20 +4,21 @@
  * what it can do. It reuses the run list from earlier episodes while the packer
  * still sends it, and lists the runs again once that history has been evicted.
  */
+import { assistantText } from '@episodic/core';
 import type { ScriptStep } from '@episodic/core/testing';
-import { failingTests, knownLogFailures, knownRuns } from './ci-analysis.js';
-import { type EpisodeView, parseRuns, type RunFact } from './episode-facts.js';
+import { failingTests, knownFile, knownLogFailures, knownRuns } from './ci-analysis.js';
+import { type EpisodeView, escapeRegExp, parseRuns, type RunFact, resultsOf } from './episode-facts.js';
 
 /** The next step of a follow-up episode. */
 export function followUpStep(view: EpisodeView): ScriptStep {
   const fromHistory = runsInHistory(view);
-  const runs = knownRuns(view) ?? fromHistory;
+  const runs = knownRuns(view)?.runs ?? fromHistory;
   const mentioned = runs ? mentionedRuns(view.question, runs) : [];
   if (!runs) {
     return {
       reasoning:
-        'A new question. The run list from the first episode is no longer in my context (the packer evicted that ' +
-        'episode), so list the runs again before looking for what the question refers to.',
+        'The run list from the first episode is not in my context (the packer evicted that episode to stay within ' +
+        'the budget), so list the runs again before looking for what the question refers to.',
       toolCalls: [{ name: 'list_ci_runs', args: {} }],
     };
   }
@@ -43,10 +44,43 @@ export function followUpStep(view: EpisodeView): ScriptStep {
       })),
     };
   }
-  return compare(mentioned, runs, failingTests(runs, failures));
+  const tests = failingTests(runs, failures);
+  return inspectFailures(view, mentioned, runs, tests) ?? compare(view, mentioned, runs, tests);
+}
+
+/** Reads the assertion of each failure in the mentioned runs, how later runs of the branch did, and the test source. */
+function inspectFailures(
+  view: EpisodeView,
+  mentioned: readonly RunFact[],
+  runs: readonly RunFact[],
+  tests: ReturnType<typeof failingTests>,
+): ScriptStep | undefined {
+  const relevant = tests.filter((test) => test.failedRuns.some((run) => mentioned.includes(run)));
+  const reads = resultsOf(view, 'get_ci_log');
+  const calls = relevant.flatMap((test) => {
+    const failed = test.failedRuns.find((run) => mentioned.includes(run))!;
+    const later = runs.filter((run) => run.branch === failed.branch && run.number > failed.number);
+    const grep = escapeRegExp(test.test);
+    return [failed, ...later]
+      .filter((run) => !reads.some((read) => read.args.run === run.id && read.args.grep === grep))
+      .map((run) => ({ name: 'get_ci_log', args: { run: run.id, grep, ...(run === failed ? { context: 18 } : {}) } }));
+  });
+  const sources = relevant.flatMap((test) => {
+    const [file, line] = (test.location ?? '').split(':');
+    if (!file || !line || knownFile(view, file)?.has(Number(line))) return [];
+    return [{ name: 'read_file', args: { path: file, startLine: Number(line), endLine: Number(line) + 6 } }];
+  });
+  if (calls.length === 0 && sources.length === 0) return undefined;
+  return {
+    reasoning:
+      `${relevant.map((test) => `"${test.test}"`).join(', ')} failed there. To tell a flake from a regression: read the ` +
+      'assertion, check whether later runs of the same branch pass that test, and read the test itself.',
+    toolCalls: [...calls, ...sources],
+  };
 }
 
 function compare(
+  view: EpisodeView,
   mentioned: readonly RunFact[],
   runs: readonly RunFact[],
   tests: ReturnType<typeof failingTests>,
@@ -55,20 +89,56 @@ function compare(
     const test = tests.find((entry) => entry.failedRuns.some((failed) => failed.id === run.id));
     if (!test)
       return `- #${run.number} (${run.branch} ${run.commit}) ${run.status === 'success' ? 'passed' : 'failed outside the tests'}.`;
-    const later = runs.filter((other) => other.branch === run.branch && other.number > run.number);
-    const fixed = later.find((other) => other.status === 'success');
+    const assertion = assertionOf(view, run, test.test);
+    const fixed = runs.find(
+      (other) => other.branch === run.branch && other.number > run.number && passedTest(view, other, test.test),
+    );
     return (
-      `- #${run.number} (${run.branch} ${run.commit}) failed "${test.test}" at ${test.location ?? 'an unknown location'}. ` +
+      `- #${run.number} (${run.branch} ${run.commit}) failed "${test.test}" at ${test.location ?? 'an unknown location'}` +
+      (assertion ? ` (${assertion})` : '') +
+      '. ' +
       (test.passedSameCommit.length > 0
         ? 'The same commit also passed, so this is flaky too.'
-        : `It failed on every run of that commit, so it is a deterministic regression on the branch, not the onIdle flake` +
-          (fixed ? `; the branch passed again at #${fixed.number} (${fixed.commit}).` : '.'))
+        : flakyEarlier(view).has(test.test)
+          ? 'That is the flaky test identified earlier in this session: the same race, not a new failure.'
+          : 'It failed on every run of that commit, so it is a deterministic regression on the branch, not the onIdle flake' +
+            (fixed ? `; #${fixed.number} (${fixed.commit}) on the same branch passes that test again.` : '.'))
     );
   });
   return {
-    reasoning: 'I have the failure summaries; compare them with the flaky test from the first episode.',
+    reasoning: 'I have the assertions and the later runs; compare them with the flaky test from the first episode.',
     text: ['Here is what the logs say:', ...lines].join('\n'),
   };
+}
+
+/** Tests an earlier answer still in context called flaky (a quoted name on a line that says so). */
+function flakyEarlier(view: EpisodeView): Set<string> {
+  const names = new Set<string>();
+  for (const message of view.history) {
+    if (message.role !== 'assistant') continue;
+    for (const line of assistantText(message).split('\n')) {
+      if (!/\bflaky\b/.test(line)) continue;
+      for (const match of line.matchAll(/"([^"]+)"/g)) names.add(match[1] ?? '');
+    }
+  }
+  return names;
+}
+
+/** The `actual`/`expected` lines of the assertion in a run's log, if read. */
+function assertionOf(view: EpisodeView, run: RunFact, test: string): string | undefined {
+  const read = resultsOf(view, 'get_ci_log').find(
+    (result) => result.args.run === run.id && result.args.grep === escapeRegExp(test),
+  );
+  const actual = /actual: (.+?),?$/m.exec(read?.content ?? '')?.[1];
+  const expected = /expected: (.+?),?$/m.exec(read?.content ?? '')?.[1];
+  return actual && expected ? `got ${actual}, expected ${expected}` : undefined;
+}
+
+function passedTest(view: EpisodeView, run: RunFact, test: string): boolean {
+  const read = resultsOf(view, 'get_ci_log').find(
+    (result) => result.args.run === run.id && result.args.grep === escapeRegExp(test),
+  );
+  return read?.content?.includes(`✔ ${test}`) === true;
 }
 
 function mentionedRuns(question: string, runs: readonly RunFact[]): RunFact[] {
