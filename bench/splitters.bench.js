@@ -8,6 +8,7 @@
  * `@episodic/core` (run `npx tsc -b packages/core` first).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createHarmonyParser, createTagSplitter } from '@episodic/core';
@@ -119,6 +120,7 @@ function measure(create, chunks, bytes) {
 
 /** Runs the benchmark and returns a markdown section. */
 export default async function run() {
+  const load = loadavg()[0];
   const next = random(SEED);
   const streams = [
     { name: 'tag splitter', text: tagStream(next), create: () => createTagSplitter() },
@@ -148,7 +150,8 @@ export default async function run() {
     `Stream: ${(STREAM_BYTES / 1e6).toFixed(0)} MB (ASCII) per splitter, seeded (${SEED}); MB = 10^6 bytes.`,
     `Throughput is the median of ${RUNS} runs after a warm-up; every run must produce the same output.`,
     'The CPU-time column divides by the CPU time the process used, which a busy machine disturbs less.',
-    `Node ${process.version}, ${process.platform}/${process.arch}.`,
+    `Node ${process.version}, ${process.platform}/${process.arch}, ${availableParallelism()} cores, ` +
+      `1-minute load average ${load.toFixed(1)} at the start (a busy machine lowers the wall-clock figures).`,
     '',
     '| splitter | chunk size (chars) | chunks | MB/s (median) | MB/s (range) | MB/s of CPU time (median) |',
     '| --- | --- | ---: | ---: | ---: | ---: |',
