@@ -328,6 +328,13 @@ describe('episodic budget: bad input exits 1 with a clear message', () => {
     expect(json.recommendations[0]!.budget).toBe(128_000);
   });
 
+  it('names an --html file it cannot write', async () => {
+    const target = fixtures.path('no-such-folder/report.html');
+    const result = await runCli(['budget', plainFile, '--budgets', '8k', '--html', target]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(`episodic: cannot write the HTML report to ${target}: its folder does not exist\n`);
+  });
+
   it('treats a bad command line as a usage error (exit 2)', async () => {
     expect((await runCli(['budget', plainFile])).code).toBe(2);
     expect((await runCli(['budget', plainFile, '--budgets', '8k,,16k'])).code).toBe(2);

@@ -3,8 +3,7 @@
  * call under every budget and retention asked and reports tokens, predicted cache
  * reads, estimated cost and what had to be cut, with a recommended budget.
  */
-import { writeFile } from 'node:fs/promises';
-import { createTokenCounter, EpisodicError, type Retention } from '@episodic/core';
+import { createTokenCounter, type Retention } from '@episodic/core';
 import { analyzeBudgets } from '../budget/analyze-budgets.js';
 import { formatBudgetReport } from '../budget/format-budget.js';
 import { readSystemFile, readToolsFile } from '../budget/input-files.js';
@@ -15,6 +14,7 @@ import { type CliIo, type Command, ExitCode, onePositional, parseCommandArgs, Us
 import { parseBudget } from '../parse-budget.js';
 import { readInput } from '../read-input.js';
 import { renderBudgetReport } from '../report/budget-report.js';
+import { writeReport } from '../report/write-report.js';
 
 /** Every retention policy; the first is the default. */
 const retentions = ['episode', 'tool-episodes', 'all', 'none'] as const satisfies readonly Retention[];
@@ -130,15 +130,6 @@ function parseRetentions(text: string | undefined): Retention[] {
 function progressFor(io: CliIo, values: { progress?: boolean }): ProgressBar {
   const terminal = (io.stderr as { isTTY?: boolean }).isTTY === true;
   return values.progress || terminal ? createProgressBar(io.stderr, 'Replaying') : silentProgress;
-}
-
-async function writeReport(file: string, html: string): Promise<void> {
-  try {
-    await writeFile(file, html, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new EpisodicError('unwritable_output', `cannot write the HTML report to ${file} (${code})`, { cause: error });
-  }
 }
 
 /** JSON has no Infinity: a model without a cache minimum prints null. */
