@@ -73,6 +73,18 @@ describe("persistReasoning: 'current-episode'", () => {
     expect(reasoningOf((await open([]).session()).messages)).toEqual([]);
   });
 
+  it('keeps reasoning that a reopened, still unfinished later episode produces', async () => {
+    const first = open([{ text: 'Hello.' }, { toolCalls: [{ name: 'read' }] }, fail]);
+    const session = await first.session();
+    await session.send('hi');
+    await expect(session.send('CI is red')).rejects.toThrow(/scripted failure/);
+    const second = open([{ reasoning: 'SECRET-LATER', toolCalls: [{ name: 'read' }] }, fail]);
+    await expect((await second.session()).resume()).rejects.toThrow(/scripted failure/);
+    const reopened = await open([]).session();
+    expect(reasoningOf(reopened.messages)).toEqual(['SECRET-LATER']);
+    expect(await transcriptText()).not.toContain('SECRET');
+  });
+
   it('deletes a sidecar left by an unfinished episode when a new episode starts', async () => {
     await interruptedEpisode();
     const { session } = open([fail]);

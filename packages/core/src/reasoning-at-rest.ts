@@ -76,7 +76,10 @@ export function mergeSidecar(
 
 /** Writes a session's messages with reasoning kept out of the transcript, as described above. */
 export class ReasoningAtRest {
-  private sidecar: ReasoningSidecar | undefined;
+  /** Where the transcript's current episode starts. */
+  private episodeStart: number;
+  /** The current episode's reasoning, as the stored sidecar holds it. */
+  private entries: SidecarEntry[];
 
   constructor(
     private readonly store: SessionStore,
@@ -89,48 +92,61 @@ export class ReasoningAtRest {
         "persistReasoning 'current-episode' needs a session store with saveReasoningSidecar (MemorySessionStore and FileSessionStore have it); use persistReasoning 'always' with this store.",
       );
     }
-    this.sidecar = sidecarOf(messages, lastUserIndex(messages));
+    this.episodeStart = lastUserIndex(messages);
+    this.entries = entriesOf(messages, this.episodeStart);
   }
 
   /** Appends `messages` (the transcript holds `offset` messages before them). */
   async persist(messages: readonly Message[], offset: number): Promise<void> {
-    const before = this.sidecar;
-    let sidecar = before;
+    const hadEntries = this.entries.length > 0;
+    let episodeStart = this.episodeStart;
+    let entries = this.entries;
     const copies: Message[] = [];
     for (const [position, message] of messages.entries()) {
       const index = offset + position;
-      if (message.role === 'user') sidecar = { version: 1, episodeStart: index, entries: [] };
-      if (message.role !== 'assistant' || !message.content.some((part) => part.type === 'reasoning')) {
+      if (message.role === 'user') {
+        episodeStart = index;
+        entries = [];
+      }
+      if (message.role !== 'assistant' || !hasReasoning(message)) {
         copies.push(message);
         continue;
       }
-      const visible = { ...message, content: message.content.filter((part) => part.type !== 'reasoning') };
-      sidecar = {
-        version: 1,
-        episodeStart: sidecar?.episodeStart ?? 0,
-        entries: [...(sidecar?.entries ?? []), entryOf(message, visible, index)],
-      };
+      const visible = withoutReasoning(message);
+      entries = [...entries, entryOf(message, visible, index)];
       copies.push(visible);
     }
-    const hasEntries = (sidecar?.entries.length ?? 0) > 0;
-    if (sidecar !== before && hasEntries) await this.save(sidecar);
+    const changed = entries !== this.entries;
+    if (changed && entries.length > 0) await this.save({ version: 1, episodeStart, entries });
     await this.store.append(this.id, copies);
-    if (sidecar !== before && !hasEntries && (before?.entries.length ?? 0) > 0) await this.save(undefined);
-    this.sidecar = sidecar;
+    if (changed && entries.length === 0 && hadEntries) await this.save(undefined);
+    this.episodeStart = episodeStart;
+    this.entries = entries;
   }
 
   /** Deletes the sidecar once the transcript's current episode is finished. */
   async settle(messages: readonly Message[]): Promise<void> {
-    if (pendingStep(messages) === undefined && this.sidecar) await this.save(undefined);
+    if (pendingStep(messages) !== undefined || this.entries.length === 0) return;
+    await this.save(undefined);
+    this.entries = [];
   }
 
   private async save(sidecar: ReasoningSidecar | undefined): Promise<void> {
     await this.store.saveReasoningSidecar?.(this.id, sidecar);
-    this.sidecar = sidecar;
   }
 }
 
-function entryOf(message: AssistantMessage, visible: AssistantMessage, index: number): ReasoningSidecar['entries'][0] {
+type SidecarEntry = ReasoningSidecar['entries'][number];
+
+function hasReasoning(message: AssistantMessage): boolean {
+  return message.content.some((part) => part.type === 'reasoning');
+}
+
+function withoutReasoning(message: AssistantMessage): AssistantMessage {
+  return { ...message, content: message.content.filter((part) => part.type !== 'reasoning') };
+}
+
+function entryOf(message: AssistantMessage, visible: AssistantMessage, index: number): SidecarEntry {
   const parts: { position: number; part: ReasoningPart }[] = [];
   message.content.forEach((part, position) => {
     if (part.type === 'reasoning') parts.push({ position, part });
@@ -138,14 +154,13 @@ function entryOf(message: AssistantMessage, visible: AssistantMessage, index: nu
   return { index, fingerprint: fingerprintOf(visible), parts };
 }
 
-/** The sidecar that describes the reasoning of `messages` from `episodeStart` on (undefined when none). */
-function sidecarOf(messages: readonly Message[], episodeStart: number): ReasoningSidecar | undefined {
-  const entries: ReasoningSidecar['entries'] = [];
+/** Sidecar entries for the reasoning of `messages` from `episodeStart` on. */
+function entriesOf(messages: readonly Message[], episodeStart: number): SidecarEntry[] {
+  const entries: SidecarEntry[] = [];
   for (let index = episodeStart; index < messages.length; index += 1) {
     const message = messages[index];
-    if (message?.role !== 'assistant' || !message.content.some((part) => part.type === 'reasoning')) continue;
-    const visible = { ...message, content: message.content.filter((part) => part.type !== 'reasoning') };
-    entries.push(entryOf(message, visible, index));
+    if (message?.role === 'assistant' && hasReasoning(message))
+      entries.push(entryOf(message, withoutReasoning(message), index));
   }
-  return entries.length > 0 ? { version: 1, episodeStart, entries } : undefined;
+  return entries;
 }
