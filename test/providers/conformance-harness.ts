@@ -21,6 +21,7 @@ import { expect } from 'vitest';
 import type { RecordedRequest, RequestView, ScriptedReply, ScriptedServer } from '../servers/scripted-server.js';
 import { testAgentTools } from './conformance-tools.js';
 
+/** The scenarios of the suite (the keys hooks receive). */
 export type ScenarioName =
   | 'three-tool-steps'
   | 'second-user-turn'
@@ -40,6 +41,7 @@ export interface ScenarioResult {
   calls: RecordedRequest[];
 }
 
+/** One adapter under test: its server, how to build it, two models, and its own checks. */
 export interface ConformanceTarget {
   name: string;
   startServer(): Promise<ScriptedServer>;
@@ -103,6 +105,7 @@ const sentUnder: Record<Retention, (answer: Answer) => boolean> = {
 /** The retention the loop applies for this adapter: its profile's, else `episode`. */
 export const retentionOf = (adapter: ModelAdapter): Retention => adapter.profile?.retention ?? 'episode';
 
+/** The neutral view of a recorded model call (fails when the request was not one). */
 export const viewOf = (request: RecordedRequest | undefined): RequestView => {
   if (!request?.view) throw new Error('expected a recorded model call');
   return request.view;
@@ -142,10 +145,12 @@ export class Harness {
     this.adapter = observe(this.createAdapter(target.models.primary));
   }
 
+  /** Starts the target's server and builds the primary adapter. */
   static async start(target: ConformanceTarget): Promise<Harness> {
     return new Harness(target, await target.startServer());
   }
 
+  /** A fresh adapter of the target for `model`, on this scenario's server. */
   createAdapter(model: string): ModelAdapter {
     return this.target.createAdapter(this.server.url, { model });
   }
@@ -191,10 +196,12 @@ export class Harness {
     return this.events.flatMap((event) => (event.type === 'error' ? [event] : []));
   }
 
+  /** The model calls the server received so far. */
   calls(): RecordedRequest[] {
     return this.server.modelCalls();
   }
 
+  /** What the hooks get after the scenario. */
   result(session: Session): ScenarioResult {
     return { server: this.server, session, calls: this.calls() };
   }
@@ -213,6 +220,7 @@ export class Harness {
     expect(view.reasoningItems, 'reasoning items in the request').toBe(expected.length);
   }
 
+  /** Closes the server (after each scenario). */
   close(): Promise<void> {
     return this.server.close();
   }

@@ -127,7 +127,10 @@ async function toolError(h: Harness): Promise<ScenarioResult> {
   return h.result(session);
 }
 
-/** Aborted while the model streams: a typed error from the adapter, a consistent transcript, and `resume` continues with the episode's reasoning. */
+/**
+ * Aborted while the model streams: a typed error from the adapter, a consistent
+ * transcript, and `resume` continues the episode with its reasoning.
+ */
 async function abortMidStream(h: Harness): Promise<ScenarioResult> {
   const look: ScriptedReply = {
     type: 'reply',
@@ -153,7 +156,7 @@ async function abortMidStream(h: Harness): Promise<ScenarioResult> {
   expect(h.adapter.thrown[0]).toBeInstanceOf(ModelError);
   expect((h.adapter.thrown[0] as ModelError).kind).toBe('aborted');
   const callCount = session.messages
-    .flatMap((m) => (m.role === 'assistant' ? m.content : []))
+    .flatMap((message) => (message.role === 'assistant' ? message.content : []))
     .filter((part) => part.type === 'tool-call').length;
   expect(session.messages.filter((message) => message.role === 'tool')).toHaveLength(callCount);
   expect(session.unfinished).toBe(true);

@@ -2,6 +2,9 @@
  * The OpenAI-compatible adapter runs the shared conformance suite once per family
  * profile, each against the loopback chat server configured with that family's
  * rules (reasoning field accepted, required or rejected, with the real errors).
+ * Each family runs with its own profile's retention (`none` for R1, `tool-episodes`
+ * for DeepSeek thinking and Kimi, `all` for GLM, `episode` for the rest), and the
+ * suite expects past reasoning back exactly as that retention keeps it.
  */
 import { expect } from 'vitest';
 import { createOpenAICompatibleAdapter } from '../../packages/providers/src/openai-compatible/openai-compatible-adapter.js';
