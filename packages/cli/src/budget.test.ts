@@ -137,6 +137,13 @@ describe('episodic budget --json', () => {
     expect(json.runs[0]!.evictedEpisodes).toBeGreaterThan(0);
   });
 
+  it('gives each budget the same figures whatever other budgets share the run', async () => {
+    const alone = await analysisOf([plainFile, '--budgets', '3k']);
+    const together = await analysisOf([plainFile, '--budgets', '32k,3k,8k', '--retention', 'all,episode']);
+    const same = together.runs.find((found) => found.budget === 3000 && found.retention === 'episode')!;
+    expect(same.perCall).toEqual(alone.runs[0]!.perCall);
+  });
+
   it('explains every call that did not reuse the previous prompt', async () => {
     const json = await analysisOf([plainFile, '--budgets', '3k']);
     const calls = json.runs[0]!.perCall;
