@@ -68,7 +68,11 @@ async function handoffCall(store, traces) {
   const agent = new Agent({ model, system: SYSTEM, tools: [read], budget: 100_000, store: copy });
   const session = await agent.session({ id: 'handoff', handoff: { maxTraces: traces, maxTokens: 8_000 } });
   let event;
-  await session.resume({ onEvent: (next) => (next.type === 'reasoning-handoff' ? (event = next) : undefined) });
+  await session.resume({
+    onEvent: (next) => {
+      if (next.type === 'reasoning-handoff') event = next;
+    },
+  });
   return { event, system: model.requests[0].system, messages: stored.messages };
 }
 

@@ -57,10 +57,10 @@ async function firstEpisode(replayCache?: ReplayCache) {
   expect(await readFile(join(directory, 's.jsonl'), 'utf8')).not.toContain('PRIVATE');
 }
 
-const pastToolCall = () =>
-  (server.modelCalls().at(-1)?.body as { messages: Record<string, unknown>[] }).messages.find(
-    (message) => message.tool_calls,
-  );
+function pastToolCall() {
+  const body = server.modelCalls().at(-1)?.body as { messages: Record<string, unknown>[] } | undefined;
+  return body?.messages.find((message) => message.tool_calls);
+}
 
 describe('reasoning at rest with DeepSeek thinking', () => {
   it('warns on reload, and the next call carries no past reasoning', async () => {
