@@ -87,12 +87,12 @@ export function countCalls(messages: readonly Message[]): number {
 export function replaySession(settings: ReplaySettings): ReplayedCall[] {
   const { messages } = settings;
   const calls: ReplayedCall[] = [];
-  let state: PackState | undefined;
-  let afterFailure = false;
-  let episode = 0;
-  let sentSoFar = false;
-  let hasContext = false;
   const originals = new Set<Message>(messages);
+  let state: PackState | undefined;
+  // The first call, and a call after one that could not be made, have no previous request to reuse.
+  let previousSent = false;
+  let episode = 0;
+  let hasContext = false;
   for (let index = 0; index < messages.length; index += 1) {
     const message = messages[index]!;
     if (message.role === 'user') episode += 1;
@@ -112,42 +112,54 @@ export function replaySession(settings: ReplaySettings): ReplayedCall[] {
         state,
       });
       state = result.state;
-      const { stats } = result;
       const cutResults = currentResultsCut(result.messages, originals);
-      calls.push({
-        ...base,
-        fit: true,
-        tokens: stats.tokens,
-        // After a call that could not be made there is no previous request to reuse.
-        reusedTokens: afterFailure || !sentSoFar ? 0 : stats.prefixReuseTokens,
-        shortened: stats.currentEpisodeShortened || cutByBudget(cutResults, settings.reference?.[calls.length]),
-        cutResults,
-        evictedNow: stats.evictedNow,
-        evictedEpisodes: stats.evictedEpisodes,
-        reasoningKeptTokens: stats.reasoning.keptTokens,
-        reasoningDroppedTokens: stats.reasoning.droppedTokens,
-      });
-      afterFailure = false;
-      sentSoFar = true;
+      const cutByThisBudget = cutByBudget(cutResults, settings.reference?.[calls.length]);
+      calls.push(packedCall(base, result.stats, { previousSent, cutResults, cutByThisBudget }));
+      previousSent = true;
     } catch (error) {
       if (!(error instanceof ContextOverflowError)) throw error;
-      calls.push({
-        ...base,
-        fit: false,
-        tokens: noTokens(),
-        reusedTokens: 0,
-        shortened: true,
-        cutResults: {},
-        evictedNow: false,
-        evictedEpisodes: state?.evictedEpisodes ?? 0,
-        reasoningKeptTokens: 0,
-        reasoningDroppedTokens: 0,
-      });
-      afterFailure = true;
+      calls.push(overflowCall(base, state?.evictedEpisodes ?? 0));
+      previousSent = false;
     }
     settings.onCall?.();
   }
   return calls;
+}
+
+type CallBase = Pick<ReplayedCall, 'call' | 'line' | 'episode' | 'boundary'>;
+
+function packedCall(
+  base: CallBase,
+  stats: PackStats,
+  found: { previousSent: boolean; cutResults: Record<string, number>; cutByThisBudget: boolean },
+): ReplayedCall {
+  return {
+    ...base,
+    fit: true,
+    tokens: stats.tokens,
+    reusedTokens: found.previousSent ? stats.prefixReuseTokens : 0,
+    shortened: stats.currentEpisodeShortened || found.cutByThisBudget,
+    cutResults: found.cutResults,
+    evictedNow: stats.evictedNow,
+    evictedEpisodes: stats.evictedEpisodes,
+    reasoningKeptTokens: stats.reasoning.keptTokens,
+    reasoningDroppedTokens: stats.reasoning.droppedTokens,
+  };
+}
+
+function overflowCall(base: CallBase, evictedEpisodes: number): ReplayedCall {
+  return {
+    ...base,
+    fit: false,
+    tokens: noTokens(),
+    reusedTokens: 0,
+    shortened: true,
+    cutResults: {},
+    evictedNow: false,
+    evictedEpisodes,
+    reasoningKeptTokens: 0,
+    reasoningDroppedTokens: 0,
+  };
 }
 
 /**
