@@ -6,6 +6,8 @@
  */
 import type { AgentEventHandler } from './agent-events.js';
 import type { Message, ModelRef } from './message.js';
+import type { ModelAdapter } from './model-adapter.js';
+import { withoutForeignReasoning } from './reasoning/foreign-reasoning.js';
 import { buildHandoff, countForeignTraces, type HandoffOptions } from './reasoning/handoff.js';
 import type { TokenCounter } from './token-counter.js';
 
@@ -97,6 +99,30 @@ export function reportDroppedReasoning(
     code: 'foreign-reasoning-dropped',
     message: `${dropped} reasoning trace(s) of another model in this episode were not sent to ${call.target.provider}/${call.target.id}; open the session with { handoff: true } to pass them on as a note.`,
   });
+}
+
+/**
+ * The reasoning side of one call: the messages without other models' reasoning and
+ * opaque data, and the hand-off note when `settings.handoff` is on (else a warning
+ * when such reasoning is left out).
+ */
+export function reasoningForCall(
+  settings: {
+    model: ModelAdapter;
+    system: string | undefined;
+    budget: number;
+    tokenizer: TokenCounter;
+    handoff?: HandoffOptions | undefined;
+  },
+  context: { messages: readonly Message[]; step: number },
+  emit: AgentEventHandler,
+): { messages: readonly Message[]; handoff: CallHandoff | undefined } {
+  const target = settings.model.model;
+  const call = { ...context, system: settings.system, target, budget: settings.budget };
+  let handoff: CallHandoff | undefined;
+  if (settings.handoff) handoff = prepareHandoff(settings.handoff, call, settings.tokenizer, emit);
+  else reportDroppedReasoning(call, emit);
+  return { messages: withoutForeignReasoning(context.messages, target), handoff };
 }
 
 /** The system prompt of a call that carries `handoff`. */

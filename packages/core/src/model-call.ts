@@ -8,12 +8,11 @@
 import { RunAbortedError } from './agent-errors.js';
 import type { AgentEventHandler } from './agent-events.js';
 import { EpisodicError } from './errors.js';
-import { type CallHandoff, prepareHandoff, reportDroppedReasoning, systemWithHandoff } from './handoff-call.js';
+import { type CallHandoff, reasoningForCall, systemWithHandoff } from './handoff-call.js';
 import type { AssistantMessage, Message, ToolSpec, Usage } from './message.js';
 import { type ModelAdapter, ModelError, type ModelRequest, type StopReason } from './model-adapter.js';
 import { packContext } from './pack.js';
 import type { PackOptions, PackResult, PackState, PackStats, Retention } from './pack-types.js';
-import { withoutForeignReasoning } from './reasoning/foreign-reasoning.js';
 import type { HandoffOptions } from './reasoning/handoff.js';
 import type { TokenCounter } from './token-counter.js';
 
@@ -75,17 +74,7 @@ export async function callModel(
   signal: AbortSignal | undefined,
 ): Promise<ModelCallResult> {
   const maxRetries = settings.retry?.maxRetries ?? 3;
-  const target = settings.model.model;
-  if (!settings.handoff) reportDroppedReasoning({ messages: context.messages, target, step: context.step }, emit);
-  const handoff = settings.handoff
-    ? prepareHandoff(
-        settings.handoff,
-        { messages: context.messages, system: settings.system, target, budget: settings.budget, step: context.step },
-        settings.tokenizer,
-        emit,
-      )
-    : undefined;
-  const messages = withoutForeignReasoning(context.messages, target);
+  const { messages, handoff } = reasoningForCall(settings, context, emit);
   let budget = settings.budget - (handoff?.tokens ?? 0);
   let repacked = false;
   for (let attempt = 0; ; ) {
