@@ -44,14 +44,18 @@ export interface CiRunToolsOptions {
 
 /** The two CI tools over one directory of recorded runs. */
 export function ciRunTools(options: CiRunToolsOptions): AgentTool[] {
-  const limits = options.limits ?? DEFAULT_LOG_LIMITS;
   let runs: Promise<CiRun[]> | undefined;
   const index = () => {
     runs ??= loadRuns(options.directory);
     return runs;
   };
+  return [listRunsTool(index), getLogTool(index, options.directory, options.limits ?? DEFAULT_LOG_LIMITS)];
+}
 
-  const listRuns = defineTool({
+type RunIndex = () => Promise<CiRun[]>;
+
+function listRunsTool(index: RunIndex): AgentTool {
+  return defineTool({
     name: 'list_ci_runs',
     description:
       'List recorded CI runs of the project, newest first: id, run number, branch, commit, status, start time, ' +
@@ -74,8 +78,10 @@ export function ciRunTools(options: CiRunToolsOptions): AgentTool[] {
       return `${selected.length} run${selected.length === 1 ? '' : 's'} (id #number status branch commit event ...):\n${rows.join('\n')}`;
     },
   });
+}
 
-  const getLog = defineTool({
+function getLogTool(index: RunIndex, directory: string, limits: LogViewLimits): AgentTool {
+  return defineTool({
     name: 'get_ci_log',
     description:
       "Read a CI run's job log (GitHub Actions format, thousands of lines). Without grep or from/to it returns an " +
@@ -99,12 +105,10 @@ export function ciRunTools(options: CiRunToolsOptions): AgentTool[] {
         );
       }
       if (input.grep !== undefined) assertRegExp(input.grep);
-      const text = await readFile(path.join(options.directory, path.basename(run.log)), 'utf8');
+      const text = await readFile(path.join(directory, path.basename(run.log)), 'utf8');
       return viewLog(`run ${run.id} (#${run.number}, ${run.branch}, ${run.status})`, logLines(text), input, limits);
     },
   });
-
-  return [listRuns, getLog];
 }
 
 function assertRegExp(pattern: string): void {

@@ -40,28 +40,37 @@ function batchInput(maxTimes: number) {
   });
 }
 
+type BatchInput = z.output<ReturnType<typeof batchInput>>;
+
+/** Checks the file and name pattern of a batch and adds where and how to run it. */
+async function batchFor(
+  root: string,
+  args: BatchInput,
+  options: TestToolsOptions,
+  signal: AbortSignal,
+): Promise<TestBatch> {
+  if (args.file !== undefined) await resolveInsideRoot(root, args.file);
+  if (args.namePattern !== undefined) {
+    try {
+      new RegExp(args.namePattern);
+    } catch (error) {
+      throw new ToolUsageError(
+        'invalid_regex',
+        `namePattern is not a valid regular expression: ${(error as Error).message}`,
+      );
+    }
+  }
+  return { root, ...args, concurrency: options.concurrency, signal };
+}
+
 /** The three test tools over one project and its scratch workspace. */
 export function testTools(options: TestToolsOptions): AgentTool[] {
-  const maxTimes = options.maxTimes ?? 60;
-  const input = batchInput(maxTimes);
-  type Input = z.output<typeof input>;
+  const input = batchInput(options.maxTimes ?? 60);
+  return [runTestsTool(options, input), applyPatchTool(options), runPatchedTool(options, input)];
+}
 
-  const batchFor = async (root: string, args: Input, signal: AbortSignal): Promise<TestBatch> => {
-    if (args.file !== undefined) await resolveInsideRoot(root, args.file);
-    if (args.namePattern !== undefined) {
-      try {
-        new RegExp(args.namePattern);
-      } catch (error) {
-        throw new ToolUsageError(
-          'invalid_regex',
-          `namePattern is not a valid regular expression: ${(error as Error).message}`,
-        );
-      }
-    }
-    return { root, ...args, concurrency: options.concurrency, signal };
-  };
-
-  const runTests = defineTool({
+function runTestsTool(options: TestToolsOptions, input: ReturnType<typeof batchInput>): AgentTool {
+  return defineTool({
     name: 'run_tests',
     description:
       "Run the project's tests (node:test) several times in the original checkout and report how many runs passed " +
@@ -69,12 +78,14 @@ export function testTools(options: TestToolsOptions): AgentTool[] {
     input,
     timeoutMs: TOOL_TIMEOUT_MS,
     execute: async (args, { signal }) => {
-      const batch = await batchFor(options.project, args, signal);
+      const batch = await batchFor(options.project, args, options, signal);
       return formatBatchReport('Original', batch, await runTestBatch(batch));
     },
   });
+}
 
-  const applyPatch = defineTool({
+function applyPatchTool(options: TestToolsOptions): AgentTool {
+  return defineTool({
     name: 'apply_patch',
     description:
       'Apply search/replace edits to a fresh scratch copy of the project (the original is never changed) and ' +
@@ -96,8 +107,10 @@ export function testTools(options: TestToolsOptions): AgentTool[] {
       return `Patched a scratch copy (${applied.files.join(', ')}); the original is unchanged.\n${applied.diff}`;
     },
   });
+}
 
-  const runPatched = defineTool({
+function runPatchedTool(options: TestToolsOptions, input: ReturnType<typeof batchInput>): AgentTool {
+  return defineTool({
     name: 'run_tests_on_patched',
     description:
       'Run the tests on the patched scratch copy made by apply_patch, with the same options as run_tests, to ' +
@@ -106,13 +119,9 @@ export function testTools(options: TestToolsOptions): AgentTool[] {
     timeoutMs: TOOL_TIMEOUT_MS,
     execute: async (args, { signal }) => {
       const root = options.scratch.root;
-      if (root === undefined) {
-        throw new ToolUsageError('no_patch', 'No patch applied yet: call apply_patch first.');
-      }
-      const batch = await batchFor(root, args, signal);
+      if (root === undefined) throw new ToolUsageError('no_patch', 'No patch applied yet: call apply_patch first.');
+      const batch = await batchFor(root, args, options, signal);
       return formatBatchReport('Patched', batch, await runTestBatch(batch));
     },
   });
-
-  return [runTests, applyPatch, runPatched];
 }
