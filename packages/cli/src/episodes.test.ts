@@ -166,3 +166,17 @@ function cells(tokens: SectionTokens): string[] {
     (value) => value.toLocaleString('en-US'),
   );
 }
+
+describe('episodic episodes --html', () => {
+  it('writes a self-contained report with the episodes as data', async () => {
+    const out = dir.path('episodes.html');
+    const result = await runCli(['episodes', transcript, '--html', out]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain(`Wrote the HTML report to ${out}`);
+    const { readFile } = await import('node:fs/promises');
+    const html = await readFile(out, 'utf8');
+    expect(html).toContain('<canvas');
+    expect(html).not.toMatch(/<script[^>]+src=/);
+    expect(html).toContain('CI is red on main since this morning');
+  });
+});

@@ -12,6 +12,8 @@ import {
 } from '@episodic/core';
 import { type Command, ExitCode, onePositional, parseCommandArgs } from '../command.js';
 import { readInput } from '../read-input.js';
+import { renderEpisodesReport } from '../report/episodes-report.js';
+import { writeReport } from '../report/write-report.js';
 import { addSections, countSections, emptySections, type SectionTokens } from '../section-tokens.js';
 import { type Column, formatCount, formatTable, plural, preview } from '../text-table.js';
 
@@ -33,20 +35,21 @@ export interface EpisodeSummary {
   tokens: SectionTokens;
 }
 
-const options = { json: { type: 'boolean' } } as const;
+const options = { json: { type: 'boolean' }, html: { type: 'string' } } as const;
 
 /** `episodic episodes`. */
 export const episodesCommand: Command = {
   name: 'episodes',
   summary: 'List the episodes of a transcript with token counts by section',
-  usage: 'episodic episodes FILE|- [--json]',
+  usage: 'episodic episodes FILE|- [--json] [--html FILE]',
   help: `Lists each episode (a user message and everything that answers it) of the
 transcript (a JSON Lines file, or - for standard input): its first user message,
 messages, steps (assistant messages), tool calls, and tokens by section (o200k_base).
 Episodes are numbered from 1 in the table and from 0 in --json output.
 
 Options:
-      --json   Print one JSON object { source, systemTokens, episodes, total }`,
+      --json        Print one JSON object { source, systemTokens, episodes, total }
+      --html FILE   Also write a self-contained HTML report with charts (works offline)`,
 
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs(argv, options);
@@ -60,6 +63,10 @@ Options:
     const episodes = splitEpisodes(messages).map((episode) => summarize(episode, counter));
     const total = episodes.reduce((sum, episode) => addSections(sum, episode.tokens), emptySections());
 
+    if (values.html !== undefined) {
+      await writeReport(values.html, renderEpisodesReport({ source, systemTokens, episodes, total }));
+      io.stderr.write(`Wrote the HTML report to ${values.html}\n`);
+    }
     if (values.json) {
       io.stdout.write(`${JSON.stringify({ source, systemTokens, episodes, total }, null, 2)}\n`);
     } else {
