@@ -1,12 +1,16 @@
 import {
+  Agent,
   type AssistantMessage,
   captureReasoning,
   createApproximateCounter,
   MemoryReplayCache,
+  MemorySessionStore,
   type Message,
   type ModelRef,
   restoreReasoning,
+  TranscriptError,
 } from '@episodic/core';
+import { scriptedModel } from '@episodic/core/testing';
 import { describe, expect, it } from 'vitest';
 
 const counter = createApproximateCounter();
@@ -98,5 +102,19 @@ describe('restoreReasoning', () => {
       restored: 0,
       missing: 1,
     });
+  });
+});
+
+describe('agent.session({ history })', () => {
+  it('checks the history like a transcript and refuses it for a stored session', async () => {
+    const store = new MemorySessionStore();
+    const agent = new Agent({ model: scriptedModel({ steps: [{ text: 'ok' }] }), budget: 10_000, store });
+    const broken = [user('hi'), { role: 'assistant', content: [{ type: 'tool-call', id: 1 }] }] as unknown as Message[];
+    await expect(agent.session({ history: broken })).rejects.toBeInstanceOf(TranscriptError);
+    const history = [user('hi'), answer('Hello.')];
+    const session = await agent.session({ id: 'kept', history });
+    expect(session.messages).toEqual(history);
+    expect((await store.load('kept'))?.messages).toEqual(history);
+    await expect(agent.session({ id: 'kept', history })).rejects.toThrow(/already stored/);
   });
 });

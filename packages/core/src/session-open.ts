@@ -12,6 +12,7 @@ import type { ReplayCache } from './reasoning/replay-cache/replay-cache.js';
 import { countMissingReasoning, restoreReasoning } from './reasoning/replay-cache/replay-restore.js';
 import { mergeSidecar, type PersistReasoning, ReasoningAtRest } from './reasoning-at-rest.js';
 import type { SessionStore, TornLine } from './session-store.js';
+import { parseTranscriptLine } from './transcript.js';
 
 /** What a session starts from. */
 export interface OpenedSession {
@@ -46,7 +47,7 @@ export async function openSession(input: OpenSessionInput): Promise<OpenedSessio
       `session "${id}" is already stored: pass { history } only for a new session, or open it without history to continue it.`,
     );
   }
-  const merged = mergeSidecar(stored?.messages ?? input.history ?? [], stored?.reasoningSidecar);
+  const merged = mergeSidecar(stored?.messages ?? validHistory(input.history), stored?.reasoningSidecar);
   if (merged.stale) await store.saveReasoningSidecar?.(id, undefined);
   const opened: OpenedSession = {
     messages: merged.messages,
@@ -66,6 +67,14 @@ export async function openSession(input: OpenSessionInput): Promise<OpenedSessio
     else await store.append(id, opened.messages);
   }
   return opened;
+}
+
+/**
+ * The application's history checked like a stored transcript (message N is "line N"
+ * in errors), as copies: later changes to the caller's objects do not reach the session.
+ */
+function validHistory(history: readonly Message[] | undefined): Message[] {
+  return (history ?? []).map((message, index) => parseTranscriptLine(JSON.stringify(message), index + 1, 'history'));
 }
 
 async function restore(opened: OpenedSession, input: OpenSessionInput, cache: ReplayCache): Promise<void> {
