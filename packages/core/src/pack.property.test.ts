@@ -23,7 +23,7 @@ const stepArbitrary = fc.record({
   results: fc.array(
     fc.record({
       size: fc.oneof(fc.integer({ min: 1, max: 80 }), fc.integer({ min: 500, max: 3000 })),
-      missing: fc.boolean({ probability: 0.05 }),
+      missing: fc.integer({ min: 0, max: 19 }).map((value) => value === 0),
     }),
     { maxLength: 3 },
   ),
@@ -33,12 +33,14 @@ const episodeArbitrary = fc.record({
   steps: fc.array(stepArbitrary, { maxLength: 7 }),
 });
 const transcriptArbitrary = fc.record({
-  preamble: fc.boolean({ probability: 0.1 }),
+  preamble: fc.integer({ min: 0, max: 9 }).map((value) => value === 0),
   episodes: fc.array(episodeArbitrary, { minLength: 1, maxLength: 8 }),
 });
 
 /** Builds messages and remembers, for each part and message, the episode it came from. */
-function build(spec: fc.RecordValue<typeof transcriptArbitrary>) {
+type TranscriptSpec = typeof transcriptArbitrary extends fc.Arbitrary<infer Value> ? Value : never;
+
+function build(spec: TranscriptSpec) {
   const messages: Message[] = [];
   const episodeOf = new Map<object, number>();
   let ids = 0;

@@ -14,7 +14,8 @@ import { type EpisodeContext, type PackedEpisode, packEpisode, type Reductions }
 import { ContextOverflowError, InvalidArgumentError } from './errors.js';
 import { fingerprint, hashText } from './fingerprint.js';
 import type { Message, ToolSpec, UserMessage } from './message.js';
-import type { PackOptions, PackResult, PackState, PackStats } from './pack-types.js';
+import { buildStats, reuseTokens } from './pack-stats.js';
+import type { PackOptions, PackResult, PackState } from './pack-types.js';
 import { packedFormsFor } from './packed-forms.js';
 import { createTokenCounter, FRAMING, type TokenCounter } from './token-counter.js';
 
@@ -267,7 +268,7 @@ export function packContext(options: PackOptions): PackResult {
   const prefixKey = hashText(`${folded.system ?? ''}\u0000${options.tools ? toolsKey(options.tools) : ''}`);
   const messageKeys = packedMessages.map((message) => fingerprint(message));
   const stats = buildStats({
-    settings,
+    budget: settings.budget,
     counter,
     fixed: { system: systemTokens, tools: toolTokens },
     summaryTokens,
@@ -324,73 +325,4 @@ function reductionsApplied(reductions: Reductions, start: number): boolean {
     reductions.resultsShrunkBefore > start ||
     reductions.stepsDroppedBefore > start
   );
-}
-
-function reuseTokens(
-  previous: PackState | undefined,
-  prefixKey: string,
-  messageKeys: readonly string[],
-  fixedTokens: number,
-  packedMessages: readonly Message[],
-  counter: TokenCounter,
-): number {
-  const before = previous?.previous;
-  if (!before || before.prefixKey !== prefixKey) return 0;
-  let reused = fixedTokens;
-  const shared = Math.min(before.messageKeys.length, messageKeys.length);
-  for (let index = 0; index < shared; index += 1) {
-    if (before.messageKeys[index] !== messageKeys[index]) break;
-    reused += counter.countMessage(packedMessages[index] as Message);
-  }
-  return reused;
-}
-
-interface StatsInput {
-  settings: Settings;
-  counter: TokenCounter;
-  fixed: { system: number; tools: number };
-  summaryTokens: number;
-  pastTokens: number;
-  past: readonly PackedEpisode[];
-  current: PackedEpisode;
-  evicted: number;
-  evictedNow: boolean;
-  historyEnd: number;
-  packedMessages: readonly Message[];
-  reuse: number;
-  shortened: boolean;
-  total: number;
-}
-
-function buildStats(input: StatsInput): PackStats {
-  const episodes = [...input.past, input.current];
-  const sum = (pick: (episode: PackedEpisode) => number) =>
-    episodes.reduce((total, episode) => total + pick(episode), 0);
-  const breakpoints: number[] = [];
-  if (input.historyEnd >= 0) breakpoints.push(input.historyEnd);
-  if (input.packedMessages.length - 1 > input.historyEnd) breakpoints.push(input.packedMessages.length - 1);
-  return {
-    budget: input.settings.budget,
-    tokens: {
-      system: input.fixed.system,
-      tools: input.fixed.tools,
-      summary: input.summaryTokens,
-      history: input.pastTokens,
-      currentEpisode: input.current.tokens,
-      total: input.total,
-    },
-    reasoning: {
-      keptParts: sum((episode) => episode.reasoningKeptParts),
-      droppedParts: sum((episode) => episode.reasoningDroppedParts),
-      keptTokens: sum((episode) => episode.reasoningKeptTokens),
-      droppedTokens: sum((episode) => episode.reasoningDroppedTokens),
-    },
-    evictedEpisodes: input.evicted,
-    evictedNow: input.evictedNow,
-    truncatedToolResults: sum((episode) => episode.truncatedResults),
-    currentEpisodeShortened: input.shortened,
-    unpairedDropped: sum((episode) => episode.unpairedDropped),
-    cacheBreakpoints: { prefix: input.fixed.system + input.fixed.tools > 0, messages: breakpoints },
-    prefixReuseTokens: Math.min(input.reuse, input.total),
-  };
 }
