@@ -5,7 +5,7 @@
  * @see https://platform.openai.com/docs/guides/error-codes
  */
 import { EpisodicError, type ModelError } from '@episodic/core';
-import { mapOpenAIError } from '../shared/map-openai-error.js';
+import { mapOpenAIError } from '../openai-shared/map-openai-error.js';
 
 /** Maps an `openai` SDK error from a Chat Completions call. */
 export function mapOpenAIChatError(error: unknown, provider = 'openai'): ModelError {

@@ -7,7 +7,7 @@
  * @see https://inference-docs.cerebras.ai/support/error
  */
 import type { ModelError } from '@episodic/core';
-import { mapOpenAIError } from '../shared/map-openai-error.js';
+import { mapOpenAIError } from '../openai-shared/map-openai-error.js';
 
 /** The fetch signature the `openai` SDK takes. */
 export type SdkFetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;

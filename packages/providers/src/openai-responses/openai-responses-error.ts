@@ -5,7 +5,7 @@
  * @see https://platform.openai.com/docs/guides/error-codes
  */
 import type { ModelError } from '@episodic/core';
-import { mapOpenAIError } from '../shared/map-openai-error.js';
+import { mapOpenAIError } from '../openai-shared/map-openai-error.js';
 
 /** Known Responses failures and what the user can do, one sample message per row. */
 const hints: readonly { pattern: RegExp; sample: string; hint: string }[] = [

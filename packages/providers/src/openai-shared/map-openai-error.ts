@@ -7,7 +7,7 @@
  */
 import { ModelError } from '@episodic/core';
 import { APIConnectionError, APIError, APIUserAbortError } from 'openai';
-import { abortedError, classifyModelError, parseRetryAfter } from './error-classification.js';
+import { abortedError, classifyModelError, parseRetryAfter } from '../shared/error-classification.js';
 
 /**
  * Turns anything the `openai` SDK throws into a {@link ModelError}. `provider` names

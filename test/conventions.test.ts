@@ -1,0 +1,55 @@
+/**
+ * STYLE.md conventions, checked rather than written in prose only.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], { encoding: 'utf8' })
+  .split('\n')
+  .filter((file) => /\.(ts|js|mjs)$/.test(file) && !file.includes('/fixtures/') && !file.includes('node_modules/'));
+const sources = files.filter(
+  (file) => /^(packages\/[^/]+|examples\/[^/]+)\/src\//.test(file) && !/\.test\.ts$/.test(file),
+);
+// One folder per wire API; openai-shared holds what the three OpenAI-SDK folders share.
+const wireApiFolders = ['anthropic', 'google', 'openai-responses', 'openai-chat', 'openai-compatible', 'openai-shared'];
+const vendorSdk = /from ['"](openai|@anthropic-ai\/sdk|@google\/genai)(\/[^'"]*)?['"]/;
+
+describe('conventions', () => {
+  it('names files in kebab-case', () => {
+    const bad = files.filter((file) => !/^[a-z0-9]+(-[a-z0-9]+)*(\.[a-z0-9]+)*$/.test(basename(file)));
+    expect(bad).toEqual([]);
+  });
+
+  it('keeps source files under 400 lines', () => {
+    const long = sources
+      .map((file) => ({ file, lines: readFileSync(file, 'utf8').split('\n').length }))
+      .filter((entry) => entry.lines > 400);
+    expect(long).toEqual([]);
+  });
+
+  it('imports vendor SDKs only in a wire-API folder of @episodic/providers', () => {
+    const offenders = sources.filter((file) => {
+      if (!vendorSdk.test(readFileSync(file, 'utf8'))) return false;
+      const folder = /^packages\/providers\/src\/([^/]+)\//.exec(file)?.[1];
+      return !folder || !wireApiFolders.includes(folder);
+    });
+    expect(offenders).toEqual([]);
+  });
+
+  it('keeps core free of other Episodic packages and vendor SDKs', () => {
+    const offenders = sources
+      .filter((file) => file.startsWith('packages/core/'))
+      .filter((file) => /from ['"]@episodic\/(tools|providers|cli)['"]/.test(readFileSync(file, 'utf8')));
+    expect(offenders).toEqual([]);
+  });
+
+  it('does not sniff model names in code (profiles are data)', () => {
+    const sniffing = /\.(includes|startsWith)\(\s*['"](gpt|o\d|claude|gemini|deepseek|kimi|glm|qwen)/i;
+    const offenders = sources.filter(
+      (file) => !file.includes('/profiles/') && sniffing.test(readFileSync(file, 'utf8')),
+    );
+    expect(offenders).toEqual([]);
+  });
+});
