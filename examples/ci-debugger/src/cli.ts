@@ -63,8 +63,12 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   );
   const progress = new ProgressPrinter({ write, color: colorWanted(io), providerCache: !offline });
   const started = Date.now();
+  // Ctrl-C stops the run cleanly: the transcript stays consistent (no tool call without a result).
+  const interrupt = new AbortController();
+  const onSigint = () => interrupt.abort(new Error('interrupted (Ctrl-C)'));
+  process.once('SIGINT', onSigint);
   try {
-    const outcome = await converse(session, options, progress, { offline, io });
+    const outcome = await converse(session, options, progress, { offline, io, signal: interrupt.signal });
     write(
       formatSummary({
         run: progress.totals,
@@ -84,6 +88,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     io.stderr.write(`\nThe run stopped: ${(error as Error).message}\nTranscript so far: ${transcript}\n`);
     return 1;
   } finally {
+    process.off('SIGINT', onSigint);
     await scratch.dispose();
   }
 }
@@ -93,9 +98,9 @@ async function converse(
   session: Session,
   options: CliOptions,
   progress: ProgressPrinter,
-  { offline, io }: { offline: boolean; io: CliIo },
+  { offline, io, signal }: { offline: boolean; io: CliIo; signal: AbortSignal },
 ): Promise<EpisodeResult> {
-  const run = (input: string) => session.send(input, { onEvent: progress.onEvent });
+  const run = (input: string) => session.send(input, { onEvent: progress.onEvent, signal });
   const first = await run(options.task ?? DEFAULT_TASK);
   if (offline && options.followUp && options.task === undefined) await run(DEFAULT_FOLLOW_UP);
   const source = followUps({

@@ -40,9 +40,16 @@ export async function* followUps(source: FollowUpSource): AsyncGenerator<string>
 
 async function* prompted(source: FollowUpSource): AsyncGenerator<string> {
   const prompt = createPrompt({ input: source.input, output: source.output });
+  // Ctrl-C or Ctrl-D at the prompt ends the session instead of leaving the question pending.
+  const closed = new Promise<undefined>((resolve) => prompt.once('close', () => resolve(undefined)));
+  prompt.once('SIGINT', () => prompt.close());
   try {
     for (;;) {
-      const line = (await prompt.question('\nfollow-up (empty line to finish)> ')).trim();
+      const answer = await Promise.race([
+        prompt.question('\nfollow-up (empty line to finish)> ').catch(() => undefined),
+        closed,
+      ]);
+      const line = answer?.trim() ?? '';
       if (line === '' || line === 'exit' || line === 'quit') return;
       yield line;
     }
