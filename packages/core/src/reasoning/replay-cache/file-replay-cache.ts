@@ -11,7 +11,8 @@
  * supports Node 20. The cache is a key-value map read once at start and then
  * served from memory, which a log does well without a dependency. Lookups never
  * touch the disk; recency of use is not logged, so after a restart entries rank by
- * when they were stored.
+ * when they were stored. One process per log: a second writer's lines would survive
+ * appends but not the other's compaction, and neither sees the other's entries.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
