@@ -69,19 +69,23 @@ const cases: WireCase[] = [
 ];
 
 const file = 'test/queue.test.js';
+// The fix as a unified diff (models often write patches this way).
 const fix = [
-  { path: 'src/queue.js', search: '  #active = 0;\n', replace: '  #active = 0;\n  #retrying = 0;\n' },
-  {
-    path: 'src/queue.js',
-    search: 'return this.#active === 0 && this.#waiting.length === 0;',
-    replace: 'return this.#active === 0 && this.#waiting.length === 0 && this.#retrying === 0;',
-  },
-  {
-    path: 'src/queue.js',
-    search: '    setTimeout(() => {\n',
-    replace: '    this.#retrying += 1;\n    setTimeout(() => {\n      this.#retrying -= 1;\n',
-  },
-];
+  '--- a/src/queue.js',
+  '+++ b/src/queue.js',
+  '@@ -27,2 +27,3 @@',
+  '   #active = 0;',
+  '+  #retrying = 0;',
+  '   #nextId = 1;',
+  '@@ -84 +85 @@',
+  '-    return this.#active === 0 && this.#waiting.length === 0;',
+  '+    return this.#active === 0 && this.#waiting.length === 0 && this.#retrying === 0;',
+  '@@ -120 +121,3 @@',
+  '+    this.#retrying += 1;',
+  '     setTimeout(() => {',
+  '+      this.#retrying -= 1;',
+  '',
+].join('\n');
 const usage = { input: 3_200, cacheRead: 2_048, output: 150, reasoning: 40 };
 
 /** A short investigation: the model's side of the conversation, in neutral terms. */
@@ -104,7 +108,7 @@ const script: ScriptedResponse[] = [
   {
     type: 'reply',
     reasoning: ['Reproduced. Count retries in the idle check.'],
-    toolCalls: [{ name: 'apply_patch', args: { edits: fix } }],
+    toolCalls: [{ name: 'apply_patch', args: { diff: fix } }],
     usage,
   },
   {

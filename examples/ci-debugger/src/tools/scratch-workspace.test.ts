@@ -73,3 +73,20 @@ describe('unifiedDiff', () => {
     expect(diff).toContain('+line 28.5');
   });
 });
+
+describe('ScratchWorkspace.applyDiff', () => {
+  it('patches the copy from a unified diff and reports the resulting diff', async () => {
+    const applied = await scratch.applyDiff(
+      ['--- a/src/math.js', '+++ b/src/math.js', '@@ -2 +2 @@', '-  return a - b;', '+  return a + b;', ''].join('\n'),
+    );
+    expect(await readFile(path.join(applied.root, 'src', 'math.js'), 'utf8')).toBe(source.replace('a - b', 'a + b'));
+    expect(applied.diff).toContain('-  return a - b;\n+  return a + b;');
+    expect(await readFile(path.join(original, 'src', 'math.js'), 'utf8')).toBe(source);
+  });
+
+  it('refuses a diff that reaches outside the project', async () => {
+    await expect(
+      scratch.applyDiff(['--- /dev/null', '+++ b/../escape.js', '@@ -0,0 +1 @@', '+x'].join('\n')),
+    ).rejects.toThrow(/refused/);
+  });
+});

@@ -3,11 +3,12 @@
  * applied here and only here: the original is copied, never written. Every patch
  * starts from a fresh copy, so a patch is judged on its own.
  */
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { resolveInsideRoot, ToolUsageError } from '@episodic/tools';
 import { unifiedDiff } from './line-diff.js';
+import { applyHunks, parseUnifiedDiff } from './unified-patch.js';
 
 /** One search/replace edit of a file. */
 export interface FileEdit {
@@ -42,23 +43,48 @@ export class ScratchWorkspace {
   }
 
   /** Copies the original afresh and applies `edits` in order. */
-  async apply(edits: readonly FileEdit[]): Promise<AppliedPatch> {
+  apply(edits: readonly FileEdit[]): Promise<AppliedPatch> {
+    return this.patchFreshCopy(async (root, remember) => {
+      for (const edit of edits) {
+        const file = await resolveInsideRoot(root, edit.path);
+        const text = await remember(file.relative, file.absolute);
+        if (text === undefined) throw missingFile(file.relative);
+        await writeFile(file.absolute, replaceOnce(file.relative, text, edit));
+      }
+    });
+  }
+
+  /** Copies the original afresh and applies a unified diff to it. */
+  applyDiff(diff: string): Promise<AppliedPatch> {
+    const patches = parseUnifiedDiff(diff);
+    return this.patchFreshCopy(async (root, remember) => {
+      for (const patch of patches) {
+        const file = await resolveInsideRoot(root, patch.path);
+        const text = await remember(file.relative, file.absolute);
+        if (text === undefined && !patch.created) throw missingFile(file.relative);
+        await mkdir(path.dirname(file.absolute), { recursive: true });
+        await writeFile(file.absolute, applyHunks(text ?? '', patch));
+      }
+    });
+  }
+
+  /** Makes a fresh copy, lets `change` edit it, and diffs every file it touched against the original. */
+  private async patchFreshCopy(
+    change: (
+      root: string,
+      remember: (relative: string, absolute: string) => Promise<string | undefined>,
+    ) => Promise<void>,
+  ): Promise<AppliedPatch> {
     await this.dispose();
     const root = await mkdtemp(path.join(tmpdir(), 'ci-debugger-scratch-'));
     await cp(this.original, root, { recursive: true, filter: (source) => !source.includes(`${path.sep}node_modules`) });
     this.current = root;
     const originals = new Map<string, string>();
-    for (const edit of edits) {
-      const file = await resolveInsideRoot(root, edit.path);
-      const text = await readFile(file.absolute, 'utf8').catch(() => {
-        throw new ToolUsageError(
-          'not_found',
-          `No file "${file.relative}" in the project; patches can only edit existing files.`,
-        );
-      });
-      if (!originals.has(file.relative)) originals.set(file.relative, text);
-      await writeFile(file.absolute, replaceOnce(file.relative, text, edit));
-    }
+    await change(root, async (relative, absolute) => {
+      const text = await readFile(absolute, 'utf8').catch(() => undefined);
+      if (!originals.has(relative)) originals.set(relative, text ?? '');
+      return text;
+    });
     const diffs: string[] = [];
     for (const [relative, before] of originals) {
       diffs.push(unifiedDiff(relative, before, await readFile(path.join(root, relative), 'utf8')));
@@ -73,6 +99,13 @@ export class ScratchWorkspace {
     this.current = undefined;
     await rm(root, { recursive: true, force: true });
   }
+}
+
+function missingFile(relative: string): ToolUsageError {
+  return new ToolUsageError(
+    'not_found',
+    `No file "${relative}" in the project; create files with a diff from /dev/null.`,
+  );
 }
 
 function replaceOnce(file: string, text: string, edit: FileEdit): string {

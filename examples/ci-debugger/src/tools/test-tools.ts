@@ -88,9 +88,10 @@ function applyPatchTool(options: TestToolsOptions): AgentTool {
   return defineTool({
     name: 'apply_patch',
     description:
-      'Apply search/replace edits to a fresh scratch copy of the project (the original is never changed) and ' +
-      'return the resulting unified diff. Each search text must occur exactly once in its file. A new call ' +
-      'replaces the previous patch. Then use run_tests_on_patched.',
+      'Patch a fresh scratch copy of the project (the original is never changed) and return the resulting unified ' +
+      'diff. Give either edits (search/replace; each search text must occur exactly once in its file) or diff (a ' +
+      'unified diff with --- a/file, +++ b/file and @@ hunks). A new call replaces the previous patch. Then use ' +
+      'run_tests_on_patched.',
     input: z.object({
       edits: z
         .array(
@@ -100,10 +101,16 @@ function applyPatchTool(options: TestToolsOptions): AgentTool {
             replace: z.string().describe('The new text.'),
           }),
         )
-        .min(1),
+        .min(1)
+        .optional()
+        .describe('Search/replace edits, applied in order.'),
+      diff: z.string().min(1).optional().describe('A unified diff, as an alternative to edits.'),
     }),
-    execute: async ({ edits }) => {
-      const applied = await options.scratch.apply(edits);
+    execute: async ({ edits, diff }) => {
+      if ((edits === undefined) === (diff === undefined)) {
+        throw new ToolUsageError('invalid_patch', 'Give exactly one of edits or diff.');
+      }
+      const applied = edits ? await options.scratch.apply(edits) : await options.scratch.applyDiff(diff ?? '');
       return `Patched a scratch copy (${applied.files.join(', ')}); the original is unchanged.\n${applied.diff}`;
     },
   });
