@@ -24,7 +24,8 @@ export const USAGE = `Usage: npm start -- [--provider NAME --model ID [--base-ur
 
 Without --provider the agent runs offline on a scripted model (no network, no key).
 
-  --provider NAME   ${PROVIDER_NAMES.join(', ')},
+  --provider NAME   ${PROVIDER_NAMES.slice(0, 7).join(', ')},
+                    ${PROVIDER_NAMES.slice(7).join(', ')},
                     or any OpenAI-compatible server together with --base-url
   --model ID        model id, e.g. claude-sonnet-4-6, gpt-5-mini, gemini-2.5-flash, deepseek-chat
   --base-url URL    override the provider's endpoint (proxies, local servers)
