@@ -34,8 +34,21 @@ export const DEFAULT_TASK =
   'CI for tiny-queue is flaky: main goes red every few runs and nobody can reproduce it locally. ' +
   'Find the failing test, the root cause and a fix, and verify the fix.';
 
-/** A follow-up the offline demo sends as a second episode, to show packing across episodes. */
-export const DEFAULT_FOLLOW_UP = 'Follow-up: run #1847 on feat/priority-lanes was red too. Is that the same flake?';
+/**
+ * Follow-ups the offline demo sends as episodes 2 and 3: they show past reasoning
+ * dropped, old tool results shortened, and (with {@link OFFLINE_BUDGET}) the first
+ * episode evicted.
+ */
+export const OFFLINE_FOLLOW_UPS: readonly string[] = [
+  'Follow-up: run #1847 on feat/priority-lanes was red too. Is that the same flake?',
+  'And #1883 and #1853 on main, the ones nobody could reproduce: the same race?',
+];
+
+/**
+ * Input budget of the offline demo: the first episode (about 8,900 tokens at its
+ * largest) fits, and the follow-ups push it out, so eviction shows on screen.
+ */
+export const OFFLINE_BUDGET = 10_000;
 
 /** Options of {@link createCiDebugger}. */
 export interface CiDebuggerOptions {

@@ -15,7 +15,7 @@ export interface CliOptions {
   budget: number | undefined;
   sessions: string;
   task: string | undefined;
-  /** Offline only: send the built-in follow-up question as a second episode. */
+  /** Offline only: send the built-in follow-up questions as further episodes. */
   followUp: boolean;
 }
 
@@ -29,10 +29,10 @@ Without --provider the agent runs offline on a scripted model (no network, no ke
                     or any OpenAI-compatible server together with --base-url
   --model ID        model id, e.g. claude-sonnet-4-6, gpt-5-mini, gemini-2.5-flash, deepseek-chat
   --base-url URL    override the provider's endpoint (proxies, local servers)
-  --budget N        max input tokens per model call (default 24000)
+  --budget N        max input tokens per model call (default 24000; offline 10000)
   --sessions DIR    where transcripts are saved (default .episodic/sessions)
   --task TEXT       the first user message (default: find and fix the flaky CI test)
-  --no-follow-up    offline: skip the built-in follow-up question
+  --no-follow-up    offline: skip the built-in follow-up questions
   -h, --help        show this help
 
 Follow-ups: when stdin is not a terminal, each line on stdin is sent as a follow-up

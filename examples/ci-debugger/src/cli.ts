@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { type EpisodeResult, EpisodicError, FileSessionStore, type ModelAdapter, type Session } from '@episodic/core';
-import { createCiDebugger, DEFAULT_FOLLOW_UP, DEFAULT_TASK } from './agent.js';
+import { createCiDebugger, DEFAULT_TASK, OFFLINE_BUDGET, OFFLINE_FOLLOW_UPS } from './agent.js';
 import { type CliOptions, parseCliOptions, USAGE } from './cli-options.js';
 import { followUps } from './follow-ups.js';
 import { offlineModel } from './offline-model.js';
@@ -55,7 +55,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   }
   write(offline ? `${OFFLINE_BANNER}\n` : `Episodic CI debugger: ${model.model.provider} / ${model.model.id}\n`);
   const store = new FileSessionStore({ directory: path.resolve(options.sessions) });
-  const { agent, scratch } = createCiDebugger({ model, budget: options.budget, store });
+  const budget = options.budget ?? (offline ? OFFLINE_BUDGET : undefined);
+  const { agent, scratch } = createCiDebugger({ model, budget, store });
   const session = await agent.session();
   const transcript = store.transcriptPath(session.id);
   write(
@@ -102,7 +103,9 @@ async function converse(
 ): Promise<EpisodeResult> {
   const run = (input: string) => session.send(input, { onEvent: progress.onEvent, signal });
   const first = await run(options.task ?? DEFAULT_TASK);
-  if (offline && options.followUp && options.task === undefined) await run(DEFAULT_FOLLOW_UP);
+  if (offline && options.followUp && options.task === undefined) {
+    for (const question of OFFLINE_FOLLOW_UPS) await run(question);
+  }
   const source = followUps({
     input: io.stdin,
     output: io.stdout,

@@ -27,7 +27,7 @@ beforeAll(async () => {
   queueBefore = await readFile(path.join(FIXTURE_PROJECT, 'src', 'queue.js'), 'utf8');
   const out = capture();
   const err = capture();
-  // A piped stdin with one follow-up line: it becomes a third episode.
+  // Two built-in follow-ups, then one piped on stdin: four episodes.
   const stdin = Readable.from(['Anything else failing on #1884?\n']);
   exitCode = await runCli(['--sessions', sessions], { stdin, stdout: out.stream, stderr: err.stream });
   stdout = out.text();
@@ -58,8 +58,15 @@ describe('offline run end to end', () => {
     const stats = stdout.match(/^ {2}context [\d,]+\/[\d,]+ tok \| system/gm) ?? [];
     expect(steps.length).toBeGreaterThan(8);
     expect(stats).toHaveLength(steps.length);
-    expect(stdout).toMatch(/Summary\n {2}3 episodes · \d+ model calls · \d+ tool calls/);
+    expect(stdout).toMatch(/Summary\n {2}4 episodes · \d+ model calls · \d+ tool calls/);
     expect(stdout).toContain(`transcript: ${sessions}`);
+  });
+
+  it('packs old episodes away: past reasoning dropped, then the first episode evicted', () => {
+    expect(stdout).toMatch(/^ {2}context .*reasoning kept 0 \(0 tok\) dropped 1\d/m);
+    expect(stdout).toMatch(/^ {2}context .*\| evicted 1 \(now\) \|/m);
+    expect(stdout).toMatch(/^ {2}packing: 1 episode evicted/m);
+    expect(stdout).toContain('the same flaky test');
   });
 
   it('never touches the original fixture', async () => {
@@ -71,7 +78,7 @@ describe('offline run end to end', () => {
     expect(file).toBeDefined();
     const messages = await readTranscript(file!);
     const episodes = splitEpisodes(messages);
-    expect(episodes).toHaveLength(3);
+    expect(episodes).toHaveLength(4);
     const results = new Set(messages.flatMap((message) => (message.role === 'tool' ? [message.toolCallId] : [])));
     const calls = messages.flatMap((message) => (message.role === 'assistant' ? toolCallsOf(message) : []));
     expect(calls.length).toBeGreaterThan(15);

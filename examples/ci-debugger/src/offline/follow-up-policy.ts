@@ -93,22 +93,39 @@ function compare(
     const fixed = runs.find(
       (other) => other.branch === run.branch && other.number > run.number && passedTest(view, other, test.test),
     );
-    return (
-      `- #${run.number} (${run.branch} ${run.commit}) failed "${test.test}" at ${test.location ?? 'an unknown location'}` +
-      (assertion ? ` (${assertion})` : '') +
-      '. ' +
-      (test.passedSameCommit.length > 0
-        ? 'The same commit also passed, so this is flaky too.'
-        : flakyEarlier(view).has(test.test)
-          ? 'That is the flaky test identified earlier in this session: the same race, not a new failure.'
-          : 'It failed on every run of that commit, so it is a deterministic regression on the branch, not the onIdle flake' +
-            (fixed ? `; #${fixed.number} (${fixed.commit}) on the same branch passes that test again.` : '.'))
-    );
+    const where = `- #${run.number} (${run.branch} ${run.commit}) failed "${test.test}" at ${test.location ?? 'an unknown location'}`;
+    return `${where}${assertion ? ` (${assertion})` : ''}. ${verdict(view, run, runs, test, fixed)}`;
   });
   return {
     reasoning: 'I have the assertions and the later runs; compare them with the flaky test from the first episode.',
     text: ['Here is what the logs say:', ...lines].join('\n'),
   };
+}
+
+/** Flaky or regression, for one failed run: same commit passing, the same test flaky elsewhere, or an earlier answer. */
+function verdict(
+  view: EpisodeView,
+  run: RunFact,
+  runs: readonly RunFact[],
+  test: ReturnType<typeof failingTests>[number],
+  fixed: RunFact | undefined,
+): string {
+  const sameCommit = runs.find((other) => other.status === 'success' && other.commit === run.commit);
+  if (sameCommit) return `Commit ${run.commit} also passed (#${sameCommit.number}), so this is flaky too.`;
+  const elsewhere = test.passedSameCommit[0];
+  if (elsewhere) {
+    return (
+      `No other run of ${run.commit}, but the same test failed and passed on commit ${elsewhere.commit} ` +
+      `(#${elsewhere.number} passed): the same flaky test.`
+    );
+  }
+  if (flakyEarlier(view).has(test.test)) {
+    return 'That is the flaky test identified earlier in this session: the same race, not a new failure.';
+  }
+  return (
+    'It failed on every run of that commit, so it is a deterministic regression on the branch, not the onIdle flake' +
+    (fixed ? `; #${fixed.number} (${fixed.commit}) on the same branch passes that test again.` : '.')
+  );
 }
 
 /** Tests an earlier answer still in context called flaky (a quoted name on a line that says so). */
@@ -141,16 +158,18 @@ function passedTest(view: EpisodeView, run: RunFact, test: string): boolean {
   return read?.content?.includes(`✔ ${test}`) === true;
 }
 
+/** Runs the question names: by run number or id, or by a feature branch (`feat/priority-lanes`, "priority lanes"). */
 function mentionedRuns(question: string, runs: readonly RunFact[]): RunFact[] {
   const numbers = [...question.matchAll(/#?(\d{3,})/g)].map((match) => Number(match[1]));
   const lower = question.toLowerCase();
-  return runs.filter(
-    (run) =>
-      numbers.includes(run.number) ||
-      numbers.includes(run.id) ||
-      (run.branch !== 'main' && lower.includes(run.branch.toLowerCase())) ||
-      lower.includes(run.branch.split('/').at(-1)?.replaceAll('-', ' ') ?? '\u0000'),
-  );
+  const namesBranch = (branch: string) => {
+    // The default branch is named in passing ("on main"); only feature branches select runs by name.
+    if (!branch.includes('/')) return false;
+    const words = branch.split('/').at(-1)?.replaceAll('-', ' ') ?? branch;
+    return lower.includes(branch.toLowerCase()) || lower.includes(words.toLowerCase());
+  };
+  const byNumber = runs.filter((run) => numbers.includes(run.number) || numbers.includes(run.id));
+  return byNumber.length > 0 ? byNumber : runs.filter((run) => namesBranch(run.branch));
 }
 
 function runsInHistory(view: EpisodeView): RunFact[] | undefined {
