@@ -31,28 +31,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   const write = (text: string) => {
     io.stdout.write(text);
   };
-  let options: CliOptions;
-  try {
-    options = parseCliOptions(argv);
-  } catch (error) {
-    io.stderr.write(`${(error as Error).message}\n\n${USAGE}\n`);
-    return 2;
-  }
-  if (options.help) {
-    write(`${USAGE}\n`);
-    return 0;
-  }
-  const offline = options.provider === undefined;
-  let model: ModelAdapter;
-  try {
-    model = offline
-      ? offlineModel()
-      : createModel({ provider: options.provider!, model: options.model!, baseURL: options.baseURL });
-  } catch (error) {
-    if (!EpisodicError.isInstance(error)) throw error;
-    io.stderr.write(`${error.message}\n`);
-    return 2;
-  }
+  const setup = prepare(argv, io);
+  if (typeof setup === 'number') return setup;
+  const { options, model, offline } = setup;
   write(offline ? `${OFFLINE_BANNER}\n` : `Episodic CI debugger: ${model.model.provider} / ${model.model.id}\n`);
   const store = new FileSessionStore({ directory: path.resolve(options.sessions) });
   const budget = options.budget ?? (offline ? OFFLINE_BUDGET : undefined);
@@ -70,16 +51,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   process.once('SIGINT', onSigint);
   try {
     const outcome = await converse(session, options, progress, { offline, io, signal: interrupt.signal });
+    const seconds = (Date.now() - started) / 1000;
     write(
-      formatSummary({
-        run: progress.totals,
-        usage: session.totals,
-        seconds: (Date.now() - started) / 1000,
-        transcript,
-        realProvider: !offline,
-      }),
+      `${formatSummary({ run: progress.totals, usage: session.totals, seconds, transcript, realProvider: !offline })}\n`,
     );
-    write('\n');
     if (offline && options.task === undefined && !/Verified fix/.test(outcome.text)) {
       io.stderr.write('The offline run ended without a verified fix; see the transcript for what happened.\n');
       return 1;
@@ -91,6 +66,35 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   } finally {
     process.off('SIGINT', onSigint);
     await scratch.dispose();
+  }
+}
+
+/** Parses the options and builds the model; an exit code when there is nothing to run (help, usage or setup error). */
+function prepare(
+  argv: readonly string[],
+  io: CliIo,
+): { options: CliOptions; model: ModelAdapter; offline: boolean } | number {
+  let options: CliOptions;
+  try {
+    options = parseCliOptions(argv);
+  } catch (error) {
+    io.stderr.write(`${(error as Error).message}\n\n${USAGE}\n`);
+    return 2;
+  }
+  if (options.help) {
+    io.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  const offline = options.provider === undefined;
+  try {
+    const model = offline
+      ? offlineModel()
+      : createModel({ provider: options.provider!, model: options.model!, baseURL: options.baseURL });
+    return { options, model, offline };
+  } catch (error) {
+    if (!EpisodicError.isInstance(error)) throw error;
+    io.stderr.write(`${error.message}\n`);
+    return 2;
   }
 }
 
