@@ -74,7 +74,7 @@ function harmonyStream(next) {
 
 function cutRandom(text, next, smallest, largest) {
   const chunks = [];
-  for (let from = 0; from < text.length; ) {
+  for (let from = 0; from < text.length;) {
     const size = smallest + Math.floor(next() * (largest - smallest + 1));
     chunks.push(text.slice(from, from + size));
     from += size;

@@ -72,7 +72,7 @@ export function observe(adapter: ModelAdapter): ObservedAdapter {
     model: adapter.model,
     profile: adapter.profile,
     thrown,
-    async *stream(request, options) {
+    async* stream(request, options) {
       try {
         yield* adapter.stream(request, options);
       } catch (error) {

@@ -48,8 +48,12 @@ export async function runLiveEpisodes(adapter: ModelAdapter): Promise<ModelRespo
     }
     return response;
   };
-  for (let steps = 0; steps < 4 && (await step()).stopReason === 'tool-calls'; steps += 1) {}
+  const runEpisode = async () => {
+    // Up to four model calls, until the model stops asking for tools.
+    for (let steps = 0; steps < 4; steps += 1) if ((await step()).stopReason !== 'tool-calls') return;
+  };
+  await runEpisode();
   transcript.push({ role: 'user', content: 'Thanks. Which test was it? Check the log of run 43 too.' });
-  for (let steps = 0; steps < 4 && (await step()).stopReason === 'tool-calls'; steps += 1) {}
+  await runEpisode();
   return responses;
 }

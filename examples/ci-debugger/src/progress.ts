@@ -37,6 +37,7 @@ export class ProgressPrinter {
     evictedEpisodes: 0,
     reasoningDroppedParts: 0,
   };
+
   private stats: PackStats | undefined;
   private reasoningChars = 0;
   private inText = false;
@@ -134,6 +135,7 @@ export class ProgressPrinter {
   private paint(code: string, text: string): string {
     return this.options.color ? `\u001b[${code}m${text}\u001b[0m` : text;
   }
+
   private bold = (text: string) => this.paint('1', text);
   private dim = (text: string) => this.paint('2', text);
   private red = (text: string) => this.paint('31', text);

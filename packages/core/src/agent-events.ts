@@ -35,12 +35,12 @@ export type EpisodeFinishReason =
 
 export type AgentEvent =
   | {
-      type: 'episode-start';
-      sessionId: string;
-      /** The user message that opened the episode; undefined when resuming. */
-      input: UserMessage | undefined;
-      resumed: boolean;
-    }
+    type: 'episode-start';
+    sessionId: string;
+    /** The user message that opened the episode; undefined when resuming. */
+    input: UserMessage | undefined;
+    resumed: boolean;
+  }
   /** `step` counts the model calls of the current episode, from 1 (a resumed episode keeps counting). */
   | { type: 'context-packed'; step: number; stats: PackStats; budget: number }
   | { type: 'reasoning-delta'; step: number; text: string }
@@ -48,14 +48,14 @@ export type AgentEvent =
   | { type: 'tool-call'; step: number; call: ToolCallPart }
   | { type: 'tool-result'; step: number; result: ToolMessage; durationMs: number }
   | {
-      type: 'step-finish';
-      step: number;
-      message: AssistantMessage;
-      toolResults: readonly ToolMessage[];
-      /** This call's usage, as the provider reported it. */
-      usage: Usage | undefined;
-      stopReason: StopReason | undefined;
-    }
+    type: 'step-finish';
+    step: number;
+    message: AssistantMessage;
+    toolResults: readonly ToolMessage[];
+    /** This call's usage, as the provider reported it. */
+    usage: Usage | undefined;
+    stopReason: StopReason | undefined;
+  }
   /**
    * A warning: from the model adapter (e.g. an unsupported provider option), or from
    * the loop, then with a `code` (`handoff-trace-skipped`, `foreign-reasoning-dropped`,
@@ -75,30 +75,30 @@ export type AgentEvent =
    * the packer's budget). `skipped` traces were left out whole.
    */
   | {
-      type: 'reasoning-handoff';
-      step: number;
-      from: readonly ModelRef[];
-      traces: number;
-      tokens: number;
-      skipped: readonly HandoffSkip[];
-    }
+    type: 'reasoning-handoff';
+    step: number;
+    from: readonly ModelRef[];
+    traces: number;
+    tokens: number;
+    skipped: readonly HandoffSkip[];
+  }
   /** Reasoning the application's history lacked was restored from the replay cache. */
   | { type: 'reasoning-restored'; messages: number; tokens: number; missing: number }
   | {
-      type: 'error';
-      error: Error;
-      /** True when the loop retries (after `retryInMs`) or repacks; false when the episode ends. */
-      willRetry: boolean;
-      retryInMs?: number;
-    }
+    type: 'error';
+    error: Error;
+    /** True when the loop retries (after `retryInMs`) or repacks; false when the episode ends. */
+    willRetry: boolean;
+    retryInMs?: number;
+  }
   | {
-      type: 'episode-finish';
-      reason: EpisodeFinishReason;
-      /** The last assistant message of the episode, if any. */
-      message: AssistantMessage | undefined;
-      /** Usage of this episode's model calls. */
-      usage: UsageTotals;
-    };
+    type: 'episode-finish';
+    reason: EpisodeFinishReason;
+    /** The last assistant message of the episode, if any. */
+    message: AssistantMessage | undefined;
+    /** Usage of this episode's model calls. */
+    usage: UsageTotals;
+  };
 
 /** Receives events as they happen. Must not throw. */
 export type AgentEventHandler = (event: AgentEvent) => void;

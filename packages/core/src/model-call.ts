@@ -77,7 +77,7 @@ export async function callModel(
   const { messages, handoff } = reasoningForCall(settings, context, emit);
   let budget = settings.budget - (handoff?.tokens ?? 0);
   let repacked = false;
-  for (let attempt = 0; ; ) {
+  for (let attempt = 0; ;) {
     if (signal?.aborted) throw new RunAbortedError(signal.reason);
     const packed = packContext({
       ...settings.pack,

@@ -111,7 +111,7 @@ export class Session {
     return this.events(undefined, options);
   }
 
-  private async *events(input: UserMessage | undefined, options: RunOptions): AsyncGenerator<AgentEvent> {
+  private async* events(input: UserMessage | undefined, options: RunOptions): AsyncGenerator<AgentEvent> {
     const queue: AgentEvent[] = [];
     let wake: (() => void) | undefined;
     let finished = false;

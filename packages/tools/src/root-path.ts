@@ -95,7 +95,7 @@ function lexicalTarget(givenRoot: string, realRoot: string, requestedPath: strin
 async function realTarget(target: string, requestedPath: string): Promise<string> {
   let current = target;
   const rest: string[] = [];
-  for (let links = 0; links <= MAX_LINKS; ) {
+  for (let links = 0; links <= MAX_LINKS;) {
     try {
       return path.join(await realpath(current), ...rest);
     } catch (error) {

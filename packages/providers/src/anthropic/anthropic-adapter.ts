@@ -114,7 +114,7 @@ export class AnthropicAdapter implements ModelAdapter {
     return { params, headers, warnings, prefix };
   }
 
-  async *stream(request: ModelRequest, options: StreamOptions = {}): AsyncGenerator<ModelStreamEvent> {
+  async* stream(request: ModelRequest, options: StreamOptions = {}): AsyncGenerator<ModelStreamEvent> {
     const prepared = this.prepare(request);
     for (const message of prepared.warnings) yield { type: 'warning', message };
     const signal = options.signal;

@@ -88,7 +88,7 @@ export class GoogleAdapter implements ModelAdapter {
     return { params, warnings };
   }
 
-  async *stream(request: ModelRequest, options: StreamOptions = {}): AsyncGenerator<ModelStreamEvent> {
+  async* stream(request: ModelRequest, options: StreamOptions = {}): AsyncGenerator<ModelStreamEvent> {
     const signal = options.signal;
     const prepared = this.prepare(request, signal);
     for (const message of prepared.warnings) yield { type: 'warning', message };

@@ -56,7 +56,7 @@ export function createOpenAIChatAdapter(options: OpenAIChatAdapterOptions): Mode
   return {
     model,
     profile,
-    async *stream(request: ModelRequest, streamOptions: StreamOptions = {}): AsyncGenerator<ModelStreamEvent> {
+    async* stream(request: ModelRequest, streamOptions: StreamOptions = {}): AsyncGenerator<ModelStreamEvent> {
       const { body, warnings } = buildOpenAIChatBody(request, model, profile, options);
       for (const message of warnings) yield { type: 'warning', message };
       try {

@@ -70,16 +70,16 @@ class ChatAccumulator {
 
   constructor(private readonly splitter: StreamSplitter<{ kind: string; text: string }> | undefined) {}
 
-  *content(text: string): Generator<ModelStreamEvent> {
+  * content(text: string): Generator<ModelStreamEvent> {
     const pieces = this.splitter ? this.splitter.push(text) : [{ kind: 'text', text }];
     yield* this.pieces(pieces);
   }
 
-  *flush(): Generator<ModelStreamEvent> {
+  * flush(): Generator<ModelStreamEvent> {
     if (this.splitter) yield* this.pieces(this.splitter.end());
   }
 
-  private *pieces(pieces: readonly { kind: string; text: string }[]): Generator<ModelStreamEvent> {
+  private* pieces(pieces: readonly { kind: string; text: string }[]): Generator<ModelStreamEvent> {
     for (const piece of pieces) {
       if (piece.kind === 'reasoning') {
         this.reasoning += piece.text;

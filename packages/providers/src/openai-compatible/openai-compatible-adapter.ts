@@ -107,7 +107,7 @@ export function createOpenAICompatibleAdapter(options: OpenAICompatibleAdapterOp
   return {
     model,
     profile,
-    async *stream(request: ModelRequest, streamOptions: StreamOptions = {}): AsyncGenerator<ModelStreamEvent> {
+    async* stream(request: ModelRequest, streamOptions: StreamOptions = {}): AsyncGenerator<ModelStreamEvent> {
       const { body, warnings } = buildOpenAICompatibleBody(request, model, capabilities, options);
       for (const message of warnings) yield { type: 'warning', message };
       try {

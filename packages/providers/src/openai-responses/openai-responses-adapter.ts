@@ -66,7 +66,7 @@ export function createOpenAIResponsesAdapter(options: OpenAIResponsesAdapterOpti
   return {
     model,
     profile,
-    async *stream(request: ModelRequest, streamOptions: StreamOptions = {}): AsyncGenerator<ModelStreamEvent> {
+    async* stream(request: ModelRequest, streamOptions: StreamOptions = {}): AsyncGenerator<ModelStreamEvent> {
       const { body, warnings } = buildOpenAIResponsesBody(request, model, profile, options);
       for (const message of warnings) yield { type: 'warning', message };
       try {
