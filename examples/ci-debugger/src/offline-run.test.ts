@@ -95,4 +95,17 @@ describe('offline run end to end', () => {
     const last = assistants.at(-1);
     expect(last?.content.some((part) => part.type === 'text' && part.text.includes('Verified fix'))).toBe(true);
   });
+
+  it('prints a budget command that works on the saved transcript', async () => {
+    const command = /analyse it: npx episodic (.+)$/m.exec(stdout)?.[1];
+    expect(command).toBeDefined();
+    // The CLI is not a dependency of the example; load it from the workspace source.
+    const { run } = await import('../../../packages/cli/src/cli.js');
+    const out = capture();
+    const err = capture();
+    const code = await run(command!.split(' '), { stdin: Readable.from([]), stdout: out.stream, stderr: err.stream });
+    expect(err.text()).not.toContain('episodic:');
+    expect(code).toBe(0);
+    expect(out.text()).toContain('Recommendation:');
+  });
 });

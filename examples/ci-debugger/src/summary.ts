@@ -38,6 +38,7 @@ export function formatSummary(input: SummaryInput): string {
     `  packing: ${run.evictedEpisodes} episode${run.evictedEpisodes === 1 ? '' : 's'} evicted · up to ${run.reasoningDroppedParts} past reasoning parts dropped`,
     `  estimated cost: ${cost}`,
     `  transcript: ${input.transcript}`,
-    `  analyse it: npx episodic budget ${input.transcript} --budgets 8k,16k,32k`,
+    // The offline model has no price list, so the hint prices its calls as a real model's.
+    `  analyse it: npx episodic budget ${input.transcript} --budgets 8k,16k,32k${input.realProvider ? '' : ' --model anthropic/claude-sonnet-4-5'}`,
   ].join('\n');
 }
