@@ -13,9 +13,9 @@
  * on disk. A line that is valid JSON but not a valid message is real damage and
  * throws a {@link TranscriptError}.
  */
-import { randomBytes } from 'node:crypto';
-import { mkdir, open, readdir, readFile, rename, unlink } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import { writeFileAtomic } from './atomic-write.js';
 import { EpisodicError } from './errors.js';
 import type { Message } from './message.js';
 import type { PackState } from './pack-types.js';
@@ -102,18 +102,7 @@ export class FileSessionStore implements SessionStore {
   /** Writes `text` to a temporary file beside `path`, syncs it, and renames it over `path`. */
   private async replaceFile(path: string, text: string): Promise<void> {
     await this.ensureDirectory();
-    const temporary = `${path}.${randomBytes(6).toString('hex')}.tmp`;
-    const handle = await open(temporary, 'w');
-    try {
-      await handle.writeFile(text, 'utf8');
-      if (this.sync) await handle.sync();
-    } catch (error) {
-      await handle.close();
-      await unlink(temporary).catch(() => {});
-      throw error;
-    }
-    await handle.close();
-    await rename(temporary, path);
+    await writeFileAtomic(path, text, { sync: this.sync });
   }
 
   async list(): Promise<string[]> {

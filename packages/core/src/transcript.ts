@@ -4,10 +4,10 @@
  * {@link TranscriptError} naming the line and the field.
  */
 import { createReadStream } from 'node:fs';
-import { open, rename, unlink } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import type { z } from 'zod';
+import { writeFileAtomic } from './atomic-write.js';
 import { EpisodicError, TranscriptError } from './errors.js';
 import type { Message } from './message.js';
 import { MessageSchemas } from './transcript-schema.js';
@@ -184,16 +184,5 @@ export function formatTranscript(messages: readonly Message[]): string {
  * a half-written file in place of a good one.
  */
 export async function writeTranscript(path: string, messages: readonly Message[]): Promise<void> {
-  const temporary = `${path}.${process.pid}.${Date.now()}.tmp`;
-  const handle = await open(temporary, 'w');
-  try {
-    await handle.writeFile(formatTranscript(messages), 'utf8');
-    await handle.sync();
-  } catch (error) {
-    await handle.close();
-    await unlink(temporary).catch(() => {});
-    throw error;
-  }
-  await handle.close();
-  await rename(temporary, path);
+  await writeFileAtomic(path, formatTranscript(messages));
 }

@@ -14,9 +14,9 @@
  * when they were stored. One process per log: a second writer's lines would survive
  * appends but not the other's compaction, and neither sees the other's entries.
  */
-import { randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
+import { mkdir, open, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { writeFileAtomic } from '../../atomic-write.js';
 import type { ReasoningPart } from '../../message.js';
 import { MemoryReplayCache } from './memory-replay-cache.js';
 import type { ReplayCache, ReplayCacheBounds, ReplayCacheStats, ReplayEntry } from './replay-cache.js';
@@ -122,18 +122,7 @@ export class FileReplayCache implements ReplayCache {
   /** Rewrites the log with only the live entries (temporary file, sync, rename). */
   async compact(): Promise<void> {
     const live = this.memory.live();
-    const temporary = `${this.options.path}.${randomBytes(6).toString('hex')}.tmp`;
-    const handle = await open(temporary, 'w');
-    try {
-      await handle.writeFile(live.map(lineOf).join(''), 'utf8');
-      await handle.sync();
-    } catch (error) {
-      await handle.close();
-      await unlink(temporary).catch(() => {});
-      throw error;
-    }
-    await handle.close();
-    await rename(temporary, this.options.path);
+    await writeFileAtomic(this.options.path, live.map(lineOf).join(''));
     this.lines = live.length;
   }
 
