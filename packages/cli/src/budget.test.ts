@@ -14,11 +14,15 @@ import { formatCount } from './text-table.js';
 
 let fixtures: Awaited<ReturnType<typeof fixtureDir>>;
 let plainFile: string;
+let longFile: string;
 const plain = budgetSession({ episodes: 4, steps: 3, resultWords: 400, system: 'You debug CI failures.' });
+// Long enough that a 3k budget must evict past episodes.
+const long = budgetSession({ episodes: 14, steps: 3, resultWords: 400, system: 'You debug CI failures.' });
 
 beforeAll(async () => {
   fixtures = await fixtureDir();
   plainFile = await fixtures.write('plain.jsonl', transcriptText(plain));
+  longFile = await fixtures.write('long.jsonl', transcriptText(long));
 });
 afterAll(async () => {
   await fixtures.cleanup();
@@ -123,13 +127,13 @@ describe('episodic budget --json', () => {
   });
 
   it('matches packContext called call by call with the state carried', async () => {
-    const json = await analysisOf([plainFile, '--budgets', '3k']);
+    const json = await analysisOf([longFile, '--budgets', '3k']);
     const counter = createTokenCounter();
     let state: ReturnType<typeof packContext>['state'] | undefined;
     const expected: number[] = [];
-    plain.forEach((message, index) => {
+    long.forEach((message, index) => {
       if (message.role !== 'assistant') return;
-      const result = packContext({ messages: plain.slice(0, index), budget: 3000, tokenizer: counter, state });
+      const result = packContext({ messages: long.slice(0, index), budget: 3000, tokenizer: counter, state });
       state = result.state;
       expected.push(result.stats.tokens.total);
     });
@@ -145,7 +149,7 @@ describe('episodic budget --json', () => {
   });
 
   it('explains every call that did not reuse the previous prompt', async () => {
-    const json = await analysisOf([plainFile, '--budgets', '3k']);
+    const json = await analysisOf([longFile, '--budgets', '3k']);
     const calls = json.runs[0]!.perCall;
     expect(calls[0]!.misses).toEqual(['first-call']);
     const boundaries = calls.filter((call) => call.boundary && call.call > 0 && !call.evictedNow);
@@ -308,7 +312,7 @@ describe('episodic budget: bad input exits 1 with a clear message', () => {
   });
 
   it('counts a current-episode tool result cut by the budget, not one cut by the fixed cap', async () => {
-    // One result of ~6,000 tokens (cut below 24k, where the cap is 25% of the budget)
+    // One result of ~6,000 tokens (cut below 60k, where the cap is 10% of the budget)
     // and one of ~40,000 (over the 16,000-token cap at every budget).
     const session: Message[] = [
       { role: 'user', content: 'Read both logs' },
@@ -327,12 +331,12 @@ describe('episodic budget: bad input exits 1 with a clear message', () => {
       { role: 'assistant', content: [{ type: 'text', text: 'Both read.' }], model: sessionModel },
     ];
     const file = await fixtures.write('caps.jsonl', transcriptText(session));
-    const json = await analysisOf([file, '--budgets', '8k,128k']);
+    const json = await analysisOf([file, '--budgets', '8k,200k']);
     const [small, large] = json.runs;
     expect(small!.perCall.map((call) => call.shortened)).toEqual([false, true, true]);
     expect(large!.perCall.map((call) => call.shortened)).toEqual([false, false, false]);
     expect(Object.keys(large!.perCall[2]!.cutResults)).toEqual(['big']);
-    expect(json.recommendations[0]!.budget).toBe(128_000);
+    expect(json.recommendations[0]!.budget).toBe(200_000);
   });
 
   it('names an --html file it cannot write', async () => {

@@ -43,7 +43,7 @@ export interface PackOptions {
   lowWater?: number;
   /** Largest tool result of a past episode, in tokens. Default 0.5% of the budget, at least 64 and at most 2,000. */
   toolResultCap?: number;
-  /** Largest tool result of the current episode, in tokens. Default min(16,000, 25% of budget). */
+  /** Largest tool result of the current episode, in tokens. Default min(16,000, 10% of budget). */
   currentToolResultCap?: number;
   /** Replaces evicted episodes with a summary message placed right after the stable prefix. */
   summarize?: SummarizeHook;

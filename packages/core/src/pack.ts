@@ -55,8 +55,10 @@ function toolResultCaps(options: MessageFormOptions): { pastCap: number; current
   // episodes then take less room, evictions are rarer and the cached prefix lives
   // longer (measured in bench/results/packer.md). The model can always re-run a tool.
   const pastCap = options.toolResultCap ?? Math.max(64, Math.min(2000, Math.floor(options.budget * 0.005)));
+  // Current results get a tenth of the budget (at most 16,000 tokens): one huge result
+  // cannot crowd out the episode, and each step appends less uncached input.
   const currentCap = Math.max(
-    options.currentToolResultCap ?? Math.min(16000, Math.floor(options.budget * 0.25)),
+    options.currentToolResultCap ?? Math.min(16000, Math.floor(options.budget * 0.1)),
     pastCap,
   );
   return { pastCap, currentCap };
