@@ -1,4 +1,6 @@
-import { readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AgentTool } from '@episodic/core';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -69,6 +71,25 @@ describe('test tools on the fixture', () => {
     await expect(
       call('apply_patch', { edits: [{ path: '../../../package.json', search: 'a', replace: 'b' }] }),
     ).rejects.toThrow(/refused/);
+  });
+
+  it('passes the test file to node as a path, never as an option (no --eval or --require injection)', async () => {
+    const outside = await mkdtemp(path.join(tmpdir(), 'ci-debugger-outside-'));
+    const marker = path.join(outside, 'ran');
+    try {
+      // Inside the root as a path, but node would read it as an option that runs code.
+      const injected = `--eval=require("fs").writeFileSync(${JSON.stringify(marker)}, "x")`;
+      await expect(call('run_tests', { times: 1, file: injected })).rejects.toThrow(/No test file/);
+      expect(existsSync(marker)).toBe(false);
+    } finally {
+      await rm(outside, { recursive: true, force: true });
+    }
+  });
+
+  it('says when the test file does not exist', async () => {
+    await expect(call('run_tests', { times: 1, file: 'test/nope.test.js' })).rejects.toThrow(
+      /No test file "test\/nope.test.js"/,
+    );
   });
 
   it('asks for a patch before running the patched copy', async () => {

@@ -3,6 +3,7 @@
  * running it many times, patch a scratch copy of the project, and run the same
  * batch against the patch.
  */
+import { stat } from 'node:fs/promises';
 import type { AgentTool } from '@episodic/core';
 import { defineTool, resolveInsideRoot, ToolUsageError } from '@episodic/tools';
 import { z } from 'zod';
@@ -49,7 +50,7 @@ async function batchFor(
   options: TestToolsOptions,
   signal: AbortSignal,
 ): Promise<TestBatch> {
-  if (args.file !== undefined) await resolveInsideRoot(root, args.file);
+  const file = args.file === undefined ? undefined : await testFile(root, args.file);
   if (args.namePattern !== undefined) {
     try {
       new RegExp(args.namePattern);
@@ -60,7 +61,21 @@ async function batchFor(
       );
     }
   }
-  return { root, ...args, concurrency: options.concurrency, signal };
+  return { root, ...args, file, concurrency: options.concurrency, signal };
+}
+
+/**
+ * The test file as a `./`-relative path inside the root. node reads an argument that
+ * starts with `-` as an option (`--eval=...`, `--require=../x`), so the model's text
+ * never reaches its argv as is.
+ */
+async function testFile(root: string, requested: string): Promise<string> {
+  const resolved = await resolveInsideRoot(root, requested);
+  const stats = await stat(resolved.absolute).catch(() => undefined);
+  if (!stats?.isFile()) {
+    throw new ToolUsageError('not_found', `No test file "${resolved.relative}". Use list_files to see the tests.`);
+  }
+  return `./${resolved.relative}`;
 }
 
 /** The three test tools over one project and its scratch workspace. */
