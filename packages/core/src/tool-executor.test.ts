@@ -143,4 +143,27 @@ describe('executeToolCalls', () => {
     });
     expect(seen).toEqual(['call_echo']);
   });
+
+  it('treats an infinite timeout as no timeout (a timer that long would fire at once)', async () => {
+    const slow = tool(
+      'slow',
+      async () => {
+        await sleep(15);
+        return { content: 'done' };
+      },
+      Number.POSITIVE_INFINITY,
+    );
+    const lenient = tool('lenient', async () => {
+      await sleep(15);
+      return { content: 'done too' };
+    });
+    const results = await executeToolCalls([call('slow', {}), call('lenient', {})], {
+      tools: toolsByName([slow, lenient]),
+      timeoutMs: 2 ** 31,
+    });
+    expect(results.map((result) => [result.content, result.isError])).toEqual([
+      ['done', false],
+      ['done too', false],
+    ]);
+  });
 });

@@ -19,6 +19,8 @@ import type { AgentTool, ToolOutput } from './tool.js';
 export const DEFAULT_TOOL_TIMEOUT_MS = 120_000;
 /** Default number of tool calls that run at the same time. */
 export const DEFAULT_TOOL_CONCURRENCY = 4;
+/** Longest delay `setTimeout` honours (2^31 - 1 ms, about 24.8 days). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 /** Error results are cut to this many characters: enough to act on, never a dump. */
 const MAX_ERROR_LENGTH = 1_000;
 
@@ -27,7 +29,7 @@ export interface ToolExecutionOptions {
   tools: ReadonlyMap<string, AgentTool>;
   /** Calls running at the same time. Default {@link DEFAULT_TOOL_CONCURRENCY}. */
   maxConcurrency?: number;
-  /** Timeout of a call whose tool sets no `timeoutMs`. Default {@link DEFAULT_TOOL_TIMEOUT_MS}. */
+  /** Timeout of a call whose tool sets no `timeoutMs`; `Infinity` for none. Default {@link DEFAULT_TOOL_TIMEOUT_MS}. */
   timeoutMs?: number;
   /** Aborts the whole batch: running calls are told through their signal and answered "aborted" at once. */
   signal?: AbortSignal;
@@ -81,7 +83,9 @@ export async function executeToolCall(call: ToolCallPart, options: ToolExecution
   if (!args.ok) return errorOutput(args.message);
   const timeoutMs = tool.timeoutMs ?? options.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
   const timeout = new AbortController();
-  const timer = setTimeout(() => timeout.abort(), timeoutMs);
+  // Node fires a timer longer than MAX_TIMER_MS after 1 ms, so such a timeout
+  // (Infinity included, the natural way to say "none") runs without a timer.
+  const timer = timeoutMs <= MAX_TIMER_MS ? setTimeout(() => timeout.abort(), timeoutMs) : undefined;
   const signal = options.signal ? AbortSignal.any([options.signal, timeout.signal]) : timeout.signal;
   try {
     const output = await untilAborted(() => tool.execute(args.value, { signal, toolCallId: call.id }), signal);
