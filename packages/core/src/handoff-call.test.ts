@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Agent } from './agent.js';
 import type { AgentEvent } from './agent-events.js';
 import { MemorySessionStore } from './memory-session-store.js';
+import { countContext } from './pack.js';
 import type { Message, ModelRef } from './message.js';
 import { maxSteps } from './stop-conditions.js';
 import { type ScriptStep, scriptedModel } from './testing/scripted-model.js';
@@ -114,5 +115,22 @@ describe('cross-model hand-off through the agent loop', () => {
     const warning = events.find((event) => event.type === 'warning');
     expect(warning).toMatchObject({ code: 'handoff-trace-skipped', step: 2 });
     expect(warning?.type === 'warning' && warning.message).toMatch(/left out whole/);
+  });
+
+  it('learns the tokenizer ratio from what was sent, the note included, not as if the note were extra tokens', async () => {
+    const store = new MemorySessionStore();
+    await startWithModelA(store, `${traceA} `.repeat(20));
+    const exact = createTokenCounter(); // the provider tokenizes exactly like the agent's counter
+    const model = scriptedModel({
+      model: modelB,
+      steps: (request) => ({ text: 'Done.', usage: { inputTokens: countContext(exact, request) } }),
+    });
+    const agent = new Agent({ model, system, tools: [read], budget: 50_000, store });
+    const session = await agent.session({ id: 'shared', handoff: true });
+    const { events, onEvent } = recorder();
+    await session.resume({ onEvent });
+    expect(events.some((event) => event.type === 'reasoning-handoff')).toBe(true);
+    // Same tokenizer on both sides: the ratio is 1, so the factor is 1 plus the 5% safety margin.
+    expect(agent.tokenizer.calibration.factor).toBeCloseTo(1.05, 2);
   });
 });

@@ -59,6 +59,12 @@ export interface ModelCallResult {
   stopReason: StopReason;
   stats: PackStats;
   state: PackState;
+  /**
+   * Input tokens of the request as the packer's counter sees them: the packed total
+   * plus the hand-off note, which travels in the system prompt outside the pack.
+   * Compare this, not `stats.tokens.total`, with the reported input tokens.
+   */
+  countedTokens: number;
 }
 
 /**
@@ -92,7 +98,8 @@ export async function callModel(
     emit({ type: 'context-packed', step: context.step, stats: packed.stats, budget });
     try {
       const response = await streamCall(settings, packed, handoff, context.step, emit, signal);
-      return { ...response, stats: packed.stats, state: packed.state };
+      const countedTokens = packed.stats.tokens.total + (handoff?.tokens ?? 0);
+      return { ...response, stats: packed.stats, state: packed.state, countedTokens };
     } catch (error) {
       if (signal?.aborted) throw new RunAbortedError(signal.reason);
       const failure = asModelError(error);
