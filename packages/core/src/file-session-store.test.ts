@@ -1,7 +1,7 @@
-import { appendFile, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, type FileHandle, mkdtemp, open, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FileSessionStore } from './file-session-store.js';
 import type { Message } from './message.js';
 
@@ -71,5 +71,28 @@ describe('FileSessionStore', () => {
 
   it('lists nothing for a directory that does not exist yet', async () => {
     expect(await new FileSessionStore({ directory: join(directory, 'missing') }).list()).toEqual([]);
+  });
+
+  it('keeps a write that failed half-way apart from the next append of the same store', async () => {
+    await store.append('s', [user]);
+    const probe = await open(join(directory, 'probe'), 'w');
+    const prototype = Object.getPrototypeOf(probe) as FileHandle;
+    await probe.close();
+    const original = prototype.write;
+    const failing = vi.spyOn(prototype, 'write').mockImplementationOnce(async function (this: FileHandle, data: unknown) {
+      // The disk fills up after half the bytes: a torn line, and an error.
+      await original.call(this, String(data).slice(0, 20));
+      throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+    } as FileHandle['write']);
+    try {
+      await expect(store.append('s', [answer])).rejects.toMatchObject({ code: 'ENOSPC' });
+    } finally {
+      failing.mockRestore();
+    }
+    const later: Message = { role: 'user', content: 'after the disk was freed' };
+    await store.append('s', [later]);
+    const loaded = await store.load('s');
+    expect(loaded?.messages).toEqual([user, later]);
+    expect(loaded?.torn?.line).toBe(2);
   });
 });

@@ -82,6 +82,10 @@ export class FileSessionStore implements SessionStore {
       await handle.write(prefix + messages.map((message) => `${serializeMessage(message)}\n`).join(''));
       if (this.sync) await handle.sync();
       this.terminated.add(id);
+    } catch (error) {
+      // A failed write may have left part of a line (a full disk): check again next time.
+      this.terminated.delete(id);
+      throw error;
     } finally {
       await handle.close();
     }
