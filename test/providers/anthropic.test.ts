@@ -4,6 +4,7 @@
  * header, thinking config) and tests that the server itself rejects what the
  * real API rejects.
  */
+import { inspect } from 'node:util';
 import Anthropic from '@anthropic-ai/sdk';
 import { assistantText, generate, type Message, ModelError, toolCallsOf } from '@episodic/core';
 import { AnthropicAdapter, type AnthropicAdapterOptions, MissingApiKeyError } from '@episodic/providers';
@@ -199,6 +200,34 @@ describe('anthropic loopback server rejects what the API rejects', () => {
     expect(onThinking).toBe('400 messages.1.content.0.thinking.cache_control: Extra inputs are not permitted');
   });
 
+  it('rejects empty and whitespace-only text blocks', async () => {
+    const empty = await send({
+      model: 'claude-opus-4-5',
+      messages: [{ role: 'user', content: [{ type: 'text', text: '' }] }],
+    });
+    expect(empty).toBe('400 messages: text content blocks must be non-empty');
+    const blank = await send({
+      model: 'claude-opus-4-5',
+      messages: [
+        { role: 'user', content: 'hi' },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'text', text: '\n\n' },
+            { type: 'tool_use', id: 'toolu_z', name: 'get_ci_log', input: {} },
+          ],
+        },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_z', content: 'ok' }] },
+      ],
+    });
+    expect(blank).toBe('400 messages: text content blocks must contain non-whitespace text');
+    const mixed = await send({
+      model: 'claude-opus-4-5',
+      messages: [{ role: 'user', content: [{ type: 'text', text: ' ' }, { type: 'text', text: 'real' }] }],
+    });
+    expect(mixed).toBe('accepted');
+  });
+
   it('rejects a manual budget at or above max_tokens without the interleaved beta', async () => {
     const outcome = await client.messages
       .create({
@@ -329,6 +358,27 @@ describe('anthropic adapter specifics', () => {
     expect(server.modelCalls()[0]?.status).toBe(200);
     expect(view?.toolCallIds[0]).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
     expect(view?.toolResultIds).toEqual(view?.toolCallIds);
+  });
+
+  it('does not send back a whitespace-only text block the model produced', async () => {
+    const adapter = adapterFor('claude-opus-4-5');
+    server.enqueue(
+      { type: 'reply', reasoning: ['look'], text: '\n\n', toolCalls: [{ name: 'get_ci_log', args: { run: 1 } }] },
+      { type: 'reply', text: 'done' },
+    );
+    const first = await generate(adapter, { messages: [user('go')], tools: testToolSpecs });
+    const id = toolCallsOf(first.message)[0]?.id ?? '';
+    await generate(adapter, {
+      messages: [user('go'), first.message, { role: 'tool', toolCallId: id, toolName: 'get_ci_log', content: 'log' }],
+      tools: testToolSpecs,
+    });
+    expect(server.modelCalls()[1]?.error).toBeUndefined();
+    expect(server.modelCalls()[1]?.status).toBe(200);
+  });
+
+  it('keeps the API key out of an inspected adapter', () => {
+    const adapter = adapterFor('claude-opus-4-5', { apiKey: 'sk-ant-secret-123' });
+    expect(inspect(adapter, { depth: 10 })).not.toContain('sk-ant-secret-123');
   });
 
   it('maps 529 to a retryable overloaded error', async () => {

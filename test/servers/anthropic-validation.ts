@@ -144,6 +144,7 @@ export function validateAnthropicRequest(
   return (
     checkThinkingConfig(body, headers, context) ??
     checkCacheControl(body) ??
+    checkTextBlocks(body) ??
     checkToolPairing(body) ??
     checkToolUseTurn(body, context) ??
     checkSignatures(body, context.signatures)
@@ -174,6 +175,21 @@ function checkCacheControl(body: AnthropicBody): string | undefined {
       if (block.type === 'text' && !block.text)
         return `messages.${index}.content.${position}.text: cache_control cannot be set for empty text blocks`;
     }
+  }
+  return undefined;
+}
+
+/**
+ * Empty text blocks are refused anywhere; a whitespace-only one is refused unless
+ * its message has other text with visible characters.
+ */
+function checkTextBlocks(body: AnthropicBody): string | undefined {
+  for (const message of body.messages) {
+    const texts = message.content.filter((block) => block.type === 'text').map((block) => block.text ?? '');
+    if (texts.some((text) => text.length === 0)) return 'messages: text content blocks must be non-empty';
+    const blank = texts.some((text) => text.trim().length === 0);
+    if (blank && !texts.some((text) => text.trim().length > 0))
+      return 'messages: text content blocks must contain non-whitespace text';
   }
   return undefined;
 }

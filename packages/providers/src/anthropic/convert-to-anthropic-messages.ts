@@ -92,11 +92,20 @@ function pushUserBlocks(messages: MessageParam[], blocks: ContentBlockParam[]): 
   else messages.push({ role: 'user', content: blocks });
 }
 
+/**
+ * The API refuses empty text blocks and whitespace-only ones ("text content blocks
+ * must contain non-whitespace text"); Claude itself sometimes answers "\n\n" before
+ * a tool call, so such blocks are left out.
+ */
+function hasVisibleText(text: string): boolean {
+  return text.trim().length > 0;
+}
+
 function userBlocks(message: UserMessage): ContentBlockParam[] {
   if (typeof message.content === 'string')
-    return message.content.length > 0 ? [{ type: 'text', text: message.content }] : [];
+    return hasVisibleText(message.content) ? [{ type: 'text', text: message.content }] : [];
   return message.content.flatMap((part): ContentBlockParam[] => {
-    if (part.type === 'text') return part.text.length > 0 ? [{ type: 'text', text: part.text }] : [];
+    if (part.type === 'text') return hasVisibleText(part.text) ? [{ type: 'text', text: part.text }] : [];
     if (part.url) return [{ type: 'image', source: { type: 'url', url: part.url } }];
     if (part.data)
       return [
@@ -128,7 +137,7 @@ function assistantBlocks(
       else result.droppedReasoning += 1;
       if (!block && !isOwnProviderData(part.providerData, context.model)) result.foreignReasoning += 1;
     } else if (part.type === 'text') {
-      if (part.text.length > 0) blocks.push({ type: 'text', text: part.text });
+      if (hasVisibleText(part.text)) blocks.push({ type: 'text', text: part.text });
     } else if (part.type === 'tool-call') {
       const input = typeof part.args === 'object' && part.args !== null ? part.args : {};
       blocks.push({ type: 'tool_use', id: idOf(part.id), name: part.name, input });
