@@ -2,6 +2,7 @@
  * The Google adapter against the strict loopback Gemini API server: the shared
  * conformance suite on Gemini 3 (signatures required) and 2.5 (budget thinking).
  */
+import { inspect } from 'node:util';
 import { generate, type Message, ModelError } from '@episodic/core';
 import { GoogleAdapter, type GoogleAdapterOptions, MissingApiKeyError } from '@episodic/providers';
 import {
@@ -221,6 +222,11 @@ describe('google adapter specifics', () => {
     const count = await adapterFor('gemini-2.5-pro').countTokens({ system: 's', messages: [user('how many?')] });
     expect(count).toBeGreaterThan(0);
     expect(server.requests.at(-1)?.path).toContain(':countTokens');
+  });
+
+  it('keeps the API key out of an inspected adapter', () => {
+    const adapter = adapterFor('gemini-3-pro-preview', { apiKey: 'AIza-secret-456' });
+    expect(inspect(adapter, { depth: 10 })).not.toContain('AIza-secret-456');
   });
 
   it('throws a typed error when no API key is configured', () => {

@@ -63,12 +63,13 @@ const knownProviderOptions = new Set(['thinking']);
 export class AnthropicAdapter implements ModelAdapter {
   readonly model: ModelRef;
   readonly profile: AnthropicModelProfile;
-  private readonly client: Anthropic;
+  /** An ES private field, so inspecting or logging the adapter never shows the client's API key. */
+  readonly #client: Anthropic;
 
   constructor(options: AnthropicAdapterOptions) {
     this.model = { provider: 'anthropic', id: options.model };
     this.profile = resolveAnthropicProfile(options.model, options.profile, options.thinking);
-    this.client =
+    this.#client =
       options.client ??
       new Anthropic({
         apiKey: resolveApiKey('anthropic', options.apiKey, ['ANTHROPIC_API_KEY']),
@@ -119,7 +120,7 @@ export class AnthropicAdapter implements ModelAdapter {
     for (const message of prepared.warnings) yield { type: 'warning', message };
     const signal = options.signal;
     try {
-      const events = await this.client.messages.create(prepared.params, { signal, headers: prepared.headers });
+      const events = await this.#client.messages.create(prepared.params, { signal, headers: prepared.headers });
       yield* mapAnthropicStream(events, this.model, prepared.prefix);
     } catch (error) {
       throw mapAnthropicError(error, signal);
@@ -131,7 +132,7 @@ export class AnthropicAdapter implements ModelAdapter {
     const { params, headers } = this.prepare(request);
     try {
       const { stream: _stream, max_tokens: _maxTokens, ...body } = params;
-      const counted = await this.client.messages.countTokens(body, { signal: options.signal, headers });
+      const counted = await this.#client.messages.countTokens(body, { signal: options.signal, headers });
       return counted.input_tokens;
     } catch (error) {
       throw mapAnthropicError(error, options.signal);

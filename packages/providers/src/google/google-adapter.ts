@@ -48,12 +48,13 @@ const knownProviderOptions = new Set<string>();
 export class GoogleAdapter implements ModelAdapter {
   readonly model: ModelRef;
   readonly profile: GoogleModelProfile;
-  private readonly client: GoogleGenAI;
+  /** An ES private field, so inspecting or logging the adapter never shows the client's API key. */
+  readonly #client: GoogleGenAI;
 
   constructor(options: GoogleAdapterOptions) {
     this.model = { provider: 'google', id: options.model };
     this.profile = resolveGoogleProfile(options.model, options.profile, options.thinking);
-    this.client =
+    this.#client =
       options.client ??
       new GoogleGenAI({
         apiKey: resolveApiKey('google', options.apiKey, ['GEMINI_API_KEY', 'GOOGLE_API_KEY']),
@@ -93,7 +94,7 @@ export class GoogleAdapter implements ModelAdapter {
     const prepared = this.prepare(request, signal);
     for (const message of prepared.warnings) yield { type: 'warning', message };
     try {
-      const chunks = await this.client.models.generateContentStream(prepared.params);
+      const chunks = await this.#client.models.generateContentStream(prepared.params);
       yield* mapGoogleStream(chunks, this.model);
     } catch (error) {
       throw mapGoogleError(error, signal);
@@ -110,7 +111,7 @@ export class GoogleAdapter implements ModelAdapter {
     const system = params.config?.systemInstruction as Content | undefined;
     const contents = [...(system ? [{ role: 'user', parts: system.parts }] : []), ...(params.contents as Content[])];
     try {
-      const counted = await this.client.models.countTokens({
+      const counted = await this.#client.models.countTokens({
         model: this.model.id,
         contents,
         ...(options.signal ? { config: { abortSignal: options.signal } } : {}),
