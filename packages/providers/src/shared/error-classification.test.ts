@@ -18,6 +18,17 @@ describe('error classification table', () => {
     expect(matchErrorRule({ status: 400, message: 'bad field' })?.kind).toBe('invalid-request');
   });
 
+  it.each([
+    ['groq', 'Please reduce the length of the messages or completion.'],
+    ['cerebras', 'Please reduce the length of the messages or completion. Current length is 42328 while limit is 40000'],
+    ['moonshot', 'Invalid request: Your request exceeded model token limit: 262144 (requested: 269030)'],
+  ])('recognises the context overflow wording of %s', (provider, message) => {
+    expect(classifyModelError({ provider, status: 400, message })).toMatchObject({
+      kind: 'context-overflow',
+      retryable: false,
+    });
+  });
+
   it('keeps status, retry-after and a message that says what to do', () => {
     const error = classifyModelError({ provider: 'anthropic', status: 429, message: 'slow down', retryAfter: 3 });
     expect(error).toMatchObject({ kind: 'rate-limit', status: 429, retryAfter: 3, code: 'model_rate_limit' });

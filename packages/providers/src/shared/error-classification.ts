@@ -23,6 +23,8 @@ export interface ErrorRule {
  * - Anthropic: https://docs.claude.com/en/api/errors
  * - Gemini: https://ai.google.dev/gemini-api/docs/troubleshooting
  * - OpenAI: https://platform.openai.com/docs/guides/error-codes
+ * - Groq: https://console.groq.com/docs/errors
+ * - Moonshot: https://platform.moonshot.ai/docs/api/chat
  */
 export const errorRules: readonly ErrorRule[] = [
   {
@@ -48,6 +50,23 @@ export const errorRules: readonly ErrorRule[] = [
       status: 400,
       message:
         "This model's maximum context length is 128000 tokens. However, your messages resulted in 130512 tokens.",
+    },
+  },
+  {
+    // Groq and Cerebras (code `context_length_exceeded`, which the SDK leaves out of the message).
+    kind: 'context-overflow',
+    retryable: false,
+    pattern: /reduce the length of the messages/i,
+    sample: { status: 400, message: 'Please reduce the length of the messages or completion.' },
+  },
+  {
+    // Moonshot (Kimi).
+    kind: 'context-overflow',
+    retryable: false,
+    pattern: /exceeded model token limit/i,
+    sample: {
+      status: 400,
+      message: 'Invalid request: Your request exceeded model token limit: 262144 (requested: 269030)',
     },
   },
   {
