@@ -52,6 +52,23 @@ describe('Agent', () => {
     expect(Math.max(...packed)).toBeLessThanOrEqual(budget);
   });
 
+  it('learns the same ratio when sessions of one agent call the model at the same time', async () => {
+    const exact = createTokenCounter();
+    // The provider counts 1.3x what o200k counts; session "slow" answers after "fast" has calibrated.
+    const model = scriptedModel({
+      steps: (request) => ({
+        text: 'ok',
+        delayMs: JSON.stringify(request.messages).includes('slow') ? 40 : 5,
+        usage: { inputTokens: Math.round(countContext(exact, request) * 1.3) },
+      }),
+    });
+    const agent = new Agent({ model, budget: 50_000, system: 'You answer briefly.' });
+    const [slow, fast] = await Promise.all([agent.session(), agent.session()]);
+    await Promise.all([slow.send(`slow ${'words '.repeat(400)}`), fast.send(`fast ${'words '.repeat(400)}`)]);
+    // Both calls saw a ratio of 1.3: the factor is 1.3 plus the 5% margin, not compounded.
+    expect(agent.tokenizer.calibration.factor).toBeCloseTo(1.3 * 1.05, 1);
+  });
+
   it('keeps session totals of tokens, cached and reasoning tokens and cost, also after a reload', async () => {
     const model = scriptedModel({
       steps: [

@@ -42,11 +42,13 @@ export class Calibration {
 
   /**
    * Records one model call: `predicted` is what the packer counted for the request
-   * (with the current factor), `reported` the provider's input tokens for it.
+   * with factor `factorUsed` (default the current one), `reported` the provider's
+   * input tokens for it. Pass `factorUsed` when other calls sharing this calibration
+   * may have been observed in between (sessions of one agent running at once).
    */
-  observe(predicted: number, reported: number): void {
-    if (!(predicted > 0) || !(reported > 0)) return;
-    const ratio = reported / (predicted / this.factor);
+  observe(predicted: number, reported: number, factorUsed: number = this.factor): void {
+    if (!(predicted > 0) || !(reported > 0) || !(factorUsed > 0)) return;
+    const ratio = reported / (predicted / factorUsed);
     this.estimate = this.observations === 0 ? ratio : this.estimate + this.smoothing * (ratio - this.estimate);
     this.observations += 1;
     this.factor = Math.max(this.estimate, ratio) * (1 + this.safetyMargin);

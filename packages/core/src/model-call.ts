@@ -65,6 +65,8 @@ export interface ModelCallResult {
    * Compare this, not `stats.tokens.total`, with the reported input tokens.
    */
   countedTokens: number;
+  /** The calibration factor `countedTokens` was counted with (it may have moved since). */
+  countedFactor: number;
 }
 
 /**
@@ -85,6 +87,7 @@ export async function callModel(
   let repacked = false;
   for (let attempt = 0; ;) {
     if (signal?.aborted) throw new RunAbortedError(signal.reason);
+    const countedFactor = settings.tokenizer.calibration.factor;
     const packed = packContext({
       ...settings.pack,
       messages,
@@ -99,7 +102,7 @@ export async function callModel(
     try {
       const response = await streamCall(settings, packed, handoff, context.step, emit, signal);
       const countedTokens = packed.stats.tokens.total + (handoff?.tokens ?? 0);
-      return { ...response, stats: packed.stats, state: packed.state, countedTokens };
+      return { ...response, stats: packed.stats, state: packed.state, countedTokens, countedFactor };
     } catch (error) {
       if (signal?.aborted) throw new RunAbortedError(signal.reason);
       const failure = asModelError(error);

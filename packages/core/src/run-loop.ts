@@ -150,7 +150,7 @@ async function modelStep(
   const { emit } = session;
   const context = { messages: session.messages, packState: session.packState, step };
   const result = await callModel(settings, context, emit, signal);
-  settings.tokenizer.calibration.observe(result.countedTokens, result.usage.inputTokens);
+  settings.tokenizer.calibration.observe(result.countedTokens, result.usage.inputTokens, result.countedFactor);
   const message: AssistantMessage = {
     ...result.message,
     model: result.message.model ?? settings.model.model,
