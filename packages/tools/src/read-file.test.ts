@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -88,6 +89,19 @@ describe('read_file', () => {
     ]) {
       await expect(read({ path: attempt }), attempt).rejects.toThrow(PathEscapeError);
     }
+  });
+
+  // Opening a FIFO for reading blocks until a writer comes, which would hang a libuv
+  // thread for good; a device file could stream forever.
+  it.skipIf(process.platform === 'win32')('refuses a FIFO without blocking on it', async () => {
+    execFileSync('mkfifo', [path.join(root, 'pipe')]);
+    const outcome = await Promise.race([
+      read({ path: 'pipe' }).catch((error: unknown) => error),
+      new Promise((resolve) => setTimeout(() => resolve('still waiting after 2 s'), 2_000)),
+    ]);
+    expect(outcome).toBeInstanceOf(ToolUsageError);
+    expect(outcome).toMatchObject({ code: 'not_a_file' });
+    expect((outcome as Error).message).toMatch(/"pipe" is not a regular file/);
   });
 
   it('follows a symbolic link that stays inside the root', async () => {

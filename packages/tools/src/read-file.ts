@@ -3,12 +3,12 @@
  * line numbers, within a byte cap, and says how many lines the file has so the model
  * can ask for the next range.
  */
-import { createReadStream } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
+import { constants, createReadStream } from 'node:fs';
+import { type FileHandle, open } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
 import { type DefinedTool, defineTool } from './define-tool.js';
-import { resolveInsideRoot } from './root-path.js';
+import { PathEscapeError, resolveInsideRoot } from './root-path.js';
 import { ToolUsageError } from './tool-errors.js';
 
 /** Options of {@link readFileTool}. */
@@ -46,39 +46,63 @@ export function readFileTool(options: ReadFileToolOptions): DefinedTool<typeof r
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     execute: async (input, { signal }) => {
       const file = await resolveInsideRoot(options.root, input.path);
-      await assertTextFile(file.absolute, file.relative);
-      const startLine = input.startLine ?? 1;
-      const endLine = input.endLine ?? Number.POSITIVE_INFINITY;
-      if (endLine < startLine) {
-        throw new ToolUsageError('invalid_line_range', `endLine (${endLine}) is before startLine (${startLine}).`);
+      const handle = await openTextFile(file.absolute, file.relative);
+      try {
+        const startLine = input.startLine ?? 1;
+        const endLine = input.endLine ?? Number.POSITIVE_INFINITY;
+        if (endLine < startLine) {
+          throw new ToolUsageError('invalid_line_range', `endLine (${endLine}) is before startLine (${startLine}).`);
+        }
+        const range = await readLines(handle, startLine, endLine, maxBytes, signal);
+        return formatRange(file.relative, range, startLine, maxBytes);
+      } finally {
+        await handle.close();
       }
-      const range = await readLines(file.absolute, startLine, endLine, maxBytes, signal);
-      return formatRange(file.relative, range, startLine, maxBytes);
     },
   });
 }
 
-async function assertTextFile(absolute: string, relative: string): Promise<void> {
-  const stats = await stat(absolute).catch((error: NodeJS.ErrnoException) => {
+// O_NOFOLLOW: the path was checked with its links resolved, so a link appearing at its
+// end since then is a swap and is refused. O_NONBLOCK: opening a FIFO returns at once
+// instead of waiting for a writer; the type check below then refuses it. (Both are 0
+// where the platform lacks them.)
+const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+
+/**
+ * Opens a regular text file for reading, checking the opened file itself (not the
+ * path again), so what is checked is what is read.
+ */
+async function openTextFile(absolute: string, relative: string): Promise<FileHandle> {
+  const handle = await open(absolute, OPEN_FLAGS).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT' || error.code === 'ENOTDIR') {
       throw new ToolUsageError('not_found', `No file "${relative}". Use list_files to see what exists.`);
     }
+    if (error.code === 'ELOOP') throw new PathEscapeError(relative, 'it became a symbolic link while being opened');
     throw error;
   });
+  try {
+    await assertTextFile(handle, relative);
+    return handle;
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+}
+
+async function assertTextFile(handle: FileHandle, relative: string): Promise<void> {
+  const stats = await handle.stat();
   if (stats.isDirectory()) {
     throw new ToolUsageError('not_a_file', `"${relative}" is a directory. Use list_files to see what it contains.`);
   }
-  const handle = await open(absolute, 'r');
-  try {
-    const { buffer, bytesRead } = await handle.read(Buffer.alloc(SNIFF_BYTES), 0, SNIFF_BYTES, 0);
-    if (buffer.subarray(0, bytesRead).includes(0)) {
-      throw new ToolUsageError(
-        'binary_file',
-        `"${relative}" is a binary file (${stats.size} bytes); read_file shows text only.`,
-      );
-    }
-  } finally {
-    await handle.close();
+  if (!stats.isFile()) {
+    throw new ToolUsageError(
+      'not_a_file',
+      `"${relative}" is not a regular file (a pipe, socket or device); read_file reads files only.`,
+    );
+  }
+  const { buffer, bytesRead } = await handle.read(Buffer.alloc(SNIFF_BYTES), 0, SNIFF_BYTES, 0);
+  if (buffer.subarray(0, bytesRead).includes(0)) {
+    throw new ToolUsageError('binary_file', `"${relative}" is a binary file (${stats.size} bytes); read_file shows text only.`);
   }
 }
 
@@ -90,13 +114,13 @@ interface LineRange {
 }
 
 async function readLines(
-  absolute: string,
+  handle: FileHandle,
   startLine: number,
   endLine: number,
   maxBytes: number,
   signal: AbortSignal,
 ): Promise<LineRange> {
-  const stream = createReadStream(absolute, { encoding: 'utf8', signal });
+  const stream = createReadStream('', { fd: handle, start: 0, autoClose: false, encoding: 'utf8', signal });
   const reader = createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY });
   const lines: string[] = [];
   let bytes = 0;
