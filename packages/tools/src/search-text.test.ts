@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -74,6 +75,28 @@ describe('search_text', () => {
     expect(error).toBeInstanceOf(ToolUsageError);
     expect(error).toMatchObject({ code: 'invalid_regex' });
     expect((error as Error).message).toMatch(/^Invalid regular expression: .*Fix the pattern/);
+  });
+
+  it.skipIf(process.platform === 'win32')('skips a FIFO given as the path instead of blocking on it', async () => {
+    execFileSync('mkfifo', [path.join(root, 'pipe')]);
+    const outcome = await Promise.race([
+      search({ pattern: 'TODO', path: 'pipe' }).then((output) => output.content),
+      new Promise((resolve) => setTimeout(() => resolve('still waiting after 2 s'), 2_000)),
+    ]);
+    expect(outcome).toBe('No matches for /TODO/ in pipe.');
+  });
+
+  // JavaScript regexes backtrack without limit: /(a+)+$/ on 40 "a"s and a "b" would run for ages.
+  it('stops a pattern with catastrophic backtracking with a typed error', async () => {
+    await writeFile(path.join(root, 'backtrack.txt'), `${'a'.repeat(40)}b\n`);
+    const started = Date.now();
+    const error = await searchTextTool({ root, regexTimeoutMs: 200 })
+      .execute({ pattern: '(a+)+$', path: 'backtrack.txt' }, context())
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ToolUsageError);
+    expect(error).toMatchObject({ code: 'regex_timeout' });
+    expect((error as Error).message).toMatch(/took longer than 200 ms in backtrack\.txt/);
+    expect(Date.now() - started).toBeLessThan(5_000);
   });
 
   it('refuses escapes', async () => {

@@ -2,14 +2,14 @@
  * `search_text`: searches files under a path inside the root for a regular
  * expression, like `grep -rn`, with caps on results, line length and file size.
  *
- * JavaScript regexes run synchronously and cannot be interrupted, so a pattern with
- * catastrophic backtracking could stall the process; matching only the first
- * {@link MATCH_WINDOW} characters of each line keeps that bounded in practice.
+ * JavaScript regexes run synchronously and a tool timeout cannot interrupt them, so
+ * the pattern runs under {@link BoundedRegex}'s time limit, on the first
+ * {@link MATCH_WINDOW} characters of each line.
  */
-import { createReadStream } from 'node:fs';
+import { constants } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
-import { createInterface } from 'node:readline';
 import { z } from 'zod';
+import { BoundedRegex } from './bounded-regex.js';
 import { type DefinedTool, defineTool } from './define-tool.js';
 import { resolveInsideRoot, toRelative } from './root-path.js';
 import { ToolUsageError } from './tool-errors.js';
@@ -27,8 +27,17 @@ export interface SearchTextToolOptions {
   maxFileBytes?: number;
   /** Directory names not searched (default `node_modules`, `.git`). */
   skip?: readonly string[];
+  /** Most milliseconds the pattern may spend on a batch of 1,000 lines before the search stops (default 2,000). */
+  regexTimeoutMs?: number;
   /** Tool timeout in milliseconds. */
   timeoutMs?: number;
+}
+
+/** A file being searched. */
+interface SearchedFile {
+  absolute: string;
+  /** As shown to the model: relative to the root. */
+  relative: string;
 }
 
 const searchTextInput = z.object({
@@ -49,10 +58,14 @@ const DEFAULT_MAX_RESULTS = 100;
 const DEFAULT_MAX_LINE_LENGTH = 200;
 const DEFAULT_MAX_FILE_BYTES = 1_000_000;
 const SEARCH_DEPTH = 64;
+const DEFAULT_REGEX_TIMEOUT_MS = 2_000;
+/** Lines matched per bounded run of the regex. */
+const MATCH_BATCH = 1_000;
 
 /** A `search_text` tool confined to `options.root`. */
 export function searchTextTool(options: SearchTextToolOptions): DefinedTool<typeof searchTextInput> {
   const maxResults = options.maxResults ?? DEFAULT_MAX_RESULTS;
+  const regexTimeoutMs = options.regexTimeoutMs ?? DEFAULT_REGEX_TIMEOUT_MS;
   const limits = {
     maxLineLength: options.maxLineLength ?? DEFAULT_MAX_LINE_LENGTH,
     maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
@@ -66,7 +79,7 @@ export function searchTextTool(options: SearchTextToolOptions): DefinedTool<type
     input: searchTextInput,
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     execute: async (input, { signal }) => {
-      const regex = compile(input.pattern, input.ignoreCase ?? false);
+      const matcher = new BoundedRegex(compile(input.pattern, input.ignoreCase ?? false), regexTimeoutMs);
       const start = await resolveInsideRoot(options.root, input.path);
       const stats = await stat(start.absolute).catch(() => undefined);
       if (!stats) throw new ToolUsageError('not_found', `No file or directory "${start.relative}".`);
@@ -75,8 +88,8 @@ export function searchTextTool(options: SearchTextToolOptions): DefinedTool<type
       for await (const file of files) {
         if (signal.aborted) break;
         const remaining = maxResults + 1 - matches.length;
-        const found = await searchFile(file, regex, remaining, limits, signal);
         const relative = toRelative(start.root, file);
+        const found = await searchFile({ absolute: file, relative }, matcher, remaining, limits, signal);
         matches.push(...found.map((match) => `${relative}:${match}`));
         if (matches.length > maxResults) break;
       }
@@ -108,43 +121,52 @@ async function* oneFile(file: string): AsyncGenerator<string> {
   yield file;
 }
 
-/** Matching lines of one file as `line: text`; none for binary or oversized files. */
+/** Matching lines of one file as `line: text`; none for binary, oversized or non-regular files. */
 async function searchFile(
-  file: string,
-  regex: RegExp,
+  file: SearchedFile,
+  matcher: BoundedRegex,
   limit: number,
   limits: { maxLineLength: number; maxFileBytes: number },
   signal: AbortSignal,
 ): Promise<string[]> {
-  if (!(await isSearchable(file, limits.maxFileBytes))) return [];
-  const reader = createInterface({
-    input: createReadStream(file, { encoding: 'utf8', signal }),
-    crlfDelay: Number.POSITIVE_INFINITY,
-  });
+  const text = await searchableText(file.absolute, limits.maxFileBytes, signal);
+  if (text === undefined) return [];
+  const lines = text.split(/\r\n|\n|\r/);
+  if (lines.at(-1) === '') lines.pop();
   const found: string[] = [];
-  let lineNumber = 0;
-  for await (const line of reader) {
-    lineNumber += 1;
-    if (!regex.test(line.length > MATCH_WINDOW ? line.slice(0, MATCH_WINDOW) : line)) continue;
-    const shown = line.length > limits.maxLineLength ? `${line.slice(0, limits.maxLineLength)}[...]` : line;
-    found.push(`${lineNumber}: ${shown}`);
-    if (found.length >= limit) {
-      reader.close();
-      break;
+  for (let first = 0; first < lines.length && found.length < limit; first += MATCH_BATCH) {
+    const batch = lines.slice(first, first + MATCH_BATCH);
+    const matches = matcher.matchingLines(batch.map((line) => line.slice(0, MATCH_WINDOW)));
+    if (matches === undefined) {
+      throw new ToolUsageError(
+        'regex_timeout',
+        `The pattern took longer than ${matcher.timeoutMs} ms in ${file.relative} (catastrophic backtracking, ` +
+          'as in (a+)+). Simplify it: avoid nested quantifiers and alternatives that overlap.',
+      );
+    }
+    for (const index of matches.slice(0, limit - found.length)) {
+      const line = batch[index]!;
+      const shown = line.length > limits.maxLineLength ? `${line.slice(0, limits.maxLineLength)}[...]` : line;
+      found.push(`${first + index + 1}: ${shown}`);
     }
   }
   return found;
 }
 
-async function isSearchable(file: string, maxFileBytes: number): Promise<boolean> {
-  const handle = await open(file, 'r').catch(() => undefined);
-  if (!handle) return false;
+// O_NOFOLLOW: a link swapped in at the end of the path since it was checked is refused.
+// O_NONBLOCK: a FIFO opens at once (then is skipped) instead of waiting for a writer.
+const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+
+/** The text of a regular, small, non-binary file, read from the one handle that was checked. */
+async function searchableText(file: string, maxFileBytes: number, signal: AbortSignal): Promise<string | undefined> {
+  const handle = await open(file, OPEN_FLAGS).catch(() => undefined);
+  if (!handle) return undefined;
   try {
-    const { size } = await handle.stat();
-    if (size > maxFileBytes) return false;
-    const sniff = Buffer.alloc(Math.min(size, 8192));
-    const { bytesRead } = await handle.read(sniff, 0, sniff.length, 0);
-    return !sniff.subarray(0, bytesRead).includes(0);
+    const stats = await handle.stat();
+    if (!stats.isFile() || stats.size > maxFileBytes) return undefined;
+    const bytes = await handle.readFile({ signal });
+    if (bytes.subarray(0, 8192).includes(0)) return undefined;
+    return bytes.toString('utf8');
   } finally {
     await handle.close();
   }
