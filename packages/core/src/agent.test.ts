@@ -23,6 +23,15 @@ describe('Agent', () => {
     expect(() => new Agent({ model: scriptedModel({ steps: [] }), tools: [tool, tool] })).toThrow(/share a name/);
   });
 
+  it('refuses a tool concurrency or timeout it cannot run with, instead of writing a broken transcript', () => {
+    const model = scriptedModel({ steps: [] });
+    const unset = Number(process.env.EPISODIC_UNSET_FOR_TEST); // NaN, as a missing setting parses
+    expect(() => new Agent({ model, maxConcurrency: unset })).toThrow(/maxConcurrency must be a number of at least 1/);
+    expect(() => new Agent({ model, maxConcurrency: 0 })).toThrow(/maxConcurrency/);
+    expect(() => new Agent({ model, toolTimeoutMs: unset })).toThrow(/toolTimeoutMs must be a positive number/);
+    expect(new Agent({ model, maxConcurrency: 2, toolTimeoutMs: Number.POSITIVE_INFINITY }).budget).toBeGreaterThan(0);
+  });
+
   it('calibrates its counter from reported input tokens so later packs stay under the real limit', async () => {
     const budget = 1_500;
     const raw = createTokenCounter(); // the provider's "real" tokenizer: 1.5x what o200k counts

@@ -40,7 +40,7 @@ export interface AgentOptions {
   stopWhen?: StopCondition | readonly StopCondition[];
   /** Tool calls running at the same time. Default 4. */
   maxConcurrency?: number;
-  /** Timeout of a tool call when the tool sets none, in ms. Default 120,000. */
+  /** Timeout of a tool call when the tool sets none, in ms (`Infinity` for none). Default 120,000. */
   toolTimeoutMs?: number;
   /** Sent with every call; default the profile's. */
   maxOutputTokens?: number;
@@ -94,6 +94,21 @@ export interface SessionOptions {
   persistReasoning?: PersistReasoning;
 }
 
+/** NaN (a setting that did not parse) would run no tool at all and leave calls without results. */
+function checkToolLimits(options: AgentOptions): void {
+  const { maxConcurrency, toolTimeoutMs } = options;
+  if (maxConcurrency !== undefined && !(maxConcurrency >= 1)) {
+    throw new InvalidArgumentError(
+      `maxConcurrency must be a number of at least 1 (got ${maxConcurrency}); leave it out for the default of 4.`,
+    );
+  }
+  if (toolTimeoutMs !== undefined && !(toolTimeoutMs > 0)) {
+    throw new InvalidArgumentError(
+      `toolTimeoutMs must be a positive number of milliseconds, or Infinity for none (got ${toolTimeoutMs}).`,
+    );
+  }
+}
+
 /** An agent definition; cheap to keep, and shared by all its sessions. */
 export class Agent {
   readonly model: ModelAdapter;
@@ -113,6 +128,7 @@ export class Agent {
         `Agent needs a positive budget: pass { budget } (max input tokens per call) or use a model adapter with a profile (got ${budget}).`,
       );
     }
+    checkToolLimits(options);
     this.model = options.model;
     this.budget = budget;
     this.tokenizer =

@@ -166,4 +166,12 @@ describe('executeToolCalls', () => {
       ['done too', false],
     ]);
   });
+
+  it('answers every call even when the concurrency limit is not a usable number', async () => {
+    const calls = [call('echo', { n: 1 }, 'a'), call('echo', { n: 2 }, 'b')];
+    for (const maxConcurrency of [Number.NaN, 0, -3]) {
+      const results = await executeToolCalls(calls, { tools: toolsByName([echo]), maxConcurrency });
+      expect(results.map((result) => result?.content)).toEqual(['{"n":1}', '{"n":2}']);
+    }
+  });
 });

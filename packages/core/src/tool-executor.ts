@@ -66,7 +66,9 @@ export async function executeToolCalls(
       options.onResult?.(result, call, performance.now() - started);
     }
   };
-  const width = Math.max(1, Math.min(options.maxConcurrency ?? DEFAULT_TOOL_CONCURRENCY, calls.length));
+  // A limit below 1, or NaN, still runs one call at a time: every call must get its result.
+  const limit = options.maxConcurrency ?? DEFAULT_TOOL_CONCURRENCY;
+  const width = Math.min(calls.length, limit >= 1 ? Math.floor(limit) : 1);
   await Promise.all(Array.from({ length: width }, worker));
   return results;
 }
