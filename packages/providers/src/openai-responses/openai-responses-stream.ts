@@ -19,6 +19,7 @@ import type {
 } from '@episodic/core';
 import { ModelError } from '@episodic/core';
 import type { ResponseOutputItem, ResponseStreamEvent, ResponseUsage } from 'openai/resources/responses/responses';
+import { classifyModelError } from '../shared/error-classification.js';
 import { mapOpenAIResponsesStopReason } from './map-openai-responses-stop-reason.js';
 
 /** Neutral usage from a Responses `usage` object. */
@@ -124,19 +125,35 @@ export async function* mapOpenAIResponsesStream(
         return;
       case 'response.failed': {
         const detail = event.response.error;
-        throw new ModelError('server', `openai response failed: ${detail?.message ?? 'no reason given'}`, {
-          retryable: detail?.code === 'server_error' || detail?.code === 'rate_limit_exceeded',
-        });
+        throw streamFailure(detail?.code, detail?.message ?? 'the response failed with no reason given', 400);
       }
       case 'error':
-        throw new ModelError('server', `openai stream error${event.code ? ` (${event.code})` : ''}: ${event.message}`, {
-          retryable: true,
-        });
+        throw streamFailure(event.code, event.message, 500);
       default:
         break;
     }
   }
   throw new ModelError('protocol', 'openai stream ended before response.completed', { retryable: true });
+}
+
+/**
+ * HTTP statuses that in-stream error codes stand for, so they go through the
+ * shared classification (a context overflow mid-stream must trigger a repack, not
+ * a retry). Codes: https://platform.openai.com/docs/api-reference/responses-streaming/error
+ */
+const statusOfStreamErrorCode: Readonly<Record<string, number>> = {
+  server_error: 500,
+  rate_limit_exceeded: 429,
+  context_length_exceeded: 400,
+};
+
+/** A typed error for an `error` event or a failed response; `fallbackStatus` applies to unknown codes. */
+function streamFailure(code: string | null | undefined, message: string, fallbackStatus: number): ModelError {
+  return classifyModelError({
+    provider: 'openai',
+    status: (code ? statusOfStreamErrorCode[code] : undefined) ?? fallbackStatus,
+    message: code ? `${code}: ${message}` : message,
+  });
 }
 
 function finishEvent(
