@@ -95,4 +95,14 @@ describe('FileSessionStore', () => {
     expect(loaded?.messages).toEqual([user, later]);
     expect(loaded?.torn?.line).toBe(2);
   });
+
+  it('tries to create its directory again after a failed attempt', async () => {
+    const blocked = join(directory, 'sessions');
+    await writeFile(blocked, 'a file where the directory should be');
+    const late = new FileSessionStore({ directory: blocked });
+    await expect(late.append('s', [user])).rejects.toMatchObject({ code: 'EEXIST' });
+    await rm(blocked);
+    await late.append('s', [user]);
+    expect((await late.load('s'))?.messages).toEqual([user]);
+  });
 });

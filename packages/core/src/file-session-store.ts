@@ -156,7 +156,11 @@ export class FileSessionStore implements SessionStore {
   }
 
   private ensureDirectory(): Promise<unknown> {
-    this.ready ??= mkdir(this.directory, { recursive: true });
+    // A failure is not kept: once the cause is fixed, the next write tries again.
+    this.ready ??= mkdir(this.directory, { recursive: true }).catch((error: unknown) => {
+      this.ready = undefined;
+      throw error;
+    });
     return this.ready;
   }
 }
