@@ -163,6 +163,20 @@ describe('defineTool', () => {
     expect(JSON.parse(output.content)).toEqual({ limit: 10, note: null, env: { CI: 'true' }, level: 2 });
   });
 
+  it('never lets a "__proto__" key in the arguments supply fields through the prototype', async () => {
+    const open = defineTool({
+      name: 'open_file',
+      description: 'Opens.',
+      input: z.object({ path: z.string(), mode: z.string().optional() }),
+      execute: (input) => JSON.stringify({ path: input.path, mode: input.mode ?? null }),
+    });
+    // JSON.parse makes "__proto__" an own key; copying it by assignment would set the prototype.
+    const smuggled = JSON.parse('{"path": "a.txt", "__proto__": {"mode": "w"}}') as unknown;
+    expect(JSON.parse((await open.execute(smuggled, context())).content)).toEqual({ path: 'a.txt', mode: null });
+    const onlyProto = JSON.parse('{"__proto__": {"path": "b.txt"}}') as unknown;
+    await expect(open.execute(onlyProto, context())).rejects.toThrow(/path: missing/);
+  });
+
   it('rejects names providers refuse, bad timeouts and inputs that are not objects', () => {
     const base = { description: 'x', input: z.object({}), execute: () => 'x' };
     expect(() => defineTool({ ...base, name: 'read file' })).toThrow(/not accepted by every provider/);

@@ -95,14 +95,14 @@ function restoreObject(root: JsonSchema, node: JsonSchema, value: Record<string,
   const required = new Set(requiredOf(node));
   const result: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
-    const propertySchema = properties[key];
-    if (!propertySchema) {
-      result[key] = item;
-    } else if (item === null && !required.has(key) && !acceptsNull(root, propertySchema)) {
-      // Strict mode's stand-in for "absent": leave the field out so zod applies its default.
-    } else {
-      result[key] = restore(root, propertySchema, item, depth + 1);
+    // Own properties only: `properties.__proto__` is Object.prototype.
+    const propertySchema = Object.hasOwn(properties, key) ? properties[key] : undefined;
+    if (propertySchema && item === null && !required.has(key) && !acceptsNull(root, propertySchema)) {
+      continue; // Strict mode's stand-in for "absent": leave the field out so zod applies its default.
     }
+    const restored = propertySchema ? restore(root, propertySchema, item, depth + 1) : item;
+    // A data property, never `result[key] =`: a "__proto__" key from JSON.parse would set the prototype.
+    Object.defineProperty(result, key, { value: restored, enumerable: true, writable: true, configurable: true });
   }
   return result;
 }
