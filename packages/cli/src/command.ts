@@ -77,7 +77,11 @@ export function parseCommandArgs<const Options extends OptionTable>(
     // Node marks its argument errors with ERR_PARSE_ARGS_* codes.
     const code = (error as NodeJS.ErrnoException).code;
     if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS_')) {
-      throw new UsageError(firstSentence((error as Error).message));
+      const message = (error as Error).message;
+      // `--budget -5k`: Node will not take a value that starts with a dash without `=`.
+      const ambiguous = / argument is ambiguous/.test(message) ? /'(--[^']+)'/.exec(message)?.[1] : undefined;
+      const hint = ambiguous ? `: to give a value that starts with a dash, write ${ambiguous}=VALUE` : '';
+      throw new UsageError(firstSentence(message) + hint);
     }
     throw error;
   }

@@ -155,6 +155,12 @@ describe('episodic pack: usage errors exit 2 with a reason and the usage', () =>
     ['missing --budget', ['FILE'], 'missing --budget'],
     ['bad budget', ['FILE', '--budget', 'lots'], 'bad budget "lots"'],
     ['budget without a value', ['FILE', '--budget'], "--budget <value>' argument missing"],
+    [
+      'budget value that looks like an option',
+      ['FILE', '--budget', '-5k'],
+      "option '--budget' argument is ambiguous: to give a value that starts with a dash, write --budget=VALUE",
+    ],
+    ['negative budget', ['FILE', '--budget=-5k'], 'bad budget "-5k"'],
     ['unknown retention', ['FILE', '-b', '16k', '--retention', 'some'], 'unknown retention "some"'],
     ['unknown flag', ['FILE', '-b', '16k', '--fast'], "unknown option '--fast'"],
     ['no file', ['-b', '16k'], 'missing transcript file'],

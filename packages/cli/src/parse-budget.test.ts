@@ -24,4 +24,11 @@ describe('parseBudget', () => {
       expect(() => parseBudget(text)).toThrow(`bad budget "${text}"`);
     },
   );
+
+  it('says a budget is too large rather than below one token', () => {
+    expect(() => parseBudget('99999999999999999999')).toThrow(
+      'bad budget "99999999999999999999": it is too large (at most 9,007,199,254,740,991 tokens)',
+    );
+    expect(() => parseBudget('0.1')).toThrow('bad budget "0.1": it must be at least 1 token');
+  });
 });

@@ -18,8 +18,10 @@ export function parseBudget(text: string): number {
     throw new UsageError(`bad budget "${text}": use a number of tokens such as 16000, 16k or 1.5m`);
   }
   const tokens = Math.floor(Number(match[1]) * multipliers[match[2]!.toLowerCase()]!);
-  if (!Number.isSafeInteger(tokens) || tokens < 1) {
-    throw new UsageError(`bad budget "${text}": it must be at least 1 token`);
+  if (!Number.isSafeInteger(tokens)) {
+    const most = Number.MAX_SAFE_INTEGER.toLocaleString('en-US');
+    throw new UsageError(`bad budget "${text}": it is too large (at most ${most} tokens)`);
   }
+  if (tokens < 1) throw new UsageError(`bad budget "${text}": it must be at least 1 token`);
   return tokens;
 }
