@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../message.js';
-import { createApproximateCounter, createTokenCounter } from '../token-counter.js';
+import { createApproximateCounter, createTokenCounter, type TokenCounter } from '../token-counter.js';
 import { reasoningStats } from './reasoning-stats.js';
 
 // The approximate counter counts ceil(characters / 4), which makes expected values easy to state.
@@ -96,5 +96,27 @@ describe('reasoningStats', () => {
     );
     expect(stats.total.reasoningTokens).toBe(tiktoken.countText(text));
     expect(stats.total.reasoningTokens).not.toBe(counter.countText(text));
+  });
+
+  it('reuses the counts made when the messages were packed instead of tokenizing them again', () => {
+    const real = createTokenCounter();
+    let tokenized = 0;
+    const counting: TokenCounter = {
+      encoding: real.encoding,
+      calibration: real.calibration,
+      countText: (text) => {
+        tokenized += 1;
+        return real.countText(text);
+      },
+      countCached: (owner, text) => real.countCached(owner, text),
+      countMessage: (message) => real.countMessage(message),
+      countSystem: (system) => real.countSystem(system),
+      countTools: (tools) => real.countTools(tools),
+    };
+    for (const message of transcript) counting.countMessage(message); // what packing does
+    const first = reasoningStats(transcript, counting);
+    expect(reasoningStats(transcript, counting)).toEqual(first);
+    expect(first.total.reasoningTokens).toBe(real.countText('x'.repeat(40)) + real.countText('y'.repeat(8)));
+    expect(tokenized).toBe(0);
   });
 });

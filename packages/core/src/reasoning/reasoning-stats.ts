@@ -56,8 +56,9 @@ function tallyMessage(message: AssistantMessage, counter: TokenCounter): Reasoni
   let reasoningTokens = 0;
   let visibleTokens = 0;
   for (const part of message.content) {
-    if (part.type === 'reasoning') reasoningTokens += counter.countText(part.text);
-    else if (part.type === 'text') visibleTokens += counter.countText(part.text);
+    // Cached per part: the packer counted these parts when the message was appended.
+    if (part.type === 'reasoning') reasoningTokens += counter.countCached(part, part.text);
+    else if (part.type === 'text') visibleTokens += counter.countCached(part, part.text);
   }
   const tally: ReasoningTally = { reasoningTokens, visibleTokens, ratio: shareOf(reasoningTokens, visibleTokens) };
   if (message.usage?.reasoningTokens !== undefined) tally.reportedReasoningTokens = message.usage.reasoningTokens;
@@ -80,7 +81,8 @@ function sumTallies(tallies: readonly ReasoningTally[]): ReasoningTally {
 
 /**
  * Counts reasoning and visible tokens per assistant message (step), per episode
- * and in total, with `counter.countText` (raw tokens, no message framing).
+ * and in total, in raw tokens without message framing (`counter.countCached`, so a
+ * part the packer already counted is not tokenized again).
  */
 export function reasoningStats(messages: readonly Message[], counter: TokenCounter): ReasoningStats {
   const steps: StepReasoningStats[] = [];
