@@ -3,11 +3,13 @@ import {
   type AssistantMessage,
   captureReasoning,
   createApproximateCounter,
+  createTokenCounter,
   MemoryReplayCache,
   MemorySessionStore,
   type Message,
   type ModelRef,
   restoreReasoning,
+  type TokenCounter,
   TranscriptError,
 } from '@episodic/core';
 import { scriptedModel } from '@episodic/core/testing';
@@ -116,5 +118,32 @@ describe('agent.session({ history })', () => {
     expect(session.messages).toEqual(history);
     expect((await store.load('kept'))?.messages).toEqual(history);
     await expect(agent.session({ id: 'kept', history })).rejects.toThrow(/already stored/);
+  });
+});
+
+describe('capture through the agent loop', () => {
+  it('stores each answer`s reasoning without tokenizing the trace again', async () => {
+    const real = createTokenCounter();
+    const trace = 'The failing test reads a fixture that the last commit renamed; read the fixture config next.';
+    const tokenized: string[] = [];
+    const tokenizer: TokenCounter = {
+      encoding: real.encoding,
+      calibration: real.calibration,
+      countText: (text) => {
+        tokenized.push(text);
+        return real.countText(text);
+      },
+      countCached: (owner, text) => real.countCached(owner, text),
+      countMessage: (message) => real.countMessage(message),
+      countSystem: (system) => real.countSystem(system),
+      countTools: (tools) => real.countTools(tools),
+    };
+    const replayCache = new MemoryReplayCache();
+    const model = scriptedModel({ model: target, steps: [{ reasoning: trace, text: 'Renamed fixture.' }] });
+    const session = await new Agent({ model, budget: 10_000, tokenizer, replayCache }).session();
+    await session.send('Why is CI red?');
+    expect(replayCache.stats()).toMatchObject({ stored: 1 });
+    expect(replayCache.live()[0]?.tokens).toBe(real.countText(trace));
+    expect(tokenized.filter((text) => text.includes(trace))).toEqual([]);
   });
 });

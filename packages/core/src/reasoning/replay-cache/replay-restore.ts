@@ -25,7 +25,8 @@ export async function captureReasoning(
   const { message, model } = capture;
   const parts = message.content.filter((part): part is ReasoningPart => part.type === 'reasoning');
   if (parts.length === 0) return 0;
-  const tokens = parts.reduce((sum, part) => sum + counter.countText(part.text), 0);
+  // Cached per part: the loop's reasoning report has just counted these parts.
+  const tokens = parts.reduce((sum, part) => sum + counter.countCached(part, part.text), 0);
   const calls = toolCallsOf(message);
   const keys =
     calls.length > 0
