@@ -3,6 +3,7 @@
  * strict mode and Gemini, and built-in tools confined to a root directory.
  */
 
+export { BoundedRegex } from './bounded-regex.js';
 export { type DefinedTool, defineTool, describeIssues, type ToolDefinition, type ToolResult } from './define-tool.js';
 export { type FileToolsOptions, fileTools } from './file-tools.js';
 export { checkGeminiSchema, toGeminiSchema } from './gemini-schema.js';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FIXTURE_LOGS } from '../fixture-paths.js';
 import { loadRuns } from './ci-runs.js';
-import { logLines, viewLog } from './log-view.js';
+import { DEFAULT_LOG_LIMITS, logLines, viewLog } from './log-view.js';
 
 const sample = [
   '2026-11-20T10:15:32.1234567Z ##[group]Run npm ci',
@@ -54,6 +54,20 @@ describe('viewLog', () => {
     const view = viewLog('big', many, { grep: 'match' }, { maxLines: 10, maxLineLength: 200 });
     expect(view.split('\n')).toHaveLength(12);
     expect(view).toContain('[40 more matches not shown (from line 11)');
+  });
+
+  // A model can write a pattern that backtracks for ages, such as (\w+\s?)+$ on a long line.
+  it('stops a grep with catastrophic backtracking with a typed error instead of hanging', () => {
+    const started = Date.now();
+    let error: unknown;
+    try {
+      viewLog('run 7', [`${'a'.repeat(40)}!`], { grep: '(a+)+$' }, { ...DEFAULT_LOG_LIMITS, regexTimeoutMs: 200 });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toMatchObject({ code: 'regex_timeout' });
+    expect((error as Error).message).toMatch(/grep took longer than 200 ms on run 7/);
+    expect(Date.now() - started).toBeLessThan(5_000);
   });
 
   it('cuts very long lines', () => {

@@ -3,6 +3,7 @@
  * error lines), a line range, or the lines matching a regular expression with
  * context. Pure functions over the log text, so they are easy to test.
  */
+import { BoundedRegex, ToolUsageError } from '@episodic/tools';
 
 /** How much of a log one view may return. */
 export interface LogViewLimits {
@@ -10,6 +11,8 @@ export interface LogViewLimits {
   maxLines: number;
   /** Most characters per log line (longer lines are cut). */
   maxLineLength: number;
+  /** Most milliseconds a grep pattern may run over the log before it is stopped. Default 2,000. */
+  regexTimeoutMs?: number;
 }
 
 /** What to show of a log. */
@@ -25,6 +28,8 @@ export interface LogViewRequest {
   /** Keep the runner's timestamp at the start of each line. */
   timestamps?: boolean;
 }
+
+const DEFAULT_REGEX_TIMEOUT_MS = 2_000;
 
 /** Default caps: about 10k tokens of log per call at most. */
 export const DEFAULT_LOG_LIMITS: LogViewLimits = { maxLines: 200, maxLineLength: 240 };
@@ -43,6 +48,7 @@ export function logLines(text: string): string[] {
  * One view of the log: with `grep`, the matches (inside `from`/`to` when given);
  * with only `from`/`to`, that range; with neither, the outline.
  * @throws {SyntaxError} when `grep` is not a valid regular expression
+ * @throws {ToolUsageError} (`regex_timeout`) when `grep` runs past the time limit
  */
 export function viewLog(
   name: string,
@@ -88,12 +94,8 @@ function grepView(
   to: number,
   limits: LogViewLimits,
 ): string {
-  const pattern = new RegExp(request.grep ?? '');
   const context = Math.max(0, Math.min(request.context ?? 0, 20));
-  const matches: number[] = [];
-  for (let number = from; number <= to; number += 1) {
-    if (pattern.test((lines[number - 1] ?? '').replace(TIMESTAMP, ''))) matches.push(number);
-  }
+  const matches = grepLines(name, lines.slice(from - 1, to), request.grep ?? '', limits).map((index) => index + from);
   if (matches.length === 0) return `${name}: no line matches /${request.grep}/ in lines ${from}-${to}.`;
   const shown: string[] = [];
   let previous = 0;
@@ -114,6 +116,25 @@ function grepView(
       ? `\n[${rest} more match${rest === 1 ? '' : 'es'} not shown (from line ${matches[shownMatches]}); narrow the pattern or pass from/to]`
       : '';
   return `${header}\n${shown.join('\n')}${more}`;
+}
+
+/**
+ * Indexes of the lines that match, under a time limit: a regex that backtracks without
+ * bound would otherwise block the whole process (no tool timeout can interrupt it).
+ */
+function grepLines(name: string, lines: readonly string[], grep: string, limits: LogViewLimits): number[] {
+  const timeoutMs = limits.regexTimeoutMs ?? DEFAULT_REGEX_TIMEOUT_MS;
+  const matches = new BoundedRegex(new RegExp(grep), timeoutMs).matchingLines(
+    lines.map((line) => line.replace(TIMESTAMP, '')),
+  );
+  if (matches === undefined) {
+    throw new ToolUsageError(
+      'regex_timeout',
+      `grep took longer than ${timeoutMs} ms on ${name} (catastrophic backtracking, as in (a+)+). Simplify the ` +
+        'pattern: avoid nested quantifiers and alternatives that overlap.',
+    );
+  }
+  return matches;
 }
 
 function outlineView(name: string, lines: readonly string[], limits: LogViewLimits): string {
