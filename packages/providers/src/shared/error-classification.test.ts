@@ -22,6 +22,10 @@ describe('error classification table', () => {
     ['groq', 'Please reduce the length of the messages or completion.'],
     ['cerebras', 'Please reduce the length of the messages or completion. Current length is 42328 while limit is 40000'],
     ['moonshot', 'Invalid request: Your request exceeded model token limit: 262144 (requested: 269030)'],
+    [
+      'anthropic',
+      'input length and `max_tokens` exceed context limit: 178959 + 64000 > 200000, decrease input length or `max_tokens` and try again',
+    ],
   ])('recognises the context overflow wording of %s', (provider, message) => {
     expect(classifyModelError({ provider, status: 400, message })).toMatchObject({
       kind: 'context-overflow',

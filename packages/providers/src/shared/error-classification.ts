@@ -34,6 +34,17 @@ export const errorRules: readonly ErrorRule[] = [
     sample: { status: 400, message: 'prompt is too long: 212345 tokens > 200000 maximum' },
   },
   {
+    // Anthropic, when input plus `max_tokens` passes the window (before the input alone does).
+    kind: 'context-overflow',
+    retryable: false,
+    pattern: /input length and `max_tokens` exceed context limit/i,
+    sample: {
+      status: 400,
+      message:
+        'input length and `max_tokens` exceed context limit: 178959 + 64000 > 200000, decrease input length or `max_tokens` and try again',
+    },
+  },
+  {
     kind: 'context-overflow',
     retryable: false,
     pattern: /input token count \(\d+\) exceeds the maximum/i,
