@@ -171,6 +171,26 @@ describe('anthropic loopback server rejects what the API rejects', () => {
     expect(orphanCall).toContain('`tool_use` ids were found without `tool_result` blocks immediately after: toolu_y.');
   });
 
+  it('rejects tool results that do not open the message after the tool call', async () => {
+    const outcome = await send({
+      model: 'claude-opus-4-5',
+      messages: [
+        { role: 'user', content: 'hi' },
+        { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_w', name: 'get_ci_log', input: {} }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'here you go' },
+            { type: 'tool_result', tool_use_id: 'toolu_w', content: 'ok' },
+          ],
+        },
+      ],
+    });
+    expect(outcome).toBe(
+      '400 messages.2: Did not find 1 `tool_result` block(s) at the beginning of this message. Messages following `tool_use` blocks must begin with a matching number of `tool_result` blocks.',
+    );
+  });
+
   it('rejects more than 4 cache breakpoints and a breakpoint on a thinking block', async () => {
     const cached = (text: string) => ({ type: 'text' as const, text, cache_control: { type: 'ephemeral' as const } });
     const five = await send({

@@ -206,6 +206,9 @@ function checkToolPairing(body: AnthropicBody): string | undefined {
     const missing = uses.filter((id) => !answered.includes(id));
     if (missing.length > 0)
       return `messages.${index}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${missing.join(', ')}. Each \`tool_use\` block must have a corresponding \`tool_result\` block in the next message.`;
+    const leading = next?.content.slice(0, uses.length) ?? [];
+    if (uses.length > 0 && leading.some((block) => block.type !== 'tool_result'))
+      return `messages.${index + 1}: Did not find ${uses.length} \`tool_result\` block(s) at the beginning of this message. Messages following \`tool_use\` blocks must begin with a matching number of \`tool_result\` blocks.`;
     if (message.role !== 'user') continue;
     const previous = body.messages[index - 1];
     const asked = previous?.role === 'assistant' ? idsOf(previous, 'tool_use', 'id') : [];
