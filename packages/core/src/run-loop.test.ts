@@ -7,6 +7,7 @@ import { type AssistantMessage, type Message, type ToolMessage, toolCallsOf } fr
 import { pendingStep, stepsInEpisode } from './run-loop.js';
 import { hasToolCall, maxSteps } from './stop-conditions.js';
 import { type ScriptStep, scriptedModel } from './testing/scripted-model.js';
+import { createTokenCounter, type TokenCounter } from './token-counter.js';
 import type { AgentTool } from './tool.js';
 
 function tool(name: string, execute: AgentTool['execute'], timeoutMs?: number): AgentTool {
@@ -261,5 +262,29 @@ describe('scripted model', () => {
     const session = await new Agent({ model: scriptedModel({ steps }) }).session();
     await session.send('one');
     await expect(session.send('two')).rejects.toThrow(/called 2 times but its script has 1 steps/);
+  });
+
+  it('counts each message when it is appended, so the next pack only adds cached numbers (as the README says)', async () => {
+    const real = createTokenCounter();
+    const counted = new Set<object>();
+    const tokenizer: TokenCounter = {
+      encoding: real.encoding,
+      calibration: real.calibration,
+      countText: (text) => real.countText(text),
+      countCached: (owner, text) => real.countCached(owner, text),
+      countMessage: (message) => {
+        counted.add(message);
+        return real.countMessage(message);
+      },
+      countSystem: (system) => real.countSystem(system),
+      countTools: (tools) => real.countTools(tools),
+    };
+    const model = scriptedModel({
+      steps: [{ toolCalls: [{ name: 'add', args: { a: 1, b: 2 } }] }, { text: 'It is 3.' }],
+    });
+    const session = await new Agent({ model, tools: [add], tokenizer }).session();
+    await session.send('1 + 2?');
+    // The final answer was never packed, yet it is counted: the next call will not tokenize it.
+    expect(session.messages.every((message) => counted.has(message))).toBe(true);
   });
 });

@@ -25,6 +25,7 @@ import {
 import type { StopReason } from './model-adapter.js';
 import { callModel, type ModelCallSettings } from './model-call.js';
 import type { Pricing } from './model-profile.js';
+import { prepareForPacking } from './pack.js';
 import type { PackState } from './pack-types.js';
 import type { ReplayCache } from './reasoning/replay-cache/replay-cache.js';
 import { type EpisodeReasoningReport, ReasoningReporter } from './reasoning-report.js';
@@ -100,7 +101,7 @@ export async function runEpisode(
   emit({ type: 'episode-start', sessionId: session.id, input, resumed: input === undefined });
   for (const notice of session.notices?.splice(0) ?? []) emit(notice);
   try {
-    if (input) await append(session, [...unansweredResults(session.messages), input]);
+    if (input) await append(settings, session, [...unansweredResults(session.messages), input]);
     let step = stepsInEpisode(session.messages);
     let next: NextStep = pendingStep(session.messages) ?? { type: 'final', message: lastAssistant(session.messages) };
     for (;;) {
@@ -157,7 +158,7 @@ async function modelStep(
     usage: result.usage,
   };
   const previous = session.messages.at(-1);
-  await append(session, [message]);
+  await append(settings, session, [message]);
   session.packState = result.state;
   await session.saveState(result.state);
   reporter.step(step, message);
@@ -187,7 +188,7 @@ async function runTools(
     signal,
     onResult: (result, _call, durationMs) => emit({ type: 'tool-result', step, result, durationMs }),
   });
-  await append(session, results);
+  await append(settings, session, results);
   emit({
     type: 'step-finish',
     step,
@@ -222,10 +223,16 @@ function unansweredResults(messages: readonly Message[]): ToolMessage[] {
   }));
 }
 
-/** Persists first, then appends in memory, so memory never runs ahead of the store. */
-async function append(session: LoopSession, messages: readonly Message[]): Promise<void> {
+/**
+ * Persists first, then appends in memory, so memory never runs ahead of the store.
+ * Then counts the messages (and their shortened forms) for the packer, so the next
+ * pack only adds cached numbers.
+ */
+async function append(settings: LoopSettings, session: LoopSession, messages: readonly Message[]): Promise<void> {
   await session.persist(messages);
   session.messages.push(...messages);
+  const options = { ...settings.pack, budget: settings.budget, tokenizer: settings.tokenizer };
+  for (const message of messages) prepareForPacking(message, options);
 }
 
 /**
