@@ -198,6 +198,34 @@ describe('OpenAI Responses adapter', () => {
     );
   });
 
+  it('the server returns encrypted reasoning only when asked, and requires a summary on reasoning input', async () => {
+    const local = await start([
+      { type: 'reply', reasoning: ['Need the log.'], text: 'a' },
+      { type: 'reply', reasoning: ['Again.'], text: 'b' },
+    ]);
+    const client = new OpenAI({ apiKey: 'k', baseURL: local.url, maxRetries: 0 });
+    const reasoningOf = async (include: 'reasoning.encrypted_content'[]) => {
+      const stream = await client.responses.create({ model: 'gpt-5', store: false, input: 'hi', include, stream: true });
+      for await (const event of stream)
+        if (event.type === 'response.output_item.done' && event.item.type === 'reasoning') return event.item;
+      return undefined;
+    };
+    expect((await reasoningOf([]))?.encrypted_content ?? undefined).toBeUndefined();
+    const item = await reasoningOf(['reasoning.encrypted_content']);
+    expect(typeof item?.encrypted_content).toBe('string');
+    const withoutSummary = client.responses.create({
+      model: 'gpt-5',
+      store: false,
+      stream: true,
+      input: [
+        { role: 'user', content: 'hi' },
+        { type: 'reasoning', id: String(item?.id), encrypted_content: String(item?.encrypted_content) },
+        { role: 'assistant', content: 'a' },
+      ] as never,
+    });
+    await expect(withoutSummary).rejects.toThrow("Missing required parameter: 'input[1].summary'.");
+  });
+
   it('never sends another model’s encrypted reasoning after a model switch', async () => {
     const local = await start([
       { type: 'reply', reasoning: ['Need the log.'], toolCalls: [{ name: 'get_ci_log', args: { run: 1 } }] },

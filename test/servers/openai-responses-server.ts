@@ -144,7 +144,9 @@ export async function startOpenAIResponsesServer(): Promise<OpenAIScriptedServer
     const prefix = JSON.stringify([body.instructions, body.tools, inputItems(body)]);
     const usage = { input: tokensOf(prefix), cached: cachedPrefixTokens(previousPrefix, prefix) };
     previousPrefix = prefix;
-    const stream = new ResponseStream(response, String(body.model), issued, nextId);
+    // With store: false, encrypted reasoning comes back only when asked for (older reasoning models).
+    const encrypted = Array.isArray(body.include) && body.include.includes('reasoning.encrypted_content');
+    const stream = new ResponseStream(response, String(body.model), issued, nextId, encrypted);
     startSse(response);
     if (scripted.type === 'stall') {
       stream.begin();
@@ -181,6 +183,7 @@ class ResponseStream {
     private readonly model: string,
     private readonly issued: Map<string, IssuedItem>,
     private readonly nextId: (prefix: string) => string,
+    private readonly encrypted: boolean,
   ) {
     this.responseId = nextId('resp');
   }
@@ -232,7 +235,8 @@ class ResponseStream {
     const encrypted = Buffer.from(JSON.stringify({ id, model: this.model, nonce: Math.random() })).toString('base64');
     this.issued.set(id, { type: 'reasoning', model: this.model, encrypted, texts });
     const summary = texts.map((text) => ({ type: 'summary_text', text }));
-    this.item({ type: 'reasoning', id, summary, encrypted_content: encrypted }, (outputIndex) => {
+    const item = { type: 'reasoning', id, summary, ...(this.encrypted ? { encrypted_content: encrypted } : {}) };
+    this.item(item, (outputIndex) => {
       texts.forEach((text, summaryIndex) => {
         const where = { item_id: id, output_index: outputIndex, summary_index: summaryIndex };
         this.send('response.reasoning_summary_part.added', { ...where, part: { type: 'summary_text', text: '' } });

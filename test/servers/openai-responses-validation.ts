@@ -51,6 +51,9 @@ export function validateResponsesInput(
   for (const [position, item] of input.entries()) {
     const id = typeof item.id === 'string' ? item.id : undefined;
     if (item.type === 'reasoning') {
+      if (!Array.isArray(item.summary)) {
+        return { status: 400, message: `Missing required parameter: 'input[${position}].summary'.`, code: 'missing_required_parameter' };
+      }
       const problem = checkReasoningItem(item, id, input[position + 1], issued.get(id ?? ''), model, body.store);
       if (problem) return problem;
     } else if (id && (item.type === 'function_call' || item.type === 'message')) {
