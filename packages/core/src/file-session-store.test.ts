@@ -96,6 +96,24 @@ describe('FileSessionStore', () => {
     expect(loaded?.torn?.line).toBe(2);
   });
 
+  it('finishes a write the system took only part of, instead of reporting it done', async () => {
+    await store.append('s', [user]);
+    const probe = await open(join(directory, 'probe'), 'w');
+    const prototype = Object.getPrototypeOf(probe) as FileHandle;
+    await probe.close();
+    const original = prototype.write;
+    // write(2) may take fewer bytes than asked (a disk nearly full, a signal): Node reports it, it does not throw.
+    const short = vi.spyOn(prototype, 'write').mockImplementationOnce(async function (this: FileHandle, data: unknown) {
+      return original.call(this, Buffer.from(data as Buffer).subarray(0, 20));
+    } as FileHandle['write']);
+    try {
+      await store.append('s', [answer]);
+    } finally {
+      short.mockRestore();
+    }
+    expect((await store.load('s'))?.messages).toEqual([user, answer]);
+  });
+
   it('tries to create its directory again after a failed attempt', async () => {
     const blocked = join(directory, 'sessions');
     await writeFile(blocked, 'a file where the directory should be');

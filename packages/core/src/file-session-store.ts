@@ -79,7 +79,7 @@ export class FileSessionStore implements SessionStore {
     const handle = await open(path, 'a+');
     try {
       const prefix = this.terminated.has(id) ? '' : await missingNewline(handle);
-      await handle.write(prefix + messages.map((message) => `${serializeMessage(message)}\n`).join(''));
+      await writeAll(handle, path, Buffer.from(prefix + messages.map((message) => `${serializeMessage(message)}\n`).join('')));
       if (this.sync) await handle.sync();
       this.terminated.add(id);
     } catch (error) {
@@ -194,6 +194,17 @@ function isJson(line: string): boolean {
     return true;
   } catch {
     return false;
+  }
+}
+
+/** Writes all of `data`: a write may take only part of it (Node reports that, it does not throw). */
+async function writeAll(handle: import('node:fs/promises').FileHandle, path: string, data: Buffer): Promise<void> {
+  for (let offset = 0; offset < data.length;) {
+    const { bytesWritten } = await handle.write(data, offset, data.length - offset);
+    if (bytesWritten <= 0) {
+      throw new EpisodicError('store_write_failed', `${path}: the system took no bytes of an append; check free disk space.`);
+    }
+    offset += bytesWritten;
   }
 }
 
