@@ -287,4 +287,36 @@ describe('scripted model', () => {
     // The final answer was never packed, yet it is counted: the next call will not tokenize it.
     expect(session.messages.every((message) => counted.has(message))).toBe(true);
   });
+
+  it('an event handler that throws during a tool batch still leaves every call with its real result', async () => {
+    let slowFinished = false;
+    const slow = tool('slow', async () => {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      slowFinished = true;
+      return { content: 'slow result' };
+    });
+    const model = scriptedModel({
+      steps: [
+        {
+          toolCalls: [
+            { id: 'a1', name: 'add', args: { a: 1, b: 2 } },
+            { id: 's1', name: 'slow' },
+          ],
+        },
+        { text: 'next' },
+      ],
+    });
+    const store = new MemorySessionStore();
+    const session = await new Agent({ model, tools: [add, slow] }).session({ store, id: 'h' });
+    const broken = new Error('the UI socket is closed');
+    const onEvent = (event: AgentEvent) => {
+      if (event.type === 'tool-result') throw broken;
+    };
+    await expect(session.send('go', { onEvent })).rejects.toBe(broken);
+    expect(slowFinished).toBe(true);
+    expectPaired(session.messages);
+    const results = session.messages.filter((message): message is ToolMessage => message.role === 'tool');
+    expect(results.map((result) => result.content)).toEqual(['3', 'slow result']);
+    expect((await store.load('h'))?.messages).toEqual(session.messages);
+  });
 });

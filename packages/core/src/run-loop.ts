@@ -180,15 +180,25 @@ async function runTools(
   const { emit } = session;
   for (const call of next.calls) emit({ type: 'tool-call', step, call });
   // The executor answers every call, aborted ones included, so the transcript never
-  // holds a call without its result, whatever happens below.
+  // holds a call without its result, whatever happens below. An event handler that
+  // throws must not cut the batch short (its tools would run on unrecorded): its
+  // error is raised once the results are persisted.
+  let handlerFailure: { error: unknown } | undefined;
   const results = await executeToolCalls(next.calls, {
     tools: settings.tools,
     maxConcurrency: settings.maxConcurrency,
     timeoutMs: settings.toolTimeoutMs,
     signal,
-    onResult: (result, _call, durationMs) => emit({ type: 'tool-result', step, result, durationMs }),
+    onResult: (result, _call, durationMs) => {
+      try {
+        emit({ type: 'tool-result', step, result, durationMs });
+      } catch (error) {
+        handlerFailure ??= { error };
+      }
+    },
   });
   await append(settings, session, results);
+  if (handlerFailure) throw handlerFailure.error;
   emit({
     type: 'step-finish',
     step,
