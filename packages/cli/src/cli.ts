@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { EpisodicError } from '@episodic/core';
 import { type CliIo, type Command, ExitCode, UsageError } from './command.js';
+import { controlSafe, escapeControl } from './control-safe.js';
 import { budgetCommand } from './commands/budget.js';
 import { episodesCommand } from './commands/episodes.js';
 import { packCommand } from './commands/pack.js';
@@ -37,10 +38,12 @@ export function usage(): string {
  * touches `process`, so tests run it in-process.
  */
 export async function run(argv: readonly string[], io: CliIo): Promise<number> {
+  // Transcript text reaches stdout in tables and previews; it must not reach the terminal raw.
+  const safeIo = { ...io, stdout: controlSafe(io.stdout) };
   try {
-    return await dispatch(argv, io);
+    return await dispatch(argv, safeIo);
   } catch (error) {
-    return reportFailure(io, error);
+    return reportFailure(safeIo, error);
   }
 }
 
@@ -84,14 +87,14 @@ function print(stream: CliIo['stdout'], text: string): number {
 }
 
 function usageFailure(io: CliIo, reason: string, usageText: string): number {
-  io.stderr.write(`episodic: ${reason}\n\n${usageText}\n`);
+  io.stderr.write(`episodic: ${escapeControl(reason)}\n\n${usageText}\n`);
   return ExitCode.usage;
 }
 
 /** Expected failures print their message; anything else is a bug to report. */
 function reportFailure(io: CliIo, error: unknown): number {
   if (EpisodicError.isInstance(error)) {
-    io.stderr.write(`episodic: ${error.message}\n`);
+    io.stderr.write(`episodic: ${escapeControl(error.message)}\n`);
     return ExitCode.badInput;
   }
   const debug = (io.env ?? process.env).EPISODIC_DEBUG === '1';
@@ -101,7 +104,7 @@ function reportFailure(io: CliIo, error: unknown): number {
       ? error.stack
       : 'Run again with EPISODIC_DEBUG=1 to see the stack trace.';
   io.stderr.write(
-    `episodic: unexpected error: ${message}\n${detail}\n` +
+    `episodic: unexpected error: ${escapeControl(message)}\n${detail}\n` +
       'This is a bug in episodic: please report it with the command you ran (and the transcript, if you can).\n',
   );
   return ExitCode.badInput;

@@ -129,6 +129,25 @@ describe('episodic episodes (table)', () => {
     expect(all).toEqual(['all episodes', '10', '5', '3', ...cells(json.total)]);
   });
 
+  it('never prints control characters from the transcript (terminal escape sequences)', async () => {
+    const hostile = [
+      { role: 'user', content: 'CI red \u001b]0;pwned\u0007\u001b[2J\u009b31m again' },
+      {
+        role: 'assistant',
+        content: [{ type: 'tool-call', id: 'c\u001b[1m1', name: 'get\u001b[8m_log', args: {} }],
+      },
+      { role: 'tool', toolCallId: 'c\u001b[1m1', toolName: 'get\u001b[8m_log', content: 'ok' },
+      { role: 'assistant', content: [{ type: 'text', text: 'done \u001b[0m' }] },
+    ];
+    const file = await dir.write('hostile.jsonl', transcriptText(hostile));
+    for (const argv of [['episodes', file], ['pack', file, '--budget', '16k']]) {
+      const result = await runCli(argv);
+      expect(result.code).toBe(0);
+      expect(result.stdout).not.toMatch(/[^\t\n\u0020-\u007e\u00a0-\uffff]/);
+    }
+    expect((await runCli(['episodes', file])).stdout).toContain('CI red \\u001b]0;pwned\\u0007');
+  });
+
   it('says so for an empty transcript', async () => {
     const empty = await dir.write('empty.jsonl', '\n');
     const result = await runCli(['episodes', empty]);
