@@ -121,19 +121,24 @@ describe('OpenAI-compatible families', () => {
   });
 
   it.each([
-    ['groq', 'groq', "'messages.2' : property 'reasoning_content' is unsupported"],
-    ['cerebras', 'cerebras', "messages.2.assistant.reasoning_content: property 'reasoning_content' is unsupported"],
+    ['groq', 'groq', 'qwen/qwen3-32b', "'messages.2' : property 'reasoning_content' is unsupported"],
+    [
+      'cerebras',
+      'cerebras',
+      'qwen-3-32b',
+      "messages.2.assistant.reasoning_content: property 'reasoning_content' is unsupported",
+    ],
   ] as const)(
     '%s sends `reasoning` and rejects `reasoning_content` with its real error',
-    async (family, provider, text) => {
-      const { server: local, adapter } = await setup(family, provider, 'qwen-3-32b');
+    async (family, provider, model, text) => {
+      const { server: local, adapter } = await setup(family, provider, model);
       const transcript = await twoEpisodes(local, adapter);
       const current = bodyOf(local, 1).messages.find((message) => message.role === 'assistant');
       expect(current?.reasoning).toBe('need the log');
       expect(bodyOf(local, 0).reasoning_format).toBe('parsed');
       const wrongField = createOpenAICompatibleAdapter({
         provider,
-        model: 'qwen-3-32b',
+        model,
         baseURL: local.url,
         apiKey: 'k',
         profile: { sendReasoningAs: 'reasoning_content' },
@@ -146,6 +151,22 @@ describe('OpenAI-compatible families', () => {
       expect((error as Error).message).not.toContain('no body');
     },
   );
+
+  it('Groq: a model that does not reason gets no reasoning_format (Groq refuses it for such models)', async () => {
+    const { server: local, adapter } = await setup('groq', 'groq', 'llama-3.3-70b-versatile');
+    local.enqueue({ type: 'reply', text: 'hi' });
+    const result = await generate(adapter, { messages: [{ role: 'user', content: 'hello' }] });
+    expect(result.stopReason).toBe('stop');
+    expect(bodyOf(local, 0)).not.toHaveProperty('reasoning_format');
+    const refused = await new OpenAI({ apiKey: 'k', baseURL: local.url, maxRetries: 0 }).chat.completions
+      .create({
+        model: 'llama-3.3-70b-versatile',
+        messages: [{ role: 'user', content: 'a' }],
+        reasoning_format: 'parsed',
+      } as never)
+      .catch((error: unknown) => error);
+    expect(String(refused)).toContain('`reasoning_format` is not supported with this model');
+  });
 
   it('Cerebras errors have no `error` wrapper: the bare SDK only says "no body"', async () => {
     const { server: local } = await setup('cerebras', 'cerebras', 'qwen-3-32b');

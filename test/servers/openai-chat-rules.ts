@@ -29,6 +29,8 @@ export interface ChatFamilyRule {
   unwrappedErrors?: boolean;
   /** DeepSeek reports cache hits as `prompt_cache_hit_tokens`. */
   deepseekUsage?: boolean;
+  /** Only these models take the reasoning request fields (`reasoning_format`, `reasoning_effort`); others refuse them. */
+  reasoningModels?: RegExp;
 }
 
 /** The families the conformance suite runs. */
@@ -95,6 +97,8 @@ export const chatFamilyRules: Readonly<Record<ChatFamily, ChatFamilyRule>> = {
   openrouter: { stream: 'reasoning', details: true },
   groq: {
     stream: 'reasoning',
+    // https://console.groq.com/docs/reasoning#supported-models
+    reasoningModels: /^(openai\/gpt-oss-|qwen\/qwen3)/,
     rejectedFields: {
       reasoning_content: (index) => ({
         status: 400,
@@ -130,6 +134,11 @@ export function chatErrorBody(rule: ChatFamilyRule, rejection: ChatRejection): u
     code: rejection.code ?? null,
   };
   return rule.unwrappedErrors ? error : { error };
+}
+
+/** Groq's answer to a reasoning field sent to a model that does not reason. */
+export function reasoningFieldRejection(field: string): ChatRejection {
+  return { status: 400, message: `\`${field}\` is not supported with this model`, param: field };
 }
 
 /** The OpenAI text for tools with a reasoning effort on a model that refuses them. */

@@ -15,6 +15,7 @@ import {
   type ChatRejection,
   chatErrorBody,
   chatFamilyRules,
+  reasoningFieldRejection,
   toolsWithEffortRejection,
 } from './openai-chat-rules.js';
 import {
@@ -119,6 +120,10 @@ function validateChatRequest(
   const hasTools = Array.isArray(body.tools) && body.tools.length > 0;
   if (rule.toolsWithEffortRejected?.test(model) && hasTools && body.reasoning_effort !== 'none') {
     return toolsWithEffortRejection(model);
+  }
+  if (rule.reasoningModels && !rule.reasoningModels.test(model)) {
+    const field = ['reasoning_format', 'reasoning_effort'].find((name) => name in body);
+    if (field) return reasoningFieldRejection(field);
   }
   const answered = new Set<string>();
   for (const [index, message] of messages.entries()) {

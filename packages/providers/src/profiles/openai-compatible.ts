@@ -243,7 +243,18 @@ export const openaiCompatibleProfiles: readonly CompatibleProfile[] = [
   { ...hosts.minimax, pattern: '(MiniMax-)?M2.*|minimax-m2.*', contextWindow: 204_800, maxOutputTokens: 131_072 },
   { ...hosts.openrouter, pattern: '.*', contextWindow: 128_000, maxOutputTokens: 32_768 },
   gptOss(hosts.groq),
-  { ...hosts.groq, pattern: '.*', contextWindow: 131_072, maxOutputTokens: 32_768 },
+  { ...hosts.groq, pattern: 'qwen/qwen3.*', contextWindow: 131_072, maxOutputTokens: 40_960 },
+  {
+    // Groq refuses `reasoning_format` and `reasoning_effort` for models that do not
+    // reason ("`reasoning_format` is not supported with this model";
+    // https://console.groq.com/docs/reasoning#supported-models).
+    ...hosts.groq,
+    pattern: '.*',
+    contextWindow: 131_072,
+    maxOutputTokens: 32_768,
+    requestFlags: {},
+    effortParameter: 'none',
+  },
   gptOss(hosts.cerebras),
   { ...hosts.cerebras, pattern: '.*', contextWindow: 131_072, maxOutputTokens: 32_768 },
   { ...hosts.fireworks, pattern: '.*', contextWindow: 131_072, maxOutputTokens: 32_768 },
