@@ -148,6 +148,16 @@ describe('checkOpenAIStrictSchema', () => {
     expect(found).toContain('/properties/link/$ref $ref "#/$defs/Missing" does not point into this schema\'s $defs');
   });
 
+  // zod writes a tuple as prefixItems plus items: false; prefixItems is not in the subset, so
+  // once normalised the array would have to be empty, yet minItems says 2.
+  it('refuses an array without an items schema, such as a z.tuple after normalising', () => {
+    const strict = toOpenAIStrictSchema(toolInputSchema(z.object({ pair: z.tuple([z.string(), z.int()]) })));
+    expect(messages(strict)).toContain('/properties/pair an array needs an "items" schema (tuples are not supported)');
+    expect(messages(closed({ list: { type: 'array' } }))).toContain(
+      '/properties/list an array needs an "items" schema (tuples are not supported)',
+    );
+  });
+
   it('enforces the nesting, property and enum limits', () => {
     let deep: JsonSchema = closed({ leaf: { type: 'string' } });
     for (let level = 0; level < 10; level += 1) deep = closed({ next: deep });

@@ -148,7 +148,7 @@ function splitTypeArray(node: JsonSchema): JsonSchema | undefined {
 /**
  * Lists every way `schema` breaks OpenAI strict mode: unsupported keywords and
  * formats, objects without `additionalProperties: false` or with properties left out
- * of `required`, nodes without a type, a root that is not an object, unresolvable
+ * of `required`, arrays without an `items` schema, nodes without a type, a root that is not an object, unresolvable
  * `$ref`s, and the size limits in {@link OPENAI_STRICT_LIMITS}.
  */
 export function checkOpenAIStrictSchema(schema: JsonSchema): SchemaViolation[] {
@@ -193,6 +193,10 @@ function nodeViolations(root: JsonSchema, node: JsonSchema, path: string): Schem
       path: pointer(path, '$ref'),
       message: `$ref "${node.$ref}" does not point into this schema's $defs`,
     });
+  }
+  // OpenAI refuses an array schema missing items; a tuple's prefixItems is outside the subset.
+  if (typeNames(node).includes('array') && !isJsonObject(node.items)) {
+    violations.push({ path, message: 'an array needs an "items" schema (tuples are not supported)' });
   }
   if (typeNames(node).includes('object')) {
     if (node.additionalProperties !== false) {
