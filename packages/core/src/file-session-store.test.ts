@@ -104,7 +104,8 @@ describe('FileSessionStore', () => {
     const original = prototype.write;
     // write(2) may take fewer bytes than asked (a disk nearly full, a signal): Node reports it, it does not throw.
     const short = vi.spyOn(prototype, 'write').mockImplementationOnce(async function (this: FileHandle, data: unknown) {
-      return original.call(this, Buffer.from(data as Buffer).subarray(0, 20));
+      const writeBytes = original as (this: FileHandle, bytes: Uint8Array) => ReturnType<FileHandle['write']>;
+      return writeBytes.call(this, Buffer.from(data as Buffer).subarray(0, 20));
     } as FileHandle['write']);
     try {
       await store.append('s', [answer]);
