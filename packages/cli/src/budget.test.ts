@@ -263,6 +263,22 @@ describe('episodic budget: bad input exits 1 with a clear message', () => {
     expect(result.stderr).toContain('pass --model PROVIDER/ID');
   });
 
+  it('says there is no call to replay for an empty or system-only transcript, rather than asking for --model', async () => {
+    const empty = await fixtures.write('empty.jsonl', '');
+    const systemOnly = await fixtures.write(
+      'system-only.jsonl',
+      transcriptText([{ role: 'system', content: 'You are a CI debugging assistant.' }]),
+    );
+    for (const file of [empty, systemOnly]) {
+      const result = await runCli(['budget', file, '--budgets', '8k']);
+      expect(result).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: `episodic: ${file} has no assistant messages, so there is no model call to replay\n`,
+      });
+    }
+  });
+
   it('names the pricing file and the bad field', async () => {
     const pricing = await fixtures.write(
       'bad-prices.json',

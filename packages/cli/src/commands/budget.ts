@@ -4,12 +4,13 @@
  * reads, estimated cost and what had to be cut, with a recommended budget.
  */
 import { createTokenCounter, type Retention } from '@episodic/core';
-import { analyzeBudgets } from '../budget/analyze-budgets.js';
+import { analyzeBudgets, NoCallsError } from '../budget/analyze-budgets.js';
 import { formatBudgetReport } from '../budget/format-budget.js';
 import { readSystemFile, readToolsFile } from '../budget/input-files.js';
 import { choosePricedModel } from '../budget/priced-model.js';
 import { loadPrices } from '../budget/pricing.js';
 import { createProgressBar, type ProgressBar, silentProgress } from '../budget/progress-bar.js';
+import { countCalls } from '../budget/replay.js';
 import { type CliIo, type Command, ExitCode, onePositional, parseCommandArgs, UsageError } from '../command.js';
 import { parseBudget } from '../parse-budget.js';
 import { readInput } from '../read-input.js';
@@ -72,6 +73,8 @@ Options:
     const retentionList = parseRetentions(values.retention);
 
     const messages = await readInput(source, io.stdin);
+    // Before pricing: with no call at all, asking for --model would send the user the wrong way.
+    if (countCalls(messages) === 0) throw new NoCallsError(source);
     const system = values.system === undefined ? undefined : await readSystemFile(values.system);
     const tools = values.tools === undefined ? undefined : await readToolsFile(values.tools);
     const prices = await loadPrices(values.pricing);
