@@ -247,6 +247,21 @@ describe('packContext cache stability and eviction', () => {
   });
 });
 
+describe('packContext summaries across sessions', () => {
+  it('keeps one packed summary message per summary while sessions interleave', () => {
+    const messages = threeEpisodes();
+    const counter = createTokenCounter();
+    const stateWith = (text: string): PackState => ({ version: 1, evictedEpisodes: 1, summary: { episodes: 1, text } });
+    const pack = (text: string) => packContext({ messages, budget: 100_000, tokenizer: counter, state: stateWith(text) });
+    const first = pack('Session A: the flaky test was fixed.');
+    pack('Session B: the build cache was cleared.');
+    const again = pack('Session A: the flaky test was fixed.');
+    expect(first.messages[0]).toMatchObject({ role: 'user', summary: true });
+    // The same object, so its count and fingerprint are cached, not redone at every call of every session.
+    expect(again.messages[0]).toBe(first.messages[0]);
+  });
+});
+
 describe('prepareForPacking', () => {
   function countingCounter() {
     const inner = createTokenCounter();

@@ -132,15 +132,17 @@ function episodeStartsFrom(messages: readonly Message[], from: number): number[]
   return starts;
 }
 
+/** Summary messages by text, least recently used first; one per live session is enough. */
 const summaryMessages = new Map<string, UserMessage>();
+const MAX_SUMMARY_MESSAGES = 256;
 
+/** The same object for the same text, so its count and fingerprint stay cached while sessions interleave. */
 function summaryMessage(text: string): UserMessage {
   let message = summaryMessages.get(text);
-  if (!message) {
-    summaryMessages.clear();
-    message = { role: 'user', content: `[Summary of the earlier conversation]\n${text}`, summary: true };
-    summaryMessages.set(text, message);
-  }
+  if (message) summaryMessages.delete(text);
+  else message = { role: 'user', content: `[Summary of the earlier conversation]\n${text}`, summary: true };
+  summaryMessages.set(text, message);
+  if (summaryMessages.size > MAX_SUMMARY_MESSAGES) summaryMessages.delete(summaryMessages.keys().next().value as string);
   return message;
 }
 
