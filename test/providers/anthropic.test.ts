@@ -380,22 +380,6 @@ describe('anthropic adapter specifics', () => {
     expect(view?.toolResultIds).toEqual(view?.toolCallIds);
   });
 
-  it('does not send back a whitespace-only text block the model produced', async () => {
-    const adapter = adapterFor('claude-opus-4-5');
-    server.enqueue(
-      { type: 'reply', reasoning: ['look'], text: '\n\n', toolCalls: [{ name: 'get_ci_log', args: { run: 1 } }] },
-      { type: 'reply', text: 'done' },
-    );
-    const first = await generate(adapter, { messages: [user('go')], tools: testToolSpecs });
-    const id = toolCallsOf(first.message)[0]?.id ?? '';
-    await generate(adapter, {
-      messages: [user('go'), first.message, { role: 'tool', toolCallId: id, toolName: 'get_ci_log', content: 'log' }],
-      tools: testToolSpecs,
-    });
-    expect(server.modelCalls()[1]?.error).toBeUndefined();
-    expect(server.modelCalls()[1]?.status).toBe(200);
-  });
-
   it('keeps the API key out of an inspected adapter', () => {
     const adapter = adapterFor('claude-opus-4-5', { apiKey: 'sk-ant-secret-123' });
     expect(inspect(adapter, { depth: 10 })).not.toContain('sk-ant-secret-123');

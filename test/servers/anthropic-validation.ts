@@ -240,9 +240,11 @@ function checkSignatures(body: AnthropicBody, signatures: SignatureCheck): strin
 }
 
 /**
- * Inside a tool-use turn (the request ends with tool results), every assistant
- * message of the turn must carry its thinking blocks unmodified and in order;
- * in manual mode the final one must start with a thinking block.
+ * Inside a tool-use turn (the request ends with tool results), the latest
+ * assistant message must carry its thinking blocks unmodified and in order (the
+ * API's own wording: "... in the latest assistant message cannot be modified";
+ * earlier steps may omit theirs, and a sent block is still signature-checked);
+ * in manual mode it must start with a thinking block.
  */
 function checkToolUseTurn(body: AnthropicBody, context: ValidationContext): string | undefined {
   const thinking = body.thinking?.type;
@@ -263,7 +265,7 @@ function checkToolUseTurn(body: AnthropicBody, context: ValidationContext): stri
       first?.type !== 'redacted_thinking'
     )
       return `messages.${index}.content.0.type: Expected \`thinking\` or \`redacted_thinking\`, but found \`${first?.type}\`. When \`thinking\` is enabled, a final \`assistant\` message must start with a thinking block (preceeding the lastmost set of \`tool_use\` and \`tool_result\` blocks). We recommend you include thinking blocks from previous turns. To avoid this requirement, disable \`thinking\`. Please consult our documentation at https://docs.claude.com/en/docs/build-with-claude/extended-thinking`;
-    const problem = checkIssuedBlocks(body.model, message, index, context);
+    const problem = index === finalAssistant ? checkIssuedBlocks(body.model, message, index, context) : undefined;
     if (problem) return problem;
   }
   return undefined;

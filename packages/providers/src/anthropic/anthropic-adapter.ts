@@ -28,6 +28,7 @@ import { mapAnthropicStream } from './anthropic-stream.js';
 import { buildThinkingParams } from './anthropic-thinking.js';
 import {
   anthropicPrefixHash,
+  continuesToolUseTurn,
   convertToAnthropicMessages,
   finalTurnLacksThinking,
 } from './convert-to-anthropic-messages.js';
@@ -87,6 +88,7 @@ export class AnthropicAdapter implements ModelAdapter {
     const thinking = buildThinkingParams(thinkingSetting, request.maxOutputTokens ?? this.profile.maxOutputTokens, {
       betaHeaders: this.profile.betaHeaders,
       forceOff: finalTurnLacksThinking(converted.messages),
+      lostThinking: continuesToolUseTurn(converted.messages) && converted.lastAssistantDroppedReasoning > 0,
     });
     const suggested = (request.cacheBreakpoints?.messages ?? []).map((index) => converted.wireIndexOf[index] ?? -1);
     placeCacheBreakpoints(

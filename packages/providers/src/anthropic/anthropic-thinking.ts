@@ -24,14 +24,23 @@ const interleavedBeta = 'interleaved-thinking-2025-05-14';
  * Builds the thinking fields. `forceOff` is set when the request continues a
  * tool-use turn whose last assistant turn has no thinking of this model (after a
  * model switch): manual mode would reject it, so thinking is off for this call.
+ * `lostThinking` is set when that turn had thinking blocks that cannot be sent
+ * (another model's, or prefix-bound ones whose prefix changed): any mode would
+ * reject the turn without them, so thinking is off for this call too.
  */
 export function buildThinkingParams(
   setting: AnthropicThinkingSetting,
   maxTokens: number,
-  options: { betaHeaders: readonly string[]; forceOff: boolean },
+  options: { betaHeaders: readonly string[]; forceOff: boolean; lostThinking?: boolean },
 ): ThinkingParams {
   const base: ThinkingParams = { maxTokens, betas: [], warnings: [] };
   if (setting.type === 'disabled') return base;
+  if (options.lostThinking) {
+    base.warnings.push(
+      'anthropic: thinking is off for this step: the tool-use turn it continues lost its thinking blocks (produced by another model, or the prefix they are signed with changed), and the API rejects that turn without them while thinking is on.',
+    );
+    return base;
+  }
   if (setting.type === 'adaptive') {
     const display = setting.display ? { display: setting.display } : {};
     return {

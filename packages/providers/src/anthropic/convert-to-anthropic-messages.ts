@@ -29,6 +29,8 @@ export interface AnthropicConversion {
   droppedReasoning: number;
   /** Of those, the ones another provider or model produced. */
   foreignReasoning: number;
+  /** Reasoning parts of the last assistant message that were not sent. */
+  lastAssistantDroppedReasoning: number;
   /** For each input message, the wire turn it went into (-1 when it sent nothing). */
   wireIndexOf: number[];
 }
@@ -63,6 +65,7 @@ export function convertToAnthropicMessages(request: ModelRequest, context: Conve
     messages: [],
     droppedReasoning: 0,
     foreignReasoning: 0,
+    lastAssistantDroppedReasoning: 0,
     wireIndexOf: [],
   };
   const idOf = (id: string) => normalizeToolCallId(id, context.profile.toolCallId);
@@ -76,7 +79,9 @@ export function convertToAnthropicMessages(request: ModelRequest, context: Conve
     }
     if (message.role === 'assistant') {
       const prefix = anthropicPrefixHash(result.system, context.tools, result.messages);
+      const droppedBefore = result.droppedReasoning;
       const content = assistantBlocks(message, prefix, context, result, idOf);
+      result.lastAssistantDroppedReasoning = result.droppedReasoning - droppedBefore;
       if (content.length > 0) result.messages.push({ role: 'assistant', content });
     }
     result.wireIndexOf.push(message.role === 'system' ? -1 : result.messages.length - 1);
@@ -165,10 +170,15 @@ function thinkingBlock(part: ReasoningPart, prefix: string, context: ConversionC
  * thinking mode rejects that, so the adapter turns thinking off for this call.
  */
 export function finalTurnLacksThinking(messages: readonly MessageParam[]): boolean {
-  const last = messages.at(-1);
-  if (last?.role !== 'user' || !Array.isArray(last.content)) return false;
-  if (!last.content.every((block) => block.type === 'tool_result')) return false;
+  if (!continuesToolUseTurn(messages)) return false;
   const assistant = messages.findLast((message) => message.role === 'assistant');
   const first = Array.isArray(assistant?.content) ? assistant.content[0] : undefined;
   return first?.type !== 'thinking' && first?.type !== 'redacted_thinking';
+}
+
+/** True when the request ends with tool results, i.e. it continues a tool-use turn. */
+export function continuesToolUseTurn(messages: readonly MessageParam[]): boolean {
+  const last = messages.at(-1);
+  if (last?.role !== 'user' || !Array.isArray(last.content)) return false;
+  return last.content.every((block) => block.type === 'tool_result');
 }

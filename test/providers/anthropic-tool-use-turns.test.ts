@@ -1,0 +1,84 @@
+/**
+ * Anthropic tool-use turns against the strict loopback server: what goes back
+ * when Claude answers blank text before a call, and when a turn's thinking can
+ * no longer be sent (earlier steps trimmed by the packer, prefix-bound signatures).
+ */
+import { assistantText, generate, type Message, toolCallsOf } from '@episodic/core';
+import { AnthropicAdapter } from '@episodic/providers';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startAnthropicServer } from '../servers/anthropic-server.js';
+import type { ScriptedServer } from '../servers/scripted-server.js';
+import { testToolSpecs } from './conformance-tools.js';
+
+describe('anthropic tool-use turns', () => {
+  let server: ScriptedServer;
+  beforeEach(async () => {
+    server = await startAnthropicServer();
+  });
+  afterEach(() => server.close());
+  const adapterFor = (model: string) => new AnthropicAdapter({ model, baseURL: server.url, apiKey: 'test-key' });
+  const user = (content: string): Message => ({ role: 'user', content });
+
+  it('does not send back a whitespace-only text block the model produced', async () => {
+    const adapter = adapterFor('claude-opus-4-5');
+    server.enqueue(
+      { type: 'reply', reasoning: ['look'], text: '\n\n', toolCalls: [{ name: 'get_ci_log', args: { run: 1 } }] },
+      { type: 'reply', text: 'done' },
+    );
+    const first = await generate(adapter, { messages: [user('go')], tools: testToolSpecs });
+    const id = toolCallsOf(first.message)[0]?.id ?? '';
+    await generate(adapter, {
+      messages: [user('go'), first.message, { role: 'tool', toolCallId: id, toolName: 'get_ci_log', content: 'log' }],
+      tools: testToolSpecs,
+    });
+    expect(server.modelCalls()[1]?.error).toBeUndefined();
+    expect(server.modelCalls()[1]?.status).toBe(200);
+  });
+
+  it('accepts a tool-use turn whose earlier steps lost their thinking, as long as the latest keeps it', async () => {
+    const adapter = adapterFor('claude-opus-4-5');
+    server.enqueue(
+      { type: 'reply', reasoning: ['one'], toolCalls: [{ name: 'get_ci_log', args: { run: 1 } }] },
+      { type: 'reply', reasoning: ['two'], toolCalls: [{ name: 'get_ci_log', args: { run: 2 } }] },
+      { type: 'reply', text: 'done' },
+    );
+    const messages: Message[] = [user('go')];
+    for (let index = 0; index < 2; index += 1) {
+      const result = await generate(adapter, { messages, tools: testToolSpecs });
+      const id = toolCallsOf(result.message)[0]?.id ?? '';
+      messages.push(result.message, { role: 'tool', toolCallId: id, toolName: 'get_ci_log', content: 'log' });
+    }
+    // What the packer does under budget pressure: the oldest step's reasoning goes, the latest stays.
+    const first = messages[1] as Extract<Message, { role: 'assistant' }>;
+    messages[1] = { ...first, content: first.content.filter((part) => part.type !== 'reasoning') };
+    await generate(adapter, { messages, tools: testToolSpecs });
+    expect(server.modelCalls()[2]?.error).toBeUndefined();
+    expect(server.modelCalls()[2]?.view?.echoedReasoning).toEqual(['two']);
+  });
+
+  it('turns thinking off, not fails, when a tool-use turn lost its bound thinking (earlier reasoning dropped)', async () => {
+    const adapter = adapterFor('claude-opus-5');
+    server.enqueue(
+      { type: 'reply', reasoning: ['one'], toolCalls: [{ name: 'get_ci_log', args: { run: 1 } }] },
+      { type: 'reply', reasoning: ['two'], toolCalls: [{ name: 'get_ci_log', args: { run: 2 } }] },
+      { type: 'reply', text: 'done' },
+    );
+    const messages: Message[] = [user('go')];
+    const step = async () => {
+      const result = await generate(adapter, { messages, tools: testToolSpecs });
+      const id = toolCallsOf(result.message)[0]?.id ?? '';
+      messages.push(result.message, { role: 'tool', toolCallId: id, toolName: 'get_ci_log', content: 'log' });
+    };
+    await step();
+    await step();
+    // The packer dropped the oldest step's reasoning under budget pressure: every later
+    // prefix-bound signature is now invalid, so the latest step's thinking cannot go back.
+    const first = messages[1] as Extract<Message, { role: 'assistant' }>;
+    messages[1] = { ...first, content: first.content.filter((part) => part.type !== 'reasoning') };
+    const third = await generate(adapter, { messages, tools: testToolSpecs });
+    expect(server.modelCalls()[2]?.error).toBeUndefined();
+    expect(assistantText(third.message)).toBe('done');
+    expect(third.warnings.join('\n')).toContain('thinking is off for this step');
+    expect((server.modelCalls()[2]?.body as Record<string, unknown>).thinking).toBeUndefined();
+  });
+});
