@@ -3,6 +3,7 @@
  * recommendation, the --json shape and its sums, predicted against reported cache
  * reads, pricing options, the progress bar, and every bad input with exit code 1.
  */
+import { readFile } from 'node:fs/promises';
 import { Readable, Writable } from 'node:stream';
 import { createTokenCounter, type Message, packContext } from '@episodic/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -360,6 +361,15 @@ describe('episodic budget: bad input exits 1 with a clear message', () => {
     const result = await runCli(['budget', plainFile, '--budgets', '8k', '--html', target]);
     expect(result.code).toBe(1);
     expect(result.stderr).toBe(`episodic: cannot write the HTML report to ${target}: its folder does not exist\n`);
+  });
+
+  it('refuses to write the HTML report over the transcript it reads (exit 2), leaving the transcript intact', async () => {
+    const copy = await fixtures.write('keep.jsonl', await readFile(plainFile, 'utf8'));
+    const before = await readFile(copy, 'utf8');
+    const result = await runCli(['budget', copy, '--budgets', '8k', '--html', copy]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^episodic: --html .*keep\.jsonl is the transcript being read; choose another file/);
+    expect(await readFile(copy, 'utf8')).toBe(before);
   });
 
   it('treats a bad command line as a usage error (exit 2)', async () => {

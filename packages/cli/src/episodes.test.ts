@@ -186,6 +186,17 @@ function cells(tokens: SectionTokens): string[] {
   );
 }
 
+describe('episodic episodes --html over its input', () => {
+  it('refuses to overwrite the transcript (exit 2), also through another spelling of its path', async () => {
+    const file = await dir.write('mine.jsonl', transcriptText(twoEpisodes));
+    const other = file.replace(/mine\.jsonl$/, './mine.jsonl');
+    const result = await runCli(['episodes', file, '--html', other]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('is the transcript being read; choose another file');
+    expect((await runCli(['episodes', file])).code).toBe(0);
+  });
+});
+
 describe('episodic episodes --html', () => {
   it('writes a self-contained report with the episodes as data', async () => {
     const out = dir.path('episodes.html');

@@ -15,7 +15,7 @@ import { type CliIo, type Command, ExitCode, onePositional, parseCommandArgs, Us
 import { parseBudget } from '../parse-budget.js';
 import { readInput } from '../read-input.js';
 import { renderBudgetReport } from '../report/budget-report.js';
-import { writeReport } from '../report/write-report.js';
+import { assertNotInput, writeReport } from '../report/write-report.js';
 
 /** Every retention policy; the first is the default. */
 const retentions = ['episode', 'tool-episodes', 'all', 'none'] as const satisfies readonly Retention[];
@@ -68,6 +68,7 @@ Options:
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs(argv, options);
     const source = onePositional(positionals, 'transcript file (or - for standard input)');
+    if (values.html !== undefined) await assertNotInput(values.html, source);
     if (values.budgets === undefined) throw new UsageError('missing --budgets');
     const budgets = parseBudgetList(values.budgets);
     const retentionList = parseRetentions(values.retention);

@@ -13,7 +13,7 @@ import {
 import { type Command, ExitCode, onePositional, parseCommandArgs } from '../command.js';
 import { readInput } from '../read-input.js';
 import { renderEpisodesReport } from '../report/episodes-report.js';
-import { writeReport } from '../report/write-report.js';
+import { assertNotInput, writeReport } from '../report/write-report.js';
 import { addSections, countSections, emptySections, type SectionTokens } from '../section-tokens.js';
 import { type Column, formatCount, formatTable, plural, preview } from '../text-table.js';
 
@@ -54,6 +54,7 @@ Options:
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs(argv, options);
     const source = onePositional(positionals, 'transcript file (or - for standard input)');
+    if (values.html !== undefined) await assertNotInput(values.html, source);
     const messages = await readInput(source, io.stdin);
     const counter = createTokenCounter();
 

@@ -2,8 +2,10 @@
  * Writes an HTML report where the user asked (`--html FILE`), turning file-system
  * failures into a message the user can act on.
  */
-import { writeFile } from 'node:fs/promises';
+import { stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { EpisodicError } from '@episodic/core';
+import { UsageError } from '../command.js';
 
 /** Failures worth naming, with what to tell the user. */
 const writeFailures: Readonly<Record<string, string>> = {
@@ -25,4 +27,20 @@ export async function writeReport(file: string, html: string): Promise<void> {
       cause: error,
     });
   }
+}
+
+/**
+ * Refuses `--html` naming the transcript being read (`source`, `-` for standard
+ * input): writing the report would destroy the session it describes. Compares the
+ * files themselves, so another spelling or a link to the same file counts too.
+ */
+export async function assertNotInput(report: string, source: string): Promise<void> {
+  if (source === '-') return;
+  const same =
+    path.resolve(report) === path.resolve(source) ||
+    (await Promise.all([stat(report), stat(source)]).then(
+      ([left, right]) => left.dev === right.dev && left.ino === right.ino,
+      () => false,
+    ));
+  if (same) throw new UsageError(`--html ${report} is the transcript being read; choose another file for the report`);
 }
