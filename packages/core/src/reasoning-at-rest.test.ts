@@ -8,6 +8,7 @@ import { FileSessionStore } from './file-session-store.js';
 import type { Message } from './message.js';
 import type { Retention } from './pack-types.js';
 import type { SessionStore } from './session-store.js';
+import { hasToolCall } from './stop-conditions.js';
 import { type ScriptStep, scriptedModel } from './testing/scripted-model.js';
 import type { AgentTool } from './tool.js';
 
@@ -114,5 +115,15 @@ describe("persistReasoning: 'current-episode'", () => {
       saveState: async () => {},
     };
     await expect(open([], 'episode', plain).session()).rejects.toThrow(/saveReasoningSidecar/);
+  });
+
+  it('deletes the sidecar when a stop condition ends the episode (as with hasToolCall("finish"))', async () => {
+    const finish: AgentTool = { ...read, spec: { ...read.spec, name: 'finish' } };
+    const model = scriptedModel({ steps: [{ reasoning: 'SECRET-STOP', toolCalls: [{ name: 'finish' }] }] });
+    const agent = new Agent({ model, tools: [finish], budget: 50_000, store, stopWhen: hasToolCall('finish') });
+    const session = await agent.session({ id: 's', persistReasoning: 'current-episode' });
+    expect((await session.send('Fix it and call finish')).reason).toBe('stop-condition');
+    expect(await sidecarExists()).toBe(false);
+    expect(await transcriptText()).not.toContain('SECRET');
   });
 });

@@ -124,9 +124,13 @@ export class ReasoningAtRest {
     this.entries = entries;
   }
 
-  /** Deletes the sidecar once the transcript's current episode is finished. */
-  async settle(messages: readonly Message[]): Promise<void> {
-    if (pendingStep(messages) !== undefined || this.entries.length === 0) return;
+  /**
+   * Deletes the sidecar: call it when an episode has ended normally, answered or
+   * stopped by a stop condition (whose transcript still looks resumable, so the
+   * transcript alone cannot tell).
+   */
+  async settle(): Promise<void> {
+    if (this.entries.length === 0) return;
     await this.save(undefined);
     this.entries = [];
   }

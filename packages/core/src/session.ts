@@ -173,7 +173,7 @@ export class Session {
         input,
         options.signal,
       );
-      await atRest?.settle(state.messages);
+      await atRest?.settle();
       return result;
     } finally {
       this.running = false;
