@@ -5,7 +5,12 @@
  */
 import { APIConnectionError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
 import { ModelError } from '@episodic/core';
-import { abortedError, classifyModelError, parseRetryAfter } from '../shared/error-classification.js';
+import {
+  abortedError,
+  classifyModelError,
+  connectionFailure,
+  parseRetryAfter,
+} from '../shared/error-classification.js';
 
 /** Error `type`s of in-stream `error` events, which carry no HTTP status, as the status they stand for. */
 const statusOfErrorType: Record<string, number> = {
@@ -39,6 +44,8 @@ export function mapAnthropicError(error: unknown, signal?: AbortSignal): ModelEr
       cause: error,
     });
   }
+  const dropped = connectionFailure('anthropic', error);
+  if (dropped) return dropped;
   return new ModelError('protocol', `anthropic: ${error instanceof Error ? error.message : String(error)}`, {
     cause: error,
   });

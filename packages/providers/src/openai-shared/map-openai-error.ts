@@ -7,7 +7,12 @@
  */
 import { ModelError } from '@episodic/core';
 import { APIConnectionError, APIError, APIUserAbortError } from 'openai';
-import { abortedError, classifyModelError, parseRetryAfter } from '../shared/error-classification.js';
+import {
+  abortedError,
+  classifyModelError,
+  connectionFailure,
+  parseRetryAfter,
+} from '../shared/error-classification.js';
 
 /**
  * An error chunk in the middle of a stream has no HTTP status; its code stands
@@ -61,6 +66,8 @@ export function mapOpenAIError(error: unknown, provider: string): ModelError {
       });
     }
   }
+  const dropped = connectionFailure(provider, error);
+  if (dropped) return dropped;
   const detail = error instanceof Error ? error.message : String(error);
   return classifyModelError({ provider, message: `stream failed: ${detail}`, cause: error });
 }

@@ -180,6 +180,42 @@ export function parseRetryAfter(value: string | null | undefined, now = Date.now
   return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000));
 }
 
+/**
+ * Socket-level error codes (Node and undici) of a connection that failed or
+ * dropped; the call may well succeed when retried.
+ */
+const connectionErrorCodes: ReadonlySet<string> = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CLOSED',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+]);
+
+/**
+ * The retryable `network` error for a connection that failed or dropped mid-stream
+ * (fetch reports it as `TypeError: terminated` / `fetch failed` with a socket
+ * error as cause), or undefined when `error` is something else.
+ */
+export function connectionFailure(provider: string, error: unknown): ModelError | undefined {
+  if (!(error instanceof Error)) return undefined;
+  const cause = (error as { cause?: unknown }).cause;
+  const code = (cause instanceof Error ? (cause as { code?: unknown }).code : undefined) ?? (error as { code?: unknown }).code;
+  const fetchFailure = error instanceof TypeError && /^(terminated|fetch failed)$/.test(error.message);
+  if (!fetchFailure && !(typeof code === 'string' && connectionErrorCodes.has(code))) return undefined;
+  const detail = cause instanceof Error ? `${error.message} (${cause.message})` : error.message;
+  return new ModelError('network', `${provider}: the connection failed: ${detail}. ${adviceFor('network')}`, {
+    retryable: true,
+    cause: error,
+  });
+}
+
 /** The aborted-call error every adapter throws when its signal fires. */
 export function abortedError(provider: string, cause?: unknown): ModelError {
   return new ModelError('aborted', `${provider}: the call was aborted before it finished.`, { cause });
