@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, symlink, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ToolContext } from '@episodic/core';
@@ -9,6 +9,8 @@ import { PathEscapeError } from './root-path.js';
 import { ToolUsageError } from './tool-errors.js';
 
 const context = (): ToolContext => ({ signal: new AbortController().signal, toolCallId: 'call_1' });
+// Text before the NUL bytes of a sparse file, so the binary sniff sees a text file.
+const SNIFFED_TEXT = 16_384;
 let base: string;
 let root: string;
 
@@ -102,6 +104,26 @@ describe('read_file', () => {
     expect(outcome).toBeInstanceOf(ToolUsageError);
     expect(outcome).toMatchObject({ code: 'not_a_file' });
     expect((outcome as Error).message).toMatch(/"pipe" is not a regular file/);
+  });
+
+  // Node's readline keeps a whole line in one string; past V8's ~512 MiB string limit it
+  // throws from a stream callback and takes the process down. A sparse file costs no disk.
+  it('reads a file whose single line is longer than any JavaScript string', async () => {
+    const file = path.join(root, 'one-line.txt');
+    await writeFile(file, 'a'.repeat(SNIFFED_TEXT));
+    await truncate(file, 600 * 1024 * 1024);
+    try {
+      const { content } = await read({ path: 'one-line.txt' }, 100);
+      expect(content.split('\n').slice(0, 2)).toEqual(['one-line.txt: lines 1-1 of 1', `1\t${'a'.repeat(98)}`]);
+      expect(content).toContain('[stopped at the 100-byte cap; call read_file with startLine=2 to continue]');
+    } finally {
+      await rm(file);
+    }
+  }, 20_000);
+
+  it('counts lines ended by \\n, \\r\\n or a lone \\r, as readline does', async () => {
+    await writeFile(path.join(root, 'mixed.txt'), 'a\r\nb\rc\n\nd');
+    expect((await read({ path: 'mixed.txt' })).content).toBe('mixed.txt: lines 1-5 of 5\n1\ta\n2\tb\n3\tc\n4\t\n5\td');
   });
 
   it('follows a symbolic link that stays inside the root', async () => {

@@ -5,7 +5,6 @@
  */
 import { constants, createReadStream } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
-import { createInterface } from 'node:readline';
 import { z } from 'zod';
 import { type DefinedTool, defineTool } from './define-tool.js';
 import { PathEscapeError, resolveInsideRoot } from './root-path.js';
@@ -120,27 +119,87 @@ async function readLines(
   maxBytes: number,
   signal: AbortSignal,
 ): Promise<LineRange> {
-  const stream = createReadStream('', { fd: handle, start: 0, autoClose: false, encoding: 'utf8', signal });
-  const reader = createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY });
-  const lines: string[] = [];
+  const range: LineRange = { lines: [], totalLines: 0, capped: false };
   let bytes = 0;
-  let capped = false;
-  let totalLines = 0;
-  // The whole file is scanned to count its lines; only the range is kept.
-  for await (const line of reader) {
-    totalLines += 1;
-    if (totalLines < startLine || totalLines > endLine || capped) continue;
-    const numbered = `${totalLines}\t${line}`;
+  const onLine = (line: string) => {
+    const number = (range.totalLines += 1);
+    if (number < startLine || number > endLine || range.capped) return;
+    const numbered = `${number}\t${line}`;
     const cost = Buffer.byteLength(numbered) + 1;
     if (bytes + cost > maxBytes) {
-      capped = true;
-      if (lines.length === 0) lines.push(cutToBytes(numbered, maxBytes));
-      continue;
+      range.capped = true;
+      if (range.lines.length === 0) range.lines.push(cutToBytes(numbered, maxBytes));
+      return;
     }
-    lines.push(numbered);
+    range.lines.push(numbered);
     bytes += cost;
+  };
+  // The whole file is scanned to count its lines; only text that can still be shown is
+  // kept (a line is cut past maxBytes characters, which is at least maxBytes bytes).
+  const splitter = new LineSplitter(onLine, (number) => number >= startLine && number <= endLine && !range.capped, maxBytes + 1);
+  const stream = createReadStream('', { fd: handle, start: 0, autoClose: false, encoding: 'utf8', signal });
+  for await (const chunk of stream as AsyncIterable<string>) splitter.feed(chunk);
+  splitter.end();
+  return range;
+}
+
+/**
+ * Splits text fed in chunks into lines ended by `\n`, `\r\n` or a lone `\r` (as
+ * readline does), keeping at most `keep` characters of a line and none of a line
+ * that is not `wanted`. readline instead builds every line whole, and one longer than
+ * V8's largest string throws from a stream callback.
+ */
+class LineSplitter {
+  private current = '';
+  private open = false;
+  private afterCarriageReturn = false;
+
+  constructor(
+    private readonly onLine: (line: string) => void,
+    private readonly wanted: (lineNumber: number) => boolean,
+    private readonly keep: number,
+  ) {}
+
+  private lineNumber = 1;
+
+  feed(chunk: string): void {
+    let from = 0;
+    for (let index = 0; index < chunk.length; index += 1) {
+      const code = chunk.charCodeAt(index);
+      if (code !== 0x0a && code !== 0x0d) continue;
+      const secondHalfOfCrLf = code === 0x0a && this.afterCarriageReturn && index === from && !this.open;
+      if (!secondHalfOfCrLf) {
+        this.take(chunk.slice(from, index));
+        this.finish();
+      }
+      this.afterCarriageReturn = code === 0x0d;
+      from = index + 1;
+    }
+    if (from < chunk.length) {
+      this.take(chunk.slice(from));
+      this.afterCarriageReturn = false;
+    }
   }
-  return { lines, totalLines, capped };
+
+  /** Ends the text: a last line without a line break still counts. */
+  end(): void {
+    if (this.open) this.finish();
+  }
+
+  private take(text: string): void {
+    if (text === '') return;
+    this.open = true;
+    if (this.current.length < this.keep && this.wanted(this.lineNumber)) {
+      this.current += text.slice(0, this.keep - this.current.length);
+    }
+  }
+
+  private finish(): void {
+    this.onLine(this.current);
+    this.current = '';
+    this.open = false;
+    this.lineNumber += 1;
+  }
 }
 
 function formatRange(relative: string, range: LineRange, startLine: number, maxBytes: number): string {
