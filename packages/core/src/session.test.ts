@@ -1,9 +1,13 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Agent } from './agent.js';
 import { SessionBusyError } from './agent-errors.js';
 import type { AgentEvent } from './agent-events.js';
 import { MemorySessionStore } from './memory-session-store.js';
-import type { Message } from './message.js';
+import { FileSessionStore } from './file-session-store.js';
+import type { Message, UserMessage } from './message.js';
 import { scriptedModel } from './testing/scripted-model.js';
 import type { AgentTool } from './tool.js';
 
@@ -95,6 +99,25 @@ describe('Session', () => {
   it('resume() on an empty session says to send first', async () => {
     const session = await new Agent({ model: scriptedModel({ steps: [] }) }).session();
     await expect(session.resume()).rejects.toThrow(/call send\(\) first/);
+  });
+});
+
+describe('Session input', () => {
+  it('send() checks a user message like a transcript line before persisting it, and rejects rather than throws', async () => {
+    const store = new FileSessionStore({ directory: await mkdtemp(join(tmpdir(), 'episodic-send-')), sync: false });
+    const model = scriptedModel({ steps: [{ text: 'ok' }] });
+    const agent = new Agent({ model, store });
+    const session = await agent.session({ id: 's' });
+    // e.g. a chat server passing on what its client sent
+    const fromClient = JSON.parse('{"role":"user","content":[{"type":"txt","text":"hi"}]}') as UserMessage;
+    const sent = session.send(fromClient);
+    await expect(sent).rejects.toMatchObject({ code: 'invalid_transcript', field: 'content[0].type' });
+    expect(model.requests).toHaveLength(0);
+    // Nothing bad was stored: the session still loads and goes on.
+    const reopened = await agent.session({ id: 's' });
+    expect(reopened.messages).toEqual([]);
+    expect((await reopened.send('hi')).text).toBe('ok');
+    await rm(store.directory, { recursive: true, force: true });
   });
 });
 

@@ -12,6 +12,7 @@ import { type SessionReasoningSummary, summarizeReasoning } from './reasoning-re
 import { type EpisodeResult, type LoopSettings, pendingStep, runEpisode } from './run-loop.js';
 import type { OpenedSession } from './session-open.js';
 import type { SessionStore, TornLine } from './session-store.js';
+import { parseTranscriptLine } from './transcript.js';
 import { type UsageTotals, usageTotalsOf } from './usage-totals.js';
 
 /** What `send` accepts: text, user content parts, or a whole user message. */
@@ -83,9 +84,17 @@ export class Session {
     return pendingStep(this.state.messages) !== undefined;
   }
 
-  /** Runs one episode for `input` and returns its outcome. Throws on abort or a model failure. */
+  /**
+   * Runs one episode for `input` and returns its outcome. Rejects on abort or a model
+   * failure, and with a {@link TranscriptError} for input that is not a valid user
+   * message (nothing is stored then).
+   */
   send(input: SessionInput, options: RunOptions = {}): Promise<EpisodeResult> {
-    return this.run(toUserMessage(input), options);
+    try {
+      return this.run(toUserMessage(input), options);
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   /** Continues an interrupted episode (pending tool calls first). Returns at once when nothing is pending. */
@@ -181,8 +190,15 @@ export class Session {
   }
 }
 
+/**
+ * The input as a user message, checked like a transcript line (it is persisted as
+ * one, and a stored line that does not parse would keep the session from loading)
+ * and copied, so later changes to the caller's objects do not reach the session.
+ */
 function toUserMessage(input: SessionInput): UserMessage {
-  if (typeof input === 'string' || Array.isArray(input)) return { role: 'user', content: input };
-  if (input.role !== 'user') throw new InvalidArgumentError(`send() takes a user message (got role "${input.role}")`);
-  return input;
+  const message = typeof input === 'string' || Array.isArray(input) ? { role: 'user', content: input } : input;
+  if (message?.role !== 'user') {
+    throw new InvalidArgumentError(`send() takes a user message (got role "${String(message?.role)}")`);
+  }
+  return parseTranscriptLine(JSON.stringify(message), 1, 'send() input') as UserMessage;
 }
