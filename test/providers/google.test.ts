@@ -130,6 +130,11 @@ describe('gemini loopback server rejects what the API rejects', () => {
     expect(await send('gemini-3-flash-preview', turn(calls))).toContain('Corrupted thought signature.');
   });
 
+  it('rejects a function response that does not follow a function call turn', async () => {
+    const outcome = await send('gemini-2.5-pro', [user, { role: 'user', parts: [response('get_ci_log')] }]);
+    expect(outcome).toContain('Please ensure that function response turn comes immediately after a function call turn.');
+  });
+
   it('rejects a thinking budget and a thinking level together', async () => {
     const outcome = await send('gemini-3-pro-preview', [user], {
       thinkingConfig: { thinkingBudget: 1024, thinkingLevel: ThinkingLevel.HIGH },

@@ -124,12 +124,17 @@ function checkSignaturesGenuine(model: string, body: GeminiBody, context: Gemini
 
 /**
  * A model turn with N calls must be followed by a user turn with N responses,
- * and a step's parallel calls must stay in one turn (FC1, FC2 then FR1, FR2).
+ * a step's parallel calls must stay in one turn (FC1, FC2 then FR1, FR2), and a
+ * response turn must directly follow a call turn.
  */
 function checkCallResponsePairing(body: GeminiBody, context: GeminiValidationContext) {
   const message =
     'Please ensure that the number of function response parts is equal to the number of function call parts of the function call turn.';
   for (const [index, content] of body.contents.entries()) {
+    const previous = body.contents[index - 1];
+    const answersCalls = previous?.role === 'model' && previous.parts.some((part) => part.functionCall);
+    if (content.parts.some((part) => part.functionResponse) && !answersCalls)
+      return 'Please ensure that function response turn comes immediately after a function call turn.';
     const calls = content.parts.filter((part) => part.functionCall);
     if (content.role !== 'model' || calls.length === 0) continue;
     const responses = (body.contents[index + 1]?.parts ?? []).filter((part) => part.functionResponse);
