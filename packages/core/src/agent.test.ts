@@ -20,7 +20,9 @@ describe('Agent', () => {
   it('rejects two tools with one name', () => {
     const spec: ToolSpec = { name: 'same', description: 'd', inputSchema: {} };
     const tool = { spec, execute: async () => ({ content: '' }) };
-    expect(() => new Agent({ model: scriptedModel({ steps: [] }), tools: [tool, tool] })).toThrow(/share a name/);
+    expect(() => new Agent({ model: scriptedModel({ steps: [] }), tools: [tool, tool] })).toThrow(
+      /two tools share the name "same"/,
+    );
   });
 
   it('refuses a tool concurrency or timeout it cannot run with, instead of writing a broken transcript', () => {

@@ -157,7 +157,11 @@ export class Agent {
       replayCache: options.replayCache,
     };
     if (this.settings.tools.size !== tools.length) {
-      throw new InvalidArgumentError('two tools share a name: every tool needs its own spec.name');
+      const names = tools.map((tool) => tool.spec.name);
+      const twice = names.find((name, index) => names.indexOf(name) !== index);
+      throw new InvalidArgumentError(
+        `two tools share the name "${twice}": every tool needs its own spec.name (rename one of them).`,
+      );
     }
   }
 
