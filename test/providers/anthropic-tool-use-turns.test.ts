@@ -35,6 +35,21 @@ describe('anthropic tool-use turns', () => {
     expect(server.modelCalls()[1]?.status).toBe(200);
   });
 
+  it('does not send a whitespace-only tool output as tool_result content', async () => {
+    const adapter = adapterFor('claude-opus-4-5');
+    server.enqueue(
+      { type: 'reply', reasoning: ['run it'], toolCalls: [{ name: 'get_ci_log', args: { run: 1 } }] },
+      { type: 'reply', text: 'done' },
+    );
+    const first = await generate(adapter, { messages: [user('go')], tools: testToolSpecs });
+    const id = toolCallsOf(first.message)[0]?.id ?? '';
+    await generate(adapter, {
+      messages: [user('go'), first.message, { role: 'tool', toolCallId: id, toolName: 'get_ci_log', content: '\n' }],
+      tools: testToolSpecs,
+    });
+    expect(server.modelCalls()[1]?.error).toBeUndefined();
+  });
+
   it('accepts a tool-use turn whose earlier steps lost their thinking, as long as the latest keeps it', async () => {
     const adapter = adapterFor('claude-opus-4-5');
     server.enqueue(

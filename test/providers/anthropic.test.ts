@@ -241,6 +241,15 @@ describe('anthropic loopback server rejects what the API rejects', () => {
       ],
     });
     expect(blank).toBe('400 messages: text content blocks must contain non-whitespace text');
+    const blankResult = await send({
+      model: 'claude-opus-4-5',
+      messages: [
+        { role: 'user', content: 'hi' },
+        { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_v', name: 'get_ci_log', input: {} }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_v', content: '\n' }] },
+      ],
+    });
+    expect(blankResult).toBe('400 messages: text content blocks must contain non-whitespace text');
     const mixed = await send({
       model: 'claude-opus-4-5',
       messages: [{ role: 'user', content: [{ type: 'text', text: ' ' }, { type: 'text', text: 'real' }] }],

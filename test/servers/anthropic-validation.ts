@@ -185,6 +185,12 @@ function checkCacheControl(body: AnthropicBody): string | undefined {
  */
 function checkTextBlocks(body: AnthropicBody): string | undefined {
   for (const message of body.messages) {
+    for (const block of message.content) {
+      // A tool_result's string content is one text block of its own.
+      if (block.type !== 'tool_result' || typeof block.content !== 'string') continue;
+      if (block.content.length === 0) return 'messages: text content blocks must be non-empty';
+      if (block.content.trim().length === 0) return 'messages: text content blocks must contain non-whitespace text';
+    }
     const texts = message.content.filter((block) => block.type === 'text').map((block) => block.text ?? '');
     if (texts.some((text) => text.length === 0)) return 'messages: text content blocks must be non-empty';
     const blank = texts.some((text) => text.trim().length === 0);

@@ -73,7 +73,8 @@ export function convertToAnthropicMessages(request: ModelRequest, context: Conve
     if (message.role === 'user') pushUserBlocks(result.messages, userBlocks(message));
     if (message.role === 'tool') {
       const block: ToolResultBlockParam = { type: 'tool_result', tool_use_id: idOf(message.toolCallId) };
-      if (message.content.length > 0) block.content = message.content;
+      // Blank output goes as no content: a blank text block is refused.
+      if (hasVisibleText(message.content)) block.content = message.content;
       if (message.isError) block.is_error = true;
       pushUserBlocks(result.messages, [block]);
     }
