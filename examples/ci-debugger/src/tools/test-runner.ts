@@ -78,18 +78,31 @@ export function testArguments(batch: Pick<TestBatch, 'file' | 'namePattern'>): s
 function runOnce(batch: TestBatch, seed: number | undefined): Promise<TestRun> {
   const started = Date.now();
   const env = childEnvironment({ envValues: seed === undefined ? {} : { TEST_SEED: String(seed) } });
+  // Its own process group (POSIX): `node --test` runs each test file in a child of its
+  // own, and a timeout must stop those too, not leave them spinning.
+  const ownGroup = process.platform !== 'win32';
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, testArguments(batch), {
       cwd: batch.root,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
       signal: batch.signal,
+      detached: ownGroup,
     });
+    const killTree = () => {
+      try {
+        if (ownGroup && child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+        else child.kill('SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    };
+    batch.signal?.addEventListener('abort', killTree, { once: true });
     let output = '';
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
-      child.kill('SIGKILL');
+      killTree();
     }, batch.timeoutMs ?? DEFAULT_TIMEOUT_MS);
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       if (output.length < MAX_OUTPUT_BYTES) output += chunk;
@@ -97,10 +110,14 @@ function runOnce(batch: TestBatch, seed: number | undefined): Promise<TestRun> {
     child.stderr.resume();
     child.on('error', (error) => {
       clearTimeout(timer);
+      batch.signal?.removeEventListener('abort', killTree);
       reject(error);
     });
     child.on('close', (code) => {
       clearTimeout(timer);
+      batch.signal?.removeEventListener('abort', killTree);
+      // A test file that outlived the runner (it exited early, or was killed) goes too.
+      killTree();
       const failures = tapFailures(output).map((failure) => ({
         ...failure,
         location: failure.location && relativeLocation(batch.root, failure.location),
