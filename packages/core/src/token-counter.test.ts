@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { get_encoding } from 'tiktoken';
+import { describe, expect, it, vi } from 'vitest';
 import { Calibration } from './calibration.js';
 import type { AssistantMessage, Message } from './message.js';
 import { createTokenCounter, FRAMING } from './token-counter.js';
@@ -29,6 +30,23 @@ describe('token counting', () => {
     };
     const args = counter.countText(JSON.stringify({ a: 1 }));
     expect(counter.countMessage(assistant)).toBe(FRAMING.message + FRAMING.reasoning + 2 + FRAMING.toolCall + 1 + args);
+  });
+
+  it('tokenizes each system prompt once while sessions with different prompts interleave', () => {
+    const counter = createTokenCounter();
+    const probe = get_encoding('o200k_base');
+    const tiktoken = Object.getPrototypeOf(probe) as { encode_ordinary(text: string): Uint32Array };
+    probe.free();
+    const spy = vi.spyOn(tiktoken, 'encode_ordinary');
+    try {
+      const prompts = ['You help tenant A with billing.', 'You help tenant B with shipping.'];
+      const first = prompts.map((prompt) => counter.countSystem(prompt));
+      spy.mockClear();
+      for (let call = 0; call < 3; call += 1) expect(prompts.map((prompt) => counter.countSystem(prompt))).toEqual(first);
+      expect(spy).not.toHaveBeenCalled();
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it('tokenizes a message once: the count is cached per object', () => {

@@ -91,12 +91,16 @@ export function createApproximateCounter(options: { calibration?: Calibration } 
   return new CachingCounter('approximate', (text) => Math.ceil(text.length / 4), options.calibration);
 }
 
+/** System prompts whose counts a counter keeps: enough for the sessions of a busy agent. */
+const MAX_CACHED_SYSTEMS = 64;
+
 class CachingCounter implements TokenCounter {
   readonly calibration: Calibration;
   private readonly parts = new WeakMap<object, number>();
   private readonly messages = new WeakMap<object, number>();
   private readonly texts = new WeakMap<object, number>();
-  private lastSystem: { text: string; raw: number } | undefined;
+  /** Raw counts of recent system prompts, least recently used first (sessions may fold in their own). */
+  private readonly systems = new Map<string, number>();
 
   constructor(
     readonly encoding: string,
@@ -129,8 +133,12 @@ class CachingCounter implements TokenCounter {
   }
 
   countSystem(system: string): number {
-    if (this.lastSystem?.text !== system) this.lastSystem = { text: system, raw: this.raw(system) + FRAMING.message };
-    return this.calibration.apply(this.lastSystem.raw);
+    let raw = this.systems.get(system);
+    if (raw === undefined) raw = this.raw(system) + FRAMING.message;
+    else this.systems.delete(system);
+    this.systems.set(system, raw);
+    if (this.systems.size > MAX_CACHED_SYSTEMS) this.systems.delete(this.systems.keys().next().value as string);
+    return this.calibration.apply(raw);
   }
 
   countTools(tools: readonly ToolSpec[]): number {
