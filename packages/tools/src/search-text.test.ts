@@ -99,6 +99,18 @@ describe('search_text', () => {
     expect(Date.now() - started).toBeLessThan(5_000);
   });
 
+  it('says a file given as the path is too large to search instead of "No matches"', async () => {
+    await writeFile(path.join(root, 'big.log'), 'TODO\n'.repeat(100));
+    const error = await searchTextTool({ root, maxFileBytes: 100 })
+      .execute({ pattern: 'TODO', path: 'big.log' }, context())
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ToolUsageError);
+    expect(error).toMatchObject({ code: 'file_too_large' });
+    expect((error as Error).message).toBe(
+      '"big.log" is 500 bytes, over the 100-byte search limit. Read it with read_file and line ranges.',
+    );
+  });
+
   it('refuses escapes', async () => {
     await expect(search({ pattern: 'TODO', path: '..' })).rejects.toThrow(PathEscapeError);
     await expect(search({ pattern: 'TODO', path: path.join(base, 'outside') })).rejects.toThrow(PathEscapeError);

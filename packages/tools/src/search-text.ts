@@ -83,6 +83,14 @@ export function searchTextTool(options: SearchTextToolOptions): DefinedTool<type
       const start = await resolveInsideRoot(options.root, input.path);
       const stats = await stat(start.absolute).catch(() => undefined);
       if (!stats) throw new ToolUsageError('not_found', `No file or directory "${start.relative}".`);
+      if (stats.isFile() && stats.size > limits.maxFileBytes) {
+        // Skipped quietly inside a directory; asked for by name, "No matches" would mislead.
+        throw new ToolUsageError(
+          'file_too_large',
+          `"${start.relative}" is ${stats.size} bytes, over the ${limits.maxFileBytes}-byte search limit. ` +
+            'Read it with read_file and line ranges.',
+        );
+      }
       const files = stats.isDirectory() ? listFiles(start.absolute, skip, signal) : oneFile(start.absolute);
       const matches: string[] = [];
       for await (const file of files) {
