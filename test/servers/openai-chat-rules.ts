@@ -29,6 +29,11 @@ export interface ChatFamilyRule {
   unwrappedErrors?: boolean;
   /** DeepSeek reports cache hits as `prompt_cache_hit_tokens`. */
   deepseekUsage?: boolean;
+  /**
+   * Moonshot: usage rides on the finishing choice (`choices[0].usage`), not in a
+   * trailing usage chunk, and tool-call deltas carry no `index`.
+   */
+  moonshotStream?: boolean;
   /** Only these models take the reasoning request fields (`reasoning_format`, `reasoning_effort`); others refuse them. */
   reasoningModels?: RegExp;
 }
@@ -85,6 +90,7 @@ export const chatFamilyRules: Readonly<Record<ChatFamily, ChatFamilyRule>> = {
   zai: { stream: 'reasoning_content' },
   kimi: {
     stream: 'reasoning_content',
+    moonshotStream: true,
     requiredOnToolCalls: {
       field: 'reasoning_content',
       error: (index) => ({

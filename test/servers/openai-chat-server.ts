@@ -280,10 +280,11 @@ function streamReply(
   } else for (const piece of chunks(reply.text ?? '')) writer.delta({ content: piece });
   (reply.toolCalls ?? []).forEach((call, index) => {
     const args = JSON.stringify(call.args);
+    const at = rule.moonshotStream ? {} : { index };
     writer.delta({
-      tool_calls: [{ index, id: callId(), type: 'function', function: { name: call.name, arguments: '' } }],
+      tool_calls: [{ ...at, id: callId(), type: 'function', function: { name: call.name, arguments: '' } }],
     });
-    for (const piece of chunks(args)) writer.delta({ tool_calls: [{ index, function: { arguments: piece } }] });
+    for (const piece of chunks(args)) writer.delta({ tool_calls: [{ ...at, function: { arguments: piece } }] });
   });
   return tokensOf(reasoning);
 }
@@ -318,7 +319,6 @@ class ChunkWriter {
     reasoningTokens: number,
     reply?: ScriptedReply,
   ): void {
-    this.chunk([{ index: 0, delta: {}, finish_reason: reason }]);
     const input = reply?.usage?.input ?? usage.input;
     const cached = reply?.usage?.cacheRead ?? usage.cached;
     const output = reply?.usage?.output ?? tokensOf(JSON.stringify(reply ?? {})) + reasoningTokens;
@@ -332,7 +332,12 @@ class ChunkWriter {
       wireUsage.prompt_cache_hit_tokens = cached;
       wireUsage.prompt_cache_miss_tokens = input - cached;
     } else wireUsage.prompt_tokens_details = { cached_tokens: cached };
-    this.chunk([], { usage: wireUsage });
+    if (rule.moonshotStream) {
+      this.chunk([{ index: 0, delta: {}, finish_reason: reason, usage: wireUsage }]);
+    } else {
+      this.chunk([{ index: 0, delta: {}, finish_reason: reason }]);
+      this.chunk([], { usage: wireUsage });
+    }
     this.response.write('data: [DONE]\n\n');
     this.response.end();
   }

@@ -145,6 +145,9 @@ export async function* mapOpenAIChatStream(
     if (chunk.usage) state.usage = chunk.usage;
     const choice = chunk.choices?.[0];
     if (!choice) continue;
+    // Moonshot puts usage on the finishing choice instead of a trailing usage chunk.
+    const choiceUsage = (choice as { usage?: UsageWithExtras | null }).usage;
+    if (!chunk.usage && choiceUsage) state.usage = choiceUsage;
     const delta = (choice.delta ?? {}) as ChatCompletionChunk.Choice.Delta & Record<string, unknown>;
     const reasoning = reader.fields.map((field) => delta[field]).find((value) => typeof value === 'string' && value);
     if (typeof reasoning === 'string') {
@@ -170,10 +173,11 @@ function* toolCallDelta(
   state: ChatAccumulator,
   call: ChatCompletionChunk.Choice.Delta.ToolCall,
 ): Generator<ModelStreamEvent> {
-  let pending = state.calls.get(call.index);
+  const index = callIndexOf(state, call);
+  let pending = state.calls.get(index);
   if (!pending) {
-    pending = { id: call.id ?? `call_${call.index}`, name: call.function?.name ?? '', args: '' };
-    state.calls.set(call.index, pending);
+    pending = { id: call.id ?? `call_${index}`, name: call.function?.name ?? '', args: '' };
+    state.calls.set(index, pending);
     yield { type: 'tool-call-start', id: pending.id, name: pending.name };
   }
   const args = call.function?.arguments;
@@ -181,4 +185,18 @@ function* toolCallDelta(
     pending.args += args;
     yield { type: 'tool-call-delta', id: pending.id, argsDelta: args };
   }
+}
+
+/**
+ * The call a delta belongs to. Some servers (Moonshot) send tool-call deltas
+ * without `index`: a delta with a new id starts the next call, one without an id
+ * continues the latest.
+ */
+function callIndexOf(state: ChatAccumulator, call: ChatCompletionChunk.Choice.Delta.ToolCall): number {
+  if (typeof call.index === 'number') return call.index;
+  const known = [...state.calls.entries()];
+  const byId = call.id ? known.find(([, pending]) => pending.id === call.id) : undefined;
+  if (byId) return byId[0];
+  const latest = known.length > 0 ? Math.max(...known.map(([index]) => index)) : -1;
+  return call.id || latest < 0 ? latest + 1 : latest;
 }
