@@ -68,11 +68,11 @@ export class ProgressPrinter {
       case 'tool-call':
         this.endLine();
         this.totals.toolCalls += 1;
-        write(`  → ${event.call.name} ${preview(JSON.stringify(event.call.args), 140)}\n`);
+        write(`  → ${printable(event.call.name)} ${preview(JSON.stringify(event.call.args), 140)}\n`);
         break;
       case 'tool-result':
         write(
-          `  ${event.result.isError ? this.red('✗') : '←'} ${event.result.toolName} ${size(event.result.content.length)} ` +
+          `  ${event.result.isError ? this.red('✗') : '←'} ${printable(event.result.toolName)} ${size(event.result.content.length)} ` +
             `(${Math.round(event.durationMs)} ms)${event.result.isError ? `: ${preview(event.result.content, 160)}` : ''}\n`,
         );
         break;
@@ -82,11 +82,11 @@ export class ProgressPrinter {
         this.count(this.stats);
         break;
       case 'warning':
-        write(`  ${this.yellow('warning')}: ${event.message}\n`);
+        write(`  ${this.yellow('warning')}: ${printable(event.message)}\n`);
         break;
       case 'error':
         this.endLine();
-        write(`  ${this.red(event.willRetry ? 'retrying after error' : 'error')}: ${event.error.message}\n`);
+        write(`  ${this.red(event.willRetry ? 'retrying after error' : 'error')}: ${printable(event.error.message)}\n`);
         break;
       case 'episode-finish':
         this.endLine();
@@ -98,7 +98,7 @@ export class ProgressPrinter {
     const { write } = this.options;
     if (this.reasoningChars === 0) write(`  ${this.dim('thinking:')} `);
     const room = REASONING_PREVIEW - this.reasoningChars;
-    if (room > 0) write(this.dim(text.slice(0, room).replaceAll('\n', ' ')));
+    if (room > 0) write(this.dim(printable(text.slice(0, room).replaceAll('\n', ' '))));
     if (room > 0 && text.length >= room) write(this.dim('…'));
     this.reasoningChars += text.length;
   }
@@ -109,7 +109,7 @@ export class ProgressPrinter {
       this.options.write('\n');
       this.inText = true;
     }
-    this.options.write(text);
+    this.options.write(printable(text));
   }
 
   /** Ends a reasoning preview or a streamed answer with its size. */
@@ -169,7 +169,18 @@ function textOf(content: string | readonly { type: string; text?: string }[]): s
 
 function preview(text: string, max: number): string {
   const flat = text.replaceAll(/\s+/g, ' ');
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+  return printable(flat.length > max ? `${flat.slice(0, max - 1)}…` : flat);
+}
+
+// Everything but tab, newline and printable text: C0 controls, DEL and C1 controls.
+const CONTROL = /[^\t\n\u0020-\u007e\u00a0-\uffff]/g;
+
+/**
+ * Model, user and tool text with its control characters written as `\uXXXX`, so an
+ * escape sequence in it cannot retitle, clear or recolour the terminal.
+ */
+function printable(text: string): string {
+  return text.replaceAll(CONTROL, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 function size(chars: number): string {
