@@ -21,7 +21,7 @@ describe('ProgressPrinter', () => {
       result: { role: 'tool', toolCallId: 'c1', toolName: `x${hostile}`, content: `failed ${hostile}`, isError: true },
     });
     printer.onEvent({ type: 'text-delta', step: 2, text: `answer ${hostile}\nline two` });
-    printer.onEvent({ type: 'warning', message: `careful ${hostile}` });
+    printer.onEvent({ type: 'warning', step: 2, message: `careful ${hostile}` });
     const output = written.join('');
     expect(output).not.toMatch(/[^\t\n\u0020-\u007e\u00a0-\uffff]/);
     expect(output).toContain('answer a\\u001b]0;pwned\\u0007\\u001b[2J\\u009bb\nline two');
