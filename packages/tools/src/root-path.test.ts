@@ -87,6 +87,16 @@ describe('resolveInsideRoot', () => {
     expect((await resolveInsideRoot(root, 'src/deep/up/index.ts')).relative).toBe('src/index.ts');
   });
 
+  it('refuses a loop of symbolic links with a typed error, not a raw ELOOP naming the absolute path', async () => {
+    await symlink('loop-b', path.join(root, 'loop-a'));
+    await symlink('loop-a', path.join(root, 'loop-b'));
+    for (const attempt of ['loop-a', 'loop-a/file.txt']) {
+      const error = await refusal(attempt);
+      expect(error.message).toMatch(/too many symbolic links/);
+      expect(error.message).not.toContain(base);
+    }
+  });
+
   it('refuses NUL bytes', async () => {
     expect((await refusal('src/index.ts\0.png')).message).toMatch(/NUL byte/);
   });

@@ -99,6 +99,8 @@ async function realTarget(target: string, requestedPath: string): Promise<string
     try {
       return path.join(await realpath(current), ...rest);
     } catch (error) {
+      // A cycle of links: the same answer as a chain too long, without the absolute path.
+      if ((error as NodeJS.ErrnoException).code === 'ELOOP') break;
       if (!isMissing(error)) throw error;
     }
     const dangling = await danglingLinkTarget(current);
