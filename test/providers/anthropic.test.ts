@@ -367,6 +367,13 @@ describe('anthropic adapter specifics', () => {
     expect(assistantText(changed.message)).toBe('b');
   });
 
+  it.each(['claude-sonnet-4-0', 'claude-opus-4-0'])('uses manual thinking for the alias %s', async (model) => {
+    server.enqueue({ type: 'reply', text: 'hi' });
+    await generate(adapterFor(model), { messages: [user('hello')] });
+    expect(server.modelCalls()[0]?.error).toBeUndefined();
+    expect(server.modelCalls()[0]?.body).toMatchObject({ thinking: { type: 'enabled' } });
+  });
+
   it('normalises foreign tool-call ids consistently for calls and results', async () => {
     const adapter = adapterFor('claude-opus-4-5', { thinking: { type: 'disabled' } });
     server.enqueue({ type: 'reply', text: 'ok' });

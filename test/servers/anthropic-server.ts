@@ -39,9 +39,12 @@ export interface AnthropicServerOptions {
   boundToPrefix?: (model: string) => boolean;
   /** Models that reject manual (`enabled`) thinking. Default: the 5.x family. */
   adaptiveOnly?: (model: string) => boolean;
+  /** Models that take adaptive thinking. Default: Opus/Sonnet 4.6+, Mythos and the 5.x family. */
+  adaptiveSupported?: (model: string) => boolean;
 }
 
 const fiveFamily = (model: string) => /^claude-[a-z]+-5/.test(model);
+const adaptiveModels = (model: string) => /^claude-([a-z]+-5|(opus|sonnet)-4-[6-9]|mythos)/.test(model);
 
 /** Starts a strict loopback Anthropic server. */
 export async function startAnthropicServer(options: AnthropicServerOptions = {}): Promise<ScriptedServer> {
@@ -86,6 +89,7 @@ export async function startAnthropicServer(options: AnthropicServerOptions = {})
       signatures,
       issued,
       adaptiveOnly: options.adaptiveOnly ?? fiveFamily,
+      adaptiveSupported: options.adaptiveSupported ?? adaptiveModels,
     });
     if (problem) return reject(response, record, 400, 'invalid_request_error', problem);
     const scripted = queue.next();

@@ -133,6 +133,7 @@ export interface ValidationContext {
   signatures: SignatureCheck;
   issued: Map<string, { model: string; blocks: IssuedThinking[] }>;
   adaptiveOnly: (model: string) => boolean;
+  adaptiveSupported: (model: string) => boolean;
 }
 
 /** The first reason the API would reject this request, or undefined. */
@@ -153,6 +154,9 @@ export function validateAnthropicRequest(
 
 function checkThinkingConfig(body: AnthropicBody, headers: Record<string, string>, context: ValidationContext) {
   const thinking = body.thinking;
+  // Wording unverified; the refusal itself is documented (adaptive thinking is for the newest models).
+  if (thinking?.type === 'adaptive' && !context.adaptiveSupported(body.model))
+    return `thinking.type: adaptive thinking is not supported on ${body.model}. Use thinking.type.enabled with budget_tokens.`;
   if (thinking?.type !== 'enabled') return undefined;
   if (context.adaptiveOnly(body.model))
     return `thinking.type.enabled is not supported for this model. Use thinking.type.adaptive and output_config.effort to control thinking behavior.`;

@@ -93,7 +93,8 @@ export const anthropicProfiles: readonly AnthropicModelProfile[] = [
   {
     ...base,
     ...manual(8192),
-    pattern: 'claude-sonnet-4(?:-5)?(?:-\\d{8})?',
+    // Also the `claude-sonnet-4-0` alias: an unmatched id would fall to the adaptive row, which 4.x refuses.
+    pattern: 'claude-sonnet-4(?:-[05])?(?:-\\d{8})?',
     contextWindow: 200_000,
     maxOutputTokens: 64_000,
     minCacheableTokens: 1024,
@@ -111,7 +112,7 @@ export const anthropicProfiles: readonly AnthropicModelProfile[] = [
   {
     ...base,
     ...manual(8192),
-    pattern: 'claude-opus-4(?:-1)?(?:-\\d{8})?',
+    pattern: 'claude-opus-4(?:-[01])?(?:-\\d{8})?',
     contextWindow: 200_000,
     maxOutputTokens: 32_000,
     minCacheableTokens: 1024,
