@@ -101,7 +101,10 @@ async function assertTextFile(handle: FileHandle, relative: string): Promise<voi
   }
   const { buffer, bytesRead } = await handle.read(Buffer.alloc(SNIFF_BYTES), 0, SNIFF_BYTES, 0);
   if (buffer.subarray(0, bytesRead).includes(0)) {
-    throw new ToolUsageError('binary_file', `"${relative}" is a binary file (${stats.size} bytes); read_file shows text only.`);
+    throw new ToolUsageError(
+      'binary_file',
+      `"${relative}" is a binary file (${stats.size} bytes); read_file shows text only.`,
+    );
   }
 }
 
@@ -136,7 +139,8 @@ async function readLines(
   };
   // The whole file is scanned to count its lines; only text that can still be shown is
   // kept (a line is cut past maxBytes characters, which is at least maxBytes bytes).
-  const splitter = new LineSplitter(onLine, (number) => number >= startLine && number <= endLine && !range.capped, maxBytes + 1);
+  const wanted = (number: number) => number >= startLine && number <= endLine && !range.capped;
+  const splitter = new LineSplitter(onLine, wanted, maxBytes + 1);
   const stream = createReadStream('', { fd: handle, start: 0, autoClose: false, encoding: 'utf8', signal });
   for await (const chunk of stream as AsyncIterable<string>) splitter.feed(chunk);
   splitter.end();
@@ -151,6 +155,7 @@ async function readLines(
  */
 class LineSplitter {
   private current = '';
+  private lineNumber = 1;
   private open = false;
   private afterCarriageReturn = false;
 
@@ -159,8 +164,6 @@ class LineSplitter {
     private readonly wanted: (lineNumber: number) => boolean,
     private readonly keep: number,
   ) {}
-
-  private lineNumber = 1;
 
   feed(chunk: string): void {
     let from = 0;
