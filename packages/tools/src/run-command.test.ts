@@ -119,6 +119,25 @@ describe('run_command', () => {
     expect(isRunning(grandchild)).toBe(false);
   });
 
+  // A child left behind that still holds the output pipe kept the call waiting until the
+  // timeout, which then reported a command that had exited 0 as "timed out".
+  it('returns when the command exits, with its exit code, and ends what it left running', async () => {
+    const script = [
+      'const { spawn } = require("node:child_process");',
+      'const child = spawn(process.execPath, ["-e", "setTimeout(() => {}, 60000)"], { stdio: "inherit" });',
+      'console.log(child.pid);',
+      'child.unref();',
+    ].join('\n');
+    const started = Date.now();
+    const { content, isError } = await run([node, '-e', script], { timeoutMs: 5_000 });
+    expect(content.split('\n')[1]).toBe('[exit code 0]');
+    expect(isError).toBe(false);
+    expect(Date.now() - started).toBeLessThan(3_000);
+    const leftBehind = Number(body(content).trim());
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(isRunning(leftBehind)).toBe(false);
+  });
+
   it('stops when the tool call is aborted', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 200);

@@ -2,8 +2,9 @@
  * `run_command`: runs a program inside the root with an argv array, never through a
  * shell, so arguments such as `$(whoami)` or `; rm -rf /` reach the program as plain
  * text. The child gets a minimal environment (an allowlist), a working directory
- * inside the root, a timeout that kills its whole process group, and its output is
- * capped keeping the head and the tail.
+ * inside the root, a timeout that kills its whole process group (as does the
+ * command's own exit, for anything it left running), and its output is capped
+ * keeping the head and the tail.
  *
  * This is not a sandbox: the program itself can read or write anything its user
  * can. Restrict it with `allowedCommands`, and run untrusted work in a container.
@@ -160,9 +161,16 @@ function runProcess(argv: string[], options: ProcessOptions): Promise<ProcessRun
       cleanUp();
       reject(spawnError(program, error));
     });
+    let exited: { exitCode: number | null; signal: NodeJS.Signals | null } | undefined;
+    child.once('exit', (exitCode, signal) => {
+      exited = { exitCode, signal };
+      // The command is done. Whatever it left running in its group would hold the output
+      // pipe open until the timeout (and outlive the call): end it now.
+      if (ownGroup) kill('SIGKILL');
+    });
     child.once('close', (exitCode, signal) => {
       cleanUp();
-      resolve({ exitCode, signal, ...state, output });
+      resolve({ ...(exited ?? { exitCode, signal }), ...state, output });
     });
   });
 }
