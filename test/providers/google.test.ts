@@ -135,6 +135,11 @@ describe('gemini loopback server rejects what the API rejects', () => {
     expect(outcome).toContain('Please ensure that function response turn comes immediately after a function call turn.');
   });
 
+  it('rejects a zero thinking budget on a model that only works in thinking mode', async () => {
+    const outcome = await send('gemini-2.5-pro', [user], { thinkingConfig: { thinkingBudget: 0 } });
+    expect(outcome).toContain('Budget 0 is invalid. This model only works in thinking mode.');
+  });
+
   it('rejects a thinking budget and a thinking level together', async () => {
     const outcome = await send('gemini-3-pro-preview', [user], {
       thinkingConfig: { thinkingBudget: 1024, thinkingLevel: ThinkingLevel.HIGH },
@@ -165,6 +170,13 @@ describe('google adapter specifics', () => {
     expect(bodyOf(0).generationConfig.thinkingConfig).toEqual({ includeThoughts: true, thinkingLevel: 'HIGH' });
     expect(bodyOf(1).generationConfig.thinkingConfig).toEqual({ includeThoughts: true, thinkingBudget: -1 });
     expect(bodyOf(2).generationConfig.thinkingConfig).toEqual({ includeThoughts: false, thinkingBudget: 512 });
+  });
+
+  it('turns thinking off with a zero budget where the model allows it', async () => {
+    server.enqueue({ type: 'reply', text: 'a' });
+    await generate(adapterFor('gemini-2.5-flash', { thinking: { off: true } }), { messages: [user('x')] });
+    expect(bodyOf(0).generationConfig.thinkingConfig).toEqual({ thinkingBudget: 0 });
+    expect(server.modelCalls()[0]?.status).toBe(200);
   });
 
   it('keeps a signature that arrives on an empty text part and sends it back on that part', async () => {

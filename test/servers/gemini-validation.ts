@@ -108,6 +108,9 @@ function checkThinkingConfig(model: string, body: GeminiBody, context: GeminiVal
     return 'You can only set only one of thinking budget and thinking level.';
   if (config.thinkingLevel !== undefined && context.budgetOnly(model))
     return 'thinking_level is not supported by this model.';
+  // Only 2.5 Flash and Flash-Lite can switch thinking off; Pro and Gemini 3 always think.
+  if (config.thinkingBudget === 0 && !/^gemini-2\.5-flash/.test(model))
+    return 'Budget 0 is invalid. This model only works in thinking mode.';
   return undefined;
 }
 

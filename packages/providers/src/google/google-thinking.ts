@@ -12,9 +12,13 @@ const levels: Record<string, ThinkingLevel> = {
   high: ThinkingLevel.HIGH,
 };
 
-/** The config to send, or undefined to leave thinking at the model's default. */
+/**
+ * The config to send. `off` is a zero budget: 2.5 Flash and Flash-Lite stop
+ * thinking; models that always think (2.5 Pro, Gemini 3) answer 400 rather than
+ * silently thinking (and billing) anyway.
+ */
 export function buildThinkingConfig(setting: GoogleThinkingSetting): ThinkingConfig | undefined {
-  if ('off' in setting) return undefined;
+  if ('off' in setting) return { thinkingBudget: 0 };
   const includeThoughts = setting.includeThoughts ?? true;
   if ('level' in setting) return { includeThoughts, thinkingLevel: levels[setting.level] ?? ThinkingLevel.HIGH };
   return { includeThoughts, thinkingBudget: setting.budget };
