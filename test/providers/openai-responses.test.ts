@@ -292,6 +292,30 @@ describe('OpenAI Responses adapter', () => {
     expect(bodyOf(local, 0).include).toBeUndefined();
   });
 
+  it('treats gpt-5-chat-latest as the non-reasoning model it is', async () => {
+    const local = await start([{ type: 'reply', text: 'hi' }]);
+    const result = await generate(adapterFor(local, 'gpt-5-chat-latest'), { messages: [{ role: 'user', content: 'x' }] });
+    expect(result.stopReason).toBe('stop');
+    expect(bodyOf(local, 0).include).toBeUndefined();
+    expect(bodyOf(local, 0).reasoning).toBeUndefined();
+  });
+
+  it('the server refuses reasoning settings and encrypted reasoning for a model that does not reason', async () => {
+    const local = await start([]);
+    const client = new OpenAI({ apiKey: 'k', baseURL: local.url, maxRetries: 0 });
+    const create = (extra: Record<string, unknown>) =>
+      client.responses.create({ model: 'gpt-4.1', input: 'hi', stream: true, ...extra } as never).then(
+        () => 'accepted',
+        (error: unknown) => String(error),
+      );
+    expect(await create({ include: ['reasoning.encrypted_content'] })).toContain(
+      'Encrypted content is not supported with this model.',
+    );
+    expect(await create({ reasoning: { effort: 'low' } })).toContain(
+      "Unsupported parameter: 'reasoning.effort' is not supported with this model.",
+    );
+  });
+
   it('sends reasoning effort and summary settings, and warns about unknown provider options', async () => {
     const local = await start([{ type: 'reply', text: 'ok' }]);
     const adapter = createOpenAIResponsesAdapter({

@@ -114,6 +114,24 @@ export function answerScriptedError(
   return false;
 }
 
+/** Reasoning models; gpt-5-chat is not one (it refuses reasoning parameters). */
+const reasoningModel = /^(o\d|gpt-5(?!-chat))/;
+
+/** What a model that does not reason refuses: reasoning settings and encrypted reasoning. */
+function reasoningParameterProblem(body: Record<string, unknown>): { message: string; code: string } | undefined {
+  if (reasoningModel.test(String(body.model))) return undefined;
+  if (Array.isArray(body.include) && body.include.includes('reasoning.encrypted_content'))
+    return { message: 'Encrypted content is not supported with this model.', code: 'unsupported_parameter' };
+  const reasoning = body.reasoning as Record<string, unknown> | undefined;
+  const field = reasoning ? Object.keys(reasoning)[0] : undefined;
+  return field
+    ? {
+        message: `Unsupported parameter: 'reasoning.${field}' is not supported with this model.`,
+        code: 'unsupported_parameter',
+      }
+    : undefined;
+}
+
 /** Starts a strict loopback Responses server; `url` is the SDK `baseURL` (ends in `/v1`). */
 export async function startOpenAIResponsesServer(): Promise<OpenAIScriptedServer> {
   const queue: OpenAIScript[] = [];
@@ -136,6 +154,8 @@ export async function startOpenAIResponsesServer(): Promise<OpenAIScriptedServer
     };
     if (!path.endsWith('/responses')) return refuse(404, `Invalid URL (POST ${path})`);
     if (!headers.authorization?.startsWith('Bearer ')) return refuse(401, 'You did not provide an API key.');
+    const unsupported = reasoningParameterProblem(body);
+    if (unsupported) return refuse(400, unsupported.message, unsupported.code);
     record.view = viewOfResponsesRequest(body, issued);
     const problem = validateResponsesInput(body, issued);
     if (problem) return refuse(problem.status, problem.message, problem.code);

@@ -54,6 +54,15 @@ export const openaiProfiles: readonly OpenAIProfile[] = [
     pricing: { input: 1.75, cachedInput: 0.175, output: 14 },
   },
   {
+    // GPT-5 Chat does not reason: it refuses `reasoning` settings and encrypted reasoning.
+    ...common,
+    pattern: 'gpt-5-chat(-.*)?',
+    contextWindow: 128_000,
+    maxOutputTokens: 16_384,
+    reasoning: false,
+    pricing: { input: 1.25, cachedInput: 0.125, output: 10 },
+  },
+  {
     ...common,
     pattern: 'gpt-5(\\.1)?-mini(-.*)?',
     contextWindow: 400_000,
