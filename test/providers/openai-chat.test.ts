@@ -4,6 +4,7 @@
  * routing rule for models that need Responses for tools with reasoning.
  */
 import { generate, type ToolSpec } from '@episodic/core';
+import OpenAI from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createOpenAIChatAdapter } from '../../packages/providers/src/openai-chat/openai-chat-adapter.js';
 import { ChatToolsNeedResponsesError } from '../../packages/providers/src/openai-chat/openai-chat-error.js';
@@ -88,6 +89,20 @@ describe('OpenAI Chat Completions adapter', () => {
     expect(error).toMatchObject({ kind: 'invalid-request', status: 400 });
     expect(String(error.message)).toContain(
       'Function tools with reasoning_effort are not supported for gpt-5.4 in /v1/chat/completions. Please use /v1/responses instead.',
+    );
+  });
+
+  it('the server refuses max_tokens on a reasoning model, and the adapter sends max_completion_tokens', async () => {
+    server = await startOpenAIChatServer('openai');
+    const adapter = createOpenAIChatAdapter({ model: 'gpt-5', baseURL: server.url, apiKey: 'k' });
+    await generate(adapter, { messages: [{ role: 'user', content: 'hi' }], maxOutputTokens: 500 });
+    expect(server.requests[0]?.status).toBe(200);
+    expect(server.requests[0]?.body).toMatchObject({ max_completion_tokens: 500 });
+    const legacy = await new OpenAI({ apiKey: 'k', baseURL: server.url, maxRetries: 0 }).chat.completions
+      .create({ model: 'gpt-5', messages: [{ role: 'user', content: 'hi' }], max_tokens: 500 })
+      .catch((error: unknown) => error);
+    expect(String(legacy)).toContain(
+      "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.",
     );
   });
 });

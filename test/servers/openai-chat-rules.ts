@@ -23,6 +23,8 @@ export interface ChatFamilyRule {
   rejectedFields?: Readonly<Record<string, (index: number) => ChatRejection>>;
   /** A field every assistant message with tool calls must carry (in the whole history). */
   requiredOnToolCalls?: { field: string; error: (index: number) => ChatRejection };
+  /** Models that refuse the legacy `max_tokens` (OpenAI's reasoning models). */
+  maxTokensRefused?: RegExp;
   /** Models that refuse function tools together with a reasoning effort other than `none`. */
   toolsWithEffortRejected?: RegExp;
   /** Error bodies come without the `{error: ...}` wrapper (Cerebras). */
@@ -59,6 +61,7 @@ export type ChatFamily =
 export const chatFamilyRules: Readonly<Record<ChatFamily, ChatFamilyRule>> = {
   openai: {
     stream: 'none',
+    maxTokensRefused: /^(o\d|gpt-5(?!-chat))/,
     toolsWithEffortRejected: /^gpt-5\.([2-9]|\d{2,})/,
   },
   'deepseek-r1': {

@@ -121,6 +121,14 @@ function validateChatRequest(
   if (rule.toolsWithEffortRejected?.test(model) && hasTools && body.reasoning_effort !== 'none') {
     return toolsWithEffortRejection(model);
   }
+  if (rule.maxTokensRefused?.test(model) && 'max_tokens' in body) {
+    return {
+      status: 400,
+      message: "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.",
+      param: 'max_tokens',
+      code: 'unsupported_parameter',
+    };
+  }
   if (rule.reasoningModels && !rule.reasoningModels.test(model)) {
     const field = ['reasoning_format', 'reasoning_effort'].find((name) => name in body);
     if (field) return reasoningFieldRejection(field);
