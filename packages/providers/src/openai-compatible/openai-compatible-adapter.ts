@@ -20,7 +20,7 @@ import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/
 import { convertToOpenAIChatMessages } from '../openai-chat/convert-to-openai-chat-messages.js';
 import { prepareOpenAIChatTools } from '../openai-chat/openai-chat-prepare-tools.js';
 import { mapOpenAIChatStream } from '../openai-chat/openai-chat-stream.js';
-import { type CompatibleProfile, openaiCompatibleProfiles } from '../profiles/openai-compatible.js';
+import { type CompatibleProfile, compatibleHost, openaiCompatibleProfiles } from '../profiles/openai-compatible.js';
 import { abortedError } from '../shared/error-classification.js';
 import { MissingApiKeyError, resolveApiKey } from '../shared/missing-api-key-error.js';
 import { type CompatibleCapabilities, resolveCompatibleCapabilities } from './openai-compatible-capabilities.js';
@@ -49,9 +49,13 @@ export interface OpenAICompatibleAdapterOptions extends OpenAICompatibleCallSett
   maxRetries?: number;
 }
 
-/** A profile for a host without a built-in one: no reasoning sent back. */
-function unknownHostProfile(provider: string, model: string): CompatibleProfile {
-  return {
+/**
+ * A profile for a model without a built-in row: the host's row when the host is
+ * known (its base URL, key variables and wire fields), else a generic one; either
+ * way no reasoning is sent back, the safe choice for a model nobody has checked.
+ */
+function unknownModelProfile(provider: string, model: string): CompatibleProfile {
+  const generic: CompatibleProfile = {
     provider,
     pattern: model.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
     contextWindow: 128_000,
@@ -67,6 +71,8 @@ function unknownHostProfile(provider: string, model: string): CompatibleProfile 
     apiKeyEnv: [`${provider.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_API_KEY`],
     baseURL: '',
   };
+  const host = compatibleHost(provider);
+  return host ? { ...generic, ...host, provider, sendReasoningAs: 'none', reasoningRequiredOnToolCalls: false } : generic;
 }
 
 /** The profile for a compatible host and model, with the user's overrides applied. */
@@ -77,7 +83,7 @@ export function resolveCompatibleProfile(
 ): CompatibleProfile {
   const base =
     (findProfile(openaiCompatibleProfiles, provider, model) as CompatibleProfile | undefined) ??
-    unknownHostProfile(provider, model);
+    unknownModelProfile(provider, model);
   return { ...base, ...overrides, provider };
 }
 

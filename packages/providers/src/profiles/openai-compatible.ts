@@ -263,3 +263,11 @@ export const openaiCompatibleProfiles: readonly CompatibleProfile[] = [
   gptOss(hosts.vllm),
   { ...hosts.vllm, pattern: '.*', contextWindow: 32_768, maxOutputTokens: 8_192 },
 ];
+
+/**
+ * The host row of a known compatible provider (base URL, key variables, wire
+ * fields), for models that have no row of their own yet.
+ */
+export function compatibleHost(provider: string): CompatibleProfileFields | undefined {
+  return Object.hasOwn(hosts, provider) ? hosts[provider as HostName] : undefined;
+}
