@@ -86,6 +86,8 @@ export interface Usage {
   outputTokens: number;
   /** Output tokens spent on reasoning (part of `outputTokens`). */
   reasoningTokens?: number;
+  /** Estimated USD of the call, from the producing model's list prices when it was made. */
+  costUsd?: number;
 }
 
 export interface AssistantMessage {

@@ -33,7 +33,7 @@ import { captureForReplay } from './replay-capture.js';
 import type { StopCondition } from './stop-conditions.js';
 import type { AgentTool } from './tool.js';
 import { executeToolCalls } from './tool-executor.js';
-import { addUsage, emptyUsageTotals, type UsageTotals } from './usage-totals.js';
+import { addUsage, emptyUsageTotals, estimateCost, type UsageTotals } from './usage-totals.js';
 
 /** Everything the loop needs that does not change between episodes. */
 export interface LoopSettings extends ModelCallSettings {
@@ -152,10 +152,15 @@ async function modelStep(
   const context = { messages: session.messages, packState: session.packState, step };
   const result = await callModel(settings, context, emit, signal);
   settings.tokenizer.calibration.observe(result.countedTokens, result.usage.inputTokens, result.countedFactor);
+  // The cost is fixed at call time with this model's prices, so session totals stay
+  // right after a switch to a model with other prices.
+  const usage: Usage = settings.pricing
+    ? { ...result.usage, costUsd: estimateCost(result.usage, settings.pricing) }
+    : result.usage;
   const message: AssistantMessage = {
     ...result.message,
     model: result.message.model ?? settings.model.model,
-    usage: result.usage,
+    usage,
   };
   const previous = session.messages.at(-1);
   await append(settings, session, [message]);

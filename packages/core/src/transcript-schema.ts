@@ -42,6 +42,7 @@ const Usage = z.looseObject({
   cacheWriteTokens: z.number().int().nonnegative().optional(),
   outputTokens: z.number().int().nonnegative(),
   reasoningTokens: z.number().int().nonnegative().optional(),
+  costUsd: z.number().nonnegative().optional(),
 });
 
 export const SystemMessage = z.looseObject({ role: z.literal('system'), content: z.string() });

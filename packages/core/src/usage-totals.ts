@@ -57,9 +57,18 @@ export function addUsage(totals: UsageTotals, usage: Usage, pricing?: Pricing): 
     cacheWriteTokens: totals.cacheWriteTokens + (usage.cacheWriteTokens ?? 0),
     outputTokens: totals.outputTokens + usage.outputTokens,
     reasoningTokens: totals.reasoningTokens + (usage.reasoningTokens ?? 0),
-    costUsd:
-      totals.costUsd === undefined || pricing === undefined ? undefined : totals.costUsd + estimateCost(usage, pricing),
+    costUsd: addCost(totals.costUsd, usage, pricing),
   };
+}
+
+/**
+ * A call's cost: the one recorded with it (priced by the model that made it), else an
+ * estimate from `pricing`. Unknown once any call's cost is unknown.
+ */
+function addCost(total: number | undefined, usage: Usage, pricing: Pricing | undefined): number | undefined {
+  if (total === undefined) return undefined;
+  if (usage.costUsd !== undefined) return total + usage.costUsd;
+  return pricing === undefined ? undefined : total + estimateCost(usage, pricing);
 }
 
 /**
@@ -68,7 +77,8 @@ export function addUsage(totals: UsageTotals, usage: Usage, pricing?: Pricing): 
  * a reload).
  */
 export function usageTotalsOf(messages: readonly Message[], pricing?: Pricing): UsageTotals {
-  let totals = emptyUsageTotals(pricing);
+  const recorded = messages.some((message) => message.role === 'assistant' && message.usage?.costUsd !== undefined);
+  let totals: UsageTotals = { ...emptyUsageTotals(pricing), costUsd: pricing || recorded ? 0 : undefined };
   for (const message of messages) {
     if (message.role === 'assistant' && message.usage) totals = addUsage(totals, message.usage, pricing);
   }
