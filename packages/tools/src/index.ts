@@ -25,3 +25,4 @@ export {
 export { MATCH_WINDOW, type SearchTextInput, type SearchTextToolOptions, searchTextTool } from './search-text.js';
 export { ToolInputError, type ToolInputIssue, ToolUsageError, UnsupportedSchemaError } from './tool-errors.js';
 export { DEFAULT_SKIPPED_DIRECTORIES, type WalkEntry, type WalkOptions, walkDirectory } from './walk-directory.js';
+export * from './secret-files.js';

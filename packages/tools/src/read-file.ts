@@ -8,6 +8,7 @@ import { type FileHandle, open } from 'node:fs/promises';
 import { z } from 'zod';
 import { type DefinedTool, defineTool } from './define-tool.js';
 import { PathEscapeError, resolveInsideRoot } from './root-path.js';
+import { refuseSecretFile, type SecretFilesOption } from './secret-files.js';
 import { ToolUsageError } from './tool-errors.js';
 
 /** Options of {@link readFileTool}. */
@@ -18,6 +19,8 @@ export interface ReadFileToolOptions {
   maxBytes?: number;
   /** Tool timeout in milliseconds. */
   timeoutMs?: number;
+  /** Secrets files that are refused (default {@link DEFAULT_SECRET_FILES}); `false` allows every file. */
+  secretFiles?: SecretFilesOption;
 }
 
 const readFileInput = z.object({
@@ -45,6 +48,7 @@ export function readFileTool(options: ReadFileToolOptions): DefinedTool<typeof r
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     execute: async (input, { signal }) => {
       const file = await resolveInsideRoot(options.root, input.path);
+      refuseSecretFile(file.relative, options.secretFiles);
       const handle = await openTextFile(file.absolute, file.relative);
       try {
         const startLine = input.startLine ?? 1;

@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { BoundedRegex } from './bounded-regex.js';
 import { type DefinedTool, defineTool } from './define-tool.js';
 import { resolveInsideRoot, toRelative } from './root-path.js';
+import { DEFAULT_SECRET_FILES, refuseSecretFile, secretPatternOf, type SecretFilesOption } from './secret-files.js';
 import { ToolUsageError } from './tool-errors.js';
 import { DEFAULT_SKIPPED_DIRECTORIES, walkDirectory } from './walk-directory.js';
 
@@ -31,6 +32,8 @@ export interface SearchTextToolOptions {
   regexTimeoutMs?: number;
   /** Tool timeout in milliseconds. */
   timeoutMs?: number;
+  /** Secrets files that are never searched (default {@link DEFAULT_SECRET_FILES}); `false` searches them too. */
+  secretFiles?: SecretFilesOption;
 }
 
 /** A file being searched. */
@@ -83,6 +86,7 @@ export function searchTextTool(options: SearchTextToolOptions): DefinedTool<type
       const start = await resolveInsideRoot(options.root, input.path);
       const stats = await stat(start.absolute).catch(() => undefined);
       if (!stats) throw new ToolUsageError('not_found', `No file or directory "${start.relative}".`);
+      if (stats.isFile()) refuseSecretFile(start.relative, options.secretFiles);
       if (stats.isFile() && stats.size > limits.maxFileBytes) {
         // Skipped quietly inside a directory; asked for by name, "No matches" would mislead.
         throw new ToolUsageError(
@@ -97,6 +101,7 @@ export function searchTextTool(options: SearchTextToolOptions): DefinedTool<type
         if (signal.aborted) break;
         const remaining = maxResults + 1 - matches.length;
         const relative = toRelative(start.root, file);
+        if (secretPatternOf(relative, options.secretFiles ?? DEFAULT_SECRET_FILES) !== undefined) continue;
         const found = await searchFile({ absolute: file, relative }, matcher, remaining, limits, signal);
         matches.push(...found.map((match) => `${relative}:${match}`));
         if (matches.length > maxResults) break;
