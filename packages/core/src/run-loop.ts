@@ -12,6 +12,7 @@
  */
 import { RunAbortedError } from './agent-errors.js';
 import type { AgentEvent, AgentEventHandler } from './agent-events.js';
+import { checkedAssistantMessage } from './checked-message.js';
 import {
   type AssistantMessage,
   assistantText,
@@ -157,11 +158,10 @@ async function modelStep(
   const usage: Usage = settings.pricing
     ? { ...result.usage, costUsd: estimateCost(result.usage, settings.pricing) }
     : result.usage;
-  const message: AssistantMessage = {
-    ...result.message,
-    model: result.message.model ?? settings.model.model,
-    usage,
-  };
+  const message = checkedAssistantMessage(
+    { ...result.message, model: result.message.model ?? settings.model.model, usage },
+    settings.model.model.provider,
+  );
   const previous = session.messages.at(-1);
   await append(settings, session, [message]);
   session.packState = result.state;
