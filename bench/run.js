@@ -32,6 +32,8 @@ async function runOne(name) {
   }
   globalThis.gc?.();
   const section = String(await module.default()).trim();
+  // Keep each benchmark's own file current too (some write it only when run alone).
+  await writeFile(new URL(`./results/${name.replace(/\.bench\.js$/, '.md')}`, here), `${section}\n`);
   process.stdout.write(`${section}\n\n`);
   process.stderr.write(`bench: ${name} took ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
   return section;
