@@ -20,6 +20,7 @@ import type {
 import type { AnthropicModelProfile, AnthropicThinkingSetting } from '../profiles/anthropic.js';
 import { resolveApiKey } from '../shared/missing-api-key-error.js';
 import { foreignReasoningWarning } from '../shared/provider-data.js';
+import { streamCall, unknownOptionWarnings } from '../shared/stream-call.js';
 import { placeCacheBreakpoints } from './anthropic-cache-control.js';
 import { mapAnthropicError } from './anthropic-error.js';
 import { prepareAnthropicTools } from './anthropic-prepare-tools.js';
@@ -108,25 +109,22 @@ export class AnthropicAdapter implements ModelAdapter {
     };
     const headers: Record<string, string> =
       thinking.betas.length > 0 ? { 'anthropic-beta': thinking.betas.join(',') } : {};
-    const unknown = Object.keys(request.providerOptions ?? {}).filter((key) => !knownProviderOptions.has(key));
     const warnings = [
       ...foreignReasoningWarning('anthropic', converted.foreignReasoning),
       ...thinking.warnings,
-      ...unknown.map((key) => `anthropic: unknown provider option "${key}" ignored.`),
+      ...unknownOptionWarnings('anthropic', request.providerOptions, knownProviderOptions),
     ];
     return { params, headers, warnings, prefix };
   }
 
-  async* stream(request: ModelRequest, options: StreamOptions = {}): AsyncGenerator<ModelStreamEvent> {
+  async* stream(request: ModelRequest, { signal }: StreamOptions = {}): AsyncGenerator<ModelStreamEvent> {
     const prepared = this.prepare(request);
-    for (const message of prepared.warnings) yield { type: 'warning', message };
-    const signal = options.signal;
-    try {
-      const events = await this.#client.messages.create(prepared.params, { signal, headers: prepared.headers });
-      yield* mapAnthropicStream(events, this.model, prepared.prefix);
-    } catch (error) {
-      throw mapAnthropicError(error, signal);
-    }
+    yield* streamCall({
+      warnings: prepared.warnings,
+      open: () => this.#client.messages.create(prepared.params, { signal, headers: prepared.headers }),
+      map: (events) => mapAnthropicStream(events, this.model, prepared.prefix),
+      mapError: (error) => mapAnthropicError(error, signal),
+    });
   }
 
   /** Exact input tokens by Anthropic's tokenizer (`POST /v1/messages/count_tokens`). */

@@ -20,6 +20,7 @@ import { type Content, type GenerateContentParameters, GoogleGenAI } from '@goog
 import type { GoogleModelProfile, GoogleThinkingSetting } from '../profiles/google.js';
 import { resolveApiKey } from '../shared/missing-api-key-error.js';
 import { foreignReasoningWarning } from '../shared/provider-data.js';
+import { streamCall, unknownOptionWarnings } from '../shared/stream-call.js';
 import { convertToGoogleMessages } from './convert-to-google-messages.js';
 import { mapGoogleError } from './google-error.js';
 import { prepareGoogleTools } from './google-prepare-tools.js';
@@ -81,24 +82,21 @@ export class GoogleAdapter implements ModelAdapter {
         ...(signal ? { abortSignal: signal } : {}),
       },
     };
-    const unknown = Object.keys(request.providerOptions ?? {}).filter((key) => !knownProviderOptions.has(key));
     const warnings = [
       ...foreignReasoningWarning('google', converted.droppedReasoning),
-      ...unknown.map((key) => `google: unknown provider option "${key}" ignored.`),
+      ...unknownOptionWarnings('google', request.providerOptions, knownProviderOptions),
     ];
     return { params, warnings };
   }
 
-  async* stream(request: ModelRequest, options: StreamOptions = {}): AsyncGenerator<ModelStreamEvent> {
-    const signal = options.signal;
+  async* stream(request: ModelRequest, { signal }: StreamOptions = {}): AsyncGenerator<ModelStreamEvent> {
     const prepared = this.prepare(request, signal);
-    for (const message of prepared.warnings) yield { type: 'warning', message };
-    try {
-      const chunks = await this.#client.models.generateContentStream(prepared.params);
-      yield* mapGoogleStream(chunks, this.model);
-    } catch (error) {
-      throw mapGoogleError(error, signal);
-    }
+    yield* streamCall({
+      warnings: prepared.warnings,
+      open: () => this.#client.models.generateContentStream(prepared.params),
+      map: (chunks) => mapGoogleStream(chunks, this.model),
+      mapError: (error) => mapGoogleError(error, signal),
+    });
   }
 
   /**

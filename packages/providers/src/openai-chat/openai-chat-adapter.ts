@@ -9,12 +9,12 @@
  * @see https://platform.openai.com/docs/api-reference/chat/create
  */
 import type { ModelAdapter, ModelRef, ModelRequest, ModelStreamEvent, StreamOptions } from '@episodic/core';
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import type { OpenAIReasoningEffort } from '../openai-responses/openai-responses-adapter.js';
 import { type OpenAIProfile, resolveOpenAIProfile } from '../profiles/openai.js';
-import { abortedError } from '../shared/error-classification.js';
-import { resolveApiKey } from '../shared/missing-api-key-error.js';
+import { droppedReasoningWarning, openAIClient, openAIStreamError } from '../openai-shared/openai-client.js';
+import { streamCall, unknownOptionWarnings } from '../shared/stream-call.js';
 import { convertToOpenAIChatMessages } from './convert-to-openai-chat-messages.js';
 import { ChatToolsNeedResponsesError, mapOpenAIChatError } from './openai-chat-error.js';
 import { prepareOpenAIChatTools } from './openai-chat-prepare-tools.js';
@@ -46,27 +46,18 @@ const callSettingKeys = new Set(['reasoningEffort', 'promptCacheKey']);
 export function createOpenAIChatAdapter(options: OpenAIChatAdapterOptions): ModelAdapter {
   const profile = resolveOpenAIProfile(options.model, options.profile);
   const model: ModelRef = { provider: 'openai', id: options.model };
-  const client =
-    options.client ??
-    new OpenAI({
-      apiKey: resolveApiKey('openai', options.apiKey, [profile.apiKeyEnv]),
-      baseURL: options.baseURL ?? profile.baseURL,
-      maxRetries: options.maxRetries ?? 0,
-    });
+  const client = openAIClient(options, profile);
   return {
     model,
     profile,
-    async* stream(request: ModelRequest, streamOptions: StreamOptions = {}): AsyncGenerator<ModelStreamEvent> {
+    async* stream(request: ModelRequest, { signal }: StreamOptions = {}): AsyncGenerator<ModelStreamEvent> {
       const { body, warnings } = buildOpenAIChatBody(request, model, profile, options);
-      for (const message of warnings) yield { type: 'warning', message };
-      try {
-        const chunks = await client.chat.completions.create(body, { signal: streamOptions.signal });
-        yield* mapOpenAIChatStream(chunks, model, { fields: [] });
-      } catch (error) {
-        // The SDK may end an aborted stream quietly; whatever surfaced, the caller aborted.
-        if (streamOptions.signal?.aborted) throw abortedError('openai', error);
-        throw mapOpenAIChatError(error);
-      }
+      yield* streamCall({
+        warnings,
+        open: () => client.chat.completions.create(body, { signal }),
+        map: (chunks) => mapOpenAIChatStream(chunks, model, { fields: [] }),
+        mapError: openAIStreamError(signal, 'openai', mapOpenAIChatError),
+      });
     },
   };
 }
@@ -78,11 +69,8 @@ export function buildOpenAIChatBody(
   profile: OpenAIProfile,
   defaults: OpenAIChatAdapterOptions,
 ): { body: ChatCompletionCreateParamsStreaming; warnings: string[] } {
-  const warnings: string[] = [];
   const callOptions = request.providerOptions ?? {};
-  for (const key of Object.keys(callOptions)) {
-    if (!callSettingKeys.has(key)) warnings.push(`openai-chat: unknown provider option "${key}" ignored`);
-  }
+  const warnings = unknownOptionWarnings('openai-chat', callOptions, callSettingKeys);
   const settings = { ...defaults, ...(callOptions as OpenAIChatCallSettings) };
   const tools = prepareOpenAIChatTools(request.tools);
   if (profile.chatToolsNeedResponses && tools && settings.reasoningEffort !== 'none') {
@@ -91,9 +79,7 @@ export function buildOpenAIChatBody(
   const { messages, droppedForeignReasoning } = convertToOpenAIChatMessages(request.system, request.messages, model, {
     sendAs: 'none',
   });
-  if (droppedForeignReasoning > 0) {
-    warnings.push(`openai-chat: ${droppedForeignReasoning} reasoning part(s) from another model were not sent`);
-  }
+  warnings.push(...droppedReasoningWarning('openai-chat', droppedForeignReasoning));
   const body: ChatCompletionCreateParamsStreaming = {
     model: model.id,
     messages,

@@ -21,8 +21,9 @@ import { convertToOpenAIChatMessages } from '../openai-chat/convert-to-openai-ch
 import { prepareOpenAIChatTools } from '../openai-chat/openai-chat-prepare-tools.js';
 import { mapOpenAIChatStream } from '../openai-chat/openai-chat-stream.js';
 import { type CompatibleProfile, compatibleHost, openaiCompatibleProfiles } from '../profiles/openai-compatible.js';
-import { abortedError } from '../shared/error-classification.js';
+import { droppedReasoningWarning, openAIStreamError } from '../openai-shared/openai-client.js';
 import { MissingApiKeyError, resolveApiKey } from '../shared/missing-api-key-error.js';
+import { streamCall, unknownOptionWarnings } from '../shared/stream-call.js';
 import { type CompatibleCapabilities, resolveCompatibleCapabilities } from './openai-compatible-capabilities.js';
 import { mapOpenAICompatibleError, withWrappedErrorBodies } from './openai-compatible-error.js';
 
@@ -104,6 +105,8 @@ function createClient(options: OpenAICompatibleAdapterOptions, profile: Compatib
   return new OpenAI({ apiKey, baseURL, maxRetries: options.maxRetries ?? 0, fetch: withWrappedErrorBodies() });
 }
 
+const callSettingKeys = new Set(['reasoningEffort']);
+
 /** Creates a {@link ModelAdapter} for an OpenAI-compatible server. */
 export function createOpenAICompatibleAdapter(options: OpenAICompatibleAdapterOptions): ModelAdapter {
   const profile = resolveCompatibleProfile(options.provider, options.model, options.profile);
@@ -113,17 +116,14 @@ export function createOpenAICompatibleAdapter(options: OpenAICompatibleAdapterOp
   return {
     model,
     profile,
-    async* stream(request: ModelRequest, streamOptions: StreamOptions = {}): AsyncGenerator<ModelStreamEvent> {
+    async* stream(request: ModelRequest, { signal }: StreamOptions = {}): AsyncGenerator<ModelStreamEvent> {
       const { body, warnings } = buildOpenAICompatibleBody(request, model, capabilities, options);
-      for (const message of warnings) yield { type: 'warning', message };
-      try {
-        const chunks = await client.chat.completions.create(body, { signal: streamOptions.signal });
-        yield* mapOpenAIChatStream(chunks, model, capabilities.reader);
-      } catch (error) {
-        // The SDK may end an aborted stream quietly; whatever surfaced, the caller aborted.
-        if (streamOptions.signal?.aborted) throw abortedError(model.provider, error);
-        throw mapOpenAICompatibleError(error, model.provider);
-      }
+      yield* streamCall({
+        warnings,
+        open: () => client.chat.completions.create(body, { signal }),
+        map: (chunks) => mapOpenAIChatStream(chunks, model, capabilities.reader),
+        mapError: openAIStreamError(signal, model.provider, (error) => mapOpenAICompatibleError(error, model.provider)),
+      });
     },
   };
 }
@@ -135,18 +135,11 @@ export function buildOpenAICompatibleBody(
   capabilities: CompatibleCapabilities,
   defaults: OpenAICompatibleCallSettings,
 ): { body: ChatCompletionCreateParamsStreaming; warnings: string[] } {
-  const warnings: string[] = [];
   const callOptions = request.providerOptions ?? {};
-  for (const key of Object.keys(callOptions)) {
-    if (key !== 'reasoningEffort') warnings.push(`${model.provider}: unknown provider option "${key}" ignored`);
-  }
+  const warnings = unknownOptionWarnings(model.provider, callOptions, callSettingKeys);
   const effort = (callOptions.reasoningEffort as string | undefined) ?? defaults.reasoningEffort;
   const converted = convertToOpenAIChatMessages(request.system, request.messages, model, capabilities.wire);
-  if (converted.droppedForeignReasoning > 0) {
-    warnings.push(
-      `${model.provider}: ${converted.droppedForeignReasoning} reasoning part(s) from another model were not sent`,
-    );
-  }
+  warnings.push(...droppedReasoningWarning(model.provider, converted.droppedForeignReasoning));
   const tools = prepareOpenAIChatTools(request.tools);
   const body = {
     ...capabilities.requestFlags,

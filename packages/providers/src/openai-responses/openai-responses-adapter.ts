@@ -9,11 +9,11 @@
  * @see https://platform.openai.com/docs/guides/reasoning
  */
 import type { ModelAdapter, ModelRef, ModelRequest, ModelStreamEvent, StreamOptions } from '@episodic/core';
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import type { ResponseCreateParamsStreaming, ResponseIncludable } from 'openai/resources/responses/responses';
 import { type OpenAIProfile, resolveOpenAIProfile } from '../profiles/openai.js';
-import { abortedError } from '../shared/error-classification.js';
-import { resolveApiKey } from '../shared/missing-api-key-error.js';
+import { droppedReasoningWarning, openAIClient, openAIStreamError } from '../openai-shared/openai-client.js';
+import { streamCall, unknownOptionWarnings } from '../shared/stream-call.js';
 import { convertToOpenAIResponsesMessages } from './convert-to-openai-responses-messages.js';
 import { mapOpenAIResponsesError } from './openai-responses-error.js';
 import { prepareOpenAIResponsesTools } from './openai-responses-prepare-tools.js';
@@ -56,27 +56,18 @@ const callSettingKeys = new Set(['reasoningEffort', 'reasoningSummary', 'promptC
 export function createOpenAIResponsesAdapter(options: OpenAIResponsesAdapterOptions): ModelAdapter {
   const profile = resolveOpenAIProfile(options.model, options.profile);
   const model: ModelRef = { provider: 'openai', id: options.model };
-  const client =
-    options.client ??
-    new OpenAI({
-      apiKey: resolveApiKey('openai', options.apiKey, [profile.apiKeyEnv]),
-      baseURL: options.baseURL ?? profile.baseURL,
-      maxRetries: options.maxRetries ?? 0,
-    });
+  const client = openAIClient(options, profile);
   return {
     model,
     profile,
-    async* stream(request: ModelRequest, streamOptions: StreamOptions = {}): AsyncGenerator<ModelStreamEvent> {
+    async* stream(request: ModelRequest, { signal }: StreamOptions = {}): AsyncGenerator<ModelStreamEvent> {
       const { body, warnings } = buildOpenAIResponsesBody(request, model, profile, options);
-      for (const message of warnings) yield { type: 'warning', message };
-      try {
-        const events = await client.responses.create(body, { signal: streamOptions.signal });
-        yield* mapOpenAIResponsesStream(events, model);
-      } catch (error) {
-        // The SDK may end an aborted stream quietly; whatever surfaced, the caller aborted.
-        if (streamOptions.signal?.aborted) throw abortedError('openai', error);
-        throw mapOpenAIResponsesError(error);
-      }
+      yield* streamCall({
+        warnings,
+        open: () => client.responses.create(body, { signal }),
+        map: (events) => mapOpenAIResponsesStream(events, model),
+        mapError: openAIStreamError(signal, 'openai', mapOpenAIResponsesError),
+      });
     },
   };
 }
@@ -88,16 +79,11 @@ export function buildOpenAIResponsesBody(
   profile: OpenAIProfile,
   defaults: OpenAIResponsesAdapterOptions,
 ): { body: ResponseCreateParamsStreaming; warnings: string[] } {
-  const warnings: string[] = [];
   const callOptions = request.providerOptions ?? {};
-  for (const key of Object.keys(callOptions)) {
-    if (!callSettingKeys.has(key)) warnings.push(`openai-responses: unknown provider option "${key}" ignored`);
-  }
+  const warnings = unknownOptionWarnings('openai-responses', callOptions, callSettingKeys);
   const settings = { ...defaults, ...(callOptions as OpenAIResponsesCallSettings) };
   const { input, droppedForeignReasoning } = convertToOpenAIResponsesMessages(request.messages, model);
-  if (droppedForeignReasoning > 0) {
-    warnings.push(`openai-responses: ${droppedForeignReasoning} reasoning part(s) from another model were not sent`);
-  }
+  warnings.push(...droppedReasoningWarning('openai-responses', droppedForeignReasoning));
   const tools = prepareOpenAIResponsesTools(request.tools);
   const include: ResponseIncludable[] = profile.reasoning ? ['reasoning.encrypted_content'] : [];
   const body: ResponseCreateParamsStreaming = {

@@ -1,0 +1,45 @@
+/**
+ * The `openai` SDK client for OpenAI's own endpoints (Responses and Chat
+ * Completions), and the error mapping their streams share.
+ */
+import OpenAI from 'openai';
+import type { OpenAIProfile } from '../profiles/openai.js';
+import { abortedError } from '../shared/error-classification.js';
+import { resolveApiKey } from '../shared/missing-api-key-error.js';
+
+/** Client options both OpenAI adapters take. */
+export interface OpenAIClientOptions {
+  apiKey?: string;
+  baseURL?: string;
+  maxRetries?: number;
+  client?: OpenAI;
+}
+
+/** The given client, or a new one with the key from options or the profile's variable (SDK retries off by default: the loop retries). */
+export function openAIClient(options: OpenAIClientOptions, profile: OpenAIProfile): OpenAI {
+  return (
+    options.client ??
+    new OpenAI({
+      apiKey: resolveApiKey('openai', options.apiKey, [profile.apiKeyEnv]),
+      baseURL: options.baseURL ?? profile.baseURL,
+      maxRetries: options.maxRetries ?? 0,
+    })
+  );
+}
+
+/**
+ * Maps a stream failure: the SDK may end an aborted stream quietly or with any
+ * error, so once the caller aborted, the error is an abort whatever surfaced.
+ */
+export function openAIStreamError(
+  signal: AbortSignal | undefined,
+  provider: string,
+  map: (error: unknown) => Error,
+): (error: unknown) => Error {
+  return (error) => (signal?.aborted ? abortedError(provider, error) : map(error));
+}
+
+/** The warning the OpenAI-wire adapters give when reasoning of another model is left out. */
+export function droppedReasoningWarning(label: string, count: number): string[] {
+  return count > 0 ? [`${label}: ${count} reasoning part(s) from another model were not sent`] : [];
+}
