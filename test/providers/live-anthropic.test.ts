@@ -3,10 +3,9 @@
  * then a second user turn. Needs ANTHROPIC_API_KEY (optionally
  * ANTHROPIC_LIVE_MODEL); skipped otherwise, e.g. in CI.
  */
-import { Agent } from '@episodic/core';
 import { AnthropicAdapter } from '@episodic/providers';
 import { describe, expect, it } from 'vitest';
-import { liveLogTool, liveQuestion } from './live-tools.js';
+import { runLiveSession } from './live-tools.js';
 
 const key = process.env.ANTHROPIC_API_KEY;
 
@@ -16,19 +15,11 @@ describe.skipIf(!key)('live Anthropic API (skipped: set ANTHROPIC_API_KEY to run
       model: process.env.ANTHROPIC_LIVE_MODEL ?? 'claude-haiku-4-5',
       maxRetries: 2,
     });
-    const agent = new Agent({
-      model,
-      system: 'You debug CI failures. Be brief.',
-      tools: [liveLogTool],
-      maxOutputTokens: 16_000,
-    });
-    const session = await agent.session();
-    const first = await session.send(liveQuestion);
+    const { session, first, second } = await runLiveSession(model, 16_000);
     expect(first.reason).toBe('done');
     expect(session.messages.some((message) => message.role === 'tool')).toBe(true);
     const answer = first.message?.content.map((part) => (part.type === 'text' ? part.text : '')).join('') ?? '';
     expect(answer).toContain('test_dates');
-    const second = await session.send('Which run number was that? Answer with the number only.');
     expect(second.reason).toBe('done');
     expect(session.totals.inputTokens).toBeGreaterThan(0);
   });

@@ -3,29 +3,20 @@
  * signatures sent back within the turn), then a second user turn. Needs
  * GEMINI_API_KEY (optionally GEMINI_LIVE_MODEL); skipped otherwise, e.g. in CI.
  */
-import { Agent } from '@episodic/core';
 import { GoogleAdapter } from '@episodic/providers';
 import { describe, expect, it } from 'vitest';
-import { liveLogTool, liveQuestion } from './live-tools.js';
+import { runLiveSession } from './live-tools.js';
 
 const key = process.env.GEMINI_API_KEY;
 
 describe.skipIf(!key)('live Gemini API (skipped: set GEMINI_API_KEY to run)', () => {
   it('runs a tool-using episode with thought signatures and a follow-up turn', { timeout: 180_000 }, async () => {
     const model = new GoogleAdapter({ model: process.env.GEMINI_LIVE_MODEL ?? 'gemini-2.5-flash', apiKey: key });
-    const agent = new Agent({
-      model,
-      system: 'You debug CI failures. Be brief.',
-      tools: [liveLogTool],
-      maxOutputTokens: 8192,
-    });
-    const session = await agent.session();
-    const first = await session.send(liveQuestion);
+    const { session, first, second } = await runLiveSession(model, 8192);
     expect(first.reason).toBe('done');
     expect(session.messages.some((message) => message.role === 'tool')).toBe(true);
     const answer = first.message?.content.map((part) => (part.type === 'text' ? part.text : '')).join('') ?? '';
     expect(answer).toContain('test_dates');
-    const second = await session.send('Which run number was that? Answer with the number only.');
     expect(second.reason).toBe('done');
   });
 });

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createOpenAICompatibleAdapter } from '../../packages/providers/src/openai-compatible/openai-compatible-adapter.js';
-import { runLiveEpisodes } from './live-episode.js';
+import { runLiveSession } from './live-tools.js';
 
 const key = process.env.OPENROUTER_API_KEY;
 const title = key ? 'live OpenRouter' : 'live OpenRouter (skipped: OPENROUTER_API_KEY is not set)';
@@ -17,7 +17,7 @@ describe.skipIf(!key)(title, () => {
       reasoningEffort: 'low',
       maxRetries: 2,
     });
-    const responses = await runLiveEpisodes(adapter);
+    const { responses } = await runLiveSession(adapter, 2_000);
     expect(responses.at(-1)?.stopReason).toBe('stop');
   }, 180_000);
 });

@@ -1,5 +1,17 @@
-/** A tiny tool set for the live provider tests (they run only with a real API key). */
-import type { AgentTool } from '@episodic/core';
+/**
+ * One live run shared by every live provider test (they run only with a real API
+ * key): a tool-using episode through the real agent loop, then a follow-up user
+ * message, with every model call's response recorded from the step events.
+ */
+import {
+  Agent,
+  type AgentEventHandler,
+  type AgentTool,
+  type EpisodeResult,
+  type ModelAdapter,
+  type ModelResponse,
+  type Session,
+} from '@episodic/core';
 
 export const liveLogTool: AgentTool = {
   spec: {
@@ -19,3 +31,27 @@ export const liveLogTool: AgentTool = {
 
 export const liveQuestion =
   'Run 42 of our CI failed. Use get_ci_log to find out which test failed and answer with its name.';
+
+/** What a live run produced. */
+export interface LiveRun {
+  session: Session;
+  first: EpisodeResult;
+  second: EpisodeResult;
+  /** Every model call, in order. */
+  responses: ModelResponse[];
+}
+
+/** Runs the two live episodes through the agent loop. */
+export async function runLiveSession(model: ModelAdapter, maxOutputTokens = 8_000): Promise<LiveRun> {
+  const agent = new Agent({ model, system: 'You debug CI failures. Be brief.', tools: [liveLogTool], maxOutputTokens });
+  const session = await agent.session();
+  const responses: ModelResponse[] = [];
+  const onEvent: AgentEventHandler = (event) => {
+    if (event.type === 'step-finish' && event.usage && event.stopReason) {
+      responses.push({ message: event.message, usage: event.usage, stopReason: event.stopReason, warnings: [] });
+    }
+  };
+  const first = await session.send(liveQuestion, { onEvent });
+  const second = await session.send('Which run number was that? Answer with the number only.', { onEvent });
+  return { session, first, second, responses };
+}
