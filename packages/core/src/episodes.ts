@@ -25,27 +25,19 @@ export interface Episode {
  * last one.
  */
 export function splitEpisodes(messages: readonly Message[]): Episode[] {
-  const episodes: Episode[] = [];
-  let start = 0;
-  while (start < messages.length && messages[start]?.role === 'system') start += 1;
-  for (let index = start; index <= messages.length; index += 1) {
-    const atBoundary = index === messages.length || (messages[index]?.role === 'user' && index > start);
-    if (!atBoundary) continue;
-    if (index > start) {
-      episodes.push({
-        index: episodes.length,
-        start,
-        end: index,
-        preamble: messages[start]?.role !== 'user',
-        messages: messages.slice(start, index),
-      });
-    }
-    start = index;
-  }
-  return episodes;
+  let first = 0;
+  while (first < messages.length && messages[first]?.role === 'system') first += 1;
+  const starts = episodeStarts(messages, first);
+  return starts.map((start, index) => {
+    const end = starts[index + 1] ?? messages.length;
+    return { index, start, end, preamble: messages[start]?.role !== 'user', messages: messages.slice(start, end) };
+  });
 }
 
-/** Start indexes of the episodes, without copying messages (used on hot paths). */
+/**
+ * Start indexes of the episodes of `messages` from index `from` on, without copying
+ * messages (the packer calls it on every pack).
+ */
 export function episodeStarts(messages: readonly Message[], from = 0): number[] {
   const starts: number[] = [];
   if (from < messages.length) starts.push(from);

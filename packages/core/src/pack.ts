@@ -11,6 +11,7 @@
  * 3. if even the minimum does not fit, throw {@link ContextOverflowError}.
  */
 import { type EpisodeContext, type PackedEpisode, packEpisode, type Reductions } from './episode-pack.js';
+import { episodeStarts } from './episodes.js';
 import { ContextOverflowError, InvalidArgumentError } from './errors.js';
 import { fingerprint, hashText } from './fingerprint.js';
 import type { Message, ToolSpec, UserMessage } from './message.js';
@@ -125,13 +126,6 @@ function foldSystem(
   return { system: parts.length > 0 ? parts.join('\n\n') : undefined, start };
 }
 
-function episodeStartsFrom(messages: readonly Message[], from: number): number[] {
-  const starts = from < messages.length ? [from] : [];
-  for (let index = from + 1; index < messages.length; index += 1)
-    if (messages[index]?.role === 'user') starts.push(index);
-  return starts;
-}
-
 /** Summary messages by text, least recently used first; one per live session is enough. */
 const summaryMessages = new Map<string, UserMessage>();
 const MAX_SUMMARY_MESSAGES = 256;
@@ -202,7 +196,7 @@ export function packContext(options: PackOptions): PackResult {
   const settings = resolveSettings(options, counter);
   const { messages } = options;
   const folded = foldSystem(messages, options.system);
-  const starts = episodeStartsFrom(messages, folded.start);
+  const starts = episodeStarts(messages, folded.start);
   if (starts.length === 0)
     throw new InvalidArgumentError('nothing to pack: the transcript has no messages besides system lines');
   const pastCount = starts.length - 1;
