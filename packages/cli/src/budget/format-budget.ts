@@ -66,8 +66,13 @@ function formatHeading(analysis: BudgetAnalysis): string {
   return lines.join('\n');
 }
 
-function formatRuns(retention: string, runs: readonly BudgetRun[], recommendation?: Recommendation): string {
-  const rows = runs.map((run) => [
+/**
+ * One run's figures as table cells: budget, calls, input tokens, cached share, cost,
+ * shortened calls, evicted episodes, reasoning kept, reasoning dropped, largest call.
+ * The terminal table and the HTML report show the same cells.
+ */
+export function runCells(run: BudgetRun): string[] {
+  return [
     formatCount(run.budget),
     formatCount(run.calls),
     formatCount(run.inputTokens),
@@ -75,9 +80,18 @@ function formatRuns(retention: string, runs: readonly BudgetRun[], recommendatio
     money(run.cost.total),
     formatCount(run.shortenedCalls),
     formatCount(run.evictedEpisodes),
-    `${formatCount(run.reasoningKeptTokens)} / ${formatCount(run.reasoningDroppedTokens)}`,
+    formatCount(run.reasoningKeptTokens),
+    formatCount(run.reasoningDroppedTokens),
     run.largestCall ? formatCount(run.largestCall.tokens) : '-',
-  ]);
+  ];
+}
+
+function formatRuns(retention: string, runs: readonly BudgetRun[], recommendation?: Recommendation): string {
+  const rows = runs.map((run) => {
+    const cells = runCells(run);
+    // Reasoning kept and dropped share one terminal column.
+    return [...cells.slice(0, 7), `${cells[7]} / ${cells[8]}`, ...cells.slice(9)];
+  });
   const lines = [`Retention ${retention}`, formatTable(runColumns, rows)];
   for (const run of runs) {
     if (run.overflowCalls > 0) {

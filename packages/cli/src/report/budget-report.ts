@@ -5,7 +5,7 @@
  */
 import type { BudgetAnalysis, BudgetRun } from '../budget/analyze-budgets.js';
 import { missLabels } from '../budget/cache-estimate.js';
-import { formatRecommendation, money, percent } from '../budget/format-budget.js';
+import { formatRecommendation, runCells } from '../budget/format-budget.js';
 import type { ReportedComparison } from '../budget/reported-usage.js';
 import { formatCount, plural } from '../text-table.js';
 import { budgetReportScript } from './budget-report-script.js';
@@ -136,18 +136,7 @@ function describePrices({ model }: BudgetAnalysis): string {
 function runTable(runs: readonly BudgetRun[], recommended: number | null): string {
   const head = `<tr>${tableHeaders.map((header) => `<th>${header}</th>`).join('')}</tr>`;
   const rows = runs.map((run) => {
-    const cells = [
-      formatCount(run.budget),
-      formatCount(run.calls),
-      formatCount(run.inputTokens),
-      percent(run.cachedShare),
-      money(run.cost.total),
-      formatCount(run.shortenedCalls),
-      formatCount(run.evictedEpisodes),
-      formatCount(run.reasoningKeptTokens),
-      formatCount(run.reasoningDroppedTokens),
-      run.largestCall ? formatCount(run.largestCall.tokens) : '-',
-    ];
+    const cells = runCells(run);
     const marker = run.budget === recommended ? ' class="recommended"' : '';
     return (
       `<tr${marker} data-budget="${run.budget}" data-retention="${escapeHtml(run.retention)}">` +
