@@ -17,7 +17,6 @@
 import { mkdir, open, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { writeFileAtomic } from '../../atomic-write.js';
-import type { ReasoningPart } from '../../message.js';
 import { MemoryReplayCache } from './memory-replay-cache.js';
 import type { ReplayCache, ReplayCacheBounds, ReplayCacheStats, ReplayEntry } from './replay-cache.js';
 
@@ -31,15 +30,8 @@ export interface FileReplayCacheOptions extends ReplayCacheBounds {
   compactAfter?: number;
 }
 
-/** One line of the log. */
-interface LogLine {
-  key: string;
-  provider: string;
-  model: string;
-  parts: ReasoningPart[];
-  tokens: number;
-  storedAt: number;
-}
+/** One line of the log: an entry as stored. */
+type LogLine = ReplayEntry;
 
 function parseLine(line: string): ReplayEntry | undefined {
   try {
