@@ -3,7 +3,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { basename } from 'node:path';
+import { basename, dirname, posix } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], { encoding: 'utf8' })
@@ -51,5 +51,28 @@ describe('conventions', () => {
       (file) => !file.includes('/profiles/') && sniffing.test(readFileSync(file, 'utf8')),
     );
     expect(offenders).toEqual([]);
+  });
+
+  it('keeps core folders importing one way only', () => {
+    // A folder may import from the folders before it (and from the root's errors.ts), never after.
+    const layers = ['support', 'message', 'tokens', 'packing', 'model', 'reasoning', 'store', 'loop', 'testing'];
+    const coreRoot = 'packages/core/src/';
+    const layerOf = (file: string) => {
+      const folder = file.slice(coreRoot.length).split('/');
+      return folder.length === 1 ? undefined : folder[0];
+    };
+    const wrongWay: string[] = [];
+    for (const file of sources.filter((name) => name.startsWith(coreRoot))) {
+      const from = layerOf(file);
+      if (from === undefined) continue;
+      expect(layers, `${file} sits in a folder the layer list does not name`).toContain(from);
+      for (const match of readFileSync(file, 'utf8').matchAll(/from ['"](\.{1,2}\/[^'"]+)['"]/g)) {
+        const target = posix.normalize(posix.join(dirname(file), match[1] as string));
+        const to = layerOf(target);
+        if (to === undefined || to === from) continue;
+        if (layers.indexOf(to) > layers.indexOf(from)) wrongWay.push(`${file} -> ${target}`);
+      }
+    }
+    expect(wrongWay).toEqual([]);
   });
 });

@@ -3,16 +3,17 @@
  * the context packer and the agent loop. No vendor SDK is imported here.
  */
 
-export * from './agent.js';
-export * from './agent-errors.js';
-export * from './agent-events.js';
-export * from './calibration.js';
-export * from './episodes.js';
+export * from './loop/agent.js';
+export * from './loop/agent-errors.js';
+export * from './loop/agent-events.js';
+export * from './tokens/calibration.js';
+export * from './message/episodes.js';
 export * from './errors.js';
-export * from './file-session-store.js';
-export * from './memory-session-store.js';
-export * from './message.js';
-export * from './model-adapter.js';
+export * from './store/file-session-store.js';
+export * from './store/memory-session-store.js';
+export * from './message/message.js';
+export * from './message/retention.js';
+export * from './model/model-adapter.js';
 export {
   asModelError,
   callModel,
@@ -22,26 +23,26 @@ export {
   type PackTuning,
   type RetryOptions,
   retryDelay,
-} from './model-call.js';
-export * from './model-profile.js';
-export { countContext, defaultTokenCounter, type MessageFormOptions, packContext, prepareForPacking } from './pack.js';
-export * from './pack-types.js';
+} from './loop/model-call.js';
+export * from './model/model-profile.js';
+export { countContext, defaultTokenCounter, type MessageFormOptions, packContext, prepareForPacking } from './packing/pack-context.js';
+export * from './packing/pack-types.js';
 export * from './reasoning/index.js';
-export type { PersistReasoning, ReasoningSidecar } from './reasoning-at-rest.js';
+export type { PersistReasoning, ReasoningSidecar } from './store/reasoning-sidecar.js';
 export {
   type EpisodeReasoningReport,
   type LocatedLeak,
   type SessionReasoningSummary,
   summarizeReasoning,
-} from './reasoning-report.js';
-export * from './run-loop.js';
-export * from './session.js';
-export * from './session-store.js';
-export { shortenText } from './shorten.js';
-export * from './stop-conditions.js';
-export * from './token-counter.js';
-export * from './tool.js';
-export * from './tool-executor.js';
+} from './reasoning/stats/reasoning-report.js';
+export * from './loop/run-loop.js';
+export * from './loop/session.js';
+export * from './store/session-store.js';
+export { shortenText } from './packing/shorten.js';
+export * from './loop/stop-conditions.js';
+export * from './tokens/token-counter.js';
+export * from './loop/tool.js';
+export * from './loop/tool-executor.js';
 export {
   formatTranscript,
   parseTranscriptLine,
@@ -50,6 +51,6 @@ export {
   readTranscriptStream,
   serializeMessage,
   writeTranscript,
-} from './transcript.js';
-export * as TranscriptSchema from './transcript-schema.js';
-export * from './usage-totals.js';
+} from './message/transcript.js';
+export * as TranscriptSchema from './message/transcript-schema.js';
+export * from './model/usage-totals.js';

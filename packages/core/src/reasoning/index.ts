@@ -3,7 +3,7 @@
  * Harmony channels, leak checks, and reasoning token stats. The reasoning toolkit:
  * cross-model hand-off notes, removal of foreign reasoning, the replay cache.
  */
-export { withoutForeignReasoning } from './foreign-reasoning.js';
+export { withoutForeignReasoning } from './handoff/foreign-reasoning.js';
 export {
   buildHandoff,
   countForeignTraces,
@@ -18,28 +18,28 @@ export {
   type HandoffTrace,
   isForeign,
   reasoningProducer,
-} from './handoff.js';
-export { createHarmonyParser, type HarmonyHeader, type HarmonyPiece, parseHarmonyHeader } from './harmony-parser.js';
+} from './handoff/handoff-note.js';
+export { createHarmonyParser, type HarmonyHeader, type HarmonyPiece, parseHarmonyHeader } from './in-text/harmony-parser.js';
 export {
   checkAssistantLeak,
   checkReasoningLeak,
   type LeakCheckInput,
   type LeakCheckOptions,
   type LeakFinding,
-} from './leak-check.js';
+} from './stats/leak-check.js';
 export {
   DEFAULT_REASONING_TAGS,
   HARMONY_SERVICE_TOKENS,
   HARMONY_TOKENS,
   type HarmonyToken,
-} from './markers.js';
+} from './in-text/markers.js';
 export {
   type EpisodeReasoningStats,
   type ReasoningStats,
   type ReasoningTally,
   reasoningStats,
   type StepReasoningStats,
-} from './reasoning-stats.js';
+} from './stats/reasoning-stats.js';
 export * from './replay-cache/index.js';
-export { normalizePieces, type SplitPiece, type StreamSplitter } from './stream-splitter.js';
-export { createTagSplitter, type TagSplitterOptions } from './tag-splitter.js';
+export { normalizePieces, type SplitPiece, type StreamSplitter } from './in-text/stream-splitter.js';
+export { createTagSplitter, type TagSplitterOptions } from './in-text/tag-splitter.js';

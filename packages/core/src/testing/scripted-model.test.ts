@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { generate, ModelError, type ModelStreamEvent } from '../model-adapter.js';
+import { generate, ModelError, type ModelStreamEvent } from '../model/model-adapter.js';
 import { scriptedModel } from './scripted-model.js';
 
 const request = { messages: [{ role: 'user' as const, content: 'hello there' }] };

@@ -6,7 +6,7 @@
  * can also fail with a {@link ModelError} (after streaming its deltas) or wait first.
  * Every request is recorded for assertions.
  */
-import type { AssistantPart, ModelRef, Usage } from '../message.js';
+import type { AssistantPart, ModelRef, Usage } from '../message/message.js';
 import {
   type ModelAdapter,
   ModelError,
@@ -15,9 +15,9 @@ import {
   type ModelStreamEvent,
   type StopReason,
   type StreamOptions,
-} from '../model-adapter.js';
-import type { ModelProfile } from '../model-profile.js';
-import { createApproximateCounter, FRAMING } from '../token-counter.js';
+} from '../model/model-adapter.js';
+import type { ModelProfile } from '../model/model-profile.js';
+import { createApproximateCounter, FRAMING } from '../tokens/token-counter.js';
 
 /** A tool call in a script. A string `args` is sent as raw, unparsed text (to test invalid JSON). */
 export interface ScriptToolCall {

@@ -16,7 +16,7 @@
  */
 import { mkdir, open, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { writeFileAtomic } from '../../atomic-write.js';
+import { writeFileAtomic } from '../../support/atomic-write.js';
 import { MemoryReplayCache } from './memory-replay-cache.js';
 import type { ReplayCache, ReplayCacheBounds, ReplayCacheStats, ReplayEntry } from './replay-cache.js';
 

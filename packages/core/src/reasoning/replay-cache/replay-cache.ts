@@ -10,9 +10,9 @@
  * entry per call of the message) or, for a message without tool calls, a hash of
  * its visible text and of the message before it.
  */
-import { hashText } from '../../fingerprint.js';
-import type { AssistantMessage, Message, ModelRef, ReasoningPart } from '../../message.js';
-import { userText } from '../../message.js';
+import { hashText } from '../../support/fingerprint.js';
+import type { AssistantMessage, Message, ModelRef, ReasoningPart } from '../../message/message.js';
+import { userText } from '../../message/message.js';
 
 /** One cached trace set: the reasoning parts of one assistant message. */
 export interface ReplayEntry {

@@ -4,11 +4,11 @@
  * cache before packing, wherever the target's retention would send reasoning that
  * the history lacks.
  */
-import { keepsReasoning } from '../../episode-pack.js';
-import { type AssistantMessage, type Message, type ModelRef, type ReasoningPart, toolCallsOf } from '../../message.js';
-import type { Retention } from '../../pack-types.js';
-import type { TokenCounter } from '../../token-counter.js';
-import { isForeign } from '../handoff.js';
+import { keepsReasoning } from '../../message/retention.js';
+import { type AssistantMessage, type Message, type ModelRef, type ReasoningPart, toolCallsOf } from '../../message/message.js';
+import type { Retention } from '../../message/retention.js';
+import type { TokenCounter } from '../../tokens/token-counter.js';
+import { isForeign } from '../handoff/handoff-note.js';
 import { messageKey, type ReplayCache, type ReplayEntry, toolCallKey } from './replay-cache.js';
 
 /**

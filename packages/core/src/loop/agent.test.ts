@@ -1,0 +1,116 @@
+import { describe, expect, it } from 'vitest';
+import { Agent } from './agent.js';
+import type { AgentEvent } from './agent-events.js';
+import { MemorySessionStore } from '../store/memory-session-store.js';
+import type { ToolSpec } from '../message/message.js';
+import { countContext } from '../packing/pack-context.js';
+import { scriptedModel } from '../testing/scripted-model.js';
+import { createTokenCounter } from '../tokens/token-counter.js';
+
+describe('Agent', () => {
+  it('takes its budget from the profile: context window minus max output', () => {
+    const model = scriptedModel({ steps: [], profile: { contextWindow: 50_000, maxOutputTokens: 4_000 } });
+    expect(new Agent({ model }).budget).toBe(46_000);
+    expect(new Agent({ model, maxOutputTokens: 1_000 }).budget).toBe(49_000);
+    expect(new Agent({ model, budget: 7_000 }).budget).toBe(7_000);
+    const { profile: _profile, ...bare } = model;
+    expect(() => new Agent({ model: bare })).toThrow(/needs a positive budget/);
+  });
+
+  it('rejects two tools with one name', () => {
+    const spec: ToolSpec = { name: 'same', description: 'd', inputSchema: {} };
+    const tool = { spec, execute: async () => ({ content: '' }) };
+    expect(() => new Agent({ model: scriptedModel({ steps: [] }), tools: [tool, tool] })).toThrow(
+      /two tools share the name "same"/,
+    );
+  });
+
+  it('refuses a tool concurrency or timeout it cannot run with, instead of writing a broken transcript', () => {
+    const model = scriptedModel({ steps: [] });
+    const unset = Number(process.env.EPISODIC_UNSET_FOR_TEST); // NaN, as a missing setting parses
+    expect(() => new Agent({ model, maxConcurrency: unset })).toThrow(/maxConcurrency must be a number of at least 1/);
+    expect(() => new Agent({ model, maxConcurrency: 0 })).toThrow(/maxConcurrency/);
+    expect(() => new Agent({ model, toolTimeoutMs: unset })).toThrow(/toolTimeoutMs must be a positive number/);
+    expect(new Agent({ model, maxConcurrency: 2, toolTimeoutMs: Number.POSITIVE_INFINITY }).budget).toBeGreaterThan(0);
+  });
+
+  it('calibrates its counter from reported input tokens so later packs stay under the real limit', async () => {
+    const budget = 1_500;
+    const raw = createTokenCounter(); // the provider's "real" tokenizer: 1.5x what o200k counts
+    const real: number[] = [];
+    const model = scriptedModel({
+      steps: (request) => {
+        const tokens = Math.ceil(countContext(raw, { ...request, messages: request.messages }) * 1.5);
+        real.push(tokens);
+        return { text: 'noted. '.repeat(20), usage: { inputTokens: tokens } };
+      },
+    });
+    const agent = new Agent({ model, budget, system: 'You take notes.' });
+    const session = await agent.session();
+    const packed: number[] = [];
+    const onEvent = (event: AgentEvent) => {
+      if (event.type === 'context-packed') packed.push(event.stats.tokens.total);
+    };
+    await session.send('remember: '.repeat(30), { onEvent });
+    const firstRatio = real[0]! / packed[0]!;
+    expect(firstRatio).toBeGreaterThan(1.45);
+    expect(agent.tokenizer.calibration.factor).toBeGreaterThanOrEqual(1.5);
+    for (let episode = 0; episode < 12; episode += 1)
+      await session.send(`note ${episode}: ${'data '.repeat(60)}`, { onEvent });
+    // the history outgrew the budget, so packs evicted; with calibration every real request fit
+    expect(session.messages.length).toBeGreaterThan(20);
+    expect(Math.max(...real.slice(1))).toBeLessThanOrEqual(budget);
+    expect(Math.max(...packed)).toBeLessThanOrEqual(budget);
+  });
+
+  it('learns the same ratio when sessions of one agent call the model at the same time', async () => {
+    const exact = createTokenCounter();
+    // The provider counts 1.3x what o200k counts; session "slow" answers after "fast" has calibrated.
+    const model = scriptedModel({
+      steps: (request) => ({
+        text: 'ok',
+        delayMs: JSON.stringify(request.messages).includes('slow') ? 40 : 5,
+        usage: { inputTokens: Math.round(countContext(exact, request) * 1.3) },
+      }),
+    });
+    const agent = new Agent({ model, budget: 50_000, system: 'You answer briefly.' });
+    const [slow, fast] = await Promise.all([agent.session(), agent.session()]);
+    await Promise.all([slow.send(`slow ${'words '.repeat(400)}`), fast.send(`fast ${'words '.repeat(400)}`)]);
+    // Both calls saw a ratio of 1.3: the factor is 1.3 plus the 5% margin, not compounded.
+    expect(agent.tokenizer.calibration.factor).toBeCloseTo(1.3 * 1.05, 1);
+  });
+
+  it('keeps session totals of tokens, cached and reasoning tokens and cost, also after a reload', async () => {
+    const model = scriptedModel({
+      steps: [
+        {
+          reasoning: 'hmm',
+          text: 'one',
+          usage: { inputTokens: 1_000, cachedInputTokens: 400, outputTokens: 50, reasoningTokens: 20 },
+        },
+        {
+          text: 'two',
+          usage: { inputTokens: 2_000, cachedInputTokens: 1_000, cacheWriteTokens: 500, outputTokens: 100 },
+        },
+      ],
+      profile: { pricing: { input: 3, cachedInput: 0.3, cacheWrite: 3.75, output: 15 } },
+    });
+    const store = new MemorySessionStore();
+    const agent = new Agent({ model, store });
+    const session = await agent.session({ id: 'totals' });
+    await session.send('a');
+    const second = await session.send('b');
+    expect(second.usage).toMatchObject({ calls: 1, inputTokens: 2_000, cacheWriteTokens: 500 });
+    const expectedCost = (600 * 3 + 400 * 0.3 + 50 * 15 + 500 * 3 + 1_000 * 0.3 + 500 * 3.75 + 100 * 15) / 1e6;
+    expect(session.totals).toEqual({
+      calls: 2,
+      inputTokens: 3_000,
+      cachedInputTokens: 1_400,
+      cacheWriteTokens: 500,
+      outputTokens: 150,
+      reasoningTokens: 20,
+      costUsd: expect.closeTo(expectedCost, 12),
+    });
+    expect((await agent.session({ id: 'totals' })).totals).toEqual(session.totals);
+  });
+});

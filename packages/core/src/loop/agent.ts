@@ -1,0 +1,191 @@
+/**
+ * `Agent`: a model adapter, a system prompt, tools, packing settings and stop
+ * conditions. It holds no conversation; `agent.session()` opens one.
+ */
+import { randomUUID } from 'node:crypto';
+import { Calibration } from '../tokens/calibration.js';
+import { InvalidArgumentError } from '../errors.js';
+import { MemorySessionStore } from '../store/memory-session-store.js';
+import type { Message } from '../message/message.js';
+import type { ModelAdapter } from '../model/model-adapter.js';
+import type { PackTuning, RetryOptions } from './model-call.js';
+import type { Retention } from '../message/retention.js';
+import type { HandoffOptions } from '../reasoning/handoff/handoff-note.js';
+import type { ReplayCache } from '../reasoning/replay-cache/replay-cache.js';
+import type { PersistReasoning } from '../store/reasoning-sidecar.js';
+import type { LoopSettings } from './run-loop.js';
+import { Session } from './session.js';
+import { openSession } from './session-open.js';
+import type { SessionStore } from '../store/session-store.js';
+import { anyOf, maxSteps, type StopCondition } from './stop-conditions.js';
+import { createTokenCounter, type TokenCounter } from '../tokens/token-counter.js';
+import type { AgentTool } from './tool.js';
+import { toolsByName } from './tool-executor.js';
+
+/** Steps per episode when no `stopWhen` is given: a guard against a model that never stops calling tools. */
+export const DEFAULT_MAX_STEPS = 50;
+
+export interface AgentOptions {
+  model: ModelAdapter;
+  system?: string;
+  tools?: readonly AgentTool[];
+  /**
+   * Max input tokens per model call. Default: the profile's context window minus
+   * its max output tokens (or `maxOutputTokens` when given).
+   */
+  budget?: number;
+  /** Which reasoning goes back to the model. Default: the profile's retention, else `episode`. */
+  retention?: Retention;
+  /** When to stop an episode that keeps calling tools. An array means any of them. Default `maxSteps(50)`. */
+  stopWhen?: StopCondition | readonly StopCondition[];
+  /** Tool calls running at the same time. Default 4. */
+  maxConcurrency?: number;
+  /** Timeout of a tool call when the tool sets none, in ms (`Infinity` for none). Default 120,000. */
+  toolTimeoutMs?: number;
+  /** Sent with every call; default the profile's. */
+  maxOutputTokens?: number;
+  retry?: RetryOptions;
+  /**
+   * Counter for the packer. Its calibration learns this model's tokenizer from the
+   * reported usage; default tiktoken o200k_base, calibrated from the profile's `tokenizerFactor`.
+   */
+  tokenizer?: TokenCounter;
+  /** Further packing knobs (low-water mark, tool-result caps, summary hook). */
+  pack?: PackTuning;
+  /** Passed to the adapter with every call. */
+  providerOptions?: Record<string, unknown>;
+  /** Where sessions are kept when `session()` is not given a store. Default: in memory. */
+  store?: SessionStore;
+  /**
+   * Captures the reasoning of every answer, and restores it into histories that lack
+   * it (a `history` passed to `session()`, or a stored transcript). Default: none.
+   */
+  replayCache?: ReplayCache;
+  /** Default of {@link SessionOptions.handoff} for this agent's sessions. Default off. */
+  handoff?: boolean | HandoffOptions;
+  /** Default of {@link SessionOptions.persistReasoning} for this agent's sessions. Default `always`. */
+  persistReasoning?: PersistReasoning;
+}
+
+/** Options of {@link Agent.session}. */
+export interface SessionOptions {
+  /** Loads the session if the store has it. Default: a new random id. */
+  id?: string;
+  store?: SessionStore;
+  /**
+   * The conversation so far, for a new session whose history the application keeps
+   * (e.g. a chat UI that stores only visible messages). It is persisted as the
+   * session's start; the agent's replay cache restores reasoning it lacks.
+   */
+  history?: readonly Message[];
+  /**
+   * Cross-model hand-off: when a call goes to another model than the one that
+   * reasoned earlier in the current episode, that reasoning (the last `maxTraces`
+   * traces, within `maxTokens`) is quoted as a framed note in the call's system
+   * prompt. `true` uses the defaults (3 traces, 2,000 tokens). Default: the agent's, else off.
+   */
+  handoff?: boolean | HandoffOptions;
+  /**
+   * `always` (default): reasoning is persisted in the transcript. `current-episode`:
+   * only the current episode's reasoning is persisted, in a sidecar the store deletes
+   * when the episode ends (the transcript never holds reasoning). Models that need
+   * past reasoning back (`tool-episodes` retention) then warn on load.
+   */
+  persistReasoning?: PersistReasoning;
+}
+
+/** NaN (a setting that did not parse) would run no tool at all and leave calls without results. */
+function checkToolLimits(options: AgentOptions): void {
+  const { maxConcurrency, toolTimeoutMs } = options;
+  if (maxConcurrency !== undefined && !(maxConcurrency >= 1)) {
+    throw new InvalidArgumentError(
+      `maxConcurrency must be a number of at least 1 (got ${maxConcurrency}); leave it out for the default of 4.`,
+    );
+  }
+  if (toolTimeoutMs !== undefined && !(toolTimeoutMs > 0)) {
+    throw new InvalidArgumentError(
+      `toolTimeoutMs must be a positive number of milliseconds, or Infinity for none (got ${toolTimeoutMs}).`,
+    );
+  }
+}
+
+/** An agent definition; cheap to keep, and shared by all its sessions. */
+export class Agent {
+  readonly model: ModelAdapter;
+  /** The packer's counter; its calibration is shared by every session of this agent. */
+  readonly tokenizer: TokenCounter;
+  readonly budget: number;
+  private readonly settings: LoopSettings;
+  private readonly store: SessionStore | undefined;
+  private readonly options: AgentOptions;
+
+  constructor(options: AgentOptions) {
+    const profile = options.model.profile;
+    const maxOutputTokens = options.maxOutputTokens ?? profile?.maxOutputTokens;
+    const budget = options.budget ?? (profile ? profile.contextWindow - (maxOutputTokens ?? 0) : undefined);
+    if (budget === undefined || !(budget > 0)) {
+      throw new InvalidArgumentError(
+        `Agent needs a positive budget: pass { budget } (max input tokens per call) or use a model adapter with a profile (got ${budget}).`,
+      );
+    }
+    checkToolLimits(options);
+    this.model = options.model;
+    this.budget = budget;
+    this.tokenizer =
+      options.tokenizer ??
+      createTokenCounter({ calibration: new Calibration({ initial: profile?.tokenizerFactor ?? 1 }) });
+    this.store = options.store;
+    this.options = options;
+    const tools = options.tools ?? [];
+    const stopWhen = options.stopWhen ?? maxSteps(DEFAULT_MAX_STEPS);
+    this.settings = {
+      model: options.model,
+      system: options.system,
+      tools: toolsByName(tools),
+      toolSpecs: tools.map((tool) => tool.spec),
+      budget,
+      retention: options.retention ?? profile?.retention,
+      tokenizer: this.tokenizer,
+      pack: options.pack,
+      maxOutputTokens,
+      providerOptions: options.providerOptions,
+      retry: options.retry,
+      stopWhen: typeof stopWhen === 'function' ? stopWhen : anyOf(...(stopWhen as readonly StopCondition[])),
+      maxConcurrency: options.maxConcurrency,
+      toolTimeoutMs: options.toolTimeoutMs,
+      pricing: profile?.pricing,
+      replayCache: options.replayCache,
+    };
+    if (this.settings.tools.size !== tools.length) {
+      const names = tools.map((tool) => tool.spec.name);
+      const twice = names.find((name, index) => names.indexOf(name) !== index);
+      throw new InvalidArgumentError(
+        `two tools share the name "${twice}": every tool needs its own spec.name (rename one of them).`,
+      );
+    }
+  }
+
+  /**
+   * Opens a session: loads it from the store when `id` is stored there, else starts
+   * one (empty, or from `history`).
+   */
+  async session(options: SessionOptions = {}): Promise<Session> {
+    const store = options.store ?? this.store ?? new MemorySessionStore();
+    const id = options.id ?? randomUUID();
+    const handoff = options.handoff ?? this.options.handoff;
+    const settings: LoopSettings = {
+      ...this.settings,
+      handoff: handoff === true ? {} : handoff || undefined,
+    };
+    const opened = await openSession({
+      store,
+      id,
+      target: this.model.model,
+      retention: this.settings.retention ?? 'episode',
+      replayCache: this.options.replayCache,
+      persistReasoning: options.persistReasoning ?? this.options.persistReasoning ?? 'always',
+      history: options.history,
+    });
+    return new Session(settings, store, id, opened);
+  }
+}

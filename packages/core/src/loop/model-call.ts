@@ -1,0 +1,187 @@
+/**
+ * One model call of the agent loop: pack the transcript, stream the model, forward
+ * its deltas as events, and recover from the failures that have a known cure:
+ * retryable errors (rate limits, overload, 5xx, network) are retried with backoff,
+ * honouring the provider's `retryAfter`; a context-overflow error repacks once with
+ * a smaller budget, since the provider counted more tokens than the packer did.
+ */
+import { RunAbortedError } from './agent-errors.js';
+import type { AgentEventHandler } from './agent-events.js';
+import { EpisodicError } from '../errors.js';
+import { type CallHandoff, reasoningForCall, systemWithHandoff } from '../reasoning/handoff/handoff-call.js';
+import type { AssistantMessage, Message, ToolSpec, Usage } from '../message/message.js';
+import { type ModelAdapter, ModelError, type ModelRequest, type StopReason } from '../model/model-adapter.js';
+import { packContext } from '../packing/pack-context.js';
+import type { Retention } from '../message/retention.js';
+import type { PackOptions, PackResult, PackState, PackStats } from '../packing/pack-types.js';
+import type { HandoffOptions } from '../reasoning/handoff/handoff-note.js';
+import type { TokenCounter } from '../tokens/token-counter.js';
+
+/** After a context-overflow error the call is repacked once with this share of the budget. */
+export const OVERFLOW_REPACK_FACTOR = 0.85;
+
+/** Retries of failed model calls. */
+export interface RetryOptions {
+  /** Retries after the first attempt. Default 3. */
+  maxRetries?: number;
+  /** First backoff delay when the provider gives no `retryAfter`; doubles each retry. Default 1,000 ms. */
+  baseDelayMs?: number;
+  /** Longest backoff delay (a provider's `retryAfter` is honoured even when longer). Default 30,000 ms. */
+  maxDelayMs?: number;
+  /** How to wait; inject a fake in tests. Must reject when `signal` aborts. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
+/** Packing knobs passed through to {@link packContext}. */
+export type PackTuning = Pick<PackOptions, 'lowWater' | 'toolResultCap' | 'currentToolResultCap' | 'summarize'>;
+
+/** What every model call of an agent shares. */
+export interface ModelCallSettings {
+  model: ModelAdapter;
+  system: string | undefined;
+  toolSpecs: readonly ToolSpec[];
+  /** Max input tokens per call, as the packer counts them. */
+  budget: number;
+  retention: Retention | undefined;
+  /** Counts for the packer; its calibration is updated after every call. */
+  tokenizer: TokenCounter;
+  pack: PackTuning | undefined;
+  maxOutputTokens: number | undefined;
+  providerOptions: Record<string, unknown> | undefined;
+  retry: RetryOptions | undefined;
+  /** Cross-model hand-off of the current episode's foreign reasoning; off when undefined. */
+  handoff?: HandoffOptions | undefined;
+}
+
+/** A finished call with the pack that produced its request. */
+export interface ModelCallResult {
+  message: AssistantMessage;
+  usage: Usage;
+  stopReason: StopReason;
+  stats: PackStats;
+  state: PackState;
+  /**
+   * Input tokens of the request as the packer's counter sees them: the packed total
+   * plus the hand-off note, which travels in the system prompt outside the pack.
+   * Compare this, not `stats.tokens.total`, with the reported input tokens.
+   */
+  countedTokens: number;
+  /** The calibration factor `countedTokens` was counted with (it may have moved since). */
+  countedFactor: number;
+}
+
+/**
+ * Packs `messages` and calls the model, retrying as described above. Throws the final
+ * error. Another model's reasoning and opaque data never reach the adapter; with
+ * `handoff` set, the current episode's foreign traces travel as a note in this
+ * call's system prompt instead (its tokens are taken from the packer's budget).
+ */
+export async function callModel(
+  settings: ModelCallSettings,
+  context: { messages: readonly Message[]; packState: PackState | undefined; step: number },
+  emit: AgentEventHandler,
+  signal: AbortSignal | undefined,
+): Promise<ModelCallResult> {
+  const maxRetries = settings.retry?.maxRetries ?? 3;
+  const { messages, handoff } = reasoningForCall(settings, context, emit);
+  let budget = settings.budget - (handoff?.tokens ?? 0);
+  let repacked = false;
+  for (let attempt = 0; ;) {
+    if (signal?.aborted) throw new RunAbortedError(signal.reason);
+    const countedFactor = settings.tokenizer.calibration.factor;
+    const packed = packContext({
+      ...settings.pack,
+      messages,
+      system: settings.system,
+      tools: settings.toolSpecs,
+      budget,
+      retention: settings.retention,
+      tokenizer: settings.tokenizer,
+      state: context.packState,
+    });
+    emit({ type: 'context-packed', step: context.step, stats: packed.stats, budget });
+    try {
+      const response = await streamCall(settings, packed, handoff, context.step, emit, signal);
+      const countedTokens = packed.stats.tokens.total + (handoff?.tokens ?? 0);
+      return { ...response, stats: packed.stats, state: packed.state, countedTokens, countedFactor };
+    } catch (error) {
+      if (signal?.aborted) throw new RunAbortedError(signal.reason);
+      const failure = asModelError(error);
+      if (failure?.kind === 'context-overflow' && !repacked) {
+        repacked = true;
+        budget = Math.floor(budget * OVERFLOW_REPACK_FACTOR);
+        emit({ type: 'error', error: failure, willRetry: true, retryInMs: 0 });
+        continue;
+      }
+      if (!failure?.retryable || attempt >= maxRetries) throw error;
+      const delay = retryDelay(failure, attempt, settings.retry);
+      attempt += 1;
+      emit({ type: 'error', error: failure, willRetry: true, retryInMs: delay });
+      await (settings.retry?.sleep ?? sleep)(delay, signal).catch((reason) => {
+        throw signal?.aborted ? new RunAbortedError(signal.reason) : reason;
+      });
+    }
+  }
+}
+
+async function streamCall(
+  settings: ModelCallSettings,
+  packed: PackResult,
+  handoff: CallHandoff | undefined,
+  step: number,
+  emit: AgentEventHandler,
+  signal: AbortSignal | undefined,
+): Promise<{ message: AssistantMessage; usage: Usage; stopReason: StopReason }> {
+  const request: ModelRequest = {
+    system: systemWithHandoff(packed.system, handoff),
+    messages: packed.messages,
+    cacheBreakpoints: packed.stats.cacheBreakpoints,
+    ...(settings.toolSpecs.length > 0 ? { tools: settings.toolSpecs } : {}),
+    ...(settings.maxOutputTokens === undefined ? {} : { maxOutputTokens: settings.maxOutputTokens }),
+    ...(settings.providerOptions ? { providerOptions: settings.providerOptions } : {}),
+  };
+  for await (const event of settings.model.stream(request, { signal })) {
+    switch (event.type) {
+      case 'reasoning-delta':
+      case 'text-delta':
+        emit({ type: event.type, step, text: event.text });
+        break;
+      case 'warning':
+        emit({ type: 'warning', step, message: event.message });
+        break;
+      case 'finish':
+        return { message: event.message, usage: event.usage, stopReason: event.stopReason };
+    }
+  }
+  throw new ModelError('protocol', `${settings.model.model.provider} stream ended without a finish event`, {
+    retryable: true,
+  });
+}
+
+/** The provider's `retryAfter` when given, else exponential backoff with jitter (50 to 100% of the step). */
+export function retryDelay(error: ModelError, attempt: number, options: RetryOptions = {}): number {
+  if (error.retryAfter !== undefined && error.retryAfter >= 0) return Math.ceil(error.retryAfter * 1000);
+  const step = Math.min(options.maxDelayMs ?? 30_000, (options.baseDelayMs ?? 1_000) * 2 ** attempt);
+  return Math.round(step * (0.5 + Math.random() / 2));
+}
+
+/** The error as a {@link ModelError}, recognised across duplicated copies of this package. */
+export function asModelError(error: unknown): ModelError | undefined {
+  if (!EpisodicError.isInstance(error) || !error.code.startsWith('model_')) return undefined;
+  return typeof (error as Partial<ModelError>).kind === 'string' ? (error as ModelError) : undefined;
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

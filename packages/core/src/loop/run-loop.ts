@@ -1,0 +1,283 @@
+/**
+ * The agent loop as a plain function. One call runs one episode (or finishes an
+ * unfinished one): pack, stream the model, append its message, run the tools it
+ * asked for, append their results, persist, and decide the next step, until the
+ * model answers without tool calls or a stop condition holds.
+ *
+ * Write-ahead: the assistant message is persisted as soon as the call returns
+ * (before its tools run) and the tool results as soon as the last one finishes, so
+ * a crash loses at most the call or the tool batch in flight; `pendingStep` tells
+ * what an interrupted transcript needs next. Tools may therefore run twice across
+ * a crash (at least once, never zero times).
+ */
+import { episodeUnfinished, unansweredToolCalls } from '../message/episodes.js';
+import { RunAbortedError } from './agent-errors.js';
+import type { AgentEvent, AgentEventHandler } from './agent-events.js';
+import { checkedAssistantMessage } from './checked-message.js';
+import {
+  type AssistantMessage,
+  assistantText,
+  type Message,
+  type ToolCallPart,
+  type ToolMessage,
+  toolCallsOf,
+  type Usage,
+  type UserMessage,
+} from '../message/message.js';
+import type { StopReason } from '../model/model-adapter.js';
+import { callModel, type ModelCallSettings } from './model-call.js';
+import type { Pricing } from '../model/model-profile.js';
+import { prepareForPacking } from '../packing/pack-context.js';
+import type { PackState } from '../packing/pack-types.js';
+import type { ReplayCache } from '../reasoning/replay-cache/replay-cache.js';
+import { type EpisodeReasoningReport, ReasoningReporter } from '../reasoning/stats/reasoning-report.js';
+import { captureForReplay } from '../reasoning/replay-cache/replay-capture.js';
+import type { StopCondition } from './stop-conditions.js';
+import type { AgentTool } from './tool.js';
+import { executeToolCalls } from './tool-executor.js';
+import { addUsage, emptyUsageTotals, estimateCost, type UsageTotals } from '../model/usage-totals.js';
+
+/** Everything the loop needs that does not change between episodes. */
+export interface LoopSettings extends ModelCallSettings {
+  tools: ReadonlyMap<string, AgentTool>;
+  stopWhen: StopCondition;
+  maxConcurrency: number | undefined;
+  toolTimeoutMs: number | undefined;
+  /** Prices for the cost estimate, usually from the adapter's profile. */
+  pricing: Pricing | undefined;
+  /** Captures the reasoning of every answer for histories that come back without it; off when undefined. */
+  replayCache?: ReplayCache | undefined;
+}
+
+/** The session side of a run: its transcript, where to persist it, where events go. */
+export interface LoopSession {
+  id: string;
+  /** The transcript; the loop appends to it after each successful persist. */
+  messages: Message[];
+  packState: PackState | undefined;
+  persist(messages: readonly Message[]): Promise<void>;
+  saveState(state: PackState): Promise<void>;
+  emit: AgentEventHandler;
+  /** Events about the session itself (load warnings, restored reasoning), emitted after `episode-start` and cleared. */
+  notices?: AgentEvent[];
+}
+
+/** What the loop does next. */
+export type NextStep =
+  | { type: 'call-model' }
+  | { type: 'run-tools'; message: AssistantMessage; calls: ToolCallPart[]; stopReason: StopReason | undefined }
+  | { type: 'final'; message: AssistantMessage | undefined }
+  | { type: 'stop'; message: AssistantMessage };
+
+/** The outcome of an episode that ended normally (aborts and failures throw). */
+export interface EpisodeResult {
+  reason: 'done' | 'stop-condition';
+  /** The episode's last assistant message. */
+  message: AssistantMessage | undefined;
+  /** Its visible text. */
+  text: string;
+  /** Model calls made by this run. */
+  steps: number;
+  /** Usage of this run's model calls. */
+  usage: UsageTotals;
+  /** Reasoning and visible tokens of this run's steps, and the leaks found in them. */
+  reasoning: EpisodeReasoningReport;
+}
+
+/**
+ * Runs one episode: with `input`, a new one; without, whatever the transcript's
+ * current episode still needs (see {@link pendingStep}). Throws {@link RunAbortedError}
+ * when `signal` aborts and the final error when a model call fails for good; in both
+ * cases the transcript is consistent and persisted.
+ */
+export async function runEpisode(
+  settings: LoopSettings,
+  session: LoopSession,
+  input: UserMessage | undefined,
+  signal?: AbortSignal,
+): Promise<EpisodeResult> {
+  const { emit } = session;
+  let usage = emptyUsageTotals(settings.pricing);
+  let calls = 0;
+  const reporter = new ReasoningReporter(settings.tokenizer, emit);
+  emit({ type: 'episode-start', sessionId: session.id, input, resumed: input === undefined });
+  for (const notice of session.notices?.splice(0) ?? []) emit(notice);
+  try {
+    if (input) await append(settings, session, [...unansweredResults(session.messages), input]);
+    let step = stepsInEpisode(session.messages);
+    let next: NextStep = pendingStep(session.messages) ?? { type: 'final', message: lastAssistant(session.messages) };
+    for (;;) {
+      switch (next.type) {
+        case 'call-model': {
+          step += 1;
+          const outcome = await modelStep(settings, session, { step, reporter }, signal);
+          usage = addUsage(usage, outcome.usage, settings.pricing);
+          calls += 1;
+          next = outcome.next;
+          break;
+        }
+        case 'run-tools':
+          next = await runTools(settings, session, next, step, signal);
+          break;
+        case 'final':
+        case 'stop': {
+          const reason = next.type === 'final' ? 'done' : 'stop-condition';
+          const reasoning = reporter.finish();
+          emit({ type: 'episode-finish', reason, message: next.message, usage });
+          const text = next.message ? assistantText(next.message) : '';
+          return { reason, message: next.message, text, steps: calls, usage, reasoning };
+        }
+      }
+    }
+  } catch (error) {
+    const aborted = signal?.aborted === true;
+    const failure = aborted && !(error instanceof RunAbortedError) ? new RunAbortedError(signal?.reason) : error;
+    reporter.finish();
+    emit({ type: 'error', error: failure as Error, willRetry: false });
+    emit({ type: 'episode-finish', reason: aborted ? 'aborted' : 'error', message: undefined, usage });
+    throw failure;
+  }
+}
+
+/**
+ * Calls the model, learns the tokenizer ratio from the reported input tokens (so the
+ * next packs stay under the provider's real limit), and persists the answer before
+ * anything else happens; then reports its reasoning and captures it for replay.
+ */
+async function modelStep(
+  settings: LoopSettings,
+  session: LoopSession,
+  { step, reporter }: { step: number; reporter: ReasoningReporter },
+  signal: AbortSignal | undefined,
+): Promise<{ usage: Usage; next: NextStep }> {
+  const { emit } = session;
+  const context = { messages: session.messages, packState: session.packState, step };
+  const result = await callModel(settings, context, emit, signal);
+  settings.tokenizer.calibration.observe(result.countedTokens, result.usage.inputTokens, result.countedFactor);
+  // The cost is fixed at call time with this model's prices, so session totals stay
+  // right after a switch to a model with other prices.
+  const usage: Usage = settings.pricing
+    ? { ...result.usage, costUsd: estimateCost(result.usage, settings.pricing) }
+    : result.usage;
+  const message = checkedAssistantMessage(
+    { ...result.message, model: result.message.model ?? settings.model.model, usage },
+    settings.model.model.provider,
+  );
+  const previous = session.messages.at(-1);
+  await append(settings, session, [message]);
+  session.packState = result.state;
+  await session.saveState(result.state);
+  reporter.step(step, message);
+  if (settings.replayCache) await captureForReplay(settings, { message, previous, step }, emit);
+  const calls = toolCallsOf(message);
+  if (calls.length > 0)
+    return { usage: result.usage, next: { type: 'run-tools', message, calls, stopReason: result.stopReason } };
+  emit({ type: 'step-finish', step, message, toolResults: [], usage: result.usage, stopReason: result.stopReason });
+  return { usage: result.usage, next: { type: 'final', message } };
+}
+
+async function runTools(
+  settings: LoopSettings,
+  session: LoopSession,
+  next: Extract<NextStep, { type: 'run-tools' }>,
+  step: number,
+  signal: AbortSignal | undefined,
+): Promise<NextStep> {
+  const { emit } = session;
+  for (const call of next.calls) emit({ type: 'tool-call', step, call });
+  // The executor answers every call, aborted ones included, so the transcript never
+  // holds a call without its result, whatever happens below. An event handler that
+  // throws must not cut the batch short (its tools would run on unrecorded): its
+  // error is raised once the results are persisted.
+  let handlerFailure: { error: unknown } | undefined;
+  const results = await executeToolCalls(next.calls, {
+    tools: settings.tools,
+    maxConcurrency: settings.maxConcurrency,
+    timeoutMs: settings.toolTimeoutMs,
+    signal,
+    onResult: (result, _call, durationMs) => {
+      try {
+        emit({ type: 'tool-result', step, result, durationMs });
+      } catch (error) {
+        handlerFailure ??= { error };
+      }
+    },
+  });
+  await append(settings, session, results);
+  if (handlerFailure) throw handlerFailure.error;
+  emit({
+    type: 'step-finish',
+    step,
+    message: next.message,
+    toolResults: results,
+    usage: next.message.usage,
+    stopReason: next.stopReason,
+  });
+  if (signal?.aborted) throw new RunAbortedError(signal.reason);
+  const stop = settings.stopWhen({
+    steps: step,
+    message: next.message,
+    toolResults: results,
+    messages: session.messages,
+  });
+  return stop ? { type: 'stop', message: next.message } : { type: 'call-model' };
+}
+
+/**
+ * Error results for tool calls an interrupted episode left without one, so that a
+ * new user message never follows a dangling call (`resume()` runs them instead).
+ */
+function unansweredResults(messages: readonly Message[]): ToolMessage[] {
+  const pending = pendingStep(messages);
+  if (pending?.type !== 'run-tools') return [];
+  return pending.calls.map((call) => ({
+    role: 'tool',
+    toolCallId: call.id,
+    toolName: call.name,
+    content: `Tool "${call.name}" did not run: the session was interrupted and a new message came first.`,
+    isError: true,
+  }));
+}
+
+/**
+ * Persists first, then appends in memory, so memory never runs ahead of the store.
+ * Then counts the messages (and their shortened forms) for the packer, so the next
+ * pack only adds cached numbers.
+ */
+async function append(settings: LoopSettings, session: LoopSession, messages: readonly Message[]): Promise<void> {
+  await session.persist(messages);
+  session.messages.push(...messages);
+  const options = { ...settings.pack, budget: settings.budget, tokenizer: settings.tokenizer };
+  for (const message of messages) prepareForPacking(message, options);
+}
+
+/**
+ * What an interrupted transcript needs next, or undefined when its current episode
+ * is finished (it ends with an assistant message whose tool calls all have results,
+ * and no tool results after it) or there is nothing to continue.
+ * - last assistant message has calls without results: run those;
+ * - the transcript ends with a user or tool message: call the model.
+ */
+export function pendingStep(messages: readonly Message[]): NextStep | undefined {
+  const unanswered = unansweredToolCalls(messages);
+  if (unanswered) return { type: 'run-tools', ...unanswered, stopReason: undefined };
+  return episodeUnfinished(messages) ? { type: 'call-model' } : undefined;
+}
+
+/** Assistant messages (model calls) since the last user message. */
+export function stepsInEpisode(messages: readonly Message[]): number {
+  let steps = 0;
+  for (let index = messages.length - 1; index >= 0 && messages[index]?.role !== 'user'; index -= 1) {
+    if (messages[index]?.role === 'assistant') steps += 1;
+  }
+  return steps;
+}
+
+function lastAssistant(messages: readonly Message[]): AssistantMessage | undefined {
+  for (let index = messages.length - 1; index >= 0; index -= 1) {
+    const message = messages[index];
+    if (message?.role === 'user') return undefined;
+    if (message?.role === 'assistant') return message;
+  }
+  return undefined;
+}

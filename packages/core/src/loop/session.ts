@@ -1,0 +1,204 @@
+/**
+ * `Session`: one conversation with an agent, persisted through a {@link SessionStore}
+ * after every step. A thin wrapper over {@link runEpisode}.
+ */
+import { SessionBusyError } from './agent-errors.js';
+import type { AgentEvent, AgentEventHandler } from './agent-events.js';
+import { InvalidArgumentError } from '../errors.js';
+import type { Message, UserMessage, UserPart } from '../message/message.js';
+import type { PackState } from '../packing/pack-types.js';
+import type { ReasoningAtRest } from '../store/reasoning-at-rest.js';
+import { type SessionReasoningSummary, summarizeReasoning } from '../reasoning/stats/reasoning-report.js';
+import { type EpisodeResult, type LoopSettings, pendingStep, runEpisode } from './run-loop.js';
+import type { OpenedSession } from './session-open.js';
+import type { SessionStore, TornLine } from '../store/session-store.js';
+import { parseTranscriptLine } from '../message/transcript.js';
+import { type UsageTotals, usageTotalsOf } from '../model/usage-totals.js';
+
+/** What `send` accepts: text, user content parts, or a whole user message. */
+export type SessionInput = string | UserPart[] | UserMessage;
+
+export interface RunOptions {
+  /** Aborts the run; the transcript stays consistent (see {@link RunAbortedError}). */
+  signal?: AbortSignal;
+  /** Receives every event as it happens. */
+  onEvent?: AgentEventHandler;
+}
+
+/** A conversation: its transcript, pack state and usage. Create with `agent.session()`. */
+export class Session {
+  readonly id: string;
+  readonly store: SessionStore;
+  /** Set when the stored transcript ended in a torn write that loading ignored. */
+  readonly torn: TornLine | undefined;
+  /** Warnings about the session as opened (e.g. reasoning its model needs is missing); also emitted at the next run. */
+  readonly warnings: readonly string[];
+  private readonly state: { messages: Message[]; packState: PackState | undefined };
+  private readonly notices: AgentEvent[];
+  private readonly atRest: ReasoningAtRest | undefined;
+  private running = false;
+
+  /** @internal Use `agent.session()`. */
+  constructor(
+    private readonly settings: LoopSettings,
+    store: SessionStore,
+    id: string,
+    opened: OpenedSession,
+  ) {
+    this.id = id;
+    this.store = store;
+    this.torn = opened.torn;
+    this.warnings = opened.warnings;
+    this.notices = opened.notices;
+    this.atRest = opened.atRest;
+    this.state = { messages: opened.messages, packState: opened.packState };
+  }
+
+  /** The transcript so far (do not modify it). */
+  get messages(): readonly Message[] {
+    return this.state.messages;
+  }
+
+  /** The packer's state after the latest call. */
+  get packState(): PackState | undefined {
+    return this.state.packState;
+  }
+
+  /** Token usage and estimated cost of every model call in the transcript. */
+  get totals(): UsageTotals {
+    return usageTotalsOf(this.state.messages, this.settings.pricing);
+  }
+
+  /**
+   * Reasoning and visible tokens per step, per episode and in total, and every
+   * reasoning leak found in visible text, over the whole transcript (counted with the
+   * agent's tokenizer). Reasoning kept out of a reloaded transcript is not counted
+   * again; its provider-reported tokens still are (`reportedReasoningTokens`).
+   */
+  get reasoning(): SessionReasoningSummary {
+    return summarizeReasoning(this.state.messages, this.settings.tokenizer);
+  }
+
+  /** True when the current episode was interrupted and {@link resume} has work to do. */
+  get unfinished(): boolean {
+    return pendingStep(this.state.messages) !== undefined;
+  }
+
+  /**
+   * Runs one episode for `input` and returns its outcome. Rejects on abort or a model
+   * failure, and with a {@link TranscriptError} for input that is not a valid user
+   * message (nothing is stored then).
+   */
+  send(input: SessionInput, options: RunOptions = {}): Promise<EpisodeResult> {
+    try {
+      return this.run(toUserMessage(input), options);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  /** Continues an interrupted episode (pending tool calls first). Returns at once when nothing is pending. */
+  resume(options: RunOptions = {}): Promise<EpisodeResult> {
+    if (this.state.messages.length === 0) {
+      return Promise.reject(new InvalidArgumentError('nothing to resume: the session is empty; call send() first'));
+    }
+    return this.run(undefined, options);
+  }
+
+  /**
+   * Runs one episode for `input` and yields its events. Failures arrive as an
+   * `error` event followed by `episode-finish`; the iterator itself only throws for
+   * errors raised before the episode starts (e.g. a busy session). Breaking out of
+   * the loop does not stop the run: abort its signal for that.
+   */
+  stream(input: SessionInput, options: RunOptions = {}): AsyncGenerator<AgentEvent> {
+    return this.events(toUserMessage(input), options);
+  }
+
+  /** {@link resume} as a stream of events (see {@link stream}). */
+  resumeStream(options: RunOptions = {}): AsyncGenerator<AgentEvent> {
+    return this.events(undefined, options);
+  }
+
+  private async* events(input: UserMessage | undefined, options: RunOptions): AsyncGenerator<AgentEvent> {
+    const queue: AgentEvent[] = [];
+    let wake: (() => void) | undefined;
+    let finished = false;
+    let reported = false;
+    let failure: unknown;
+    const onEvent = (event: AgentEvent) => {
+      options.onEvent?.(event);
+      if (event.type === 'error' && !event.willRetry) reported = true;
+      queue.push(event);
+      wake?.();
+    };
+    this.run(input, { ...options, onEvent })
+      .catch((error) => {
+        failure = error;
+      })
+      .finally(() => {
+        finished = true;
+        wake?.();
+      });
+    for (;;) {
+      const event = queue.shift();
+      if (event) {
+        yield event;
+        continue;
+      }
+      if (finished) break;
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+      });
+      wake = undefined;
+    }
+    if (failure !== undefined && !reported) throw failure;
+  }
+
+  private async run(input: UserMessage | undefined, options: RunOptions): Promise<EpisodeResult> {
+    if (this.running) throw new SessionBusyError(this.id);
+    this.running = true;
+    const { store, id, state, atRest } = this;
+    try {
+      const result = await runEpisode(
+        this.settings,
+        {
+          id,
+          get messages() {
+            return state.messages;
+          },
+          get packState() {
+            return state.packState;
+          },
+          set packState(value) {
+            state.packState = value;
+          },
+          persist: (messages) =>
+            atRest ? atRest.persist(messages, state.messages.length) : store.append(id, messages),
+          saveState: (packState) => store.saveState(id, packState),
+          emit: options.onEvent ?? (() => {}),
+          notices: this.notices,
+        },
+        input,
+        options.signal,
+      );
+      await atRest?.settle();
+      return result;
+    } finally {
+      this.running = false;
+    }
+  }
+}
+
+/**
+ * The input as a user message, checked like a transcript line (it is persisted as
+ * one, and a stored line that does not parse would keep the session from loading)
+ * and copied, so later changes to the caller's objects do not reach the session.
+ */
+function toUserMessage(input: SessionInput): UserMessage {
+  const message = typeof input === 'string' || Array.isArray(input) ? { role: 'user', content: input } : input;
+  if (message?.role !== 'user') {
+    throw new InvalidArgumentError(`send() takes a user message (got role "${String(message?.role)}")`);
+  }
+  return parseTranscriptLine(JSON.stringify(message), 1, 'send() input') as UserMessage;
+}

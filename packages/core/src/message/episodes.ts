@@ -1,0 +1,73 @@
+/**
+ * Episodes: one user message and everything that answers it. See DESIGN.md.
+ */
+import { type AssistantMessage, type Message, type ToolCallPart, type ToolMessage, toolCallsOf } from './message.js';
+
+/** A run of messages from one user message up to (not including) the next. */
+export interface Episode {
+  /** Position among the returned episodes. */
+  index: number;
+  /** Index of the first message in the input array. */
+  start: number;
+  /** Index one past the last message. */
+  end: number;
+  /** True for messages before the first user message (there is no user message). */
+  preamble: boolean;
+  messages: Message[];
+}
+
+/**
+ * Splits messages into episodes, in order. Episode k starts at the k-th user
+ * message and ends before the next one; tool messages never start an episode
+ * (even though Anthropic sends tool results as user-role messages on the wire).
+ * Messages before the first user message, if any (system lines excluded), form a
+ * preamble episode at the front with `preamble: true`. The current episode is the
+ * last one.
+ */
+export function splitEpisodes(messages: readonly Message[]): Episode[] {
+  let first = 0;
+  while (first < messages.length && messages[first]?.role === 'system') first += 1;
+  const starts = episodeStarts(messages, first);
+  return starts.map((start, index) => {
+    const end = starts[index + 1] ?? messages.length;
+    return { index, start, end, preamble: messages[start]?.role !== 'user', messages: messages.slice(start, end) };
+  });
+}
+
+/**
+ * Start indexes of the episodes of `messages` from index `from` on, without copying
+ * messages (the packer calls it on every pack).
+ */
+export function episodeStarts(messages: readonly Message[], from = 0): number[] {
+  const starts: number[] = [];
+  if (from < messages.length) starts.push(from);
+  for (let index = from + 1; index < messages.length; index += 1) {
+    if (messages[index]?.role === 'user') starts.push(index);
+  }
+  return starts;
+}
+
+/**
+ * The tool calls of the transcript's last assistant message that have no result
+ * after it (tool messages only may follow it), or undefined when there are none.
+ */
+export function unansweredToolCalls(
+  messages: readonly Message[],
+): { message: AssistantMessage; calls: ToolCallPart[] } | undefined {
+  let index = messages.length - 1;
+  while (index >= 0 && messages[index]?.role === 'tool') index -= 1;
+  const anchor = messages[index];
+  if (anchor?.role !== 'assistant') return undefined;
+  const answered = new Set(messages.slice(index + 1).map((message) => (message as ToolMessage).toolCallId));
+  const calls = toolCallsOf(anchor).filter((call) => !answered.has(call.id));
+  return calls.length > 0 ? { message: anchor, calls } : undefined;
+}
+
+/**
+ * Whether the current episode still needs work: tool calls without results, or a
+ * transcript that ends with a user or tool message (the model has not answered).
+ */
+export function episodeUnfinished(messages: readonly Message[]): boolean {
+  const role = messages.at(-1)?.role;
+  return role === 'user' || role === 'tool' || unansweredToolCalls(messages) !== undefined;
+}

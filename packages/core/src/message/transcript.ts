@@ -1,0 +1,188 @@
+/**
+ * Reading and writing transcripts (format v1, JSON Lines). The reader streams, so a
+ * large session never has to be held as one string; every problem becomes a
+ * {@link TranscriptError} naming the line and the field.
+ */
+import { createReadStream } from 'node:fs';
+import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
+import type { z } from 'zod';
+import { writeFileAtomic } from '../support/atomic-write.js';
+import { EpisodicError, TranscriptError } from '../errors.js';
+import type { Message } from './message.js';
+import { MessageSchemas } from './transcript-schema.js';
+
+const roles = Object.keys(MessageSchemas) as (keyof typeof MessageSchemas)[];
+
+/** Options for reading a transcript. */
+export interface ReadTranscriptOptions {
+  /** Name used in error messages when the source is a stream. */
+  file?: string;
+}
+
+/**
+ * Parses one transcript line. `lineNumber` is 1-based and only used for errors.
+ * Throws {@link TranscriptError}.
+ */
+export function parseTranscriptLine(text: string, lineNumber: number, file?: string): Message {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new TranscriptError({ file, line: lineNumber }, `not valid JSON (${(error as Error).message})`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new TranscriptError({ file, line: lineNumber }, 'a message must be a JSON object');
+  }
+  const role = (value as { role?: unknown }).role;
+  if (typeof role !== 'string' || !(roles as string[]).includes(role)) {
+    throw new TranscriptError(
+      { file, line: lineNumber, field: 'role' },
+      `role must be one of ${roles.join(', ')} (got ${JSON.stringify(role) ?? 'nothing'})`,
+    );
+  }
+  const schema = MessageSchemas[role as keyof typeof MessageSchemas];
+  const result = schema.safeParse(value);
+  if (!result.success) {
+    const { issue, path } = deepestIssue(result.error.issues[0] as z.core.$ZodIssue, []);
+    const field = formatPath(path);
+    throw new TranscriptError(
+      { file, line: lineNumber, field },
+      `${role} ${field} ${describeIssue(issue, path, value)}`,
+    );
+  }
+  // Return the input itself: loose schemas keep unknown fields anyway, and the
+  // original key order keeps rewritten lines byte-identical.
+  return value as Message;
+}
+
+/**
+ * Unions report one issue per alternative; the alternative that got furthest
+ * (longest path) says best what is wrong.
+ */
+function deepestIssue(
+  issue: z.core.$ZodIssue,
+  prefix: PropertyKey[],
+): { issue: z.core.$ZodIssue; path: PropertyKey[] } {
+  const path = [...prefix, ...issue.path];
+  if (issue.code !== 'invalid_union' || issue.errors.length === 0) return { issue, path };
+  let best: { issue: z.core.$ZodIssue; path: PropertyKey[] } | undefined;
+  for (const branch of issue.errors) {
+    const first = branch[0];
+    if (!first) continue;
+    const candidate = deepestIssue(first, path);
+    if (!best || candidate.path.length > best.path.length) best = candidate;
+  }
+  return best ?? { issue, path };
+}
+
+function formatPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const key of path) {
+    if (typeof key === 'number') out += `[${key}]`;
+    else out += out ? `.${String(key)}` : String(key);
+  }
+  return out || '(message)';
+}
+
+function describeIssue(issue: z.core.$ZodIssue, path: readonly PropertyKey[], root: unknown): string {
+  const received = receivedAt(path, root);
+  switch (issue.code) {
+    case 'invalid_union': {
+      const options = (issue as { options?: unknown[] }).options;
+      if (options) return `must be one of ${options.join(', ')}`;
+      return received === undefined ? 'is required' : 'does not match any allowed shape';
+    }
+    case 'invalid_type':
+      if (received === undefined) return 'is required';
+      return `must be ${issue.expected} (got ${describeValue(received)})`;
+    case 'invalid_value':
+      return `must be one of ${issue.values.map((value) => JSON.stringify(value)).join(', ')}`;
+    case 'too_small':
+      return issue.origin === 'string' ? 'must not be empty' : `must be at least ${String(issue.minimum)}`;
+    default:
+      return issue.message;
+  }
+}
+
+function receivedAt(path: readonly PropertyKey[], root: unknown): unknown {
+  let current: unknown = root;
+  for (const key of path) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as Record<PropertyKey, unknown>)[key];
+  }
+  return current;
+}
+
+function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  return typeof value;
+}
+
+/**
+ * Streams a transcript, yielding one validated message per non-blank line.
+ * `source` is a file path or a readable stream.
+ */
+export async function* readTranscriptStream(
+  source: string | Readable,
+  options: ReadTranscriptOptions = {},
+): AsyncGenerator<Message> {
+  const file = typeof source === 'string' ? source : options.file;
+  const input = typeof source === 'string' ? createReadStream(source, { encoding: 'utf8' }) : source;
+  const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
+  let lineNumber = 0;
+  let seenNonSystem = false;
+  try {
+    for await (const line of lines) {
+      lineNumber += 1;
+      if (line.trim() === '') continue;
+      const message = parseTranscriptLine(line, lineNumber, file);
+      if (message.role === 'system' && seenNonSystem) {
+        throw new TranscriptError(
+          { file, line: lineNumber, field: 'role' },
+          'a system message may only appear at the top of a transcript',
+        );
+      }
+      if (message.role !== 'system') seenNonSystem = true;
+      yield message;
+    }
+  } catch (error) {
+    if (EpisodicError.isInstance(error)) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new EpisodicError('file_not_found', `Transcript file not found: ${file}`);
+    throw error;
+  } finally {
+    lines.close();
+    if (typeof source === 'string') input.destroy();
+  }
+}
+
+/** Reads a whole transcript (file path or stream) into memory. */
+export async function readTranscript(
+  source: string | Readable,
+  options: ReadTranscriptOptions = {},
+): Promise<Message[]> {
+  const messages: Message[] = [];
+  for await (const message of readTranscriptStream(source, options)) messages.push(message);
+  return messages;
+}
+
+/** Serialises one message as a transcript line (without the newline). */
+export function serializeMessage(message: Message): string {
+  return JSON.stringify(message);
+}
+
+/** Serialises messages as transcript text (one line each, trailing newline). */
+export function formatTranscript(messages: readonly Message[]): string {
+  return messages.map((message) => `${serializeMessage(message)}\n`).join('');
+}
+
+/**
+ * Writes a whole transcript to `path` atomically: it is written to a temporary file
+ * beside the target, flushed to disk, then renamed over it, so a crash never leaves
+ * a half-written file in place of a good one.
+ */
+export async function writeTranscript(path: string, messages: readonly Message[]): Promise<void> {
+  await writeFileAtomic(path, formatTranscript(messages));
+}

@@ -1,0 +1,108 @@
+/**
+ * The model adapter contract: neutral requests in, neutral stream events out.
+ * Adapters (in `@episodic/providers`) convert to and from each wire API.
+ */
+import { EpisodicError } from '../errors.js';
+import type { AssistantMessage, Message, ModelRef, ToolSpec, Usage } from '../message/message.js';
+import type { ModelProfile } from './model-profile.js';
+import type { PackStats } from '../packing/pack-types.js';
+
+/** Why the model stopped. */
+export type StopReason = 'stop' | 'tool-calls' | 'max-tokens' | 'content-filter' | 'error' | 'other';
+
+/** One model call, already packed. */
+export interface ModelRequest {
+  system?: string;
+  /** Packed messages (no system lines). */
+  messages: readonly Message[];
+  tools?: readonly ToolSpec[];
+  maxOutputTokens?: number;
+  /** Where the packer suggests cache breakpoints (used by Anthropic-style caching). */
+  cacheBreakpoints?: PackStats['cacheBreakpoints'];
+  /** Options for this provider only; unknown keys give a warning event, not an error. */
+  providerOptions?: Record<string, unknown>;
+}
+
+/** Neutral stream events. */
+export type ModelStreamEvent =
+  | { type: 'text-delta'; text: string }
+  | { type: 'reasoning-delta'; text: string }
+  | { type: 'tool-call-start'; id: string; name: string }
+  | { type: 'tool-call-delta'; id: string; argsDelta: string }
+  | { type: 'warning'; message: string }
+  | { type: 'finish'; message: AssistantMessage; usage: Usage; stopReason: StopReason };
+
+export interface StreamOptions {
+  signal?: AbortSignal;
+}
+
+/** A model behind one wire API. */
+export interface ModelAdapter {
+  /** Who answers: copied onto every assistant message this adapter produces. */
+  readonly model: ModelRef;
+  /** The profile in force (retention, context window, cache style, pricing). */
+  readonly profile?: ModelProfile;
+  /** Streams one model call. The last event is `finish`, or the iterator throws a {@link ModelError}. */
+  stream(request: ModelRequest, options?: StreamOptions): AsyncIterable<ModelStreamEvent>;
+  /** Optional exact token count of a request by the provider's own tokenizer. */
+  countTokens?(request: ModelRequest, options?: StreamOptions): Promise<number>;
+}
+
+/** The collected result of one model call. */
+export interface ModelResponse {
+  message: AssistantMessage;
+  usage: Usage;
+  stopReason: StopReason;
+  warnings: string[];
+}
+
+/** Runs a stream to the end and returns its `finish` event's content. */
+export async function generate(
+  adapter: ModelAdapter,
+  request: ModelRequest,
+  options: StreamOptions = {},
+): Promise<ModelResponse> {
+  const warnings: string[] = [];
+  for await (const event of adapter.stream(request, options)) {
+    if (event.type === 'warning') warnings.push(event.message);
+    if (event.type === 'finish')
+      return { message: event.message, usage: event.usage, stopReason: event.stopReason, warnings };
+  }
+  throw new ModelError('protocol', `${adapter.model.provider} stream ended without a finish event`, {
+    retryable: true,
+  });
+}
+
+/** Kinds of model failure, each with a clear meaning for the loop. */
+export type ModelErrorKind =
+  | 'rate-limit'
+  | 'overloaded'
+  | 'server'
+  | 'context-overflow'
+  | 'auth'
+  | 'invalid-request'
+  | 'aborted'
+  | 'network'
+  | 'protocol';
+
+/** A failed model call, mapped from a provider error. */
+export class ModelError extends EpisodicError {
+  readonly kind: ModelErrorKind;
+  /** True when the same call may succeed later (429, 529, 5xx, network). */
+  readonly retryable: boolean;
+  readonly status: number | undefined;
+  /** Seconds the provider asked to wait, if it said. */
+  readonly retryAfter: number | undefined;
+
+  constructor(
+    kind: ModelErrorKind,
+    message: string,
+    options: { retryable?: boolean; status?: number; retryAfter?: number; cause?: unknown } = {},
+  ) {
+    super(`model_${kind.replace('-', '_')}`, message, { cause: options.cause });
+    this.kind = kind;
+    this.retryable = options.retryable ?? false;
+    this.status = options.status;
+    this.retryAfter = options.retryAfter;
+  }
+}

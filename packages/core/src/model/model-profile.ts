@@ -1,0 +1,61 @@
+/**
+ * Model profiles: what a provider and model need for reasoning, tools and caching,
+ * as data. Providers ship tables of profiles (see `@episodic/providers`); users can
+ * override any field. Core only reads the fields below.
+ */
+import type { Retention } from '../message/retention.js';
+
+/** How a provider caches prompts. */
+export type CacheStyle = 'anthropic-breakpoints' | 'openai-prefix' | 'gemini-implicit' | 'none';
+
+/**
+ * Where reasoning travels on an OpenAI-compatible wire: a message field, `<think>`
+ * tags inside content, or nowhere.
+ */
+export type ReasoningField =
+  | 'reasoning_content'
+  | 'reasoning'
+  | 'reasoning_details'
+  | 'think-tags'
+  | 'thinking'
+  | 'none';
+
+/** Prices in USD per million tokens. */
+export interface Pricing {
+  input: number;
+  cachedInput: number;
+  cacheWrite?: number;
+  output: number;
+}
+
+export interface ModelProfile {
+  /** Provider name, e.g. `anthropic`, `openai`, `google`, `deepseek`. */
+  provider: string;
+  /** Model id pattern this profile matches (a RegExp source, anchored by the lookup). */
+  pattern: string;
+  contextWindow: number;
+  maxOutputTokens: number;
+  /** Which reasoning goes back to this model across episodes. */
+  retention: Retention;
+  /** Wire field for reasoning on OpenAI-compatible endpoints. */
+  reasoningField?: ReasoningField;
+  cacheStyle: CacheStyle;
+  /** Below this many prompt tokens the provider does not cache. */
+  minCacheableTokens: number;
+  /** Local-count multiplier before any calibration (tokenizers other than o200k count more). */
+  tokenizerFactor: number;
+  pricing?: Pricing;
+  /** Provider-specific fields (thinking mode, beta headers, id rules, paired flags, ...). */
+  [field: string]: unknown;
+}
+
+/** Looks a model up in a list of profiles: the first whose provider and pattern match wins. */
+export function findProfile(
+  profiles: readonly ModelProfile[],
+  provider: string,
+  model: string,
+): ModelProfile | undefined {
+  return profiles.find(
+    (profile) => profile.provider === provider && new RegExp(`^(?:${profile.pattern})$`).test(model),
+  );
+}

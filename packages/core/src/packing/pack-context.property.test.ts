@@ -1,0 +1,177 @@
+/**
+ * Property tests for every packer guarantee in DESIGN.md, over random transcripts
+ * replayed call by call with the pack state carried, as a live session does.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { words } from '../../../../test/support/transcripts.js';
+import { ContextOverflowError } from '../errors.js';
+import type { AssistantPart, Message } from '../message/message.js';
+import { countContext, packContext } from './pack-context.js';
+import type { Retention } from '../message/retention.js';
+import type { PackResult, PackState } from './pack-types.js';
+import { createTokenCounter } from '../tokens/token-counter.js';
+
+interface StepSpec {
+  reasoning: number;
+  text: number;
+  results: { size: number; missing: boolean }[];
+}
+
+const stepArbitrary = fc.record({
+  reasoning: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 300 })),
+  text: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 40 })),
+  results: fc.array(
+    fc.record({
+      size: fc.oneof(fc.integer({ min: 1, max: 80 }), fc.integer({ min: 500, max: 3000 })),
+      missing: fc.integer({ min: 0, max: 19 }).map((value) => value === 0),
+    }),
+    { maxLength: 3 },
+  ),
+});
+const episodeArbitrary = fc.record({
+  user: fc.integer({ min: 1, max: 60 }),
+  steps: fc.array(stepArbitrary, { maxLength: 7 }),
+});
+const transcriptArbitrary = fc.record({
+  preamble: fc.integer({ min: 0, max: 9 }).map((value) => value === 0),
+  episodes: fc.array(episodeArbitrary, { minLength: 1, maxLength: 8 }),
+});
+
+/** Builds messages and remembers, for each part and message, the episode it came from. */
+type TranscriptSpec = typeof transcriptArbitrary extends fc.Arbitrary<infer Value> ? Value : never;
+
+function build(spec: TranscriptSpec) {
+  const messages: Message[] = [];
+  const episodeOf = new Map<object, number>();
+  let ids = 0;
+  let seed = 1;
+  const addStep = (step: StepSpec, episode: number) => {
+    const parts: AssistantPart[] = [];
+    if (step.reasoning)
+      parts.push({ type: 'reasoning', text: `r${ids} ${words(step.reasoning, seed++)}`, signature: `s${ids}` });
+    if (step.text) parts.push({ type: 'text', text: words(step.text, seed++) });
+    const calls = step.results.map(
+      (): AssistantPart => ({ type: 'tool-call', id: `call_${ids++}`, name: 'probe', args: { n: ids } }),
+    );
+    parts.push(...calls);
+    const message: Message = { role: 'assistant', content: parts };
+    messages.push(message);
+    for (const part of parts) episodeOf.set(part, episode);
+    step.results.forEach((result, index) => {
+      if (result.missing) return;
+      const part = calls[index] as { id: string };
+      messages.push({ role: 'tool', toolCallId: part.id, toolName: 'probe', content: words(result.size, seed++) });
+    });
+  };
+  if (spec.preamble) addStep({ reasoning: 20, text: 5, results: [{ size: 10, missing: false }] }, -1);
+  spec.episodes.forEach((episode, index) => {
+    messages.push({ role: 'user', content: `question ${index} ${words(episode.user, seed++)}` });
+    for (const step of episode.steps) addStep(step, index);
+  });
+  return { messages, episodeOf };
+}
+
+function checkCall(
+  packed: PackResult,
+  visible: readonly Message[],
+  budget: number,
+  retention: Retention,
+  episodeOf: Map<object, number>,
+  verifier: ReturnType<typeof createTokenCounter>,
+) {
+  const currentEpisode = visible.filter((message) => message.role === 'user').length - 1;
+  // 1. Budget, counted over exactly what is returned (fresh counter: no cache involved).
+  expect(packed.stats.tokens.total).toBeLessThanOrEqual(budget);
+  expect(countContext(verifier, { system: packed.system, messages: packed.messages })).toBe(packed.stats.tokens.total);
+  // 2. Retention.
+  const reasoningParts = packed.messages.flatMap((message) =>
+    message.role === 'assistant' ? message.content.filter((part) => part.type === 'reasoning') : [],
+  );
+  if (retention === 'none') expect(reasoningParts).toHaveLength(0);
+  if (retention === 'episode') for (const part of reasoningParts) expect(episodeOf.get(part)).toBe(currentEpisode);
+  const lastAssistant = [...visible].reverse().find((message) => message.role === 'assistant');
+  const lastUser = visible.findLastIndex((message) => message.role === 'user');
+  if (lastAssistant && retention !== 'none' && visible.indexOf(lastAssistant) > lastUser) {
+    for (const part of lastAssistant.content) if (part.type === 'reasoning') expect(reasoningParts).toContain(part);
+  }
+  // 3. Pairing and no empty messages.
+  const seenCalls = new Set<string>();
+  const results = new Set(packed.messages.flatMap((message) => (message.role === 'tool' ? [message.toolCallId] : [])));
+  for (const message of packed.messages) {
+    if (message.role === 'assistant') {
+      expect(message.content.length).toBeGreaterThan(0);
+      for (const part of message.content)
+        if (part.type === 'tool-call') {
+          expect(results.has(part.id)).toBe(true);
+          seenCalls.add(part.id);
+        }
+    }
+    if (message.role === 'tool') expect(seenCalls.has(message.toolCallId)).toBe(true);
+  }
+  // 4. Order preserved and the current user message present.
+  const position = (message: Message): number => {
+    if (message.role === 'tool')
+      return visible.findIndex((other) => other.role === 'tool' && other.toolCallId === message.toolCallId);
+    if (message.role === 'assistant')
+      return visible.findIndex(
+        (other) => other.role === 'assistant' && other.content.includes(message.content[0] as AssistantPart),
+      );
+    return visible.indexOf(message);
+  };
+  const positions = packed.messages.filter((message) => !message.summary).map(position);
+  expect(positions.every((value) => value >= 0)).toBe(true);
+  expect(positions).toEqual([...positions].sort((left, right) => left - right));
+  if (lastUser >= 0) expect(packed.messages).toContain(visible[lastUser]);
+}
+
+describe('packContext properties', () => {
+  it('holds every guarantee on random sessions replayed call by call', () => {
+    fc.assert(
+      fc.property(
+        transcriptArbitrary,
+        fc.integer({ min: 300, max: 12_000 }),
+        fc.constantFrom<Retention>('episode', 'tool-episodes', 'all', 'none'),
+        (spec, budget, retention) => {
+          const { messages, episodeOf } = build(spec);
+          const counter = createTokenCounter();
+          const verifier = createTokenCounter();
+          let state: PackState | undefined;
+          let previous: PackResult | undefined;
+          for (let end = 1; end <= messages.length; end += 1) {
+            if (end < messages.length && messages[end]?.role !== 'assistant') continue;
+            const visible = messages.slice(0, end);
+            let packed: PackResult;
+            try {
+              packed = packContext({
+                messages: visible,
+                budget,
+                retention,
+                tokenizer: counter,
+                state,
+                system: 'system prompt',
+              });
+            } catch (error) {
+              expect(error).toBeInstanceOf(ContextOverflowError);
+              expect((error as ContextOverflowError).shortfall).toBeGreaterThan(0);
+              return;
+            }
+            checkCall(packed, visible, budget, retention, episodeOf, verifier);
+            // 5. Cache stability: without an eviction event or a new reduction in the same
+            // episode, the previous packed messages are a byte-identical prefix.
+            const sameEpisode = previous && previous.state.current?.start === packed.state.current?.start;
+            const sameReductions = JSON.stringify(previous?.state.current) === JSON.stringify(packed.state.current);
+            if (previous && sameEpisode && sameReductions && !packed.stats.evictedNow) {
+              expect(JSON.stringify(packed.messages.slice(0, previous.messages.length))).toBe(
+                JSON.stringify(previous.messages),
+              );
+            }
+            state = packed.state;
+            previous = packed;
+          }
+        },
+      ),
+      { numRuns: 120 },
+    );
+  });
+});

@@ -1,0 +1,306 @@
+import { describe, expect, it } from 'vitest';
+import {
+  assistant,
+  call,
+  episode,
+  reasoning,
+  result,
+  step,
+  text,
+  user,
+  words,
+} from '../../../../test/support/transcripts.js';
+import { ContextOverflowError, InvalidArgumentError } from '../errors.js';
+import type { AssistantMessage, Message, ToolMessage } from '../message/message.js';
+import { countContext, packContext, prepareForPacking } from './pack-context.js';
+import type { PackState } from './pack-types.js';
+import { createTokenCounter, type TokenCounter } from '../tokens/token-counter.js';
+
+const reasoningTexts = (messages: readonly Message[]) =>
+  messages.flatMap((message) =>
+    message.role === 'assistant'
+      ? message.content.filter((part) => part.type === 'reasoning').map((part) => (part as { text: string }).text)
+      : [],
+  );
+
+function threeEpisodes(): Message[] {
+  return [
+    ...episode('first question', 2, 30, 1),
+    ...episode('second question', 2, 30, 2),
+    user('third question'),
+    ...step('current step thought', [{ name: 'grep', result: 'match' }]),
+  ];
+}
+
+describe('packContext retention', () => {
+  const messages = threeEpisodes();
+
+  it('episode: keeps only the current episode reasoning', () => {
+    const packed = packContext({ messages, budget: 100_000 });
+    expect(reasoningTexts(packed.messages)).toEqual(['current step thought']);
+    expect(packed.stats.reasoning.keptParts).toBe(1);
+    expect(packed.stats.reasoning.droppedParts).toBe(6);
+  });
+
+  it('tool-episodes: also keeps past reasoning of assistant messages that made tool calls', () => {
+    const packed = packContext({ messages, budget: 100_000, retention: 'tool-episodes' });
+    const kept = reasoningTexts(packed.messages);
+    expect(kept).toHaveLength(5);
+    expect(kept.some((value) => value.startsWith('final thought'))).toBe(false);
+  });
+
+  it('all keeps everything and none keeps nothing', () => {
+    expect(reasoningTexts(packContext({ messages, budget: 100_000, retention: 'all' }).messages)).toHaveLength(7);
+    expect(reasoningTexts(packContext({ messages, budget: 100_000, retention: 'none' }).messages)).toHaveLength(0);
+  });
+
+  it('removes a past assistant message that only had reasoning', () => {
+    const only: AssistantMessage = assistant([reasoning('just thinking')]);
+    const packed = packContext({ messages: [user('a'), only, user('b')], budget: 10_000 });
+    expect(packed.messages).toEqual([user('a'), user('b')].map((message) => expect.objectContaining(message)));
+    expect(packed.messages).toHaveLength(2);
+  });
+
+  it('rejects an unknown retention and a bad budget with typed errors', () => {
+    expect(() => packContext({ messages, budget: 1000, retention: 'some' as 'all' })).toThrow(InvalidArgumentError);
+    expect(() => packContext({ messages, budget: -1 })).toThrow(/budget must be a positive number/);
+  });
+});
+
+describe('packContext budget', () => {
+  it('throws ContextOverflowError with the shortfall when the minimum cannot fit', () => {
+    const messages = [user(words(400))];
+    const error = (() => {
+      try {
+        packContext({ messages, budget: 100, system: 'sys' });
+      } catch (caught) {
+        return caught;
+      }
+    })() as ContextOverflowError;
+    expect(error).toBeInstanceOf(ContextOverflowError);
+    const counter = createTokenCounter();
+    const required = countContext(counter, { system: 'sys', messages });
+    expect(error.required).toBe(required);
+    expect(error.shortfall).toBe(required - 100);
+    expect(error.message).toContain(`short by ${required - 100}`);
+  });
+
+  it('shortens a single tool result larger than the budget, keeping head and tail', () => {
+    const lines = Array.from({ length: 4000 }, (_, index) => `line ${index}: ${words(8, index)}`).join('\n');
+    const big = call('get_log');
+    const messages = [user('why red?'), assistant([reasoning('look'), big]), result(big, lines)];
+    const packed = packContext({ messages, budget: 8_000 });
+    const tool = packed.messages[2] as ToolMessage;
+    expect(packed.stats.tokens.total).toBeLessThanOrEqual(8_000);
+    expect(tool.content.startsWith('line 0:')).toBe(true);
+    expect(tool.content.endsWith(lines.slice(lines.lastIndexOf('\n') + 1))).toBe(true);
+    expect(tool.content).toMatch(
+      /\[\.\.\. \d+ tokens \(\d+ characters\) cut from the middle of this tool result \.\.\.\]/,
+    );
+    expect(packed.stats.truncatedToolResults).toBe(1);
+    // Deterministic: the same input gives the same shortened text, with a fresh counter too.
+    const again = packContext({ messages, budget: 8_000, tokenizer: createTokenCounter() });
+    expect((again.messages[2] as ToolMessage).content).toBe(tool.content);
+  });
+
+  it('gives current-episode results a larger allowance than past ones', () => {
+    const body = words(3000);
+    const first = call('get_log');
+    const second = call('get_log');
+    const messages = [
+      user('a'),
+      assistant([first]),
+      result(first, body),
+      assistant([text('ok')]),
+      user('b'),
+      assistant([second]),
+      result(second, body),
+    ];
+    const packed = packContext({ messages, budget: 20_000 });
+    const [past, current] = packed.messages.filter((message): message is ToolMessage => message.role === 'tool');
+    expect(past!.content.length).toBeLessThan(current!.content.length);
+  });
+
+  it('shortens a 50-step current episode oldest first and keeps the latest reasoning', () => {
+    const messages: Message[] = [user('long task')];
+    for (let index = 0; index < 50; index += 1)
+      messages.push(...step(`thought ${index} ${words(60, index)}`, [{ name: 'probe', result: words(200, index) }]));
+    const counter = createTokenCounter();
+    const packed = packContext({ messages, budget: 6_000, tokenizer: counter });
+    expect(packed.stats.tokens.total).toBeLessThanOrEqual(6_000);
+    expect(packed.stats.currentEpisodeShortened).toBe(true);
+    expect(packed.messages[0]).toBe(messages[0]);
+    const kept = reasoningTexts(packed.messages);
+    expect(kept.at(-1)).toMatch(/^thought 49 /);
+    // Kept reasoning is a contiguous run of the newest steps.
+    const numbers = kept.map((value) => Number(/^thought (\d+)/.exec(value)?.[1]));
+    expect(numbers).toEqual(numbers.map((_, index) => 50 - numbers.length + index));
+    expect(countContext(createTokenCounter(), { messages: packed.messages })).toBe(packed.stats.tokens.total);
+  });
+
+  it('packs a transcript with no user message (the preamble is the current episode)', () => {
+    const first = call('boot');
+    const messages = [assistant([reasoning('starting'), first]), result(first, 'ok')];
+    const packed = packContext({ messages, budget: 1000 });
+    expect(packed.messages).toHaveLength(2);
+    expect(reasoningTexts(packed.messages)).toEqual(['starting']);
+  });
+
+  it('folds leading system messages into the system prompt', () => {
+    const messages: Message[] = [{ role: 'system', content: 'from transcript' }, user('hi')];
+    const packed = packContext({ messages, budget: 1000, system: 'given' });
+    expect(packed.system).toBe('given\n\nfrom transcript');
+    expect(packed.messages).toEqual([user('hi')]);
+    expect(() => packContext({ messages: [user('x'), { role: 'system', content: 'late' }], budget: 1000 })).toThrow(
+      /messages\[1\] is a system message/,
+    );
+  });
+});
+
+describe('packContext pairing', () => {
+  it('keeps parallel calls with their results and drops dangling calls and orphaned results', () => {
+    const [a, b, c] = [call('a'), call('b'), call('c')];
+    const orphan: ToolMessage = { role: 'tool', toolCallId: 'nobody', toolName: 'x', content: 'lost' };
+    const messages = [
+      user('go'),
+      assistant([reasoning('fan out'), a, b, c]),
+      result(a, '1'),
+      result(b, '2'),
+      orphan,
+      user('next'),
+      assistant([text('later')]),
+    ];
+    const packed = packContext({ messages, budget: 10_000 });
+    const calls = packed.messages.flatMap((message) =>
+      message.role === 'assistant' ? message.content.filter((part) => part.type === 'tool-call') : [],
+    );
+    expect(calls.map((part) => (part as { id: string }).id)).toEqual([
+      (a as { id: string }).id,
+      (b as { id: string }).id,
+    ]);
+    expect(packed.messages.filter((message) => message.role === 'tool')).toHaveLength(2);
+    expect(packed.stats.unpairedDropped).toBe(2);
+  });
+});
+
+describe('packContext cache stability and eviction', () => {
+  function replay(
+    messages: readonly Message[],
+    budget: number,
+    extra: Partial<Parameters<typeof packContext>[0]> = {},
+  ) {
+    const counter = createTokenCounter();
+    let state: PackState | undefined;
+    const calls = [];
+    for (let index = 1; index <= messages.length; index += 1) {
+      if (messages[index]?.role !== 'assistant' && index !== messages.length) continue;
+      const packed = packContext({
+        messages: messages.slice(0, index),
+        budget,
+        tokenizer: counter,
+        state,
+        system: 'You debug CI.',
+        ...extra,
+      });
+      state = packed.state;
+      calls.push(packed);
+    }
+    return calls;
+  }
+
+  const long: Message[] = [];
+  for (let index = 0; index < 12; index += 1) long.push(...episode(`question ${index}`, 4, 120, index + 1));
+
+  it('evicts whole episodes with hysteresis and keeps the prefix byte-identical between events', () => {
+    const calls = replay(long, 4_000, { toolResultCap: 150 });
+    const events = calls.filter((packed) => packed.stats.evictedNow);
+    expect(events.length).toBeGreaterThan(1);
+    expect(events.length).toBeLessThan(calls.length / 4);
+    for (const packed of calls) expect(packed.stats.tokens.total).toBeLessThanOrEqual(4_000);
+    for (const packed of events) expect(packed.stats.tokens.total).toBeLessThanOrEqual(4_000 * 0.7);
+    for (let index = 1; index < calls.length; index += 1) {
+      const [before, after] = [calls[index - 1]!, calls[index]!];
+      if (after.stats.evictedNow || after.state.current?.start !== before.state.current?.start) continue;
+      const prefix = after.messages.slice(0, before.messages.length);
+      expect(JSON.stringify(prefix)).toBe(JSON.stringify(before.messages));
+      expect(after.stats.prefixReuseTokens).toBe(
+        countContext(createTokenCounter(), { system: 'You debug CI.', messages: before.messages }) - 3,
+      );
+    }
+  });
+
+  it('calls the summary hook once per eviction event and places the summary first', () => {
+    let calls = 0;
+    const packs = replay(long, 4_000, {
+      toolResultCap: 150,
+      summarize: ({ evicted, previousSummary }) => {
+        calls += 1;
+        return `${previousSummary ?? ''} covered ${evicted.length} messages`.trim();
+      },
+    });
+    const events = packs.filter((packed) => packed.stats.evictedNow).length;
+    expect(calls).toBe(events);
+    const last = packs.at(-1)!;
+    expect(last.stats.tokens.summary).toBeGreaterThan(0);
+    expect(last.messages[0]).toMatchObject({ role: 'user', summary: true });
+    expect(String(last.messages[0]?.content)).toContain('covered');
+  });
+});
+
+describe('packContext summaries across sessions', () => {
+  it('keeps one packed summary message per summary while sessions interleave', () => {
+    const messages = threeEpisodes();
+    const counter = createTokenCounter();
+    const stateWith = (text: string): PackState => ({ version: 1, evictedEpisodes: 1, summary: { episodes: 1, text } });
+    const pack = (text: string) => packContext({ messages, budget: 100_000, tokenizer: counter, state: stateWith(text) });
+    const first = pack('Session A: the flaky test was fixed.');
+    pack('Session B: the build cache was cleared.');
+    const again = pack('Session A: the flaky test was fixed.');
+    expect(first.messages[0]).toMatchObject({ role: 'user', summary: true });
+    // The same object, so its count and fingerprint are cached, not redone at every call of every session.
+    expect(again.messages[0]).toBe(first.messages[0]);
+  });
+});
+
+describe('prepareForPacking', () => {
+  function countingCounter() {
+    const inner = createTokenCounter();
+    const calls = { countText: 0 };
+    const counter: TokenCounter = {
+      encoding: inner.encoding,
+      calibration: inner.calibration,
+      countText: (value) => {
+        calls.countText += 1;
+        return inner.countText(value);
+      },
+      countCached: (owner, value) => inner.countCached(owner, value),
+      countMessage: (message) => inner.countMessage(message),
+      countSystem: (system) => inner.countSystem(system),
+      countTools: (tools) => inner.countTools(tools),
+    };
+    return { counter, calls };
+  }
+  const big = call('get_log');
+  const messages = [
+    user('a'),
+    assistant([reasoning('r'), big]),
+    result(big, words(6000)),
+    assistant([text('done')]),
+    user('b'),
+  ];
+
+  it('moves all tokenizing off the packing call', () => {
+    const { counter, calls } = countingCounter();
+    for (const message of messages) prepareForPacking(message, { budget: 20_000, tokenizer: counter });
+    calls.countText = 0;
+    const packed = packContext({ messages, budget: 20_000, tokenizer: counter });
+    expect(calls.countText).toBe(0);
+    expect(packed.stats.truncatedToolResults).toBe(1);
+  });
+
+  it('without it, the first packing call shortens (and counts) on the call path', () => {
+    const { counter, calls } = countingCounter();
+    packContext({ messages, budget: 20_000, tokenizer: counter });
+    expect(calls.countText).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,117 @@
+/**
+ * Packs the messages of one episode into their packed forms, with the reductions
+ * the packer decided. Used for past episodes (whole, retention applied) and for
+ * the current episode (reasoning kept, reductions applied in order).
+ */
+import type { Message } from '../message/message.js';
+import { keepsReasoning, type Retention } from '../message/retention.js';
+import type { PackedForms } from './packed-forms.js';
+import type { TokenCounter } from '../tokens/token-counter.js';
+
+/** Cursors of the current episode's reductions; each is a message index. */
+export interface Reductions {
+  /** Assistant messages before this index lose their reasoning. */
+  reasoningDroppedBefore: number;
+  /** Tool results before this index get the past-episode cap. */
+  resultsShrunkBefore: number;
+  /** Steps (assistant message and its results) before this index are left out. */
+  stepsDroppedBefore: number;
+}
+
+export interface EpisodeContext {
+  messages: readonly Message[];
+  forms: PackedForms;
+  counter: TokenCounter;
+  retention: Retention;
+  pastCap: number;
+  currentCap: number;
+}
+
+/** The packed messages of an episode and their accounting. */
+export interface PackedEpisode {
+  messages: Message[];
+  tokens: number;
+  reasoningKeptParts: number;
+  reasoningDroppedParts: number;
+  reasoningKeptTokens: number;
+  reasoningDroppedTokens: number;
+  truncatedResults: number;
+  unpairedDropped: number;
+}
+
+/** Tool-call ids that have a result in the same episode, and vice versa. */
+function pairedIds(messages: readonly Message[], start: number, end: number): Set<string> {
+  const calls = new Set<string>();
+  const paired = new Set<string>();
+  for (let index = start; index < end; index += 1) {
+    const message = messages[index] as Message;
+    if (message.role === 'assistant') {
+      for (const part of message.content) if (part.type === 'tool-call') calls.add(part.id);
+    } else if (message.role === 'tool' && calls.has(message.toolCallId)) {
+      paired.add(message.toolCallId);
+    }
+  }
+  return paired;
+}
+
+/**
+ * Packs messages `start..end` of the transcript. `reductions` is given for the
+ * current episode only.
+ */
+export function packEpisode(
+  context: EpisodeContext,
+  start: number,
+  end: number,
+  reductions?: Reductions,
+): PackedEpisode {
+  const { messages, forms, counter } = context;
+  const current = reductions !== undefined;
+  const paired = pairedIds(messages, start, end);
+  const out: PackedEpisode = {
+    messages: [],
+    tokens: 0,
+    reasoningKeptParts: 0,
+    reasoningDroppedParts: 0,
+    reasoningKeptTokens: 0,
+    reasoningDroppedTokens: 0,
+    truncatedResults: 0,
+    unpairedDropped: 0,
+  };
+  for (let index = start; index < end; index += 1) {
+    const message = messages[index] as Message;
+    if (reductions && index < reductions.stepsDroppedBefore && message.role !== 'user') continue;
+    let packed: Message | null = message;
+    if (message.role === 'assistant') {
+      const hasCalls = message.content.some((part) => part.type === 'tool-call' && paired.has(part.id));
+      const keep =
+        keepsReasoning(context.retention, current, hasCalls) &&
+        !(reductions && index < reductions.reasoningDroppedBefore);
+      packed = forms.assistant(message, keep, paired);
+      const reasoningParts = message.content.reduce((count, part) => count + (part.type === 'reasoning' ? 1 : 0), 0);
+      if (reasoningParts > 0) {
+        const tokens = forms.reasoningTokens(message);
+        if (keep) {
+          out.reasoningKeptParts += reasoningParts;
+          out.reasoningKeptTokens += tokens;
+        } else {
+          out.reasoningDroppedParts += reasoningParts;
+          out.reasoningDroppedTokens += tokens;
+        }
+      }
+      for (const part of message.content)
+        if (part.type === 'tool-call' && !paired.has(part.id)) out.unpairedDropped += 1;
+    } else if (message.role === 'tool') {
+      if (!paired.has(message.toolCallId)) {
+        out.unpairedDropped += 1;
+        continue;
+      }
+      const cap = reductions && index >= reductions.resultsShrunkBefore ? context.currentCap : context.pastCap;
+      packed = forms.tool(message, cap);
+      if (packed !== message) out.truncatedResults += 1;
+    }
+    if (packed === null) continue;
+    out.messages.push(packed);
+    out.tokens += counter.countMessage(packed);
+  }
+  return out;
+}

@@ -1,0 +1,113 @@
+/**
+ * The packed form of a single message: the same message with reasoning parts
+ * removed, unpaired tool calls removed, or its tool result shortened. A packed form
+ * is a pure function of the message and the settings, and is cached per message
+ * object, so the same input yields the same object (counted and hashed once) on
+ * every call. That is what keeps consecutive packs byte-identical.
+ */
+import type { AssistantMessage, AssistantPart, Message, ToolMessage } from '../message/message.js';
+import { shortenText } from './shorten.js';
+import { FRAMING, type TokenCounter } from '../tokens/token-counter.js';
+
+/** Packed forms for one token counter (tool-result shortening depends on the tokenizer). */
+export class PackedForms {
+  private readonly cache = new WeakMap<Message, Map<string, Message | null>>();
+  private readonly reasoning = new WeakMap<Message, number>();
+  private readonly episodes = new WeakMap<Message, { last: Message; length: number; key: string; packed: unknown }>();
+
+  constructor(private readonly counter: TokenCounter) {}
+
+  /**
+   * An assistant message with or without its reasoning and with only the tool calls
+   * in `pairedCalls` (undefined: keep all). Returns null when nothing is left.
+   */
+  assistant(
+    message: AssistantMessage,
+    keepReasoning: boolean,
+    pairedCalls?: ReadonlySet<string>,
+  ): AssistantMessage | null {
+    const dropsCalls = pairedCalls !== undefined && message.content.some((part) => isUnpairedCall(part, pairedCalls));
+    const dropsReasoning = !keepReasoning && message.content.some((part) => part.type === 'reasoning');
+    if (!dropsCalls && !dropsReasoning) return message.content.length > 0 ? message : null;
+    const key = dropsCalls
+      ? `a${keepReasoning ? 1 : 0}:${message.content.filter((part) => !isUnpairedCall(part, pairedCalls)).map(callId)}`
+      : 'a0';
+    return this.cached(message, key, () => {
+      const content = message.content.filter(
+        (part) => (keepReasoning || part.type !== 'reasoning') && !isUnpairedCall(part, pairedCalls),
+      );
+      return content.length > 0 ? { ...message, content } : null;
+    }) as AssistantMessage | null;
+  }
+
+  /** A tool result shortened to at most `cap` raw tokens of content. */
+  tool(message: ToolMessage, cap: number): ToolMessage {
+    return this.cached(message, `t${cap}`, () => {
+      const total = this.counter.countCached(message, message.content);
+      if (total <= cap) return message;
+      const content = shortenText(message.content, cap, (text) => this.counter.countText(text), total);
+      return content === message.content ? message : { ...message, content, truncated: true };
+    }) as ToolMessage;
+  }
+
+  /** Calibrated tokens of an assistant message's reasoning parts (framing included). */
+  reasoningTokens(message: AssistantMessage): number {
+    let raw = this.reasoning.get(message);
+    if (raw === undefined) {
+      raw = 0;
+      for (const part of message.content) {
+        if (part.type === 'reasoning') raw += FRAMING.reasoning + this.counter.countCached(part, part.text);
+      }
+      this.reasoning.set(message, raw);
+    }
+    return this.counter.calibration.apply(raw);
+  }
+
+  /**
+   * A past episode's packed result, cached under its first message. A past episode
+   * never changes (transcripts are append-only), so it is packed once per settings
+   * key instead of on every call. The cache is checked against the episode's last
+   * message and length, so a different transcript never gets a stale entry.
+   */
+  pastEpisode<T>(messages: readonly Message[], start: number, end: number, key: string, make: () => T): T {
+    const first = messages[start] as Message;
+    const last = messages[end - 1] as Message;
+    const entry = this.episodes.get(first);
+    if (entry && entry.last === last && entry.length === end - start && entry.key === key) return entry.packed as T;
+    const packed = make();
+    this.episodes.set(first, { last, length: end - start, key, packed });
+    return packed;
+  }
+
+  private cached(message: Message, key: string, make: () => Message | null): Message | null {
+    let variants = this.cache.get(message);
+    if (!variants) {
+      variants = new Map();
+      this.cache.set(message, variants);
+    }
+    if (variants.has(key)) return variants.get(key) ?? null;
+    const made = make();
+    variants.set(key, made);
+    return made;
+  }
+}
+
+function isUnpairedCall(part: AssistantPart, pairedCalls: ReadonlySet<string> | undefined): boolean {
+  return pairedCalls !== undefined && part.type === 'tool-call' && !pairedCalls.has(part.id);
+}
+
+function callId(part: AssistantPart): string {
+  return part.type === 'tool-call' ? part.id : (part.type[0] ?? '');
+}
+
+const formsByCounter = new WeakMap<TokenCounter, PackedForms>();
+
+/** The packed-form cache that belongs to a counter. */
+export function packedFormsFor(counter: TokenCounter): PackedForms {
+  let forms = formsByCounter.get(counter);
+  if (!forms) {
+    forms = new PackedForms(counter);
+    formsByCounter.set(counter, forms);
+  }
+  return forms;
+}

@@ -1,0 +1,227 @@
+/**
+ * A {@link SessionStore} on disk: `<directory>/<id>.jsonl` is the transcript (format
+ * v1), appended to with one write and an fsync per step and never rewritten;
+ * `<directory>/<id>.state.json` is the pack state, replaced atomically (temporary
+ * file, fsync, rename); `<directory>/<id>.reasoning.json` is the reasoning sidecar
+ * of `persistReasoning: 'current-episode'`, replaced the same way and deleted when
+ * its episode ends.
+ *
+ * Crashes: the only damage a crash can do is a torn last line (a write cut short).
+ * Loading reports it in `torn` and ignores it; the next append first ends that line,
+ * so the fragment stays a line of its own that every later load skips too. A last
+ * line that lacks only its newline but parses completely is kept: all its bytes are
+ * on disk. A line that is valid JSON but not a valid message is real damage and
+ * throws a {@link TranscriptError}.
+ */
+import { mkdir, open, readdir, readFile, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writeFileAtomic } from '../support/atomic-write.js';
+import { EpisodicError } from '../errors.js';
+import type { Message } from '../message/message.js';
+import type { PackState } from '../packing/pack-types.js';
+import type { ReasoningSidecar } from './reasoning-sidecar.js';
+import { assertSessionId, type SessionStore, type StoredSession, type TornLine } from './session-store.js';
+import { parseTranscriptLine, serializeMessage } from '../message/transcript.js';
+
+export interface FileSessionStoreOptions {
+  /** Created on first write. */
+  directory: string;
+  /** fsync after every append and state write. Default true; turn off only for throwaway data. */
+  sync?: boolean;
+}
+
+/** Sessions as JSONL transcripts plus a pack-state file, in one directory. */
+export class FileSessionStore implements SessionStore {
+  readonly directory: string;
+  private readonly sync: boolean;
+  /** Sessions whose file is known to end with a newline (checked once, then kept so by our writes). */
+  private readonly terminated = new Set<string>();
+  private ready: Promise<unknown> | undefined;
+
+  constructor(options: FileSessionStoreOptions | string) {
+    const resolved = typeof options === 'string' ? { directory: options } : options;
+    this.directory = resolved.directory;
+    this.sync = resolved.sync ?? true;
+  }
+
+  /** Path of a session's transcript. */
+  transcriptPath(id: string): string {
+    assertSessionId(id);
+    return join(this.directory, `${id}.jsonl`);
+  }
+
+  /** Path of a session's reasoning sidecar. */
+  sidecarPath(id: string): string {
+    assertSessionId(id);
+    return join(this.directory, `${id}.reasoning.json`);
+  }
+
+  /** Path of a session's pack state. */
+  statePath(id: string): string {
+    assertSessionId(id);
+    return join(this.directory, `${id}.state.json`);
+  }
+
+  async load(id: string): Promise<StoredSession | undefined> {
+    const path = this.transcriptPath(id);
+    const text = await readIfExists(path);
+    const packState = await this.loadState(id);
+    if (text === undefined && packState === undefined) return undefined;
+    const { messages, torn } = parseStoredTranscript(text ?? '', path);
+    const sidecar = await this.loadSidecar(id);
+    return { messages, packState, ...(torn ? { torn } : {}), ...(sidecar ? { reasoningSidecar: sidecar } : {}) };
+  }
+
+  async append(id: string, messages: readonly Message[]): Promise<void> {
+    const path = this.transcriptPath(id);
+    if (messages.length === 0) return;
+    await this.ensureDirectory();
+    const handle = await open(path, 'a+');
+    try {
+      const prefix = this.terminated.has(id) ? '' : await missingNewline(handle);
+      await writeAll(handle, path, Buffer.from(prefix + messages.map((message) => `${serializeMessage(message)}\n`).join('')));
+      if (this.sync) await handle.sync();
+      this.terminated.add(id);
+    } catch (error) {
+      // A failed write may have left part of a line (a full disk): check again next time.
+      this.terminated.delete(id);
+      throw error;
+    } finally {
+      await handle.close();
+    }
+  }
+
+  async saveState(id: string, state: PackState): Promise<void> {
+    await this.replaceFile(this.statePath(id), JSON.stringify(state));
+  }
+
+  async saveReasoningSidecar(id: string, sidecar: ReasoningSidecar | undefined): Promise<void> {
+    const path = this.sidecarPath(id);
+    if (sidecar) return this.replaceFile(path, JSON.stringify(sidecar));
+    await unlink(path).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOENT') throw error;
+    });
+  }
+
+  /** Writes `text` to a temporary file beside `path`, syncs it, and renames it over `path`. */
+  private async replaceFile(path: string, text: string): Promise<void> {
+    await this.ensureDirectory();
+    await writeFileAtomic(path, text, { sync: this.sync });
+  }
+
+  async list(): Promise<string[]> {
+    const names = await readdir(this.directory).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return [] as string[];
+      throw error;
+    });
+    return names.filter((name) => name.endsWith('.jsonl')).map((name) => name.slice(0, -'.jsonl'.length));
+  }
+
+  private async loadSidecar(id: string): Promise<ReasoningSidecar | undefined> {
+    const path = this.sidecarPath(id);
+    const text = await readIfExists(path);
+    if (text === undefined) return undefined;
+    let sidecar: ReasoningSidecar | undefined;
+    try {
+      sidecar = JSON.parse(text) as ReasoningSidecar;
+    } catch {
+      sidecar = undefined;
+    }
+    if (sidecar?.version !== 1 || !Array.isArray(sidecar.entries)) {
+      throw new EpisodicError(
+        'invalid_reasoning_sidecar',
+        `${path} is not a version 1 reasoning sidecar: delete it (the current episode then resumes without its reasoning).`,
+      );
+    }
+    return sidecar;
+  }
+
+  private async loadState(id: string): Promise<PackState | undefined> {
+    const path = this.statePath(id);
+    const text = await readIfExists(path);
+    if (text === undefined) return undefined;
+    let state: unknown;
+    try {
+      state = JSON.parse(text);
+    } catch {
+      state = undefined;
+    }
+    if ((state as { version?: unknown } | undefined)?.version !== 1) {
+      throw new EpisodicError(
+        'invalid_session_state',
+        `${path} is not a version 1 pack state: delete it (the packer rebuilds its state from the transcript).`,
+      );
+    }
+    return state as PackState;
+  }
+
+  private ensureDirectory(): Promise<unknown> {
+    // A failure is not kept: once the cause is fixed, the next write tries again.
+    this.ready ??= mkdir(this.directory, { recursive: true }).catch((error: unknown) => {
+      this.ready = undefined;
+      throw error;
+    });
+    return this.ready;
+  }
+}
+
+/**
+ * Parses a stored transcript, skipping torn writes: lines that are not JSON at all
+ * (a crash cut them), wherever an earlier crash left them. Reports the last one.
+ */
+export function parseStoredTranscript(text: string, file?: string): { messages: Message[]; torn?: TornLine } {
+  const lines = text.split('\n');
+  const messages: Message[] = [];
+  let torn: TornLine | undefined;
+  for (const [index, line] of lines.entries()) {
+    if (line.trim() === '') continue;
+    const isTail = index === lines.length - 1;
+    if (!isJson(line)) {
+      const reason = isTail
+        ? 'the last line was cut short by a crash (no newline, not valid JSON); ignored'
+        : 'a line cut short by an earlier crash (not valid JSON); ignored';
+      torn = { line: index + 1, reason };
+      continue;
+    }
+    messages.push(parseTranscriptLine(line, index + 1, file));
+  }
+  return torn ? { messages, torn } : { messages };
+}
+
+function isJson(line: string): boolean {
+  try {
+    JSON.parse(line);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Writes all of `data`: a write may take only part of it (Node reports that, it does not throw). */
+async function writeAll(handle: import('node:fs/promises').FileHandle, path: string, data: Buffer): Promise<void> {
+  for (let offset = 0; offset < data.length;) {
+    const { bytesWritten } = await handle.write(data, offset, data.length - offset);
+    if (bytesWritten <= 0) {
+      throw new EpisodicError('store_write_failed', `${path}: the system took no bytes of an append; check free disk space.`);
+    }
+    offset += bytesWritten;
+  }
+}
+
+/** "\n" when the file is not empty and does not end with a newline (a torn last write). */
+async function missingNewline(handle: import('node:fs/promises').FileHandle): Promise<string> {
+  const { size } = await handle.stat();
+  if (size === 0) return '';
+  const last = Buffer.alloc(1);
+  await handle.read(last, 0, 1, size - 1);
+  return last[0] === 0x0a ? '' : '\n';
+}
+
+async function readIfExists(path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
