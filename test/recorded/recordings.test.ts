@@ -18,7 +18,8 @@ describe('real recorded provider traffic', () => {
     for (const entry of recordingEntries()) {
       const recording = loadRecording(entry);
       expect(recording.interactions.length, entry.id).toBeGreaterThan(0);
-      if (entry.statuses) expect(recording.interactions.map((interaction) => interaction.response.status), entry.id).toEqual(entry.statuses);
+      const statuses = recording.interactions.map((interaction) => interaction.response.status);
+      if (entry.statuses) expect(statuses, entry.id).toEqual(entry.statuses);
       if (entry.hasFollowUp) expect(recording.interactions[1]?.request?.body, entry.id).toBeDefined();
     }
   });
