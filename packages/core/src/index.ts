@@ -38,6 +38,8 @@ export {
 export * from './loop/run-loop.js';
 export * from './loop/session.js';
 export * from './store/session-store.js';
+export { SessionConflictError } from './store/session-errors.js';
+export { DEFAULT_FILE_LOCK_STALE_MS } from './store/file-session-lock.js';
 export { shortenText } from './packing/shorten.js';
 export * from './loop/stop-conditions.js';
 export * from './tokens/token-counter.js';
