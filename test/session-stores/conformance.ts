@@ -2,7 +2,7 @@
  * The shared conformance suite every SessionStore runs: each store's test file is a
  * single call to {@link sessionStoreConformance}.
  */
-import { Agent, type Message, type PackState, type SessionStore } from '@episodic/core';
+import { Agent, type Message, type PackState } from '@episodic/core';
 import { scriptedModel } from '@episodic/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { concurrencyCases, type StoreUnderTest } from './concurrency-conformance.js';
