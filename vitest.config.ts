@@ -11,6 +11,8 @@ export default defineConfig({
       { find: /^@episodic\/core$/, replacement: source('./packages/core/src/index.ts') },
       { find: /^@episodic\/tools$/, replacement: source('./packages/tools/src/index.ts') },
       { find: /^@episodic\/providers$/, replacement: source('./packages/providers/src/index.ts') },
+      { find: /^@episodic\/postgres\/testing$/, replacement: source('./packages/postgres/src/testing/index.ts') },
+      { find: /^@episodic\/postgres$/, replacement: source('./packages/postgres/src/index.ts') },
     ],
   },
   test: {
