@@ -3,7 +3,7 @@
  * (lease, 10 steps, release) for `seconds` and reports the steps it stored.
  */
 import { PostgresSessionStore } from '@episodic/postgres';
-import { stepMessages } from './stores-steps.js';
+import { stepMessages } from './step-messages.js';
 
 const { url, schema, worker, seconds } = JSON.parse(process.argv[2]);
 const store = new PostgresSessionStore({ connectionString: url, schema, poolSize: 2 });

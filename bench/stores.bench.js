@@ -22,7 +22,7 @@ import { openPGlite, PostgresSessionStore } from '@episodic/postgres';
 import { serverForTests } from '@episodic/postgres/testing';
 import pg from 'pg';
 import { percentile } from './metrics.js';
-import { stepMessages } from './stores-steps.js';
+import { stepMessages } from './step-messages.js';
 
 const APPENDS = 400;
 const WARMUP = 40;

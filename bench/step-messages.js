@@ -1,10 +1,11 @@
 /**
- * The step the stores benchmark appends: an assistant message with reasoning and a
- * tool call, and the tool's result (about 2.5 KB of JSON together).
+ * Text and the step the loop and stores benchmarks append: an assistant message
+ * with reasoning and a tool call, and the tool's result (about 2.5 KB of JSON).
  */
 const words = 'the build failed because a test timed out while waiting for the fixture server to start on port'.split(' ');
 
-function text(seed, length) {
+/** Deterministic English-like text of about `length` characters. */
+export function text(seed, length) {
   let out = '';
   for (let index = 0; out.length < length; index += 1) out += `${words[(seed * 7 + index * 13) % words.length]} `;
   return out.trim();
