@@ -53,7 +53,7 @@ describe('crash and resume', () => {
     expect(await exited).toBe('SIGKILL');
     expect(output).toBe('');
 
-    const store = new FileSessionStore({ directory, staleMs: 2_000 });
+    const store = new FileSessionStore({ directory, staleMs: 4_000 });
     const onDisk = await store.load(id);
     expect(onDisk?.messages.at(-1)).toMatchObject({ role: 'assistant', content: [{}, { id: `call_${hangAt}` }] });
 

@@ -11,7 +11,7 @@ import type { StoreFactory } from './conformance.js';
 import { crashWriterProcess } from './crash-writer.js';
 
 /** Lease time in the tests: long enough for a loaded CI machine, short enough to wait for a takeover. */
-export const testLeaseMs = 1_000;
+export const testLeaseMs = 3_000;
 
 /** A schema no other test uses. */
 export function freshSchema(): string {
