@@ -43,10 +43,10 @@ export function pgliteFactory(pglite: () => PGlite): StoreFactory {
 }
 
 /** Conformance stores on a server; a writer dies for real: a child process killed with SIGKILL. */
-export function serverFactory(url: () => string): StoreFactory {
+export function serverFactory(url: () => Promise<string>): StoreFactory {
   return async () => {
     const schema = freshSchema();
-    const connectionString = url();
+    const connectionString = await url();
     const opened: PostgresSessionStore[] = [];
     const open = async () => {
       const store = new PostgresSessionStore({ connectionString, schema, leaseMs: testLeaseMs, poolSize: 4 });
