@@ -14,6 +14,7 @@ export * from './store/memory-session-store.js';
 export * from './message/message.js';
 export * from './message/retention.js';
 export * from './model/model-adapter.js';
+export { generate, type ModelResponse } from './model/model-response.js';
 export {
   asModelError,
   callModel,

@@ -48,31 +48,6 @@ export interface ModelAdapter {
   countTokens?(request: ModelRequest, options?: StreamOptions): Promise<number>;
 }
 
-/** The collected result of one model call. */
-export interface ModelResponse {
-  message: AssistantMessage;
-  usage: Usage;
-  stopReason: StopReason;
-  warnings: string[];
-}
-
-/** Runs a stream to the end and returns its `finish` event's content. */
-export async function generate(
-  adapter: ModelAdapter,
-  request: ModelRequest,
-  options: StreamOptions = {},
-): Promise<ModelResponse> {
-  const warnings: string[] = [];
-  for await (const event of adapter.stream(request, options)) {
-    if (event.type === 'warning') warnings.push(event.message);
-    if (event.type === 'finish')
-      return { message: event.message, usage: event.usage, stopReason: event.stopReason, warnings };
-  }
-  throw new ModelError('protocol', `${adapter.model.provider} stream ended without a finish event`, {
-    retryable: true,
-  });
-}
-
 /** Kinds of model failure, each with a clear meaning for the loop. */
 export type ModelErrorKind =
   | 'rate-limit'

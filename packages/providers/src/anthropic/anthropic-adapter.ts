@@ -20,7 +20,7 @@ import type {
 import type { AnthropicModelProfile, AnthropicThinkingSetting } from '../profiles/anthropic.js';
 import { resolveApiKey } from '../shared/missing-api-key-error.js';
 import { foreignReasoningWarning } from '../shared/provider-data.js';
-import { streamCall, unknownOptionWarnings } from '../shared/stream-call.js';
+import { runSdkStream, unknownOptionWarnings } from '../shared/run-sdk-stream.js';
 import { placeCacheBreakpoints } from './anthropic-cache-control.js';
 import { mapAnthropicError } from './anthropic-error.js';
 import { prepareAnthropicTools } from './anthropic-prepare-tools.js';
@@ -119,7 +119,7 @@ export class AnthropicAdapter implements ModelAdapter {
 
   async* stream(request: ModelRequest, { signal }: StreamOptions = {}): AsyncGenerator<ModelStreamEvent> {
     const prepared = this.prepare(request);
-    yield* streamCall({
+    yield* runSdkStream({
       warnings: prepared.warnings,
       open: () => this.#client.messages.create(prepared.params, { signal, headers: prepared.headers }),
       map: (events) => mapAnthropicStream(events, this.model, prepared.prefix),

@@ -20,7 +20,7 @@ import { type Content, type GenerateContentParameters, GoogleGenAI } from '@goog
 import type { GoogleModelProfile, GoogleThinkingSetting } from '../profiles/google.js';
 import { resolveApiKey } from '../shared/missing-api-key-error.js';
 import { foreignReasoningWarning } from '../shared/provider-data.js';
-import { streamCall, unknownOptionWarnings } from '../shared/stream-call.js';
+import { runSdkStream, unknownOptionWarnings } from '../shared/run-sdk-stream.js';
 import { convertToGoogleMessages } from './convert-to-google-messages.js';
 import { mapGoogleError } from './google-error.js';
 import { prepareGoogleTools } from './google-prepare-tools.js';
@@ -91,7 +91,7 @@ export class GoogleAdapter implements ModelAdapter {
 
   async* stream(request: ModelRequest, { signal }: StreamOptions = {}): AsyncGenerator<ModelStreamEvent> {
     const prepared = this.prepare(request, signal);
-    yield* streamCall({
+    yield* runSdkStream({
       warnings: prepared.warnings,
       open: () => this.#client.models.generateContentStream(prepared.params),
       map: (chunks) => mapGoogleStream(chunks, this.model),

@@ -14,7 +14,7 @@ import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/
 import type { OpenAIReasoningEffort } from '../openai-responses/openai-responses-adapter.js';
 import { type OpenAIProfile, resolveOpenAIProfile } from '../profiles/openai.js';
 import { droppedReasoningWarning, openAIClient, openAIStreamError } from '../openai-shared/openai-client.js';
-import { streamCall, unknownOptionWarnings } from '../shared/stream-call.js';
+import { runSdkStream, unknownOptionWarnings } from '../shared/run-sdk-stream.js';
 import { convertToOpenAIChatMessages } from './convert-to-openai-chat-messages.js';
 import { ChatToolsNeedResponsesError, mapOpenAIChatError } from './openai-chat-error.js';
 import { prepareOpenAIChatTools } from './openai-chat-prepare-tools.js';
@@ -52,7 +52,7 @@ export function createOpenAIChatAdapter(options: OpenAIChatAdapterOptions): Mode
     profile,
     async* stream(request: ModelRequest, { signal }: StreamOptions = {}): AsyncGenerator<ModelStreamEvent> {
       const { body, warnings } = buildOpenAIChatBody(request, model, profile, options);
-      yield* streamCall({
+      yield* runSdkStream({
         warnings,
         open: () => client.chat.completions.create(body, { signal }),
         map: (chunks) => mapOpenAIChatStream(chunks, model, { fields: [] }),

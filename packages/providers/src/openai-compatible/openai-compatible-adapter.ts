@@ -23,7 +23,7 @@ import { mapOpenAIChatStream } from '../openai-chat/openai-chat-stream.js';
 import { type CompatibleProfile, compatibleHost, openaiCompatibleProfiles } from '../profiles/openai-compatible.js';
 import { droppedReasoningWarning, openAIStreamError } from '../openai-shared/openai-client.js';
 import { MissingApiKeyError, resolveApiKey } from '../shared/missing-api-key-error.js';
-import { streamCall, unknownOptionWarnings } from '../shared/stream-call.js';
+import { runSdkStream, unknownOptionWarnings } from '../shared/run-sdk-stream.js';
 import { type CompatibleCapabilities, resolveCompatibleCapabilities } from './openai-compatible-capabilities.js';
 import { mapOpenAICompatibleError, withWrappedErrorBodies } from './openai-compatible-error.js';
 
@@ -118,7 +118,7 @@ export function createOpenAICompatibleAdapter(options: OpenAICompatibleAdapterOp
     profile,
     async* stream(request: ModelRequest, { signal }: StreamOptions = {}): AsyncGenerator<ModelStreamEvent> {
       const { body, warnings } = buildOpenAICompatibleBody(request, model, capabilities, options);
-      yield* streamCall({
+      yield* runSdkStream({
         warnings,
         open: () => client.chat.completions.create(body, { signal }),
         map: (chunks) => mapOpenAIChatStream(chunks, model, capabilities.reader),

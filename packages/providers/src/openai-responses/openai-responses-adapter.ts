@@ -13,7 +13,7 @@ import type OpenAI from 'openai';
 import type { ResponseCreateParamsStreaming, ResponseIncludable } from 'openai/resources/responses/responses';
 import { type OpenAIProfile, resolveOpenAIProfile } from '../profiles/openai.js';
 import { droppedReasoningWarning, openAIClient, openAIStreamError } from '../openai-shared/openai-client.js';
-import { streamCall, unknownOptionWarnings } from '../shared/stream-call.js';
+import { runSdkStream, unknownOptionWarnings } from '../shared/run-sdk-stream.js';
 import { convertToOpenAIResponsesMessages } from './convert-to-openai-responses-messages.js';
 import { mapOpenAIResponsesError } from './openai-responses-error.js';
 import { prepareOpenAIResponsesTools } from './openai-responses-prepare-tools.js';
@@ -62,7 +62,7 @@ export function createOpenAIResponsesAdapter(options: OpenAIResponsesAdapterOpti
     profile,
     async* stream(request: ModelRequest, { signal }: StreamOptions = {}): AsyncGenerator<ModelStreamEvent> {
       const { body, warnings } = buildOpenAIResponsesBody(request, model, profile, options);
-      yield* streamCall({
+      yield* runSdkStream({
         warnings,
         open: () => client.responses.create(body, { signal }),
         map: (events) => mapOpenAIResponsesStream(events, model),

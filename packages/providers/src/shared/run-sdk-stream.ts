@@ -6,7 +6,7 @@
 import type { ModelStreamEvent } from '@episodic/core';
 
 /** One streamed SDK call. */
-export interface StreamCall<Raw> {
+export interface SdkStreamCall<Raw> {
   /** Warnings found while building the request, yielded first. */
   warnings: readonly string[];
   /** Opens the SDK stream. */
@@ -17,8 +17,8 @@ export interface StreamCall<Raw> {
   mapError: (error: unknown) => Error;
 }
 
-/** Runs a {@link StreamCall}. */
-export async function* streamCall<Raw>(call: StreamCall<Raw>): AsyncGenerator<ModelStreamEvent> {
+/** Runs an {@link SdkStreamCall}: its warnings first, then the mapped SDK stream. */
+export async function* runSdkStream<Raw>(call: SdkStreamCall<Raw>): AsyncGenerator<ModelStreamEvent> {
   for (const message of call.warnings) yield { type: 'warning', message };
   try {
     yield* call.map(await call.open());
