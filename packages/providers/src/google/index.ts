@@ -1,4 +1,4 @@
 /** The Gemini API adapter. */
-export { createGoogleAdapter, GoogleAdapter, type GoogleAdapterOptions } from './google-adapter.js';
+export { createGoogleAdapter, type GoogleAdapter, type GoogleAdapterOptions } from './google-adapter.js';
 export { mapGoogleError } from './google-error.js';
 export { resolveGoogleProfile } from './google-profile.js';

@@ -2,8 +2,8 @@
 
 export { type ChatReasoningWire, convertToOpenAIChatMessages } from './convert-to-openai-chat-messages.js';
 export {
-  buildOpenAIChatBody,
   createOpenAIChatAdapter,
+  type OpenAIChatAdapter,
   type OpenAIChatAdapterOptions,
   type OpenAIChatCallSettings,
 } from './openai-chat-adapter.js';

@@ -8,12 +8,13 @@
  *
  * @see https://platform.openai.com/docs/api-reference/chat/create
  */
-import type { ModelAdapter, ModelRef, ModelRequest, ModelStreamEvent, StreamOptions } from '@episodic/core';
+import type { ModelRef, ModelRequest } from '@episodic/core';
 import type OpenAI from 'openai';
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import type { OpenAIReasoningEffort } from '../openai-responses/openai-responses-adapter.js';
 import { type OpenAIProfile, resolveOpenAIProfile } from '../profiles/openai.js';
 import { droppedReasoningWarning, openAIClient, openAIStreamError } from '../openai-shared/openai-client.js';
+import type { PreparedRequest, ProviderAdapter } from '../shared/provider-adapter.js';
 import { runSdkStream, unknownOptionWarnings } from '../shared/run-sdk-stream.js';
 import { convertToOpenAIChatMessages } from './convert-to-openai-chat-messages.js';
 import { ChatToolsNeedResponsesError, mapOpenAIChatError } from './openai-chat-error.js';
@@ -42,16 +43,21 @@ export interface OpenAIChatAdapterOptions extends OpenAIChatCallSettings {
 
 const callSettingKeys = new Set(['reasoningEffort', 'promptCacheKey']);
 
-/** Creates a {@link ModelAdapter} for OpenAI Chat Completions. */
-export function createOpenAIChatAdapter(options: OpenAIChatAdapterOptions): ModelAdapter {
+/** The OpenAI Chat Completions adapter. */
+export type OpenAIChatAdapter = ProviderAdapter<ChatCompletionCreateParamsStreaming, OpenAIProfile>;
+
+/** Creates an adapter for OpenAI Chat Completions. */
+export function createOpenAIChatAdapter(options: OpenAIChatAdapterOptions): OpenAIChatAdapter {
   const profile = resolveOpenAIProfile(options.model, options.profile);
   const model: ModelRef = { provider: 'openai', id: options.model };
   const client = openAIClient(options, profile);
+  const prepare = (request: ModelRequest) => prepareOpenAIChatRequest(request, model, profile, options);
   return {
     model,
     profile,
-    async* stream(request: ModelRequest, { signal }: StreamOptions = {}): AsyncGenerator<ModelStreamEvent> {
-      const { body, warnings } = buildOpenAIChatBody(request, model, profile, options);
+    prepare,
+    async* stream(request, { signal } = {}) {
+      const { body, warnings } = prepare(request);
       yield* runSdkStream({
         warnings,
         open: () => client.chat.completions.create(body, { signal }),
@@ -63,12 +69,12 @@ export function createOpenAIChatAdapter(options: OpenAIChatAdapterOptions): Mode
 }
 
 /** Builds the streaming request body; throws {@link ChatToolsNeedResponsesError} when the model needs Responses. */
-export function buildOpenAIChatBody(
+function prepareOpenAIChatRequest(
   request: ModelRequest,
   model: ModelRef,
   profile: OpenAIProfile,
   defaults: OpenAIChatAdapterOptions,
-): { body: ChatCompletionCreateParamsStreaming; warnings: string[] } {
+): PreparedRequest<ChatCompletionCreateParamsStreaming> {
   const callOptions = request.providerOptions ?? {};
   const warnings = unknownOptionWarnings('openai-chat', callOptions, callSettingKeys);
   const settings = { ...defaults, ...(callOptions as OpenAIChatCallSettings) };

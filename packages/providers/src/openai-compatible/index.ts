@@ -1,7 +1,7 @@
 /** The OpenAI-compatible adapter, driven by model profiles. */
 export {
-  buildOpenAICompatibleBody,
   createOpenAICompatibleAdapter,
+  type OpenAICompatibleAdapter,
   type OpenAICompatibleAdapterOptions,
   type OpenAICompatibleCallSettings,
   resolveCompatibleProfile,

@@ -9,11 +9,8 @@
 import {
   findProfile,
   InvalidArgumentError,
-  type ModelAdapter,
   type ModelRef,
   type ModelRequest,
-  type ModelStreamEvent,
-  type StreamOptions,
 } from '@episodic/core';
 import OpenAI from 'openai';
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
@@ -23,6 +20,7 @@ import { mapOpenAIChatStream } from '../openai-chat/openai-chat-stream.js';
 import { type CompatibleProfile, compatibleHost, openaiCompatibleProfiles } from '../profiles/openai-compatible.js';
 import { droppedReasoningWarning, openAIStreamError } from '../openai-shared/openai-client.js';
 import { MissingApiKeyError, resolveApiKey } from '../shared/missing-api-key-error.js';
+import type { PreparedRequest, ProviderAdapter } from '../shared/provider-adapter.js';
 import { runSdkStream, unknownOptionWarnings } from '../shared/run-sdk-stream.js';
 import { type CompatibleCapabilities, resolveCompatibleCapabilities } from './openai-compatible-capabilities.js';
 import { mapOpenAICompatibleError, withWrappedErrorBodies } from './openai-compatible-error.js';
@@ -107,17 +105,22 @@ function createClient(options: OpenAICompatibleAdapterOptions, profile: Compatib
 
 const callSettingKeys = new Set(['reasoningEffort']);
 
-/** Creates a {@link ModelAdapter} for an OpenAI-compatible server. */
-export function createOpenAICompatibleAdapter(options: OpenAICompatibleAdapterOptions): ModelAdapter {
+/** The adapter for an OpenAI-compatible server. */
+export type OpenAICompatibleAdapter = ProviderAdapter<ChatCompletionCreateParamsStreaming, CompatibleProfile>;
+
+/** Creates an adapter for an OpenAI-compatible server. */
+export function createOpenAICompatibleAdapter(options: OpenAICompatibleAdapterOptions): OpenAICompatibleAdapter {
   const profile = resolveCompatibleProfile(options.provider, options.model, options.profile);
   const capabilities = resolveCompatibleCapabilities(profile);
   const model: ModelRef = { provider: options.provider, id: options.model };
   const client = options.client ?? createClient(options, profile);
+  const prepare = (request: ModelRequest) => prepareOpenAICompatibleRequest(request, model, capabilities, options);
   return {
     model,
     profile,
-    async* stream(request: ModelRequest, { signal }: StreamOptions = {}): AsyncGenerator<ModelStreamEvent> {
-      const { body, warnings } = buildOpenAICompatibleBody(request, model, capabilities, options);
+    prepare,
+    async* stream(request, { signal } = {}) {
+      const { body, warnings } = prepare(request);
       yield* runSdkStream({
         warnings,
         open: () => client.chat.completions.create(body, { signal }),
@@ -129,12 +132,12 @@ export function createOpenAICompatibleAdapter(options: OpenAICompatibleAdapterOp
 }
 
 /** Builds the streaming request body for a compatible server. */
-export function buildOpenAICompatibleBody(
+function prepareOpenAICompatibleRequest(
   request: ModelRequest,
   model: ModelRef,
   capabilities: CompatibleCapabilities,
   defaults: OpenAICompatibleCallSettings,
-): { body: ChatCompletionCreateParamsStreaming; warnings: string[] } {
+): PreparedRequest<ChatCompletionCreateParamsStreaming> {
   const callOptions = request.providerOptions ?? {};
   const warnings = unknownOptionWarnings(model.provider, callOptions, callSettingKeys);
   const effort = (callOptions.reasoningEffort as string | undefined) ?? defaults.reasoningEffort;

@@ -2,8 +2,8 @@
 
 export { convertToOpenAIResponsesMessages, type ResponsesInput } from './convert-to-openai-responses-messages.js';
 export {
-  buildOpenAIResponsesBody,
   createOpenAIResponsesAdapter,
+  type OpenAIResponsesAdapter,
   type OpenAIReasoningEffort,
   type OpenAIReasoningSummary,
   type OpenAIResponsesAdapterOptions,

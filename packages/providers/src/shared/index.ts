@@ -5,3 +5,4 @@ export * from './provider-data.js';
 export * from './stable-hash.js';
 export * from './run-sdk-stream.js';
 export * from './tool-call-id.js';
+export * from './provider-adapter.js';
