@@ -443,7 +443,7 @@ describe('anthropic model switch inside a manual-thinking tool-use turn', () => 
       messages.push(first.message, { role: 'tool', toolCallId: id, toolName: 'get_ci_log', content: 'log' });
       const second = await generate(secondary, { messages, tools: testToolSpecs });
       expect(second.warnings.join('\n')).toContain('thinking is off for this step');
-      expect(second.warnings.join('\n')).toContain('1 reasoning part(s) produced by another model were not sent');
+      expect(second.warnings.join('\n')).toContain('1 reasoning part(s) of another model in this episode were not sent');
       const body = server.modelCalls()[1]?.body as Record<string, unknown>;
       expect(body.thinking).toBeUndefined();
       expect(server.modelCalls()[1]?.status).toBe(200);

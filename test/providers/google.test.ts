@@ -292,7 +292,7 @@ describe('google after another provider in the same turn', () => {
           thoughtSignature: 'skip_thought_signature_validator',
         },
       ]);
-      expect(result.warnings.join('\n')).toContain('1 reasoning part(s) produced by another model were not sent');
+      expect(result.warnings.join('\n')).toContain('1 reasoning part(s) of another model in this episode were not sent');
     } finally {
       await server.close();
     }

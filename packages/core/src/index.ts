@@ -29,6 +29,7 @@ export * from './model/model-profile.js';
 export { countContext, defaultTokenCounter, type MessageFormOptions, packContext, prepareForPacking } from './packing/pack-context.js';
 export * from './packing/pack-types.js';
 export * from './reasoning/index.js';
+export { type ForeignReasoningWarning, stripForeignReasoning } from './reasoning/handoff/foreign-reasoning.js';
 export type { PersistReasoning, ReasoningSidecar } from './store/reasoning-sidecar.js';
 export {
   type EpisodeReasoningReport,

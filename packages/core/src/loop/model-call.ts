@@ -144,7 +144,9 @@ async function sendPackedRequest(
   };
   const { message, usage, stopReason } = await collectResponse(settings.model, request, { signal }, (event) => {
     if (event.type === 'reasoning-delta' || event.type === 'text-delta') emit({ type: event.type, step, text: event.text });
-    else if (event.type === 'warning') emit({ type: 'warning', step, message: event.message });
+    else if (event.type === 'warning') {
+      emit({ type: 'warning', step, message: event.message, ...(event.code === undefined ? {} : { code: event.code }) });
+    }
   });
   return { message, usage, stopReason };
 }

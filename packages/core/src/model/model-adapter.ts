@@ -29,7 +29,8 @@ export type ModelStreamEvent =
   | { type: 'reasoning-delta'; text: string }
   | { type: 'tool-call-start'; id: string; name: string }
   | { type: 'tool-call-delta'; id: string; argsDelta: string }
-  | { type: 'warning'; message: string }
+  /** Something the caller should know; `code` names the kind for warnings meant to be matched (e.g. `foreign-reasoning-dropped`). */
+  | { type: 'warning'; message: string; code?: string }
   | { type: 'finish'; message: AssistantMessage; usage: Usage; stopReason: StopReason };
 
 export interface StreamOptions {

@@ -12,8 +12,12 @@ import type { MessageCreateParamsStreaming } from '@anthropic-ai/sdk/resources/m
 import type { ModelProfile, ModelRef, ModelRequest, StreamOptions } from '@episodic/core';
 import type { AnthropicModelProfile, AnthropicThinkingSetting } from '../profiles/anthropic.js';
 import { resolveApiKey } from '../shared/missing-api-key-error.js';
-import type { PreparedRequest, ProviderAdapter } from '../shared/provider-adapter.js';
-import { foreignReasoningWarning } from '../shared/provider-data.js';
+import {
+  plainWarnings,
+  type PreparedRequest,
+  type ProviderAdapter,
+  requestWithoutForeignReasoning,
+} from '../shared/provider-adapter.js';
 import { runSdkStream, unknownOptionWarnings } from '../shared/run-sdk-stream.js';
 import { placeCacheBreakpoints } from './anthropic-cache-control.js';
 import { mapAnthropicError } from './anthropic-error.js';
@@ -101,12 +105,13 @@ export function createAnthropicAdapter(options: AnthropicAdapterOptions): Anthro
 
 /** Builds the SDK request for a packed neutral request. */
 function prepareAnthropicRequest(
-  request: ModelRequest,
+  packed: ModelRequest,
   model: ModelRef,
   profile: AnthropicModelProfile,
 ): PreparedAnthropicRequest {
+  const { request, warnings: foreign } = requestWithoutForeignReasoning(packed, model);
   const tools = prepareAnthropicTools(request.tools);
-  const converted = convertToAnthropicMessages(request, { model, profile, tools });
+  const converted = convertToAnthropicMessages(request, { profile, tools });
   const prefix = anthropicPrefixHash(converted.system, tools, converted.messages);
   const thinking = buildThinkingParams(
     thinkingFor(request, model, profile),
@@ -132,9 +137,8 @@ function prepareAnthropicRequest(
   const headers: Record<string, string> =
     thinking.betas.length > 0 ? { 'anthropic-beta': thinking.betas.join(',') } : {};
   const warnings = [
-    ...foreignReasoningWarning('anthropic', converted.foreignReasoning),
-    ...thinking.warnings,
-    ...unknownOptionWarnings('anthropic', request.providerOptions, knownProviderOptions),
+    ...foreign,
+    ...plainWarnings(thinking.warnings, unknownOptionWarnings('anthropic', request.providerOptions, knownProviderOptions)),
   ];
   return { body, headers, warnings, prefix };
 }

@@ -12,8 +12,12 @@ import type { ModelProfile, ModelRef, ModelRequest, StreamOptions } from '@episo
 import { type Content, type GenerateContentParameters, GoogleGenAI } from '@google/genai';
 import type { GoogleModelProfile, GoogleThinkingSetting } from '../profiles/google.js';
 import { resolveApiKey } from '../shared/missing-api-key-error.js';
-import type { PreparedRequest, ProviderAdapter } from '../shared/provider-adapter.js';
-import { foreignReasoningWarning } from '../shared/provider-data.js';
+import {
+  plainWarnings,
+  type PreparedRequest,
+  type ProviderAdapter,
+  requestWithoutForeignReasoning,
+} from '../shared/provider-adapter.js';
 import { runSdkStream, unknownOptionWarnings } from '../shared/run-sdk-stream.js';
 import { convertToGoogleMessages } from './convert-to-google-messages.js';
 import { mapGoogleError } from './google-error.js';
@@ -95,11 +99,12 @@ export function createGoogleAdapter(options: GoogleAdapterOptions): GoogleAdapte
 
 /** Builds the SDK parameters for a packed neutral request. */
 function prepareGoogleRequest(
-  request: ModelRequest,
+  packed: ModelRequest,
   model: ModelRef,
   profile: GoogleModelProfile,
 ): PreparedRequest<GenerateContentParameters> {
-  const converted = convertToGoogleMessages(request.system, request.messages, { model, profile });
+  const { request, warnings: foreign } = requestWithoutForeignReasoning(packed, model);
+  const converted = convertToGoogleMessages(request.system, request.messages, { profile });
   const tools = prepareGoogleTools(request.tools);
   const thinkingConfig = buildThinkingConfig(profile.thinking);
   const body: GenerateContentParameters = {
@@ -113,8 +118,8 @@ function prepareGoogleRequest(
     },
   };
   const warnings = [
-    ...foreignReasoningWarning('google', converted.droppedReasoning),
-    ...unknownOptionWarnings('google', request.providerOptions, knownProviderOptions),
+    ...foreign,
+    ...plainWarnings(unknownOptionWarnings('google', request.providerOptions, knownProviderOptions)),
   ];
   return { body, warnings };
 }

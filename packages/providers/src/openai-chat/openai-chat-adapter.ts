@@ -13,8 +13,13 @@ import type OpenAI from 'openai';
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import type { OpenAIReasoningEffort } from '../openai-responses/openai-responses-adapter.js';
 import { type OpenAIProfile, resolveOpenAIProfile } from '../profiles/openai.js';
-import { droppedReasoningWarning, openAIClient, openAIStreamError } from '../openai-shared/openai-client.js';
-import type { PreparedRequest, ProviderAdapter } from '../shared/provider-adapter.js';
+import { openAIClient, openAIStreamError } from '../openai-shared/openai-client.js';
+import {
+  plainWarnings,
+  type PreparedRequest,
+  type ProviderAdapter,
+  requestWithoutForeignReasoning,
+} from '../shared/provider-adapter.js';
 import { runSdkStream, unknownOptionWarnings } from '../shared/run-sdk-stream.js';
 import { convertToOpenAIChatMessages } from './convert-to-openai-chat-messages.js';
 import { ChatToolsNeedResponsesError, mapOpenAIChatError } from './openai-chat-error.js';
@@ -70,22 +75,20 @@ export function createOpenAIChatAdapter(options: OpenAIChatAdapterOptions): Open
 
 /** Builds the streaming request body; throws {@link ChatToolsNeedResponsesError} when the model needs Responses. */
 function prepareOpenAIChatRequest(
-  request: ModelRequest,
+  packed: ModelRequest,
   model: ModelRef,
   profile: OpenAIProfile,
   defaults: OpenAIChatAdapterOptions,
 ): PreparedRequest<ChatCompletionCreateParamsStreaming> {
+  const { request, warnings: foreign } = requestWithoutForeignReasoning(packed, model);
   const callOptions = request.providerOptions ?? {};
-  const warnings = unknownOptionWarnings('openai-chat', callOptions, callSettingKeys);
+  const warnings = [...foreign, ...plainWarnings(unknownOptionWarnings('openai-chat', callOptions, callSettingKeys))];
   const settings = { ...defaults, ...(callOptions as OpenAIChatCallSettings) };
   const tools = prepareOpenAIChatTools(request.tools);
   if (profile.chatToolsNeedResponses && tools && settings.reasoningEffort !== 'none') {
     throw new ChatToolsNeedResponsesError(model.id);
   }
-  const { messages, droppedForeignReasoning } = convertToOpenAIChatMessages(request.system, request.messages, model, {
-    sendAs: 'none',
-  });
-  warnings.push(...droppedReasoningWarning('openai-chat', droppedForeignReasoning));
+  const messages = convertToOpenAIChatMessages(request.system, request.messages, { sendAs: 'none' });
   const body: ChatCompletionCreateParamsStreaming = {
     model: model.id,
     messages,
@@ -97,7 +100,7 @@ function prepareOpenAIChatRequest(
   };
   if (settings.reasoningEffort) {
     if (profile.reasoning) body.reasoning_effort = settings.reasoningEffort;
-    else warnings.push(`openai-chat: ${model.id} does not reason; reasoningEffort ignored`);
+    else warnings.push({ message: `openai-chat: ${model.id} does not reason; reasoningEffort ignored` });
   }
   return { body, warnings };
 }

@@ -18,9 +18,14 @@ import { convertToOpenAIChatMessages } from '../openai-chat/convert-to-openai-ch
 import { prepareOpenAIChatTools } from '../openai-chat/openai-chat-prepare-tools.js';
 import { mapOpenAIChatStream } from '../openai-chat/openai-chat-stream.js';
 import { type CompatibleProfile, compatibleHost, openaiCompatibleProfiles } from '../profiles/openai-compatible.js';
-import { droppedReasoningWarning, openAIStreamError } from '../openai-shared/openai-client.js';
+import { openAIStreamError } from '../openai-shared/openai-client.js';
 import { MissingApiKeyError, resolveApiKey } from '../shared/missing-api-key-error.js';
-import type { PreparedRequest, ProviderAdapter } from '../shared/provider-adapter.js';
+import {
+  plainWarnings,
+  type PreparedRequest,
+  type ProviderAdapter,
+  requestWithoutForeignReasoning,
+} from '../shared/provider-adapter.js';
 import { runSdkStream, unknownOptionWarnings } from '../shared/run-sdk-stream.js';
 import { type CompatibleCapabilities, resolveCompatibleCapabilities } from './openai-compatible-capabilities.js';
 import { mapOpenAICompatibleError, withWrappedErrorBodies } from './openai-compatible-error.js';
@@ -133,21 +138,21 @@ export function createOpenAICompatibleAdapter(options: OpenAICompatibleAdapterOp
 
 /** Builds the streaming request body for a compatible server. */
 function prepareOpenAICompatibleRequest(
-  request: ModelRequest,
+  packed: ModelRequest,
   model: ModelRef,
   capabilities: CompatibleCapabilities,
   defaults: OpenAICompatibleCallSettings,
 ): PreparedRequest<ChatCompletionCreateParamsStreaming> {
+  const { request, warnings: foreign } = requestWithoutForeignReasoning(packed, model);
   const callOptions = request.providerOptions ?? {};
-  const warnings = unknownOptionWarnings(model.provider, callOptions, callSettingKeys);
+  const warnings = [...foreign, ...plainWarnings(unknownOptionWarnings(model.provider, callOptions, callSettingKeys))];
   const effort = (callOptions.reasoningEffort as string | undefined) ?? defaults.reasoningEffort;
-  const converted = convertToOpenAIChatMessages(request.system, request.messages, model, capabilities.wire);
-  warnings.push(...droppedReasoningWarning(model.provider, converted.droppedForeignReasoning));
+  const messages = convertToOpenAIChatMessages(request.system, request.messages, capabilities.wire);
   const tools = prepareOpenAIChatTools(request.tools);
   const body = {
     ...capabilities.requestFlags,
     model: model.id,
-    messages: converted.messages,
+    messages,
     stream: true,
     stream_options: { include_usage: true },
     ...(tools ? { tools } : {}),
@@ -156,7 +161,7 @@ function prepareOpenAICompatibleRequest(
   if (effort) {
     if (capabilities.effortParameter === 'reasoning_effort') body.reasoning_effort = effort as never;
     else if (capabilities.effortParameter === 'reasoning.effort') body.reasoning = { effort };
-    else warnings.push(`${model.provider}: ${model.id} takes no reasoning effort; reasoningEffort ignored`);
+    else warnings.push({ message: `${model.provider}: ${model.id} takes no reasoning effort; reasoningEffort ignored` });
   }
   return { body, warnings };
 }

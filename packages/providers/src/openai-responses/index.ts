@@ -1,6 +1,6 @@
 /** The OpenAI Responses API adapter. */
 
-export { convertToOpenAIResponsesMessages, type ResponsesInput } from './convert-to-openai-responses-messages.js';
+export { convertToOpenAIResponsesMessages } from './convert-to-openai-responses-messages.js';
 export {
   createOpenAIResponsesAdapter,
   type OpenAIResponsesAdapter,

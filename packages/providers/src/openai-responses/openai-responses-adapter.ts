@@ -12,8 +12,13 @@ import type { ModelRef, ModelRequest } from '@episodic/core';
 import type OpenAI from 'openai';
 import type { ResponseCreateParamsStreaming } from 'openai/resources/responses/responses';
 import { type OpenAIProfile, resolveOpenAIProfile } from '../profiles/openai.js';
-import { droppedReasoningWarning, openAIClient, openAIStreamError } from '../openai-shared/openai-client.js';
-import type { PreparedRequest, ProviderAdapter } from '../shared/provider-adapter.js';
+import { openAIClient, openAIStreamError } from '../openai-shared/openai-client.js';
+import {
+  plainWarnings,
+  type PreparedRequest,
+  type ProviderAdapter,
+  requestWithoutForeignReasoning,
+} from '../shared/provider-adapter.js';
 import { runSdkStream, unknownOptionWarnings } from '../shared/run-sdk-stream.js';
 import { convertToOpenAIResponsesMessages } from './convert-to-openai-responses-messages.js';
 import { mapOpenAIResponsesError } from './openai-responses-error.js';
@@ -81,19 +86,21 @@ export function createOpenAIResponsesAdapter(options: OpenAIResponsesAdapterOpti
 
 /** Builds the streaming request body and the warnings it raised. */
 function prepareOpenAIResponsesRequest(
-  request: ModelRequest,
+  packed: ModelRequest,
   model: ModelRef,
   profile: OpenAIProfile,
   defaults: OpenAIResponsesAdapterOptions,
 ): PreparedRequest<ResponseCreateParamsStreaming> {
+  const { request, warnings: foreign } = requestWithoutForeignReasoning(packed, model);
   const callOptions = request.providerOptions ?? {};
-  const warnings = unknownOptionWarnings('openai-responses', callOptions, callSettingKeys);
   const settings = { ...defaults, ...(callOptions as OpenAIResponsesCallSettings) };
-  const { input, droppedForeignReasoning } = convertToOpenAIResponsesMessages(request.messages, model);
-  warnings.push(...droppedReasoningWarning('openai-responses', droppedForeignReasoning));
+  const input = convertToOpenAIResponsesMessages(request.messages);
   const tools = prepareOpenAIResponsesTools(request.tools);
   const thinking = buildReasoningParams(model.id, profile, settings);
-  warnings.push(...thinking.warnings);
+  const warnings = [
+    ...foreign,
+    ...plainWarnings(unknownOptionWarnings('openai-responses', callOptions, callSettingKeys), thinking.warnings),
+  ];
   const body: ResponseCreateParamsStreaming = {
     model: model.id,
     input,
