@@ -11,6 +11,18 @@ describe('a known host with a model that has no profile row yet', () => {
     expect(adapter.model).toEqual({ provider: 'deepseek', id: 'deepseek-some-new-model' });
   });
 
+  it('gives an unknown host the safe wire: key from <PROVIDER>_API_KEY, nothing sent back, no base URL', () => {
+    expect(resolveCompatibleProfile('acme-co', 'rocket')).toMatchObject({
+      apiKeyEnv: ['ACME_CO_API_KEY'],
+      baseURL: '',
+      reasoningField: 'reasoning_content',
+      sendReasoningAs: 'none',
+      effortParameter: 'none',
+      maxTokensField: 'max_tokens',
+      fallback: true,
+    });
+  });
+
   it('still asks for a base URL for an unknown host', () => {
     expect(() => createOpenAICompatibleAdapter({ provider: 'acme', model: 'x', apiKey: 'k' })).toThrow(/No base URL for provider "acme"/);
   });

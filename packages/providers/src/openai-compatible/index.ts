@@ -4,7 +4,7 @@ export {
   type OpenAICompatibleAdapter,
   type OpenAICompatibleAdapterOptions,
   type OpenAICompatibleCallSettings,
-  resolveCompatibleProfile,
 } from './openai-compatible-adapter.js';
+export { resolveCompatibleProfile } from './openai-compatible-profile.js';
 export { type CompatibleCapabilities, resolveCompatibleCapabilities } from './openai-compatible-capabilities.js';
 export { withWrappedErrorBodies } from './openai-compatible-error.js';

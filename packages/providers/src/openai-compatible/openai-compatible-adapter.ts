@@ -7,7 +7,6 @@
  * @see https://platform.openai.com/docs/api-reference/chat/create
  */
 import {
-  findProfile,
   InvalidArgumentError,
   type ModelRef,
   type ModelRequest,
@@ -17,7 +16,7 @@ import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/
 import { convertToOpenAIChatMessages } from '../openai-chat/convert-to-openai-chat-messages.js';
 import { prepareOpenAIChatTools } from '../openai-chat/openai-chat-prepare-tools.js';
 import { mapOpenAIChatStream } from '../openai-chat/openai-chat-stream.js';
-import { type CompatibleProfile, compatibleHost, openaiCompatibleProfiles } from '../profiles/openai-compatible.js';
+import type { CompatibleProfile } from '../profiles/openai-compatible.js';
 import { openAIStreamError } from '../openai-shared/openai-client.js';
 import { MissingApiKeyError, resolveApiKey } from '../shared/missing-api-key-error.js';
 import {
@@ -29,6 +28,7 @@ import {
 import { runSdkStream, unknownOptionWarnings } from '../shared/run-sdk-stream.js';
 import { type CompatibleCapabilities, resolveCompatibleCapabilities } from './openai-compatible-capabilities.js';
 import { mapOpenAICompatibleError, withWrappedErrorBodies } from './openai-compatible-error.js';
+import { resolveCompatibleProfile } from './openai-compatible-profile.js';
 
 /** Per-call settings, also accepted in `request.providerOptions`. */
 export interface OpenAICompatibleCallSettings {
@@ -51,44 +51,6 @@ export interface OpenAICompatibleAdapterOptions extends OpenAICompatibleCallSett
   client?: OpenAI;
   /** Retries the SDK itself makes on 429/5xx. Default 0: the agent loop retries on `retryable` errors. */
   maxRetries?: number;
-}
-
-/**
- * A profile for a model without a built-in row: the host's row when the host is
- * known (its base URL, key variables and wire fields), else a generic one; either
- * way no reasoning is sent back, the safe choice for a model nobody has checked.
- */
-function unknownModelProfile(provider: string, model: string): CompatibleProfile {
-  const generic: CompatibleProfile = {
-    provider,
-    pattern: model.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
-    contextWindow: 128_000,
-    maxOutputTokens: 8_192,
-    retention: 'episode',
-    cacheStyle: 'none',
-    minCacheableTokens: Number.POSITIVE_INFINITY,
-    tokenizerFactor: 1.2,
-    reasoningField: 'reasoning_content',
-    sendReasoningAs: 'none',
-    effortParameter: 'none',
-    maxTokensField: 'max_tokens',
-    apiKeyEnv: [`${provider.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_API_KEY`],
-    baseURL: '',
-  };
-  const host = compatibleHost(provider);
-  return host ? { ...generic, ...host, provider, sendReasoningAs: 'none', reasoningRequiredOnToolCalls: false } : generic;
-}
-
-/** The profile for a compatible host and model, with the user's overrides applied. */
-export function resolveCompatibleProfile(
-  provider: string,
-  model: string,
-  overrides: Partial<CompatibleProfile> = {},
-): CompatibleProfile {
-  const base =
-    (findProfile(openaiCompatibleProfiles, provider, model) as CompatibleProfile | undefined) ??
-    unknownModelProfile(provider, model);
-  return { ...base, ...overrides, provider };
 }
 
 function createClient(options: OpenAICompatibleAdapterOptions, profile: CompatibleProfile): OpenAI {

@@ -11,7 +11,8 @@
 import type { ModelRef, ModelRequest } from '@episodic/core';
 import type OpenAI from 'openai';
 import type { ResponseCreateParamsStreaming } from 'openai/resources/responses/responses';
-import { type OpenAIProfile, resolveOpenAIProfile } from '../profiles/openai.js';
+import type { OpenAIProfile } from '../profiles/openai.js';
+import { resolveOpenAIProfile } from '../openai-shared/openai-profile.js';
 import { openAIClient, openAIStreamError } from '../openai-shared/openai-client.js';
 import {
   plainWarnings,

@@ -39,6 +39,12 @@ const base = {
   cacheTtl: '5m',
 } as const;
 
+/**
+ * What Anthropic fixes for every model: the fallback's provider fields for a model
+ * without a row (the shortest cache minimum of the current models).
+ */
+export const anthropicDefaults: Partial<AnthropicModelProfile> = { ...base, minCacheableTokens: 1024 };
+
 const manual = (budgetTokens: number) =>
   ({
     thinking: { type: 'enabled', budgetTokens },

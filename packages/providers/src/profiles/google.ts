@@ -25,15 +25,22 @@ export interface GoogleProfileFields {
 
 export type GoogleModelProfile = ModelProfile & GoogleProfileFields;
 
-const base = {
+const provider = {
   provider: 'google',
   retention: 'episode',
   cacheStyle: 'gemini-implicit',
   tokenizerFactor: 1.05,
-  contextWindow: 1_048_576,
-  maxOutputTokens: 65_536,
   placeholderSignature: 'skip_thought_signature_validator',
 } as const;
+
+/**
+ * What Google fixes for every model: the fallback's provider fields for a model
+ * without a row (a model name outside the `gemini-` families, e.g. Gemma, keeps
+ * the fallback's conservative limits).
+ */
+export const googleDefaults: Partial<GoogleModelProfile> = { ...provider, minCacheableTokens: 1024 };
+
+const base = { ...provider, contextWindow: 1_048_576, maxOutputTokens: 65_536 } as const;
 
 /** Built-in Gemini profiles. */
 export const googleProfiles: readonly GoogleModelProfile[] = [

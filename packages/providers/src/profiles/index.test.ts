@@ -45,4 +45,37 @@ describe('resolveProfile', () => {
     expect(new RegExp(`^(?:${unknown.pattern})$`).test('model.v1')).toBe(true);
     expect(new RegExp(`^(?:${unknown.pattern})$`).test('modelXv1')).toBe(false);
   });
+
+  it('falls back by one rule: conservative limits, the known provider`s own fields, nothing sent back', () => {
+    expect(resolveProfile('anthropic', 'claude-opus-4-5').fallback).toBeUndefined();
+    expect(resolveProfile('deepseek', 'deepseek-v9-ultra')).toMatchObject({
+      fallback: true,
+      contextWindow: 128_000,
+      maxOutputTokens: 8192,
+      retention: 'episode',
+      cacheStyle: 'openai-prefix',
+      minCacheableTokens: 64,
+      baseURL: 'https://api.deepseek.com',
+      apiKeyEnv: ['DEEPSEEK_API_KEY'],
+      sendReasoningAs: 'none',
+      reasoningRequiredOnToolCalls: false,
+    });
+    expect(resolveProfile('anthropic', 'my-claude-finetune')).toMatchObject({
+      fallback: true,
+      cacheStyle: 'anthropic-breakpoints',
+      minCacheableTokens: 1024,
+      contextWindow: 128_000,
+    });
+    // Gemma through the Gemini API: Google's cache, not Gemini's 1M window.
+    expect(resolveProfile('google', 'gemma-3-27b-it')).toMatchObject({
+      fallback: true,
+      cacheStyle: 'gemini-implicit',
+      contextWindow: 128_000,
+    });
+    expect(resolveProfile('acme', 'rocket')).toMatchObject({
+      fallback: true,
+      cacheStyle: 'none',
+      minCacheableTokens: Number.POSITIVE_INFINITY,
+    });
+  });
 });

@@ -265,9 +265,11 @@ export const openaiCompatibleProfiles: readonly CompatibleProfile[] = [
 ];
 
 /**
- * The host row of a known compatible provider (base URL, key variables, wire
- * fields), for models that have no row of their own yet.
+ * What a known compatible host fixes for every model (base URL, key variables,
+ * wire fields, cache): the fallback's provider fields for a model without a row.
+ * Such a model gets no reasoning back, the safe choice for a model nobody has checked.
  */
-export function compatibleHost(provider: string): CompatibleProfileFields | undefined {
-  return Object.hasOwn(hosts, provider) ? hosts[provider as HostName] : undefined;
+export function compatibleHostDefaults(provider: string): Partial<CompatibleProfile> | undefined {
+  if (!Object.hasOwn(hosts, provider)) return undefined;
+  return { ...hosts[provider as HostName], sendReasoningAs: 'none', reasoningRequiredOnToolCalls: false };
 }

@@ -5,7 +5,7 @@
  * @see https://platform.openai.com/docs/models
  * @see https://platform.openai.com/docs/guides/reasoning
  */
-import { findProfile, type ModelProfile } from '@episodic/core';
+import type { ModelProfile } from '@episodic/core';
 
 /** Fields an OpenAI profile adds to {@link ModelProfile}. */
 export interface OpenAIProfileFields {
@@ -36,6 +36,9 @@ const common = {
   apiKeyEnv: 'OPENAI_API_KEY',
   baseURL: 'https://api.openai.com/v1',
 } as const;
+
+/** What OpenAI fixes for every model: the fallback's provider fields (the table's last row also catches every id). */
+export const openaiDefaults: Partial<OpenAIProfile> = { ...common, reasoning: false };
 
 /**
  * OpenAI models, most specific pattern first (the first match wins). Prices in USD
@@ -119,10 +122,3 @@ export const openaiProfiles: readonly OpenAIProfile[] = [
     reasoning: false,
   },
 ];
-
-/** The profile for an OpenAI model, with the user's overrides applied. */
-export function resolveOpenAIProfile(model: string, overrides: Partial<OpenAIProfile> = {}): OpenAIProfile {
-  // The table ends with a catch-all, so every model id finds a row.
-  const base = findProfile(openaiProfiles, 'openai', model) as OpenAIProfile;
-  return { ...base, ...overrides };
-}
