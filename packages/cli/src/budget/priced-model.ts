@@ -29,7 +29,7 @@ export interface PricedModel {
   /** Other models the transcript's assistant messages name (a session that switched models). */
   otherModels: string[];
   pricing: Pricing;
-  /** Where the prices came from: a `--pricing` file, the built-in table, or the profile. */
+  /** Where the prices came from: a `--pricing` file or the built-in prices (the profiles'). */
   pricingSource: string;
   cache: CacheFacts;
 }
@@ -58,10 +58,9 @@ export function choosePricedModel(
   if (!chosen) throw new NoModelError();
   const label = (model: { provider?: string | undefined; id: string }) =>
     model.provider ? `${model.provider}/${model.id}` : model.id;
-  const profile = chosen.provider ? resolveProfile(chosen.provider, chosen.id) : undefined;
-  const price = findPrice(prices, chosen, profile?.pricing);
+  const price = findPrice(prices, chosen);
   const provider = chosen.provider ?? price.provider;
-  const resolved = profile ?? (provider ? resolveProfile(provider, chosen.id) : undefined);
+  const profile = provider ? resolveProfile(provider, chosen.id) : undefined;
   return {
     provider,
     id: chosen.id,
@@ -69,7 +68,7 @@ export function choosePricedModel(
     otherModels: [...new Set(seen.map(label))].filter((name) => name !== label({ provider, id: chosen.id })),
     pricing: price.pricing,
     pricingSource: price.source,
-    cache: cacheFacts(resolved),
+    cache: cacheFacts(profile),
   };
 }
 
@@ -83,7 +82,7 @@ function cacheFacts(profile: ModelProfile | undefined): CacheFacts {
   };
 }
 
-/** `provider/id` or a bare `id` (the provider then comes from the price table). */
+/** `provider/id` or a bare `id` (the provider then comes from the prices: a `--pricing` row or a priced profile). */
 function parseModel(text: string): { provider: string | undefined; id: string } {
   const slash = text.indexOf('/');
   if (slash <= 0 || slash === text.length - 1) return { provider: undefined, id: text };

@@ -1,7 +1,8 @@
 /**
  * Gemini model profiles (data, first match wins). Facts from PROVIDERS.md,
- * https://ai.google.dev/gemini-api/docs/thinking and
- * https://ai.google.dev/gemini-api/docs/thought-signatures.
+ * https://ai.google.dev/gemini-api/docs/thinking,
+ * https://ai.google.dev/gemini-api/docs/thought-signatures and
+ * https://ai.google.dev/gemini-api/docs/pricing (see `prices-collected.ts`).
  */
 import type { ModelProfile } from '@episodic/core';
 
@@ -50,6 +51,15 @@ export const googleProfiles: readonly GoogleModelProfile[] = [
     thinking: { level: 'high', includeThoughts: true },
     functionCallSignatures: 'required',
     minCacheableTokens: 4096,
+    pricing: { input: 2, cachedInput: 0.2, output: 12 },
+  },
+  {
+    ...base,
+    pattern: 'gemini-3(?:\\.\\d+)?-flash.*',
+    thinking: { level: 'high', includeThoughts: true },
+    functionCallSignatures: 'required',
+    minCacheableTokens: 1024,
+    pricing: { input: 0.5, cachedInput: 0.05, output: 3 },
   },
   {
     ...base,
@@ -64,6 +74,15 @@ export const googleProfiles: readonly GoogleModelProfile[] = [
     thinking: { budget: -1, includeThoughts: true },
     functionCallSignatures: 'optional',
     minCacheableTokens: 4096,
+    pricing: { input: 1.25, cachedInput: 0.125, output: 10 },
+  },
+  {
+    ...base,
+    pattern: 'gemini-2\\.5-flash-lite.*',
+    thinking: { budget: -1, includeThoughts: true },
+    functionCallSignatures: 'optional',
+    minCacheableTokens: 1024,
+    pricing: { input: 0.1, cachedInput: 0.01, output: 0.4 },
   },
   {
     ...base,
@@ -71,6 +90,7 @@ export const googleProfiles: readonly GoogleModelProfile[] = [
     thinking: { budget: -1, includeThoughts: true },
     functionCallSignatures: 'optional',
     minCacheableTokens: 1024,
+    pricing: { input: 0.3, cachedInput: 0.03, output: 2.5 },
   },
   {
     // Unknown Gemini models: assume a newer one that validates signatures.

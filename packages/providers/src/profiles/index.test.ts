@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { builtinProfiles, resolveProfile } from './index.js';
+import { builtinProfiles, pricesCollected, resolveProfile } from './index.js';
 
 describe('resolveProfile', () => {
   it.each([
@@ -77,5 +77,21 @@ describe('resolveProfile', () => {
       cacheStyle: 'none',
       minCacheableTokens: Number.POSITIVE_INFINITY,
     });
+  });
+});
+
+describe('the built-in prices', () => {
+  it('are dated, sourced, and price cached input no higher than input and cache writes no lower', () => {
+    expect(pricesCollected.date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(pricesCollected.note).toMatch(/change/);
+    expect(pricesCollected.sources.length).toBeGreaterThan(0);
+    const priced = builtinProfiles.filter((profile) => profile.pricing !== undefined);
+    expect(new Set(priced.map((profile) => profile.provider))).toEqual(
+      new Set(['anthropic', 'google', 'openai', 'deepseek']),
+    );
+    for (const { pricing } of priced) {
+      expect(pricing!.cachedInput).toBeLessThanOrEqual(pricing!.input);
+      if (pricing!.cacheWrite !== undefined) expect(pricing!.cacheWrite).toBeGreaterThanOrEqual(pricing!.input);
+    }
   });
 });

@@ -83,3 +83,4 @@ export {
   type EffortParameter,
   openaiCompatibleProfiles,
 } from './openai-compatible.js';
+export { pricesCollected } from './prices-collected.js';

@@ -42,7 +42,7 @@ export const openaiDefaults: Partial<OpenAIProfile> = { ...common, reasoning: fa
 
 /**
  * OpenAI models, most specific pattern first (the first match wins). Prices in USD
- * per million tokens.
+ * per million tokens (https://platform.openai.com/docs/pricing; see `prices-collected.ts`).
  */
 export const openaiProfiles: readonly OpenAIProfile[] = [
   {
@@ -91,7 +91,15 @@ export const openaiProfiles: readonly OpenAIProfile[] = [
   },
   {
     ...common,
-    pattern: 'o[34](-mini)?(-.*)?',
+    pattern: 'o4-mini(-.*)?',
+    contextWindow: 200_000,
+    maxOutputTokens: 100_000,
+    reasoning: true,
+    pricing: { input: 1.1, cachedInput: 0.275, output: 4.4 },
+  },
+  {
+    ...common,
+    pattern: 'o3(-.*)?',
     contextWindow: 200_000,
     maxOutputTokens: 100_000,
     reasoning: true,
@@ -99,7 +107,30 @@ export const openaiProfiles: readonly OpenAIProfile[] = [
   },
   {
     ...common,
-    pattern: 'gpt-4\\.1(-mini|-nano)?(-.*)?',
+    pattern: 'o4(-.*)?',
+    contextWindow: 200_000,
+    maxOutputTokens: 100_000,
+    reasoning: true,
+  },
+  {
+    ...common,
+    pattern: 'gpt-4\\.1-mini(-.*)?',
+    contextWindow: 1_047_576,
+    maxOutputTokens: 32_768,
+    reasoning: false,
+    pricing: { input: 0.4, cachedInput: 0.1, output: 1.6 },
+  },
+  {
+    ...common,
+    pattern: 'gpt-4\\.1-nano(-.*)?',
+    contextWindow: 1_047_576,
+    maxOutputTokens: 32_768,
+    reasoning: false,
+    pricing: { input: 0.1, cachedInput: 0.025, output: 0.4 },
+  },
+  {
+    ...common,
+    pattern: 'gpt-4\\.1(-.*)?',
     contextWindow: 1_047_576,
     maxOutputTokens: 32_768,
     reasoning: false,
@@ -107,7 +138,15 @@ export const openaiProfiles: readonly OpenAIProfile[] = [
   },
   {
     ...common,
-    pattern: 'gpt-4o(-mini)?(-.*)?',
+    pattern: 'gpt-4o-mini(-.*)?',
+    contextWindow: 128_000,
+    maxOutputTokens: 16_384,
+    reasoning: false,
+    pricing: { input: 0.15, cachedInput: 0.075, output: 0.6 },
+  },
+  {
+    ...common,
+    pattern: 'gpt-4o(-.*)?',
     contextWindow: 128_000,
     maxOutputTokens: 16_384,
     reasoning: false,
