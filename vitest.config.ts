@@ -10,6 +10,7 @@ export default defineConfig({
       { find: /^@episodic\/core\/testing$/, replacement: source('./packages/core/src/testing/index.ts') },
       { find: /^@episodic\/core$/, replacement: source('./packages/core/src/index.ts') },
       { find: /^@episodic\/tools$/, replacement: source('./packages/tools/src/index.ts') },
+      { find: /^@episodic\/providers\/internal$/, replacement: source('./packages/providers/src/internal.ts') },
       { find: /^@episodic\/providers$/, replacement: source('./packages/providers/src/index.ts') },
     ],
   },

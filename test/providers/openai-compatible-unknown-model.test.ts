@@ -1,4 +1,5 @@
-import { createOpenAICompatibleAdapter, resolveCompatibleProfile } from '@episodic/providers';
+import { createOpenAICompatibleAdapter } from '@episodic/providers';
+import { resolveCompatibleProfile } from '@episodic/providers/internal';
 import { describe, expect, it } from 'vitest';
 
 describe('a known host with a model that has no profile row yet', () => {

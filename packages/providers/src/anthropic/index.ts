@@ -5,5 +5,3 @@ export {
   createAnthropicAdapter,
   type PreparedAnthropicRequest,
 } from './anthropic-adapter.js';
-export { mapAnthropicError } from './anthropic-error.js';
-export { resolveAnthropicProfile } from './anthropic-profile.js';

@@ -1,6 +1,4 @@
-/** The OpenAI Chat Completions adapter and the chat wire helpers the compatible adapter shares. */
-
-export { type ChatReasoningWire, convertToOpenAIChatMessages } from './convert-to-openai-chat-messages.js';
+/** The OpenAI Chat Completions adapter. */
 export {
   createOpenAIChatAdapter,
   type OpenAIChatAdapter,
@@ -8,4 +6,3 @@ export {
   type OpenAIChatCallSettings,
 } from './openai-chat-adapter.js';
 export { ChatToolsNeedResponsesError } from './openai-chat-error.js';
-export { type ChatReasoningReader, mapOpenAIChatUsage } from './openai-chat-stream.js';

@@ -5,6 +5,3 @@ export {
   type OpenAICompatibleAdapterOptions,
   type OpenAICompatibleCallSettings,
 } from './openai-compatible-adapter.js';
-export { resolveCompatibleProfile } from './openai-compatible-profile.js';
-export { type CompatibleCapabilities, resolveCompatibleCapabilities } from './openai-compatible-capabilities.js';
-export { withWrappedErrorBodies } from './openai-compatible-error.js';

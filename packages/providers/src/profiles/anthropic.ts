@@ -27,6 +27,7 @@ export interface AnthropicProfileFields {
   cacheTtl: '5m' | '1h';
 }
 
+/** A profile of a Claude model: the common fields plus the Anthropic ones. */
 export type AnthropicModelProfile = ModelProfile & AnthropicProfileFields;
 
 const interleaved = 'interleaved-thinking-2025-05-14';

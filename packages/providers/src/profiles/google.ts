@@ -24,6 +24,7 @@ export interface GoogleProfileFields {
   placeholderSignature: string;
 }
 
+/** A profile of a Gemini model: the common fields plus the Google ones. */
 export type GoogleModelProfile = ModelProfile & GoogleProfileFields;
 
 const provider = {

@@ -71,16 +71,8 @@ export function resolveProfile(
   return { ...found, ...overrides, provider: found.provider };
 }
 
-export type { AnthropicModelProfile, AnthropicProfileFields, AnthropicThinkingSetting } from './anthropic.js';
-export { anthropicProfiles } from './anthropic.js';
-export type { GoogleModelProfile, GoogleProfileFields, GoogleThinkingSetting } from './google.js';
-export { googleProfiles } from './google.js';
-export { type OpenAIProfile, type OpenAIProfileFields, openaiProfiles } from './openai.js';
-export {
-  type CompatibleProfile,
-  type CompatibleProfileFields,
-  type ContentReasoning,
-  type EffortParameter,
-  openaiCompatibleProfiles,
-} from './openai-compatible.js';
+export type { AnthropicModelProfile, AnthropicThinkingSetting } from './anthropic.js';
+export type { GoogleModelProfile, GoogleThinkingSetting } from './google.js';
+export type { OpenAIProfile } from './openai.js';
+export type { CompatibleProfile, ContentReasoning, EffortParameter } from './openai-compatible.js';
 export { pricesCollected } from './prices-collected.js';
