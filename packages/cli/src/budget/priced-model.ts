@@ -3,7 +3,8 @@
  * cache: the model profile's cache style and minimum cacheable length, or per-provider
  * assumptions when the profile table has no entry for the model.
  */
-import { type CacheStyle, EpisodicError, findProfile, type Message, type Pricing } from '@episodic/core';
+import { type CacheStyle, EpisodicError, type Message, type Pricing } from '@episodic/core';
+import { findProfile } from '@episodic/core/internal';
 import { builtinProfiles } from '@episodic/providers';
 import { findPrice, type PriceList } from './pricing.js';
 

@@ -25,6 +25,13 @@ export interface RunOptions {
   onEvent?: AgentEventHandler;
 }
 
+let create: (settings: LoopSettings, store: SessionStore, id: string, opened: OpenedSession) => Session;
+
+/** Creates a session from what `agent.session()` prepared (the constructor is private). */
+export function createSession(settings: LoopSettings, store: SessionStore, id: string, opened: OpenedSession): Session {
+  return create(settings, store, id, opened);
+}
+
 /** A conversation: its transcript, pack state and usage. Create with `agent.session()`. */
 export class Session {
   readonly id: string;
@@ -38,8 +45,13 @@ export class Session {
   private readonly atRest: ReasoningAtRest | undefined;
   private running = false;
 
-  /** @internal Use `agent.session()`. */
-  constructor(
+  static {
+    create = (settings, store, id, opened) => new Session(settings, store, id, opened);
+  }
+
+  // Private, so the public declaration carries none of the loop's types: `agent.session()`
+  // creates sessions through `createSession` below.
+  private constructor(
     private readonly settings: LoopSettings,
     store: SessionStore,
     id: string,

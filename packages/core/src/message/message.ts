@@ -109,7 +109,6 @@ export interface ToolMessage {
 }
 
 export type Message = SystemMessage | UserMessage | AssistantMessage | ToolMessage;
-export type Role = Message['role'];
 
 /** A tool as the model sees it: name, description and a JSON Schema for its input. */
 export interface ToolSpec {

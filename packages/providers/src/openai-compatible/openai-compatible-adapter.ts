@@ -7,7 +7,6 @@
  * @see https://platform.openai.com/docs/api-reference/chat/create
  */
 import {
-  findProfile,
   InvalidArgumentError,
   type ModelAdapter,
   type ModelRef,
@@ -15,6 +14,7 @@ import {
   type ModelStreamEvent,
   type StreamOptions,
 } from '@episodic/core';
+import { findProfile } from '@episodic/core/internal';
 import OpenAI from 'openai';
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import { convertToOpenAIChatMessages } from '../openai-chat/convert-to-openai-chat-messages.js';

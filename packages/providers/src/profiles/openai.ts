@@ -5,7 +5,8 @@
  * @see https://platform.openai.com/docs/models
  * @see https://platform.openai.com/docs/guides/reasoning
  */
-import { findProfile, type ModelProfile } from '@episodic/core';
+import { type ModelProfile } from '@episodic/core';
+import { findProfile } from '@episodic/core/internal';
 
 /** Fields an OpenAI profile adds to {@link ModelProfile}. */
 export interface OpenAIProfileFields {

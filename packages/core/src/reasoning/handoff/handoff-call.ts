@@ -12,7 +12,7 @@ import { buildHandoff, countForeignTraces, type HandoffOptions } from './handoff
 import type { TokenCounter } from '../../tokens/token-counter.js';
 
 /** Largest share of the call's budget a hand-off note may take; a larger note is left out whole. */
-export const HANDOFF_BUDGET_SHARE = 0.25;
+const HANDOFF_BUDGET_SHARE = 0.25;
 
 /** Between the system prompt and the note. */
 const SEPARATOR = '\n\n';
@@ -37,7 +37,7 @@ function addedTokens(system: string | undefined, note: string, counter: TokenCou
 }
 
 /** The hand-off for this call, or undefined when there is none; emits its events. */
-export function prepareHandoff(
+function prepareHandoff(
   options: HandoffOptions,
   call: { messages: readonly Message[]; system: string | undefined; target: ModelRef; budget: number; step: number },
   counter: TokenCounter,
@@ -87,7 +87,7 @@ export function prepareHandoff(
  * Without hand-off, says (as a `foreign-reasoning-dropped` warning) that the current
  * episode's reasoning of other models is not sent, as the adapters used to.
  */
-export function reportDroppedReasoning(
+function reportDroppedReasoning(
   call: { messages: readonly Message[]; target: ModelRef; step: number },
   emit: ReasoningEventHandler,
 ): void {
