@@ -25,6 +25,7 @@ import { toolsByName } from './tool-executor.js';
 /** Steps per episode when no `stopWhen` is given: a guard against a model that never stops calling tools. */
 const DEFAULT_MAX_STEPS = 50;
 
+/** Options of {@link Agent}: the model, its prompt and tools, and how the loop packs, stops, retries and persists. */
 export interface AgentOptions {
   model: ModelAdapter;
   system?: string;

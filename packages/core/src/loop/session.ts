@@ -18,6 +18,7 @@ import { type UsageTotals, usageTotalsOf } from '../model/usage-totals.js';
 /** What `send` accepts: text, user content parts, or a whole user message. */
 export type SessionInput = string | UserPart[] | UserMessage;
 
+/** Options of one run: {@link Session.send}, {@link Session.resume} and their streams. */
 export interface RunOptions {
   /** Aborts the run; the transcript stays consistent (see {@link RunAbortedError}). */
   signal?: AbortSignal;
@@ -91,7 +92,7 @@ export class Session {
     return summarizeReasoning(this.state.messages, this.settings.tokenizer);
   }
 
-  /** True when the current episode was interrupted and {@link resume} has work to do. */
+  /** True when the current episode was interrupted and {@link Session.resume} has work to do. */
   get unfinished(): boolean {
     return pendingStep(this.state.messages) !== undefined;
   }
@@ -127,7 +128,7 @@ export class Session {
     return this.events(toUserMessage(input), options);
   }
 
-  /** {@link resume} as a stream of events (see {@link stream}). */
+  /** {@link Session.resume} as a stream of events (see {@link Session.stream}). */
   resumeStream(options: RunOptions = {}): AsyncGenerator<AgentEvent> {
     return this.events(undefined, options);
   }

@@ -23,6 +23,7 @@ import type { ReasoningSidecar } from './reasoning-sidecar.js';
 import { assertSessionId, type SessionStore, type StoredSession, type TornLine } from './session-store.js';
 import { parseTranscriptLine, serializeMessage } from '../message/transcript.js';
 
+/** Options of {@link FileSessionStore}. */
 export interface FileSessionStoreOptions {
   /** Created on first write. */
   directory: string;
