@@ -13,8 +13,8 @@ import {
   type Message,
   maxSteps,
   type ModelAdapter,
-  stripForeignReasoning,
 } from '@episodic/core';
+import { stripForeignReasoning } from '@episodic/core/internal';
 import { scriptedModel } from '@episodic/core/testing';
 import {
   createAnthropicAdapter,

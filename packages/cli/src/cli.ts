@@ -15,7 +15,7 @@ import { packCommand } from './commands/pack.js';
 const commands: readonly Command[] = [packCommand, episodesCommand, budgetCommand];
 
 /** The top-level usage text. */
-export function usage(): string {
+function usage(): string {
   const width = Math.max(...commands.map((command) => command.name.length));
   const list = commands.map((command) => `  ${command.name.padEnd(width)}  ${command.summary}`);
   return [

@@ -33,6 +33,7 @@ export type ModelStreamEvent =
   | { type: 'warning'; message: string; code?: string }
   | { type: 'finish'; message: AssistantMessage; usage: Usage; stopReason: StopReason };
 
+/** Options of one model call. */
 export interface StreamOptions {
   signal?: AbortSignal;
 }

@@ -1,4 +1,5 @@
-import { type AssistantMessage, type Message, stripForeignReasoning } from '@episodic/core';
+import type { AssistantMessage, Message } from '@episodic/core';
+import { stripForeignReasoning } from '@episodic/core/internal';
 import { describe, expect, it } from 'vitest';
 import { convertToOpenAIChatMessages } from './convert-to-openai-chat-messages.js';
 

@@ -1,4 +1,5 @@
-import { type AssistantMessage, stripForeignReasoning } from '@episodic/core';
+import type { AssistantMessage } from '@episodic/core';
+import { stripForeignReasoning } from '@episodic/core/internal';
 import { describe, expect, it } from 'vitest';
 import { convertToOpenAIResponsesMessages } from './convert-to-openai-responses-messages.js';
 

@@ -3,7 +3,8 @@
  * provider and model pattern, with user overrides on top (DESIGN.md, "Reasoning
  * profiles"). A family is one file and one line below.
  */
-import { findProfile, type ModelProfile } from '@episodic/core';
+import type { ModelProfile } from '@episodic/core';
+import { findProfile } from '@episodic/core/internal';
 import { anthropicDefaults, anthropicProfiles } from './anthropic.js';
 import { googleDefaults, googleProfiles } from './google.js';
 import { openaiDefaults, openaiProfiles } from './openai.js';

@@ -5,13 +5,8 @@
  * builds the wire request without sending it. The SDK client lives in the
  * factory's closure, so inspecting or logging an adapter never shows its API key.
  */
-import {
-  type ModelAdapter,
-  type ModelProfile,
-  type ModelRef,
-  type ModelRequest,
-  stripForeignReasoning,
-} from '@episodic/core';
+import type { ModelAdapter, ModelProfile, ModelRef, ModelRequest } from '@episodic/core';
+import { stripForeignReasoning } from '@episodic/core/internal';
 
 /** A warning `stream()` yields before any model output; `code` is set on warnings meant to be matched. */
 export interface AdapterWarning {

@@ -12,7 +12,7 @@ import { buildHandoff, type HandoffOptions } from './handoff-note.js';
 import type { TokenCounter } from '../../tokens/token-counter.js';
 
 /** Largest share of the call's budget a hand-off note may take; a larger note is left out whole. */
-export const HANDOFF_BUDGET_SHARE = 0.25;
+const HANDOFF_BUDGET_SHARE = 0.25;
 
 /** Between the system prompt and the note. */
 const SEPARATOR = '\n\n';
@@ -37,7 +37,7 @@ function addedTokens(system: string | undefined, note: string, counter: TokenCou
 }
 
 /** The hand-off for this call, or undefined when there is none; emits its events. */
-export function prepareHandoff(
+function prepareHandoff(
   options: HandoffOptions,
   call: { messages: readonly Message[]; system: string | undefined; target: ModelRef; budget: number; step: number },
   counter: TokenCounter,
