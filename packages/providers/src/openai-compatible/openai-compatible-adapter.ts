@@ -11,7 +11,6 @@ import {
   type ModelRef,
   type ModelRequest,
 } from '@episodic/core';
-import { findProfile } from '@episodic/core/internal';
 import OpenAI from 'openai';
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import { convertToOpenAIChatMessages } from '../openai-chat/convert-to-openai-chat-messages.js';
