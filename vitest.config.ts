@@ -13,6 +13,8 @@ export default defineConfig({
       { find: /^@episodic\/tools$/, replacement: source('./packages/tools/src/index.ts') },
       { find: /^@episodic\/providers\/internal$/, replacement: source('./packages/providers/src/internal.ts') },
       { find: /^@episodic\/providers$/, replacement: source('./packages/providers/src/index.ts') },
+      { find: /^@episodic\/postgres\/testing$/, replacement: source('./packages/postgres/src/testing/index.ts') },
+      { find: /^@episodic\/postgres$/, replacement: source('./packages/postgres/src/index.ts') },
     ],
   },
   test: {

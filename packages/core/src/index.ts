@@ -38,7 +38,7 @@ export type { Episode } from './message/episodes.js';
 export type { Retention } from './message/retention.js';
 
 // tokens: counting with tiktoken, calibrated to each provider's tokenizer.
-export { createTokenCounter } from './tokens/token-counter.js';
+export { createApproximateCounter, createTokenCounter } from './tokens/token-counter.js';
 export type { EncodingName, TokenCounter, TokenCounterOptions } from './tokens/token-counter.js';
 export { Calibration } from './tokens/calibration.js';
 export type { CalibrationOptions } from './tokens/calibration.js';
@@ -86,7 +86,9 @@ export type {
 export type { EpisodeReasoningReport, LocatedLeak, SessionReasoningSummary } from './reasoning/stats/reasoning-report.js';
 
 // store: where sessions live between runs.
-export type { SessionStore, StoredSession, TornLine } from './store/session-store.js';
+export type { AppendOptions, SessionLease, SessionStore, StoredSession, TornLine, WriteOptions } from './store/session-store.js';
+export { SessionConflictError } from './store/session-errors.js';
+export { DEFAULT_FILE_LOCK_STALE_MS } from './store/file-session-lock.js';
 export { FileSessionStore } from './store/file-session-store.js';
 export type { FileSessionStoreOptions } from './store/file-session-store.js';
 export { MemorySessionStore } from './store/memory-session-store.js';

@@ -26,3 +26,12 @@ export type { RestoreResult } from './reasoning/replay-cache/replay-restore.js';
 // also apply for callers that use them without the agent loop.
 export { stripForeignReasoning } from './reasoning/handoff/foreign-reasoning.js';
 export type { ForeignReasoningWarning } from './reasoning/handoff/foreign-reasoning.js';
+
+// store: what another store implementation needs to behave like the built-in ones.
+export { assertSessionId } from './store/session-store.js';
+export { serializeMessage } from './message/transcript.js';
+export {
+  DEFAULT_REPLAY_ENTRIES,
+  DEFAULT_REPLAY_TOKENS,
+  DEFAULT_REPLAY_TTL_MS,
+} from './reasoning/replay-cache/memory-replay-cache.js';
