@@ -53,7 +53,8 @@ describe('crash and resume', () => {
     expect(await exited).toBe('SIGKILL');
     expect(output).toBe('');
 
-    const store = new FileSessionStore({ directory, staleMs: 2_000 });
+    // Long enough that the dead child's lock is still fresh at the first resume, even on a loaded machine.
+    const store = new FileSessionStore({ directory, staleMs: 10_000 });
     const onDisk = await store.load(id);
     expect(onDisk?.messages.at(-1)).toMatchObject({ role: 'assistant', content: [{}, { id: `call_${hangAt}` }] });
 
