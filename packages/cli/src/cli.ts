@@ -16,7 +16,7 @@ import { packCommand } from './commands/pack.js';
 const commands: readonly Command[] = [packCommand, episodesCommand, budgetCommand, migrateCommand];
 
 /** The top-level usage text. */
-export function usage(): string {
+function usage(): string {
   const width = Math.max(...commands.map((command) => command.name.length));
   const list = commands.map((command) => `  ${command.name.padEnd(width)}  ${command.summary}`);
   return [

@@ -1,4 +1,5 @@
-import { createTokenCounter, FRAMING, type Message } from '@episodic/core';
+import { createTokenCounter, type Message } from '@episodic/core';
+import { FRAMING } from '@episodic/core/internal';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EpisodeSummary } from './commands/episodes.js';
 import type { SectionTokens } from './section-tokens.js';

@@ -2,7 +2,7 @@
  * @episodic/postgres: the session store and the reasoning replay cache on
  * PostgreSQL (through `pg`) or embedded PGlite, for one process or many workers.
  */
-export type { ConnectionOptions, PGliteLike } from './database.js';
+export type { ConnectionOptions, PGliteLike, PGliteQueryable } from './database.js';
 export { openPGlite } from './embedded.js';
 export { type Migration, migrations, SCHEMA_VERSION, SchemaTooNewError } from './migrations.js';
 export { PostgresReplayCache, type PostgresReplayCacheOptions } from './postgres-replay-cache.js';

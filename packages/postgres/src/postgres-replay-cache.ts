@@ -10,9 +10,6 @@
  * (or an expired lookup) saw; other workers change it between calls.
  */
 import {
-  DEFAULT_REPLAY_ENTRIES,
-  DEFAULT_REPLAY_TOKENS,
-  DEFAULT_REPLAY_TTL_MS,
   InvalidArgumentError,
   type ReasoningPart,
   type ReplayCache,
@@ -20,6 +17,7 @@ import {
   type ReplayCacheStats,
   type ReplayEntry,
 } from '@episodic/core';
+import { DEFAULT_REPLAY_ENTRIES, DEFAULT_REPLAY_TOKENS, DEFAULT_REPLAY_TTL_MS } from '@episodic/core/internal';
 import { type ConnectionOptions, type Database, openDatabase } from './database.js';
 import { migrateOnce, quoteSchema } from './migrations.js';
 

@@ -16,14 +16,12 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import {
   type AppendOptions,
-  assertSessionId,
   EpisodicError,
   InvalidArgumentError,
   type Message,
   type PackState,
   parseTranscriptLine,
   type ReasoningSidecar,
-  serializeMessage,
   SessionBusyError,
   SessionConflictError,
   type SessionLease,
@@ -31,6 +29,7 @@ import {
   type StoredSession,
   type WriteOptions,
 } from '@episodic/core';
+import { assertSessionId, serializeMessage } from '@episodic/core/internal';
 import { type ConnectionOptions, type Database, openDatabase } from './database.js';
 import { LeaseKeeper } from './lease-keeper.js';
 import { migrate, migrateOnce, quoteSchema } from './migrations.js';

@@ -31,7 +31,7 @@ export interface OpenedSession {
 }
 
 /** Everything {@link openSession} needs. */
-export interface OpenSessionInput {
+interface OpenSessionInput {
   store: SessionStore;
   id: string;
   target: ModelRef;

@@ -19,11 +19,19 @@ import { type UsageTotals, usageTotalsOf } from '../model/usage-totals.js';
 /** What `send` accepts: text, user content parts, or a whole user message. */
 export type SessionInput = string | UserPart[] | UserMessage;
 
+/** Options of one run: {@link Session.send}, {@link Session.resume} and their streams. */
 export interface RunOptions {
   /** Aborts the run; the transcript stays consistent (see {@link RunAbortedError}). */
   signal?: AbortSignal;
   /** Receives every event as it happens. */
   onEvent?: AgentEventHandler;
+}
+
+let create: (settings: LoopSettings, store: SessionStore, id: string, opened: OpenedSession) => Session;
+
+/** Creates a session from what `agent.session()` prepared (the constructor is private). */
+export function createSession(settings: LoopSettings, store: SessionStore, id: string, opened: OpenedSession): Session {
+  return create(settings, store, id, opened);
 }
 
 /** A conversation: its transcript, pack state and usage. Create with `agent.session()`. */
@@ -39,8 +47,13 @@ export class Session {
   private readonly atRest: ReasoningAtRest | undefined;
   private running = false;
 
-  /** @internal Use `agent.session()`. */
-  constructor(
+  static {
+    create = (settings, store, id, opened) => new Session(settings, store, id, opened);
+  }
+
+  // Private, so the public declaration carries none of the loop's types: `agent.session()`
+  // creates sessions through `createSession` below.
+  private constructor(
     private readonly settings: LoopSettings,
     store: SessionStore,
     id: string,
@@ -80,7 +93,7 @@ export class Session {
     return summarizeReasoning(this.state.messages, this.settings.tokenizer);
   }
 
-  /** True when the current episode was interrupted and {@link resume} has work to do. */
+  /** True when the current episode was interrupted and {@link Session.resume} has work to do. */
   get unfinished(): boolean {
     return pendingStep(this.state.messages) !== undefined;
   }
@@ -119,7 +132,7 @@ export class Session {
     return this.events(toUserMessage(input), options);
   }
 
-  /** {@link resume} as a stream of events (see {@link stream}). */
+  /** {@link Session.resume} as a stream of events (see {@link Session.stream}). */
   resumeStream(options: RunOptions = {}): AsyncGenerator<AgentEvent> {
     return this.events(undefined, options);
   }

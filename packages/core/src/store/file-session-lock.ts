@@ -26,7 +26,7 @@ import { writeFileAtomic } from '../support/atomic-write.js';
 import { SessionBusyError, SessionConflictError } from './session-errors.js';
 import type { SessionLease, WriteOptions } from './session-store.js';
 
-/** Default {@link FileSessionLocks} staleness: a dead writer's session is free again after 10 s. */
+/** Default staleness of the file store's session lock: a dead writer's session is free again after 10 s. */
 export const DEFAULT_FILE_LOCK_STALE_MS = 10_000;
 
 /** What a transcript holds: its size in bytes and the messages in it. */

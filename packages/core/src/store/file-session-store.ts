@@ -37,6 +37,7 @@ import {
 } from './session-store.js';
 import { parseTranscriptLine, serializeMessage } from '../message/transcript.js';
 
+/** Options of {@link FileSessionStore}. */
 export interface FileSessionStoreOptions {
   /** Created on first write. */
   directory: string;
@@ -215,7 +216,7 @@ export class FileSessionStore implements SessionStore {
  * Parses a stored transcript, skipping torn writes: lines that are not JSON at all
  * (a crash cut them), wherever an earlier crash left them. Reports the last one.
  */
-export function parseStoredTranscript(text: string, file?: string): { messages: Message[]; torn?: TornLine } {
+function parseStoredTranscript(text: string, file?: string): { messages: Message[]; torn?: TornLine } {
   const lines = text.split('\n');
   const messages: Message[] = [];
   let torn: TornLine | undefined;

@@ -69,7 +69,7 @@ export interface AppendOptions extends WriteOptions {
  * messages after the ones stored. One shared conformance suite runs every store.
  *
  * **One writer per session.** A store that can be shared (by two `Session` objects,
- * processes or machines) implements {@link acquire}: the agent loop takes the
+ * processes or machines) implements `acquire`: the agent loop takes the
  * session's lease before an episode writes anything and releases it at the end; a
  * second writer is refused with a `SessionBusyError`; an append carries the
  * position it expects, so a stale view is refused with a `SessionConflictError`.
