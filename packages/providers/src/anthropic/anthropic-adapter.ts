@@ -13,12 +13,13 @@ import type { ModelProfile, ModelRef, ModelRequest, StreamOptions } from '@episo
 import type { AnthropicModelProfile, AnthropicThinkingSetting } from '../profiles/anthropic.js';
 import { resolveApiKey } from '../shared/missing-api-key-error.js';
 import {
+  createProviderAdapter,
   plainWarnings,
   type PreparedRequest,
   type ProviderAdapter,
   requestWithoutForeignReasoning,
+  unknownOptionWarnings,
 } from '../shared/provider-adapter.js';
-import { runSdkStream, unknownOptionWarnings } from '../shared/run-sdk-stream.js';
 import { placeCacheBreakpoints } from './anthropic-cache-control.js';
 import { mapAnthropicError } from './anthropic-error.js';
 import { prepareAnthropicTools } from './anthropic-prepare-tools.js';
@@ -79,18 +80,14 @@ export function createAnthropicAdapter(options: AnthropicAdapterOptions): Anthro
     });
   const prepare = (request: ModelRequest) => prepareAnthropicRequest(request, model, profile);
   return {
-    model,
-    profile,
-    prepare,
-    async* stream(request, { signal } = {}) {
-      const prepared = prepare(request);
-      yield* runSdkStream({
-        warnings: prepared.warnings,
-        open: () => client.messages.create(prepared.body, { signal, headers: prepared.headers }),
-        map: (events) => mapAnthropicStream(events, model, prepared.prefix),
-        mapError: (error) => mapAnthropicError(error, signal),
-      });
-    },
+    ...createProviderAdapter({
+      model,
+      profile,
+      prepare,
+      open: (prepared, signal) => client.messages.create(prepared.body, { signal, headers: prepared.headers }),
+      map: (events, prepared) => mapAnthropicStream(events, model, prepared.prefix),
+      mapError: mapAnthropicError,
+    }),
     async countTokens(request, { signal } = {}) {
       const { body, headers } = prepare(request);
       try {
@@ -138,7 +135,8 @@ function prepareAnthropicRequest(
     thinking.betas.length > 0 ? { 'anthropic-beta': thinking.betas.join(',') } : {};
   const warnings = [
     ...foreign,
-    ...plainWarnings(thinking.warnings, unknownOptionWarnings('anthropic', request.providerOptions, knownProviderOptions)),
+    ...plainWarnings(thinking.warnings),
+    ...unknownOptionWarnings('anthropic', request.providerOptions, knownProviderOptions),
   ];
   return { body, headers, warnings, prefix };
 }

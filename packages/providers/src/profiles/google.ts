@@ -44,61 +44,52 @@ export const googleDefaults: Partial<GoogleModelProfile> = { ...provider, minCac
 
 const base = { ...provider, contextWindow: 1_048_576, maxOutputTokens: 65_536 } as const;
 
+/** Gemini 3: thinking by level, signatures validated on the current turn's calls. */
+const gemini3 = { ...base, thinking: { level: 'high', includeThoughts: true }, functionCallSignatures: 'required' } as const;
+/** Gemini 2.5: thinking by (dynamic) budget, signatures sent back when present. */
+const gemini25 = { ...base, thinking: { budget: -1, includeThoughts: true }, functionCallSignatures: 'optional' } as const;
+
 /** Built-in Gemini profiles. */
 export const googleProfiles: readonly GoogleModelProfile[] = [
   {
-    ...base,
+    ...gemini3,
     pattern: 'gemini-3(?:\\.\\d+)?-pro.*',
-    thinking: { level: 'high', includeThoughts: true },
-    functionCallSignatures: 'required',
     minCacheableTokens: 4096,
     pricing: { input: 2, cachedInput: 0.2, output: 12 },
   },
   {
-    ...base,
+    ...gemini3,
     pattern: 'gemini-3(?:\\.\\d+)?-flash.*',
-    thinking: { level: 'high', includeThoughts: true },
-    functionCallSignatures: 'required',
     minCacheableTokens: 1024,
     pricing: { input: 0.5, cachedInput: 0.05, output: 3 },
   },
   {
-    ...base,
+    ...gemini3,
     pattern: 'gemini-3.*',
-    thinking: { level: 'high', includeThoughts: true },
-    functionCallSignatures: 'required',
     minCacheableTokens: 1024,
   },
   {
-    ...base,
+    ...gemini25,
     pattern: 'gemini-2\\.5-pro.*',
-    thinking: { budget: -1, includeThoughts: true },
-    functionCallSignatures: 'optional',
     minCacheableTokens: 4096,
     pricing: { input: 1.25, cachedInput: 0.125, output: 10 },
   },
   {
-    ...base,
+    ...gemini25,
     pattern: 'gemini-2\\.5-flash-lite.*',
-    thinking: { budget: -1, includeThoughts: true },
-    functionCallSignatures: 'optional',
     minCacheableTokens: 1024,
     pricing: { input: 0.1, cachedInput: 0.01, output: 0.4 },
   },
   {
-    ...base,
+    ...gemini25,
     pattern: 'gemini-2\\.5-flash.*',
-    thinking: { budget: -1, includeThoughts: true },
-    functionCallSignatures: 'optional',
     minCacheableTokens: 1024,
     pricing: { input: 0.3, cachedInput: 0.03, output: 2.5 },
   },
   {
     // Unknown Gemini models: assume a newer one that validates signatures.
-    ...base,
+    ...gemini3,
     pattern: 'gemini-.*',
-    thinking: { level: 'high', includeThoughts: true },
-    functionCallSignatures: 'required',
     minCacheableTokens: 1024,
   },
 ];
