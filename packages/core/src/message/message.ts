@@ -1,14 +1,18 @@
 /**
  * The neutral message model (transcript format v1). Plain interfaces: the zod
- * schemas that validate them at the edge live in `transcript-schema.ts`.
+ * schemas that validate them at the edge live in `transcript-schema.ts`, which
+ * proves when compiling that both describe the same data.
  *
  * Every object may carry extra fields; they survive a read/write round trip.
  */
 
 /** Which provider and model produced a message or a piece of opaque data. */
 export interface ModelRef {
+  /** Provider name, e.g. `anthropic`, `openai`, `google`, `deepseek`. */
   provider: string;
+  /** The model id the provider knows it by. */
   id: string;
+  [extra: string]: unknown;
 }
 
 /** Visible text. */
@@ -92,6 +96,7 @@ export interface Usage {
   reasoningTokens?: number;
   /** Estimated USD of the call, from the producing model's list prices when it was made. */
   costUsd?: number;
+  [extra: string]: unknown;
 }
 
 /** One model answer: reasoning, text and tool calls, with the model that produced it and the call's usage. */

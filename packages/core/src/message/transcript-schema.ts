@@ -1,8 +1,12 @@
 /**
  * zod schemas for transcript format v1 (see DESIGN.md). Objects are loose: unknown
- * fields are kept so that a read/write round trip loses nothing.
+ * fields are kept so that a read/write round trip loses nothing. Each schema has the
+ * name of its interface in `message.ts`; the check at the bottom fails to compile
+ * when the two stop describing the same data.
  */
 import { z } from 'zod';
+import type { Agree, Proven } from '../support/schema-agreement.js';
+import type * as Types from './message.js';
 
 const ProviderData = z.looseObject({ provider: z.string(), model: z.string() });
 
@@ -73,3 +77,19 @@ export const MessageSchemas = {
 } as const;
 
 export const Message = z.discriminatedUnion('role', [SystemMessage, UserMessage, AssistantMessage, ToolMessage]);
+
+// The interfaces of message.ts and these schemas describe the same data (checked when compiling).
+type _TranscriptTypesAgree = [
+  Proven<Agree<Types.ProviderData, z.output<typeof ProviderData>>>,
+  Proven<Agree<Types.TextPart, z.output<typeof TextPart>>>,
+  Proven<Agree<Types.ReasoningPart, z.output<typeof ReasoningPart>>>,
+  Proven<Agree<Types.ToolCallPart, z.output<typeof ToolCallPart>>>,
+  Proven<Agree<Types.ImagePart, z.output<typeof ImagePart>>>,
+  Proven<Agree<Types.ModelRef, z.output<typeof ModelRef>>>,
+  Proven<Agree<Types.Usage, z.output<typeof Usage>>>,
+  Proven<Agree<Types.SystemMessage, z.output<typeof SystemMessage>>>,
+  Proven<Agree<Types.UserMessage, z.output<typeof UserMessage>>>,
+  Proven<Agree<Types.AssistantMessage, z.output<typeof AssistantMessage>>>,
+  Proven<Agree<Types.ToolMessage, z.output<typeof ToolMessage>>>,
+  Proven<Agree<Types.Message, z.output<typeof Message>>>,
+];

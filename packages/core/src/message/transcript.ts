@@ -6,8 +6,8 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
-import type { z } from 'zod';
 import { writeFileAtomic } from '../support/atomic-write.js';
+import { describeSchemaIssue } from '../support/schema-issue.js';
 import { EpisodicError, TranscriptError } from '../errors.js';
 import type { Message } from './message.js';
 import { MessageSchemas } from './transcript-schema.js';
@@ -44,80 +44,13 @@ export function parseTranscriptLine(text: string, lineNumber: number, file?: str
   const schema = MessageSchemas[role as keyof typeof MessageSchemas];
   const result = schema.safeParse(value);
   if (!result.success) {
-    const { issue, path } = deepestIssue(result.error.issues[0] as z.core.$ZodIssue, []);
-    const field = formatPath(path);
-    throw new TranscriptError(
-      { file, line: lineNumber, field },
-      `${role} ${field} ${describeIssue(issue, path, value)}`,
-    );
+    const issue = describeSchemaIssue(result.error, value);
+    const field = issue.field || '(message)';
+    throw new TranscriptError({ file, line: lineNumber, field }, `${role} ${field} ${issue.detail}`);
   }
   // Return the input itself: loose schemas keep unknown fields anyway, and the
   // original key order keeps rewritten lines byte-identical.
   return value as Message;
-}
-
-/**
- * Unions report one issue per alternative; the alternative that got furthest
- * (longest path) says best what is wrong.
- */
-function deepestIssue(
-  issue: z.core.$ZodIssue,
-  prefix: PropertyKey[],
-): { issue: z.core.$ZodIssue; path: PropertyKey[] } {
-  const path = [...prefix, ...issue.path];
-  if (issue.code !== 'invalid_union' || issue.errors.length === 0) return { issue, path };
-  let best: { issue: z.core.$ZodIssue; path: PropertyKey[] } | undefined;
-  for (const branch of issue.errors) {
-    const first = branch[0];
-    if (!first) continue;
-    const candidate = deepestIssue(first, path);
-    if (!best || candidate.path.length > best.path.length) best = candidate;
-  }
-  return best ?? { issue, path };
-}
-
-function formatPath(path: readonly PropertyKey[]): string {
-  let out = '';
-  for (const key of path) {
-    if (typeof key === 'number') out += `[${key}]`;
-    else out += out ? `.${String(key)}` : String(key);
-  }
-  return out || '(message)';
-}
-
-function describeIssue(issue: z.core.$ZodIssue, path: readonly PropertyKey[], root: unknown): string {
-  const received = receivedAt(path, root);
-  switch (issue.code) {
-    case 'invalid_union': {
-      const options = (issue as { options?: unknown[] }).options;
-      if (options) return `must be one of ${options.join(', ')}`;
-      return received === undefined ? 'is required' : 'does not match any allowed shape';
-    }
-    case 'invalid_type':
-      if (received === undefined) return 'is required';
-      return `must be ${issue.expected} (got ${describeValue(received)})`;
-    case 'invalid_value':
-      return `must be one of ${issue.values.map((value) => JSON.stringify(value)).join(', ')}`;
-    case 'too_small':
-      return issue.origin === 'string' ? 'must not be empty' : `must be at least ${String(issue.minimum)}`;
-    default:
-      return issue.message;
-  }
-}
-
-function receivedAt(path: readonly PropertyKey[], root: unknown): unknown {
-  let current: unknown = root;
-  for (const key of path) {
-    if (current === null || typeof current !== 'object') return undefined;
-    current = (current as Record<PropertyKey, unknown>)[key];
-  }
-  return current;
-}
-
-function describeValue(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'array';
-  return typeof value;
 }
 
 /**

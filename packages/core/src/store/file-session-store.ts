@@ -24,6 +24,9 @@ import { writeFileAtomic } from '../support/atomic-write.js';
 import { EpisodicError } from '../errors.js';
 import type { Message } from '../message/message.js';
 import type { PackState } from '../packing/pack-types.js';
+import { packStateFormat } from '../packing/pack-state-schema.js';
+import { parsePersistedJson } from '../support/persisted-format.js';
+import { reasoningSidecarFormat } from './reasoning-sidecar-schema.js';
 import type { ReasoningSidecar } from './reasoning-sidecar.js';
 import { DEFAULT_FILE_LOCK_STALE_MS, FileSessionLocks } from './file-session-lock.js';
 import {
@@ -167,39 +170,13 @@ export class FileSessionStore implements SessionStore {
   private async loadSidecar(id: string): Promise<ReasoningSidecar | undefined> {
     const path = this.sidecarPath(id);
     const text = await readIfExists(path);
-    if (text === undefined) return undefined;
-    let sidecar: ReasoningSidecar | undefined;
-    try {
-      sidecar = JSON.parse(text) as ReasoningSidecar;
-    } catch {
-      sidecar = undefined;
-    }
-    if (sidecar?.version !== 1 || !Array.isArray(sidecar.entries)) {
-      throw new EpisodicError(
-        'invalid_reasoning_sidecar',
-        `${path} is not a version 1 reasoning sidecar: delete it (the current episode then resumes without its reasoning).`,
-      );
-    }
-    return sidecar;
+    return text === undefined ? undefined : parsePersistedJson(reasoningSidecarFormat, text, { file: path });
   }
 
   private async loadState(id: string): Promise<PackState | undefined> {
     const path = this.statePath(id);
     const text = await readIfExists(path);
-    if (text === undefined) return undefined;
-    let state: unknown;
-    try {
-      state = JSON.parse(text);
-    } catch {
-      state = undefined;
-    }
-    if ((state as { version?: unknown } | undefined)?.version !== 1) {
-      throw new EpisodicError(
-        'invalid_session_state',
-        `${path} is not a version 1 pack state: delete it (the packer rebuilds its state from the transcript).`,
-      );
-    }
-    return state as PackState;
+    return text === undefined ? undefined : parsePersistedJson(packStateFormat, text, { file: path });
   }
 
   private ensureDirectory(): Promise<unknown> {
