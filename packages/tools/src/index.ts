@@ -26,3 +26,4 @@ export { MATCH_WINDOW, type SearchTextInput, type SearchTextToolOptions, searchT
 export { ToolInputError, type ToolInputIssue, ToolUsageError, UnsupportedSchemaError } from './tool-errors.js';
 export { DEFAULT_SKIPPED_DIRECTORIES, type WalkEntry, type WalkOptions, walkDirectory } from './walk-directory.js';
 export * from './secret-files.js';
+export * from './mcp/index.js';
