@@ -54,3 +54,14 @@ export {
 } from './message/transcript.js';
 export * as TranscriptSchema from './message/transcript-schema.js';
 export * from './model/usage-totals.js';
+export { createTelemetry, type Telemetry, type TelemetryOptions } from './telemetry/create-telemetry.js';
+export { EpisodeTracer, type EpisodeTracerSettings } from './telemetry/episode-tracer.js';
+export { GEN_AI_PROVIDER_NAMES } from './telemetry/gen-ai-attributes.js';
+export type {
+  OpenTelemetryApi,
+  SpanAttributes,
+  SpanAttributeValue,
+  TelemetryContext,
+  TelemetrySpan,
+  TelemetryTracer,
+} from './telemetry/telemetry-api.js';
