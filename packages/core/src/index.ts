@@ -65,3 +65,6 @@ export type {
   TelemetrySpan,
   TelemetryTracer,
 } from './telemetry/telemetry-api.js';
+export * from './ui-stream/ui-message-chunk.js';
+export * from './ui-stream/to-ui-message-stream.js';
+export * from './ui-stream/ui-message-stream-response.js';
