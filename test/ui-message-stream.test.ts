@@ -18,6 +18,7 @@ import {
 import { type ScriptStep, scriptedModel } from '@episodic/core/testing';
 import {
   AbstractChat,
+  type ChatInit,
   type ChatState,
   type ChatStatus,
   DefaultChatTransport,
@@ -199,7 +200,7 @@ describe('toUIMessageStream', () => {
 
 /** The smallest framework binding of the ai package's chat client (what useChat does with React state). */
 class TestChat extends AbstractChat<UIMessage> {
-  constructor(init: ConstructorParameters<typeof AbstractChat<UIMessage>>[0]) {
+  constructor(init: Omit<ChatInit<UIMessage>, 'messages'>) {
     const state: ChatState<UIMessage> = {
       status: 'ready' as ChatStatus,
       error: undefined,
