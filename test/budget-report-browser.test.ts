@@ -3,9 +3,8 @@
  * chromium, driven by playwright-core, which downloads no browser of its own): the
  * page loads offline without console errors or network requests, its three charts
  * draw pixels, and its table shows the figures `--json` prints. A screenshot goes to
- * test-output/ for a person to look at.
+ * test-output/ for a person to look at. Without chromium the suite fails (CI installs it).
  */
-import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -18,18 +17,8 @@ import { countSections } from '../packages/cli/src/section-tokens.js';
 import { budgetSession } from '../packages/cli/src/testing/budget-sessions.js';
 import { fixtureDir, runCli, transcriptText } from '../packages/cli/src/testing/cli-harness.js';
 import { formatCount } from '../packages/cli/src/text-table.js';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, requireChromium } from './support/chromium.js';
 
-const chromiumPath = '/usr/bin/chromium';
-const browserArgs = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const screenshotPath = resolve('test-output/budget-report.png');
 const episodesScreenshotPath = resolve('test-output/episodes-report.png');
 
@@ -80,12 +69,7 @@ const tableProbe = `Array.from(document.querySelectorAll('table.runs tr[data-bud
   cells: Array.from(row.querySelectorAll('td')).map((cell) => cell.textContent),
 }))`;
 
-const missing = existsSync(chromiumPath)
-  ? ''
-  : ` (skipped: ${chromiumPath} is missing; install it with apt-get install -y chromium)`;
-const suite = missing ? describe.skip : describe;
-
-suite(`budget HTML report in headless chromium${missing}`, () => {
+describe('budget HTML report in headless chromium', () => {
   let fixtures: Awaited<ReturnType<typeof fixtureDir>>;
   let reportFile: string;
   let runs: JsonRun[];
@@ -93,6 +77,7 @@ suite(`budget HTML report in headless chromium${missing}`, () => {
   let userDataDir: string | undefined;
 
   beforeAll(async () => {
+    requireChromium();
     fixtures = await fixtureDir();
     // Usage on every call, with the cache reported cold on every fourth, so the
     // reported series has something to show.
@@ -140,9 +125,9 @@ suite(`budget HTML report in headless chromium${missing}`, () => {
     if (!context) {
       userDataDir = await mkdtemp(join(tmpdir(), 'episodic-chromium-'));
       context = await chromium.launchPersistentContext(userDataDir, {
-        executablePath: chromiumPath,
+        executablePath: CHROMIUM_PATH,
         headless: true,
-        args: browserArgs,
+        args: CHROMIUM_ARGS,
         viewport: { width: 1280, height: 900 },
       });
     }

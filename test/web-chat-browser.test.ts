@@ -1,0 +1,140 @@
+/**
+ * The web chat example in a real headless browser (Debian's chromium, driven by
+ * playwright-core, which downloads no browser of its own): a person types a
+ * question, watches the reasoning stream and collapse, the tool calls and the
+ * answer arrive, and asks a follow-up that continues the same Episodic session.
+ * A screenshot goes to test-output/ for a person to look at.
+ */
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildPage } from '../examples/web-chat/src/build-page.js';
+import { type ChatServer, startChatServer } from '../examples/web-chat/src/chat-server.js';
+import { createDemoAgent } from '../examples/web-chat/src/demo-agent.js';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, requireChromium } from './support/chromium.js';
+
+const screenshotPath = resolve('test-output/web-chat.png');
+
+// Records, in the page, whether a reasoning part was ever shown open while streaming.
+// The probes are source text because this project's type-check has no DOM library.
+const watchReasoning = `new MutationObserver(() => {
+  for (const details of document.querySelectorAll('details.reasoning')) {
+    if (details.open && details.dataset.state === 'streaming') window.reasoningShownOpen = true;
+  }
+}).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });`;
+
+interface RenderedPart {
+  kind: string;
+  state?: string;
+  open?: boolean;
+  tool?: string;
+  text: string;
+}
+const partsProbe = (index: number) => `Array.from(document.querySelectorAll('.message.assistant')[${index}].querySelector('.parts').children).map((node) => ({
+  kind: node.matches('details.reasoning') ? 'reasoning' : node.matches('.tool') ? 'tool' : node.matches('hr') ? 'step' : 'text',
+  state: node.dataset.state,
+  open: node.open,
+  tool: node.dataset.tool,
+  text: node.textContent,
+}))`;
+
+describe('web chat example in headless chromium', () => {
+  let server: ChatServer;
+  let context: BrowserContext | undefined;
+  let userDataDir: string | undefined;
+
+  beforeAll(async () => {
+    requireChromium();
+    await buildPage();
+    // Slower than the demo's default, so the reasoning is on screen for several frames.
+    server = await startChatServer({
+      agent: createDemoAgent({ offline: { latencyMs: 60, chunkSize: 6, deltaDelayMs: 30 } }),
+      port: 0,
+    });
+    userDataDir = await mkdtemp(join(tmpdir(), 'episodic-chromium-'));
+    context = await chromium.launchPersistentContext(userDataDir, {
+      executablePath: CHROMIUM_PATH,
+      headless: true,
+      args: CHROMIUM_ARGS,
+      viewport: { width: 1100, height: 1400 },
+      // The page's CSP forbids eval, which the probes below use; the page itself runs under it unchanged.
+      bypassCSP: true,
+    });
+  }, 90_000);
+
+  afterAll(async () => {
+    await context?.close();
+    if (userDataDir) await rm(userDataDir, { recursive: true, force: true });
+    await server?.close();
+  }, 30_000);
+
+  /** Types a message, sends it, and waits until the assistant's answer has finished. */
+  async function ask(page: Page, text: string, answers: number): Promise<void> {
+    await page.fill('#prompt', text);
+    await page.press('#prompt', 'Enter');
+    await page.waitForFunction(
+      `document.querySelectorAll('.message.assistant').length === ${answers} && document.body.dataset.status === 'ready'`,
+      undefined,
+      { timeout: 40_000 },
+    );
+  }
+
+  it('streams reasoning that collapses, tool calls and the answer, then continues the session', async () => {
+    const page = await context!.newPage();
+    const errors: string[] = [];
+    const requests: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
+    page.on('pageerror', (error) => errors.push(error.message));
+    page.on('request', (request) => requests.push(request.url()));
+    await page.addInitScript(watchReasoning);
+    await page.goto(server.url);
+    await page.waitForSelector('body[data-status="ready"]');
+
+    await ask(page, 'What is this project?', 1);
+    expect(await page.evaluate('window.reasoningShownOpen')).toBe(true);
+    const first = await page.evaluate<RenderedPart[]>(partsProbe(0));
+    expect(first.map((part) => part.kind)).toEqual([
+      'step', 'reasoning', 'tool',
+      'step', 'reasoning', 'tool',
+      'step', 'reasoning', 'text',
+    ]);
+    for (const part of first.filter((item) => item.kind === 'reasoning')) {
+      expect(part).toMatchObject({ state: 'done', open: false });
+    }
+    const tools = first.filter((part) => part.kind === 'tool');
+    expect(tools.map((tool) => [tool.tool, tool.state])).toEqual([
+      ['list_files', 'output-available'],
+      ['read_file', 'output-available'],
+    ]);
+    expect(tools[0]!.text).toContain('src/queue.js');
+    expect(tools[1]!.text).toContain('read_file({"path":"README.md"})');
+    expect(first.at(-1)!.text).toContain('README.md has 10 lines');
+
+    await ask(page, 'What about src/queue.js?', 2);
+    const second = await page.evaluate<RenderedPart[]>(partsProbe(1));
+    const read = second.find((part) => part.tool === 'read_file');
+    expect(read?.text).toContain('export class Queue');
+    expect(second.at(-1)!.text).toContain('src/queue.js has 43 lines');
+    // The server kept one session: the first question's reasoning was dropped from the packed context.
+    const meta = await page.textContent('.message.assistant:nth-of-type(4) .meta');
+    expect(meta).toMatch(/3 past reasoning parts dropped/);
+    expect(meta).toMatch(/3 model calls/);
+
+    expect(errors).toEqual([]);
+    expect(requests.every((url) => url.startsWith(server.url))).toBe(true);
+    // A collapsed thought opens on a click, and stays open: the renderer updates parts in place.
+    await page.click('.message.assistant:nth-of-type(4) details.reasoning summary');
+    expect(await page.evaluate(`document.querySelectorAll('.message.assistant')[1].querySelector('details.reasoning').open`)).toBe(true);
+
+    await mkdir(resolve('test-output'), { recursive: true });
+    // The whole conversation in one frame (the composer sticks to the bottom of the window).
+    const height = await page.evaluate<number>('document.documentElement.scrollHeight');
+    await page.setViewportSize({ width: 1100, height });
+    await page.screenshot({ path: screenshotPath });
+    console.log(`web chat screenshot: ${screenshotPath}`);
+  }, 90_000);
+});
