@@ -5,15 +5,14 @@
  * answer arrive, and asks a follow-up that continues the same Episodic session.
  * A screenshot goes to test-output/ for a person to look at.
  */
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { mkdir } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildPage } from '../examples/web-chat/src/build-page.js';
 import { type ChatServer, startChatServer } from '../examples/web-chat/src/chat-server.js';
 import { createDemoAgent } from '../examples/web-chat/src/demo-agent.js';
-import { CHROMIUM_ARGS, CHROMIUM_PATH, requireChromium } from './support/chromium.js';
+import { type ChromiumSession, launchChromium, watchPage } from './support/chromium.js';
 
 const screenshotPath = resolve('test-output/web-chat.png');
 
@@ -42,22 +41,16 @@ const partsProbe = (index: number) => `Array.from(document.querySelectorAll('.me
 
 describe('web chat example in headless chromium', () => {
   let server: ChatServer;
-  let context: BrowserContext | undefined;
-  let userDataDir: string | undefined;
+  let browser: ChromiumSession | undefined;
 
   beforeAll(async () => {
-    requireChromium();
     await buildPage();
     // Slower than the demo's default, so the reasoning is on screen for several frames.
     server = await startChatServer({
       agent: createDemoAgent({ offline: { latencyMs: 60, chunkSize: 6, deltaDelayMs: 30 } }),
       port: 0,
     });
-    userDataDir = await mkdtemp(join(tmpdir(), 'episodic-chromium-'));
-    context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: CHROMIUM_PATH,
-      headless: true,
-      args: CHROMIUM_ARGS,
+    browser = await launchChromium({
       viewport: { width: 1100, height: 1400 },
       // The page's CSP forbids eval, which the probes below use; the page itself runs under it unchanged.
       bypassCSP: true,
@@ -65,8 +58,7 @@ describe('web chat example in headless chromium', () => {
   }, 90_000);
 
   afterAll(async () => {
-    await context?.close();
-    if (userDataDir) await rm(userDataDir, { recursive: true, force: true });
+    await browser?.close();
     await server?.close();
   }, 30_000);
 
@@ -82,14 +74,8 @@ describe('web chat example in headless chromium', () => {
   }
 
   it('streams reasoning that collapses, tool calls and the answer, then continues the session', async () => {
-    const page = await context!.newPage();
-    const errors: string[] = [];
-    const requests: string[] = [];
-    page.on('console', (message) => {
-      if (message.type() === 'error') errors.push(message.text());
-    });
-    page.on('pageerror', (error) => errors.push(error.message));
-    page.on('request', (request) => requests.push(request.url()));
+    const page = await browser!.context.newPage();
+    const { errors, requests } = watchPage(page);
     await page.addInitScript(watchReasoning);
     await page.goto(server.url);
     await page.waitForSelector('body[data-status="ready"]');
