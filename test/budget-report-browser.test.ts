@@ -3,33 +3,21 @@
  * chromium, driven by playwright-core, which downloads no browser of its own): the
  * page loads offline without console errors or network requests, its three charts
  * draw pixels, and its table shows the figures `--json` prints. A screenshot goes to
- * test-output/ for a person to look at.
+ * test-output/ for a person to look at. Without chromium the suite fails (CI installs it).
  */
-import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createTokenCounter, splitEpisodes, userText } from '@episodic/core';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderEpisodesReport } from '../packages/cli/src/report/episodes-report.js';
 import { countSections } from '../packages/cli/src/section-tokens.js';
 import { budgetSession } from '../packages/cli/src/testing/budget-sessions.js';
 import { fixtureDir, runCli, transcriptText } from '../packages/cli/src/testing/cli-harness.js';
 import { formatCount } from '../packages/cli/src/text-table.js';
+import { type ChromiumSession, launchChromium, requireChromium, watchPage } from './support/chromium.js';
 
-const chromiumPath = '/usr/bin/chromium';
-const browserArgs = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const screenshotPath = resolve('test-output/budget-report.png');
 const episodesScreenshotPath = resolve('test-output/episodes-report.png');
 
@@ -80,19 +68,14 @@ const tableProbe = `Array.from(document.querySelectorAll('table.runs tr[data-bud
   cells: Array.from(row.querySelectorAll('td')).map((cell) => cell.textContent),
 }))`;
 
-const missing = existsSync(chromiumPath)
-  ? ''
-  : ` (skipped: ${chromiumPath} is missing; install it with apt-get install -y chromium)`;
-const suite = missing ? describe.skip : describe;
-
-suite(`budget HTML report in headless chromium${missing}`, () => {
+describe('budget HTML report in headless chromium', () => {
   let fixtures: Awaited<ReturnType<typeof fixtureDir>>;
   let reportFile: string;
   let runs: JsonRun[];
-  let context: BrowserContext | undefined;
-  let userDataDir: string | undefined;
+  let browser: ChromiumSession | undefined;
 
   beforeAll(async () => {
+    requireChromium();
     fixtures = await fixtureDir();
     // Usage on every call, with the cache reported cold on every fourth, so the
     // reported series has something to show.
@@ -130,30 +113,15 @@ suite(`budget HTML report in headless chromium${missing}`, () => {
   });
 
   afterAll(async () => {
-    await context?.close();
-    if (userDataDir) await rm(userDataDir, { recursive: true, force: true });
+    await browser?.close();
     await fixtures?.cleanup();
   });
 
   /** Opens a file in a fresh page and waits for its script to finish; collects errors and requests. */
   async function open(file: string): Promise<{ page: Page; errors: string[]; requests: string[]; url: string }> {
-    if (!context) {
-      userDataDir = await mkdtemp(join(tmpdir(), 'episodic-chromium-'));
-      context = await chromium.launchPersistentContext(userDataDir, {
-        executablePath: chromiumPath,
-        headless: true,
-        args: browserArgs,
-        viewport: { width: 1280, height: 900 },
-      });
-    }
-    const page = await context.newPage();
-    const errors: string[] = [];
-    const requests: string[] = [];
-    page.on('console', (message) => {
-      if (message.type() === 'error') errors.push(message.text());
-    });
-    page.on('pageerror', (error) => errors.push(error.message));
-    page.on('request', (request) => requests.push(request.url()));
+    browser ??= await launchChromium({ viewport: { width: 1280, height: 900 } });
+    const page = await browser.context.newPage();
+    const { errors, requests } = watchPage(page);
     const url = pathToFileURL(file).href;
     await page.goto(url);
     await page.waitForSelector('body[data-ready="true"]', { timeout: 15_000 });

@@ -106,3 +106,19 @@ export { RunAbortedError, SessionBusyError } from './loop/agent-errors.js';
 export type { AgentTool, ToolContext, ToolOutput } from './loop/tool.js';
 export { allOf, anyOf, hasToolCall, maxSteps } from './loop/stop-conditions.js';
 export type { StopCondition, StopContext } from './loop/stop-conditions.js';
+
+// telemetry: OpenTelemetry traces of sessions, model calls and tool calls (optional peer @opentelemetry/api).
+export { createTelemetry } from './telemetry/create-telemetry.js';
+export type { Telemetry, TelemetryOptions } from './telemetry/create-telemetry.js';
+
+// ui-stream: a session's events as the AI SDK UI message stream, for web chat front ends.
+export { toUIMessageStream } from './ui-stream/to-ui-message-stream.js';
+export type { UIMessageStreamOptions } from './ui-stream/to-ui-message-stream.js';
+export type { EpisodicMessageMetadata, UIFinishReason, UIMessageChunk, UIPackMetadata, UIUsageMetadata } from './ui-stream/ui-message-chunk.js';
+export {
+  createUIMessageStreamResponse,
+  pipeUIMessageStreamToResponse,
+  toServerSentEvents,
+  UI_MESSAGE_STREAM_HEADERS,
+} from './ui-stream/ui-message-stream-response.js';
+export type { UIMessageStreamResponseInit } from './ui-stream/ui-message-stream-response.js';

@@ -35,3 +35,8 @@ export {
   DEFAULT_REPLAY_TOKENS,
   DEFAULT_REPLAY_TTL_MS,
 } from './reasoning/replay-cache/memory-replay-cache.js';
+
+// loop and packing helpers the MCP tool server and MCP tools reuse: one tool call
+// run as the loop runs it, and the head-and-tail shortening of long text.
+export { executeToolCall } from './loop/tool-executor.js';
+export { shortenText } from './packing/shorten.js';

@@ -100,7 +100,8 @@ export async function runEpisode(
   let usage = emptyUsageTotals(settings.pricing);
   let calls = 0;
   const reporter = new ReasoningReporter(settings.tokenizer, emit);
-  emit({ type: 'episode-start', sessionId: session.id, input, resumed: input === undefined });
+  const model = settings.model.model;
+  emit({ type: 'episode-start', sessionId: session.id, input, resumed: input === undefined, model });
   for (const notice of session.notices?.splice(0) ?? []) emit(notice);
   try {
     if (input) await append(settings, session, [...unansweredResults(session.messages), input]);
