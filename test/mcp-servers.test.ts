@@ -49,7 +49,7 @@ describe('the reference filesystem server over stdio', () => {
     await writeFile(join(root, 'logs', 'run-42.txt'), 'step 3 failed: expected 2, got 3\n');
     await writeFile(join(root, 'pixel.png'), Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'));
     mcp = await connectMcpServer({ command: process.execPath, args: [filesystemServer, root], prefix: 'fs_' });
-  });
+  }, 60_000);
 
   afterAll(async () => {
     await mcp?.close();
@@ -143,7 +143,7 @@ describe('a server written with the SDK server API, over Streamable HTTP', () =>
       await transport.handleRequest(request, response);
     });
     url = `${await listen(http)}/mcp`;
-  });
+  }, 60_000);
 
   afterAll(() => new Promise<void>((resolve) => http.close(() => resolve())));
 
@@ -152,7 +152,8 @@ describe('a server written with the SDK server API, over Streamable HTTP', () =>
     try {
       const tools = await mcp.tools();
       expect(tools.map((tool) => tool.spec.name)).toEqual(['fail', 'screenshot', 'slow']);
-      const slow = { ...tools[2]!, timeoutMs: 300 };
+      // Long enough for the call to reach the server on a loaded machine before it times out.
+      const slow = { ...tools[2]!, timeoutMs: 2_000 };
       const results = await callThroughAgent([tools[0]!, tools[1]!, slow], [
         { name: 'screenshot' },
         { name: 'fail' },
@@ -163,9 +164,9 @@ describe('a server written with the SDK server API, over Streamable HTTP', () =>
         content: 'The dashboard:\n\n[image image/png, 300 bytes]\n\n[resource memo://build text/plain]\nbuild 7 is red',
       });
       expect(results[1]).toMatchObject({ isError: true, content: 'the CI API is down' });
-      expect(results[2]).toMatchObject({ isError: true, content: 'Tool "slow" timed out after 300 ms.' });
+      expect(results[2]).toMatchObject({ isError: true, content: 'Tool "slow" timed out after 2000 ms.' });
       // The timeout aborted the call's signal, and the client told the server to cancel.
-      await expect.poll(() => cancelled).toBe(1);
+      await expect.poll(() => cancelled, { timeout: 15_000 }).toBe(1);
     } finally {
       await mcp.close();
     }

@@ -23,7 +23,7 @@ describe('the CI debugger on tools from its MCP server', () => {
       throw new Error(`${serverScript} is missing: build the workspace first (npm run build).`);
     }
     mcp = await connectMcpServer({ command: process.execPath, args: [serverScript], name: 'ci-debugger' });
-  });
+  }, 60_000);
 
   afterAll(() => mcp?.close());
 
@@ -54,5 +54,5 @@ describe('the CI debugger on tools from its MCP server', () => {
     } finally {
       await scratch.dispose();
     }
-  }, 120_000);
+  }, 300_000);
 });

@@ -237,7 +237,7 @@ describe('createTelemetry', () => {
     );
     const output = execFileSync(process.execPath, [join(dir, 'main.mjs')], { encoding: 'utf8' });
     expect(JSON.parse(output)).toEqual({ enabled: false, text: 'fine' });
-  });
+  }, 60_000);
 });
 
 function hrMs([seconds, nanos]: [number, number]): number {
