@@ -33,7 +33,7 @@ export interface RetryOptions {
 }
 
 /** Packing knobs passed through to {@link packContext}. */
-export type PackTuning = Pick<PackOptions, 'lowWater' | 'toolResultCap' | 'currentToolResultCap' | 'summarize'>;
+export type PackTuning = Pick<PackOptions, 'lowWater' | 'toolResultCap' | 'currentToolResultCap' | 'headShare'>;
 
 /** What every model call of an agent shares. */
 export interface ModelCallSettings {

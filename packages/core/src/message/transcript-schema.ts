@@ -64,12 +64,33 @@ export const ToolMessage = z.looseObject({
   isError: z.boolean().optional(),
 });
 
+/**
+ * A summary of evicted episodes written by the agent loop (a v1 addition: files
+ * without summary lines are unchanged, and readers before it refuse the role).
+ */
+export const SummaryMessage = z.looseObject({
+  role: z.literal('summary'),
+  content: z.string(),
+  episodes: z
+    .looseObject({ from: z.number().int().nonnegative(), to: z.number().int().nonnegative() })
+    .refine((range) => range.to > range.from, { message: 'must cover at least one episode (to > from)' }),
+  model: ModelRef.optional(),
+  usage: Usage.optional(),
+});
+
 /** Schemas by role; the role is checked first so errors name the right shape. */
 export const MessageSchemas = {
   system: SystemMessage,
   user: UserMessage,
   assistant: AssistantMessage,
   tool: ToolMessage,
+  summary: SummaryMessage,
 } as const;
 
-export const Message = z.discriminatedUnion('role', [SystemMessage, UserMessage, AssistantMessage, ToolMessage]);
+export const Message = z.discriminatedUnion('role', [
+  SystemMessage,
+  UserMessage,
+  AssistantMessage,
+  ToolMessage,
+  SummaryMessage,
+]);

@@ -3,7 +3,7 @@
  * Adapters (in `@episodic/providers`) convert to and from each wire API.
  */
 import { EpisodicError } from '../errors.js';
-import type { AssistantMessage, Message, ModelRef, ToolSpec, Usage } from '../message/message.js';
+import type { AssistantMessage, ModelMessage, ModelRef, ToolSpec, Usage } from '../message/message.js';
 import type { ModelProfile } from './model-profile.js';
 import type { PackStats } from '../packing/pack-types.js';
 
@@ -14,7 +14,7 @@ export type StopReason = 'stop' | 'tool-calls' | 'max-tokens' | 'content-filter'
 export interface ModelRequest {
   system?: string;
   /** Packed messages (no system lines). */
-  messages: readonly Message[];
+  messages: readonly ModelMessage[];
   tools?: readonly ToolSpec[];
   maxOutputTokens?: number;
   /** Where the packer suggests cache breakpoints (used by Anthropic-style caching). */

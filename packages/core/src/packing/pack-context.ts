@@ -3,8 +3,10 @@
  * See DESIGN.md ("Packer") for the guarantees; each is covered by tests.
  *
  * Order of measures when the context does not fit:
- * 1. evict whole past episodes, oldest first, down to the low-water mark
- *    (hysteresis: the following calls then append without evicting again);
+ * 1. evict whole past episodes down to the low-water mark (hysteresis: the
+ *    following calls then append without evicting again), from the middle: the
+ *    first episodes stay as a head, so the cached prefix up to its end survives
+ *    (see `pack-layout.ts`); then the summary, then the head;
  * 2. only when no past episode is left, shorten the current episode: drop its
  *    reasoning oldest first (never the latest assistant message's), then give its
  *    tool results the past-episode cap, then leave out its oldest steps;
@@ -14,8 +16,10 @@ import { type EpisodeContext, type PackedEpisode, packEpisode, type Reductions }
 import { episodeStarts } from '../message/episodes.js';
 import { ContextOverflowError, InvalidArgumentError } from '../errors.js';
 import { fingerprint, hashText } from '../support/fingerprint.js';
-import type { Message, ToolSpec, UserMessage } from '../message/message.js';
+import type { Message, ModelMessage, ToolSpec } from '../message/message.js';
+import { evictedCount, fitLayout, type Layout, layoutFromState, layoutState } from './pack-layout.js';
 import { buildStats, reuseTokens } from './pack-stats.js';
+import { Summaries, summaryMessage, type SummaryRequest } from './pack-summary.js';
 import type { PackOptions, PackResult, PackState } from './pack-types.js';
 import { packedFormsFor } from './packed-forms.js';
 import { createTokenCounter, FRAMING, type TokenCounter } from '../tokens/token-counter.js';
@@ -40,9 +44,13 @@ export function countContext(
   return total;
 }
 
+/** Share of the budget a head may take (see `pack-layout.ts`); tuned on the packer benchmark. */
+const DEFAULT_HEAD_SHARE = 0.25;
+
 interface Settings {
   budget: number;
   lowWater: number;
+  headShare: number;
   context: EpisodeContext;
   /** Identifies everything a past episode's packed form depends on. */
   pastKey: string;
@@ -71,6 +79,10 @@ function resolveSettings(options: PackOptions, counter: TokenCounter): Settings 
     throw new InvalidArgumentError(`budget must be a positive number of tokens (got ${budget})`);
   const lowWater = options.lowWater ?? 0.7;
   if (!(lowWater > 0 && lowWater <= 1)) throw new InvalidArgumentError(`lowWater must be in (0, 1] (got ${lowWater})`);
+  const headShare = options.headShare ?? DEFAULT_HEAD_SHARE;
+  if (!(headShare >= 0 && headShare < lowWater)) {
+    throw new InvalidArgumentError(`headShare must be in [0, lowWater) (got ${headShare} with lowWater ${lowWater})`);
+  }
   const { pastCap, currentCap } = toolResultCaps(options);
   const retention = options.retention ?? 'episode';
   if (!['episode', 'tool-episodes', 'all', 'none'].includes(retention)) {
@@ -79,6 +91,7 @@ function resolveSettings(options: PackOptions, counter: TokenCounter): Settings 
   return {
     budget: Math.floor(budget),
     lowWater,
+    headShare,
     context: { messages: options.messages, forms: packedFormsFor(counter), counter, retention, pastCap, currentCap },
     pastKey: `${retention}|${pastCap}|${counter.calibration.factor}`,
   };
@@ -93,12 +106,16 @@ function resolveSettings(options: PackOptions, counter: TokenCounter): Settings 
 export function prepareForPacking(message: Message, options: MessageFormOptions): void {
   const counter = options.tokenizer ?? defaultTokenCounter();
   const forms = packedFormsFor(counter);
-  counter.countMessage(message);
   if (message.role === 'tool') {
+    // The larger cap first: its count goes further, and the smaller cap's head and
+    // tail come out of the same chunks. A result that is cut is never counted whole.
     const { pastCap, currentCap } = toolResultCaps(options);
     counter.countMessage(forms.tool(message, currentCap));
     counter.countMessage(forms.tool(message, pastCap));
-  } else if (message.role === 'assistant') {
+    return;
+  }
+  counter.countMessage(message);
+  if (message.role === 'assistant') {
     forms.reasoningTokens(message);
     const stripped = forms.assistant(message, false);
     if (stripped) counter.countMessage(stripped);
@@ -124,20 +141,6 @@ function foldSystem(
     }
   }
   return { system: parts.length > 0 ? parts.join('\n\n') : undefined, start };
-}
-
-/** Summary messages by text, least recently used first; one per live session is enough. */
-const summaryMessages = new Map<string, UserMessage>();
-const MAX_SUMMARY_MESSAGES = 256;
-
-/** The same object for the same text, so its count and fingerprint stay cached while sessions interleave. */
-function summaryMessage(text: string): UserMessage {
-  let message = summaryMessages.get(text);
-  if (message) summaryMessages.delete(text);
-  else message = { role: 'user', content: `[Summary of the earlier conversation]\n${text}`, summary: true };
-  summaryMessages.set(text, message);
-  if (summaryMessages.size > MAX_SUMMARY_MESSAGES) summaryMessages.delete(summaryMessages.keys().next().value as string);
-  return message;
 }
 
 /** The assistant message indexes of an episode, in order. */
@@ -187,6 +190,14 @@ function describeMinimum(fixed: number, current: PackedEpisode): string {
   );
 }
 
+/** Past episodes packed and counted on demand, each at most once per pack. */
+function pastEpisodes(settings: Settings, starts: readonly number[]) {
+  const packed: PackedEpisode[] = [];
+  const get = (index: number) =>
+    (packed[index] ??= packPast(settings, starts[index] as number, starts[index + 1] as number));
+  return { get, tokens: (index: number) => get(index).tokens };
+}
+
 /**
  * Packs the transcript into the input of the next model call. Pure apart from
  * caches: the same messages, settings and state give the same output.
@@ -207,88 +218,113 @@ export function packContext(options: PackOptions): PackResult {
   const systemTokens = folded.system ? counter.countSystem(folded.system) : 0;
   const toolTokens = options.tools && options.tools.length > 0 ? counter.countTools(options.tools) : 0;
   const fixed = systemTokens + toolTokens + counter.calibration.apply(FRAMING.reply);
-
-  let evicted = Math.min(Math.max(previous?.evictedEpisodes ?? 0, 0), pastCount);
   const sameEpisode = previous?.current?.start === currentStart;
   const reductions: Reductions = sameEpisode
     ? { ...(previous?.current as Reductions) }
     : { reasoningDroppedBefore: currentStart, resultsShrunkBefore: currentStart, stepsDroppedBefore: currentStart };
-
-  const past: PackedEpisode[] = [];
-  let pastTokens = 0;
-  for (let episode = evicted; episode < pastCount; episode += 1) {
-    const packed = packPast(settings, starts[episode] as number, starts[episode + 1] as number);
-    past.push(packed);
-    pastTokens += packed.tokens;
-  }
-  let summary =
-    previous?.summary && previous.summary.episodes === evicted && evicted > 0 ? previous.summary : undefined;
-  const summaryTokensOf = (text: string | undefined) => (text ? counter.countMessage(summaryMessage(text)) : 0);
-  let summaryTokens = summaryTokensOf(summary?.text);
   let current = packEpisode(settings.context, range.start, range.end, reductions);
-  const total = () => fixed + summaryTokens + pastTokens + current.tokens;
+  const past = pastEpisodes(settings, starts);
+  const summaries = new Summaries(messages, counter);
+  const before = layoutFromState(previous, pastCount);
   const target = Math.floor(settings.budget * settings.lowWater);
-
-  const evictedBefore = evicted;
-  if (total() > settings.budget) {
-    while (evicted < pastCount && total() > target) {
-      pastTokens -= (past.shift() as PackedEpisode).tokens;
-      evicted += 1;
-    }
-    if (evicted > evictedBefore && options.summarize) {
-      const text = options.summarize({
-        evicted: evictedMessages(settings, starts, evicted),
-        previousSummary: summary?.text,
-      });
-      summary = { episodes: evicted, text };
-      summaryTokens = summaryTokensOf(text);
-    } else if (evicted > evictedBefore) {
-      summary = undefined;
-      summaryTokens = 0;
-    }
-    if (total() > settings.budget && summary) {
-      summary = undefined; // a summary that does not fit is worth less than the episode itself
-      summaryTokens = 0;
-    }
-    if (total() > settings.budget) {
-      current = reduceCurrent(settings, range, reductions, fixed + summaryTokens + pastTokens, target);
-      if (total() > settings.budget)
-        throw new ContextOverflowError(total(), settings.budget, describeMinimum(fixed, current));
-    }
+  const fitted = fitLayout(before, {
+    pastCount,
+    episodeTokens: past.tokens,
+    summaryTokens: (from, limit) => summaries.tokens(from, limit),
+    fixed: fixed + current.tokens,
+    budget: settings.budget,
+    target,
+    headBudget: Math.floor(settings.budget * settings.headShare),
+  });
+  const { layout } = fitted;
+  const summary = fitted.summaryDropped ? undefined : summaries.chain(layout.headEnd, layout.recentStart);
+  const summaryTokens = summary ? counter.countMessage(summaryMessage(summary.text)) : 0;
+  const history = fitted.headTokens + summaryTokens + fitted.recentTokens;
+  if (fixed + history + current.tokens > settings.budget) {
+    current = reduceCurrent(settings, range, reductions, fixed + history, target);
+    if (fixed + history + current.tokens > settings.budget)
+      throw new ContextOverflowError(fixed + history + current.tokens, settings.budget, describeMinimum(fixed, current));
   }
+  return assemble({
+    options, settings, counter, previous, folded, layout, current, reductions, currentStart,
+    head: episodesIn(past.get, layout.headStart, layout.headEnd),
+    recent: episodesIn(past.get, layout.recentStart, pastCount),
+    summary: summary && { ...summary, from: layout.headEnd, tokens: summaryTokens },
+    request: summaries.request(layout.headEnd, layout.recentStart),
+    fixed: { system: systemTokens, tools: toolTokens, total: fixed },
+    evictedBefore: evictedCount(before),
+  });
+}
 
-  const packedMessages: Message[] = [];
+function episodesIn(get: (index: number) => PackedEpisode, from: number, to: number): PackedEpisode[] {
+  const out: PackedEpisode[] = [];
+  for (let index = from; index < to; index += 1) out.push(get(index));
+  return out;
+}
+
+interface Assembly {
+  options: PackOptions;
+  settings: Settings;
+  counter: TokenCounter;
+  previous: PackState | undefined;
+  folded: { system: string | undefined };
+  layout: Layout;
+  head: PackedEpisode[];
+  recent: PackedEpisode[];
+  summary: { from: number; to: number; text: string; tokens: number } | undefined;
+  current: PackedEpisode;
+  reductions: Reductions;
+  currentStart: number;
+  request: SummaryRequest | undefined;
+  fixed: { system: number; tools: number; total: number };
+  evictedBefore: number;
+}
+
+/** Puts the packed messages in order and derives the stats and the next state. */
+function assemble(input: Assembly): PackResult {
+  const { layout, head, recent, summary, current, counter, previous } = input;
+  const packedMessages: ModelMessage[] = [];
+  for (const episode of head) packedMessages.push(...episode.messages);
+  const headEnd = packedMessages.length - 1;
   if (summary) packedMessages.push(summaryMessage(summary.text));
-  for (const episode of past) packedMessages.push(...episode.messages);
+  for (const episode of recent) packedMessages.push(...episode.messages);
   const historyEnd = packedMessages.length - 1;
   packedMessages.push(...current.messages);
-
-  const prefixKey = hashText(`${folded.system ?? ''}\u0000${options.tools ? toolsKey(options.tools) : ''}`);
+  const sumTokens = (episodes: readonly PackedEpisode[]) => episodes.reduce((total, episode) => total + episode.tokens, 0);
+  const pastTokens = sumTokens(head) + sumTokens(recent);
+  const total = input.fixed.total + (summary?.tokens ?? 0) + pastTokens + current.tokens;
+  const prefixKey = hashText(`${input.folded.system ?? ''}\u0000${input.options.tools ? toolsKey(input.options.tools) : ''}`);
   const messageKeys = packedMessages.map((message) => fingerprint(message));
+  const summarized = summary ? { from: summary.from, to: summary.to } : undefined;
+  const evicted = evictedCount(layout);
   const stats = buildStats({
-    budget: settings.budget,
+    budget: input.settings.budget,
     counter,
-    fixed: { system: systemTokens, tools: toolTokens },
-    summaryTokens,
+    fixed: input.fixed,
+    summaryTokens: summary?.tokens ?? 0,
     pastTokens,
-    past,
+    past: [...head, ...recent],
     current,
     evicted,
-    evictedNow: evicted > evictedBefore,
-    historyEnd,
+    headEpisodes: layout.headEnd - layout.headStart,
+    evictedNow: evicted > input.evictedBefore,
+    summaryChangedNow: JSON.stringify(summarized) !== JSON.stringify(previous?.summarized),
+    breakpoints: [headEnd, historyEnd],
     packedMessages,
-    reuse: reuseTokens(previous, prefixKey, messageKeys, systemTokens + toolTokens, packedMessages, counter),
-    shortened: reductionsApplied(reductions, currentStart),
-    total: total(),
+    reuse: reuseTokens(previous, prefixKey, messageKeys, input.fixed.system + input.fixed.tools, packedMessages, counter),
+    shortened: reductionsApplied(input.reductions, input.currentStart),
+    total,
   });
   const state: PackState = {
     version: 1,
-    evictedEpisodes: evicted,
-    ...(summary ? { summary } : {}),
-    current: { start: currentStart, ...reductions },
+    ...layoutState(layout),
+    ...(summarized ? { summarized } : {}),
+    current: { start: input.currentStart, ...input.reductions },
     previous: { prefixKey, messageKeys },
   };
-  return { messages: packedMessages, system: folded.system, stats, state };
+  const result: PackResult = { messages: packedMessages, system: input.folded.system, stats, state };
+  if (input.request) result.summaryRequest = input.request;
+  return result;
 }
 
 const toolsKeys = new WeakMap<readonly ToolSpec[], string>();
@@ -309,9 +345,18 @@ function packPast(settings: Settings, start: number, end: number): PackedEpisode
   );
 }
 
-function evictedMessages(settings: Settings, starts: readonly number[], evicted: number): Message[] {
-  const out: Message[] = [];
-  for (let episode = 0; episode < evicted; episode += 1) {
+/**
+ * The messages a summarizer gets for a {@link SummaryRequest}: the requested
+ * episodes in their packed past-episode form (no past reasoning, results capped),
+ * oldest first. Pass the options the pack that made the request got.
+ */
+export function summaryInput(options: PackOptions, request: SummaryRequest): ModelMessage[] {
+  const counter = options.tokenizer ?? defaultTokenCounter();
+  const settings = resolveSettings(options, counter);
+  const starts = episodeStarts(options.messages, foldSystem(options.messages, options.system).start);
+  const out: ModelMessage[] = [];
+  const to = Math.min(request.episodes.to, starts.length - 1);
+  for (let episode = request.episodes.from; episode < to; episode += 1) {
     out.push(...packPast(settings, starts[episode] as number, starts[episode + 1] as number).messages);
   }
   return out;

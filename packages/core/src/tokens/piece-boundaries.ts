@@ -109,6 +109,21 @@ export function isTailStart(text: string, index: number): boolean {
   );
 }
 
+/** The start of a line that is a {@link isTailStart}: a head may end there too (then it ends with its newline). */
+export function isLineStart(text: string, index: number): boolean {
+  return index > 0 && text.charCodeAt(index - 1) === NEWLINE && isTailStart(text, index);
+}
+
+/** Where a head may end: before a newline that is added ({@link isHeadEnd}), or after one of its own. */
+export function isHeadCut(text: string, index: number): boolean {
+  return isLineStart(text, index) || isHeadEnd(text, index);
+}
+
+/** Where chunks prefer to end: line starts, then boundaries where both a head may end and a tail start. */
+export function isPreferredCut(text: string, index: number): boolean {
+  return isLineStart(text, index) || (isHeadEnd(text, index) && isTailStart(text, index));
+}
+
 /**
  * Which long pieces a character of each class can extend, by {@link CharClass}:
  * bit 1 word pieces (letters, marks), bit 2 punctuation pieces (anything but
@@ -116,3 +131,6 @@ export function isTailStart(text: string, index: number): boolean {
  * they are split into groups of three.
  */
 export const RUN_BITS: readonly number[] = [1, 3, 0, 4, 2];
+
+/** {@link RUN_BITS} of each ASCII character, for the scan's fast path. */
+export const ASCII_RUN_BITS: Uint8Array = Uint8Array.from({ length: 128 }, (_, code) => RUN_BITS[asciiClasses[code] as number] as number);

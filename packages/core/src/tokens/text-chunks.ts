@@ -10,7 +10,7 @@
  * quadratic in a piece's length and tiktoken's WASM build crashes on such input),
  * and a stretch of {@link MAX_CHUNK} characters with no boundary at all.
  */
-import { classAt, isPieceBoundary, RUN_BITS } from './piece-boundaries.js';
+import { ASCII_RUN_BITS, classAt, isPieceBoundary, RUN_BITS } from './piece-boundaries.js';
 
 /** Longest run of one character class encoded as one piece. */
 export const MAX_RUN = 200;
@@ -68,7 +68,8 @@ export function nextChunk(
   let punctuation = 0;
   let space = 0;
   for (let index = from; index < length; index += 1) {
-    const bits = RUN_BITS[classAt(text, index)] as number;
+    const code = text.charCodeAt(index);
+    const bits = (code < 128 ? ASCII_RUN_BITS[code] : RUN_BITS[classAt(text, index)]) as number;
     word = bits & 1 ? word + 1 : 0;
     punctuation = bits & 2 ? punctuation + 1 : 0;
     space = bits & 4 ? space + 1 : 0;

@@ -5,7 +5,7 @@
  * result that is sent whole is counted once. Chunk counts are kept, so the count of
  * a head that ends at a chunk boundary costs nothing more.
  */
-import { isHeadEnd, isTailStart } from './piece-boundaries.js';
+import { isHeadCut, isLineStart, isPreferredCut, isTailStart } from './piece-boundaries.js';
 import { CHUNK_SIZE, codePointBoundary, FORCED_CUT_MARGIN, MAX_CHUNK, nextChunk } from './text-chunks.js';
 
 /** Raw tokens of one chunk (no framing). Never throws. */
@@ -41,8 +41,9 @@ export class TextTally {
   /** End of each counted chunk from the start, and the tokens up to it. */
   private readonly ends: number[] = [];
   private readonly sums: number[] = [];
-  /** Index of the first chunk that ended in a forced cut. */
+  /** Indexes of the first and the last chunk that ended in a forced cut. */
   private firstForced = Number.POSITIVE_INFINITY;
+  private lastForced = Number.NEGATIVE_INFINITY;
   /** Start of each counted segment from the end, and the tokens from it to the end. */
   private readonly starts: number[] = [];
   private readonly tailSums: number[] = [];
@@ -66,9 +67,12 @@ export class TextTally {
 
   private step(): void {
     const from = this.ends.at(-1) ?? 0;
-    const chunk = nextChunk(this.text, from, CHUNK_SIZE, isHeadEnd);
+    const chunk = nextChunk(this.text, from, CHUNK_SIZE, isPreferredCut);
     const tokens = this.encode(this.text.slice(from, chunk.end)) + (chunk.forced ? FORCED_CUT_MARGIN : 0);
-    if (chunk.forced && this.firstForced === Number.POSITIVE_INFINITY) this.firstForced = this.ends.length;
+    if (chunk.forced) {
+      this.firstForced = Math.min(this.firstForced, this.ends.length);
+      this.lastForced = this.ends.length;
+    }
     this.ends.push(chunk.end);
     this.sums.push(this.counted + tokens);
   }
@@ -95,12 +99,15 @@ export class TextTally {
     return this.complete && this.counted <= limit ? this.counted : undefined;
   }
 
-  /** The longest head with at most `tokens` tokens that ends where a `\n` may follow. */
+  /**
+   * The longest head with at most `tokens` tokens that ends after a newline of its
+   * own or where a newline may follow ({@link isHeadCut}).
+   */
   head(tokens: number): TextSpan {
     while (!this.complete && this.counted <= tokens) this.step();
     for (let index = this.ends.length - 1; index >= 0; index -= 1) {
       const end = this.ends[index] as number;
-      if ((this.sums[index] as number) <= tokens && end < this.text.length && isHeadEnd(this.text, end)) {
+      if ((this.sums[index] as number) <= tokens && end < this.text.length && isHeadCut(this.text, end)) {
         return { at: end, tokens: this.sums[index] as number, exact: index < this.firstForced };
       }
     }
@@ -112,6 +119,7 @@ export class TextTally {
    * precede it, and after `notBefore` (the end of the head it goes with).
    */
   tail(tokens: number, notBefore = 0): TextSpan {
+    if (this.complete && this.known === undefined) return this.tailFromChunks(tokens, notBefore);
     while ((this.tailSums.at(-1) ?? 0) <= tokens && this.tailStep(notBefore));
     let best: TextSpan = { at: this.text.length, tokens: 0, exact: true };
     for (let index = 0; index < this.starts.length; index += 1) {
@@ -120,6 +128,19 @@ export class TextTally {
       best = { at: start, tokens: this.tailSums[index] as number, exact: index < this.firstInexactTail };
     }
     return best;
+  }
+
+  /** A tail out of the chunks counted from the start, when they reach the end: no counting at all. */
+  private tailFromChunks(tokens: number, notBefore: number): TextSpan {
+    const total = this.counted;
+    for (let index = 0; index < this.ends.length - 1; index += 1) {
+      const start = this.ends[index] as number;
+      const rest = total - (this.sums[index] as number);
+      if (start > notBefore && rest <= tokens && isTailStart(this.text, start)) {
+        return { at: start, tokens: rest, exact: index >= this.lastForced };
+      }
+    }
+    return { at: this.text.length, tokens: 0, exact: true };
   }
 
   /**
@@ -131,22 +152,25 @@ export class TextTally {
     const end = this.starts.at(-1) ?? this.text.length;
     const target = end - CHUNK_SIZE;
     if (target <= notBefore) return false;
-    let start = -1;
-    for (let index = target, floor = Math.max(notBefore, end - MAX_CHUNK); index > floor; index -= 1) {
-      if (isTailStart(this.text, index)) {
-        start = index;
-        break;
-      }
-    }
+    const start = this.tailStartNear(target, Math.max(notBefore, end - MAX_CHUNK));
     // No clean start nearby (a long run of one character class): cut anyway, and say the count is not exact.
     const clean = start >= 0;
-    if (!clean) start = codePointBoundary(this.text, target);
-    const counted = countInChunks(this.text.slice(start, end), this.encode);
+    const from = clean ? start : codePointBoundary(this.text, target);
+    const counted = countInChunks(this.text.slice(from, end), this.encode);
     if ((!clean || counted.forced) && this.firstInexactTail === Number.POSITIVE_INFINITY) {
       this.firstInexactTail = this.starts.length;
     }
-    this.starts.push(start);
+    this.starts.push(from);
     this.tailSums.push((this.tailSums.at(-1) ?? 0) + counted.tokens);
     return true;
+  }
+
+  /** The last line start in the half chunk up to `target`, else the last tail start above `floor`, else -1. */
+  private tailStartNear(target: number, floor: number): number {
+    for (let index = target, lines = Math.max(floor, target - CHUNK_SIZE / 2); index > lines; index -= 1) {
+      if (isLineStart(this.text, index)) return index;
+    }
+    for (let index = target; index > floor; index -= 1) if (isTailStart(this.text, index)) return index;
+    return -1;
   }
 }

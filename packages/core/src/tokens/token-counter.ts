@@ -228,6 +228,9 @@ class CachingCounter implements TokenCounter {
         return FRAMING.message + this.sumParts(message.content);
       case 'tool':
         return FRAMING.message + this.raw(message.toolName) + this.countCached(message, message.content);
+      case 'summary':
+        // Counted like the user message the packer sends it as (framing and text).
+        return FRAMING.message + this.countCached(message, message.content);
     }
   }
 

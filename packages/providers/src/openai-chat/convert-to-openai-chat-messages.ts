@@ -7,7 +7,7 @@
  */
 import type {
   AssistantMessage,
-  Message,
+  ModelMessage,
   ModelRef,
   ProviderData,
   ReasoningField,
@@ -59,7 +59,7 @@ export function isOwnReasoning(part: ReasoningPart, message: AssistantMessage, t
 /** Converts `system` and the packed messages for `target`. */
 export function convertToOpenAIChatMessages(
   system: string | undefined,
-  messages: readonly Message[],
+  messages: readonly ModelMessage[],
   target: ModelRef,
   wire: ChatReasoningWire,
 ): ChatMessagesResult {
@@ -85,7 +85,7 @@ export function convertToOpenAIChatMessages(
 }
 
 /** Index just after the last final answer (assistant message without tool calls); -1 when there is none. */
-function lastFinalAnswerIndex(messages: readonly Message[]): number {
+function lastFinalAnswerIndex(messages: readonly ModelMessage[]): number {
   for (let index = messages.length - 1; index >= 0; index -= 1) {
     const message = messages[index];
     if (message?.role === 'assistant' && !message.content.some((part) => part.type === 'tool-call')) return index + 1;

@@ -11,7 +11,7 @@
  * @see https://platform.openai.com/docs/guides/reasoning#keeping-reasoning-items-in-context
  * @see https://platform.openai.com/docs/api-reference/responses/create#responses-create-input
  */
-import type { AssistantMessage, Message, ModelRef, ReasoningPart, UserMessage } from '@episodic/core';
+import type { AssistantMessage, ModelMessage, ModelRef, ReasoningPart, UserMessage } from '@episodic/core';
 import type {
   ResponseInputItem,
   ResponseInputMessageContentList,
@@ -31,7 +31,7 @@ export interface ResponsesInput {
  * Converts messages (no system lines: the system prompt goes to `instructions`) to
  * input items for `target`.
  */
-export function convertToOpenAIResponsesMessages(messages: readonly Message[], target: ModelRef): ResponsesInput {
+export function convertToOpenAIResponsesMessages(messages: readonly ModelMessage[], target: ModelRef): ResponsesInput {
   const input: ResponseInputItem[] = [];
   let droppedForeignReasoning = 0;
   for (const message of messages) {
