@@ -25,7 +25,18 @@ export {
   retryDelay,
 } from './loop/model-call.js';
 export * from './model/model-profile.js';
-export { countContext, defaultTokenCounter, type MessageFormOptions, packContext, prepareForPacking } from './packing/pack-context.js';
+export {
+  checkMessageFits,
+  countContext,
+  defaultTokenCounter,
+  type MessageFormOptions,
+  packContext,
+  prepareForPacking,
+  summaryInput,
+} from './packing/pack-context.js';
+export type { SummaryRequest } from './packing/pack-summary.js';
+export { DEFAULT_SUMMARY_INSTRUCTIONS, type SummarizerOptions } from './loop/background-summarizer.js';
+export type { TextSpan, TextTally } from './tokens/text-tally.js';
 export * from './packing/pack-types.js';
 export * from './reasoning/index.js';
 export type { PersistReasoning, ReasoningSidecar } from './store/reasoning-sidecar.js';

@@ -15,6 +15,7 @@ import { packContext } from '../packing/pack-context.js';
 import type { Retention } from '../message/retention.js';
 import type { PackOptions, PackResult, PackState, PackStats } from '../packing/pack-types.js';
 import type { HandoffOptions } from '../reasoning/handoff/handoff-note.js';
+import type { SummaryRequest } from '../packing/pack-summary.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 
 /** After a context-overflow error the call is repacked once with this share of the budget. */
@@ -68,6 +69,8 @@ export interface ModelCallResult {
   countedTokens: number;
   /** The calibration factor `countedTokens` was counted with (it may have moved since). */
   countedFactor: number;
+  /** Evicted episodes the pack found without a summary line (see {@link PackResult.summaryRequest}). */
+  summaryRequest?: SummaryRequest;
 }
 
 /**
@@ -103,7 +106,8 @@ export async function callModel(
     try {
       const response = await streamCall(settings, packed, handoff, context.step, emit, signal);
       const countedTokens = packed.stats.tokens.total + (handoff?.tokens ?? 0);
-      return { ...response, stats: packed.stats, state: packed.state, countedTokens, countedFactor };
+      const { stats, state, summaryRequest } = packed;
+      return { ...response, stats, state, countedTokens, countedFactor, ...(summaryRequest ? { summaryRequest } : {}) };
     } catch (error) {
       if (signal?.aborted) throw new RunAbortedError(signal.reason);
       const failure = asModelError(error);

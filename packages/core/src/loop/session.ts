@@ -3,6 +3,7 @@
  * after every step. A thin wrapper over {@link runEpisode}.
  */
 import { SessionBusyError } from './agent-errors.js';
+import { BackgroundSummarizer } from './background-summarizer.js';
 import type { AgentEvent, AgentEventHandler } from './agent-events.js';
 import { InvalidArgumentError } from '../errors.js';
 import type { Message, UserMessage, UserPart } from '../message/message.js';
@@ -36,6 +37,7 @@ export class Session {
   private readonly state: { messages: Message[]; packState: PackState | undefined };
   private readonly notices: AgentEvent[];
   private readonly atRest: ReasoningAtRest | undefined;
+  private readonly summarizer: BackgroundSummarizer | undefined;
   private running = false;
 
   /** @internal Use `agent.session()`. */
@@ -52,6 +54,8 @@ export class Session {
     this.notices = opened.notices;
     this.atRest = opened.atRest;
     this.state = { messages: opened.messages, packState: opened.packState };
+    const summarizer = settings.summarizer;
+    this.summarizer = summarizer && new BackgroundSummarizer(summarizer, summarizer.model ?? settings.model);
   }
 
   /** The transcript so far (do not modify it). */
@@ -77,6 +81,15 @@ export class Session {
    */
   get reasoning(): SessionReasoningSummary {
     return summarizeReasoning(this.state.messages, this.settings.tokenizer);
+  }
+
+  /**
+   * Waits for a summary of evicted episodes that is being written (see the agent's
+   * `summarizer`). Runs never wait for one: a finished summary joins the transcript at
+   * the next model call. For tests, and to let a summary finish before shutting down.
+   */
+  async settleSummaries(): Promise<void> {
+    await this.summarizer?.settle();
   }
 
   /** True when the current episode was interrupted and {@link resume} has work to do. */
@@ -178,6 +191,7 @@ export class Session {
           saveState: (packState) => store.saveState(id, packState),
           emit: options.onEvent ?? (() => {}),
           notices: this.notices,
+          summarizer: this.summarizer,
         },
         input,
         options.signal,

@@ -3,7 +3,7 @@
  * Adapters (in `@episodic/providers`) convert to and from each wire API.
  */
 import { EpisodicError } from '../errors.js';
-import type { AssistantMessage, ModelMessage, ModelRef, ToolSpec, Usage } from '../message/message.js';
+import type { AssistantMessage, Message, ModelRef, ToolSpec, Usage } from '../message/message.js';
 import type { ModelProfile } from './model-profile.js';
 import type { PackStats } from '../packing/pack-types.js';
 
@@ -13,8 +13,11 @@ export type StopReason = 'stop' | 'tool-calls' | 'max-tokens' | 'content-filter'
 /** One model call, already packed. */
 export interface ModelRequest {
   system?: string;
-  /** Packed messages (no system lines). */
-  messages: readonly ModelMessage[];
+  /**
+   * Packed messages (no system lines). The packer never puts a summary line here (it
+   * sends summaries as user messages); adapters skip one if a caller does.
+   */
+  messages: readonly Message[];
   tools?: readonly ToolSpec[];
   maxOutputTokens?: number;
   /** Where the packer suggests cache breakpoints (used by Anthropic-style caching). */

@@ -54,6 +54,8 @@ export interface PackState {
   head?: { start: number; end: number };
   /** The evicted episodes whose summary was sent. */
   summarized?: { from: number; to: number };
+  /** @deprecated Written when summaries came from a synchronous hook; ignored. */
+  summary?: { episodes: number; text: string };
   /** The current episode's start index and the reductions applied to it so far. */
   current?: { start: number; reasoningDroppedBefore: number; resultsShrunkBefore: number; stepsDroppedBefore: number };
   /** Fingerprint of the previous call's packed output, for predicted cache reuse. */

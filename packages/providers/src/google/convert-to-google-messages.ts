@@ -12,7 +12,7 @@
  *   documented placeholder.
  */
 
-import type { AssistantMessage, ModelMessage, ModelRef, ToolMessage, UserMessage } from '@episodic/core';
+import type { AssistantMessage, Message, ModelRef, ToolMessage, UserMessage } from '@episodic/core';
 import type { Content, Part } from '@google/genai';
 import type { GoogleModelProfile } from '../profiles/google.js';
 import { isOwnProviderData } from '../shared/provider-data.js';
@@ -32,7 +32,7 @@ interface ConversionContext {
 /** Converts packed messages; `system` becomes the system instruction. */
 export function convertToGoogleMessages(
   system: string | undefined,
-  messages: readonly ModelMessage[],
+  messages: readonly Message[],
   context: ConversionContext,
 ): GoogleConversion {
   const systemTexts = [system ?? '', ...messages.flatMap((m) => (m.role === 'system' ? [m.content] : []))].filter(

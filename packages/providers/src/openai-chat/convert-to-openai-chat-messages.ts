@@ -7,7 +7,7 @@
  */
 import type {
   AssistantMessage,
-  ModelMessage,
+  Message,
   ModelRef,
   ProviderData,
   ReasoningField,
@@ -59,7 +59,7 @@ export function isOwnReasoning(part: ReasoningPart, message: AssistantMessage, t
 /** Converts `system` and the packed messages for `target`. */
 export function convertToOpenAIChatMessages(
   system: string | undefined,
-  messages: readonly ModelMessage[],
+  messages: readonly Message[],
   target: ModelRef,
   wire: ChatReasoningWire,
 ): ChatMessagesResult {
@@ -71,7 +71,8 @@ export function convertToOpenAIChatMessages(
     else if (message.role === 'user') result.push(convertUserMessage(message));
     else if (message.role === 'tool') {
       result.push({ role: 'tool', tool_call_id: message.toolCallId, content: toolOutputText(message) });
-    } else {
+    } else if (message.role === 'assistant') {
+      // Summary lines never reach an adapter from the packer (it sends summaries as user messages).
       const own = message.content.filter(
         (part): part is ReasoningPart => part.type === 'reasoning' && isOwnReasoning(part, message, target),
       );
@@ -85,7 +86,7 @@ export function convertToOpenAIChatMessages(
 }
 
 /** Index just after the last final answer (assistant message without tool calls); -1 when there is none. */
-function lastFinalAnswerIndex(messages: readonly ModelMessage[]): number {
+function lastFinalAnswerIndex(messages: readonly Message[]): number {
   for (let index = messages.length - 1; index >= 0; index -= 1) {
     const message = messages[index];
     if (message?.role === 'assistant' && !message.content.some((part) => part.type === 'tool-call')) return index + 1;

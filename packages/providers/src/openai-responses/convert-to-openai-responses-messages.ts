@@ -11,7 +11,7 @@
  * @see https://platform.openai.com/docs/guides/reasoning#keeping-reasoning-items-in-context
  * @see https://platform.openai.com/docs/api-reference/responses/create#responses-create-input
  */
-import type { AssistantMessage, ModelMessage, ModelRef, ReasoningPart, UserMessage } from '@episodic/core';
+import type { AssistantMessage, Message, ModelRef, ReasoningPart, UserMessage } from '@episodic/core';
 import type {
   ResponseInputItem,
   ResponseInputMessageContentList,
@@ -31,7 +31,7 @@ export interface ResponsesInput {
  * Converts messages (no system lines: the system prompt goes to `instructions`) to
  * input items for `target`.
  */
-export function convertToOpenAIResponsesMessages(messages: readonly ModelMessage[], target: ModelRef): ResponsesInput {
+export function convertToOpenAIResponsesMessages(messages: readonly Message[], target: ModelRef): ResponsesInput {
   const input: ResponseInputItem[] = [];
   let droppedForeignReasoning = 0;
   for (const message of messages) {
@@ -39,7 +39,8 @@ export function convertToOpenAIResponsesMessages(messages: readonly ModelMessage
     if (message.role === 'user') input.push(convertUserMessage(message));
     else if (message.role === 'tool') {
       input.push({ type: 'function_call_output', call_id: message.toolCallId, output: toolOutputText(message) });
-    } else {
+    } else if (message.role === 'assistant') {
+      // Summary lines never reach an adapter from the packer (it sends summaries as user messages).
       const converted = convertAssistantMessage(message, target);
       droppedForeignReasoning += converted.droppedForeignReasoning;
       input.push(...converted.items);
