@@ -86,6 +86,9 @@ describe('background summaries of evicted episodes', () => {
       // Each line starts where the one before ended: nothing summarized twice.
       for (let index = 1; index < lines.length; index += 1) expect(lines[index]?.episodes?.from).toBe(lines[index - 1]?.episodes?.to);
       expect(packed.some((stats) => stats.tokens.summary > 0)).toBe(true);
+      // The summarizer's calls count in the session's totals.
+      const answers = session.messages.filter((message) => message.role === 'assistant').length;
+      expect(session.totals.calls).toBe(answers + lines.length);
       for (const stats of packed) expect(stats.tokens.total).toBeLessThanOrEqual(2_000);
       // The agent's model saw the summary as a user message.
       expect(model.requests.some((request) => request.messages.some((message) => String(message.content).includes('logs were read')))).toBe(true);

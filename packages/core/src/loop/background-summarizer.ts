@@ -17,6 +17,7 @@ import {
 import { generate, type ModelAdapter } from '../model/model-adapter.js';
 import type { AgentEventHandler } from './agent-events.js';
 import type { Message } from '../message/message.js';
+import { estimateCost } from '../model/usage-totals.js';
 import type { ModelCallSettings } from './model-call.js';
 import { summaryInput } from '../packing/pack-context.js';
 import type { SummaryRequest } from '../packing/pack-summary.js';
@@ -127,7 +128,10 @@ export class BackgroundSummarizer {
     const text = assistantText(response.message).trim();
     if (!text) throw new EpisodicError('summary_empty', 'the summarizer answered with no text');
     const model: ModelRef = response.message.model ?? this.model.model;
-    this.done.push({ role: 'summary', content: text, episodes: { ...request.episodes }, model, usage: response.usage });
+    // Priced with the summarizer's own model, which is often cheaper than the agent's.
+    const pricing = this.model.profile?.pricing;
+    const usage = pricing ? { ...response.usage, costUsd: estimateCost(response.usage, pricing) } : response.usage;
+    this.done.push({ role: 'summary', content: text, episodes: { ...request.episodes }, model, usage });
   }
 }
 
