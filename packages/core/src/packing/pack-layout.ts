@@ -108,8 +108,10 @@ export function fitLayout(previous: Layout, input: FitInput): Fitted {
     return { layout: previous, headTokens, recentTokens: fits.tokens, summaryDropped: false };
   }
   if (headStart === headEnd && headEnd === recentStart) {
+    // The head leaves the current episode room to grow: at most half of what it does not take.
+    const headBudget = Math.min(input.headBudget, Math.floor((input.budget - input.fixed) / 2));
     headStart = recentStart;
-    while (headEnd < input.pastCount && headTokens + input.episodeTokens(headEnd) <= input.headBudget) {
+    while (headEnd < input.pastCount && headTokens + input.episodeTokens(headEnd) <= headBudget) {
       headTokens += input.episodeTokens(headEnd);
       headEnd += 1;
     }

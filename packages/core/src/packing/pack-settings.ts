@@ -31,7 +31,7 @@ export function countContext(
 }
 
 /** Share of the budget a head may take (see `pack-layout.ts`); tuned on the packer benchmark. */
-const DEFAULT_HEAD_SHARE = 0.25;
+const DEFAULT_HEAD_SHARE = 0.35;
 
 /** Settings of one pack, resolved and checked. */
 export interface Settings {

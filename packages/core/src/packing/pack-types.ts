@@ -36,7 +36,7 @@ export interface PackOptions {
    * Share of the budget the head may take: when the first eviction happens, the
    * first past episodes that fit in it stay, and later evictions take episodes from
    * after them, so the cached prefix up to the end of the head survives. 0 evicts
-   * oldest first. Default 0.25.
+   * oldest first. Default 0.35 (a new head takes at most half of what the current episode leaves).
    */
   headShare?: number;
 }
