@@ -14,7 +14,8 @@ import {
   type SummaryMessage,
   userText,
 } from '../message/message.js';
-import { generate, type ModelAdapter } from '../model/model-adapter.js';
+import type { ModelAdapter } from '../model/model-adapter.js';
+import { generate } from '../model/model-response.js';
 import type { AgentEventHandler } from './agent-events.js';
 import type { Message } from '../message/message.js';
 import { estimateCost } from '../model/usage-totals.js';

@@ -27,7 +27,6 @@ import { FRAMING, type TokenCounter } from '../tokens/token-counter.js';
 export {
   checkMessageFits,
   countContext,
-  defaultTokenCounter,
   type MessageFormOptions,
   prepareForPacking,
 } from './pack-settings.js';

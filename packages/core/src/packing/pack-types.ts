@@ -6,6 +6,7 @@ import type { Retention } from '../message/retention.js';
 import type { SummaryRequest } from './pack-summary.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 
+/** The input of {@link packContext}. */
 export interface PackOptions {
   /**
    * The transcript so far. Leading system messages are folded into `system`; summary
@@ -62,6 +63,7 @@ export interface PackState {
   previous?: { prefixKey: string; messageKeys: string[] };
 }
 
+/** What one packing did: tokens by section, reasoning kept and dropped, evictions, cuts, predicted cache reuse. */
 export interface PackStats {
   budget: number;
   tokens: {
@@ -99,6 +101,7 @@ export interface PackStats {
   prefixReuseTokens: number;
 }
 
+/** The output of {@link packContext}: what the next model call sends, its stats, and the state for the next call. */
 export interface PackResult {
   /** What the next model call sends, system lines excluded. */
   messages: ModelMessage[];

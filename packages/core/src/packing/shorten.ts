@@ -12,7 +12,7 @@
 import type { TextTally } from '../tokens/text-tally.js';
 
 /** Counts raw tokens of a text. */
-export type CountText = (text: string) => number;
+type CountText = (text: string) => number;
 
 /** A shortened text and its raw tokens. */
 export interface Shortened {

@@ -101,7 +101,7 @@ export class TextTally {
 
   /**
    * The longest head with at most `tokens` tokens that ends after a newline of its
-   * own or where a newline may follow ({@link isHeadCut}).
+   * own or where a newline may follow (`isHeadCut` in `piece-boundaries.ts`).
    */
   head(tokens: number): TextSpan {
     while (!this.complete && this.counted <= tokens) this.step();

@@ -50,7 +50,7 @@ export interface TokenCounter {
   /** Calibrated tokens of tool definitions. Cached per tool object. */
   countTools(tools: readonly ToolSpec[]): number;
   /**
-   * The progressive count of `text`, kept under `owner` like {@link countCached} (whose
+   * The progressive count of `text`, kept under `owner` like {@link TokenCounter.countCached} (whose
    * count it is). Optional; the built-in tiktoken counters have it. The packer uses
    * it to shorten a long tool result without tokenizing the whole result.
    */
@@ -62,6 +62,7 @@ export interface TokenCounter {
   remember?(owner: object, text: string, tokens: number): void;
 }
 
+/** The tiktoken encodings a counter can use. */
 export type EncodingName = 'o200k_base' | 'cl100k_base';
 
 const encoders = new Map<string, Tiktoken>();
@@ -78,6 +79,7 @@ function encoder(name: EncodingName): Tiktoken {
   return found;
 }
 
+/** Options of {@link createTokenCounter}. */
 export interface TokenCounterOptions {
   /** Default `o200k_base`. */
   encoding?: EncodingName;
