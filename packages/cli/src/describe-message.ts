@@ -22,6 +22,8 @@ export function describeMessage(message: Message): string {
       const error = message.isError ? ', error' : '';
       return `result of ${message.toolName} (${message.toolCallId}), ${formatCount(message.content.length)} chars${error}`;
     }
+    case 'summary':
+      return `summary of episodes ${message.episodes.from} to ${message.episodes.to - 1}: ${quote(message.content)}`;
   }
 }
 

@@ -19,9 +19,11 @@ export type {
   AssistantPart,
   ImagePart,
   Message,
+  ModelMessage,
   ModelRef,
   ProviderData,
   ReasoningPart,
+  SummaryMessage,
   SystemMessage,
   TextPart,
   ToolCallPart,
@@ -40,13 +42,15 @@ export type { Retention } from './message/retention.js';
 // tokens: counting with tiktoken, calibrated to each provider's tokenizer.
 export { createApproximateCounter, createTokenCounter } from './tokens/token-counter.js';
 export type { EncodingName, TokenCounter, TokenCounterOptions } from './tokens/token-counter.js';
+export type { ChunkEncoder, TextSpan, TextTally } from './tokens/text-tally.js';
 export { Calibration } from './tokens/calibration.js';
 export type { CalibrationOptions } from './tokens/calibration.js';
 
 // packing: the context packer.
-export { packContext, prepareForPacking } from './packing/pack-context.js';
+export { packContext, prepareForPacking, summaryInput } from './packing/pack-context.js';
 export type { MessageFormOptions } from './packing/pack-context.js';
-export type { PackOptions, PackResult, PackState, PackStats, SummarizeHook } from './packing/pack-types.js';
+export type { PackOptions, PackResult, PackState, PackStats } from './packing/pack-types.js';
+export type { SummaryRequest } from './packing/pack-summary.js';
 
 // model: the contract between the loop and a model adapter, and model profiles.
 export { ModelError } from './model/model-adapter.js';
@@ -101,6 +105,8 @@ export { Session } from './loop/session.js';
 export type { RunOptions, SessionInput } from './loop/session.js';
 export type { EpisodeResult } from './loop/run-loop.js';
 export type { PackTuning, RetryOptions } from './loop/model-call.js';
+export { DEFAULT_SUMMARY_INSTRUCTIONS } from './loop/background-summarizer.js';
+export type { SummarizerOptions } from './loop/background-summarizer.js';
 export type { AgentEvent, AgentEventHandler, EpisodeFinishReason } from './loop/agent-events.js';
 export { RunAbortedError, SessionBusyError } from './loop/agent-errors.js';
 export type { AgentTool, ToolContext, ToolOutput } from './loop/tool.js';

@@ -8,6 +8,7 @@ import { InvalidArgumentError } from '../errors.js';
 import { MemorySessionStore } from '../store/memory-session-store.js';
 import type { Message } from '../message/message.js';
 import type { ModelAdapter } from '../model/model-adapter.js';
+import type { SummarizerOptions } from './background-summarizer.js';
 import type { PackTuning, RetryOptions } from './model-call.js';
 import type { Retention } from '../message/retention.js';
 import type { HandoffOptions } from '../reasoning/handoff/handoff-note.js';
@@ -51,8 +52,15 @@ export interface AgentOptions {
    * reported usage; default tiktoken o200k_base, calibrated from the profile's `tokenizerFactor`.
    */
   tokenizer?: TokenCounter;
-  /** Further packing knobs (low-water mark, tool-result caps, summary hook). */
+  /** Further packing knobs (low-water mark, head share, tool-result caps). */
   pack?: PackTuning;
+  /**
+   * Summaries of evicted episodes: when the packer evicts episodes, a summary of them
+   * is written in the background (`model`, default this agent's; a cheaper one does
+   * fine), saved as a summary line of the transcript and sent from the next call on,
+   * in place of the evicted episodes. No call waits for it. Default: off.
+   */
+  summarizer?: SummarizerOptions;
   /** Passed to the adapter with every call. */
   providerOptions?: Record<string, unknown>;
   /** Where sessions are kept when `session()` is not given a store. Default: in memory. */
@@ -156,6 +164,7 @@ export class Agent {
       toolTimeoutMs: options.toolTimeoutMs,
       pricing: profile?.pricing,
       replayCache: options.replayCache,
+      summarizer: options.summarizer,
     };
     if (this.settings.tools.size !== tools.length) {
       const names = tools.map((tool) => tool.spec.name);

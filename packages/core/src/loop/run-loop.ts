@@ -27,11 +27,12 @@ import {
 import type { StopReason } from '../model/model-adapter.js';
 import { callModel, type ModelCallSettings } from './model-call.js';
 import type { Pricing } from '../model/model-profile.js';
-import { prepareForPacking } from '../packing/pack-context.js';
+import { checkMessageFits, prepareForPacking } from '../packing/pack-context.js';
 import type { PackState } from '../packing/pack-types.js';
 import type { ReplayCache } from '../reasoning/replay-cache/replay-cache.js';
 import { type EpisodeReasoningReport, ReasoningReporter } from '../reasoning/stats/reasoning-report.js';
 import { captureForReplay } from '../reasoning/replay-cache/replay-capture.js';
+import { appendFinishedSummaries, type BackgroundSummarizer, type SummarizerOptions } from './background-summarizer.js';
 import type { StopCondition } from './stop-conditions.js';
 import type { AgentTool } from './tool.js';
 import { executeToolCalls } from './tool-executor.js';
@@ -47,6 +48,8 @@ export interface LoopSettings extends ModelCallSettings {
   pricing: Pricing | undefined;
   /** Captures the reasoning of every answer for histories that come back without it; off when undefined. */
   replayCache?: ReplayCache | undefined;
+  /** Summaries of evicted episodes, written in the background by each session; off when undefined. */
+  summarizer?: SummarizerOptions | undefined;
 }
 
 /** The session side of a run: its transcript, where to persist it, where events go. */
@@ -60,6 +63,8 @@ interface LoopSession {
   emit: AgentEventHandler;
   /** Events about the session itself (load warnings, restored reasoning), emitted after `episode-start` and cleared. */
   notices?: AgentEvent[];
+  /** Writes summaries of evicted episodes in the background; off when undefined. */
+  summarizer?: BackgroundSummarizer | undefined;
 }
 
 /** What the loop does next. */
@@ -104,7 +109,12 @@ export async function runEpisode(
   emit({ type: 'episode-start', sessionId: session.id, input, resumed: input === undefined, model });
   for (const notice of session.notices?.splice(0) ?? []) emit(notice);
   try {
-    if (input) await append(settings, session, [...unansweredResults(session.messages), input]);
+    if (input) {
+      // Checked before it is saved: a message no pack can hold would fail every later call of its episode.
+      const { system, toolSpecs: tools, budget, tokenizer } = settings;
+      checkMessageFits(input, { messages: session.messages, system, tools, budget, tokenizer });
+      await append(settings, session, [...unansweredResults(session.messages), input]);
+    }
     let step = stepsInEpisode(session.messages);
     let next: NextStep = pendingStep(session.messages) ?? { type: 'final', message: lastAssistant(session.messages) };
     for (;;) {
@@ -122,6 +132,7 @@ export async function runEpisode(
           break;
         case 'final':
         case 'stop': {
+          await appendFinishedSummaries(session, (lines) => append(settings, session, lines));
           const reason = next.type === 'final' ? 'done' : 'stop-condition';
           const reasoning = reporter.finish();
           emit({ type: 'episode-finish', reason, message: next.message, usage });
@@ -152,8 +163,11 @@ async function modelStep(
   signal: AbortSignal | undefined,
 ): Promise<{ usage: Usage; next: NextStep }> {
   const { emit } = session;
+  // Summaries finished since the last call are used from this call on; none is waited for.
+  await appendFinishedSummaries(session, (lines) => append(settings, session, lines));
   const context = { messages: session.messages, packState: session.packState, step };
   const result = await callModel(settings, context, emit, signal);
+  if (result.summaryRequest) session.summarizer?.request(result.summaryRequest, { ...settings, messages: session.messages });
   settings.tokenizer.calibration.observe(result.countedTokens, result.usage.inputTokens, result.countedFactor);
   // The cost is fixed at call time with this model's prices, so session totals stay
   // right after a switch to a model with other prices.
@@ -241,15 +255,15 @@ function unansweredResults(messages: readonly Message[]): ToolMessage[] {
 }
 
 /**
- * Persists first, then appends in memory, so memory never runs ahead of the store.
- * Then counts the messages (and their shortened forms) for the packer, so the next
- * pack only adds cached numbers.
+ * Counts the messages (and their shortened forms) for the packer first, so nothing
+ * is saved that the packer cannot count and the next pack only adds cached numbers;
+ * then persists, then appends in memory, so memory never runs ahead of the store.
  */
 async function append(settings: LoopSettings, session: LoopSession, messages: readonly Message[]): Promise<void> {
-  await session.persist(messages);
-  session.messages.push(...messages);
   const options = { ...settings.pack, budget: settings.budget, tokenizer: settings.tokenizer };
   for (const message of messages) prepareForPacking(message, options);
+  await session.persist(messages);
+  session.messages.push(...messages);
 }
 
 /**

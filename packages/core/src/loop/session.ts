@@ -5,6 +5,7 @@
 import { SessionBusyError, SessionConflictError } from '../store/session-errors.js';
 import { acquireWriter } from '../store/session-writer.js';
 import type { AgentEvent, AgentEventHandler } from './agent-events.js';
+import { BackgroundSummarizer } from './background-summarizer.js';
 import { InvalidArgumentError } from '../errors.js';
 import type { Message, UserMessage, UserPart } from '../message/message.js';
 import type { PackState } from '../packing/pack-types.js';
@@ -45,6 +46,7 @@ export class Session {
   private readonly state: { messages: Message[]; packState: PackState | undefined };
   private readonly notices: AgentEvent[];
   private readonly atRest: ReasoningAtRest | undefined;
+  private readonly summarizer: BackgroundSummarizer | undefined;
   private running = false;
 
   static {
@@ -66,6 +68,8 @@ export class Session {
     this.notices = opened.notices;
     this.atRest = opened.atRest;
     this.state = { messages: opened.messages, packState: opened.packState };
+    const summarizer = settings.summarizer;
+    this.summarizer = summarizer && new BackgroundSummarizer(summarizer, summarizer.model ?? settings.model);
   }
 
   /** The transcript so far (do not modify it). */
@@ -91,6 +95,15 @@ export class Session {
    */
   get reasoning(): SessionReasoningSummary {
     return summarizeReasoning(this.state.messages, this.settings.tokenizer);
+  }
+
+  /**
+   * Waits for a summary of evicted episodes that is being written (see the agent's
+   * `summarizer`). Runs never wait for one: a finished summary joins the transcript at
+   * the next model call. For tests, and to let a summary finish before shutting down.
+   */
+  async settleSummaries(): Promise<void> {
+    await this.summarizer?.settle();
   }
 
   /** True when the current episode was interrupted and {@link Session.resume} has work to do. */
@@ -222,6 +235,7 @@ export class Session {
         saveState: (packState) => store.saveState(id, packState, write),
         emit: options.onEvent ?? (() => {}),
         notices: this.notices,
+        summarizer: this.summarizer,
       },
       input,
       options.signal,

@@ -49,16 +49,22 @@ export function episodeStarts(messages: readonly Message[], from = 0): number[] 
 
 /**
  * The tool calls of the transcript's last assistant message that have no result
- * after it (tool messages only may follow it), or undefined when there are none.
+ * after it (tool messages only may follow it, and summary lines, which belong to no
+ * episode), or undefined when there are none.
  */
 export function unansweredToolCalls(
   messages: readonly Message[],
 ): { message: AssistantMessage; calls: ToolCallPart[] } | undefined {
   let index = messages.length - 1;
-  while (index >= 0 && messages[index]?.role === 'tool') index -= 1;
+  while (index >= 0 && (messages[index]?.role === 'tool' || messages[index]?.role === 'summary')) index -= 1;
   const anchor = messages[index];
   if (anchor?.role !== 'assistant') return undefined;
-  const answered = new Set(messages.slice(index + 1).map((message) => (message as ToolMessage).toolCallId));
+  const answered = new Set(
+    messages
+      .slice(index + 1)
+      .filter((message): message is ToolMessage => message.role === 'tool')
+      .map((message) => message.toolCallId),
+  );
   const calls = toolCallsOf(anchor).filter((call) => !answered.has(call.id));
   return calls.length > 0 ? { message: anchor, calls } : undefined;
 }
@@ -68,6 +74,6 @@ export function unansweredToolCalls(
  * transcript that ends with a user or tool message (the model has not answered).
  */
 export function episodeUnfinished(messages: readonly Message[]): boolean {
-  const role = messages.at(-1)?.role;
+  const role = messages.findLast((message) => message.role !== 'summary')?.role;
   return role === 'user' || role === 'tool' || unansweredToolCalls(messages) !== undefined;
 }

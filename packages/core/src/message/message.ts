@@ -119,8 +119,34 @@ export interface ToolMessage {
   [extra: string]: unknown;
 }
 
-/** One line of a transcript (format v1). */
-export type Message = SystemMessage | UserMessage | AssistantMessage | ToolMessage;
+/**
+ * A summary of evicted episodes (transcript v1 addition, see DESIGN.md). The agent
+ * loop writes one when a background summarizer has summarized episodes the packer
+ * evicted; it is never sent as is: the packer turns the summaries that cover its
+ * evicted episodes into one user message. Being in the transcript, it makes every
+ * later pack a pure function of the transcript. It belongs to no episode.
+ */
+export interface SummaryMessage {
+  role: 'summary';
+  /** The summary text. */
+  content: string;
+  /**
+   * The episodes it covers, `from` inclusive to `to` exclusive, numbered as
+   * `splitEpisodes` numbers them (a preamble is episode 0; summary lines count for none).
+   */
+  episodes: { from: number; to: number };
+  /** The model that wrote it. */
+  model?: ModelRef;
+  /** The summarizer call's usage. */
+  usage?: Usage;
+  [extra: string]: unknown;
+}
+
+/** What a model call sends and gets back: the messages adapters convert. */
+export type ModelMessage = SystemMessage | UserMessage | AssistantMessage | ToolMessage;
+
+/** One line of a transcript (format v1): a message, or a summary of evicted episodes. */
+export type Message = ModelMessage | SummaryMessage;
 
 /** A tool as the model sees it: name, description and a JSON Schema for its input. */
 export interface ToolSpec {

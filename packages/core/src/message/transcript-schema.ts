@@ -68,15 +68,36 @@ export const ToolMessage = z.looseObject({
   isError: z.boolean().optional(),
 });
 
+/**
+ * A summary of evicted episodes written by the agent loop (a v1 addition: files
+ * without summary lines are unchanged, and readers before it refuse the role).
+ */
+export const SummaryMessage = z.looseObject({
+  role: z.literal('summary'),
+  content: z.string(),
+  episodes: z
+    .object({ from: z.number().int().nonnegative(), to: z.number().int().nonnegative() })
+    .refine((range) => range.to > range.from, { message: 'must cover at least one episode (to > from)' }),
+  model: ModelRef.optional(),
+  usage: Usage.optional(),
+});
+
 /** Schemas by role; the role is checked first so errors name the right shape. */
 export const MessageSchemas = {
   system: SystemMessage,
   user: UserMessage,
   assistant: AssistantMessage,
   tool: ToolMessage,
+  summary: SummaryMessage,
 } as const;
 
-export const Message = z.discriminatedUnion('role', [SystemMessage, UserMessage, AssistantMessage, ToolMessage]);
+export const Message = z.discriminatedUnion('role', [
+  SystemMessage,
+  UserMessage,
+  AssistantMessage,
+  ToolMessage,
+  SummaryMessage,
+]);
 
 // The interfaces of message.ts and these schemas describe the same data (checked when compiling).
 type _TranscriptTypesAgree = [
@@ -91,5 +112,6 @@ type _TranscriptTypesAgree = [
   Proven<Agree<Types.UserMessage, z.output<typeof UserMessage>>>,
   Proven<Agree<Types.AssistantMessage, z.output<typeof AssistantMessage>>>,
   Proven<Agree<Types.ToolMessage, z.output<typeof ToolMessage>>>,
+  Proven<Agree<Types.SummaryMessage, z.output<typeof SummaryMessage>>>,
   Proven<Agree<Types.Message, z.output<typeof Message>>>,
 ];

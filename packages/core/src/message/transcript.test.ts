@@ -78,7 +78,7 @@ describe('transcript v1', () => {
   it.each([
     ['{"role":"user","content":', 'line 3: not valid JSON'],
     ['[1,2]', 'line 3: a message must be a JSON object'],
-    ['{"role":"robot","content":"x"}', 'line 3: role must be one of system, user, assistant, tool (got "robot")'],
+    ['{"role":"robot","content":"x"}', 'line 3: role must be one of system, user, assistant, tool, summary (got "robot")'],
     ['{"role":"tool","toolName":"x","content":"y"}', 'line 3: tool toolCallId is required'],
     ['{"role":"tool","toolCallId":"c","toolName":"x","content":5}', 'line 3: tool content must be string (got number)'],
     [

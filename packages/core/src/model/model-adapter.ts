@@ -13,7 +13,10 @@ export type StopReason = 'stop' | 'tool-calls' | 'max-tokens' | 'content-filter'
 /** One model call, already packed. */
 export interface ModelRequest {
   system?: string;
-  /** Packed messages (no system lines). */
+  /**
+   * Packed messages (no system lines). The packer never puts a summary line here (it
+   * sends summaries as user messages); adapters skip one if a caller does.
+   */
   messages: readonly Message[];
   tools?: readonly ToolSpec[];
   maxOutputTokens?: number;

@@ -13,6 +13,8 @@ const count = z.number().int().nonnegative();
 export const PackState = z.object({
   version: z.literal(1),
   evictedEpisodes: count,
+  head: z.object({ start: count, end: count }).optional(),
+  summarized: z.object({ from: count, to: count }).optional(),
   summary: z.object({ episodes: count, text: z.string() }).optional(),
   current: z
     .object({

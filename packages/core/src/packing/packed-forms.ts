@@ -6,7 +6,7 @@
  * every call. That is what keeps consecutive packs byte-identical.
  */
 import type { AssistantMessage, AssistantPart, Message, ToolMessage } from '../message/message.js';
-import { shortenText } from './shorten.js';
+import { shortenTallied, shortenText } from './shorten.js';
 import { FRAMING, type TokenCounter } from '../tokens/token-counter.js';
 
 /** Packed forms for one token counter (tool-result shortening depends on the tokenizer). */
@@ -40,13 +40,26 @@ export class PackedForms {
     }) as AssistantMessage | null;
   }
 
-  /** A tool result shortened to at most `cap` raw tokens of content. */
+  /**
+   * A tool result shortened to at most `cap` raw tokens of content. With a counter
+   * that keeps progressive counts, a result that is cut is never tokenized whole, and
+   * the shortened form's count comes from its parts.
+   */
   tool(message: ToolMessage, cap: number): ToolMessage {
     return this.cached(message, `t${cap}`, () => {
-      const total = this.counter.countCached(message, message.content);
-      if (total <= cap) return message;
-      const content = shortenText(message.content, cap, (text) => this.counter.countText(text), total);
-      return content === message.content ? message : { ...message, content, truncated: true };
+      const { counter } = this;
+      const count = (text: string) => counter.countText(text);
+      const tally = counter.tally?.(message, message.content);
+      if (!tally) {
+        const total = counter.countCached(message, message.content);
+        const content = total <= cap ? message.content : shortenText(message.content, cap, count, total);
+        return content === message.content ? message : { ...message, content, truncated: true };
+      }
+      const shortened = shortenTallied(tally, cap, count);
+      if (shortened.text === message.content) return message;
+      const form: ToolMessage = { ...message, content: shortened.text, truncated: true };
+      counter.remember?.(form, form.content, shortened.tokens);
+      return form;
     }) as ToolMessage;
   }
 

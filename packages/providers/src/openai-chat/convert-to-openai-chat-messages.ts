@@ -52,7 +52,8 @@ export function convertToOpenAIChatMessages(
     else if (message.role === 'user') result.push(convertUserMessage(message));
     else if (message.role === 'tool') {
       result.push({ role: 'tool', tool_call_id: message.toolCallId, content: toolOutputText(message) });
-    } else {
+    } else if (message.role === 'assistant') {
+      // Summary lines never reach an adapter from the packer (it sends summaries as user messages).
       const reasoning = message.content.filter((part): part is ReasoningPart => part.type === 'reasoning');
       const keep = wire.sendAs !== 'none' && index >= lastFinal ? reasoning : [];
       result.push(convertAssistantMessage(message, keep, wire));

@@ -29,7 +29,10 @@ export function convertToOpenAIResponsesMessages(messages: readonly Message[]): 
     if (message.role === 'user') input.push(convertUserMessage(message));
     else if (message.role === 'tool') {
       input.push({ type: 'function_call_output', call_id: message.toolCallId, output: toolOutputText(message) });
-    } else input.push(...convertAssistantMessage(message));
+    } else if (message.role === 'assistant') {
+      // Summary lines never reach an adapter from the packer (it sends summaries as user messages).
+      input.push(...convertAssistantMessage(message));
+    }
   }
   return input;
 }
