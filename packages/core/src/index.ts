@@ -53,4 +53,12 @@ export {
   writeTranscript,
 } from './message/transcript.js';
 export * as TranscriptSchema from './message/transcript-schema.js';
+export {
+  TRANSCRIPT_FORMAT,
+  TRANSCRIPT_VERSION,
+  type TranscriptVersion,
+  transcriptVersionOf,
+  transcriptVersions,
+  versionLine,
+} from './message/transcript-version.js';
 export * from './model/usage-totals.js';

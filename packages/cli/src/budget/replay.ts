@@ -6,12 +6,14 @@
  */
 import {
   ContextOverflowError,
+  isEpisodeStart,
   type Message,
   type PackState,
   type PackStats,
   packContext,
   type Retention,
   type TokenCounter,
+  toolResultText,
   type ToolSpec,
 } from '@episodic/core';
 
@@ -95,12 +97,12 @@ export function replaySession(settings: ReplaySettings): ReplayedCall[] {
   let hasContext = false;
   for (let index = 0; index < messages.length; index += 1) {
     const message = messages[index]!;
-    if (message.role === 'user') episode += 1;
+    if (isEpisodeStart(message)) episode += 1;
     const hadContext = hasContext;
     if (message.role !== 'system') hasContext = true;
     // A reply to nothing but the system prompt cannot be packed (nor, really, be a call).
     if (message.role !== 'assistant' || !hadContext) continue;
-    const base = { call: calls.length, line: index + 1, episode, boundary: messages[index - 1]?.role === 'user' };
+    const base = { call: calls.length, line: index + 1, episode, boundary: startsEpisodeBefore(messages, index) };
     try {
       const result = packContext({
         messages: messages.slice(0, index),
@@ -162,6 +164,16 @@ function overflowCall(base: CallBase, evictedEpisodes: number): ReplayedCall {
   };
 }
 
+/** A real user message came after the previous call (injected context and instructions do not count). */
+function startsEpisodeBefore(messages: readonly Message[], index: number): boolean {
+  for (let before = index - 1; before >= 0; before -= 1) {
+    const message = messages[before]!;
+    if (message.role === 'assistant') return false;
+    if (isEpisodeStart(message)) return true;
+  }
+  return false;
+}
+
 /**
  * The tool results of the current episode that went out shortened. The packer sends
  * a result it shortens as a new object, so identity tells; the current episode is
@@ -171,8 +183,8 @@ function currentResultsCut(packed: readonly Message[], originals: ReadonlySet<Me
   const cut: Record<string, number> = {};
   for (let index = packed.length - 1; index >= 0; index -= 1) {
     const message = packed[index]!;
-    if (message.role === 'user') break;
-    if (message.role === 'tool' && !originals.has(message)) cut[message.toolCallId] = message.content.length;
+    if (isEpisodeStart(message)) break;
+    if (message.role === 'tool' && !originals.has(message)) cut[message.toolCallId] = toolResultText(message).length;
   }
   return cut;
 }

@@ -1,6 +1,7 @@
 /**
- * zod schemas for transcript format v1 (see DESIGN.md). Objects are loose: unknown
- * fields are kept so that a read/write round trip loses nothing.
+ * zod schemas for transcript format v1.1, a strict superset of v1 (see DESIGN.md
+ * and the README). Objects are loose: unknown fields are kept so that a read/write
+ * round trip loses nothing. What only v1.1 has is listed in `transcript-version.ts`.
  */
 import { z } from 'zod';
 
@@ -32,8 +33,33 @@ export const ImagePart = z.looseObject({
   mediaType: z.string().optional(),
 });
 
-export const AssistantPart = z.discriminatedUnion('type', [TextPart, ReasoningPart, ToolCallPart]);
+/** v1.1: a file in a tool result, by base64 data or URL. */
+export const FilePart = z
+  .looseObject({
+    type: z.literal('file'),
+    data: z.string().optional(),
+    url: z.string().optional(),
+    mediaType: z.string().min(1),
+    filename: z.string().optional(),
+  })
+  .refine((part) => part.data !== undefined || part.url !== undefined, {
+    message: 'needs data (base64) or url',
+    path: ['data'],
+  });
+/** v1.1: a tool the provider ran itself; its wire form rides opaque in `providerData`. */
+export const ProviderToolPart = z.looseObject({
+  type: z.literal('provider-tool'),
+  name: z.string().min(1),
+  kind: z.enum(['call', 'result']),
+  id: z.string().optional(),
+  text: z.string().optional(),
+  providerData: ProviderData,
+});
+
+export const AssistantPart = z.discriminatedUnion('type', [TextPart, ReasoningPart, ToolCallPart, ProviderToolPart]);
 export const UserPart = z.discriminatedUnion('type', [TextPart, ImagePart]);
+/** v1.1: the parts of a tool result that is more than text. */
+export const ToolResultPart = z.discriminatedUnion('type', [TextPart, ImagePart, FilePart]);
 
 const ModelRef = z.looseObject({ provider: z.string(), id: z.string() });
 const Usage = z.looseObject({
@@ -46,9 +72,13 @@ const Usage = z.looseObject({
 });
 
 export const SystemMessage = z.looseObject({ role: z.literal('system'), content: z.string() });
+/** v1.1: developer instructions, anywhere. */
+export const DeveloperMessage = z.looseObject({ role: z.literal('developer'), content: z.string() });
 export const UserMessage = z.looseObject({
   role: z.literal('user'),
   content: z.union([z.string(), z.array(UserPart)]),
+  /** v1.1: context no person typed; it does not start an episode. */
+  injected: z.boolean().optional(),
 });
 export const AssistantMessage = z.looseObject({
   role: z.literal('assistant'),
@@ -60,16 +90,23 @@ export const ToolMessage = z.looseObject({
   role: z.literal('tool'),
   toolCallId: z.string().min(1),
   toolName: z.string().min(1),
-  content: z.string(),
+  content: z.union([z.string(), z.array(ToolResultPart)]),
   isError: z.boolean().optional(),
 });
 
 /** Schemas by role; the role is checked first so errors name the right shape. */
 export const MessageSchemas = {
   system: SystemMessage,
+  developer: DeveloperMessage,
   user: UserMessage,
   assistant: AssistantMessage,
   tool: ToolMessage,
 } as const;
 
-export const Message = z.discriminatedUnion('role', [SystemMessage, UserMessage, AssistantMessage, ToolMessage]);
+export const Message = z.discriminatedUnion('role', [
+  SystemMessage,
+  DeveloperMessage,
+  UserMessage,
+  AssistantMessage,
+  ToolMessage,
+]);

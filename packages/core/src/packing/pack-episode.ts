@@ -79,7 +79,9 @@ export function packEpisode(
   };
   for (let index = start; index < end; index += 1) {
     const message = messages[index] as Message;
-    if (reductions && index < reductions.stepsDroppedBefore && message.role !== 'user') continue;
+    // Dropping steps leaves the user's messages and instructions: they are what the steps answered.
+    const step = message.role === 'assistant' || message.role === 'tool';
+    if (reductions && index < reductions.stepsDroppedBefore && step) continue;
     let packed: Message | null = message;
     if (message.role === 'assistant') {
       const hasCalls = message.content.some((part) => part.type === 'tool-call' && paired.has(part.id));

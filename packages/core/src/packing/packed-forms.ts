@@ -5,7 +5,7 @@
  * object, so the same input yields the same object (counted and hashed once) on
  * every call. That is what keeps consecutive packs byte-identical.
  */
-import type { AssistantMessage, AssistantPart, Message, ToolMessage } from '../message/message.js';
+import type { AssistantMessage, AssistantPart, Message, ToolMessage, ToolResultPart } from '../message/message.js';
 import { shortenText } from './shorten.js';
 import { FRAMING, type TokenCounter } from '../tokens/token-counter.js';
 
@@ -40,14 +40,34 @@ export class PackedForms {
     }) as AssistantMessage | null;
   }
 
-  /** A tool result shortened to at most `cap` raw tokens of content. */
+  /**
+   * A tool result shortened to at most `cap` raw tokens of content. A result with
+   * content parts that is over the cap becomes text: its text parts joined and
+   * shortened, each image or file replaced by a note that it was left out.
+   */
   tool(message: ToolMessage, cap: number): ToolMessage {
     return this.cached(message, `t${cap}`, () => {
-      const total = this.counter.countCached(message, message.content);
+      const count = (text: string) => this.counter.countText(text);
+      const { content } = message;
+      if (typeof content !== 'string') {
+        if (this.partsTokens(content) <= cap) return message;
+        return { ...message, content: shortenText(partsAsText(content), cap, count), truncated: true };
+      }
+      const total = this.counter.countCached(message, content);
       if (total <= cap) return message;
-      const content = shortenText(message.content, cap, (text) => this.counter.countText(text), total);
-      return content === message.content ? message : { ...message, content, truncated: true };
+      const shortened = shortenText(content, cap, count, total);
+      return shortened === content ? message : { ...message, content: shortened, truncated: true };
     }) as ToolMessage;
+  }
+
+  /** Raw tokens of a tool result's content parts, as the counter counts them. */
+  private partsTokens(parts: readonly ToolResultPart[]): number {
+    let total = 0;
+    for (const part of parts) {
+      if (part.type === 'text') total += this.counter.countCached(part, part.text);
+      else total += part.type === 'image' ? FRAMING.image : FRAMING.file;
+    }
+    return total;
   }
 
   /** Calibrated tokens of an assistant message's reasoning parts (framing included). */
@@ -90,6 +110,13 @@ export class PackedForms {
     variants.set(key, made);
     return made;
   }
+}
+
+/** Content parts as one text: images and files become a note that they were left out. */
+function partsAsText(parts: readonly ToolResultPart[]): string {
+  return parts
+    .map((part) => (part.type === 'text' ? part.text : `[${part.type} left out of this shortened tool result]`))
+    .join('\n');
 }
 
 function isUnpairedCall(part: AssistantPart, pairedCalls: ReadonlySet<string> | undefined): boolean {

@@ -35,7 +35,7 @@ export function convertToOpenAIResponsesMessages(messages: readonly Message[], t
   const input: ResponseInputItem[] = [];
   let droppedForeignReasoning = 0;
   for (const message of messages) {
-    if (message.role === 'system') continue;
+    if (message.role === 'system' || message.role === 'developer') continue;
     if (message.role === 'user') input.push(convertUserMessage(message));
     else if (message.role === 'tool') {
       input.push({ type: 'function_call_output', call_id: message.toolCallId, output: toolOutputText(message) });
@@ -109,7 +109,7 @@ function convertAssistantMessage(
             }
           : { role: 'assistant', content: part.text },
       );
-    } else {
+    } else if (part.type === 'tool-call') {
       const id = keepIds && isOwnProviderData(part.providerData, target) ? part.providerData?.id : undefined;
       items.push({
         type: 'function_call',
