@@ -135,6 +135,23 @@ export interface UserMessage {
    * breaks the cached prefix.
    */
   injected?: boolean;
+  /**
+   * Set (v1.1) on the injected message that carries the summary a recorded agent
+   * wrote when it compacted its context: from there on that agent sent the summary
+   * and the `keptMessages` messages before it, not the whole history. Episodic's
+   * packer does not act on it (it evicts on its own); `episodic budget` uses it to
+   * reproduce what the agent sent.
+   */
+  compaction?: Compaction;
+  [extra: string]: unknown;
+}
+
+/** A recorded agent's context compaction (see {@link UserMessage.compaction}). */
+export interface Compaction {
+  /** Messages just before the summary that the agent kept in its context. */
+  keptMessages: number;
+  /** The context's size before the compaction, as the agent reported it. */
+  tokensBefore?: number;
   [extra: string]: unknown;
 }
 

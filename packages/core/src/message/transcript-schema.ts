@@ -79,6 +79,13 @@ export const UserMessage = z.looseObject({
   content: z.union([z.string(), z.array(UserPart)]),
   /** v1.1: context no person typed; it does not start an episode. */
   injected: z.boolean().optional(),
+  /** v1.1: a recorded agent's context compaction. */
+  compaction: z
+    .looseObject({
+      keptMessages: z.number().int().nonnegative(),
+      tokensBefore: z.number().int().nonnegative().optional(),
+    })
+    .optional(),
 });
 export const AssistantMessage = z.looseObject({
   role: z.literal('assistant'),

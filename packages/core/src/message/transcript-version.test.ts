@@ -33,6 +33,12 @@ const additions: Record<string, Message> = {
   'a system line after the top of the transcript': { role: 'system', content: 'The model is now gpt-5.' },
   'a developer line': { role: 'developer', content: 'Answer briefly.' },
   'the injected marker': { role: 'user', content: '<system-reminder>todo list changed</system-reminder>', injected: true },
+  'a compaction marker': {
+    role: 'user',
+    content: 'Summary of the conversation so far: CI was red because of the parser.',
+    injected: true,
+    compaction: { keptMessages: 2, tokensBefore: 150_000 },
+  },
   'a provider-tool part': {
     role: 'assistant',
     content: [

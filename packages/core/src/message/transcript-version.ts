@@ -8,7 +8,7 @@
  *
  * What v1.1 adds: tool results with content parts (text, image, file), system lines
  * after the top and `developer` lines anywhere, `provider-tool` parts, and the
- * `injected` marker on user messages.
+ * `injected` and `compaction` markers on user messages.
  */
 import { TranscriptError } from '../errors.js';
 import type { Message } from './message.js';
@@ -76,6 +76,7 @@ export function v11Feature(message: Message, afterTop: boolean): { field: string
     case 'system':
       return afterTop ? { field: 'role', what: 'a system line after the top of the transcript' } : undefined;
     case 'user':
+      if (message.compaction !== undefined) return { field: 'compaction', what: 'a compaction marker' };
       return message.injected !== undefined ? { field: 'injected', what: 'the injected marker' } : undefined;
     case 'tool':
       return typeof message.content === 'string' ? undefined : { field: 'content', what: 'tool result content parts' };
