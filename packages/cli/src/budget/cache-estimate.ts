@@ -1,8 +1,9 @@
 /**
- * Predicted prompt-cache use and cost of replayed calls. A call reads from the cache
- * the prefix it shares byte for byte with the previous call, but only when that
- * prefix reaches the model's minimum cacheable length. Anthropic-style caches also
- * bill writing the rest of a cacheable prompt; automatic prefix caches do not.
+ * Predicted prompt-cache use and cost of replayed calls, on what the provider bills
+ * (see `billed-view.ts`). A call reads from the cache the prefix it shares byte for
+ * byte with the previous call, but only when that prefix reaches the model's minimum
+ * cacheable length. Anthropic-style caches also bill writing the rest of a cacheable
+ * prompt; automatic prefix caches do not. Without a price, costs are null.
  *
  * @see https://docs.claude.com/en/docs/build-with-claude/prompt-caching
  * @see https://platform.openai.com/docs/guides/prompt-caching
@@ -53,7 +54,8 @@ export interface EstimatedCall extends ReplayedCall {
   cacheWriteTokens: number;
   /** Input tokens billed at the plain input price. */
   uncachedTokens: number;
-  cost: CostBreakdown;
+  /** Null when no price is known. */
+  cost: CostBreakdown | null;
   /** Empty when the call reused everything the previous call sent. */
   misses: MissReason[];
 }
@@ -73,7 +75,7 @@ export interface CostBreakdown {
 export function estimateCalls(
   calls: readonly ReplayedCall[],
   cache: CacheFacts,
-  pricing: Pricing,
+  pricing: Pricing | undefined,
   replyTokens: number,
 ): EstimatedCall[] {
   let previous: ReplayedCall | undefined;
@@ -88,25 +90,31 @@ function estimateCall(
   call: ReplayedCall,
   previous: ReplayedCall | undefined,
   cache: CacheFacts,
-  pricing: Pricing,
+  pricing: Pricing | undefined,
   replyTokens: number,
 ): EstimatedCall {
   const misses = missReasons(call, previous, cache, replyTokens);
-  const cachedTokens = cache.style !== 'none' && call.reusedTokens >= cache.minCacheableTokens ? call.reusedTokens : 0;
-  const cacheable = Math.max(0, call.tokens.total - replyTokens);
+  const reused = call.billedReusedTokens;
+  const cachedTokens = cache.style !== 'none' && reused >= cache.minCacheableTokens ? reused : 0;
+  const cacheable = Math.max(0, call.billedTokens - replyTokens);
   const cacheWriteTokens =
     cache.style === 'anthropic-breakpoints' && call.fit && cacheable >= cache.minCacheableTokens
       ? cacheable - cachedTokens
       : 0;
-  const uncachedTokens = call.tokens.total - cachedTokens - cacheWriteTokens;
-  const cost = {
-    input: (uncachedTokens * pricing.input) / 1e6,
-    cachedRead: (cachedTokens * pricing.cachedInput) / 1e6,
-    cacheWrite: (cacheWriteTokens * (pricing.cacheWrite ?? pricing.input)) / 1e6,
-    total: 0,
-  };
-  cost.total = cost.input + cost.cachedRead + cost.cacheWrite;
+  const uncachedTokens = call.billedTokens - cachedTokens - cacheWriteTokens;
+  const cost = pricing ? priceInput({ uncachedTokens, cachedTokens, cacheWriteTokens }, pricing) : null;
   return { ...call, cachedTokens, cacheWriteTokens, uncachedTokens, cost, misses };
+}
+
+/** USD of input tokens split by how they are billed. */
+export function priceInput(
+  tokens: { uncachedTokens: number; cachedTokens: number; cacheWriteTokens: number },
+  pricing: Pricing,
+): CostBreakdown {
+  const input = (tokens.uncachedTokens * pricing.input) / 1e6;
+  const cachedRead = (tokens.cachedTokens * pricing.cachedInput) / 1e6;
+  const cacheWrite = (tokens.cacheWriteTokens * (pricing.cacheWrite ?? pricing.input)) / 1e6;
+  return { input, cachedRead, cacheWrite, total: input + cachedRead + cacheWrite };
 }
 
 function missReasons(
@@ -119,9 +127,9 @@ function missReasons(
   if (cache.style === 'none') return ['no-cache'];
   if (!previous?.fit) return ['first-call'];
   const reasons: MissReason[] = [];
-  const previousPrefix = previous.tokens.total - replyTokens;
-  if (call.reusedTokens < previousPrefix) reasons.push(breakCause(call));
-  if (call.reusedTokens < cache.minCacheableTokens) reasons.push('below-minimum');
+  const previousPrefix = previous.billedTokens - replyTokens;
+  if (call.billedReusedTokens < previousPrefix) reasons.push(breakCause(call));
+  if (call.billedReusedTokens < cache.minCacheableTokens) reasons.push('below-minimum');
   return reasons;
 }
 

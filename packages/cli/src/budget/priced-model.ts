@@ -3,9 +3,9 @@
  * cache: the model profile's cache style and minimum cacheable length, or per-provider
  * assumptions when the profile table has no entry for the model.
  */
-import { type CacheStyle, EpisodicError, findProfile, type Message, type Pricing } from '@episodic/core';
-import { builtinProfiles } from '@episodic/providers';
-import { findPrice, type PriceList } from './pricing.js';
+import { type CacheStyle, findProfile, type Message, type PastReasoning, type Pricing } from '@episodic/core';
+import { builtinProfiles, fallbackProfile } from '@episodic/providers';
+import { findPrice, type PriceList, UnknownPriceError } from './pricing.js';
 
 /** How a provider caches when its profile table has no entry for a model (PROVIDERS.md). */
 const assumedCache: Readonly<Record<string, { style: CacheStyle; minCacheableTokens: number }>> = {
@@ -28,54 +28,64 @@ export interface CacheFacts {
 export interface PricedModel {
   provider: string | undefined;
   id: string;
-  /** Where the model came from. */
-  from: 'option' | 'transcript';
+  /** Where the model came from: `--model`, the transcript, or nowhere (`unknown`: not recorded). */
+  from: 'option' | 'transcript' | 'unknown';
   /** Other models the transcript's assistant messages name (a session that switched models). */
   otherModels: string[];
-  pricing: Pricing;
-  /** Where the prices came from: a `--pricing` file, the built-in table, or the profile. */
+  /** Undefined when no price is known: costs are then "n/a", tokens and cache shares still reported. */
+  pricing: Pricing | undefined;
+  /** Where the prices came from: a `--pricing` file, the built-in table, the profile, or `none`. */
   pricingSource: string;
   cache: CacheFacts;
-}
-
-/** No model to price: the transcript records none and `--model` was not given. */
-export class NoModelError extends EpisodicError {
-  constructor() {
-    super(
-      'no_model',
-      'the transcript records no model on its assistant messages: pass --model PROVIDER/ID (e.g. openai/gpt-5)',
-    );
-  }
+  /** The profile's facts the replays use. */
+  contextWindow: number;
+  tokenizerFactor: number;
+  pastReasoning: PastReasoning;
 }
 
 /**
  * Chooses the model (`--model` as `provider/id` or a bare id, else the latest
- * assistant message's `model`) and resolves its prices and cache facts.
+ * assistant message's `model`, else the provider the recording names) and resolves
+ * its prices, cache and billing facts. A model without a known price is still
+ * analysed: in tokens, with costs "n/a".
  */
 export function choosePricedModel(
   option: string | undefined,
   messages: readonly Message[],
   prices: PriceList,
+  recordedProvider?: string,
 ): PricedModel {
   const seen = transcriptModels(messages);
-  const chosen = option === undefined ? seen[seen.length - 1] : parseModel(option);
-  if (!chosen) throw new NoModelError();
+  const fromTranscript = option === undefined ? seen[seen.length - 1] : undefined;
+  const chosen = option !== undefined ? parseModel(option) : (fromTranscript ?? { provider: recordedProvider, id: 'unknown' });
   const label = (model: { provider?: string | undefined; id: string }) =>
     model.provider ? `${model.provider}/${model.id}` : model.id;
   const profile = chosen.provider ? findProfile(builtinProfiles, chosen.provider, chosen.id) : undefined;
-  const price = findPrice(prices, chosen, profile?.pricing);
-  const provider = chosen.provider ?? price.provider;
-  const profileFound = profile ?? (provider ? findProfile(builtinProfiles, provider, chosen.id) : undefined);
+  let price: ReturnType<typeof findPrice> | undefined;
+  try {
+    price = findPrice(prices, chosen, profile?.pricing);
+  } catch (error) {
+    if (!(error instanceof UnknownPriceError)) throw error;
+  }
+  const provider = chosen.provider ?? price?.provider;
+  const resolved = profile ?? (provider ? findProfile(builtinProfiles, provider, chosen.id) : undefined);
+  const facts = resolved ?? (provider ? fallbackProfile(provider, chosen.id) : undefined);
   return {
     provider,
     id: chosen.id,
-    from: option === undefined ? 'transcript' : 'option',
+    from: option !== undefined ? 'option' : fromTranscript ? 'transcript' : 'unknown',
     otherModels: [...new Set(seen.map(label))].filter((name) => name !== label({ provider, id: chosen.id })),
-    pricing: price.pricing,
-    pricingSource: price.source,
-    cache: cacheFacts(provider, profileFound),
+    pricing: price?.pricing,
+    pricingSource: price?.source ?? 'none',
+    cache: cacheFacts(provider, resolved),
+    contextWindow: facts?.contextWindow ?? 200_000,
+    tokenizerFactor: facts?.tokenizerFactor ?? 1,
+    pastReasoning: resolved?.pastReasoning ?? (provider ? assumedPastReasoning[provider] : undefined) ?? 'billed',
   };
 }
+
+/** Billing of past reasoning when the model has no profile row (PROVIDERS.md). */
+const assumedPastReasoning: Readonly<Record<string, PastReasoning>> = { openai: 'stripped', google: 'stripped' };
 
 function cacheFacts(
   provider: string | undefined,

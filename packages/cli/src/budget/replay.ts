@@ -2,7 +2,8 @@
  * Replays a recorded session call by call: one model call per assistant message,
  * each packing the transcript before it, with the pack state carried from call to
  * call as a live session carries it. This is what `npm run bench` does for its
- * Episodic strategy, so the same settings give the same tokens.
+ * Episodic strategy, so the same settings give the same tokens. Each call is also
+ * seen as the provider bills it (see `billed-view.ts`).
  */
 import {
   ContextOverflowError,
@@ -16,6 +17,7 @@ import {
   toolResultText,
   type ToolSpec,
 } from '@episodic/core';
+import { type BilledRequest, BilledView } from './billed-view.js';
 
 /** One replayed model call. */
 export interface ReplayedCall {
@@ -33,6 +35,12 @@ export interface ReplayedCall {
   tokens: PackStats['tokens'];
   /** Tokens at the start byte-identical to the previous call's (0 for the first call and after a failure). */
   reusedTokens: number;
+  /** Input the provider bills for the call (see `billed-view.ts`); 0 when the call did not fit. */
+  billedTokens: number;
+  /** Of the billed input, what is the same as the previous call's billed input (what a cache can serve). */
+  billedReusedTokens: number;
+  /** When the call did not fit: the tokens its minimum context needs. */
+  requiredTokens?: number;
   /**
    * The current episode was not sent whole: the packer cut it (reasoning, results or
    * steps), a tool result of it was sent shorter than at an unlimited budget (the
@@ -61,6 +69,10 @@ export interface ReplaySettings {
   counter: TokenCounter;
   /** Called after each call, for progress. */
   onCall?: () => void;
+  /** How the provider bills a request. Default: as sent. */
+  billing?: BilledView | undefined;
+  /** Transcript line of each message, when `messages` is not the whole transcript. Default: index + 1. */
+  lines?: readonly number[] | undefined;
   /**
    * The same session replayed at an unlimited budget: a result cut there too (tool
    * results have a cap whatever the budget) only counts as shortened when cut more.
@@ -95,6 +107,7 @@ export function replaySession(settings: ReplaySettings): ReplayedCall[] {
   let previousSent = false;
   let episode = 0;
   let hasContext = false;
+  let previousBilled: BilledRequest | undefined;
   for (let index = 0; index < messages.length; index += 1) {
     const message = messages[index]!;
     if (isEpisodeStart(message)) episode += 1;
@@ -102,7 +115,8 @@ export function replaySession(settings: ReplaySettings): ReplayedCall[] {
     if (message.role !== 'system') hasContext = true;
     // A reply to nothing but the system prompt cannot be packed (nor, really, be a call).
     if (message.role !== 'assistant' || !hadContext) continue;
-    const base = { call: calls.length, line: index + 1, episode, boundary: startsEpisodeBefore(messages, index) };
+    const line = settings.lines?.[index] ?? index + 1;
+    const base = { call: calls.length, line, episode, boundary: startsEpisodeBefore(messages, index) };
     try {
       const result = packContext({
         messages: messages.slice(0, index),
@@ -116,11 +130,13 @@ export function replaySession(settings: ReplaySettings): ReplayedCall[] {
       state = result.state;
       const cutResults = currentResultsCut(result.messages, originals);
       const cutByThisBudget = cutByBudget(cutResults, settings.reference?.[calls.length]);
-      calls.push(packedCall(base, result.stats, { previousSent, cutResults, cutByThisBudget }));
+      const billed = billedOf(settings.billing, result.messages, result.stats, previousSent ? previousBilled : undefined);
+      calls.push(packedCall(base, result.stats, { previousSent, cutResults, cutByThisBudget, billed }));
+      previousBilled = billed.request;
       previousSent = true;
     } catch (error) {
       if (!(error instanceof ContextOverflowError)) throw error;
-      calls.push(overflowCall(base, state?.evictedEpisodes ?? 0));
+      calls.push(overflowCall(base, state?.evictedEpisodes ?? 0, error.required));
       previousSent = false;
     }
     settings.onCall?.();
@@ -130,16 +146,45 @@ export function replaySession(settings: ReplaySettings): ReplayedCall[] {
 
 type CallBase = Pick<ReplayedCall, 'call' | 'line' | 'episode' | 'boundary'>;
 
+interface Billed {
+  tokens: number;
+  reused: number;
+  request: BilledRequest | undefined;
+}
+
+/** The call as billed: as sent when there is no billing view. */
+function billedOf(
+  view: BilledView | undefined,
+  packed: readonly Message[],
+  stats: PackStats,
+  previous: BilledRequest | undefined,
+): Billed {
+  if (!view) return { tokens: stats.tokens.total, reused: stats.prefixReuseTokens, request: undefined };
+  const request = view.of(packed);
+  const fixed = stats.tokens.system + stats.tokens.tools;
+  const reply = stats.tokens.total - stats.tokens.system - stats.tokens.tools - sumSent(stats);
+  const tokens = fixed + request.messageTokens + reply;
+  const reused = previous ? fixed + BilledView.shared(previous, request).tokens : 0;
+  return { tokens, reused, request };
+}
+
+/** Tokens of the packed messages, as the packer counted them. */
+function sumSent(stats: PackStats): number {
+  return stats.tokens.summary + stats.tokens.history + stats.tokens.currentEpisode;
+}
+
 function packedCall(
   base: CallBase,
   stats: PackStats,
-  found: { previousSent: boolean; cutResults: Record<string, number>; cutByThisBudget: boolean },
+  found: { previousSent: boolean; cutResults: Record<string, number>; cutByThisBudget: boolean; billed: Billed },
 ): ReplayedCall {
   return {
     ...base,
     fit: true,
     tokens: stats.tokens,
     reusedTokens: found.previousSent ? stats.prefixReuseTokens : 0,
+    billedTokens: found.billed.tokens,
+    billedReusedTokens: found.previousSent ? Math.min(found.billed.reused, found.billed.tokens) : 0,
     shortened: stats.currentEpisodeShortened || found.cutByThisBudget,
     cutResults: found.cutResults,
     evictedNow: stats.evictedNow,
@@ -149,12 +194,15 @@ function packedCall(
   };
 }
 
-function overflowCall(base: CallBase, evictedEpisodes: number): ReplayedCall {
+function overflowCall(base: CallBase, evictedEpisodes: number, requiredTokens: number): ReplayedCall {
   return {
     ...base,
     fit: false,
     tokens: noTokens(),
     reusedTokens: 0,
+    billedTokens: 0,
+    billedReusedTokens: 0,
+    requiredTokens,
     shortened: true,
     cutResults: {},
     evictedNow: false,

@@ -91,6 +91,7 @@ export function importClaudeCode(records: readonly RecordingLine[], file: string
     file,
     messages: builder.messages,
     prefixRecorded: false,
+    provider: 'anthropic',
     dropped: drops.list(),
     notes: [
       `Claude Code ${versions.join(', ') || '(version not recorded)'}; ${chain.length} of ${entries.length} conversation lines on the path read`,

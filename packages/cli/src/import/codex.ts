@@ -210,6 +210,7 @@ class CodexBuilder {
       file: this.file,
       messages: this.messages,
       prefixRecorded: false,
+      provider: this.provider,
       dropped: this.drops.list(),
       notes,
     };

@@ -33,6 +33,8 @@ export interface ImportResult {
    * tool definitions); agent session files do not, so `episodic budget` infers it.
    */
   prefixRecorded: boolean;
+  /** The provider the recording talked to, when it says so: for calls whose model it does not name. */
+  provider?: string;
   dropped: DroppedItem[];
   /** Facts worth knowing about the recording (agent version, models, format). */
   notes: string[];

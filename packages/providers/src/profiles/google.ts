@@ -30,6 +30,8 @@ const base = {
   retention: 'episode',
   cacheStyle: 'gemini-implicit',
   tokenizerFactor: 1.05,
+  // Thoughts come back as signatures only; earlier turns are not validated or billed as thought text.
+  pastReasoning: 'stripped',
   contextWindow: 1_048_576,
   maxOutputTokens: 65_536,
   placeholderSignature: 'skip_thought_signature_validator',
