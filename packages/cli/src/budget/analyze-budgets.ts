@@ -26,7 +26,7 @@ import { type EstimatedCall, estimateCalls } from './cache-estimate.js';
 import { compareWithRecording, type Fidelity, inferPrefix, type PrefixInference } from './prefix-inference.js';
 import type { PricedModel } from './priced-model.js';
 import { type Recommendation, recommend } from './recommend.js';
-import { type RecordedBill, recordedBill } from './recorded-bill.js';
+import { type RecordedBill, recordedBill, replayedBill } from './recorded-bill.js';
 import { replayAsRecorded } from './recorded-replay.js';
 import { countCalls, type ReplaySettings, replaySession, unlimitedBudget } from './replay.js';
 import { type RunSummary, summarizeRun } from './run-summary.js';
@@ -92,6 +92,8 @@ export interface BudgetAnalysis {
   /** The replay against the recorded usage; null when no call carries usage. */
   fidelity: Fidelity | null;
   bill: RecordedBill;
+  /** The replay of what was sent, priced like the runs (null without usage or price): the estimate's error against `bill`. */
+  replayedBill: number | null;
   /** Null when the recommended run or the bill has no price. */
   saving: Saving | null;
   /** Recorded compaction summaries left out of the budget replays (Episodic evicts instead). */
@@ -143,13 +145,15 @@ export function analyzeBudgets(input: BudgetAnalysisInput): BudgetAnalysis {
   for (const budget of budgets) if (budget <= prefix.totalTokens) throw new BudgetBelowPrefixError(budget, prefix);
 
   const replyTokens = counter.calibration.apply(FRAMING.reply);
+  // The recording's first call read this much from the cache: the prefix was warm when it began.
+  const warm = Math.min(fidelity?.calls[0]?.reportedCached ?? 0, prefix.totalTokens - replyTokens);
   // Tool results are capped even at an unlimited budget: only cuts beyond that count.
   const reference = replaySession({ ...base, budget: unlimitedBudget, retention: 'all', onCall });
   const runs: BudgetRun[] = [];
   for (const retention of input.retentions) {
     for (const budget of budgets) {
       const replayed = replaySession({ ...base, budget, retention, onCall, reference });
-      const perCall = estimateCalls(replayed, model.cache, model.pricing, replyTokens);
+      const perCall = estimateCalls(replayed, model.cache, model.pricing, replyTokens, warm);
       runs.push({ ...summarizeRun(budget, retention, perCall), perCall });
     }
   }
@@ -167,6 +171,7 @@ export function analyzeBudgets(input: BudgetAnalysisInput): BudgetAnalysis {
     recommendation,
     fidelity,
     bill,
+    replayedBill: fidelity ? replayedBill(fidelity, model.cache, model.pricing, bill) : null,
     saving: savingOf(recommendation, bill),
     compactionsLeftOut: messages.length - sweep.messages.length,
   };

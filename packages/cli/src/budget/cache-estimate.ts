@@ -11,6 +11,7 @@
  */
 import type { Pricing } from '@episodic/core';
 import type { CacheFacts } from './priced-model.js';
+import { cacheExpired } from './call-time.js';
 import type { ReplayedCall } from './replay.js';
 
 /**
@@ -23,6 +24,7 @@ import type { ReplayedCall } from './replay.js';
  * - `below-minimum`: the shared prefix is shorter than the minimum cacheable length.
  * - `no-cache`: the provider caches nothing (as far as the profile knows).
  * - `did-not-fit`: the call could not be made at this budget.
+ * - `expired`: more time than the cache's TTL passed since the previous call.
  */
 export type MissReason =
   | 'first-call'
@@ -32,7 +34,8 @@ export type MissReason =
   | 'prefix-changed'
   | 'below-minimum'
   | 'no-cache'
-  | 'did-not-fit';
+  | 'did-not-fit'
+  | 'expired';
 
 /** How each miss reason reads in human output. */
 export const missLabels: Readonly<Record<MissReason, string>> = {
@@ -44,6 +47,7 @@ export const missLabels: Readonly<Record<MissReason, string>> = {
   'below-minimum': 'below the minimum cacheable length',
   'no-cache': 'no prompt cache known for the model',
   'did-not-fit': 'did not fit the budget',
+  expired: 'the cache expired (a long pause before the call)',
 };
 
 /** A replayed call with its predicted cache use and cost (USD). */
@@ -70,17 +74,26 @@ export interface CostBreakdown {
 
 /**
  * Adds cache use and cost to replayed calls. `replyTokens` is the reply priming each
- * call ends with (never part of a cached prefix).
+ * call ends with (never part of a cached prefix). `warmTokens` is what the cache
+ * already held when the session began (a recording whose first call read its system
+ * prompt and tools from the cache, written by earlier sessions): the first call reads
+ * that much of its prefix.
  */
 export function estimateCalls(
   calls: readonly ReplayedCall[],
   cache: CacheFacts,
   pricing: Pricing | undefined,
   replyTokens: number,
+  warmTokens = 0,
 ): EstimatedCall[] {
   let previous: ReplayedCall | undefined;
-  return calls.map((call) => {
-    const estimated = estimateCall(call, previous, cache, pricing, replyTokens);
+  return calls.map((call, index) => {
+    const warm = index === 0 && call.fit ? Math.min(warmTokens, Math.max(0, call.billedTokens - replyTokens)) : 0;
+    const expired = cacheExpired(previous?.requestTime, call.requestTime, cache.ttlSeconds);
+    const reused = expired ? 0 : Math.max(warm, call.billedReusedTokens);
+    const seen = reused === call.billedReusedTokens ? call : { ...call, billedReusedTokens: reused };
+    const estimated = estimateCall(seen, previous, cache, pricing, replyTokens);
+    if (expired && estimated.misses[0] !== 'did-not-fit') estimated.misses = ['expired'];
     previous = call;
     return estimated;
   });
@@ -125,7 +138,7 @@ function missReasons(
 ): MissReason[] {
   if (!call.fit) return ['did-not-fit'];
   if (cache.style === 'none') return ['no-cache'];
-  if (!previous?.fit) return ['first-call'];
+  if (!previous?.fit) return call.billedReusedTokens >= cache.minCacheableTokens ? [] : ['first-call'];
   const reasons: MissReason[] = [];
   const previousPrefix = previous.billedTokens - replyTokens;
   if (call.billedReusedTokens < previousPrefix) reasons.push(breakCause(call));

@@ -246,9 +246,18 @@ function formatSaving(analysis: BudgetAnalysis): string {
   }
   const source = bill.source === 'recorded-costs' ? 'the costs the agent recorded' : 'the recorded usage at these prices';
   const direction = saving.amount >= 0 ? `saves ${money(saving.amount)} (${percent(saving.share)})` : `costs ${money(-saving.amount)} more (${percent(-saving.share)})`;
+  const replayed = analysis.replayedBill;
+  const check =
+    replayed === null
+      ? ''
+      : ` Priced the same way, the replay of what the recording sent comes to ${money(replayed)} ` +
+        `(${signedPercent(saving.billed > 0 ? (replayed - saving.billed) / saving.billed : 0)} against the bill: the recording ` +
+        `agent cached differently, or the estimate is off by that much); against that replay the recommendation ` +
+        `${replayed >= saving.predicted ? 'saves' : 'costs'} ${percent(Math.abs(replayed - saving.predicted) / Math.max(replayed, 1e-9))}` +
+        `${replayed >= saving.predicted ? '' : ' more'}.`;
   return (
     `Against what the session was billed: ${money(saving.predicted)} predicted (replayed input plus the recorded output) ` +
-    `against ${money(saving.billed)} billed (${source}): ${direction}.`
+    `against ${money(saving.billed)} billed (${source}): ${direction}.${check}`
   );
 }
 

@@ -16,6 +16,7 @@
  * few calls takes the slope fitted on all of them. A recording that holds its prefix
  * (an API log, or --system and --tools given) only has the factor fitted.
  */
+import { cacheExpired } from './call-time.js';
 import type { CacheFacts } from './priced-model.js';
 import type { RecordedCall } from './recorded-replay.js';
 
@@ -136,14 +137,15 @@ interface Point {
 /** Every recorded call replayed with the inferred prefix and factor, against what was reported. */
 export function compareWithRecording(calls: readonly RecordedCall[], inference: PrefixInference, cache: CacheFacts): Fidelity {
   const groupOf = new Map(inference.groups.map((group) => [`${group.segment}\u0000${group.model}`, group]));
-  const compared = calls.map((call): CallComparison => {
+  const compared = calls.map((call, index): CallComparison => {
     const group = groupOf.get(`${call.segment}\u0000${call.model}`);
     const prefix = group?.prefixTokens ?? 0;
     const factor = group?.factor ?? inference.factor;
     const replayedInput = Math.round(prefix + factor * call.localTokens + call.hiddenTokens);
     const shared =
       call.sharedLocalTokens > 0 ? Math.round(prefix + factor * call.sharedLocalTokens + call.sharedHiddenTokens) : 0;
-    const cacheable = cache.style !== 'none' && shared >= cache.minCacheableTokens;
+    const expired = cacheExpired(calls[index - 1]?.requestTime, call.requestTime, cache.ttlSeconds);
+    const cacheable = cache.style !== 'none' && shared >= cache.minCacheableTokens && !expired;
     const reportedInput = call.reported.inputTokens;
     return {
       call: call.call,

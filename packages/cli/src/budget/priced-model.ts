@@ -22,7 +22,21 @@ export interface CacheFacts {
   minCacheableTokens: number;
   /** `profile` (from @episodic/providers), `assumed` (per-provider default) or `none` (no caching known). */
   source: 'profile' | 'assumed' | 'none';
+  /** Seconds an entry lives without a hit; undefined when unknown (no expiry is predicted). */
+  ttlSeconds?: number;
 }
+
+/**
+ * How long a cache entry lives without a hit, by cache style (PROVIDERS.md; an
+ * Anthropic profile's `cacheTtl` says which of its two TTLs is used). OpenAI keeps
+ * prefixes 5 to 10 minutes of inactivity: the estimate takes 10.
+ */
+const ttlByStyle: Readonly<Record<CacheStyle, number | undefined>> = {
+  'anthropic-breakpoints': 300,
+  'openai-prefix': 600,
+  'gemini-implicit': 300,
+  none: undefined,
+};
 
 /** The model whose prices and cache the estimate uses. */
 export interface PricedModel {
@@ -89,11 +103,14 @@ const assumedPastReasoning: Readonly<Record<string, PastReasoning>> = { openai: 
 
 function cacheFacts(
   provider: string | undefined,
-  profile: { cacheStyle: CacheStyle; minCacheableTokens: number } | undefined,
+  profile: { cacheStyle: CacheStyle; minCacheableTokens: number; cacheTtl?: unknown } | undefined,
 ): CacheFacts {
-  if (profile) return { style: profile.cacheStyle, minCacheableTokens: profile.minCacheableTokens, source: 'profile' };
+  if (profile) {
+    const ttlSeconds = profile.cacheTtl === '1h' ? 3600 : ttlByStyle[profile.cacheStyle];
+    return { style: profile.cacheStyle, minCacheableTokens: profile.minCacheableTokens, source: 'profile', ttlSeconds };
+  }
   const assumed = provider ? assumedCache[provider] : undefined;
-  if (assumed) return { ...assumed, source: 'assumed' };
+  if (assumed) return { ...assumed, source: 'assumed', ttlSeconds: ttlByStyle[assumed.style] };
   return { style: 'none', minCacheableTokens: 0, source: 'none' };
 }
 

@@ -6,6 +6,9 @@
  * cost plus the recorded output at the same prices.
  */
 import type { Message, Pricing } from '@episodic/core';
+import { priceInput } from './cache-estimate.js';
+import type { Fidelity } from './prefix-inference.js';
+import type { CacheFacts } from './priced-model.js';
 
 /** The bill of the recorded calls. */
 export interface RecordedBill {
@@ -56,4 +59,21 @@ export function recordedBill(messages: readonly Message[], pricing: Pricing | un
   if (calls > 0 && everyCallCosted) return { calls, usage, total: recordedCost, source: 'recorded-costs', outputCost };
   if (calls > 0 && pricing) return { calls, usage, total: atPrices / 1e6, source: 'usage-at-prices', outputCost };
   return { calls, usage, total: null, source: 'none', outputCost };
+}
+
+/**
+ * The recorded session as replayed (what was sent, prefix inferred), priced the way
+ * the budget runs are: set beside the bill, it shows the estimate's own error. The
+ * first call reads from the cache what the recording's first call read.
+ */
+export function replayedBill(fidelity: Fidelity, cache: CacheFacts, pricing: Pricing | undefined, bill: RecordedBill): number | null {
+  if (!pricing || bill.outputCost === null) return null;
+  let total = bill.outputCost;
+  for (const [index, call] of fidelity.calls.entries()) {
+    const cachedTokens = index === 0 ? Math.min(call.reportedCached, call.replayedInput) : call.predictedCached;
+    const rest = call.replayedInput - cachedTokens;
+    const writes = cache.style === 'anthropic-breakpoints' && call.replayedInput >= cache.minCacheableTokens;
+    total += priceInput({ uncachedTokens: writes ? 0 : rest, cachedTokens, cacheWriteTokens: writes ? rest : 0 }, pricing).total;
+  }
+  return total;
 }

@@ -15,6 +15,7 @@ import {
   type Usage,
 } from '@episodic/core';
 import { BilledView, type BilledRequest } from './billed-view.js';
+import { requestTime } from './call-time.js';
 import { unlimitedBudget } from './replay.js';
 
 /** One recorded call, counted locally. */
@@ -27,6 +28,8 @@ export interface RecordedCall {
   segment: number;
   /** `provider/id` of the model that made the call, or `unknown`. */
   model: string;
+  /** When the call was made (milliseconds), when the recording says. */
+  requestTime?: number;
   /** Local tokens of the request as billed (system, tools, messages, reply priming), hidden reasoning excluded. */
   localTokens: number;
   /** Reasoning billed at its recorded size beyond its summary text (provider tokens, not scaled). */
@@ -94,6 +97,7 @@ export function replayAsRecorded(settings: RecordedReplaySettings): RecordedCall
       line: index + 1,
       segment,
       model: message.model ? `${message.model.provider}/${message.model.id}` : 'unknown',
+      ...timeField(requestTime(messages, index)),
       localTokens: outside + request.messageTokens - request.hiddenReasoningTokens,
       hiddenTokens: request.hiddenReasoningTokens,
       sharedLocalTokens: previous ? tokens.system + tokens.tools + shared.tokens - shared.hidden : 0,
@@ -103,4 +107,8 @@ export function replayAsRecorded(settings: RecordedReplaySettings): RecordedCall
     previous = request;
   }
   return out;
+}
+
+function timeField(time: number | undefined): { requestTime?: number } {
+  return time === undefined ? {} : { requestTime: time };
 }

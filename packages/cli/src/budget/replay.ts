@@ -18,6 +18,7 @@ import {
   type ToolSpec,
 } from '@episodic/core';
 import { type BilledRequest, BilledView } from './billed-view.js';
+import { requestTime } from './call-time.js';
 
 /** One replayed model call. */
 export interface ReplayedCall {
@@ -41,6 +42,8 @@ export interface ReplayedCall {
   billedReusedTokens: number;
   /** When the call did not fit: the tokens its minimum context needs. */
   requiredTokens?: number;
+  /** When the call was made (milliseconds), when the recording says. */
+  requestTime?: number;
   /**
    * The current episode was not sent whole: the packer cut it (reasoning, results or
    * steps), a tool result of it was sent shorter than at an unlimited budget (the
@@ -116,7 +119,14 @@ export function replaySession(settings: ReplaySettings): ReplayedCall[] {
     // A reply to nothing but the system prompt cannot be packed (nor, really, be a call).
     if (message.role !== 'assistant' || !hadContext) continue;
     const line = settings.lines?.[index] ?? index + 1;
-    const base = { call: calls.length, line, episode, boundary: startsEpisodeBefore(messages, index) };
+    const time = requestTime(messages, index);
+    const base = {
+      call: calls.length,
+      line,
+      episode,
+      boundary: startsEpisodeBefore(messages, index),
+      ...(time === undefined ? {} : { requestTime: time }),
+    };
     try {
       const result = packContext({
         messages: messages.slice(0, index),
@@ -144,7 +154,7 @@ export function replaySession(settings: ReplaySettings): ReplayedCall[] {
   return calls;
 }
 
-type CallBase = Pick<ReplayedCall, 'call' | 'line' | 'episode' | 'boundary'>;
+type CallBase = Pick<ReplayedCall, 'call' | 'line' | 'episode' | 'boundary' | 'requestTime'>;
 
 interface Billed {
   tokens: number;

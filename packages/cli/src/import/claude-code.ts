@@ -19,6 +19,7 @@ import { anthropicUsage, assistantParts, type Block, userBlocks, userMessage } f
 import { DropLog, type ImportResult } from './import-result.js';
 import type { RecordingLine } from './recording-lines.js';
 import { checkShape } from './recording-lines.js';
+import { stampTime } from './values.js';
 import { z } from 'zod';
 
 /** A conversation line: the fields this importer reads. */
@@ -32,6 +33,7 @@ const Entry = z.looseObject({
   isCompactSummary: z.boolean().optional(),
   subtype: z.string().optional(),
   version: z.string().optional(),
+  timestamp: z.string().optional(),
   compactMetadata: z.looseObject({ preTokens: z.number().optional() }).optional(),
   message: z
     .looseObject({
@@ -138,6 +140,12 @@ class ClaudeCodeBuilder {
   constructor(private readonly drops: DropLog) {}
 
   add(entry: Entry, next: Entry | undefined): void {
+    const before = this.messages.length;
+    this.addEntry(entry, next);
+    stampTime(this.messages, before, entry.timestamp);
+  }
+
+  private addEntry(entry: Entry, next: Entry | undefined): void {
     if (entry.type === 'system') return this.addSystem(entry);
     const message = entry.message;
     if (!message) {

@@ -19,7 +19,7 @@ import { z } from 'zod';
 import { userMessage } from './anthropic-blocks.js';
 import { DropLog, type ImportResult } from './import-result.js';
 import { checkShape, type RecordingLine } from './recording-lines.js';
-import { contentText, imageFromUrl, parseArguments, text } from './values.js';
+import { contentText, imageFromUrl, parseArguments, stampTime, text } from './values.js';
 
 const Line = z.looseObject({ type: z.string(), payload: z.unknown() });
 const TokenUsage = z.looseObject({
@@ -74,6 +74,12 @@ class CodexBuilder {
   constructor(private readonly file: string) {}
 
   add(record: RecordingLine): void {
+    const before = this.messages.length;
+    this.addLine(record);
+    stampTime(this.messages, before, record.value.timestamp);
+  }
+
+  private addLine(record: RecordingLine): void {
     const line = checkShape(Line, record, this.file, 'a Codex rollout line ({timestamp, type, payload})');
     const payload = (line.payload ?? {}) as Record<string, unknown>;
     switch (line.type) {

@@ -18,7 +18,7 @@ import { userMessage } from './anthropic-blocks.js';
 import { DropLog, type ImportResult } from './import-result.js';
 import { checkShape, type RecordingLine } from './recording-lines.js';
 import { ImportError } from './import-result.js';
-import { contentText, text } from './values.js';
+import { contentText, stampTime, text } from './values.js';
 
 const Header = z.looseObject({ type: z.literal('session'), version: z.number().optional() });
 const Entry = z.looseObject({ type: z.string(), id: z.string().optional(), parentId: z.string().nullable().optional() });
@@ -104,6 +104,11 @@ class PiBuilder {
 
   add(record: RecordingLine, index: number): void {
     this.lengthBefore[index] = this.messages.length;
+    this.addEntry(record);
+    stampTime(this.messages, this.lengthBefore[index], record.value.timestamp);
+  }
+
+  private addEntry(record: RecordingLine): void {
     const entry = checkShape(Entry, record, this.file, 'a pi session entry');
     if (entry.type === 'message') return this.addMessage(record);
     if (entry.type === 'compaction') return this.addCompaction(record);

@@ -2,7 +2,7 @@
  * Small readers of loosely typed recorded values, shared by the importers: recorded
  * files are read field by field, and a field of the wrong type reads as empty.
  */
-import type { ImagePart } from '@episodic/core';
+import type { ImagePart, Message } from '@episodic/core';
 
 /** The value when it is a string, else `''`. */
 export function text(value: unknown): string {
@@ -29,4 +29,17 @@ export function parseArguments(raw: string): unknown {
 export function imageFromUrl(url: string): ImagePart {
   const data = /^data:([^;,]+);base64,(.*)$/s.exec(url);
   return data ? { type: 'image', data: data[2]!, mediaType: data[1]! } : { type: 'image', url };
+}
+
+/**
+ * Puts the recording's time on the messages added since `from` (an extra field the
+ * transcript keeps as is): `episodic budget` reads the gaps between calls to tell
+ * when a prompt cache expired.
+ */
+export function stampTime(messages: readonly Message[], from: number, timestamp: unknown): void {
+  if (typeof timestamp !== 'string' && typeof timestamp !== 'number') return;
+  for (let index = from; index < messages.length; index += 1) {
+    const message = messages[index]!;
+    if (message.timestamp === undefined) message.timestamp = timestamp;
+  }
 }
