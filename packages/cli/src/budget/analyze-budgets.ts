@@ -30,7 +30,7 @@ import { type RecordedBill, recordedBill, replayedBill } from './recorded-bill.j
 import { replayAsRecorded } from './recorded-replay.js';
 import { countCalls, type ReplaySettings, replaySession, unlimitedBudget } from './replay.js';
 import { type RunSummary, summarizeRun } from './run-summary.js';
-import { smallestUsefulBudget, sweepBudgets } from './sweep.js';
+import { smallestUsefulBudget, sweepBudgets, sweepPoints } from './sweep.js';
 
 /** What to analyse. */
 export interface BudgetAnalysisInput {
@@ -135,7 +135,10 @@ export function analyzeBudgets(input: BudgetAnalysisInput): BudgetAnalysis {
 
   let done = 0;
   const perReplay = countCalls(sweep.messages);
-  const onCall = () => input.onProgress?.(++done, perReplay * (2 + input.retentions.length * (input.budgets?.length ?? 10)));
+  // The reference replay and one per run, plus the replay that finds where a sweep starts.
+  const replays = (budgetCount: number) => 1 + input.retentions.length * budgetCount;
+  let total = perReplay * (replays(input.budgets?.length ?? sweepPoints) + (input.budgets ? 0 : 1));
+  const onCall = () => input.onProgress?.(++done, total);
   const budgets = input.budgets
     ? [...input.budgets]
     : sweepBudgets(
@@ -143,6 +146,7 @@ export function analyzeBudgets(input: BudgetAnalysisInput): BudgetAnalysis {
         model.contextWindow,
       );
   for (const budget of budgets) if (budget <= prefix.totalTokens) throw new BudgetBelowPrefixError(budget, prefix);
+  total = done + perReplay * replays(budgets.length);
 
   const replyTokens = counter.calibration.apply(FRAMING.reply);
   // The recording's first call read this much from the cache: the prefix was warm when it began.
