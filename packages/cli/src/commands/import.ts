@@ -51,13 +51,15 @@ Options:
       throw new UsageError('--json prints the report on standard output: write the transcript with -o FILE');
     }
     const result = await importSession(parseImportSource(values.from), file, io.stdin);
+    if (values['tools-out'] !== undefined && !result.tools) {
+      throw new UsageError(`--tools-out: a ${result.source} recording holds no tool definitions`);
+    }
     const text = formatTranscript(result.messages);
     // What is written must read back: the readers' checks are the contract.
     await readTranscript(Readable.from([text]), { file: `the transcript imported from ${result.file}` });
     if (values.output === undefined) io.stdout.write(text);
     else await writeTranscript(values.output, result.messages);
     if (values['tools-out'] !== undefined) {
-      if (!result.tools) throw new UsageError(`--tools-out: a ${result.source} recording holds no tool definitions`);
       await writeFile(values['tools-out'], `${JSON.stringify(result.tools, null, 2)}\n`, 'utf8');
     }
     if (values.json) {
