@@ -18,9 +18,14 @@ describe('importOpenAIChat', () => {
     { role: 'system', content: 'You debug CI.' },
     { role: 'user', content: 'Why is CI red?' },
   ];
-  const call = { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_log', arguments: '{"run":4}' } }] };
+  const toolCall = { id: 'call_1', type: 'function', function: { name: 'get_log', arguments: '{"run":4}' } };
+  const call = { role: 'assistant', content: null, tool_calls: [toolCall] };
   const second = [...first, call, { role: 'tool', tool_call_id: 'call_1', content: 'FAIL' }];
-  const usage = (prompt: number, cached: number) => ({ prompt_tokens: prompt, completion_tokens: 20, prompt_tokens_details: { cached_tokens: cached } });
+  const usage = (prompt: number, cached: number) => ({
+    prompt_tokens: prompt,
+    completion_tokens: 20,
+    prompt_tokens_details: { cached_tokens: cached },
+  });
 
   it('takes the conversation from the last request and its response, with each call usage on its message', () => {
     const log = text(
@@ -71,7 +76,10 @@ describe('importAnthropicMessages', () => {
 
   it('splits a user-role message into tool results and injected text, and keeps the system prompt and client tools', () => {
     const log = text(
-      { request: request([{ role: 'user', content: 'Why is CI red?' }]), response: { type: 'message', role: 'assistant', ...toolUse, usage } },
+      {
+        request: request([{ role: 'user', content: 'Why is CI red?' }]),
+        response: { type: 'message', content: toolUse.content, role: 'assistant', usage },
+      },
       {
         request: request([{ role: 'user', content: 'Why is CI red?' }, toolUse, results]),
         response: { type: 'message', role: 'assistant', content: [{ type: 'text', text: 'The parser.' }], usage },
@@ -79,7 +87,12 @@ describe('importAnthropicMessages', () => {
     );
     const result = importAnthropicMessages(recordingLines(log, 'calls.jsonl'), 'calls.jsonl');
     expect(result.messages.map((message) => message.role)).toEqual(['system', 'user', 'assistant', 'tool', 'user', 'assistant']);
-    expect((result.messages[2] as AssistantMessage).usage).toEqual({ inputTokens: 2310, cachedInputTokens: 2000, cacheWriteTokens: 300, outputTokens: 30 });
+    expect((result.messages[2] as AssistantMessage).usage).toEqual({
+      inputTokens: 2310,
+      cachedInputTokens: 2000,
+      cacheWriteTokens: 300,
+      outputTokens: 30,
+    });
     expect((result.messages[4] as UserMessage).injected).toBe(true);
     expect((result.messages[5] as AssistantMessage).usage?.inputTokens).toBe(2310);
     expect(result.tools).toEqual([{ name: 'get_log', description: 'Read a log', inputSchema: { type: 'object' } }]);
