@@ -1,11 +1,8 @@
 /**
- * Reads the transcript a command was given: a file path, or `-` for standard input;
- * with `--from`, a recording of another agent imported on the fly.
+ * Reads the transcript a command was given: a file path, or `-` for standard input.
  */
 import type { Readable } from 'node:stream';
 import { EpisodicError, type Message, readTranscript } from '@episodic/core';
-import type { ImportResult } from './import/import-result.js';
-import { importSession, parseImportSource } from './import/import-session.js';
 
 /** The name standard input goes by in messages. */
 export const stdinName = '<stdin>';
@@ -33,18 +30,4 @@ export async function readInput(source: string, stdin: Readable): Promise<Messag
     }
     throw error;
   }
-}
-
-/** A session to analyse, and how it was imported when it was not a transcript. */
-export interface InputSession {
-  messages: Message[];
-  /** Set when `--from` imported the file. */
-  imported?: ImportResult;
-}
-
-/** Reads a transcript, or imports a recording when `from` (the `--from` value) is given. */
-export async function readSession(source: string, stdin: Readable, from: string | undefined): Promise<InputSession> {
-  if (from === undefined) return { messages: await readInput(source, stdin) };
-  const imported = await importSession(parseImportSource(from), source, stdin);
-  return { messages: imported.messages, imported };
 }

@@ -12,15 +12,14 @@
  */
 import {
   Calibration,
-  countContext,
   createTokenCounter,
   EpisodicError,
-  FRAMING,
   type Message,
   type Retention,
   type TokenCounter,
   type ToolSpec,
 } from '@episodic/core';
+import { countContext, FRAMING } from '@episodic/core/internal';
 import { BilledView } from './billed-view.js';
 import { type EstimatedCall, estimateCalls } from './cache-estimate.js';
 import { compareWithRecording, type Fidelity, inferPrefix, type PrefixInference } from './prefix-inference.js';

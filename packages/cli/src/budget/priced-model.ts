@@ -1,26 +1,22 @@
 /**
  * Which model `episodic budget` prices, and what it knows about that model's prompt
- * cache: the model profile's cache style and minimum cacheable length, or per-provider
- * assumptions when the profile table has no entry for the model.
+ * cache: the cache style and minimum cacheable length of its profile, resolved as
+ * the adapters resolve it (`resolveProfile`): a table row, or the fallback, which
+ * for a known provider assumes what the provider does for all its models.
  */
-import { type CacheStyle, findProfile, type Message, type PastReasoning, type Pricing } from '@episodic/core';
-import { builtinProfiles, fallbackProfile } from '@episodic/providers';
+import type { CacheStyle, Message, ModelProfile, PastReasoning, Pricing } from '@episodic/core';
+import { resolveProfile } from '@episodic/providers';
 import { findPrice, type PriceList, UnknownPriceError } from './pricing.js';
-
-/** How a provider caches when its profile table has no entry for a model (PROVIDERS.md). */
-const assumedCache: Readonly<Record<string, { style: CacheStyle; minCacheableTokens: number }>> = {
-  anthropic: { style: 'anthropic-breakpoints', minCacheableTokens: 1024 },
-  openai: { style: 'openai-prefix', minCacheableTokens: 1024 },
-  google: { style: 'gemini-implicit', minCacheableTokens: 1024 },
-  deepseek: { style: 'openai-prefix', minCacheableTokens: 64 },
-};
 
 /** The prompt cache as the estimate models it. */
 export interface CacheFacts {
   style: CacheStyle;
   /** Prefixes shorter than this are not cached. */
   minCacheableTokens: number;
-  /** `profile` (from @episodic/providers), `assumed` (per-provider default) or `none` (no caching known). */
+  /**
+   * `profile` (a row of the profile table), `assumed` (the profile fallback: what the
+   * provider does for all its models) or `none` (no caching known).
+   */
   source: 'profile' | 'assumed' | 'none';
   /** Seconds an entry lives without a hit; undefined when unknown (no expiry is predicted). */
   ttlSeconds?: number;
@@ -48,7 +44,7 @@ export interface PricedModel {
   otherModels: string[];
   /** Undefined when no price is known: costs are then "n/a", tokens and cache shares still reported. */
   pricing: Pricing | undefined;
-  /** Where the prices came from: a `--pricing` file, the built-in table, the profile, or `none`. */
+  /** Where the prices came from: a `--pricing` file, the built-in prices (the profiles'), or `none`. */
   pricingSource: string;
   cache: CacheFacts;
   /** The profile's facts the replays use. */
@@ -74,16 +70,14 @@ export function choosePricedModel(
   const chosen = option !== undefined ? parseModel(option) : (fromTranscript ?? { provider: recordedProvider, id: 'unknown' });
   const label = (model: { provider?: string | undefined; id: string }) =>
     model.provider ? `${model.provider}/${model.id}` : model.id;
-  const profile = chosen.provider ? findProfile(builtinProfiles, chosen.provider, chosen.id) : undefined;
   let price: ReturnType<typeof findPrice> | undefined;
   try {
-    price = findPrice(prices, chosen, profile?.pricing);
+    price = findPrice(prices, chosen);
   } catch (error) {
     if (!(error instanceof UnknownPriceError)) throw error;
   }
   const provider = chosen.provider ?? price?.provider;
-  const resolved = profile ?? (provider ? findProfile(builtinProfiles, provider, chosen.id) : undefined);
-  const facts = resolved ?? (provider ? fallbackProfile(provider, chosen.id) : undefined);
+  const profile = provider ? resolveProfile(provider, chosen.id) : undefined;
   return {
     provider,
     id: chosen.id,
@@ -91,30 +85,25 @@ export function choosePricedModel(
     otherModels: [...new Set(seen.map(label))].filter((name) => name !== label({ provider, id: chosen.id })),
     pricing: price?.pricing,
     pricingSource: price?.source ?? 'none',
-    cache: cacheFacts(provider, resolved),
-    contextWindow: facts?.contextWindow ?? 200_000,
-    tokenizerFactor: facts?.tokenizerFactor ?? 1,
-    pastReasoning: resolved?.pastReasoning ?? (provider ? assumedPastReasoning[provider] : undefined) ?? 'billed',
+    cache: cacheFacts(profile),
+    contextWindow: profile?.contextWindow ?? 128_000,
+    tokenizerFactor: profile?.tokenizerFactor ?? 1,
+    pastReasoning: profile?.pastReasoning ?? 'billed',
   };
 }
 
-/** Billing of past reasoning when the model has no profile row (PROVIDERS.md). */
-const assumedPastReasoning: Readonly<Record<string, PastReasoning>> = { openai: 'stripped', google: 'stripped' };
-
-function cacheFacts(
-  provider: string | undefined,
-  profile: { cacheStyle: CacheStyle; minCacheableTokens: number; cacheTtl?: unknown } | undefined,
-): CacheFacts {
-  if (profile) {
-    const ttlSeconds = profile.cacheTtl === '1h' ? 3600 : ttlByStyle[profile.cacheStyle];
-    return { style: profile.cacheStyle, minCacheableTokens: profile.minCacheableTokens, source: 'profile', ttlSeconds };
-  }
-  const assumed = provider ? assumedCache[provider] : undefined;
-  if (assumed) return { ...assumed, source: 'assumed', ttlSeconds: ttlByStyle[assumed.style] };
-  return { style: 'none', minCacheableTokens: 0, source: 'none' };
+function cacheFacts(profile: ModelProfile | undefined): CacheFacts {
+  const fallback = profile?.fallback === true;
+  if (!profile || (fallback && profile.cacheStyle === 'none')) return { style: 'none', minCacheableTokens: 0, source: 'none' };
+  return {
+    style: profile.cacheStyle,
+    minCacheableTokens: profile.minCacheableTokens,
+    source: fallback ? 'assumed' : 'profile',
+    ttlSeconds: profile.cacheTtl === '1h' ? 3600 : ttlByStyle[profile.cacheStyle],
+  };
 }
 
-/** `provider/id` or a bare `id` (the provider then comes from the price table). */
+/** `provider/id` or a bare `id` (the provider then comes from the prices: a `--pricing` row or a priced profile). */
 function parseModel(text: string): { provider: string | undefined; id: string } {
   const slash = text.indexOf('/');
   if (slash <= 0 || slash === text.length - 1) return { provider: undefined, id: text };

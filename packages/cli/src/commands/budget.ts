@@ -13,10 +13,10 @@ import { loadPrices } from '../budget/pricing.js';
 import { createProgressBar, type ProgressBar, silentProgress } from '../budget/progress-bar.js';
 import { defaultQualityBar } from '../budget/recommend.js';
 import { countCalls } from '../budget/replay.js';
-import { type CliIo, type Command, ExitCode, onePositional, parseCommandArgs, UsageError } from '../command.js';
+import { type CliIo, type Command, ExitCode, parseCommandArgs, UsageError } from '../command.js';
 import { importSummary } from '../import/import-session.js';
 import { parseBudget } from '../parse-budget.js';
-import { readSession } from '../read-input.js';
+import { readSessionSource, storeHelp, storeOptions } from '../store-source.js';
 import { renderBudgetReport } from '../report/budget-report.js';
 import { assertNotInput, writeReport } from '../report/write-report.js';
 
@@ -29,7 +29,6 @@ const options = {
   budgets: { type: 'string', short: 'b' },
   retention: { type: 'string', short: 'r' },
   quality: { type: 'string', short: 'q' },
-  from: { type: 'string', short: 'f' },
   model: { type: 'string', short: 'm' },
   pricing: { type: 'string' },
   system: { type: 'string' },
@@ -37,6 +36,7 @@ const options = {
   json: { type: 'boolean' },
   html: { type: 'string' },
   progress: { type: 'boolean' },
+  ...storeOptions,
 } as const;
 
 /** `episodic budget`. */
@@ -44,13 +44,13 @@ export const budgetCommand: Command = {
   name: 'budget',
   summary: 'Replay a recorded session under many budgets: tokens, cache, cost, a recommendation',
   usage:
-    'episodic budget FILE|- [--from SOURCE] [--budgets LIST] [--retention LIST] [--quality SHARE] [--model ID] ' +
-    '[--pricing FILE] [--system FILE] [--tools FILE] [--json] [--html FILE] [--progress]',
-  help: `Replays a recorded session (a transcript, or - for standard input; another agent's
-recording with --from) call by call, one call per assistant message, each packing the
-transcript before it as a live session would, under every budget and retention, and
-counts each call as the provider bills it (whether it bills reasoning of earlier turns
-comes from the model's profile).
+    'episodic budget FILE|-|--store SPEC --session ID [--from SOURCE] [--budgets LIST] [--retention LIST] ' +
+    '[--quality SHARE] [--model ID] [--pricing FILE] [--system FILE] [--tools FILE] [--json] [--html FILE] [--progress]',
+  help: `Replays a recorded session (a transcript, - for standard input, a stored session, or
+another agent's recording with --from) call by call, one call per assistant message,
+each packing the transcript before it as a live session would, under every budget and
+retention, and counts each call as the provider bills it (whether it bills reasoning of
+earlier turns comes from the model's profile).
 
 First the session is replayed as it was recorded and set beside the usage it recorded,
 call by call. A recording without the system prompt and tool definitions (agent
@@ -64,8 +64,6 @@ retention that keeps the current episode whole in at least the --quality share o
 calls, and its predicted saving against what the recorded session was billed.
 
 Options:
-  -f, --from SOURCE      Read another agent's recording: claude-code, codex, pi,
-                         openai-chat, anthropic-messages (as episodic import does)
   -b, --budgets LIST     Budgets to try, comma-separated: 16k,32k,64k,128k (default: a
                          sweep from the smallest at which every call fits to the window)
   -r, --retention LIST   Retention policies, comma-separated: ${retentions.join(', ')}
@@ -82,17 +80,17 @@ Options:
                          {name, description, inputSchema}); a transcript does not hold them
       --json             Print one JSON object with every run and call
       --html FILE        Also write a self-contained HTML report with charts
-      --progress         Draw the progress bar even when stderr is not a terminal`,
+      --progress         Draw the progress bar even when stderr is not a terminal
+${storeHelp}`,
 
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs(argv, options);
-    const source = onePositional(positionals, 'transcript file (or - for standard input)');
-    if (values.html !== undefined) await assertNotInput(values.html, source);
     const budgets = values.budgets === undefined ? undefined : parseBudgetList(values.budgets);
     const retentionList = parseRetentions(values.retention);
     const quality = parseQuality(values.quality);
 
-    const { messages, imported } = await readSession(source, io.stdin, values.from);
+    const { source, messages, imported } = await readSessionSource(values, positionals, io.stdin);
+    if (values.html !== undefined && values.store === undefined) await assertNotInput(values.html, source);
     if (imported) io.stderr.write(`${importSummary(imported)}\n`);
     // Before pricing: with no call at all, asking for --model would send the user the wrong way.
     if (countCalls(messages) === 0) throw new NoCallsError(source);

@@ -31,6 +31,7 @@ export type EpisodeFinishReason =
   /** A model call failed for good (retries exhausted, or not retryable), or the context could not fit. */
   | 'error';
 
+/** An event of a run, in the order described above. */
 export type AgentEvent =
   | {
     type: 'episode-start';

@@ -14,7 +14,7 @@ import type { HandoffOptions } from '../reasoning/handoff/handoff-note.js';
 import type { ReplayCache } from '../reasoning/replay-cache/replay-cache.js';
 import type { PersistReasoning } from '../store/reasoning-sidecar.js';
 import type { LoopSettings } from './run-loop.js';
-import { Session } from './session.js';
+import { createSession, type Session } from './session.js';
 import { openSession } from './session-open.js';
 import type { SessionStore } from '../store/session-store.js';
 import { anyOf, maxSteps, type StopCondition } from './stop-conditions.js';
@@ -23,8 +23,9 @@ import type { AgentTool } from './tool.js';
 import { toolsByName } from './tool-executor.js';
 
 /** Steps per episode when no `stopWhen` is given: a guard against a model that never stops calling tools. */
-export const DEFAULT_MAX_STEPS = 50;
+const DEFAULT_MAX_STEPS = 50;
 
+/** Options of {@link Agent}: the model, its prompt and tools, and how the loop packs, stops, retries and persists. */
 export interface AgentOptions {
   model: ModelAdapter;
   system?: string;
@@ -186,6 +187,6 @@ export class Agent {
       persistReasoning: options.persistReasoning ?? this.options.persistReasoning ?? 'always',
       history: options.history,
     });
-    return new Session(settings, store, id, opened);
+    return createSession(settings, store, id, opened);
   }
 }

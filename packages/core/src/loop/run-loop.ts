@@ -51,7 +51,7 @@ export interface LoopSettings extends ModelCallSettings {
 }
 
 /** The session side of a run: its transcript, where to persist it, where events go. */
-export interface LoopSession {
+interface LoopSession {
   id: string;
   /** The transcript; the loop appends to it after each successful persist. */
   messages: Message[];
@@ -64,7 +64,7 @@ export interface LoopSession {
 }
 
 /** What the loop does next. */
-export type NextStep =
+type NextStep =
   | { type: 'call-model' }
   | { type: 'run-tools'; message: AssistantMessage; calls: ToolCallPart[]; stopReason: StopReason | undefined }
   | { type: 'final'; message: AssistantMessage | undefined }

@@ -2,7 +2,8 @@
  * `Session`: one conversation with an agent, persisted through a {@link SessionStore}
  * after every step. A thin wrapper over {@link runEpisode}.
  */
-import { SessionBusyError } from './agent-errors.js';
+import { SessionBusyError, SessionConflictError } from '../store/session-errors.js';
+import { acquireWriter } from '../store/session-writer.js';
 import type { AgentEvent, AgentEventHandler } from './agent-events.js';
 import { InvalidArgumentError } from '../errors.js';
 import type { Message, UserMessage, UserPart } from '../message/message.js';
@@ -11,18 +12,26 @@ import type { ReasoningAtRest } from '../store/reasoning-at-rest.js';
 import { type SessionReasoningSummary, summarizeReasoning } from '../reasoning/stats/reasoning-report.js';
 import { type EpisodeResult, type LoopSettings, pendingStep, runEpisode } from './run-loop.js';
 import type { OpenedSession } from './session-open.js';
-import type { SessionStore, TornLine } from '../store/session-store.js';
+import type { SessionLease, SessionStore, TornLine } from '../store/session-store.js';
 import { parseTranscriptLine } from '../message/transcript.js';
 import { type UsageTotals, usageTotalsOf } from '../model/usage-totals.js';
 
 /** What `send` accepts: text, user content parts, or a whole user message. */
 export type SessionInput = string | UserPart[] | UserMessage;
 
+/** Options of one run: {@link Session.send}, {@link Session.resume} and their streams. */
 export interface RunOptions {
   /** Aborts the run; the transcript stays consistent (see {@link RunAbortedError}). */
   signal?: AbortSignal;
   /** Receives every event as it happens. */
   onEvent?: AgentEventHandler;
+}
+
+let create: (settings: LoopSettings, store: SessionStore, id: string, opened: OpenedSession) => Session;
+
+/** Creates a session from what `agent.session()` prepared (the constructor is private). */
+export function createSession(settings: LoopSettings, store: SessionStore, id: string, opened: OpenedSession): Session {
+  return create(settings, store, id, opened);
 }
 
 /** A conversation: its transcript, pack state and usage. Create with `agent.session()`. */
@@ -38,8 +47,13 @@ export class Session {
   private readonly atRest: ReasoningAtRest | undefined;
   private running = false;
 
-  /** @internal Use `agent.session()`. */
-  constructor(
+  static {
+    create = (settings, store, id, opened) => new Session(settings, store, id, opened);
+  }
+
+  // Private, so the public declaration carries none of the loop's types: `agent.session()`
+  // creates sessions through `createSession` below.
+  private constructor(
     private readonly settings: LoopSettings,
     store: SessionStore,
     id: string,
@@ -79,7 +93,7 @@ export class Session {
     return summarizeReasoning(this.state.messages, this.settings.tokenizer);
   }
 
-  /** True when the current episode was interrupted and {@link resume} has work to do. */
+  /** True when the current episode was interrupted and {@link Session.resume} has work to do. */
   get unfinished(): boolean {
     return pendingStep(this.state.messages) !== undefined;
   }
@@ -87,7 +101,10 @@ export class Session {
   /**
    * Runs one episode for `input` and returns its outcome. Rejects on abort or a model
    * failure, and with a {@link TranscriptError} for input that is not a valid user
-   * message (nothing is stored then).
+   * message (nothing is stored then). Before writing anything it takes the session's
+   * lease from the store: another writer holding it rejects with a
+   * {@link SessionBusyError}, and a store changed by another writer since this
+   * session was opened rejects with a {@link SessionConflictError} (open it again).
    */
   send(input: SessionInput, options: RunOptions = {}): Promise<EpisodeResult> {
     try {
@@ -115,7 +132,7 @@ export class Session {
     return this.events(toUserMessage(input), options);
   }
 
-  /** {@link resume} as a stream of events (see {@link stream}). */
+  /** {@link Session.resume} as a stream of events (see {@link Session.stream}). */
   resumeStream(options: RunOptions = {}): AsyncGenerator<AgentEvent> {
     return this.events(undefined, options);
   }
@@ -158,35 +175,59 @@ export class Session {
   private async run(input: UserMessage | undefined, options: RunOptions): Promise<EpisodeResult> {
     if (this.running) throw new SessionBusyError(this.id);
     this.running = true;
-    const { store, id, state, atRest } = this;
     try {
-      const result = await runEpisode(
-        this.settings,
-        {
-          id,
-          get messages() {
-            return state.messages;
-          },
-          get packState() {
-            return state.packState;
-          },
-          set packState(value) {
-            state.packState = value;
-          },
-          persist: (messages) =>
-            atRest ? atRest.persist(messages, state.messages.length) : store.append(id, messages),
-          saveState: (packState) => store.saveState(id, packState),
-          emit: options.onEvent ?? (() => {}),
-          notices: this.notices,
-        },
-        input,
-        options.signal,
-      );
-      await atRest?.settle();
+      const lease = await acquireWriter(this.store, this.id, this.state.messages.length);
+      let result: EpisodeResult;
+      try {
+        result = await this.runLeased(input, options, lease);
+      } catch (error) {
+        // The episode's own error is the one to report; an unreleased lease lapses by itself.
+        await lease.release().catch(() => {});
+        throw error;
+      }
+      await lease.release();
       return result;
     } finally {
       this.running = false;
     }
+  }
+
+  /** One episode under `lease`: every write carries it, every append the length it expects. */
+  private async runLeased(input: UserMessage | undefined, options: RunOptions, lease: SessionLease): Promise<EpisodeResult> {
+    const { store, id, state, atRest } = this;
+    if (lease.length !== state.messages.length) {
+      throw new SessionConflictError(
+        id,
+        `the store holds ${lease.length} messages but this Session was opened with ${state.messages.length}: another writer changed it since. Open it again with agent.session({ id }); nothing was written.`,
+      );
+    }
+    const write = { lease };
+    const result = await runEpisode(
+      this.settings,
+      {
+        id,
+        get messages() {
+          return state.messages;
+        },
+        get packState() {
+          return state.packState;
+        },
+        set packState(value) {
+          state.packState = value;
+        },
+        persist: (messages) =>
+          atRest
+            ? atRest.persist(messages, state.messages.length, write)
+            : store.append(id, messages, { lease, expectedLength: state.messages.length }),
+        saveState: (packState) => store.saveState(id, packState, write),
+        emit: options.onEvent ?? (() => {}),
+        notices: this.notices,
+      },
+      input,
+      options.signal,
+    );
+    await atRest?.settle(write);
+    return result;
   }
 }
 

@@ -96,7 +96,9 @@ export interface ProviderData {
   [field: string]: unknown;
 }
 
+/** A part of an assistant message. */
 export type AssistantPart = TextPart | ReasoningPart | ToolCallPart | ProviderToolPart;
+/** A part of a user message. */
 export type UserPart = TextPart | ImagePart;
 /** What a tool result holds when it is more than text (v1.1). */
 export type ToolResultPart = TextPart | ImagePart | FilePart;
@@ -124,6 +126,11 @@ export interface DeveloperMessage {
   [extra: string]: unknown;
 }
 
+
+/**
+ * A user message: plain text or parts. Each one a person typed opens an episode;
+ * injected ones (v1.1) do not.
+ */
 export interface UserMessage {
   role: 'user';
   content: string | UserPart[];
@@ -170,6 +177,7 @@ export interface Usage {
   costUsd?: number;
 }
 
+/** One model answer: reasoning, text and tool calls, with the model that produced it and the call's usage. */
 export interface AssistantMessage {
   role: 'assistant';
   content: AssistantPart[];
@@ -179,6 +187,7 @@ export interface AssistantMessage {
   [extra: string]: unknown;
 }
 
+/** The result of one tool call, paired with the call by `toolCallId`. Never an episode boundary. */
 export interface ToolMessage {
   role: 'tool';
   toolCallId: string;
@@ -189,8 +198,8 @@ export interface ToolMessage {
   [extra: string]: unknown;
 }
 
+/** One line of a transcript (format v1.1). */
 export type Message = SystemMessage | DeveloperMessage | UserMessage | AssistantMessage | ToolMessage;
-export type Role = Message['role'];
 
 /** A tool as the model sees it: name, description and a JSON Schema for its input. */
 export interface ToolSpec {

@@ -31,17 +31,25 @@ export interface Pricing {
   output: number;
 }
 
+/**
+ * What Episodic needs to know about one model, as data: context window, which
+ * reasoning goes back, cache style, tokenizer factor, pricing. The tables live in
+ * `@episodic/providers` (`resolveProfile`); every field can be overridden per adapter.
+ */
 export interface ModelProfile {
   /** Provider name, e.g. `anthropic`, `openai`, `google`, `deepseek`. */
   provider: string;
   /** Model id pattern this profile matches (a RegExp source, anchored by the lookup). */
   pattern: string;
+  /** Most tokens of one call, input and output together. */
   contextWindow: number;
+  /** Most output tokens of one call; sent as the call's limit by default. */
   maxOutputTokens: number;
   /** Which reasoning goes back to this model across episodes. */
   retention: Retention;
   /** Wire field for reasoning on OpenAI-compatible endpoints. */
   reasoningField?: ReasoningField;
+  /** How the provider caches prompts, which decides where cache breakpoints go. */
   cacheStyle: CacheStyle;
   /** Below this many prompt tokens the provider does not cache. */
   minCacheableTokens: number;
@@ -55,6 +63,7 @@ export interface ModelProfile {
    * `billed`, the safe assumption for a cost estimate.
    */
   pastReasoning?: PastReasoning;
+  /** List prices, for the estimated cost of calls; unknown when absent. */
   pricing?: Pricing;
   /** Provider-specific fields (thinking mode, beta headers, id rules, paired flags, ...). */
   [field: string]: unknown;

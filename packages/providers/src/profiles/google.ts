@@ -1,7 +1,8 @@
 /**
  * Gemini model profiles (data, first match wins). Facts from PROVIDERS.md,
- * https://ai.google.dev/gemini-api/docs/thinking and
- * https://ai.google.dev/gemini-api/docs/thought-signatures.
+ * https://ai.google.dev/gemini-api/docs/thinking,
+ * https://ai.google.dev/gemini-api/docs/thought-signatures and
+ * https://ai.google.dev/gemini-api/docs/pricing (see `prices-collected.ts`).
  */
 import type { ModelProfile } from '@episodic/core';
 
@@ -23,19 +24,27 @@ export interface GoogleProfileFields {
   placeholderSignature: string;
 }
 
+/** A profile of a Gemini model: the common fields plus the Google ones. */
 export type GoogleModelProfile = ModelProfile & GoogleProfileFields;
 
-const base = {
+const provider = {
   provider: 'google',
   retention: 'episode',
   cacheStyle: 'gemini-implicit',
   tokenizerFactor: 1.05,
   // Thoughts come back as signatures only; earlier turns are not validated or billed as thought text.
   pastReasoning: 'stripped',
-  contextWindow: 1_048_576,
-  maxOutputTokens: 65_536,
   placeholderSignature: 'skip_thought_signature_validator',
 } as const;
+
+/**
+ * What Google fixes for every model: the fallback's provider fields for a model
+ * without a row (a model name outside the `gemini-` families, e.g. Gemma, keeps
+ * the fallback's conservative limits).
+ */
+export const googleDefaults: Partial<GoogleModelProfile> = { ...provider, minCacheableTokens: 1024 };
+
+const base = { ...provider, contextWindow: 1_048_576, maxOutputTokens: 65_536 } as const;
 
 /** Built-in Gemini profiles. */
 export const googleProfiles: readonly GoogleModelProfile[] = [
@@ -45,6 +54,15 @@ export const googleProfiles: readonly GoogleModelProfile[] = [
     thinking: { level: 'high', includeThoughts: true },
     functionCallSignatures: 'required',
     minCacheableTokens: 4096,
+    pricing: { input: 2, cachedInput: 0.2, output: 12 },
+  },
+  {
+    ...base,
+    pattern: 'gemini-3(?:\\.\\d+)?-flash.*',
+    thinking: { level: 'high', includeThoughts: true },
+    functionCallSignatures: 'required',
+    minCacheableTokens: 1024,
+    pricing: { input: 0.5, cachedInput: 0.05, output: 3 },
   },
   {
     ...base,
@@ -59,6 +77,15 @@ export const googleProfiles: readonly GoogleModelProfile[] = [
     thinking: { budget: -1, includeThoughts: true },
     functionCallSignatures: 'optional',
     minCacheableTokens: 4096,
+    pricing: { input: 1.25, cachedInput: 0.125, output: 10 },
+  },
+  {
+    ...base,
+    pattern: 'gemini-2\\.5-flash-lite.*',
+    thinking: { budget: -1, includeThoughts: true },
+    functionCallSignatures: 'optional',
+    minCacheableTokens: 1024,
+    pricing: { input: 0.1, cachedInput: 0.01, output: 0.4 },
   },
   {
     ...base,
@@ -66,6 +93,7 @@ export const googleProfiles: readonly GoogleModelProfile[] = [
     thinking: { budget: -1, includeThoughts: true },
     functionCallSignatures: 'optional',
     minCacheableTokens: 1024,
+    pricing: { input: 0.3, cachedInput: 0.03, output: 2.5 },
   },
   {
     // Unknown Gemini models: assume a newer one that validates signatures.
