@@ -1,9 +1,11 @@
 /**
  * The HTML report of `episodic budget --html` in a real headless browser (Debian's
  * chromium, driven by playwright-core, which downloads no browser of its own): the
- * page loads offline without console errors or network requests, its three charts
- * draw pixels, and its table shows the figures `--json` prints. A screenshot goes to
- * test-output/ for a person to look at. Without chromium the suite fails (CI installs it).
+ * page loads offline without console errors or network requests, its charts (the
+ * budget sweep, replayed against reported input, and the per-call charts) draw
+ * pixels, it shows the prefix inferred from the recorded usage, and its table shows
+ * the figures `--json` prints. A screenshot goes to test-output/ for a person to look
+ * at. Without chromium the suite fails (CI installs it).
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
@@ -72,6 +74,7 @@ describe('budget HTML report in headless chromium', () => {
   let fixtures: Awaited<ReturnType<typeof fixtureDir>>;
   let reportFile: string;
   let runs: JsonRun[];
+  let inferredPrefix: number;
   let browser: ChromiumSession | undefined;
 
   beforeAll(async () => {
@@ -100,7 +103,7 @@ describe('budget HTML report in headless chromium', () => {
       'budget',
       transcript,
       '--budgets',
-      '4k,8k,32k',
+      '8k,16k,32k',
       '--retention',
       'episode,all',
       '--json',
@@ -109,7 +112,9 @@ describe('budget HTML report in headless chromium', () => {
     ]);
     expect(result.stderr).toContain('Wrote the HTML report');
     expect(result.code).toBe(0);
-    runs = (JSON.parse(result.stdout) as { runs: JsonRun[] }).runs;
+    const json = JSON.parse(result.stdout) as { runs: JsonRun[]; prefix: { inference: { prefixTokens: number } } };
+    runs = json.runs;
+    inferredPrefix = json.prefix.inference.prefixTokens;
   });
 
   afterAll(async () => {
@@ -136,7 +141,13 @@ describe('budget HTML report in headless chromium', () => {
       expect(await page.evaluate('window.injected')).toBeUndefined();
 
       const canvases = await page.evaluate<CanvasInfo[]>(canvasProbe);
-      expect(canvases.map((canvas) => canvas.id).sort()).toEqual(['chart-cache', 'chart-cost', 'chart-sections']);
+      expect(canvases.map((canvas) => canvas.id).sort()).toEqual([
+        'chart-cache',
+        'chart-cost',
+        'chart-fidelity',
+        'chart-sections',
+        'chart-sweep',
+      ]);
       for (const canvas of canvases) {
         expect(canvas.width).toBeGreaterThan(100);
         // Axes, labels and data: a blank canvas has no painted pixel at all.
@@ -144,6 +155,16 @@ describe('budget HTML report in headless chromium', () => {
       }
       // The bars themselves: pixels in the current-episode colour, which no axis uses.
       expect(await page.evaluate<number>(colourProbe('chart-sections', [217, 130, 43]))).toBeGreaterThan(500);
+      // The sweep: a line per retention (blue, orange) and the recommended run's green marker.
+      for (const colour of [[53, 102, 168], [217, 130, 43], [59, 125, 59]] as [number, number, number][]) {
+        expect(await page.evaluate<number>(colourProbe('chart-sweep', colour)), String(colour)).toBeGreaterThan(40);
+      }
+      // Replayed (blue, dashed) against reported (red) input per call.
+      expect(await page.evaluate<number>(colourProbe('chart-fidelity', [168, 58, 90]))).toBeGreaterThan(200);
+      const prefix = await page.evaluate<string>(
+        "Array.from(document.querySelectorAll('p.prefix')).map((node) => node.textContent).join(' ')",
+      );
+      expect(prefix).toContain(`inferred from the first call's reported input: ${formatCount(inferredPrefix)} tokens`);
 
       const rows = await page.evaluate<TableRow[]>(tableProbe);
       expect(rows.map(({ budget, retention }) => ({ budget, retention }))).toEqual(

@@ -5,7 +5,7 @@
  * thinking is canned. Each question takes three model calls: list the project's
  * files, read the one the question names (else the README), answer from it.
  */
-import { type ModelAdapter, ModelError, type ModelRequest, type ToolMessage, type UserMessage, userText } from '@episodic/core';
+import { type ModelAdapter, ModelError, type ModelRequest, type ToolMessage, type UserMessage, toolResultText, userText } from '@episodic/core';
 import { type ScriptedModel, type ScriptStep, scriptedModel } from '@episodic/core/testing';
 
 /** The model reference written into transcripts. */
@@ -61,7 +61,7 @@ export function demoStep(request: ModelRequest): ScriptStep {
     };
   }
   if (!read) {
-    const files = listing.content.split('\n').map((line) => line.trim()).filter((line) => /\.\w+$/.test(line));
+    const files = toolResultText(listing).split('\n').map((line) => line.trim()).filter((line) => /\.\w+$/.test(line));
     const path = files.find((file) => question.includes(file) || question.includes(file.split('/').pop()!));
     const chosen = path ?? 'README.md';
     return {
@@ -76,11 +76,11 @@ export function demoStep(request: ModelRequest): ScriptStep {
 
 function answer(read: ToolMessage): ScriptStep {
   if (read.isError) {
-    return { reasoning: 'The file could not be read; I say so.', text: `I could not read it: ${read.content}` };
+    return { reasoning: 'The file could not be read; I say so.', text: `I could not read it: ${toolResultText(read)}` };
   }
   // read_file prints "path: lines 1-N of N", then one "number<TAB>text" line per line.
-  const path = /^(.+?): lines/.exec(read.content)?.[1] ?? 'the file';
-  const lines = read.content.split('\n').filter((line) => /^\d+\t/.test(line)).map((line) => line.replace(/^\d+\t/, ''));
+  const path = /^(.+?): lines/.exec(toolResultText(read))?.[1] ?? 'the file';
+  const lines = toolResultText(read).split('\n').filter((line) => /^\d+\t/.test(line)).map((line) => line.replace(/^\d+\t/, ''));
   const sentence = lines.find((line) => line.trim().split(/\s+/).length >= 3 && !line.startsWith('#')) ?? lines[0] ?? '';
   return {
     reasoning: `I have ${path}: ${lines.length} lines. I quote its first real sentence and offer the next step.`,

@@ -12,22 +12,27 @@
 export { ContextOverflowError, EpisodicError, InvalidArgumentError, PersistedFormatError, TranscriptError } from './errors.js';
 export type { PersistedFormatLocation, TranscriptLocation } from './errors.js';
 
-// message: the neutral message model, transcripts (format v1) and episodes.
-export { assistantText, toolCallsOf, userText } from './message/message.js';
+// message: the neutral message model, transcripts (format v1.1, a superset of v1) and episodes.
+export { assistantText, isEpisodeStart, isInstruction, toolCallsOf, toolResultText, userText } from './message/message.js';
 export type {
   AssistantMessage,
   AssistantPart,
+  Compaction,
+  DeveloperMessage,
+  FilePart,
   ImagePart,
   Message,
   ModelMessage,
   ModelRef,
   ProviderData,
+  ProviderToolPart,
   ReasoningPart,
   SummaryMessage,
   SystemMessage,
   TextPart,
   ToolCallPart,
   ToolMessage,
+  ToolResultPart,
   ToolSpec,
   Usage,
   UserMessage,
@@ -35,6 +40,14 @@ export type {
 } from './message/message.js';
 export { formatTranscript, parseTranscriptLine, readTranscript, readTranscriptStream, writeTranscript } from './message/transcript.js';
 export type { ReadTranscriptOptions } from './message/transcript.js';
+export {
+  TRANSCRIPT_FORMAT,
+  TRANSCRIPT_VERSION,
+  transcriptVersionOf,
+  transcriptVersions,
+  versionLine,
+} from './message/transcript-version.js';
+export type { TranscriptVersion } from './message/transcript-version.js';
 export { splitEpisodes } from './message/episodes.js';
 export type { Episode } from './message/episodes.js';
 export type { Retention } from './message/retention.js';
@@ -64,7 +77,7 @@ export type {
   StreamOptions,
 } from './model/model-adapter.js';
 export type { ModelResponse } from './model/model-response.js';
-export type { CacheStyle, ModelProfile, Pricing, ReasoningField } from './model/model-profile.js';
+export type { CacheStyle, ModelProfile, PastReasoning, Pricing, ReasoningField } from './model/model-profile.js';
 export type { UsageTotals } from './model/usage-totals.js';
 
 // reasoning: splitters for reasoning inside text, the replay cache, and the types of

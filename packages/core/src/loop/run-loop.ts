@@ -17,6 +17,7 @@ import { checkedAssistantMessage } from './checked-message.js';
 import {
   type AssistantMessage,
   assistantText,
+  isEpisodeStart,
   type Message,
   type ToolCallPart,
   type ToolMessage,
@@ -279,11 +280,13 @@ export function pendingStep(messages: readonly Message[]): NextStep | undefined 
   return episodeUnfinished(messages) ? { type: 'call-model' } : undefined;
 }
 
-/** Assistant messages (model calls) since the last user message. */
+/** Assistant messages (model calls) since the episode began (injected user messages do not end it). */
 export function stepsInEpisode(messages: readonly Message[]): number {
   let steps = 0;
-  for (let index = messages.length - 1; index >= 0 && messages[index]?.role !== 'user'; index -= 1) {
-    if (messages[index]?.role === 'assistant') steps += 1;
+  for (let index = messages.length - 1; index >= 0; index -= 1) {
+    const message = messages[index] as Message;
+    if (isEpisodeStart(message)) break;
+    if (message.role === 'assistant') steps += 1;
   }
   return steps;
 }
@@ -291,7 +294,7 @@ export function stepsInEpisode(messages: readonly Message[]): number {
 function lastAssistant(messages: readonly Message[]): AssistantMessage | undefined {
   for (let index = messages.length - 1; index >= 0; index -= 1) {
     const message = messages[index];
-    if (message?.role === 'user') return undefined;
+    if (message && isEpisodeStart(message)) return undefined;
     if (message?.role === 'assistant') return message;
   }
   return undefined;

@@ -1,8 +1,9 @@
 /**
- * zod schemas for transcript format v1 (see DESIGN.md). Objects are loose: unknown
- * fields are kept so that a read/write round trip loses nothing. Each schema has the
- * name of its interface in `message.ts`; the check at the bottom fails to compile
- * when the two stop describing the same data.
+ * zod schemas for transcript format v1.1, a strict superset of v1 (see DESIGN.md
+ * and the README). Objects are loose: unknown fields are kept so that a read/write
+ * round trip loses nothing. What only v1.1 has is listed in `transcript-version.ts`.
+ * Each schema has the name of its interface in `message.ts`; the check at the bottom
+ * fails to compile when the two stop describing the same data.
  */
 import { z } from 'zod';
 import type { Agree, Proven } from '../support/schema-agreement.js';
@@ -36,8 +37,33 @@ export const ImagePart = z.looseObject({
   mediaType: z.string().optional(),
 });
 
-export const AssistantPart = z.discriminatedUnion('type', [TextPart, ReasoningPart, ToolCallPart]);
+/** v1.1: a file in a tool result, by base64 data or URL. */
+export const FilePart = z
+  .looseObject({
+    type: z.literal('file'),
+    data: z.string().optional(),
+    url: z.string().optional(),
+    mediaType: z.string().min(1),
+    filename: z.string().optional(),
+  })
+  .refine((part) => part.data !== undefined || part.url !== undefined, {
+    message: 'needs data (base64) or url',
+    path: ['data'],
+  });
+/** v1.1: a tool the provider ran itself; its wire form rides opaque in `providerData`. */
+export const ProviderToolPart = z.looseObject({
+  type: z.literal('provider-tool'),
+  name: z.string().min(1),
+  kind: z.enum(['call', 'result']),
+  id: z.string().optional(),
+  text: z.string().optional(),
+  providerData: ProviderData,
+});
+
+export const AssistantPart = z.discriminatedUnion('type', [TextPart, ReasoningPart, ToolCallPart, ProviderToolPart]);
 export const UserPart = z.discriminatedUnion('type', [TextPart, ImagePart]);
+/** v1.1: the parts of a tool result that is more than text. */
+export const ToolResultPart = z.discriminatedUnion('type', [TextPart, ImagePart, FilePart]);
 
 const ModelRef = z.looseObject({ provider: z.string(), id: z.string() });
 const Usage = z.looseObject({
@@ -50,9 +76,20 @@ const Usage = z.looseObject({
 });
 
 export const SystemMessage = z.looseObject({ role: z.literal('system'), content: z.string() });
+/** v1.1: developer instructions, anywhere. */
+export const DeveloperMessage = z.looseObject({ role: z.literal('developer'), content: z.string() });
 export const UserMessage = z.looseObject({
   role: z.literal('user'),
   content: z.union([z.string(), z.array(UserPart)]),
+  /** v1.1: context no person typed; it does not start an episode. */
+  injected: z.boolean().optional(),
+  /** v1.1: a recorded agent's context compaction. */
+  compaction: z
+    .looseObject({
+      keptMessages: z.number().int().nonnegative(),
+      tokensBefore: z.number().int().nonnegative().optional(),
+    })
+    .optional(),
 });
 export const AssistantMessage = z.looseObject({
   role: z.literal('assistant'),
@@ -64,7 +101,7 @@ export const ToolMessage = z.looseObject({
   role: z.literal('tool'),
   toolCallId: z.string().min(1),
   toolName: z.string().min(1),
-  content: z.string(),
+  content: z.union([z.string(), z.array(ToolResultPart)]),
   isError: z.boolean().optional(),
 });
 
@@ -85,6 +122,7 @@ export const SummaryMessage = z.looseObject({
 /** Schemas by role; the role is checked first so errors name the right shape. */
 export const MessageSchemas = {
   system: SystemMessage,
+  developer: DeveloperMessage,
   user: UserMessage,
   assistant: AssistantMessage,
   tool: ToolMessage,
@@ -93,6 +131,7 @@ export const MessageSchemas = {
 
 export const Message = z.discriminatedUnion('role', [
   SystemMessage,
+  DeveloperMessage,
   UserMessage,
   AssistantMessage,
   ToolMessage,
@@ -109,6 +148,7 @@ type _TranscriptTypesAgree = [
   Proven<Agree<Types.ModelRef, z.output<typeof ModelRef>>>,
   Proven<Agree<Types.Usage, z.output<typeof Usage>>>,
   Proven<Agree<Types.SystemMessage, z.output<typeof SystemMessage>>>,
+  Proven<Agree<Types.DeveloperMessage, z.output<typeof DeveloperMessage>>>,
   Proven<Agree<Types.UserMessage, z.output<typeof UserMessage>>>,
   Proven<Agree<Types.AssistantMessage, z.output<typeof AssistantMessage>>>,
   Proven<Agree<Types.ToolMessage, z.output<typeof ToolMessage>>>,

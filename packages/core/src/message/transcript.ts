@@ -1,7 +1,7 @@
 /**
- * Reading and writing transcripts (format v1, JSON Lines). The reader streams, so a
- * large session never has to be held as one string; every problem becomes a
- * {@link TranscriptError} naming the line and the field.
+ * Reading and writing transcripts (format v1.1, JSON Lines; v1 files read as they
+ * are). The reader streams, so a large session never has to be held as one string;
+ * every problem becomes a {@link TranscriptError} naming the line and the field.
  */
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -11,6 +11,14 @@ import { describeSchemaIssue } from '../support/schema-issue.js';
 import { EpisodicError, TranscriptError } from '../errors.js';
 import type { Message } from './message.js';
 import { MessageSchemas } from './transcript-schema.js';
+import {
+  isVersionLine,
+  type TranscriptVersion,
+  TRANSCRIPT_VERSION,
+  transcriptVersionOf,
+  VersionCheck,
+  versionLine,
+} from './transcript-version.js';
 
 const roles = Object.keys(MessageSchemas) as (keyof typeof MessageSchemas)[];
 
@@ -18,6 +26,12 @@ const roles = Object.keys(MessageSchemas) as (keyof typeof MessageSchemas)[];
 export interface ReadTranscriptOptions {
   /** Name used in error messages when the source is a stream. */
   file?: string;
+  /**
+   * The newest transcript version to accept (default the newest this code knows).
+   * With `'1'` the reader is a v1 reader: a v1.1 version line or any v1.1 content
+   * is refused with an error naming the line and what needs v1.1.
+   */
+  accept?: TranscriptVersion;
 }
 
 /**
@@ -33,6 +47,12 @@ export function parseTranscriptLine(text: string, lineNumber: number, file?: str
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new TranscriptError({ file, line: lineNumber }, 'a message must be a JSON object');
+  }
+  if (isVersionLine(value)) {
+    throw new TranscriptError(
+      { file, line: lineNumber, field: 'format' },
+      'a version line may only be the first line of a transcript file, not a message',
+    );
   }
   const role = (value as { role?: unknown }).role;
   if (typeof role !== 'string' || !(roles as string[]).includes(role)) {
@@ -64,20 +84,19 @@ export async function* readTranscriptStream(
   const file = typeof source === 'string' ? source : options.file;
   const input = typeof source === 'string' ? createReadStream(source, { encoding: 'utf8' }) : source;
   const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
+  const versions = new VersionCheck(options.accept ?? TRANSCRIPT_VERSION, file);
   let lineNumber = 0;
-  let seenNonSystem = false;
+  let first = true;
   try {
     for await (const line of lines) {
       lineNumber += 1;
       if (line.trim() === '') continue;
+      const header = first ? versionLineValue(line) : undefined;
+      if (header) versions.declare(header, lineNumber);
+      first = false;
+      if (header) continue;
       const message = parseTranscriptLine(line, lineNumber, file);
-      if (message.role === 'system' && seenNonSystem) {
-        throw new TranscriptError(
-          { file, line: lineNumber, field: 'role' },
-          'a system message may only appear at the top of a transcript',
-        );
-      }
-      if (message.role !== 'system') seenNonSystem = true;
+      versions.check(message, lineNumber);
       yield message;
     }
   } catch (error) {
@@ -88,6 +107,17 @@ export async function* readTranscriptStream(
   } finally {
     lines.close();
     if (typeof source === 'string') input.destroy();
+  }
+}
+
+/** The parsed version line, when `line` is one (anything else is left to the message parser). */
+function versionLineValue(line: string): { format: unknown; version: unknown } | undefined {
+  if (!line.includes('"format"')) return undefined;
+  try {
+    const value: unknown = JSON.parse(line);
+    return isVersionLine(value) ? value : undefined;
+  } catch {
+    return undefined;
   }
 }
 
@@ -106,9 +136,14 @@ export function serializeMessage(message: Message): string {
   return JSON.stringify(message);
 }
 
-/** Serialises messages as transcript text (one line each, trailing newline). */
+/**
+ * Serialises messages as transcript text (one line each, trailing newline). When a
+ * message needs v1.1 the text starts with the version line; otherwise it is exactly
+ * what v1 wrote, so v1 readers keep reading it.
+ */
 export function formatTranscript(messages: readonly Message[]): string {
-  return messages.map((message) => `${serializeMessage(message)}\n`).join('');
+  const header = transcriptVersionOf(messages) === '1' ? '' : `${versionLine()}\n`;
+  return header + messages.map((message) => `${serializeMessage(message)}\n`).join('');
 }
 
 /**

@@ -91,7 +91,7 @@ describe('packContext budget', () => {
     const big = call('get_log');
     const messages = [user('why red?'), assistant([reasoning('look'), big]), result(big, lines)];
     const packed = packContext({ messages, budget: 8_000 });
-    const tool = packed.messages[2] as ToolMessage;
+    const tool = packed.messages[2] as ToolMessage & { content: string };
     expect(packed.stats.tokens.total).toBeLessThanOrEqual(8_000);
     expect(tool.content.startsWith('line 0:')).toBe(true);
     expect(tool.content.endsWith(lines.slice(lines.lastIndexOf('\n') + 1))).toBe(true);
@@ -151,9 +151,15 @@ describe('packContext budget', () => {
     const packed = packContext({ messages, budget: 1000, system: 'given' });
     expect(packed.system).toBe('given\n\nfrom transcript');
     expect(packed.messages).toEqual([user('hi')]);
-    expect(() => packContext({ messages: [user('x'), { role: 'system', content: 'late' }], budget: 1000 })).toThrow(
-      /messages\[1\] is a system message/,
-    );
+  });
+
+  it('keeps later system and developer lines where they stand (v1.1)', () => {
+    const late: Message = { role: 'system', content: 'The model changed.' };
+    const developer: Message = { role: 'developer', content: 'Answer in French.' };
+    const messages: Message[] = [user('x'), late, developer];
+    const packed = packContext({ messages, budget: 1000, system: 'given' });
+    expect(packed.system).toBe('given');
+    expect(packed.messages).toEqual([user('x'), late, developer]);
   });
 });
 
@@ -391,5 +397,41 @@ describe('prepareForPacking', () => {
     const { counter, calls } = countingCounter();
     packContext({ messages, budget: 20_000, tokenizer: counter });
     expect(calls.countText).toBeGreaterThan(0);
+  });
+});
+
+describe('packContext with transcript v1.1 content', () => {
+  it('an injected user message does not end the episode: its reasoning and the cached prefix stay', () => {
+    const thought = call('get_log');
+    const notice: Message = { role: 'user', content: '<system-reminder>a task finished</system-reminder>', injected: true };
+    const before = [user('why is CI red?'), assistant([reasoning('read the log'), thought]), result(thought, 'FAIL')];
+    const first = packContext({ messages: before, budget: 10_000 });
+    const after = packContext({ messages: [...before, notice], budget: 10_000, state: first.state });
+    expect(reasoningTexts(after.messages)).toEqual(['read the log']);
+    expect(after.messages.at(-1)).toBe(notice);
+    expect(after.stats.prefixReuseTokens).toBe(first.stats.tokens.total - first.stats.tokens.system - 3);
+    const typed = packContext({ messages: [...before, user('and now?')], budget: 10_000, state: first.state });
+    expect(reasoningTexts(typed.messages)).toEqual([]);
+  });
+
+  it('shortens a past tool result with an image to text, saying the image was left out', () => {
+    const shot = call('screenshot');
+    const image: ToolMessage = {
+      role: 'tool',
+      toolCallId: (shot as { id: string }).id,
+      toolName: 'screenshot',
+      content: [
+        { type: 'text', text: words(400, 3) },
+        { type: 'image', data: 'iVBORw0KGgo=', mediaType: 'image/png' },
+      ],
+    };
+    const messages = [user('look'), assistant([shot]), image, assistant([text('seen')]), user('next')];
+    const packed = packContext({ messages, budget: 20_000, toolResultCap: 100 });
+    const sent = packed.messages.find((message) => message.role === 'tool') as ToolMessage;
+    expect(typeof sent.content).toBe('string');
+    expect(sent.content).toContain('[image left out of this shortened tool result]');
+    expect(sent.truncated).toBe(true);
+    const current = packContext({ messages: messages.slice(0, 3), budget: 20_000, toolResultCap: 100 });
+    expect(current.messages.at(-1)).toBe(image);
   });
 });

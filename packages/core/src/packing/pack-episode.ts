@@ -81,7 +81,9 @@ export function packEpisode(
     const message = messages[index] as Message;
     // Summary lines are read by the packer as a whole (pack-summary.ts), never sent where they stand.
     if (message.role === 'summary') continue;
-    if (reductions && index < reductions.stepsDroppedBefore && message.role !== 'user') continue;
+    // Dropping steps leaves the user's messages and instructions: they are what the steps answered.
+    const step = message.role === 'assistant' || message.role === 'tool';
+    if (reductions && index < reductions.stepsDroppedBefore && step) continue;
     let packed: ModelMessage | null = message;
     if (message.role === 'assistant') {
       const hasCalls = message.content.some((part) => part.type === 'tool-call' && paired.has(part.id));

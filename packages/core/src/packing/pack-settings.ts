@@ -110,7 +110,11 @@ export function prepareForPacking(message: Message, options: MessageFormOptions)
   }
 }
 
-/** Leading system messages are folded into the system prompt. */
+/**
+ * Leading system messages are folded into the system prompt. System and developer
+ * lines further on stay where they are, in the episode they stand in (evicted with
+ * it, never cut from the current one), and each adapter places them on its wire.
+ */
 export function foldSystem(
   messages: readonly Message[],
   system: string | undefined,
@@ -120,13 +124,6 @@ export function foldSystem(
   while (start < messages.length && messages[start]?.role === 'system') {
     parts.push(messages[start]?.content as string);
     start += 1;
-  }
-  for (let index = start; index < messages.length; index += 1) {
-    if (messages[index]?.role === 'system') {
-      throw new InvalidArgumentError(
-        `messages[${index}] is a system message: system messages may only lead the transcript`,
-      );
-    }
   }
   return { system: parts.length > 0 ? parts.join('\n\n') : undefined, start };
 }

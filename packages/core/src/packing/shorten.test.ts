@@ -38,7 +38,7 @@ describe('shortened tool results', () => {
         }
         expect(form.content).toMatch(/\[\.\.\. \d+ characters cut from the middle of this tool result \.\.\.\]/);
         expect(counter.countMessage(form)).toBe(fresh.countMessage(form));
-        expect(fresh.countText(form.content)).toBeLessThanOrEqual(cap);
+        expect(fresh.countText(form.content as string)).toBeLessThanOrEqual(cap);
       }
     });
   }

@@ -15,7 +15,7 @@
  * `tool-result` and started `durationMs` earlier.
  */
 import type { AgentEvent } from '../loop/agent-events.js';
-import type { ToolCallPart } from '../message/message.js';
+import { type ToolCallPart, toolResultText } from '../message/message.js';
 import {
   errorType,
   finishReason,
@@ -208,7 +208,7 @@ export class EpisodeTracer {
     const finished = now();
     const call = episode.calls.get(result.toolCallId);
     const content = this.settings.recordContent
-      ? { 'gen_ai.tool.call.arguments': JSON.stringify(call?.args ?? {}), 'gen_ai.tool.call.result': result.content }
+      ? { 'gen_ai.tool.call.arguments': JSON.stringify(call?.args ?? {}), 'gen_ai.tool.call.result': toolResultText(result) }
       : {};
     const span = this.settings.tracer.startSpan(
       `execute_tool ${result.toolName}`,

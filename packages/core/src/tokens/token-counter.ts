@@ -10,7 +10,7 @@
 import { get_encoding, type Tiktoken, type TiktokenEncoding } from 'tiktoken';
 import { Calibration } from './calibration.js';
 import { InvalidArgumentError } from '../errors.js';
-import type { AssistantPart, Message, ToolSpec, UserPart } from '../message/message.js';
+import type { AssistantPart, Message, ToolResultPart, ToolSpec, UserPart } from '../message/message.js';
 import { countInChunks, type ChunkEncoder, TextTally } from './text-tally.js';
 
 /** Framing overhead in tokens, following OpenAI's published counting recipe. */
@@ -25,8 +25,10 @@ export const FRAMING = {
   tool: 8,
   /** Once per request: the priming of the assistant's reply. */
   reply: 3,
-  /** An image in user content, counted flat. */
+  /** An image in user content or a tool result, counted flat. */
   image: 765,
+  /** A file in a tool result (a PDF page or two), counted flat: its size on the wire says little. */
+  file: 1500,
 } as const;
 
 /** Counts tokens. Implementations must be deterministic. */
@@ -222,21 +224,25 @@ class CachingCounter implements TokenCounter {
   private rawMessage(message: Message): number {
     switch (message.role) {
       case 'system':
+      case 'developer':
         return FRAMING.message + this.raw(message.content);
       case 'user':
         if (typeof message.content === 'string') return FRAMING.message + this.countCached(message, message.content);
         return FRAMING.message + this.sumParts(message.content);
       case 'assistant':
         return FRAMING.message + this.sumParts(message.content);
-      case 'tool':
-        return FRAMING.message + this.raw(message.toolName) + this.countCached(message, message.content);
+      case 'tool': {
+        const { content } = message;
+        const body = typeof content === 'string' ? this.countCached(message, content) : this.sumParts(content);
+        return FRAMING.message + this.raw(message.toolName) + body;
+      }
       case 'summary':
         // Counted like the user message the packer sends it as (framing and text).
         return FRAMING.message + this.countCached(message, message.content);
     }
   }
 
-  private sumParts(parts: readonly (AssistantPart | UserPart)[]): number {
+  private sumParts(parts: readonly (AssistantPart | UserPart | ToolResultPart)[]): number {
     let total = 0;
     for (const part of parts) {
       let count = this.parts.get(part);
@@ -249,7 +255,7 @@ class CachingCounter implements TokenCounter {
     return total;
   }
 
-  private rawPart(part: AssistantPart | UserPart): number {
+  private rawPart(part: AssistantPart | UserPart | ToolResultPart): number {
     switch (part.type) {
       case 'text':
         return this.countCached(part, part.text);
@@ -259,6 +265,11 @@ class CachingCounter implements TokenCounter {
         return FRAMING.toolCall + this.raw(part.name) + this.raw(JSON.stringify(part.args ?? {}));
       case 'image':
         return FRAMING.image;
+      case 'file':
+        return FRAMING.file;
+      case 'provider-tool':
+        // Sent as the provider's own block, so its JSON is what the provider reads.
+        return this.raw(JSON.stringify(part.providerData));
       default:
         return this.raw(JSON.stringify(part));
     }

@@ -15,6 +15,7 @@
  */
 import { EpisodicError } from '../errors.js';
 import type { AgentEvent, EpisodeFinishReason } from '../loop/agent-events.js';
+import { toolResultText } from '../message/message.js';
 import type { PackStats } from '../packing/pack-types.js';
 import type { UIFinishReason, UIMessageChunk, UIPackMetadata } from './ui-message-chunk.js';
 
@@ -81,7 +82,7 @@ export class UIMessageChunkMapper {
       case 'tool-result': {
         const { toolCallId, content, isError } = event.result;
         return isError
-          ? [{ type: 'tool-output-error', toolCallId, errorText: content }]
+          ? [{ type: 'tool-output-error', toolCallId, errorText: toolResultText(event.result) }]
           : [{ type: 'tool-output-available', toolCallId, output: content }];
       }
       case 'step-finish':

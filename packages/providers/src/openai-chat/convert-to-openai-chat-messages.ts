@@ -48,7 +48,7 @@ export function convertToOpenAIChatMessages(
   const result: CompatibleChatMessage[] = system ? [{ role: 'system', content: system }] : [];
   const lastFinal = wire.untilFinal ? lastFinalAnswerIndex(messages) : -1;
   messages.forEach((message, index) => {
-    if (message.role === 'system') result.push({ role: 'system', content: message.content });
+    if (message.role === 'system' || message.role === 'developer') result.push({ role: message.role, content: message.content });
     else if (message.role === 'user') result.push(convertUserMessage(message));
     else if (message.role === 'tool') {
       result.push({ role: 'tool', tool_call_id: message.toolCallId, content: toolOutputText(message) });

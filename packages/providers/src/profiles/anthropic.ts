@@ -37,6 +37,8 @@ const base = {
   retention: 'episode',
   cacheStyle: 'anthropic-breakpoints',
   tokenizerFactor: 1.2,
+  // Older models strip earlier turns' thinking; rows of newer ones say they bill it.
+  pastReasoning: 'stripped',
   toolCallId: anthropicToolCallIdRule,
   cacheTtl: '5m',
 } as const;
@@ -66,6 +68,7 @@ export const anthropicProfiles: readonly AnthropicModelProfile[] = [
     ...adaptive,
     // The 5.x family: adaptive only, signatures bound to their prefix (PROVIDERS.md).
     pattern: 'claude-[a-z]+-5(?:-\\d+)*',
+    pastReasoning: 'billed',
     signatureBoundToPrefix: true,
     contextWindow: 1_000_000,
     maxOutputTokens: 128_000,
@@ -75,6 +78,7 @@ export const anthropicProfiles: readonly AnthropicModelProfile[] = [
     ...base,
     ...adaptive,
     pattern: 'claude-opus-4-[6-9](?:-\\d{8})?|claude-mythos-preview',
+    pastReasoning: 'billed',
     contextWindow: 200_000,
     maxOutputTokens: 128_000,
     minCacheableTokens: 4096,
@@ -84,6 +88,7 @@ export const anthropicProfiles: readonly AnthropicModelProfile[] = [
     ...base,
     ...adaptive,
     pattern: 'claude-sonnet-4-[6-9](?:-\\d{8})?',
+    pastReasoning: 'billed',
     contextWindow: 200_000,
     maxOutputTokens: 64_000,
     minCacheableTokens: 2048,
@@ -93,6 +98,7 @@ export const anthropicProfiles: readonly AnthropicModelProfile[] = [
     ...base,
     ...manual(8192),
     pattern: 'claude-opus-4-5(?:-\\d{8})?',
+    pastReasoning: 'billed',
     contextWindow: 200_000,
     maxOutputTokens: 64_000,
     minCacheableTokens: 4096,
@@ -154,6 +160,7 @@ export const anthropicProfiles: readonly AnthropicModelProfile[] = [
     ...base,
     ...adaptive,
     pattern: 'claude-.*',
+    pastReasoning: 'billed',
     signatureBoundToPrefix: true,
     contextWindow: 200_000,
     maxOutputTokens: 32_000,

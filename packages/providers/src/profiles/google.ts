@@ -32,6 +32,8 @@ const provider = {
   retention: 'episode',
   cacheStyle: 'gemini-implicit',
   tokenizerFactor: 1.05,
+  // Thoughts come back as signatures only; earlier turns are not validated or billed as thought text.
+  pastReasoning: 'stripped',
   placeholderSignature: 'skip_thought_signature_validator',
 } as const;
 
