@@ -13,7 +13,7 @@
 import { episodeUnfinished, unansweredToolCalls } from '../message/episodes.js';
 import { RunAbortedError } from './agent-errors.js';
 import type { AgentEvent, AgentEventHandler } from './agent-events.js';
-import { checkedAssistantMessage } from './checked-message.js';
+import { savableAssistantMessage } from './checked-message.js';
 import {
   type AssistantMessage,
   assistantText,
@@ -159,9 +159,9 @@ async function modelStep(
   const usage: Usage = settings.pricing
     ? { ...result.usage, costUsd: estimateCost(result.usage, settings.pricing) }
     : result.usage;
-  const message = checkedAssistantMessage(
+  const message = savableAssistantMessage(
     { ...result.message, model: result.message.model ?? settings.model.model, usage },
-    settings.model.model.provider,
+    { provider: settings.model.model.provider, earlier: session.messages, step, emit },
   );
   const previous = session.messages.at(-1);
   await append(settings, session, [message]);

@@ -4,12 +4,14 @@
  * {@link TranscriptError} naming the line and the field.
  */
 import { createReadStream } from 'node:fs';
-import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import type { z } from 'zod';
 import { writeFileAtomic } from '../support/atomic-write.js';
 import { EpisodicError, TranscriptError } from '../errors.js';
 import type { Message } from './message.js';
+import { TranscriptConsistency } from './transcript-consistency.js';
+import { MAX_NESTING_DEPTH, tooDeepField } from './transcript-limits.js';
+import { decodeTranscriptLine, type TranscriptLineBytes, transcriptLines } from './transcript-lines.js';
 import { MessageSchemas } from './transcript-schema.js';
 
 const roles = Object.keys(MessageSchemas) as (keyof typeof MessageSchemas)[];
@@ -18,6 +20,8 @@ const roles = Object.keys(MessageSchemas) as (keyof typeof MessageSchemas)[];
 export interface ReadTranscriptOptions {
   /** Name used in error messages when the source is a stream. */
   file?: string;
+  /** Longest line accepted, in bytes. Default `MAX_LINE_BYTES` (32 MiB). */
+  maxLineBytes?: number;
 }
 
 /**
@@ -33,6 +37,13 @@ export function parseTranscriptLine(text: string, lineNumber: number, file?: str
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new TranscriptError({ file, line: lineNumber }, 'a message must be a JSON object');
+  }
+  const deep = tooDeepField(value);
+  if (deep !== undefined) {
+    throw new TranscriptError(
+      { file, line: lineNumber, field: deep },
+      `${deep} nests arrays and objects more than ${MAX_NESTING_DEPTH} levels deep`,
+    );
   }
   const role = (value as { role?: unknown }).role;
   if (typeof role !== 'string' || !(roles as string[]).includes(role)) {
@@ -54,6 +65,56 @@ export function parseTranscriptLine(text: string, lineNumber: number, file?: str
   // Return the input itself: loose schemas keep unknown fields anyway, and the
   // original key order keeps rewritten lines byte-identical.
   return value as Message;
+}
+
+/**
+ * A message object from outside (a history, `send()` input, an adapter's answer)
+ * checked like a transcript line and copied, so later changes to the caller's object
+ * do not reach the session. Its nesting is checked before it is serialised, which a
+ * deep enough object would otherwise overflow. Throws {@link TranscriptError}.
+ */
+export function copyMessage(value: unknown, lineNumber: number, file?: string): Message {
+  const deep = tooDeepField(value);
+  if (deep !== undefined) {
+    throw new TranscriptError(
+      { file, line: lineNumber, field: deep },
+      `${deep} nests arrays and objects more than ${MAX_NESTING_DEPTH} levels deep`,
+    );
+  }
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value);
+  } catch (error) {
+    throw new TranscriptError({ file, line: lineNumber }, `cannot be written as JSON (${(error as Error).message})`);
+  }
+  return parseTranscriptLine(text ?? 'undefined', lineNumber, file);
+}
+
+/** Options of {@link parseTranscriptLineBytes}. */
+export interface LineCheckOptions {
+  file?: string;
+  /** Checks the message against the lines before it (and records it). */
+  consistency?: TranscriptConsistency;
+  maxLineBytes?: number;
+}
+
+/**
+ * One line of bytes as a message, checked on its own (length, UTF-8, JSON, format
+ * v1) and, with `consistency`, against the lines before it. Undefined for a blank
+ * line. Throws {@link TranscriptError}.
+ */
+export function parseTranscriptLineBytes(line: TranscriptLineBytes, options: LineCheckOptions = {}): Message | undefined {
+  const text = decodeTranscriptLine(line, options.file, options.maxLineBytes);
+  if (text.trim() === '') return undefined;
+  const message = parseTranscriptLine(text, line.number, options.file);
+  options.consistency?.check(message, line.number, options.file);
+  return message;
+}
+
+/** The same error, telling how to set the damaged lines of `file` aside. */
+export function withRepairHint(error: TranscriptError, file: string): TranscriptError {
+  const hint = `. To move damaged lines aside (and keep a backup), run: episodic repair ${file}`;
+  return new TranscriptError({ file: error.file, line: error.line, field: error.field }, error.detail + hint);
 }
 
 /**
@@ -121,7 +182,8 @@ function describeValue(value: unknown): string {
 }
 
 /**
- * Streams a transcript, yielding one validated message per non-blank line.
+ * Streams a transcript, yielding one validated message per non-blank line: each line
+ * checked on its own and against the lines before it (see {@link TranscriptConsistency}).
  * `source` is a file path or a readable stream.
  */
 export async function* readTranscriptStream(
@@ -129,31 +191,20 @@ export async function* readTranscriptStream(
   options: ReadTranscriptOptions = {},
 ): AsyncGenerator<Message> {
   const file = typeof source === 'string' ? source : options.file;
-  const input = typeof source === 'string' ? createReadStream(source, { encoding: 'utf8' }) : source;
-  const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
-  let lineNumber = 0;
-  let seenNonSystem = false;
+  const input = typeof source === 'string' ? createReadStream(source) : source;
+  const check: LineCheckOptions = { ...options, file, consistency: new TranscriptConsistency() };
   try {
-    for await (const line of lines) {
-      lineNumber += 1;
-      if (line.trim() === '') continue;
-      const message = parseTranscriptLine(line, lineNumber, file);
-      if (message.role === 'system' && seenNonSystem) {
-        throw new TranscriptError(
-          { file, line: lineNumber, field: 'role' },
-          'a system message may only appear at the top of a transcript',
-        );
-      }
-      if (message.role !== 'system') seenNonSystem = true;
-      yield message;
+    for await (const line of transcriptLines(input, options.maxLineBytes)) {
+      const message = parseTranscriptLineBytes(line, check);
+      if (message) yield message;
     }
   } catch (error) {
+    if (error instanceof TranscriptError && typeof source === 'string') throw withRepairHint(error, source);
     if (EpisodicError.isInstance(error)) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') throw new EpisodicError('file_not_found', `Transcript file not found: ${file}`);
     throw error;
   } finally {
-    lines.close();
     if (typeof source === 'string') input.destroy();
   }
 }
