@@ -12,6 +12,7 @@ export * from './errors.js';
 export * from './store/file-session-store.js';
 export * from './store/memory-session-store.js';
 export * from './store/store-write-error.js';
+export * from './support/secret-redactor.js';
 export * from './message/message.js';
 export * from './message/retention.js';
 export * from './model/model-adapter.js';

@@ -131,7 +131,8 @@ export async function runEpisode(
     }
   } catch (error) {
     const aborted = signal?.aborted === true;
-    const failure = aborted && !(error instanceof RunAbortedError) ? new RunAbortedError(signal?.reason) : error;
+    const raw = aborted && !(error instanceof RunAbortedError) ? new RunAbortedError(signal?.reason) : error;
+    const failure = settings.secrets ? settings.secrets.redactError(raw) : raw;
     reporter.finish();
     emit({ type: 'error', error: failure as Error, willRetry: false });
     emit({ type: 'episode-finish', reason: aborted ? 'aborted' : 'error', message: undefined, usage });
@@ -195,6 +196,7 @@ async function runTools(
     maxConcurrency: settings.maxConcurrency,
     timeoutMs: settings.toolTimeoutMs,
     signal,
+    redact: settings.secrets ? (text) => settings.secrets!.redact(text) : undefined,
     onResult: (result, _call, durationMs) => {
       try {
         emit({ type: 'tool-result', step, result, durationMs });

@@ -18,7 +18,7 @@ import type {
   StreamOptions,
 } from '@episodic/core';
 import type { AnthropicModelProfile, AnthropicThinkingSetting } from '../profiles/anthropic.js';
-import { resolveApiKey } from '../shared/missing-api-key-error.js';
+import { apiKeysOf, resolveApiKey } from '../shared/missing-api-key-error.js';
 import { foreignReasoningWarning } from '../shared/provider-data.js';
 import { streamCall, unknownOptionWarnings } from '../shared/stream-call.js';
 import { placeCacheBreakpoints } from './anthropic-cache-control.js';
@@ -117,6 +117,11 @@ export class AnthropicAdapter implements ModelAdapter {
     return { params, headers, warnings, prefix };
   }
 
+  /** The client's API key, which the agent keeps out of tool results and errors. */
+  secretValues(): string[] {
+    return apiKeysOf(this.#client);
+  }
+
   async* stream(request: ModelRequest, { signal }: StreamOptions = {}): AsyncGenerator<ModelStreamEvent> {
     const prepared = this.prepare(request);
     yield* streamCall({
@@ -124,6 +129,7 @@ export class AnthropicAdapter implements ModelAdapter {
       open: () => this.#client.messages.create(prepared.params, { signal, headers: prepared.headers }),
       map: (events) => mapAnthropicStream(events, this.model, prepared.prefix),
       mapError: (error) => mapAnthropicError(error, signal),
+      secrets: this.secretValues(),
     });
   }
 

@@ -18,7 +18,7 @@ import type {
 } from '@episodic/core';
 import { type Content, type GenerateContentParameters, GoogleGenAI } from '@google/genai';
 import type { GoogleModelProfile, GoogleThinkingSetting } from '../profiles/google.js';
-import { resolveApiKey } from '../shared/missing-api-key-error.js';
+import { apiKeysOf, resolveApiKey } from '../shared/missing-api-key-error.js';
 import { foreignReasoningWarning } from '../shared/provider-data.js';
 import { streamCall, unknownOptionWarnings } from '../shared/stream-call.js';
 import { convertToGoogleMessages } from './convert-to-google-messages.js';
@@ -89,6 +89,11 @@ export class GoogleAdapter implements ModelAdapter {
     return { params, warnings };
   }
 
+  /** The client's API key, which the agent keeps out of tool results and errors. */
+  secretValues(): string[] {
+    return apiKeysOf(this.#client);
+  }
+
   async* stream(request: ModelRequest, { signal }: StreamOptions = {}): AsyncGenerator<ModelStreamEvent> {
     const prepared = this.prepare(request, signal);
     yield* streamCall({
@@ -96,6 +101,7 @@ export class GoogleAdapter implements ModelAdapter {
       open: () => this.#client.models.generateContentStream(prepared.params),
       map: (chunks) => mapGoogleStream(chunks, this.model),
       mapError: (error) => mapGoogleError(error, signal),
+      secrets: this.secretValues(),
     });
   }
 

@@ -14,6 +14,7 @@ import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/
 import type { OpenAIReasoningEffort } from '../openai-responses/openai-responses-adapter.js';
 import { type OpenAIProfile, resolveOpenAIProfile } from '../profiles/openai.js';
 import { droppedReasoningWarning, openAIClient, openAIStreamError } from '../openai-shared/openai-client.js';
+import { apiKeysOf } from '../shared/missing-api-key-error.js';
 import { streamCall, unknownOptionWarnings } from '../shared/stream-call.js';
 import { convertToOpenAIChatMessages } from './convert-to-openai-chat-messages.js';
 import { ChatToolsNeedResponsesError, mapOpenAIChatError } from './openai-chat-error.js';
@@ -50,6 +51,7 @@ export function createOpenAIChatAdapter(options: OpenAIChatAdapterOptions): Mode
   return {
     model,
     profile,
+    secretValues: () => apiKeysOf(client),
     async* stream(request: ModelRequest, { signal }: StreamOptions = {}): AsyncGenerator<ModelStreamEvent> {
       const { body, warnings } = buildOpenAIChatBody(request, model, profile, options);
       yield* streamCall({
@@ -57,6 +59,7 @@ export function createOpenAIChatAdapter(options: OpenAIChatAdapterOptions): Mode
         open: () => client.chat.completions.create(body, { signal }),
         map: (chunks) => mapOpenAIChatStream(chunks, model, { fields: [] }),
         mapError: openAIStreamError(signal, 'openai', mapOpenAIChatError),
+        secrets: apiKeysOf(client),
       });
     },
   };

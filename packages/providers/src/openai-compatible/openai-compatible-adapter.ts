@@ -22,7 +22,7 @@ import { prepareOpenAIChatTools } from '../openai-chat/openai-chat-prepare-tools
 import { mapOpenAIChatStream } from '../openai-chat/openai-chat-stream.js';
 import { type CompatibleProfile, compatibleHost, openaiCompatibleProfiles } from '../profiles/openai-compatible.js';
 import { droppedReasoningWarning, openAIStreamError } from '../openai-shared/openai-client.js';
-import { MissingApiKeyError, resolveApiKey } from '../shared/missing-api-key-error.js';
+import { apiKeysOf, MissingApiKeyError, NO_API_KEY, resolveApiKey } from '../shared/missing-api-key-error.js';
 import { streamCall, unknownOptionWarnings } from '../shared/stream-call.js';
 import { type CompatibleCapabilities, resolveCompatibleCapabilities } from './openai-compatible-capabilities.js';
 import { mapOpenAICompatibleError, withWrappedErrorBodies } from './openai-compatible-error.js';
@@ -100,7 +100,7 @@ function createClient(options: OpenAICompatibleAdapterOptions, profile: Compatib
     apiKey = resolveApiKey(options.provider, options.apiKey, profile.apiKeyEnv);
   } catch (error) {
     if (!(error instanceof MissingApiKeyError && profile.apiKeyOptional)) throw error;
-    apiKey = 'not-needed';
+    apiKey = NO_API_KEY;
   }
   return new OpenAI({ apiKey, baseURL, maxRetries: options.maxRetries ?? 0, fetch: withWrappedErrorBodies() });
 }
@@ -116,6 +116,7 @@ export function createOpenAICompatibleAdapter(options: OpenAICompatibleAdapterOp
   return {
     model,
     profile,
+    secretValues: () => apiKeysOf(client),
     async* stream(request: ModelRequest, { signal }: StreamOptions = {}): AsyncGenerator<ModelStreamEvent> {
       const { body, warnings } = buildOpenAICompatibleBody(request, model, capabilities, options);
       yield* streamCall({
@@ -123,6 +124,7 @@ export function createOpenAICompatibleAdapter(options: OpenAICompatibleAdapterOp
         open: () => client.chat.completions.create(body, { signal }),
         map: (chunks) => mapOpenAIChatStream(chunks, model, capabilities.reader),
         mapError: openAIStreamError(signal, model.provider, (error) => mapOpenAICompatibleError(error, model.provider)),
+        secrets: apiKeysOf(client),
       });
     },
   };

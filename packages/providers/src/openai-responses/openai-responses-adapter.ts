@@ -13,6 +13,7 @@ import type OpenAI from 'openai';
 import type { ResponseCreateParamsStreaming, ResponseIncludable } from 'openai/resources/responses/responses';
 import { type OpenAIProfile, resolveOpenAIProfile } from '../profiles/openai.js';
 import { droppedReasoningWarning, openAIClient, openAIStreamError } from '../openai-shared/openai-client.js';
+import { apiKeysOf } from '../shared/missing-api-key-error.js';
 import { streamCall, unknownOptionWarnings } from '../shared/stream-call.js';
 import { convertToOpenAIResponsesMessages } from './convert-to-openai-responses-messages.js';
 import { mapOpenAIResponsesError } from './openai-responses-error.js';
@@ -60,6 +61,7 @@ export function createOpenAIResponsesAdapter(options: OpenAIResponsesAdapterOpti
   return {
     model,
     profile,
+    secretValues: () => apiKeysOf(client),
     async* stream(request: ModelRequest, { signal }: StreamOptions = {}): AsyncGenerator<ModelStreamEvent> {
       const { body, warnings } = buildOpenAIResponsesBody(request, model, profile, options);
       yield* streamCall({
@@ -67,6 +69,7 @@ export function createOpenAIResponsesAdapter(options: OpenAIResponsesAdapterOpti
         open: () => client.responses.create(body, { signal }),
         map: (events) => mapOpenAIResponsesStream(events, model),
         mapError: openAIStreamError(signal, 'openai', mapOpenAIResponsesError),
+        secrets: apiKeysOf(client),
       });
     },
   };

@@ -3,7 +3,7 @@
  * open the SDK stream, map its events, and turn whatever the SDK throws into a
  * typed error.
  */
-import type { ModelStreamEvent } from '@episodic/core';
+import { type ModelStreamEvent, SecretRedactor } from '@episodic/core';
 
 /** One streamed SDK call. */
 export interface StreamCall<Raw> {
@@ -15,6 +15,8 @@ export interface StreamCall<Raw> {
   map: (raw: Raw) => AsyncIterable<ModelStreamEvent>;
   /** Maps anything thrown while opening or reading to a typed error. */
   mapError: (error: unknown) => Error;
+  /** The adapter's API key: a provider may echo it in an error message, which must not show it. */
+  secrets?: readonly string[];
 }
 
 /** Runs a {@link StreamCall}. */
@@ -23,7 +25,7 @@ export async function* streamCall<Raw>(call: StreamCall<Raw>): AsyncGenerator<Mo
   try {
     yield* call.map(await call.open());
   } catch (error) {
-    throw call.mapError(error);
+    throw new SecretRedactor(call.secrets ?? []).redactError(call.mapError(error));
   }
 }
 
