@@ -10,9 +10,10 @@ import { controlSafe, escapeControl } from './control-safe.js';
 import { budgetCommand } from './commands/budget.js';
 import { episodesCommand } from './commands/episodes.js';
 import { packCommand } from './commands/pack.js';
+import { repairCommand } from './commands/repair.js';
 
 /** Every subcommand, in the order the usage lists them. */
-const commands: readonly Command[] = [packCommand, episodesCommand, budgetCommand];
+const commands: readonly Command[] = [packCommand, episodesCommand, budgetCommand, repairCommand];
 
 /** The top-level usage text. */
 export function usage(): string {

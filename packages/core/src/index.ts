@@ -46,13 +46,20 @@ export * from './tokens/token-counter.js';
 export * from './loop/tool.js';
 export * from './loop/tool-executor.js';
 export {
+  copyMessage,
   formatTranscript,
+  type LineCheckOptions,
   parseTranscriptLine,
+  parseTranscriptLineBytes,
   type ReadTranscriptOptions,
   readTranscript,
   readTranscriptStream,
   serializeMessage,
+  withRepairHint,
   writeTranscript,
 } from './message/transcript.js';
+export * from './message/transcript-consistency.js';
+export * from './message/transcript-limits.js';
+export * from './message/transcript-lines.js';
 export * as TranscriptSchema from './message/transcript-schema.js';
 export * from './model/usage-totals.js';

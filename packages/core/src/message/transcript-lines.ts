@@ -46,6 +46,13 @@ export class TranscriptLineSplitter {
     return lines;
   }
 
+  /** The unfinished line when it is already over the cap (its head and length so far). */
+  overLongLine(): TranscriptLineBytes | undefined {
+    if (!this.overLong) return undefined;
+    const bytes = Buffer.concat(this.pending);
+    return { number: this.number + 1, bytes, length: this.pendingLength, overLong: true, terminated: false };
+  }
+
   /** The last line, when the input does not end with a newline. */
   end(): TranscriptLineBytes[] {
     return this.pendingLength > 0 ? [this.take(false)] : [];
@@ -83,14 +90,32 @@ export class TranscriptLineSplitter {
   }
 }
 
+/** Options of {@link transcriptLines}. */
+export interface TranscriptLinesOptions {
+  /** Default {@link MAX_LINE_BYTES}. */
+  maxLineBytes?: number;
+  /**
+   * Read past a line over the cap (to its newline) and yield it marked `overLong`,
+   * instead of throwing as soon as the line passes the cap (the default: a source
+   * such as `/dev/zero` has no newline to wait for).
+   */
+  keepOverLong?: boolean;
+  /** Named in errors. */
+  file?: string;
+}
+
 /** Every line of `input`, split as they arrive. */
 export async function* transcriptLines(
   input: AsyncIterable<Buffer | string>,
-  maxLineBytes?: number,
+  options: TranscriptLinesOptions = {},
 ): AsyncGenerator<TranscriptLineBytes> {
-  const splitter = new TranscriptLineSplitter(maxLineBytes);
+  const splitter = new TranscriptLineSplitter(options.maxLineBytes);
   for await (const chunk of input) {
     yield* splitter.push(typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk);
+    const pending = splitter.overLongLine();
+    if (pending !== undefined && !options.keepOverLong) {
+      decodeTranscriptLine(pending, options.file, options.maxLineBytes);
+    }
   }
   yield* splitter.end();
 }

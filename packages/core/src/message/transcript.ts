@@ -194,7 +194,7 @@ export async function* readTranscriptStream(
   const input = typeof source === 'string' ? createReadStream(source) : source;
   const check: LineCheckOptions = { ...options, file, consistency: new TranscriptConsistency() };
   try {
-    for await (const line of transcriptLines(input, options.maxLineBytes)) {
+    for await (const line of transcriptLines(input, { maxLineBytes: options.maxLineBytes, file })) {
       const message = parseTranscriptLineBytes(line, check);
       if (message) yield message;
     }
