@@ -89,11 +89,12 @@ describe('episodic repair', () => {
     expect((await store.load('s'))?.messages.length).toBeGreaterThan(0);
   });
 
-  it('refuses standard input and what is not a file, with the usage', async () => {
+  it('refuses standard input (a usage error) and what is not a file', async () => {
     expect(await runCli(['repair', '-'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/give its path, not -/) });
-    expect(await runCli(['repair', fixtures.path('.')])).toMatchObject({
-      code: 2,
-      stderr: expect.stringMatching(/is not a regular file/),
+    expect(await runCli(['repair', fixtures.path('.')])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `episodic: cannot repair ${fixtures.path('.')}: it is not a regular file; repair takes a transcript file\n`,
     });
   });
 });

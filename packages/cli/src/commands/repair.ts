@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { copyFile, type FileHandle, open, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { EpisodicError } from '@episodic/core';
 import { type CliIo, type Command, ExitCode, onePositional, parseCommandArgs, UsageError } from '../command.js';
 import { type SortedLines, sortLines } from '../repair/sort-lines.js';
 import { plural } from '../text-table.js';
@@ -61,7 +62,8 @@ Options:
 async function assertFile(file: string): Promise<void> {
   const stats = await stat(file).catch(() => undefined);
   if (!stats?.isFile()) {
-    throw new UsageError(`${file} is ${stats ? 'not a regular file' : 'not there'}: repair takes a transcript file`);
+    const what = stats ? 'is not a regular file' : 'does not exist';
+    throw new EpisodicError('unreadable_input', `cannot repair ${file}: it ${what}; repair takes a transcript file`);
   }
 }
 
