@@ -194,4 +194,3 @@ describe('fuzz: transcripts and command lines', () => {
 function sortedCounts(counts: Counts): Counts {
   return Object.fromEntries(Object.entries(counts).sort(([a], [b]) => a.localeCompare(b)));
 }
-
