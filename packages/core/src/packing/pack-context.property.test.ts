@@ -173,5 +173,6 @@ describe('packContext properties', () => {
       ),
       { numRuns: 120 },
     );
-  });
+    // 120 replayed sessions take about 10 s alone; the margin is for a loaded machine.
+  }, 120_000);
 });

@@ -52,12 +52,12 @@ describe('checkReasoningLeak', () => {
     for (const finding of findings) expect(visible.startsWith(finding.marker ?? '', finding.index)).toBe(true);
   });
 
-  it('stays fast on long texts with many traces', () => {
+  it('finds the one marker in a 1 MB text checked against many traces', () => {
+    // No wall-clock bound here (speed belongs to the benchmarks): a check quadratic in
+    // the text would run for hours on this input and hit the test timeout instead.
     const visible = 'lorem ipsum dolor sit amet '.repeat(40_000);
     const reasoning = Array.from({ length: 50 }, (_, index) => `trace ${index}: ${'considering options '.repeat(10)}`);
-    const started = performance.now();
     expect(checkReasoningLeak({ reasoning, visible: `${visible}<think>` })).toHaveLength(1);
-    expect(performance.now() - started).toBeLessThan(2_000);
   });
 });
 
