@@ -12,9 +12,10 @@ import { episodesCommand } from './commands/episodes.js';
 import { importCommand } from './commands/import.js';
 import { migrateCommand } from './commands/migrate.js';
 import { packCommand } from './commands/pack.js';
+import { repairCommand } from './commands/repair.js';
 
 /** Every subcommand, in the order the usage lists them. */
-const commands: readonly Command[] = [packCommand, episodesCommand, budgetCommand, importCommand, migrateCommand];
+const commands: readonly Command[] = [packCommand, episodesCommand, budgetCommand, importCommand, repairCommand, migrateCommand];
 
 /** The top-level usage text. */
 function usage(): string {

@@ -40,6 +40,8 @@ export type {
 } from './message/message.js';
 export { formatTranscript, parseTranscriptLine, readTranscript, readTranscriptStream, writeTranscript } from './message/transcript.js';
 export type { ReadTranscriptOptions } from './message/transcript.js';
+export { checkConsistency } from './message/transcript-consistency.js';
+export { MAX_LINE_BYTES, MAX_NESTING_DEPTH } from './message/transcript-limits.js';
 export {
   TRANSCRIPT_FORMAT,
   TRANSCRIPT_VERSION,
@@ -105,11 +107,15 @@ export type { EpisodeReasoningReport, LocatedLeak, SessionReasoningSummary } fro
 // store: where sessions live between runs.
 export type { AppendOptions, SessionLease, SessionStore, StoredSession, TornLine, WriteOptions } from './store/session-store.js';
 export { SessionConflictError } from './store/session-errors.js';
+export { StoreWriteError } from './store/store-write-error.js';
 export { DEFAULT_FILE_LOCK_STALE_MS } from './store/file-session-lock.js';
 export { FileSessionStore } from './store/file-session-store.js';
 export type { FileSessionStoreOptions } from './store/file-session-store.js';
 export { MemorySessionStore } from './store/memory-session-store.js';
 export type { PersistReasoning, ReasoningSidecar } from './store/reasoning-sidecar.js';
+
+// support: secrets the agent redacts from tool results and errors before they are saved or emitted.
+export { environmentSecrets, REDACTED, SecretRedactor } from './support/secret-redactor.js';
 
 // loop: agents, sessions, tools, stop conditions and the events of a run.
 export { Agent } from './loop/agent.js';

@@ -18,6 +18,7 @@ import type { LoopSettings } from './run-loop.js';
 import { createSession, type Session } from './session.js';
 import { openSession } from './session-open.js';
 import type { SessionStore } from '../store/session-store.js';
+import { environmentSecrets, SecretRedactor } from '../support/secret-redactor.js';
 import { anyOf, maxSteps, type StopCondition } from './stop-conditions.js';
 import { createTokenCounter, type TokenCounter } from '../tokens/token-counter.js';
 import type { AgentTool } from './tool.js';
@@ -74,6 +75,14 @@ export interface AgentOptions {
   handoff?: boolean | HandoffOptions;
   /** Default of {@link SessionOptions.persistReasoning} for this agent's sessions. Default `always`. */
   persistReasoning?: PersistReasoning;
+  /**
+   * Secret values to keep out of tool results and error messages (replaced with
+   * `[redacted]` before anything is saved or emitted), besides the two sets always
+   * kept out: the adapter's API key, and the values of environment variables whose
+   * names look like keys, tokens, secrets or passwords (read when a session opens).
+   * Values shorter than 8 characters are ignored.
+   */
+  secrets?: readonly string[];
 }
 
 /** Options of {@link Agent.session}. */
@@ -186,6 +195,11 @@ export class Agent {
     const settings: LoopSettings = {
       ...this.settings,
       handoff: handoff === true ? {} : handoff || undefined,
+      secrets: new SecretRedactor([
+        ...(this.model.secretValues?.() ?? []),
+        ...(this.options.secrets ?? []),
+        ...environmentSecrets(),
+      ]),
     };
     const opened = await openSession({
       store,

@@ -17,6 +17,7 @@ import type { Retention } from '../message/retention.js';
 import type { PackOptions, PackResult, PackState, PackStats } from '../packing/pack-types.js';
 import type { HandoffOptions } from '../reasoning/handoff/handoff-note.js';
 import type { SummaryRequest } from '../packing/pack-summary.js';
+import type { SecretRedactor } from '../support/secret-redactor.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 
 /** After a context-overflow error the call is repacked once with this share of the budget. */
@@ -53,6 +54,8 @@ export interface ModelCallSettings {
   retry: RetryOptions | undefined;
   /** Cross-model hand-off of the current episode's foreign reasoning; off when undefined. */
   handoff?: HandoffOptions | undefined;
+  /** Secret values kept out of tool results and error messages; none when undefined. */
+  secrets?: SecretRedactor | undefined;
 }
 
 /** A finished call with the pack that produced its request. */
@@ -111,7 +114,8 @@ export async function callModel(
       return { ...response, stats, state, countedTokens, countedFactor, ...(summaryRequest ? { summaryRequest } : {}) };
     } catch (error) {
       if (signal?.aborted) throw new RunAbortedError(signal.reason);
-      const failure = asModelError(error);
+      // Providers may echo a key in their message; it must not reach an event or the caller.
+      const failure = asModelError(settings.secrets ? settings.secrets.redactError(error) : error);
       if (failure?.kind === 'context-overflow' && !repacked) {
         repacked = true;
         budget = Math.floor(budget * OVERFLOW_REPACK_FACTOR);

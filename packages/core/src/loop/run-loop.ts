@@ -13,7 +13,7 @@
 import { episodeUnfinished, unansweredToolCalls } from '../message/episodes.js';
 import { RunAbortedError } from './agent-errors.js';
 import type { AgentEvent, AgentEventHandler } from './agent-events.js';
-import { checkedAssistantMessage } from './checked-message.js';
+import { savableAssistantMessage } from './checked-message.js';
 import {
   type AssistantMessage,
   assistantText,
@@ -144,7 +144,8 @@ export async function runEpisode(
     }
   } catch (error) {
     const aborted = signal?.aborted === true;
-    const failure = aborted && !(error instanceof RunAbortedError) ? new RunAbortedError(signal?.reason) : error;
+    const raw = aborted && !(error instanceof RunAbortedError) ? new RunAbortedError(signal?.reason) : error;
+    const failure = settings.secrets ? settings.secrets.redactError(raw) : raw;
     reporter.finish();
     emit({ type: 'error', error: failure as Error, willRetry: false });
     emit({ type: 'episode-finish', reason: aborted ? 'aborted' : 'error', message: undefined, usage });
@@ -175,9 +176,9 @@ async function modelStep(
   const usage: Usage = settings.pricing
     ? { ...result.usage, costUsd: estimateCost(result.usage, settings.pricing) }
     : result.usage;
-  const message = checkedAssistantMessage(
+  const message = savableAssistantMessage(
     { ...result.message, model: result.message.model ?? settings.model.model, usage },
-    settings.model.model.provider,
+    { provider: settings.model.model.provider, earlier: session.messages, step, emit },
   );
   const previous = session.messages.at(-1);
   await append(settings, session, [message]);
@@ -211,6 +212,7 @@ async function runTools(
     maxConcurrency: settings.maxConcurrency,
     timeoutMs: settings.toolTimeoutMs,
     signal,
+    redact: settings.secrets ? (text) => settings.secrets!.redact(text) : undefined,
     onResult: (result, _call, durationMs) => {
       try {
         emit({ type: 'tool-result', step, result, durationMs });

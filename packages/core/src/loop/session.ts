@@ -14,7 +14,7 @@ import { type SessionReasoningSummary, summarizeReasoning } from '../reasoning/s
 import { type EpisodeResult, type LoopSettings, pendingStep, runEpisode } from './run-loop.js';
 import type { OpenedSession } from './session-open.js';
 import type { SessionLease, SessionStore, TornLine } from '../store/session-store.js';
-import { parseTranscriptLine } from '../message/transcript.js';
+import { copyMessage } from '../message/transcript.js';
 import { type UsageTotals, usageTotalsOf } from '../model/usage-totals.js';
 
 /** What `send` accepts: text, user content parts, or a whole user message. */
@@ -255,5 +255,5 @@ function toUserMessage(input: SessionInput): UserMessage {
   if (message?.role !== 'user') {
     throw new InvalidArgumentError(`send() takes a user message (got role "${String(message?.role)}")`);
   }
-  return parseTranscriptLine(JSON.stringify(message), 1, 'send() input') as UserMessage;
+  return copyMessage(message, 1, 'send() input') as UserMessage;
 }

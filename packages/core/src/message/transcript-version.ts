@@ -108,6 +108,7 @@ export class VersionCheck {
   private afterTop = false;
   private version: TranscriptVersion;
   private declaredOn: number | undefined;
+  private started = false;
 
   constructor(
     private readonly accept: TranscriptVersion,
@@ -116,14 +117,21 @@ export class VersionCheck {
     this.version = accept;
   }
 
+  /** True until the first line (a version line or a message) is read. */
+  get atTop(): boolean {
+    return !this.started;
+  }
+
   /** The version line, read on `line` (the file's first). */
   declare(value: { format: unknown; version: unknown }, line: number): void {
+    this.started = true;
     this.version = declaredVersion(value, line, this.file, this.accept);
     this.declaredOn = line;
   }
 
   /** Throws a {@link TranscriptError} when `message` needs a newer version than the one in force. */
   check(message: Message, line: number): void {
+    this.started = true;
     const feature = this.version === '1' ? v11Feature(message, this.afterTop) : undefined;
     if (message.role !== 'system') this.afterTop = true;
     if (!feature) return;

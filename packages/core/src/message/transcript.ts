@@ -4,12 +4,14 @@
  * every problem becomes a {@link TranscriptError} naming the line and the field.
  */
 import { createReadStream } from 'node:fs';
-import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { writeFileAtomic } from '../support/atomic-write.js';
 import { describeSchemaIssue } from '../support/schema-issue.js';
 import { EpisodicError, TranscriptError } from '../errors.js';
 import type { Message } from './message.js';
+import { TranscriptConsistency } from './transcript-consistency.js';
+import { MAX_NESTING_DEPTH, tooDeepField } from './transcript-limits.js';
+import { decodeTranscriptLine, type TranscriptLineBytes, transcriptLines } from './transcript-lines.js';
 import { MessageSchemas } from './transcript-schema.js';
 import {
   isVersionLine,
@@ -32,6 +34,8 @@ export interface ReadTranscriptOptions {
    * is refused with an error naming the line and what needs v1.1.
    */
   accept?: TranscriptVersion;
+  /** Longest line accepted, in bytes. Default `MAX_LINE_BYTES` (32 MiB). */
+  maxLineBytes?: number;
 }
 
 /**
@@ -54,6 +58,13 @@ export function parseTranscriptLine(text: string, lineNumber: number, file?: str
       'a version line may only be the first line of a transcript file, not a message',
     );
   }
+  const deep = tooDeepField(value);
+  if (deep !== undefined) {
+    throw new TranscriptError(
+      { file, line: lineNumber, field: deep },
+      `${deep} nests arrays and objects more than ${MAX_NESTING_DEPTH} levels deep`,
+    );
+  }
   const role = (value as { role?: unknown }).role;
   if (typeof role !== 'string' || !(roles as string[]).includes(role)) {
     throw new TranscriptError(
@@ -74,38 +85,93 @@ export function parseTranscriptLine(text: string, lineNumber: number, file?: str
 }
 
 /**
- * Streams a transcript, yielding one validated message per non-blank line.
- * `source` is a file path or a readable stream.
+ * A message object from outside (a history, `send()` input, an adapter's answer)
+ * checked like a transcript line and copied, so later changes to the caller's object
+ * do not reach the session. Its nesting is checked before it is serialised, which a
+ * deep enough object would otherwise overflow. Throws {@link TranscriptError}.
+ */
+export function copyMessage(value: unknown, lineNumber: number, file?: string): Message {
+  const deep = tooDeepField(value);
+  if (deep !== undefined) {
+    throw new TranscriptError(
+      { file, line: lineNumber, field: deep },
+      `${deep} nests arrays and objects more than ${MAX_NESTING_DEPTH} levels deep`,
+    );
+  }
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value);
+  } catch (error) {
+    throw new TranscriptError({ file, line: lineNumber }, `cannot be written as JSON (${(error as Error).message})`);
+  }
+  return parseTranscriptLine(text ?? 'undefined', lineNumber, file);
+}
+
+/** Options of {@link parseTranscriptLineBytes}. */
+export interface LineCheckOptions {
+  file?: string;
+  /** Checks the message against the lines before it (and records it). */
+  consistency?: TranscriptConsistency;
+  /** Reads a version line at the top and checks each message against the version in force. */
+  versions?: VersionCheck;
+  maxLineBytes?: number;
+}
+
+/**
+ * One line of bytes as a message, checked on its own (length, UTF-8, JSON, format)
+ * and, with `consistency`, against the lines before it. Undefined for a blank line
+ * and, with `versions`, for the version line at the top. Throws {@link TranscriptError}.
+ */
+export function parseTranscriptLineBytes(line: TranscriptLineBytes, options: LineCheckOptions = {}): Message | undefined {
+  const text = decodeTranscriptLine(line, options.file, options.maxLineBytes);
+  if (text.trim() === '') return undefined;
+  const { versions } = options;
+  const header = versions?.atTop ? versionLineValue(text) : undefined;
+  if (header) {
+    versions?.declare(header, line.number);
+    return undefined;
+  }
+  const message = parseTranscriptLine(text, line.number, options.file);
+  versions?.check(message, line.number);
+  options.consistency?.check(message, line.number, options.file);
+  return message;
+}
+
+/** The same error, telling how to set the damaged lines of `file` aside. */
+export function withRepairHint(error: TranscriptError, file: string): TranscriptError {
+  const hint = `. To move damaged lines aside (and keep a backup), run: episodic repair ${file}`;
+  return new TranscriptError({ file: error.file, line: error.line, field: error.field }, error.detail + hint);
+}
+
+/**
+ * Streams a transcript, yielding one validated message per non-blank line: each line
+ * checked on its own, against the version in force, and against the lines before it
+ * (see {@link TranscriptConsistency}). `source` is a file path or a readable stream.
  */
 export async function* readTranscriptStream(
   source: string | Readable,
   options: ReadTranscriptOptions = {},
 ): AsyncGenerator<Message> {
   const file = typeof source === 'string' ? source : options.file;
-  const input = typeof source === 'string' ? createReadStream(source, { encoding: 'utf8' }) : source;
-  const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
-  const versions = new VersionCheck(options.accept ?? TRANSCRIPT_VERSION, file);
-  let lineNumber = 0;
-  let first = true;
+  const input = typeof source === 'string' ? createReadStream(source) : source;
+  const check: LineCheckOptions = {
+    file,
+    maxLineBytes: options.maxLineBytes,
+    consistency: new TranscriptConsistency(),
+    versions: new VersionCheck(options.accept ?? TRANSCRIPT_VERSION, file),
+  };
   try {
-    for await (const line of lines) {
-      lineNumber += 1;
-      if (line.trim() === '') continue;
-      const header = first ? versionLineValue(line) : undefined;
-      if (header) versions.declare(header, lineNumber);
-      first = false;
-      if (header) continue;
-      const message = parseTranscriptLine(line, lineNumber, file);
-      versions.check(message, lineNumber);
-      yield message;
+    for await (const line of transcriptLines(input, { maxLineBytes: options.maxLineBytes, file })) {
+      const message = parseTranscriptLineBytes(line, check);
+      if (message) yield message;
     }
   } catch (error) {
+    if (error instanceof TranscriptError && typeof source === 'string') throw withRepairHint(error, source);
     if (EpisodicError.isInstance(error)) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') throw new EpisodicError('file_not_found', `Transcript file not found: ${file}`);
     throw error;
   } finally {
-    lines.close();
     if (typeof source === 'string') input.destroy();
   }
 }

@@ -51,6 +51,12 @@ export interface ModelAdapter {
   stream(request: ModelRequest, options?: StreamOptions): AsyncIterable<ModelStreamEvent>;
   /** Optional exact token count of a request by the provider's own tokenizer. */
   countTokens?(request: ModelRequest, options?: StreamOptions): Promise<number>;
+  /**
+   * The secret values this adapter uses (its API key), so the agent can keep them out
+   * of tool results, errors and the transcript. A method, not a field, so logging the
+   * adapter never prints them.
+   */
+  secretValues?(): readonly string[];
 }
 
 /** Kinds of model failure, each with a clear meaning for the loop. */

@@ -11,7 +11,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import type { MessageCreateParamsStreaming } from '@anthropic-ai/sdk/resources/messages';
 import type { ModelProfile, ModelRef, ModelRequest, StreamOptions } from '@episodic/core';
 import type { AnthropicModelProfile, AnthropicThinkingSetting } from '../profiles/anthropic.js';
-import { resolveApiKey } from '../shared/missing-api-key-error.js';
+import { apiKeysOf, resolveApiKey } from '../shared/missing-api-key-error.js';
 import {
   createProviderAdapter,
   plainWarnings,
@@ -81,6 +81,7 @@ export function createAnthropicAdapter(options: AnthropicAdapterOptions): Anthro
   const prepare = (request: ModelRequest) => prepareAnthropicRequest(request, model, profile);
   return {
     ...createProviderAdapter({
+      secretValues: () => apiKeysOf(client),
       model,
       profile,
       prepare,

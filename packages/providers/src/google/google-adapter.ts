@@ -11,7 +11,7 @@
 import type { ModelProfile, ModelRef, ModelRequest, StreamOptions } from '@episodic/core';
 import { type Content, type GenerateContentParameters, GoogleGenAI } from '@google/genai';
 import type { GoogleModelProfile, GoogleThinkingSetting } from '../profiles/google.js';
-import { resolveApiKey } from '../shared/missing-api-key-error.js';
+import { apiKeysOf, resolveApiKey } from '../shared/missing-api-key-error.js';
 import {
   createProviderAdapter,
   type PreparedRequest,
@@ -67,6 +67,7 @@ export function createGoogleAdapter(options: GoogleAdapterOptions): GoogleAdapte
   const prepare = (request: ModelRequest) => prepareGoogleRequest(request, model, profile);
   return {
     ...createProviderAdapter({
+      secretValues: () => apiKeysOf(client),
       model,
       profile,
       prepare,

@@ -15,6 +15,7 @@ import type { OpenAIReasoningEffort } from '../openai-responses/openai-responses
 import type { OpenAIProfile } from '../profiles/openai.js';
 import { resolveOpenAIProfile } from '../openai-shared/openai-profile.js';
 import { openAIClient, openAIStreamError } from '../openai-shared/openai-client.js';
+import { apiKeysOf } from '../shared/missing-api-key-error.js';
 import {
   createProviderAdapter,
   type PreparedRequest,
@@ -59,6 +60,7 @@ export function createOpenAIChatAdapter(options: OpenAIChatAdapterOptions): Open
   const client = openAIClient(options, profile);
   const prepare = (request: ModelRequest) => prepareOpenAIChatRequest(request, model, profile, options);
   return createProviderAdapter({
+    secretValues: () => apiKeysOf(client),
     model,
     profile,
     prepare,

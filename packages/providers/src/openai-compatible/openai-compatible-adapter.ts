@@ -18,7 +18,7 @@ import { prepareOpenAIChatTools } from '../openai-chat/openai-chat-prepare-tools
 import { mapOpenAIChatStream } from '../openai-chat/openai-chat-stream.js';
 import type { CompatibleProfile } from '../profiles/openai-compatible.js';
 import { openAIStreamError } from '../openai-shared/openai-client.js';
-import { MissingApiKeyError, resolveApiKey } from '../shared/missing-api-key-error.js';
+import { apiKeysOf, MissingApiKeyError, NO_API_KEY, resolveApiKey } from '../shared/missing-api-key-error.js';
 import {
   createProviderAdapter,
   type PreparedRequest,
@@ -65,7 +65,7 @@ function createClient(options: OpenAICompatibleAdapterOptions, profile: Compatib
     apiKey = resolveApiKey(options.provider, options.apiKey, profile.apiKeyEnv);
   } catch (error) {
     if (!(error instanceof MissingApiKeyError && profile.apiKeyOptional)) throw error;
-    apiKey = 'not-needed';
+    apiKey = NO_API_KEY;
   }
   return new OpenAI({ apiKey, baseURL, maxRetries: options.maxRetries ?? 0, fetch: withWrappedErrorBodies() });
 }
@@ -83,6 +83,7 @@ export function createOpenAICompatibleAdapter(options: OpenAICompatibleAdapterOp
   const client = options.client ?? createClient(options, profile);
   const prepare = (request: ModelRequest) => prepareOpenAICompatibleRequest(request, model, capabilities, options);
   return createProviderAdapter({
+    secretValues: () => apiKeysOf(client),
     model,
     profile,
     prepare,

@@ -14,6 +14,7 @@ import type { ResponseCreateParamsStreaming } from 'openai/resources/responses/r
 import type { OpenAIProfile } from '../profiles/openai.js';
 import { resolveOpenAIProfile } from '../openai-shared/openai-profile.js';
 import { openAIClient, openAIStreamError } from '../openai-shared/openai-client.js';
+import { apiKeysOf } from '../shared/missing-api-key-error.js';
 import {
   createProviderAdapter,
   plainWarnings,
@@ -71,6 +72,7 @@ export function createOpenAIResponsesAdapter(options: OpenAIResponsesAdapterOpti
   const client = openAIClient(options, profile);
   const prepare = (request: ModelRequest) => prepareOpenAIResponsesRequest(request, model, profile, options);
   return createProviderAdapter({
+    secretValues: () => apiKeysOf(client),
     model,
     profile,
     prepare,

@@ -5,7 +5,7 @@
  * builds the wire request without sending it. The SDK client lives in the
  * factory's closure, so inspecting or logging an adapter never shows its API key.
  */
-import type { ModelAdapter, ModelProfile, ModelRef, ModelRequest, ModelStreamEvent } from '@episodic/core';
+import { type ModelAdapter, type ModelProfile, type ModelRef, type ModelRequest, type ModelStreamEvent, SecretRedactor } from '@episodic/core';
 import { stripForeignReasoning } from '@episodic/core/internal';
 
 /** A warning `stream()` yields before any model output; `code` is set on warnings meant to be matched. */
@@ -41,28 +41,32 @@ export interface AdapterParts<Prepared extends PreparedRequest<unknown>, Raw, Pr
   map: (raw: Raw, prepared: Prepared) => AsyncIterable<ModelStreamEvent>;
   /** Maps anything thrown while opening or reading to a typed error. */
   mapError: (error: unknown, signal: AbortSignal | undefined) => Error;
+  /** The client's API key(s) (see `apiKeysOf`): kept out of errors here and out of tool results by the agent. */
+  secretValues: () => string[];
 }
 
 /**
  * The adapter object every factory returns: `prepare` as given, and `stream`, which
  * prepares the request, yields its warnings, opens the SDK stream, maps its events
- * and turns whatever the SDK throws into a typed error.
+ * and turns whatever the SDK throws into a typed error, with the API key redacted
+ * (a provider may echo it in an error message).
  */
 export function createProviderAdapter<Prepared extends PreparedRequest<unknown>, Raw, Profile extends ModelProfile>(
   parts: AdapterParts<Prepared, Raw, Profile>,
 ): ProviderAdapter<Prepared['body'], Profile> & { prepare(request: ModelRequest): Prepared } {
-  const { model, profile, prepare, open, map, mapError } = parts;
+  const { model, profile, prepare, open, map, mapError, secretValues } = parts;
   return {
     model,
     profile,
     prepare,
+    secretValues,
     async* stream(request, { signal } = {}) {
       const prepared = prepare(request);
       for (const warning of prepared.warnings) yield { type: 'warning', ...warning };
       try {
         yield* map(await open(prepared, signal), prepared);
       } catch (error) {
-        throw mapError(error, signal);
+        throw new SecretRedactor(secretValues()).redactError(mapError(error, signal));
       }
     },
   };
