@@ -61,4 +61,21 @@ describe('shortened tool results', () => {
       spy.mockRestore();
     }
   });
+
+  it('cuts a result the same way whatever the counter counted of it before', () => {
+    // A long-running process and a fresh one must pack the same bytes, or the provider's cache misses.
+    const message: ToolMessage = { role: 'tool', toolCallId: 'c', toolName: 'read', content: log };
+    const before: Record<string, (counter: ReturnType<typeof createTokenCounter>) => void> = {
+      nothing: () => {},
+      'the whole message': (counter) => counter.countMessage(message),
+      'a form at a larger cap': (counter) => packedFormsFor(counter).tool(message, 1_000_000),
+      'a form at a smaller cap': (counter) => packedFormsFor(counter).tool(message, 500),
+    };
+    const forms = Object.entries(before).map(([name, warm]) => {
+      const counter = createTokenCounter();
+      warm(counter);
+      return [name, packedFormsFor(counter).tool(message, 2_000).content] as const;
+    });
+    for (const [name, content] of forms) expect(content, name).toBe(forms[0]![1]);
+  });
 });

@@ -119,7 +119,9 @@ export class TextTally {
    * precede it, and after `notBefore` (the end of the head it goes with).
    */
   tail(tokens: number, notBefore = 0): TextSpan {
-    if (this.complete && this.known === undefined) return this.tailFromChunks(tokens, notBefore);
+    // Always from segments counted backwards, even when the chunks counted from the
+    // start reach the end: a tail cut out of those would start elsewhere, and the
+    // shortened text would then depend on what was counted before, not on the text.
     while ((this.tailSums.at(-1) ?? 0) <= tokens && this.tailStep(notBefore));
     let best: TextSpan = { at: this.text.length, tokens: 0, exact: true };
     for (let index = 0; index < this.starts.length; index += 1) {
@@ -128,19 +130,6 @@ export class TextTally {
       best = { at: start, tokens: this.tailSums[index] as number, exact: index < this.firstInexactTail };
     }
     return best;
-  }
-
-  /** A tail out of the chunks counted from the start, when they reach the end: no counting at all. */
-  private tailFromChunks(tokens: number, notBefore: number): TextSpan {
-    const total = this.counted;
-    for (let index = 0; index < this.ends.length - 1; index += 1) {
-      const start = this.ends[index] as number;
-      const rest = total - (this.sums[index] as number);
-      if (start > notBefore && rest <= tokens && isTailStart(this.text, start)) {
-        return { at: start, tokens: rest, exact: index >= this.lastForced };
-      }
-    }
-    return { at: this.text.length, tokens: 0, exact: true };
   }
 
   /**
