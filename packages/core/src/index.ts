@@ -115,7 +115,7 @@ export { MemorySessionStore } from './store/memory-session-store.js';
 export type { PersistReasoning, ReasoningSidecar } from './store/reasoning-sidecar.js';
 
 // support: secrets the agent redacts from tool results and errors before they are saved or emitted.
-export { environmentSecrets, REDACTED, SecretRedactor } from './support/secret-redactor.js';
+export { environmentSecrets, MIN_SECRET_LENGTH, REDACTED, SecretRedactor } from './support/secret-redactor.js';
 
 // loop: agents, sessions, tools, stop conditions and the events of a run.
 export { Agent } from './loop/agent.js';
@@ -135,6 +135,15 @@ export type { StopCondition, StopContext } from './loop/stop-conditions.js';
 // telemetry: OpenTelemetry traces of sessions, model calls and tool calls (optional peer @opentelemetry/api).
 export { createTelemetry } from './telemetry/create-telemetry.js';
 export type { Telemetry, TelemetryOptions } from './telemetry/create-telemetry.js';
+export type {
+  OpenTelemetryApi,
+  SpanAttributes,
+  SpanAttributeValue,
+  SpanTime,
+  TelemetryContext,
+  TelemetrySpan,
+  TelemetryTracer,
+} from './telemetry/telemetry-api.js';
 
 // ui-stream: a session's events as the AI SDK UI message stream, for web chat front ends.
 export { toUIMessageStream } from './ui-stream/to-ui-message-stream.js';

@@ -146,7 +146,7 @@ export function withRepairHint(error: TranscriptError, file: string): Transcript
 /**
  * Streams a transcript, yielding one validated message per non-blank line: each line
  * checked on its own, against the version in force, and against the lines before it
- * (see {@link TranscriptConsistency}). `source` is a file path or a readable stream.
+ * (see `TranscriptConsistency`). `source` is a file path or a readable stream.
  */
 export async function* readTranscriptStream(
   source: string | Readable,

@@ -7,7 +7,7 @@
  */
 import type { ModelProfile } from '@episodic/core';
 
-/** Fields an OpenAI profile adds to {@link ModelProfile}. */
+/** Fields an OpenAI profile adds to `ModelProfile`. */
 export interface OpenAIProfileFields {
   /** The model produces reasoning (accepts `reasoning.effort` / `reasoning_effort`). */
   reasoning: boolean;

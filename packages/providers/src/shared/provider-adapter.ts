@@ -22,7 +22,7 @@ export interface PreparedRequest<Body> {
   warnings: AdapterWarning[];
 }
 
-/** A model adapter of `@episodic/providers`: {@link ModelAdapter} plus its profile and `prepare()`. */
+/** A model adapter of `@episodic/providers`: core's `ModelAdapter` plus its profile and `prepare()`. */
 export interface ProviderAdapter<Body, Profile extends ModelProfile = ModelProfile> extends ModelAdapter {
   /** The profile this adapter runs with (table row, then the options' overrides). */
   readonly profile: Profile;

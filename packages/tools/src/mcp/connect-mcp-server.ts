@@ -18,6 +18,7 @@
 import type { AgentTool } from '@episodic/core';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { McpServerError } from './mcp-errors.js';
 import { mcpAgentTool } from './mcp-tool.js';
 import { type McpToolSpec, mcpToolSpecs } from './mcp-tool-spec.js';
@@ -86,7 +87,7 @@ export class McpConnection {
     private readonly client: Client,
     name: string,
     private readonly options: McpConnectOptions,
-    listChanged: Sdk['ToolListChangedNotificationSchema'],
+    listChanged: typeof ToolListChangedNotificationSchema,
   ) {
     this.name = name;
     client.onclose = () => {
@@ -99,7 +100,7 @@ export class McpConnection {
     });
   }
 
-  /** True once {@link close} ran or the server went away. */
+  /** True once `close()` ran or the server went away. */
   get isClosed(): boolean {
     return this.closed;
   }
@@ -119,7 +120,7 @@ export class McpConnection {
   }
 
   /**
-   * Calls `listener` when the server's tool list changed. Fetch {@link tools} again and
+   * Calls `listener` when the server's tool list changed. Fetch `tools()` again and
    * give them to a new `Agent` (reopen the session by id from its store): tools are
    * part of the cached prompt prefix, so they change only when you decide. Returns an
    * unsubscribe function.
