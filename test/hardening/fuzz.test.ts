@@ -62,7 +62,10 @@ function badExit(result: { code: number; stderr: string }): string | undefined {
   if (/unexpected error|^\s+at |\bFATAL\b/m.test(result.stderr)) return `crash output: ${result.stderr.slice(0, 300)}`;
   if (result.code === 0) return undefined;
   // As a terminal shows it: a progress bar redrawn after carriage returns, then erased.
-  const shown = result.stderr.replace(/[^\n]*\r(?:\u001b\[2K)?/g, '');
+  const shown = result.stderr
+    .split('\n')
+    .map((line) => line.slice(line.lastIndexOf('\r') + 1).replaceAll('\u001b[2K', ''))
+    .join('\n');
   const lines = shown.trimEnd().split('\n');
   if (!lines[0]?.startsWith('episodic: ')) return `exit ${result.code} without an episodic: line: ${result.stderr.slice(0, 200)}`;
   if (result.code === 1 && lines.length !== 1) return `exit 1 with ${lines.length} lines: ${result.stderr.slice(0, 300)}`;
