@@ -4,7 +4,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Agent, FileSessionStore, type Message, type ToolMessage, toolCallsOf } from '@episodic/core';
+import { Agent, FileSessionStore, type Message, SessionBusyError, type ToolMessage, toolCallsOf } from '@episodic/core';
 import { scriptedModel } from '@episodic/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { crashScript, TOOL_STEPS, workTool } from './crash-script.mjs';
@@ -53,7 +53,13 @@ describe('crash and resume', () => {
     expect(await exited).toBe('SIGKILL');
     expect(output).toBe('');
 
-    const store = new FileSessionStore({ directory });
+    const store = new FileSessionStore({ directory, staleMs: 4_000 });
+    // Right after the death, the dead child's lock still holds the session.
+    const early = await store.acquire(id).catch((error: unknown) => error);
+    const refusedAt = Date.now();
+    expect(early).toBeInstanceOf(SessionBusyError);
+    const retryAfterMs = (early as SessionBusyError).retryAfterMs ?? 0;
+    expect(retryAfterMs).toBeLessThanOrEqual(store.staleMs + 1_000);
     const onDisk = await store.load(id);
     expect(onDisk?.messages.at(-1)).toMatchObject({ role: 'assistant', content: [{}, { id: `call_${hangAt}` }] });
 
@@ -62,6 +68,8 @@ describe('crash and resume', () => {
     const agent = new Agent({ model, system: 'You fix CI.', tools: [workTool({ ran })], store });
     const session = await agent.session({ id });
     expect(session.unfinished).toBe(true);
+    // Taken over once the lock is stale (the wait is over already on a slow machine).
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, refusedAt + retryAfterMs + 50 - Date.now())));
     const result = await session.resume();
 
     expect(result.text).toBe('all steps done');

@@ -1,56 +1,158 @@
 /**
  * @episodic/core: the neutral message model, transcripts, episodes, token counting,
  * the context packer and the agent loop. No vendor SDK is imported here.
+ *
+ * This is the public API: every name below is chosen on purpose and listed in
+ * `api/core.api.md`, which a test compares with the built package. What other
+ * Episodic packages need but users should not touch is in `@episodic/core/internal`;
+ * helpers for tests are in `@episodic/core/testing`.
  */
 
-export * from './loop/agent.js';
-export * from './loop/agent-errors.js';
-export * from './loop/agent-events.js';
-export * from './tokens/calibration.js';
-export * from './message/episodes.js';
-export * from './errors.js';
-export * from './store/file-session-store.js';
-export * from './store/memory-session-store.js';
-export * from './message/message.js';
-export * from './message/retention.js';
-export * from './model/model-adapter.js';
+// Errors: one base class with a stable `code`.
+export { ContextOverflowError, EpisodicError, InvalidArgumentError, PersistedFormatError, TranscriptError } from './errors.js';
+export type { PersistedFormatLocation, TranscriptLocation } from './errors.js';
+
+// message: the neutral message model, transcripts (format v1.1, a superset of v1) and episodes.
+export { assistantText, isEpisodeStart, isInstruction, toolCallsOf, toolResultText, userText } from './message/message.js';
+export type {
+  AssistantMessage,
+  AssistantPart,
+  Compaction,
+  DeveloperMessage,
+  FilePart,
+  ImagePart,
+  Message,
+  ModelMessage,
+  ModelRef,
+  ProviderData,
+  ProviderToolPart,
+  ReasoningPart,
+  SummaryMessage,
+  SystemMessage,
+  TextPart,
+  ToolCallPart,
+  ToolMessage,
+  ToolResultPart,
+  ToolSpec,
+  Usage,
+  UserMessage,
+  UserPart,
+} from './message/message.js';
+export { formatTranscript, parseTranscriptLine, readTranscript, readTranscriptStream, writeTranscript } from './message/transcript.js';
+export type { ReadTranscriptOptions } from './message/transcript.js';
+export { checkConsistency } from './message/transcript-consistency.js';
+export { MAX_LINE_BYTES, MAX_NESTING_DEPTH } from './message/transcript-limits.js';
 export {
-  asModelError,
-  callModel,
-  type ModelCallResult,
-  type ModelCallSettings,
-  OVERFLOW_REPACK_FACTOR,
-  type PackTuning,
-  type RetryOptions,
-  retryDelay,
-} from './loop/model-call.js';
-export * from './model/model-profile.js';
-export { countContext, defaultTokenCounter, type MessageFormOptions, packContext, prepareForPacking } from './packing/pack-context.js';
-export * from './packing/pack-types.js';
-export * from './reasoning/index.js';
+  TRANSCRIPT_FORMAT,
+  TRANSCRIPT_VERSION,
+  transcriptVersionOf,
+  transcriptVersions,
+  versionLine,
+} from './message/transcript-version.js';
+export type { TranscriptVersion } from './message/transcript-version.js';
+export { splitEpisodes } from './message/episodes.js';
+export type { Episode } from './message/episodes.js';
+export type { Retention } from './message/retention.js';
+
+// tokens: counting with tiktoken, calibrated to each provider's tokenizer.
+export { createApproximateCounter, createTokenCounter } from './tokens/token-counter.js';
+export type { EncodingName, TokenCounter, TokenCounterOptions } from './tokens/token-counter.js';
+export type { ChunkEncoder, TextSpan, TextTally } from './tokens/text-tally.js';
+export { Calibration } from './tokens/calibration.js';
+export type { CalibrationOptions } from './tokens/calibration.js';
+
+// packing: the context packer.
+export { packContext, prepareForPacking, summaryInput } from './packing/pack-context.js';
+export type { MessageFormOptions } from './packing/pack-context.js';
+export type { PackOptions, PackResult, PackState, PackStats } from './packing/pack-types.js';
+export type { SummaryRequest } from './packing/pack-summary.js';
+
+// model: the contract between the loop and a model adapter, and model profiles.
+export { ModelError } from './model/model-adapter.js';
+export { generate } from './model/model-response.js';
+export type {
+  ModelAdapter,
+  ModelErrorKind,
+  ModelRequest,
+  ModelStreamEvent,
+  StopReason,
+  StreamOptions,
+} from './model/model-adapter.js';
+export type { ModelResponse } from './model/model-response.js';
+export type { CacheStyle, ModelProfile, PastReasoning, Pricing, ReasoningField } from './model/model-profile.js';
+export type { UsageTotals } from './model/usage-totals.js';
+
+// reasoning: splitters for reasoning inside text, the replay cache, and the types of
+// the reasoning events, stats and hand-off options the agent reports and takes.
+export { createTagSplitter } from './reasoning/in-text/tag-splitter.js';
+export type { TagSplitterOptions } from './reasoning/in-text/tag-splitter.js';
+export { createHarmonyParser } from './reasoning/in-text/harmony-parser.js';
+export type { HarmonyPiece } from './reasoning/in-text/harmony-parser.js';
+export type { SplitPiece, StreamSplitter } from './reasoning/in-text/stream-splitter.js';
+export { FileReplayCache } from './reasoning/replay-cache/file-replay-cache.js';
+export type { FileReplayCacheOptions } from './reasoning/replay-cache/file-replay-cache.js';
+export { MemoryReplayCache } from './reasoning/replay-cache/memory-replay-cache.js';
+export type { ReplayCache, ReplayCacheBounds, ReplayCacheStats, ReplayEntry } from './reasoning/replay-cache/replay-cache.js';
+export type { HandoffOptions, HandoffSkip } from './reasoning/handoff/handoff-note.js';
+export type { ReasoningEvent, WarningEvent } from './reasoning/reasoning-events.js';
+export type { LeakFinding } from './reasoning/stats/leak-check.js';
+export type {
+  EpisodeReasoningStats,
+  ReasoningStats,
+  ReasoningTally,
+  StepReasoningStats,
+} from './reasoning/stats/reasoning-stats.js';
+export type { EpisodeReasoningReport, LocatedLeak, SessionReasoningSummary } from './reasoning/stats/reasoning-report.js';
+
+// store: where sessions live between runs.
+export type { AppendOptions, SessionLease, SessionStore, StoredSession, TornLine, WriteOptions } from './store/session-store.js';
+export { SessionConflictError } from './store/session-errors.js';
+export { StoreWriteError } from './store/store-write-error.js';
+export { DEFAULT_FILE_LOCK_STALE_MS } from './store/file-session-lock.js';
+export { FileSessionStore } from './store/file-session-store.js';
+export type { FileSessionStoreOptions } from './store/file-session-store.js';
+export { MemorySessionStore } from './store/memory-session-store.js';
 export type { PersistReasoning, ReasoningSidecar } from './store/reasoning-sidecar.js';
+
+// support: secrets the agent redacts from tool results and errors before they are saved or emitted.
+export { environmentSecrets, MIN_SECRET_LENGTH, REDACTED, SecretRedactor } from './support/secret-redactor.js';
+
+// loop: agents, sessions, tools, stop conditions and the events of a run.
+export { Agent } from './loop/agent.js';
+export type { AgentOptions, SessionOptions } from './loop/agent.js';
+export { Session } from './loop/session.js';
+export type { RunOptions, SessionInput } from './loop/session.js';
+export type { EpisodeResult } from './loop/run-loop.js';
+export type { PackTuning, RetryOptions } from './loop/model-call.js';
+export { DEFAULT_SUMMARY_INSTRUCTIONS } from './loop/background-summarizer.js';
+export type { SummarizerOptions } from './loop/background-summarizer.js';
+export type { AgentEvent, AgentEventHandler, EpisodeFinishReason } from './loop/agent-events.js';
+export { RunAbortedError, SessionBusyError } from './loop/agent-errors.js';
+export type { AgentTool, ToolContext, ToolOutput } from './loop/tool.js';
+export { allOf, anyOf, hasToolCall, maxSteps } from './loop/stop-conditions.js';
+export type { StopCondition, StopContext } from './loop/stop-conditions.js';
+
+// telemetry: OpenTelemetry traces of sessions, model calls and tool calls (optional peer @opentelemetry/api).
+export { createTelemetry } from './telemetry/create-telemetry.js';
+export type { Telemetry, TelemetryOptions } from './telemetry/create-telemetry.js';
+export type {
+  OpenTelemetryApi,
+  SpanAttributes,
+  SpanAttributeValue,
+  SpanTime,
+  TelemetryContext,
+  TelemetrySpan,
+  TelemetryTracer,
+} from './telemetry/telemetry-api.js';
+
+// ui-stream: a session's events as the AI SDK UI message stream, for web chat front ends.
+export { toUIMessageStream } from './ui-stream/to-ui-message-stream.js';
+export type { UIMessageStreamOptions } from './ui-stream/to-ui-message-stream.js';
+export type { EpisodicMessageMetadata, UIFinishReason, UIMessageChunk, UIPackMetadata, UIUsageMetadata } from './ui-stream/ui-message-chunk.js';
 export {
-  type EpisodeReasoningReport,
-  type LocatedLeak,
-  type SessionReasoningSummary,
-  summarizeReasoning,
-} from './reasoning/stats/reasoning-report.js';
-export * from './loop/run-loop.js';
-export * from './loop/session.js';
-export * from './store/session-store.js';
-export { shortenText } from './packing/shorten.js';
-export * from './loop/stop-conditions.js';
-export * from './tokens/token-counter.js';
-export * from './loop/tool.js';
-export * from './loop/tool-executor.js';
-export {
-  formatTranscript,
-  parseTranscriptLine,
-  type ReadTranscriptOptions,
-  readTranscript,
-  readTranscriptStream,
-  serializeMessage,
-  writeTranscript,
-} from './message/transcript.js';
-export * as TranscriptSchema from './message/transcript-schema.js';
-export * from './model/usage-totals.js';
+  createUIMessageStreamResponse,
+  pipeUIMessageStreamToResponse,
+  toServerSentEvents,
+  UI_MESSAGE_STREAM_HEADERS,
+} from './ui-stream/ui-message-stream-response.js';
+export type { UIMessageStreamResponseInit } from './ui-stream/ui-message-stream-response.js';

@@ -26,7 +26,7 @@ export interface ToolDefinition<Input extends z.ZodType> {
   timeoutMs?: number;
 }
 
-/** A tool built by {@link defineTool}: an {@link AgentTool} that also exposes its zod schema. */
+/** A tool built by {@link defineTool}: an `AgentTool` of `@episodic/core` that also exposes its zod schema. */
 export interface DefinedTool<Input extends z.ZodType = z.ZodType> extends AgentTool {
   readonly input: Input;
 }
@@ -48,7 +48,7 @@ const TOOL_NAME = /^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$/;
  * });
  * ```
  *
- * @throws {InvalidArgumentError} for a name providers reject, a bad timeout, or an
+ * @throws {@link @episodic/core#InvalidArgumentError} for a name providers reject, a bad timeout, or an
  * input schema that is not an object or has no JSON Schema form.
  */
 export function defineTool<Input extends z.ZodType>(definition: ToolDefinition<Input>): DefinedTool<Input> {
@@ -83,7 +83,7 @@ function toToolOutput(result: ToolResult): ToolOutput {
 }
 
 /** Short, model-readable descriptions of zod issues, one per bad field. */
-export function describeIssues(issues: readonly z.core.$ZodIssue[], input: unknown): ToolInputIssue[] {
+function describeIssues(issues: readonly z.core.$ZodIssue[], input: unknown): ToolInputIssue[] {
   return issues.map((issue) => ({ path: formatPath(issue.path), message: describeIssue(issue, input) }));
 }
 

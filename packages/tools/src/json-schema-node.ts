@@ -9,7 +9,7 @@ export type JsonSchema = Record<string, unknown>;
 
 /** One rule a schema breaks, found by a checker. */
 export interface SchemaViolation {
-  /** JSON Pointer-like location, such as `/properties/path/type` (`` for the root). */
+  /** JSON Pointer-like location, such as `/properties/path/type` (empty for the root). */
   path: string;
   /** What is wrong, in words. */
   message: string;

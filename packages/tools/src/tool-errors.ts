@@ -7,7 +7,7 @@ import { EpisodicError } from '@episodic/core';
 
 /** One problem in a tool's arguments. */
 export interface ToolInputIssue {
-  /** Dotted path to the field, such as `edits[2].line` (`` for the arguments themselves). */
+  /** Dotted path to the field, such as `edits[2].line` (empty for the arguments themselves). */
   path: string;
   /** What is wrong with it, such as `expected string, got number`. */
   message: string;

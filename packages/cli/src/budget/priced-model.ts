@@ -1,93 +1,109 @@
 /**
  * Which model `episodic budget` prices, and what it knows about that model's prompt
- * cache: the model profile's cache style and minimum cacheable length, or per-provider
- * assumptions when the profile table has no entry for the model.
+ * cache: the cache style and minimum cacheable length of its profile, resolved as
+ * the adapters resolve it (`resolveProfile`): a table row, or the fallback, which
+ * for a known provider assumes what the provider does for all its models.
  */
-import { type CacheStyle, EpisodicError, findProfile, type Message, type Pricing } from '@episodic/core';
-import { builtinProfiles } from '@episodic/providers';
-import { findPrice, type PriceList } from './pricing.js';
-
-/** How a provider caches when its profile table has no entry for a model (PROVIDERS.md). */
-const assumedCache: Readonly<Record<string, { style: CacheStyle; minCacheableTokens: number }>> = {
-  anthropic: { style: 'anthropic-breakpoints', minCacheableTokens: 1024 },
-  openai: { style: 'openai-prefix', minCacheableTokens: 1024 },
-  google: { style: 'gemini-implicit', minCacheableTokens: 1024 },
-  deepseek: { style: 'openai-prefix', minCacheableTokens: 64 },
-};
+import type { CacheStyle, Message, ModelProfile, PastReasoning, Pricing } from '@episodic/core';
+import { resolveProfile } from '@episodic/providers';
+import { findPrice, type PriceList, UnknownPriceError } from './pricing.js';
 
 /** The prompt cache as the estimate models it. */
 export interface CacheFacts {
   style: CacheStyle;
   /** Prefixes shorter than this are not cached. */
   minCacheableTokens: number;
-  /** `profile` (from @episodic/providers), `assumed` (per-provider default) or `none` (no caching known). */
+  /**
+   * `profile` (a row of the profile table), `assumed` (the profile fallback: what the
+   * provider does for all its models) or `none` (no caching known).
+   */
   source: 'profile' | 'assumed' | 'none';
+  /** Seconds an entry lives without a hit; undefined when unknown (no expiry is predicted). */
+  ttlSeconds?: number;
 }
+
+/**
+ * How long a cache entry lives without a hit, by cache style (PROVIDERS.md; an
+ * Anthropic profile's `cacheTtl` says which of its two TTLs is used). OpenAI keeps
+ * prefixes 5 to 10 minutes of inactivity: the estimate takes 10.
+ */
+const ttlByStyle: Readonly<Record<CacheStyle, number | undefined>> = {
+  'anthropic-breakpoints': 300,
+  'openai-prefix': 600,
+  'gemini-implicit': 300,
+  none: undefined,
+};
 
 /** The model whose prices and cache the estimate uses. */
 export interface PricedModel {
   provider: string | undefined;
   id: string;
-  /** Where the model came from. */
-  from: 'option' | 'transcript';
+  /** Where the model came from: `--model`, the transcript, or nowhere (`unknown`: not recorded). */
+  from: 'option' | 'transcript' | 'unknown';
   /** Other models the transcript's assistant messages name (a session that switched models). */
   otherModels: string[];
-  pricing: Pricing;
-  /** Where the prices came from: a `--pricing` file, the built-in table, or the profile. */
+  /** Undefined when no price is known: costs are then "n/a", tokens and cache shares still reported. */
+  pricing: Pricing | undefined;
+  /** Where the prices came from: a `--pricing` file, the built-in prices (the profiles'), or `none`. */
   pricingSource: string;
   cache: CacheFacts;
-}
-
-/** No model to price: the transcript records none and `--model` was not given. */
-export class NoModelError extends EpisodicError {
-  constructor() {
-    super(
-      'no_model',
-      'the transcript records no model on its assistant messages: pass --model PROVIDER/ID (e.g. openai/gpt-5)',
-    );
-  }
+  /** The profile's facts the replays use. */
+  contextWindow: number;
+  tokenizerFactor: number;
+  pastReasoning: PastReasoning;
 }
 
 /**
  * Chooses the model (`--model` as `provider/id` or a bare id, else the latest
- * assistant message's `model`) and resolves its prices and cache facts.
+ * assistant message's `model`, else the provider the recording names) and resolves
+ * its prices, cache and billing facts. A model without a known price is still
+ * analysed: in tokens, with costs "n/a".
  */
 export function choosePricedModel(
   option: string | undefined,
   messages: readonly Message[],
   prices: PriceList,
+  recordedProvider?: string,
 ): PricedModel {
   const seen = transcriptModels(messages);
-  const chosen = option === undefined ? seen[seen.length - 1] : parseModel(option);
-  if (!chosen) throw new NoModelError();
+  const fromTranscript = option === undefined ? seen[seen.length - 1] : undefined;
+  const chosen = option !== undefined ? parseModel(option) : (fromTranscript ?? { provider: recordedProvider, id: 'unknown' });
   const label = (model: { provider?: string | undefined; id: string }) =>
     model.provider ? `${model.provider}/${model.id}` : model.id;
-  const profile = chosen.provider ? findProfile(builtinProfiles, chosen.provider, chosen.id) : undefined;
-  const price = findPrice(prices, chosen, profile?.pricing);
-  const provider = chosen.provider ?? price.provider;
-  const profileFound = profile ?? (provider ? findProfile(builtinProfiles, provider, chosen.id) : undefined);
+  let price: ReturnType<typeof findPrice> | undefined;
+  try {
+    price = findPrice(prices, chosen);
+  } catch (error) {
+    if (!(error instanceof UnknownPriceError)) throw error;
+  }
+  const provider = chosen.provider ?? price?.provider;
+  const profile = provider ? resolveProfile(provider, chosen.id) : undefined;
   return {
     provider,
     id: chosen.id,
-    from: option === undefined ? 'transcript' : 'option',
+    from: option !== undefined ? 'option' : fromTranscript ? 'transcript' : 'unknown',
     otherModels: [...new Set(seen.map(label))].filter((name) => name !== label({ provider, id: chosen.id })),
-    pricing: price.pricing,
-    pricingSource: price.source,
-    cache: cacheFacts(provider, profileFound),
+    pricing: price?.pricing,
+    pricingSource: price?.source ?? 'none',
+    cache: cacheFacts(profile),
+    contextWindow: profile?.contextWindow ?? 128_000,
+    tokenizerFactor: profile?.tokenizerFactor ?? 1,
+    pastReasoning: profile?.pastReasoning ?? 'billed',
   };
 }
 
-function cacheFacts(
-  provider: string | undefined,
-  profile: { cacheStyle: CacheStyle; minCacheableTokens: number } | undefined,
-): CacheFacts {
-  if (profile) return { style: profile.cacheStyle, minCacheableTokens: profile.minCacheableTokens, source: 'profile' };
-  const assumed = provider ? assumedCache[provider] : undefined;
-  if (assumed) return { ...assumed, source: 'assumed' };
-  return { style: 'none', minCacheableTokens: 0, source: 'none' };
+function cacheFacts(profile: ModelProfile | undefined): CacheFacts {
+  const fallback = profile?.fallback === true;
+  if (!profile || (fallback && profile.cacheStyle === 'none')) return { style: 'none', minCacheableTokens: 0, source: 'none' };
+  return {
+    style: profile.cacheStyle,
+    minCacheableTokens: profile.minCacheableTokens,
+    source: fallback ? 'assumed' : 'profile',
+    ttlSeconds: profile.cacheTtl === '1h' ? 3600 : ttlByStyle[profile.cacheStyle],
+  };
 }
 
-/** `provider/id` or a bare `id` (the provider then comes from the price table). */
+/** `provider/id` or a bare `id` (the provider then comes from the prices: a `--pricing` row or a priced profile). */
 function parseModel(text: string): { provider: string | undefined; id: string } {
   const slash = text.indexOf('/');
   if (slash <= 0 || slash === text.length - 1) return { provider: undefined, id: text };

@@ -14,7 +14,7 @@
  * `reasoning-restored` right after `episode-start` of the first run of a session
  * whose history was completed from a replay cache.
  */
-import type { AssistantMessage, ToolCallPart, ToolMessage, Usage, UserMessage } from '../message/message.js';
+import type { AssistantMessage, ModelRef, ToolCallPart, ToolMessage, Usage, UserMessage } from '../message/message.js';
 import type { StopReason } from '../model/model-adapter.js';
 import type { PackStats } from '../packing/pack-types.js';
 import type { ReasoningEvent } from '../reasoning/reasoning-events.js';
@@ -31,6 +31,7 @@ export type EpisodeFinishReason =
   /** A model call failed for good (retries exhausted, or not retryable), or the context could not fit. */
   | 'error';
 
+/** An event of a run, in the order described above. */
 export type AgentEvent =
   | {
     type: 'episode-start';
@@ -38,6 +39,8 @@ export type AgentEvent =
     /** The user message that opened the episode; undefined when resuming. */
     input: UserMessage | undefined;
     resumed: boolean;
+    /** The model this episode's calls go to (the agent's adapter). */
+    model: ModelRef;
   }
   /** `step` counts the model calls of the current episode, from 1 (a resumed episode keeps counting). */
   | { type: 'context-packed'; step: number; stats: PackStats; budget: number }

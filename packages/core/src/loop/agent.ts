@@ -8,23 +8,26 @@ import { InvalidArgumentError } from '../errors.js';
 import { MemorySessionStore } from '../store/memory-session-store.js';
 import type { Message } from '../message/message.js';
 import type { ModelAdapter } from '../model/model-adapter.js';
+import type { SummarizerOptions } from './background-summarizer.js';
 import type { PackTuning, RetryOptions } from './model-call.js';
 import type { Retention } from '../message/retention.js';
 import type { HandoffOptions } from '../reasoning/handoff/handoff-note.js';
 import type { ReplayCache } from '../reasoning/replay-cache/replay-cache.js';
 import type { PersistReasoning } from '../store/reasoning-sidecar.js';
 import type { LoopSettings } from './run-loop.js';
-import { Session } from './session.js';
+import { createSession, type Session } from './session.js';
 import { openSession } from './session-open.js';
 import type { SessionStore } from '../store/session-store.js';
+import { environmentSecrets, SecretRedactor } from '../support/secret-redactor.js';
 import { anyOf, maxSteps, type StopCondition } from './stop-conditions.js';
 import { createTokenCounter, type TokenCounter } from '../tokens/token-counter.js';
 import type { AgentTool } from './tool.js';
 import { toolsByName } from './tool-executor.js';
 
 /** Steps per episode when no `stopWhen` is given: a guard against a model that never stops calling tools. */
-export const DEFAULT_MAX_STEPS = 50;
+const DEFAULT_MAX_STEPS = 50;
 
+/** Options of {@link Agent}: the model, its prompt and tools, and how the loop packs, stops, retries and persists. */
 export interface AgentOptions {
   model: ModelAdapter;
   system?: string;
@@ -50,8 +53,15 @@ export interface AgentOptions {
    * reported usage; default tiktoken o200k_base, calibrated from the profile's `tokenizerFactor`.
    */
   tokenizer?: TokenCounter;
-  /** Further packing knobs (low-water mark, tool-result caps, summary hook). */
+  /** Further packing knobs (low-water mark, head share, tool-result caps). */
   pack?: PackTuning;
+  /**
+   * Summaries of evicted episodes: when the packer evicts episodes, a summary of them
+   * is written in the background (`model`, default this agent's; a cheaper one does
+   * fine), saved as a summary line of the transcript and sent from the next call on,
+   * in place of the evicted episodes. No call waits for it. Default: off.
+   */
+  summarizer?: SummarizerOptions;
   /** Passed to the adapter with every call. */
   providerOptions?: Record<string, unknown>;
   /** Where sessions are kept when `session()` is not given a store. Default: in memory. */
@@ -65,6 +75,14 @@ export interface AgentOptions {
   handoff?: boolean | HandoffOptions;
   /** Default of {@link SessionOptions.persistReasoning} for this agent's sessions. Default `always`. */
   persistReasoning?: PersistReasoning;
+  /**
+   * Secret values to keep out of tool results and error messages (replaced with
+   * `[redacted]` before anything is saved or emitted), besides the two sets always
+   * kept out: the adapter's API key, and the values of environment variables whose
+   * names look like keys, tokens, secrets or passwords (read when a session opens).
+   * Values shorter than 8 characters are ignored.
+   */
+  secrets?: readonly string[];
 }
 
 /** Options of {@link Agent.session}. */
@@ -155,6 +173,7 @@ export class Agent {
       toolTimeoutMs: options.toolTimeoutMs,
       pricing: profile?.pricing,
       replayCache: options.replayCache,
+      summarizer: options.summarizer,
     };
     if (this.settings.tools.size !== tools.length) {
       const names = tools.map((tool) => tool.spec.name);
@@ -176,6 +195,11 @@ export class Agent {
     const settings: LoopSettings = {
       ...this.settings,
       handoff: handoff === true ? {} : handoff || undefined,
+      secrets: new SecretRedactor([
+        ...(this.model.secretValues?.() ?? []),
+        ...(this.options.secrets ?? []),
+        ...environmentSecrets(),
+      ]),
     };
     const opened = await openSession({
       store,
@@ -186,6 +210,6 @@ export class Agent {
       persistReasoning: options.persistReasoning ?? this.options.persistReasoning ?? 'always',
       history: options.history,
     });
-    return new Session(settings, store, id, opened);
+    return createSession(settings, store, id, opened);
   }
 }

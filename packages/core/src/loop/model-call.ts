@@ -10,11 +10,14 @@ import type { AgentEventHandler } from './agent-events.js';
 import { EpisodicError } from '../errors.js';
 import { type CallHandoff, reasoningForCall, systemWithHandoff } from '../reasoning/handoff/handoff-call.js';
 import type { AssistantMessage, Message, ToolSpec, Usage } from '../message/message.js';
-import { type ModelAdapter, ModelError, type ModelRequest, type StopReason } from '../model/model-adapter.js';
+import type { ModelAdapter, ModelError, ModelRequest, StopReason } from '../model/model-adapter.js';
+import { collectResponse } from '../model/model-response.js';
 import { packContext } from '../packing/pack-context.js';
 import type { Retention } from '../message/retention.js';
 import type { PackOptions, PackResult, PackState, PackStats } from '../packing/pack-types.js';
 import type { HandoffOptions } from '../reasoning/handoff/handoff-note.js';
+import type { SummaryRequest } from '../packing/pack-summary.js';
+import type { SecretRedactor } from '../support/secret-redactor.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 
 /** After a context-overflow error the call is repacked once with this share of the budget. */
@@ -33,7 +36,7 @@ export interface RetryOptions {
 }
 
 /** Packing knobs passed through to {@link packContext}. */
-export type PackTuning = Pick<PackOptions, 'lowWater' | 'toolResultCap' | 'currentToolResultCap' | 'summarize'>;
+export type PackTuning = Pick<PackOptions, 'lowWater' | 'toolResultCap' | 'currentToolResultCap' | 'headShare'>;
 
 /** What every model call of an agent shares. */
 export interface ModelCallSettings {
@@ -51,6 +54,8 @@ export interface ModelCallSettings {
   retry: RetryOptions | undefined;
   /** Cross-model hand-off of the current episode's foreign reasoning; off when undefined. */
   handoff?: HandoffOptions | undefined;
+  /** Secret values kept out of tool results and error messages; none when undefined. */
+  secrets?: SecretRedactor | undefined;
 }
 
 /** A finished call with the pack that produced its request. */
@@ -68,6 +73,8 @@ export interface ModelCallResult {
   countedTokens: number;
   /** The calibration factor `countedTokens` was counted with (it may have moved since). */
   countedFactor: number;
+  /** Evicted episodes the pack found without a summary line (see {@link PackResult.summaryRequest}). */
+  summaryRequest?: SummaryRequest;
 }
 
 /**
@@ -101,12 +108,14 @@ export async function callModel(
     });
     emit({ type: 'context-packed', step: context.step, stats: packed.stats, budget });
     try {
-      const response = await streamCall(settings, packed, handoff, context.step, emit, signal);
+      const response = await sendPackedRequest(settings, packed, handoff, context.step, emit, signal);
       const countedTokens = packed.stats.tokens.total + (handoff?.tokens ?? 0);
-      return { ...response, stats: packed.stats, state: packed.state, countedTokens, countedFactor };
+      const { stats, state, summaryRequest } = packed;
+      return { ...response, stats, state, countedTokens, countedFactor, ...(summaryRequest ? { summaryRequest } : {}) };
     } catch (error) {
       if (signal?.aborted) throw new RunAbortedError(signal.reason);
-      const failure = asModelError(error);
+      // Providers may echo a key in their message; it must not reach an event or the caller.
+      const failure = asModelError(settings.secrets ? settings.secrets.redactError(error) : error);
       if (failure?.kind === 'context-overflow' && !repacked) {
         repacked = true;
         budget = Math.floor(budget * OVERFLOW_REPACK_FACTOR);
@@ -124,7 +133,8 @@ export async function callModel(
   }
 }
 
-async function streamCall(
+/** Sends one packed request and collects its response, forwarding deltas and warnings as agent events. */
+async function sendPackedRequest(
   settings: ModelCallSettings,
   packed: PackResult,
   handoff: CallHandoff | undefined,
@@ -140,22 +150,13 @@ async function streamCall(
     ...(settings.maxOutputTokens === undefined ? {} : { maxOutputTokens: settings.maxOutputTokens }),
     ...(settings.providerOptions ? { providerOptions: settings.providerOptions } : {}),
   };
-  for await (const event of settings.model.stream(request, { signal })) {
-    switch (event.type) {
-      case 'reasoning-delta':
-      case 'text-delta':
-        emit({ type: event.type, step, text: event.text });
-        break;
-      case 'warning':
-        emit({ type: 'warning', step, message: event.message });
-        break;
-      case 'finish':
-        return { message: event.message, usage: event.usage, stopReason: event.stopReason };
+  const { message, usage, stopReason } = await collectResponse(settings.model, request, { signal }, (event) => {
+    if (event.type === 'reasoning-delta' || event.type === 'text-delta') emit({ type: event.type, step, text: event.text });
+    else if (event.type === 'warning') {
+      emit({ type: 'warning', step, message: event.message, ...(event.code === undefined ? {} : { code: event.code }) });
     }
-  }
-  throw new ModelError('protocol', `${settings.model.model.provider} stream ended without a finish event`, {
-    retryable: true,
   });
+  return { message, usage, stopReason };
 }
 
 /** The provider's `retryAfter` when given, else exponential backoff with jitter (50 to 100% of the step). */

@@ -13,10 +13,11 @@
 import { episodeUnfinished, unansweredToolCalls } from '../message/episodes.js';
 import { RunAbortedError } from './agent-errors.js';
 import type { AgentEvent, AgentEventHandler } from './agent-events.js';
-import { checkedAssistantMessage } from './checked-message.js';
+import { savableAssistantMessage } from './checked-message.js';
 import {
   type AssistantMessage,
   assistantText,
+  isEpisodeStart,
   type Message,
   type ToolCallPart,
   type ToolMessage,
@@ -27,11 +28,12 @@ import {
 import type { StopReason } from '../model/model-adapter.js';
 import { callModel, type ModelCallSettings } from './model-call.js';
 import type { Pricing } from '../model/model-profile.js';
-import { prepareForPacking } from '../packing/pack-context.js';
+import { checkMessageFits, prepareForPacking } from '../packing/pack-context.js';
 import type { PackState } from '../packing/pack-types.js';
 import type { ReplayCache } from '../reasoning/replay-cache/replay-cache.js';
 import { type EpisodeReasoningReport, ReasoningReporter } from '../reasoning/stats/reasoning-report.js';
 import { captureForReplay } from '../reasoning/replay-cache/replay-capture.js';
+import { appendFinishedSummaries, type BackgroundSummarizer, type SummarizerOptions } from './background-summarizer.js';
 import type { StopCondition } from './stop-conditions.js';
 import type { AgentTool } from './tool.js';
 import { executeToolCalls } from './tool-executor.js';
@@ -47,10 +49,12 @@ export interface LoopSettings extends ModelCallSettings {
   pricing: Pricing | undefined;
   /** Captures the reasoning of every answer for histories that come back without it; off when undefined. */
   replayCache?: ReplayCache | undefined;
+  /** Summaries of evicted episodes, written in the background by each session; off when undefined. */
+  summarizer?: SummarizerOptions | undefined;
 }
 
 /** The session side of a run: its transcript, where to persist it, where events go. */
-export interface LoopSession {
+interface LoopSession {
   id: string;
   /** The transcript; the loop appends to it after each successful persist. */
   messages: Message[];
@@ -60,10 +64,12 @@ export interface LoopSession {
   emit: AgentEventHandler;
   /** Events about the session itself (load warnings, restored reasoning), emitted after `episode-start` and cleared. */
   notices?: AgentEvent[];
+  /** Writes summaries of evicted episodes in the background; off when undefined. */
+  summarizer?: BackgroundSummarizer | undefined;
 }
 
 /** What the loop does next. */
-export type NextStep =
+type NextStep =
   | { type: 'call-model' }
   | { type: 'run-tools'; message: AssistantMessage; calls: ToolCallPart[]; stopReason: StopReason | undefined }
   | { type: 'final'; message: AssistantMessage | undefined }
@@ -100,10 +106,16 @@ export async function runEpisode(
   let usage = emptyUsageTotals(settings.pricing);
   let calls = 0;
   const reporter = new ReasoningReporter(settings.tokenizer, emit);
-  emit({ type: 'episode-start', sessionId: session.id, input, resumed: input === undefined });
+  const model = settings.model.model;
+  emit({ type: 'episode-start', sessionId: session.id, input, resumed: input === undefined, model });
   for (const notice of session.notices?.splice(0) ?? []) emit(notice);
   try {
-    if (input) await append(settings, session, [...unansweredResults(session.messages), input]);
+    if (input) {
+      // Checked before it is saved: a message no pack can hold would fail every later call of its episode.
+      const { system, toolSpecs: tools, budget, tokenizer } = settings;
+      checkMessageFits(input, { messages: session.messages, system, tools, budget, tokenizer });
+      await append(settings, session, [...unansweredResults(session.messages), input]);
+    }
     let step = stepsInEpisode(session.messages);
     let next: NextStep = pendingStep(session.messages) ?? { type: 'final', message: lastAssistant(session.messages) };
     for (;;) {
@@ -121,6 +133,7 @@ export async function runEpisode(
           break;
         case 'final':
         case 'stop': {
+          await appendFinishedSummaries(session, (lines) => append(settings, session, lines));
           const reason = next.type === 'final' ? 'done' : 'stop-condition';
           const reasoning = reporter.finish();
           emit({ type: 'episode-finish', reason, message: next.message, usage });
@@ -131,7 +144,8 @@ export async function runEpisode(
     }
   } catch (error) {
     const aborted = signal?.aborted === true;
-    const failure = aborted && !(error instanceof RunAbortedError) ? new RunAbortedError(signal?.reason) : error;
+    const raw = aborted && !(error instanceof RunAbortedError) ? new RunAbortedError(signal?.reason) : error;
+    const failure = settings.secrets ? settings.secrets.redactError(raw) : raw;
     reporter.finish();
     emit({ type: 'error', error: failure as Error, willRetry: false });
     emit({ type: 'episode-finish', reason: aborted ? 'aborted' : 'error', message: undefined, usage });
@@ -151,17 +165,20 @@ async function modelStep(
   signal: AbortSignal | undefined,
 ): Promise<{ usage: Usage; next: NextStep }> {
   const { emit } = session;
+  // Summaries finished since the last call are used from this call on; none is waited for.
+  await appendFinishedSummaries(session, (lines) => append(settings, session, lines));
   const context = { messages: session.messages, packState: session.packState, step };
   const result = await callModel(settings, context, emit, signal);
+  if (result.summaryRequest) session.summarizer?.request(result.summaryRequest, { ...settings, messages: session.messages });
   settings.tokenizer.calibration.observe(result.countedTokens, result.usage.inputTokens, result.countedFactor);
   // The cost is fixed at call time with this model's prices, so session totals stay
   // right after a switch to a model with other prices.
   const usage: Usage = settings.pricing
     ? { ...result.usage, costUsd: estimateCost(result.usage, settings.pricing) }
     : result.usage;
-  const message = checkedAssistantMessage(
+  const message = savableAssistantMessage(
     { ...result.message, model: result.message.model ?? settings.model.model, usage },
-    settings.model.model.provider,
+    { provider: settings.model.model.provider, earlier: session.messages, step, emit },
   );
   const previous = session.messages.at(-1);
   await append(settings, session, [message]);
@@ -195,6 +212,7 @@ async function runTools(
     maxConcurrency: settings.maxConcurrency,
     timeoutMs: settings.toolTimeoutMs,
     signal,
+    redact: settings.secrets ? (text) => settings.secrets!.redact(text) : undefined,
     onResult: (result, _call, durationMs) => {
       try {
         emit({ type: 'tool-result', step, result, durationMs });
@@ -240,15 +258,15 @@ function unansweredResults(messages: readonly Message[]): ToolMessage[] {
 }
 
 /**
- * Persists first, then appends in memory, so memory never runs ahead of the store.
- * Then counts the messages (and their shortened forms) for the packer, so the next
- * pack only adds cached numbers.
+ * Counts the messages (and their shortened forms) for the packer first, so nothing
+ * is saved that the packer cannot count and the next pack only adds cached numbers;
+ * then persists, then appends in memory, so memory never runs ahead of the store.
  */
 async function append(settings: LoopSettings, session: LoopSession, messages: readonly Message[]): Promise<void> {
-  await session.persist(messages);
-  session.messages.push(...messages);
   const options = { ...settings.pack, budget: settings.budget, tokenizer: settings.tokenizer };
   for (const message of messages) prepareForPacking(message, options);
+  await session.persist(messages);
+  session.messages.push(...messages);
 }
 
 /**
@@ -264,11 +282,13 @@ export function pendingStep(messages: readonly Message[]): NextStep | undefined 
   return episodeUnfinished(messages) ? { type: 'call-model' } : undefined;
 }
 
-/** Assistant messages (model calls) since the last user message. */
+/** Assistant messages (model calls) since the episode began (injected user messages do not end it). */
 export function stepsInEpisode(messages: readonly Message[]): number {
   let steps = 0;
-  for (let index = messages.length - 1; index >= 0 && messages[index]?.role !== 'user'; index -= 1) {
-    if (messages[index]?.role === 'assistant') steps += 1;
+  for (let index = messages.length - 1; index >= 0; index -= 1) {
+    const message = messages[index] as Message;
+    if (isEpisodeStart(message)) break;
+    if (message.role === 'assistant') steps += 1;
   }
   return steps;
 }
@@ -276,7 +296,7 @@ export function stepsInEpisode(messages: readonly Message[]): number {
 function lastAssistant(messages: readonly Message[]): AssistantMessage | undefined {
   for (let index = messages.length - 1; index >= 0; index -= 1) {
     const message = messages[index];
-    if (message?.role === 'user') return undefined;
+    if (message && isEpisodeStart(message)) return undefined;
     if (message?.role === 'assistant') return message;
   }
   return undefined;

@@ -13,8 +13,10 @@ import type { ReplayCache } from '../reasoning/replay-cache/replay-cache.js';
 import { countMissingReasoning, restoreReasoning } from '../reasoning/replay-cache/replay-restore.js';
 import { ReasoningAtRest } from '../store/reasoning-at-rest.js';
 import { mergeSidecar, type PersistReasoning } from '../store/reasoning-sidecar.js';
+import { SessionBusyError } from '../store/session-errors.js';
 import type { SessionStore, TornLine } from '../store/session-store.js';
-import { parseTranscriptLine } from '../message/transcript.js';
+import { copyMessage } from '../message/transcript.js';
+import { checkConsistency } from '../message/transcript-consistency.js';
 
 /** What a session starts from. */
 export interface OpenedSession {
@@ -30,7 +32,7 @@ export interface OpenedSession {
 }
 
 /** Everything {@link openSession} needs. */
-export interface OpenSessionInput {
+interface OpenSessionInput {
   store: SessionStore;
   id: string;
   target: ModelRef;
@@ -49,8 +51,9 @@ export async function openSession(input: OpenSessionInput): Promise<OpenedSessio
       `session "${id}" is already stored: pass { history } only for a new session, or open it without history to continue it.`,
     );
   }
+  if (stored) checkConsistency(stored.messages, `session "${id}"`);
   const merged = mergeSidecar(stored?.messages ?? validHistory(input.history), stored?.reasoningSidecar);
-  if (merged.stale) await store.saveReasoningSidecar?.(id, undefined);
+  if (merged.stale) await deleteStaleSidecar(store, id);
   const opened: OpenedSession = {
     messages: merged.messages,
     packState: stored?.packState,
@@ -65,18 +68,34 @@ export async function openSession(input: OpenSessionInput): Promise<OpenedSessio
     opened.atRest = new ReasoningAtRest(store, id, stored ? opened.messages : []);
   }
   if (input.history && input.history.length > 0) {
+    // Expecting an empty transcript: of two openers racing with a history, one writes it.
     if (opened.atRest) await opened.atRest.persist(opened.messages, 0);
-    else await store.append(id, opened.messages);
+    else await store.append(id, opened.messages, { expectedLength: 0 });
   }
   return opened;
 }
 
 /**
- * The application's history checked like a stored transcript (message N is "line N"
- * in errors), as copies: later changes to the caller's objects do not reach the session.
+ * Deletes a sidecar older than the current episode. Loading ignores it anyway, so a
+ * writer holding the session (busy) is left to replace it: opening must not fail for it.
+ */
+async function deleteStaleSidecar(store: SessionStore, id: string): Promise<void> {
+  try {
+    await store.saveReasoningSidecar?.(id, undefined);
+  } catch (error) {
+    if (!(error instanceof SessionBusyError)) throw error;
+  }
+}
+
+/**
+ * The application's history checked like a stored transcript, each message and across
+ * them (message N is "line N" in errors), as copies: later changes to the caller's
+ * objects do not reach the session.
  */
 function validHistory(history: readonly Message[] | undefined): Message[] {
-  return (history ?? []).map((message, index) => parseTranscriptLine(JSON.stringify(message), index + 1, 'history'));
+  const messages = (history ?? []).map((message, index) => copyMessage(message, index + 1, 'history'));
+  checkConsistency(messages, 'history');
+  return messages;
 }
 
 async function restore(opened: OpenedSession, input: OpenSessionInput, cache: ReplayCache): Promise<void> {

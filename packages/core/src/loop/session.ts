@@ -2,8 +2,10 @@
  * `Session`: one conversation with an agent, persisted through a {@link SessionStore}
  * after every step. A thin wrapper over {@link runEpisode}.
  */
-import { SessionBusyError } from './agent-errors.js';
+import { SessionBusyError, SessionConflictError } from '../store/session-errors.js';
+import { acquireWriter } from '../store/session-writer.js';
 import type { AgentEvent, AgentEventHandler } from './agent-events.js';
+import { BackgroundSummarizer } from './background-summarizer.js';
 import { InvalidArgumentError } from '../errors.js';
 import type { Message, UserMessage, UserPart } from '../message/message.js';
 import type { PackState } from '../packing/pack-types.js';
@@ -11,18 +13,26 @@ import type { ReasoningAtRest } from '../store/reasoning-at-rest.js';
 import { type SessionReasoningSummary, summarizeReasoning } from '../reasoning/stats/reasoning-report.js';
 import { type EpisodeResult, type LoopSettings, pendingStep, runEpisode } from './run-loop.js';
 import type { OpenedSession } from './session-open.js';
-import type { SessionStore, TornLine } from '../store/session-store.js';
-import { parseTranscriptLine } from '../message/transcript.js';
+import type { SessionLease, SessionStore, TornLine } from '../store/session-store.js';
+import { copyMessage } from '../message/transcript.js';
 import { type UsageTotals, usageTotalsOf } from '../model/usage-totals.js';
 
 /** What `send` accepts: text, user content parts, or a whole user message. */
 export type SessionInput = string | UserPart[] | UserMessage;
 
+/** Options of one run: {@link Session.send}, {@link Session.resume} and their streams. */
 export interface RunOptions {
   /** Aborts the run; the transcript stays consistent (see {@link RunAbortedError}). */
   signal?: AbortSignal;
   /** Receives every event as it happens. */
   onEvent?: AgentEventHandler;
+}
+
+let create: (settings: LoopSettings, store: SessionStore, id: string, opened: OpenedSession) => Session;
+
+/** Creates a session from what `agent.session()` prepared (the constructor is private). */
+export function createSession(settings: LoopSettings, store: SessionStore, id: string, opened: OpenedSession): Session {
+  return create(settings, store, id, opened);
 }
 
 /** A conversation: its transcript, pack state and usage. Create with `agent.session()`. */
@@ -36,10 +46,16 @@ export class Session {
   private readonly state: { messages: Message[]; packState: PackState | undefined };
   private readonly notices: AgentEvent[];
   private readonly atRest: ReasoningAtRest | undefined;
+  private readonly summarizer: BackgroundSummarizer | undefined;
   private running = false;
 
-  /** @internal Use `agent.session()`. */
-  constructor(
+  static {
+    create = (settings, store, id, opened) => new Session(settings, store, id, opened);
+  }
+
+  // Private, so the public declaration carries none of the loop's types: `agent.session()`
+  // creates sessions through `createSession` below.
+  private constructor(
     private readonly settings: LoopSettings,
     store: SessionStore,
     id: string,
@@ -52,6 +68,8 @@ export class Session {
     this.notices = opened.notices;
     this.atRest = opened.atRest;
     this.state = { messages: opened.messages, packState: opened.packState };
+    const summarizer = settings.summarizer;
+    this.summarizer = summarizer && new BackgroundSummarizer(summarizer, summarizer.model ?? settings.model);
   }
 
   /** The transcript so far (do not modify it). */
@@ -79,7 +97,16 @@ export class Session {
     return summarizeReasoning(this.state.messages, this.settings.tokenizer);
   }
 
-  /** True when the current episode was interrupted and {@link resume} has work to do. */
+  /**
+   * Waits for a summary of evicted episodes that is being written (see the agent's
+   * `summarizer`). Runs never wait for one: a finished summary joins the transcript at
+   * the next model call. For tests, and to let a summary finish before shutting down.
+   */
+  async settleSummaries(): Promise<void> {
+    await this.summarizer?.settle();
+  }
+
+  /** True when the current episode was interrupted and {@link Session.resume} has work to do. */
   get unfinished(): boolean {
     return pendingStep(this.state.messages) !== undefined;
   }
@@ -87,7 +114,10 @@ export class Session {
   /**
    * Runs one episode for `input` and returns its outcome. Rejects on abort or a model
    * failure, and with a {@link TranscriptError} for input that is not a valid user
-   * message (nothing is stored then).
+   * message (nothing is stored then). Before writing anything it takes the session's
+   * lease from the store: another writer holding it rejects with a
+   * {@link SessionBusyError}, and a store changed by another writer since this
+   * session was opened rejects with a {@link SessionConflictError} (open it again).
    */
   send(input: SessionInput, options: RunOptions = {}): Promise<EpisodeResult> {
     try {
@@ -115,7 +145,7 @@ export class Session {
     return this.events(toUserMessage(input), options);
   }
 
-  /** {@link resume} as a stream of events (see {@link stream}). */
+  /** {@link Session.resume} as a stream of events (see {@link Session.stream}). */
   resumeStream(options: RunOptions = {}): AsyncGenerator<AgentEvent> {
     return this.events(undefined, options);
   }
@@ -158,35 +188,60 @@ export class Session {
   private async run(input: UserMessage | undefined, options: RunOptions): Promise<EpisodeResult> {
     if (this.running) throw new SessionBusyError(this.id);
     this.running = true;
-    const { store, id, state, atRest } = this;
     try {
-      const result = await runEpisode(
-        this.settings,
-        {
-          id,
-          get messages() {
-            return state.messages;
-          },
-          get packState() {
-            return state.packState;
-          },
-          set packState(value) {
-            state.packState = value;
-          },
-          persist: (messages) =>
-            atRest ? atRest.persist(messages, state.messages.length) : store.append(id, messages),
-          saveState: (packState) => store.saveState(id, packState),
-          emit: options.onEvent ?? (() => {}),
-          notices: this.notices,
-        },
-        input,
-        options.signal,
-      );
-      await atRest?.settle();
+      const lease = await acquireWriter(this.store, this.id, this.state.messages.length);
+      let result: EpisodeResult;
+      try {
+        result = await this.runLeased(input, options, lease);
+      } catch (error) {
+        // The episode's own error is the one to report; an unreleased lease lapses by itself.
+        await lease.release().catch(() => {});
+        throw error;
+      }
+      await lease.release();
       return result;
     } finally {
       this.running = false;
     }
+  }
+
+  /** One episode under `lease`: every write carries it, every append the length it expects. */
+  private async runLeased(input: UserMessage | undefined, options: RunOptions, lease: SessionLease): Promise<EpisodeResult> {
+    const { store, id, state, atRest } = this;
+    if (lease.length !== state.messages.length) {
+      throw new SessionConflictError(
+        id,
+        `the store holds ${lease.length} messages but this Session was opened with ${state.messages.length}: another writer changed it since. Open it again with agent.session({ id }); nothing was written.`,
+      );
+    }
+    const write = { lease };
+    const result = await runEpisode(
+      this.settings,
+      {
+        id,
+        get messages() {
+          return state.messages;
+        },
+        get packState() {
+          return state.packState;
+        },
+        set packState(value) {
+          state.packState = value;
+        },
+        persist: (messages) =>
+          atRest
+            ? atRest.persist(messages, state.messages.length, write)
+            : store.append(id, messages, { lease, expectedLength: state.messages.length }),
+        saveState: (packState) => store.saveState(id, packState, write),
+        emit: options.onEvent ?? (() => {}),
+        notices: this.notices,
+        summarizer: this.summarizer,
+      },
+      input,
+      options.signal,
+    );
+    await atRest?.settle(write);
+    return result;
   }
 }
 
@@ -200,5 +255,5 @@ function toUserMessage(input: SessionInput): UserMessage {
   if (message?.role !== 'user') {
     throw new InvalidArgumentError(`send() takes a user message (got role "${String(message?.role)}")`);
   }
-  return parseTranscriptLine(JSON.stringify(message), 1, 'send() input') as UserMessage;
+  return copyMessage(message, 1, 'send() input') as UserMessage;
 }

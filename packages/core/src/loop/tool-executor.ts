@@ -33,6 +33,12 @@ export interface ToolExecutionOptions {
   timeoutMs?: number;
   /** Aborts the whole batch: running calls are told through their signal and answered "aborted" at once. */
   signal?: AbortSignal;
+  /**
+   * Applied to every result's content, errors included, before `onResult` sees it and
+   * before it is returned: the agent passes its secret redactor here, so no tool
+   * (built-in or custom) can put a known key into the transcript.
+   */
+  redact?: (text: string) => string;
   /** Called as each call finishes (in completion order), e.g. to emit an event. */
   onResult?: (result: ToolMessage, call: ToolCallPart, durationMs: number) => void;
 }
@@ -59,7 +65,7 @@ export async function executeToolCalls(
         role: 'tool',
         toolCallId: call.id,
         toolName: call.name,
-        content: output.content,
+        content: options.redact ? options.redact(output.content) : output.content,
         isError: output.isError === true,
       };
       results[index] = result;

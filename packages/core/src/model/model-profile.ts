@@ -20,6 +20,9 @@ export type ReasoningField =
   | 'thinking'
   | 'none';
 
+/** How a provider treats reasoning of earlier user turns that is sent back; see {@link ModelProfile.pastReasoning}. */
+export type PastReasoning = 'stripped' | 'billed';
+
 /** Prices in USD per million tokens. */
 export interface Pricing {
   input: number;
@@ -28,22 +31,39 @@ export interface Pricing {
   output: number;
 }
 
+/**
+ * What Episodic needs to know about one model, as data: context window, which
+ * reasoning goes back, cache style, tokenizer factor, pricing. The tables live in
+ * `@episodic/providers` (`resolveProfile`); every field can be overridden per adapter.
+ */
 export interface ModelProfile {
   /** Provider name, e.g. `anthropic`, `openai`, `google`, `deepseek`. */
   provider: string;
   /** Model id pattern this profile matches (a RegExp source, anchored by the lookup). */
   pattern: string;
+  /** Most tokens of one call, input and output together. */
   contextWindow: number;
+  /** Most output tokens of one call; sent as the call's limit by default. */
   maxOutputTokens: number;
   /** Which reasoning goes back to this model across episodes. */
   retention: Retention;
   /** Wire field for reasoning on OpenAI-compatible endpoints. */
   reasoningField?: ReasoningField;
+  /** How the provider caches prompts, which decides where cache breakpoints go. */
   cacheStyle: CacheStyle;
   /** Below this many prompt tokens the provider does not cache. */
   minCacheableTokens: number;
   /** Local-count multiplier before any calibration (tokenizers other than o200k count more). */
   tokenizerFactor: number;
+  /**
+   * What the provider does with reasoning from before the last user message when it
+   * is sent back (PROVIDERS.md): `stripped`, removed before the prompt is counted (not
+   * billed, and sending it or not leaves the cached prefix alone), or `billed`, kept
+   * as input (dropping it changes the prefix, so the cache misses from there). Absent:
+   * `billed`, the safe assumption for a cost estimate.
+   */
+  pastReasoning?: PastReasoning;
+  /** List prices, for the estimated cost of calls; unknown when absent. */
   pricing?: Pricing;
   /** Provider-specific fields (thinking mode, beta headers, id rules, paired flags, ...). */
   [field: string]: unknown;

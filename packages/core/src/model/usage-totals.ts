@@ -72,15 +72,14 @@ function addCost(total: number | undefined, usage: Usage, pricing: Pricing | und
 }
 
 /**
- * Totals of every assistant message in a transcript that recorded its usage (the
- * agent loop stores each call's usage on the message it produced, so totals survive
- * a reload).
+ * Totals of every assistant message and summary line in a transcript that recorded
+ * its usage (the agent loop stores each call's usage on the message it produced, so
+ * totals survive a reload).
  */
 export function usageTotalsOf(messages: readonly Message[], pricing?: Pricing): UsageTotals {
-  const recorded = messages.some((message) => message.role === 'assistant' && message.usage?.costUsd !== undefined);
+  const calls = messages.filter((message) => message.role === 'assistant' || message.role === 'summary');
+  const recorded = calls.some((message) => message.usage?.costUsd !== undefined);
   let totals: UsageTotals = { ...emptyUsageTotals(pricing), costUsd: pricing || recorded ? 0 : undefined };
-  for (const message of messages) {
-    if (message.role === 'assistant' && message.usage) totals = addUsage(totals, message.usage, pricing);
-  }
+  for (const message of calls) if (message.usage) totals = addUsage(totals, message.usage, pricing);
   return totals;
 }

@@ -32,14 +32,8 @@ export function openAIClient(options: OpenAIClientOptions, profile: OpenAIProfil
  * error, so once the caller aborted, the error is an abort whatever surfaced.
  */
 export function openAIStreamError(
-  signal: AbortSignal | undefined,
   provider: string,
   map: (error: unknown) => Error,
-): (error: unknown) => Error {
-  return (error) => (signal?.aborted ? abortedError(provider, error) : map(error));
-}
-
-/** The warning the OpenAI-wire adapters give when reasoning of another model is left out. */
-export function droppedReasoningWarning(label: string, count: number): string[] {
-  return count > 0 ? [`${label}: ${count} reasoning part(s) from another model were not sent`] : [];
+): (error: unknown, signal: AbortSignal | undefined) => Error {
+  return (error, signal) => (signal?.aborted ? abortedError(provider, error) : map(error));
 }

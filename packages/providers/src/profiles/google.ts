@@ -1,7 +1,8 @@
 /**
  * Gemini model profiles (data, first match wins). Facts from PROVIDERS.md,
- * https://ai.google.dev/gemini-api/docs/thinking and
- * https://ai.google.dev/gemini-api/docs/thought-signatures.
+ * https://ai.google.dev/gemini-api/docs/thinking,
+ * https://ai.google.dev/gemini-api/docs/thought-signatures and
+ * https://ai.google.dev/gemini-api/docs/pricing (see `prices-collected.ts`).
  */
 import type { ModelProfile } from '@episodic/core';
 
@@ -23,54 +24,74 @@ export interface GoogleProfileFields {
   placeholderSignature: string;
 }
 
+/** A profile of a Gemini model: the common fields plus the Google ones. */
 export type GoogleModelProfile = ModelProfile & GoogleProfileFields;
 
-const base = {
+const provider = {
   provider: 'google',
   retention: 'episode',
   cacheStyle: 'gemini-implicit',
   tokenizerFactor: 1.05,
-  contextWindow: 1_048_576,
-  maxOutputTokens: 65_536,
+  // Thoughts come back as signatures only; earlier turns are not validated or billed as thought text.
+  pastReasoning: 'stripped',
   placeholderSignature: 'skip_thought_signature_validator',
 } as const;
+
+/**
+ * What Google fixes for every model: the fallback's provider fields for a model
+ * without a row (a model name outside the `gemini-` families, e.g. Gemma, keeps
+ * the fallback's conservative limits).
+ */
+export const googleDefaults: Partial<GoogleModelProfile> = { ...provider, minCacheableTokens: 1024 };
+
+const base = { ...provider, contextWindow: 1_048_576, maxOutputTokens: 65_536 } as const;
+
+/** Gemini 3: thinking by level, signatures validated on the current turn's calls. */
+const gemini3 = { ...base, thinking: { level: 'high', includeThoughts: true }, functionCallSignatures: 'required' } as const;
+/** Gemini 2.5: thinking by (dynamic) budget, signatures sent back when present. */
+const gemini25 = { ...base, thinking: { budget: -1, includeThoughts: true }, functionCallSignatures: 'optional' } as const;
 
 /** Built-in Gemini profiles. */
 export const googleProfiles: readonly GoogleModelProfile[] = [
   {
-    ...base,
+    ...gemini3,
     pattern: 'gemini-3(?:\\.\\d+)?-pro.*',
-    thinking: { level: 'high', includeThoughts: true },
-    functionCallSignatures: 'required',
     minCacheableTokens: 4096,
+    pricing: { input: 2, cachedInput: 0.2, output: 12 },
   },
   {
-    ...base,
+    ...gemini3,
+    pattern: 'gemini-3(?:\\.\\d+)?-flash.*',
+    minCacheableTokens: 1024,
+    pricing: { input: 0.5, cachedInput: 0.05, output: 3 },
+  },
+  {
+    ...gemini3,
     pattern: 'gemini-3.*',
-    thinking: { level: 'high', includeThoughts: true },
-    functionCallSignatures: 'required',
     minCacheableTokens: 1024,
   },
   {
-    ...base,
+    ...gemini25,
     pattern: 'gemini-2\\.5-pro.*',
-    thinking: { budget: -1, includeThoughts: true },
-    functionCallSignatures: 'optional',
     minCacheableTokens: 4096,
+    pricing: { input: 1.25, cachedInput: 0.125, output: 10 },
   },
   {
-    ...base,
-    pattern: 'gemini-2\\.5-flash.*',
-    thinking: { budget: -1, includeThoughts: true },
-    functionCallSignatures: 'optional',
+    ...gemini25,
+    pattern: 'gemini-2\\.5-flash-lite.*',
     minCacheableTokens: 1024,
+    pricing: { input: 0.1, cachedInput: 0.01, output: 0.4 },
+  },
+  {
+    ...gemini25,
+    pattern: 'gemini-2\\.5-flash.*',
+    minCacheableTokens: 1024,
+    pricing: { input: 0.3, cachedInput: 0.03, output: 2.5 },
   },
   {
     // Unknown Gemini models: assume a newer one that validates signatures.
-    ...base,
+    ...gemini3,
     pattern: 'gemini-.*',
-    thinking: { level: 'high', includeThoughts: true },
-    functionCallSignatures: 'required',
     minCacheableTokens: 1024,
   },
 ];

@@ -4,6 +4,8 @@ import { EpisodicError } from '@episodic/core';
 /** No API key was passed and none of the provider's environment variables is set. */
 export class MissingApiKeyError extends EpisodicError {
   readonly provider: string;
+  /** The variables the key is read from, first choice first (from the model profile). */
+  readonly environmentVariables: readonly string[];
 
   constructor(provider: string, environmentVariables: readonly string[]) {
     super(
@@ -11,6 +13,7 @@ export class MissingApiKeyError extends EpisodicError {
       `No API key for ${provider}: pass { apiKey } to the adapter or set ${environmentVariables.join(' or ')}.`,
     );
     this.provider = provider;
+    this.environmentVariables = environmentVariables;
   }
 }
 
@@ -26,4 +29,17 @@ export function resolveApiKey(
     if (value) return value;
   }
   throw new MissingApiKeyError(provider, environmentVariables);
+}
+
+/** What the compatible adapter sends to a server that needs no key: not a secret. */
+export const NO_API_KEY = 'not-needed';
+
+/**
+ * The API key an SDK client holds (the official clients all keep it in `apiKey`), as
+ * the list an adapter's `secretValues()` returns: the agent keeps it out of tool
+ * results and errors.
+ */
+export function apiKeysOf(client: unknown): string[] {
+  const key = (client as { apiKey?: unknown } | undefined)?.apiKey;
+  return typeof key === 'string' && key !== NO_API_KEY ? [key] : [];
 }
