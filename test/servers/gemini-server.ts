@@ -28,6 +28,8 @@ import {
 export interface GeminiServerOptions {
   requiresSignatures?: (model: string) => boolean;
   budgetOnly?: (model: string) => boolean;
+  /** Refuse thought signatures before the current turn (see `GeminiValidationContext`). */
+  rejectPastSignatures?: boolean;
 }
 
 /** Starts a strict loopback Gemini server. */
@@ -39,6 +41,7 @@ export async function startGeminiServer(options: GeminiServerOptions = {}): Prom
     issued,
     requiresSignatures: options.requiresSignatures ?? ((model: string) => /^gemini-3/.test(model)),
     budgetOnly: options.budgetOnly ?? ((model: string) => /^gemini-2\.5/.test(model)),
+    rejectPastSignatures: options.rejectPastSignatures ?? false,
   };
 
   const handler = async (request: IncomingMessage, response: ServerResponse) => {

@@ -46,6 +46,12 @@ export interface GeminiValidationContext {
   requiresSignatures: (model: string) => boolean;
   /** Models that take a thinking budget only (2.5) and reject a level. */
   budgetOnly: (model: string) => boolean;
+  /**
+   * Strict mode beyond the API: refuse a thought signature before the current turn.
+   * The API does not validate past turns' signatures, so it takes them silently;
+   * this checks Episodic's promise that opaque reasoning leaves with its episode.
+   */
+  rejectPastSignatures?: boolean;
 }
 
 const isRealUserContent = (content: GeminiContent | undefined) =>
@@ -97,8 +103,27 @@ export function validateGeminiRequest(
     checkThinkingConfig(model, body, context) ??
     checkSignaturesGenuine(model, body, context) ??
     checkCallResponsePairing(body, context) ??
-    checkCurrentTurnSignatures(model, body, context)
+    checkCurrentTurnSignatures(model, body, context) ??
+    checkPastTurnSignatures(body, context)
   );
+}
+
+/** Where the current turn starts: the last user content that is not only function responses. */
+function currentTurnStart(body: GeminiBody): number {
+  let start = body.contents.length - 1;
+  while (start > 0 && !isRealUserContent(body.contents[start])) start -= 1;
+  return start;
+}
+
+function checkPastTurnSignatures(body: GeminiBody, context: GeminiValidationContext) {
+  if (!context.rejectPastSignatures) return undefined;
+  const start = currentTurnStart(body);
+  for (const [index, content] of body.contents.slice(0, start).entries()) {
+    const part = content.parts.findIndex((candidate) => candidate.thoughtSignature !== undefined);
+    if (part >= 0)
+      return `strict loopback rule (not an API error): contents[${index}].parts[${part}] carries a thoughtSignature from a turn before the current one; opaque reasoning must leave with its episode.`;
+  }
+  return undefined;
 }
 
 function checkThinkingConfig(model: string, body: GeminiBody, context: GeminiValidationContext) {
@@ -151,9 +176,7 @@ function checkCallResponsePairing(body: GeminiBody, context: GeminiValidationCon
 
 function checkCurrentTurnSignatures(model: string, body: GeminiBody, context: GeminiValidationContext) {
   if (!context.requiresSignatures(model)) return undefined;
-  let start = body.contents.length - 1;
-  while (start > 0 && !isRealUserContent(body.contents[start])) start -= 1;
-  for (let index = start; index < body.contents.length; index += 1) {
+  for (let index = currentTurnStart(body); index < body.contents.length; index += 1) {
     const content = body.contents[index];
     const first = content?.parts.find((part) => part.functionCall);
     if (content?.role !== 'model' || !first?.functionCall || first.thoughtSignature) continue;

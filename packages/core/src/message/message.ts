@@ -96,6 +96,13 @@ export interface ProviderToolPart {
 export interface ProviderData {
   provider: string;
   model: string;
+  /**
+   * Names of fields here that belong to the model's reasoning although they ride on
+   * a text or tool-call part (Gemini's `thoughtSignature`). They follow reasoning
+   * retention: wherever the packer drops a message's reasoning, it takes these
+   * fields off its other parts too (see `withoutReasoningData`).
+   */
+  reasoningFields?: string[];
   [field: string]: unknown;
 }
 

@@ -9,7 +9,11 @@ import { z } from 'zod';
 import type { Agree, Proven } from '../support/schema-agreement.js';
 import type * as Types from './message.js';
 
-const ProviderData = z.looseObject({ provider: z.string(), model: z.string() });
+const ProviderData = z.looseObject({
+  provider: z.string(),
+  model: z.string(),
+  reasoningFields: z.array(z.string()).optional(),
+});
 
 export const TextPart = z.looseObject({
   type: z.literal('text'),

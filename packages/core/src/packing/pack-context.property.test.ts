@@ -16,12 +16,15 @@ import { createTokenCounter } from '../tokens/token-counter.js';
 interface StepSpec {
   reasoning: number;
   text: number;
+  /** Reasoning data also rides on the step's text and tool calls (as Gemini's signatures do). */
+  signed?: boolean;
   results: { size: number; missing: boolean }[];
 }
 
 const stepArbitrary = fc.record({
   reasoning: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 300 })),
   text: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 40 })),
+  signed: fc.boolean(),
   results: fc.array(
     fc.record({
       size: fc.oneof(fc.integer({ min: 1, max: 80 }), fc.integer({ min: 500, max: 3000 })),
@@ -42,23 +45,41 @@ const transcriptArbitrary = fc.record({
 /** Builds messages and remembers, for each part and message, the episode it came from. */
 type TranscriptSpec = typeof transcriptArbitrary extends fc.Arbitrary<infer Value> ? Value : never;
 
+/** A part's identity that survives the packer taking reasoning data off it (a copy of the part). */
+function partKey(part: AssistantPart): string {
+  return part.type === 'tool-call' ? `call:${part.id}` : `${part.type}:${'text' in part ? part.text : ''}`;
+}
+
+/** The original message a packed assistant message was made from. */
+function sameOrigin(original: Message, packed: Message & { role: 'assistant' }): boolean {
+  const first = packed.content[0] as AssistantPart;
+  return original.role === 'assistant' && original.content.some((part) => part === first || partKey(part) === partKey(first));
+}
+
 function build(spec: TranscriptSpec) {
   const messages: Message[] = [];
-  const episodeOf = new Map<object, number>();
+  const episodeOf = new Map<object | string, number>();
   let ids = 0;
   let seed = 1;
   const addStep = (step: StepSpec, episode: number) => {
     const parts: AssistantPart[] = [];
     if (step.reasoning)
       parts.push({ type: 'reasoning', text: `r${ids} ${words(step.reasoning, seed++)}`, signature: `s${ids}` });
-    if (step.text) parts.push({ type: 'text', text: words(step.text, seed++) });
+    const signature = () =>
+      step.signed
+        ? { providerData: { provider: 'p', model: 'm', thoughtSignature: `t${ids}`, reasoningFields: ['thoughtSignature'] } }
+        : {};
+    if (step.text) parts.push({ type: 'text', text: words(step.text, seed++), ...signature() });
     const calls = step.results.map(
-      (): AssistantPart => ({ type: 'tool-call', id: `call_${ids++}`, name: 'probe', args: { n: ids } }),
+      (): AssistantPart => ({ type: 'tool-call', id: `call_${ids++}`, name: 'probe', args: { n: ids }, ...signature() }),
     );
     parts.push(...calls);
     const message: Message = { role: 'assistant', content: parts };
     messages.push(message);
-    for (const part of parts) episodeOf.set(part, episode);
+    for (const part of parts) {
+      episodeOf.set(part, episode);
+      episodeOf.set(partKey(part), episode);
+    }
     step.results.forEach((result, index) => {
       if (result.missing) return;
       const part = calls[index] as { id: string };
@@ -78,7 +99,7 @@ function checkCall(
   visible: readonly Message[],
   budget: number,
   retention: Retention,
-  episodeOf: Map<object, number>,
+  episodeOf: Map<object | string, number>,
   verifier: ReturnType<typeof createTokenCounter>,
 ) {
   const currentEpisode = visible.filter((message) => message.role === 'user').length - 1;
@@ -91,6 +112,12 @@ function checkCall(
   );
   if (retention === 'none') expect(reasoningParts).toHaveLength(0);
   if (retention === 'episode') for (const part of reasoningParts) expect(episodeOf.get(part)).toBe(currentEpisode);
+  // Reasoning data on text and tool-call parts follows the same rule as reasoning parts.
+  const signedParts = packed.messages.flatMap((message) =>
+    message.role === 'assistant' ? message.content.filter((part) => part.providerData?.thoughtSignature !== undefined) : [],
+  );
+  if (retention === 'none') expect(signedParts).toHaveLength(0);
+  if (retention === 'episode') for (const part of signedParts) expect(episodeOf.get(partKey(part))).toBe(currentEpisode);
   const lastAssistant = [...visible].reverse().find((message) => message.role === 'assistant');
   const lastUser = visible.findLastIndex((message) => message.role === 'user');
   if (lastAssistant && retention !== 'none' && visible.indexOf(lastAssistant) > lastUser) {
@@ -114,10 +141,7 @@ function checkCall(
   const position = (message: Message): number => {
     if (message.role === 'tool')
       return visible.findIndex((other) => other.role === 'tool' && other.toolCallId === message.toolCallId);
-    if (message.role === 'assistant')
-      return visible.findIndex(
-        (other) => other.role === 'assistant' && other.content.includes(message.content[0] as AssistantPart),
-      );
+    if (message.role === 'assistant') return visible.findIndex((other) => sameOrigin(other, message));
     return visible.indexOf(message);
   };
   const positions = packed.messages.filter((message) => !message.summary).map(position);
@@ -146,9 +170,7 @@ function checkHeadAndSummary(packed: PackResult, previous: PackResult | undefine
   const episodes = episodesOf(visible);
   const episodeOfPacked = (message: Message) => {
     if (message.role === 'tool') return episodes.get(visible.find((other) => other.role === 'tool' && other.toolCallId === message.toolCallId)!);
-    if (message.role === 'assistant') {
-      return episodes.get(visible.find((other) => other.role === 'assistant' && other.content.includes(message.content[0] as AssistantPart))!);
-    }
+    if (message.role === 'assistant') return episodes.get(visible.find((other) => sameOrigin(other, message))!);
     return episodes.get(message);
   };
   const at = packed.messages.findIndex((message) => message.summary === true);

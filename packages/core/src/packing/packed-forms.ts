@@ -6,6 +6,7 @@
  * every call. That is what keeps consecutive packs byte-identical.
  */
 import type { AssistantMessage, AssistantPart, Message, ToolMessage, ToolResultPart } from '../message/message.js';
+import { hasReasoningData, withoutReasoningData } from '../message/reasoning-data.js';
 import { shortenTallied, shortenText } from './shorten.js';
 import { FRAMING, type TokenCounter } from '../tokens/token-counter.js';
 
@@ -27,15 +28,17 @@ export class PackedForms {
     pairedCalls?: ReadonlySet<string>,
   ): AssistantMessage | null {
     const dropsCalls = pairedCalls !== undefined && message.content.some((part) => isUnpairedCall(part, pairedCalls));
-    const dropsReasoning = !keepReasoning && message.content.some((part) => part.type === 'reasoning');
+    // Reasoning data riding on text and tool-call parts (Gemini signatures) goes with the reasoning.
+    const dropsReasoning =
+      !keepReasoning && message.content.some((part) => part.type === 'reasoning' || hasReasoningData(part));
     if (!dropsCalls && !dropsReasoning) return message.content.length > 0 ? message : null;
     const key = dropsCalls
       ? `a${keepReasoning ? 1 : 0}:${message.content.filter((part) => !isUnpairedCall(part, pairedCalls)).map(callId)}`
       : 'a0';
     return this.cached(message, key, () => {
-      const content = message.content.filter(
-        (part) => (keepReasoning || part.type !== 'reasoning') && !isUnpairedCall(part, pairedCalls),
-      );
+      const content = message.content
+        .filter((part) => (keepReasoning || part.type !== 'reasoning') && !isUnpairedCall(part, pairedCalls))
+        .map((part) => (keepReasoning ? part : withoutReasoningData(part)));
       return content.length > 0 ? { ...message, content } : null;
     }) as AssistantMessage | null;
   }

@@ -61,7 +61,7 @@ function* mapPart(state: StreamState, part: Part, model: ModelRef): Generator<Mo
     const id = call.id ?? `call_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
     const name = call.name ?? '';
     const opaque = {
-      ...(signature ? { thoughtSignature: signature } : {}),
+      ...(signature ? signatureData(signature) : {}),
       ...(call.id ? { idFromProvider: true } : {}),
     };
     state.content.push({
@@ -82,10 +82,19 @@ function* mapPart(state: StreamState, part: Part, model: ModelRef): Generator<Mo
   state.open.text += text;
   if (text.length > 0) yield { type: kind === 'reasoning' ? 'reasoning-delta' : 'text-delta', text };
   if (signature) {
-    state.open.providerData = providerDataFor(model, { ...state.open.providerData, thoughtSignature: signature });
+    const data = state.open.type === 'text' ? signatureData(signature) : { thoughtSignature: signature };
+    state.open.providerData = providerDataFor(model, { ...state.open.providerData, ...data });
     // The signature closes its part: later text starts a new one.
     state.open = undefined;
   }
+}
+
+/**
+ * A signature on a text or function-call part is still the model's reasoning: marked
+ * so, the packer drops it with the reasoning when the episode ends.
+ */
+function signatureData(signature: string): { thoughtSignature: string; reasoningFields: string[] } {
+  return { thoughtSignature: signature, reasoningFields: ['thoughtSignature'] };
 }
 
 function openPart(state: StreamState, kind: 'reasoning' | 'text', model: ModelRef): TextPart | ReasoningPart {
