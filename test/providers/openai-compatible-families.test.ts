@@ -92,6 +92,26 @@ describe('OpenAI-compatible families', () => {
     );
   });
 
+  it('deepseek-reasoner is the thinking model: reasoning_content goes back on tool-call messages', async () => {
+    const { server: local, adapter } = await setup('deepseek-reasoner', 'deepseek', 'deepseek-reasoner');
+    expect(adapter.profile).toMatchObject({ retention: 'tool-episodes', sendReasoningAs: 'reasoning_content' });
+    await twoEpisodes(local, adapter);
+    expect(local.requests.map((request) => request.status)).toEqual([200, 200, 200]);
+    const assistants = bodyOf(local, 2).messages.filter((message) => message.role === 'assistant');
+    expect(assistants[0]?.reasoning_content).toBe('need the log');
+    // The old R1 rule (never send it back) meets the API's real refusal.
+    const stale = createOpenAICompatibleAdapter({
+      provider: 'deepseek',
+      model: 'deepseek-reasoner',
+      baseURL: local.url,
+      apiKey: 'test-key',
+      profile: { retention: 'none', sendReasoningAs: 'none' },
+    });
+    await expect(twoEpisodes(local, stale)).rejects.toThrow(
+      'The `reasoning_content` in the thinking mode must be passed back to the API.',
+    );
+  });
+
   it('DeepSeek R1 never gets reasoning_content back; the server rejects it when sent', async () => {
     const { server: local, adapter } = await setup('deepseek-r1', 'deepseek', 'deepseek-r1');
     await twoEpisodes(local, adapter);
@@ -304,7 +324,7 @@ describe('OpenAI-compatible families', () => {
       'reasoning_content',
       { reasoning_history: 'preserved' },
     ],
-    ['ollama', 'ollama', 'qwen3:8b', 'thinking', { think: true }],
+    ['ollama', 'ollama', 'qwen3:8b', 'reasoning', { think: true }],
     ['vllm', 'vllm', 'Qwen/Qwen3-8B', 'reasoning', {}],
   ] as const)('%s reads and sends reasoning as `%s` with its flags', async (family, provider, model, field, flags) => {
     const { server: local, adapter } = await setup(family, provider, model);

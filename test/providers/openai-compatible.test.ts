@@ -27,7 +27,13 @@ const cases: FamilyCase[] = [
   {
     family: 'deepseek-r1',
     provider: 'deepseek',
-    models: { primary: 'deepseek-reasoner', secondary: 'deepseek-r1-0528' },
+    models: { primary: 'deepseek-r1', secondary: 'deepseek-r1-0528' },
+  },
+  {
+    family: 'deepseek-reasoner',
+    provider: 'deepseek',
+    models: { primary: 'deepseek-reasoner', secondary: 'deepseek-v4-flash' },
+    field: 'reasoning_content',
   },
   {
     family: 'deepseek-thinking',
@@ -76,7 +82,7 @@ const cases: FamilyCase[] = [
     family: 'ollama',
     provider: 'ollama',
     models: { primary: 'qwen3:8b', secondary: 'deepseek-r1:8b' },
-    field: 'thinking',
+    field: 'reasoning',
   },
   {
     family: 'vllm',

@@ -45,6 +45,8 @@ export type ChatFamily =
   | 'openai'
   | 'deepseek-r1'
   | 'deepseek-thinking'
+  /** `deepseek-reasoner`, served by the thinking model, with the error text the issue recorded. */
+  | 'deepseek-reasoner'
   | 'zai'
   | 'kimi'
   | 'minimax'
@@ -71,7 +73,7 @@ export const chatFamilyRules: Readonly<Record<ChatFamily, ChatFamilyRule>> = {
     rejectedFields: {
       reasoning_content: (index) => ({
         status: 400,
-        message: `The reasoning_content of messages[${index}] is an output-only field of deepseek-reasoner; remove it from your input messages.`,
+        message: `The reasoning_content of messages[${index}] is an output-only field of deepseek-r1; remove it from your input messages.`,
         code: 'invalid_request_error',
       }),
     },
@@ -86,6 +88,18 @@ export const chatFamilyRules: Readonly<Record<ChatFamily, ChatFamilyRule>> = {
         message:
           `Missing \`reasoning_content\` field in the assistant message at message index ${index}. ` +
           'For more information, please refer to https://api-docs.deepseek.com/guides/thinking_mode#tool-calls',
+        code: 'invalid_request_error',
+      }),
+    },
+  },
+  'deepseek-reasoner': {
+    stream: 'reasoning_content',
+    deepseekUsage: true,
+    requiredOnToolCalls: {
+      field: 'reasoning_content',
+      error: () => ({
+        status: 400,
+        message: 'The `reasoning_content` in the thinking mode must be passed back to the API.',
         code: 'invalid_request_error',
       }),
     },
@@ -128,7 +142,8 @@ export const chatFamilyRules: Readonly<Record<ChatFamily, ChatFamilyRule>> = {
     },
   },
   fireworks: { stream: 'reasoning_content' },
-  ollama: { stream: 'thinking' },
+  // Ollama's OpenAI-compatible endpoint (recorded traffic): `reasoning`, not the native API's `thinking`.
+  ollama: { stream: 'reasoning' },
   vllm: { stream: 'reasoning' },
   'gpt-oss': { stream: 'reasoning' },
   'gpt-oss-raw': { stream: 'harmony' },

@@ -150,8 +150,10 @@ const hosts: Record<HostName, Host> = {
     apiKeyEnv: ['OLLAMA_API_KEY'],
     apiKeyOptional: true,
     baseURL: 'http://127.0.0.1:11434/v1',
-    reasoningField: 'thinking',
-    sendReasoningAs: 'thinking',
+    // The OpenAI-compatible endpoint (/v1) streams `reasoning` and took it back on an
+    // assistant message in recorded traffic; `thinking` is the native API's field.
+    reasoningField: 'reasoning',
+    sendReasoningAs: 'reasoning',
     requestFlags: { think: true },
     cacheStyle: 'none',
   },
@@ -186,18 +188,21 @@ const deepseekPricing = { input: 0.28, cachedInput: 0.028, output: 0.42 };
 /** Every compatible profile; within a provider the first matching pattern wins. */
 export const openaiCompatibleProfiles: readonly CompatibleProfile[] = [
   {
-    // R1 (`deepseek-reasoner`, and open-weight R1 names below): reasoning is display-only;
-    // sending it back is a 400 (PROVIDERS.md). If your account serves thinking mode
-    // under `deepseek-reasoner`, override this entry with the thinking profile.
+    // `deepseek-reasoner` is now served by the thinking model (recorded traffic: it
+    // answers as `deepseek-v4-flash`, makes tool calls, and the follow-up the API
+    // accepted carried `reasoning_content` on each tool-call message). Without it the
+    // API answers 400 "The `reasoning_content` in the thinking mode must be passed
+    // back to the API." The alias needs no `thinking` flag (the recorded requests sent none).
     ...hosts.deepseek,
     pattern: 'deepseek-reasoner',
-    contextWindow: 65_536,
-    maxOutputTokens: 32_768,
-    retention: 'none',
-    sendReasoningAs: 'none',
+    contextWindow: 128_000,
+    maxOutputTokens: 64_000,
+    retention: 'tool-episodes',
+    reasoningRequiredOnToolCalls: true,
     pricing: deepseekPricing,
   },
   {
+    // Open-weight R1 names: reasoning is display-only; sending it back is a 400 (PROVIDERS.md).
     ...hosts.deepseek,
     pattern: 'deepseek-r1(-.*)?',
     contextWindow: 65_536,
