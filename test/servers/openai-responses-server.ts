@@ -12,6 +12,7 @@ import {
   type InputItem,
   type IssuedItem,
   inputItems,
+  phaseModel,
   validateResponsesInput,
   viewOfResponsesRequest,
 } from './openai-responses-validation.js';
@@ -191,6 +192,10 @@ export async function startOpenAIResponsesServer(): Promise<OpenAIScriptedServer
   };
 }
 
+function messageTextOf(item: InputItem): string {
+  return (item.content as { text?: string }[]).map((part) => part.text ?? '').join('');
+}
+
 /** Writes one response's events and registers its items for later validation. */
 class ResponseStream {
   private sequence = 0;
@@ -224,7 +229,9 @@ class ResponseStream {
   reply(scripted: ScriptedReply, usage: { input: number; cached: number }): void {
     this.begin();
     if (scripted.reasoning && scripted.reasoning.length > 0) this.reasoning(scripted.reasoning);
-    if (scripted.text !== undefined) this.message(scripted.text);
+    // Phase models label a message before tool calls as commentary, the last one as the final answer.
+    const phase = scripted.toolCalls?.length ? 'commentary' : 'final_answer';
+    if (scripted.text !== undefined) this.message(scripted.text, true, phaseModel.test(this.model) ? phase : undefined);
     for (const call of scripted.toolCalls ?? []) this.functionCall(call.name, call.args);
     this.finish(usage, scripted);
   }
@@ -235,7 +242,13 @@ class ResponseStream {
     if (item.type !== 'reasoning') {
       const reasoning = this.reasoningId ? this.issued.get(this.reasoningId) : undefined;
       if (reasoning && !reasoning.followingId) reasoning.followingId = id;
-      this.issued.set(id, { type: item.type as IssuedItem['type'], model: this.model, reasoningId: this.reasoningId });
+      const labelled = typeof item.phase === 'string' ? { phase: item.phase, text: messageTextOf(item) } : {};
+      this.issued.set(id, {
+        type: item.type as IssuedItem['type'],
+        model: this.model,
+        reasoningId: this.reasoningId,
+        ...labelled,
+      });
     }
     const started =
       item.type === 'reasoning'
@@ -267,8 +280,9 @@ class ResponseStream {
     });
   }
 
-  message(text: string, complete = true): void {
+  message(text: string, complete = true, phase?: string): void {
     const id = this.nextId('msg');
+    const labelled = phase ? { phase } : {};
     const part = { type: 'output_text', text, annotations: [], logprobs: [] };
     const where = { item_id: id, output_index: this.output.length, content_index: 0 };
     if (!complete) {
@@ -279,7 +293,7 @@ class ResponseStream {
       this.send('response.output_text.delta', { ...where, delta: text, logprobs: [] });
       return;
     }
-    this.item({ type: 'message', id, role: 'assistant', status: 'completed', content: [part] }, () => {
+    this.item({ type: 'message', id, role: 'assistant', status: 'completed', content: [part], ...labelled }, () => {
       this.send('response.content_part.added', { ...where, part: { ...part, text: '' } });
       for (const delta of chunks(text)) this.send('response.output_text.delta', { ...where, delta, logprobs: [] });
       this.send('response.output_text.done', { ...where, text, logprobs: [] });

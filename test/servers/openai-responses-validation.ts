@@ -20,7 +20,13 @@ export interface IssuedItem {
   reasoningId?: string;
   /** Reasoning items: the item produced right after. */
   followingId?: string;
+  /** Messages of phase models: the phase handed out, and the text it labels. */
+  phase?: string;
+  text?: string;
 }
+
+/** Models that label assistant messages with `phase` and want it back (gpt-5.3-codex and later). */
+export const phaseModel = /^gpt-5\.([3-9]|\d{2,})/;
 
 export type InputItem = Record<string, unknown>;
 
@@ -65,6 +71,8 @@ export function validateResponsesInput(
         );
       }
     }
+    const lostPhase = phaseProblem(item, position, issued, model);
+    if (lostPhase) return lostPhase;
     if (item.type === 'function_call') calls.add(String(item.call_id));
     if (item.type === 'function_call_output') {
       if (!calls.has(String(item.call_id))) {
@@ -75,6 +83,33 @@ export function validateResponsesInput(
   }
   const unanswered = [...calls].find((callId) => !outputs.has(callId));
   return unanswered ? fail(`No tool output found for function call ${unanswered}.`) : undefined;
+}
+
+/**
+ * Strict rule beyond the API (it takes a message without its phase, and quality
+ * drops): an assistant message this model produced with a phase must carry it back,
+ * with its item id or without (found by its text then).
+ */
+function phaseProblem(
+  item: InputItem,
+  position: number,
+  issued: ReadonlyMap<string, IssuedItem>,
+  model: string,
+): Rejection | undefined {
+  if (item.role !== 'assistant') return undefined;
+  const text = typeof item.content === 'string' ? item.content : messageText(item.content);
+  const known =
+    (typeof item.id === 'string' ? issued.get(item.id) : undefined) ??
+    [...issued.values()].find((candidate) => candidate.phase && candidate.model === model && candidate.text === text);
+  if (!known?.phase || known.model !== model || item.phase === known.phase) return undefined;
+  return fail(
+    `strict loopback rule (not an API error): input[${position}] is an assistant message without its phase '${known.phase}'; ${model} wants phase back on every assistant message.`,
+  );
+}
+
+function messageText(content: unknown): string {
+  if (!Array.isArray(content)) return '';
+  return (content as { text?: string }[]).map((part) => part.text ?? '').join('');
 }
 
 function checkReasoningItem(

@@ -81,6 +81,8 @@ function convertAssistantMessage(message: AssistantMessage): ResponseInputItem[]
       if (item) items.push(item);
     } else if (part.type === 'text') {
       const id = keepIds ? part.providerData?.id : undefined;
+      // The phase goes back on every assistant message, with its id or without.
+      const phase = phaseOf(part.providerData?.phase);
       items.push(
         typeof id === 'string'
           ? {
@@ -89,8 +91,9 @@ function convertAssistantMessage(message: AssistantMessage): ResponseInputItem[]
               id,
               status: 'completed',
               content: [{ type: 'output_text', text: part.text, annotations: [] }],
+              ...phase,
             }
-          : { role: 'assistant', content: part.text },
+          : { role: 'assistant', content: part.text, ...phase },
       );
     } else if (part.type === 'tool-call') {
       const id = keepIds ? part.providerData?.id : undefined;
@@ -104,6 +107,11 @@ function convertAssistantMessage(message: AssistantMessage): ResponseInputItem[]
     }
   }
   return withoutTrailingReasoning(items);
+}
+
+/** The `phase` field of an assistant message, when the part kept a known one. */
+function phaseOf(value: unknown): { phase?: 'commentary' | 'final_answer' } {
+  return value === 'commentary' || value === 'final_answer' ? { phase: value } : {};
 }
 
 /**

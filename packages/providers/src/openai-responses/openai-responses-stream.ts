@@ -56,7 +56,9 @@ function partsOfItem(item: ResponseOutputItem, model: ModelRef): AssistantPart[]
   }
   if (item.type === 'message') {
     const text = item.content.map((entry) => (entry.type === 'output_text' ? entry.text : entry.refusal)).join('');
-    return [{ type: 'text', text, providerData: { ...tag, id: item.id } }];
+    // `phase` (commentary / final_answer) must go back on every assistant message (gpt-5.3-codex and later).
+    const phase = item.phase ? { phase: item.phase } : {};
+    return [{ type: 'text', text, providerData: { ...tag, id: item.id, ...phase } }];
   }
   if (item.type === 'function_call') {
     return [
