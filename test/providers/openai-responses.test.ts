@@ -71,7 +71,8 @@ describe('OpenAI Responses adapter', () => {
     const local = await start([
       {
         type: 'reply',
-        reasoning: ['The log will say why CI is red.'],
+        // Two summary parts of one reasoning item: the deltas must add up to the stored text.
+        reasoning: ['The log will say why CI is red.', 'Read it first.'],
         toolCalls: [{ name: 'get_ci_log', args: { run: 42 } }],
       },
     ]);
@@ -80,7 +81,7 @@ describe('OpenAI Responses adapter', () => {
       adapter.stream({ system: 'You debug CI.', messages: [{ role: 'user', content: 'CI is red' }], tools }),
     );
     const reasoningText = events.flatMap((event) => (event.type === 'reasoning-delta' ? [event.text] : [])).join('');
-    expect(reasoningText).toBe('The log will say why CI is red.');
+    expect(reasoningText).toBe('The log will say why CI is red.\n\nRead it first.');
     const callStart = events.find((event) => event.type === 'tool-call-start');
     expect(callStart).toMatchObject({ name: 'get_ci_log' });
     const args = events.flatMap((event) => (event.type === 'tool-call-delta' ? [event.argsDelta] : [])).join('');
@@ -90,7 +91,7 @@ describe('OpenAI Responses adapter', () => {
     expect(finish.stopReason).toBe('tool-calls');
     expect(finish.message.model).toEqual({ provider: 'openai', id: 'gpt-5' });
     const [reasoning, call] = finish.message.content;
-    expect(reasoning?.type).toBe('reasoning');
+    expect(reasoning).toMatchObject({ type: 'reasoning', text: reasoningText });
     expect(reasoning?.providerData).toMatchObject({ provider: 'openai', model: 'gpt-5' });
     expect(String(reasoning?.providerData?.id)).toMatch(/^rs_/);
     expect(typeof reasoning?.providerData?.encrypted_content).toBe('string');

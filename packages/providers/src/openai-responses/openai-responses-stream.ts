@@ -22,6 +22,24 @@ import type { ResponseOutputItem, ResponseStreamEvent, ResponseUsage } from 'ope
 import { classifyModelError } from '../shared/error-classification.js';
 import { mapOpenAIResponsesStopReason } from './map-openai-responses-stop-reason.js';
 
+/** What joins the summary (or content) parts of one reasoning item in its part's text. */
+const partSeparator = '\n\n';
+
+/**
+ * The separator to stream before a delta, so that a reasoning item's deltas add up
+ * to the text its part stores (its summary parts joined by a blank line): the
+ * first delta of each part after the first one starts with it.
+ */
+class ReasoningSeparators {
+  private readonly current = new Map<string, number>();
+
+  before(itemId: string, index: number): string {
+    const previous = this.current.get(itemId);
+    this.current.set(itemId, index);
+    return previous !== undefined && previous !== index ? partSeparator : '';
+  }
+}
+
 /** Neutral usage from a Responses `usage` object. */
 export function mapOpenAIResponsesUsage(usage: ResponseUsage | null | undefined): Usage {
   if (!usage) return { inputTokens: 0, outputTokens: 0 };
@@ -40,8 +58,8 @@ export function mapOpenAIResponsesUsage(usage: ResponseUsage | null | undefined)
 function partsOfItem(item: ResponseOutputItem, model: ModelRef): AssistantPart[] {
   const tag = { provider: model.provider, model: model.id };
   if (item.type === 'reasoning') {
-    const summary = item.summary.map((entry) => entry.text).join('\n\n');
-    const content = (item.content ?? []).map((entry) => entry.text).join('\n\n');
+    const summary = item.summary.map((entry) => entry.text).join(partSeparator);
+    const content = (item.content ?? []).map((entry) => entry.text).join(partSeparator);
     const part: ReasoningPart = {
       type: 'reasoning',
       text: content || summary,
@@ -96,6 +114,7 @@ export async function* mapOpenAIResponsesStream(
 ): AsyncGenerator<ModelStreamEvent> {
   const partsByIndex = new Map<number, AssistantPart[]>();
   const callIdByItemId = new Map<string, string>();
+  const separators = new ReasoningSeparators();
   for await (const event of events) {
     switch (event.type) {
       case 'response.output_item.added':
@@ -105,8 +124,10 @@ export async function* mapOpenAIResponsesStream(
         }
         break;
       case 'response.reasoning_summary_text.delta':
+        yield { type: 'reasoning-delta', text: separators.before(event.item_id, event.summary_index) + event.delta };
+        break;
       case 'response.reasoning_text.delta':
-        yield { type: 'reasoning-delta', text: event.delta };
+        yield { type: 'reasoning-delta', text: separators.before(event.item_id, event.content_index) + event.delta };
         break;
       case 'response.output_text.delta':
         yield { type: 'text-delta', text: event.delta };
