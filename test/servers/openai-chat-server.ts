@@ -9,6 +9,7 @@
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
+import { modelJson, rewrittenArguments } from './model-json.js';
 import {
   type ChatFamily,
   type ChatFamilyRule,
@@ -46,6 +47,8 @@ export async function startOpenAIChatServer(family: ChatFamily): Promise<OpenAIS
   const sign = (model: string, text: string) =>
     createHmac('sha256', secret).update(`${model}\n${text}`).digest('base64');
   const issued = new Map<string, { model: string; traces: string[] }>();
+  /** Arguments strings this server's model wrote, by call id. */
+  const issuedCalls = new Map<string, { model: string; arguments: string }>();
   const queue: OpenAIScript[] = [];
   const requests: RecordedRequest[] = [];
   let previousPrefix = '';
@@ -69,7 +72,7 @@ export async function startOpenAIChatServer(family: ChatFamily): Promise<OpenAIS
     const messages = Array.isArray(body.messages) ? (body.messages as WireMessage[]) : [];
     const model = String(body.model);
     record.view = viewOfChatRequest(model, messages, rule, issued, sign);
-    const problem = validateChatRequest(body, messages, rule, sign);
+    const problem = validateChatRequest(body, messages, rule, sign) ?? checkArgumentsVerbatim(messages, model, issuedCalls);
     if (problem) return refuse(problem);
     const scripted = queue.shift() ?? { type: 'reply', text: 'ok' };
     if (answerScriptedError(response, record, scripted)) return;
@@ -96,7 +99,11 @@ export async function startOpenAIChatServer(family: ChatFamily): Promise<OpenAIS
       reply,
       rule,
       (text) => sign(model, text),
-      () => `call_${randomBytes(6).toString('hex')}`,
+      (text) => {
+        const id = `call_${randomBytes(6).toString('hex')}`;
+        issuedCalls.set(id, { model, arguments: text });
+        return id;
+      },
     );
     writer.finish(reply.toolCalls?.length ? 'tool_calls' : 'stop', usage, rule, reasoningTokens, reply);
   });
@@ -154,8 +161,24 @@ function validateChatRequest(
   return undefined;
 }
 
-function toolCallsOf(message: WireMessage): { id: string }[] {
+function toolCallsOf(message: WireMessage): { id: string; function?: { arguments?: string } }[] {
   return Array.isArray(message.tool_calls) ? (message.tool_calls as { id: string }[]) : [];
+}
+
+/** Strict rule beyond the API: a call of this model goes back with the arguments string it wrote. */
+function checkArgumentsVerbatim(
+  messages: WireMessage[],
+  model: string,
+  issuedCalls: ReadonlyMap<string, { model: string; arguments: string }>,
+): ChatRejection | undefined {
+  for (const [index, message] of messages.entries()) {
+    for (const [position, call] of toolCallsOf(message).entries()) {
+      const known = issuedCalls.get(call.id);
+      if (known?.model === model && call.function?.arguments !== known.arguments)
+        return { status: 400, message: rewrittenArguments(`messages[${index}].tool_calls[${position}].function.arguments`, call.id) };
+    }
+  }
+  return undefined;
 }
 
 function checkAssistantMessage(
@@ -262,7 +285,7 @@ function streamReply(
   reply: ScriptedReply,
   rule: ChatFamilyRule,
   sign: (text: string) => string,
-  callId: () => string,
+  callId: (args: string) => string,
 ): number {
   writer.delta({ role: 'assistant', content: '' });
   const reasoning = (reply.reasoning ?? []).join('\n\n');
@@ -287,10 +310,10 @@ function streamReply(
     for (const piece of chunks(raw, 6)) writer.delta({ content: piece });
   } else for (const piece of chunks(reply.text ?? '')) writer.delta({ content: piece });
   (reply.toolCalls ?? []).forEach((call, index) => {
-    const args = JSON.stringify(call.args);
+    const args = modelJson(call.args);
     const at = rule.moonshotStream ? {} : { index };
     writer.delta({
-      tool_calls: [{ ...at, id: callId(), type: 'function', function: { name: call.name, arguments: '' } }],
+      tool_calls: [{ ...at, id: callId(args), type: 'function', function: { name: call.name, arguments: '' } }],
     });
     for (const piece of chunks(args)) writer.delta({ tool_calls: [{ ...at, function: { arguments: piece } }] });
   });

@@ -16,6 +16,7 @@ import {
   validateResponsesInput,
   viewOfResponsesRequest,
 } from './openai-responses-validation.js';
+import { modelJson } from './model-json.js';
 import type { RecordedRequest, ScriptedReply, ScriptedResponse, ScriptedServer } from './scripted-server.js';
 import {
   clientGone,
@@ -304,8 +305,9 @@ class ResponseStream {
   private functionCall(name: string, args: unknown): void {
     const id = this.nextId('fc');
     const callId = this.nextId('call');
-    const text = JSON.stringify(args);
+    const text = modelJson(args);
     const item = { type: 'function_call', id, call_id: callId, name, arguments: text, status: 'completed' };
+    this.issued.set(callId, { type: 'function_call', model: this.model, arguments: text });
     this.item(item, (outputIndex) => {
       for (const delta of chunks(text)) {
         this.send('response.function_call_arguments.delta', { item_id: id, output_index: outputIndex, delta });

@@ -6,6 +6,7 @@
  *
  * @see https://platform.openai.com/docs/guides/reasoning#keeping-reasoning-items-in-context
  */
+import { rewrittenArguments } from './model-json.js';
 import type { RequestView } from './scripted-server.js';
 
 /** What the server issued for one output item, to check it when it comes back. */
@@ -23,6 +24,8 @@ export interface IssuedItem {
   /** Messages of phase models: the phase handed out, and the text it labels. */
   phase?: string;
   text?: string;
+  /** Function calls (registered by call id): the arguments string the model wrote. */
+  arguments?: string;
 }
 
 /** Models that label assistant messages with `phase` and want it back (gpt-5.3-codex and later). */
@@ -73,7 +76,12 @@ export function validateResponsesInput(
     }
     const lostPhase = phaseProblem(item, position, issued, model);
     if (lostPhase) return lostPhase;
-    if (item.type === 'function_call') calls.add(String(item.call_id));
+    if (item.type === 'function_call') {
+      const known = issued.get(String(item.call_id));
+      if (known?.arguments !== undefined && known.model === model && item.arguments !== known.arguments)
+        return fail(rewrittenArguments(`input[${position}].arguments`, String(item.call_id)));
+      calls.add(String(item.call_id));
+    }
     if (item.type === 'function_call_output') {
       if (!calls.has(String(item.call_id))) {
         return fail(`No tool call found for function call output with call_id ${String(item.call_id)}.`);

@@ -20,6 +20,7 @@ import type {
   ChatCompletionMessageParam,
   ChatCompletionMessageToolCall,
 } from 'openai/resources/chat/completions';
+import { argumentsText } from '../shared/tool-arguments.js';
 import { toolOutputText } from '../shared/tool-output-text.js';
 
 /** How reasoning is sent back on a Chat Completions wire. */
@@ -96,7 +97,7 @@ function convertAssistantMessage(
           {
             id: part.id,
             type: 'function' as const,
-            function: { name: part.name, arguments: JSON.stringify(part.args ?? {}) },
+            function: { name: part.name, arguments: argumentsText(part) },
           },
         ]
       : [],

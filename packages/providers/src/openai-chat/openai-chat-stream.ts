@@ -21,6 +21,7 @@ import {
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import type { CompletionUsage } from 'openai/resources/completions';
 import { providerDataFor } from '../shared/provider-data.js';
+import { callProviderData } from '../shared/tool-arguments.js';
 import { mapOpenAIChatStopReason } from './map-openai-chat-stop-reason.js';
 
 /** How to read reasoning from a chunk stream. */
@@ -116,7 +117,9 @@ class ChatAccumulator {
     }
     if (this.text) content.push({ type: 'text', text: this.text });
     for (const call of [...this.calls.entries()].sort(([a], [b]) => a - b).map(([, value]) => value)) {
-      content.push({ type: 'tool-call', id: call.id, name: call.name, args: parseArguments(call, model) });
+      const args = parseArguments(call, model);
+      const providerData = callProviderData(model, call.args, args);
+      content.push({ type: 'tool-call', id: call.id, name: call.name, args, ...(providerData ? { providerData } : {}) });
     }
     return { role: 'assistant', content, model: { ...model }, usage: mapOpenAIChatUsage(this.usage) };
   }

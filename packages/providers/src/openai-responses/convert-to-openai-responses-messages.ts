@@ -19,6 +19,7 @@ import type {
   ResponseInputMessageContentList,
   ResponseReasoningItem,
 } from 'openai/resources/responses/responses';
+import { argumentsText } from '../shared/tool-arguments.js';
 import { toolOutputText } from '../shared/tool-output-text.js';
 
 /** Converts messages (no system lines: the system prompt goes to `instructions`) to input items. */
@@ -101,7 +102,7 @@ function convertAssistantMessage(message: AssistantMessage): ResponseInputItem[]
         type: 'function_call',
         call_id: part.id,
         name: part.name,
-        arguments: JSON.stringify(part.args ?? {}),
+        arguments: argumentsText(part),
         ...(typeof id === 'string' ? { id } : {}),
       });
     }

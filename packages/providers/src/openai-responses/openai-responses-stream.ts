@@ -20,6 +20,7 @@ import type {
 import { ModelError } from '@episodic/core';
 import type { ResponseOutputItem, ResponseStreamEvent, ResponseUsage } from 'openai/resources/responses/responses';
 import { classifyModelError } from '../shared/error-classification.js';
+import { rawArgumentsField } from '../shared/tool-arguments.js';
 import { mapOpenAIResponsesStopReason } from './map-openai-responses-stop-reason.js';
 
 /** What joins the summary (or content) parts of one reasoning item in its part's text. */
@@ -79,13 +80,15 @@ function partsOfItem(item: ResponseOutputItem, model: ModelRef): AssistantPart[]
     return [{ type: 'text', text, providerData: { ...tag, id: item.id, ...phase } }];
   }
   if (item.type === 'function_call') {
+    const args = parseArguments(item.arguments, item.name);
+    const raw = rawArgumentsField(item.arguments, args);
     return [
       {
         type: 'tool-call',
         id: item.call_id,
         name: item.name,
-        args: parseArguments(item.arguments, item.name),
-        providerData: { ...tag, ...(item.id ? { id: item.id } : {}) },
+        args,
+        providerData: { ...tag, ...(item.id ? { id: item.id } : {}), ...raw },
       },
     ];
   }

@@ -1,0 +1,26 @@
+/**
+ * JSON as models write tool-call arguments: a space after each colon and comma
+ * (`{"location": "San Francisco"}`, as recorded), not `JSON.stringify`'s compact
+ * form, so the loopback servers can tell whether a client sent the model's own
+ * string back or a re-serialised one.
+ */
+
+/** `value` as JSON with `": "` and `", "` separators. */
+export function modelJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(modelJson).join(', ')}]`;
+  if (value !== null && typeof value === 'object') {
+    const fields = Object.entries(value as Record<string, unknown>).map(
+      ([key, item]) => `${JSON.stringify(key)}: ${modelJson(item)}`,
+    );
+    return `{${fields.join(', ')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** The strict rule's text: arguments sent back differ from the model's own string. */
+export function rewrittenArguments(where: string, callId: string): string {
+  return (
+    `strict loopback rule (not an API error): ${where} differs from the arguments string the model produced for ${callId}; ` +
+    "send the model's own string back byte for byte."
+  );
+}
