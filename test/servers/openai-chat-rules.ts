@@ -36,6 +36,11 @@ export interface ChatFamilyRule {
    * trailing usage chunk, and tool-call deltas carry no `index`.
    */
   moonshotStream?: boolean;
+  /**
+   * After the `finish_reason: "length"` chunk, an error chunk (OpenRouter, recorded:
+   * `{"error":{"code":400,"message":"Token limit reached"}}` with the usage, then `[DONE]`).
+   */
+  errorAfterLength?: { code: number; message: string };
   /** Only these models take the reasoning request fields (`reasoning_format`, `reasoning_effort`); others refuse them. */
   reasoningModels?: RegExp;
 }
@@ -117,7 +122,7 @@ export const chatFamilyRules: Readonly<Record<ChatFamily, ChatFamilyRule>> = {
     },
   },
   minimax: { stream: 'think-tags' },
-  openrouter: { stream: 'reasoning', details: true },
+  openrouter: { stream: 'reasoning', details: true, errorAfterLength: { code: 400, message: 'Token limit reached' } },
   groq: {
     stream: 'reasoning',
     // https://console.groq.com/docs/reasoning#supported-models

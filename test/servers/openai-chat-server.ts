@@ -365,6 +365,12 @@ class ChunkWriter {
     } else wireUsage.prompt_tokens_details = { cached_tokens: cached };
     if (rule.moonshotStream) {
       this.chunk([{ index: 0, delta: {}, finish_reason: reason, usage: wireUsage }]);
+    } else if (reason === 'length' && rule.errorAfterLength) {
+      this.chunk([{ index: 0, delta: {}, finish_reason: reason }]);
+      this.chunk([{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }], {
+        error: rule.errorAfterLength,
+        usage: wireUsage,
+      });
     } else {
       this.chunk([{ index: 0, delta: {}, finish_reason: reason }]);
       this.chunk([], { usage: wireUsage });

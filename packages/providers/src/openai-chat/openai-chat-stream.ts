@@ -18,6 +18,7 @@ import {
   type StreamSplitter,
   type Usage,
 } from '@episodic/core';
+import { APIError, APIUserAbortError } from 'openai';
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import type { CompletionUsage } from 'openai/resources/completions';
 import { providerDataFor } from '../shared/provider-data.js';
@@ -144,6 +145,47 @@ export async function* mapOpenAIChatStream(
   reader: ChatReasoningReader,
 ): AsyncGenerator<ModelStreamEvent> {
   const state = new ChatAccumulator(reader.contentSplitter?.());
+  let warning: ModelStreamEvent | undefined;
+  try {
+    yield* readChunks(chunks, state, reader);
+  } catch (error) {
+    warning = errorAfterLengthWarning(error, state, model);
+    if (!warning) throw error;
+  }
+  yield* state.flush();
+  if (state.finishReason === null) {
+    throw new ModelError('protocol', `${model.provider} stream ended without a finish_reason`, { retryable: true });
+  }
+  if (warning) yield warning;
+  const message = state.message(model, reader.details === true);
+  const hasToolCalls = state.calls.size > 0;
+  const usage = message.usage ?? { inputTokens: 0, outputTokens: 0 };
+  yield { type: 'finish', message, usage, stopReason: mapOpenAIChatStopReason(state.finishReason, hasToolCalls) };
+}
+
+/**
+ * OpenRouter ends a stream that hit the output limit with an error chunk after the
+ * `finish_reason: "length"` chunks ("Token limit reached", code 400), which the SDK
+ * throws. That is a max-tokens finish, not a bad request: the partial output is
+ * kept and a warning says what the stream ended with. Any other error is thrown.
+ */
+function errorAfterLengthWarning(error: unknown, state: ChatAccumulator, model: ModelRef): ModelStreamEvent | undefined {
+  // An error chunk is an APIError with the chunk's error body and no HTTP status (aborts and dropped connections have no body).
+  const errorChunk =
+    error instanceof APIError && error.status === undefined && error.error !== undefined && !(error instanceof APIUserAbortError);
+  if (state.finishReason !== 'length' || !errorChunk) return undefined;
+  return {
+    type: 'warning',
+    code: 'error-after-max-tokens',
+    message: `${model.provider}: the answer reached its output limit (finish_reason "length") and the stream then ended with an error (${error.message}); the partial output is kept as a max-tokens finish.`,
+  };
+}
+
+async function* readChunks(
+  chunks: AsyncIterable<ChatCompletionChunk>,
+  state: ChatAccumulator,
+  reader: ChatReasoningReader,
+): AsyncGenerator<ModelStreamEvent> {
   for await (const chunk of chunks) {
     if (chunk.usage) state.usage = chunk.usage;
     const choice = chunk.choices?.[0];
@@ -162,14 +204,6 @@ export async function* mapOpenAIChatStream(
     for (const call of delta.tool_calls ?? []) yield* toolCallDelta(state, call);
     if (choice.finish_reason) state.finishReason = choice.finish_reason;
   }
-  yield* state.flush();
-  if (state.finishReason === null) {
-    throw new ModelError('protocol', `${model.provider} stream ended without a finish_reason`, { retryable: true });
-  }
-  const message = state.message(model, reader.details === true);
-  const hasToolCalls = state.calls.size > 0;
-  const usage = message.usage ?? { inputTokens: 0, outputTokens: 0 };
-  yield { type: 'finish', message, usage, stopReason: mapOpenAIChatStopReason(state.finishReason, hasToolCalls) };
 }
 
 function* toolCallDelta(
