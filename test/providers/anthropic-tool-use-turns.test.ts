@@ -50,6 +50,26 @@ describe('anthropic tool-use turns', () => {
     expect(server.modelCalls()[1]?.error).toBeUndefined();
   });
 
+  it('says why thinking is off when the continued tool-use turn has no thinking block of its own', async () => {
+    const adapter = adapterFor('claude-opus-4-5');
+    const call: Message = {
+      role: 'assistant',
+      model: { provider: 'anthropic', id: 'claude-opus-4-5' },
+      content: [{ type: 'tool-call', id: 'toolu_1', name: 'get_ci_log', args: { run: 1 } }],
+    };
+    const messages: Message[] = [
+      user('go'),
+      call,
+      { role: 'tool', toolCallId: 'toolu_1', toolName: 'get_ci_log', content: 'log' },
+    ];
+    const warnings = adapter.prepare({ messages, tools: testToolSpecs }).warnings.map((warning) => warning.message);
+    expect(warnings.join('\n')).toContain('has no thinking block (it was produced with thinking off');
+    expect(warnings.join('\n')).not.toContain('another model');
+    server.enqueue({ type: 'reply', text: 'done' });
+    await generate(adapter, { messages, tools: testToolSpecs });
+    expect(server.modelCalls()[0]?.status).toBe(200);
+  });
+
   it('accepts a tool-use turn whose earlier steps lost their thinking, as long as the latest keeps it', async () => {
     const adapter = adapterFor('claude-opus-4-5');
     server.enqueue(

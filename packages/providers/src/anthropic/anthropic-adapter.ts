@@ -25,7 +25,7 @@ import { mapAnthropicError } from './anthropic-error.js';
 import { prepareAnthropicTools } from './anthropic-prepare-tools.js';
 import { resolveAnthropicProfile } from './anthropic-profile.js';
 import { mapAnthropicStream } from './anthropic-stream.js';
-import { buildThinkingParams } from './anthropic-thinking.js';
+import { buildThinkingParams, type MissingThinkingCause } from './anthropic-thinking.js';
 import {
   anthropicPrefixHash,
   continuesToolUseTurn,
@@ -116,7 +116,7 @@ function prepareAnthropicRequest(
     request.maxOutputTokens ?? profile.maxOutputTokens,
     {
       betaHeaders: profile.betaHeaders,
-      forceOff: finalTurnLacksThinking(converted.messages),
+      forceOff: finalTurnLacksThinking(converted.messages) && missingThinkingCause(request, model),
       lostThinking: continuesToolUseTurn(converted.messages) && converted.lastAssistantDroppedReasoning > 0,
     },
   );
@@ -140,6 +140,13 @@ function prepareAnthropicRequest(
     ...unknownOptionWarnings('anthropic', request.providerOptions, knownProviderOptions),
   ];
   return { body, headers, warnings, prefix };
+}
+
+/** Why the last assistant message has no thinking of this model: another model produced it, or it has none. */
+function missingThinkingCause(request: ModelRequest, model: ModelRef): MissingThinkingCause {
+  const last = request.messages.findLast((message) => message.role === 'assistant');
+  const producer = last?.role === 'assistant' ? last.model : undefined;
+  return producer && (producer.provider !== model.provider || producer.id !== model.id) ? 'other-model' : 'no-thinking';
 }
 
 /** The profile's thinking setting, or the one this call's `providerOptions.thinking` asks for. */

@@ -21,9 +21,21 @@ const minimumBudget = 1024;
 const interleavedBeta = 'interleaved-thinking-2025-05-14';
 
 /**
- * Builds the thinking fields. `forceOff` is set when the request continues a
- * tool-use turn whose last assistant turn has no thinking of this model (after a
- * model switch): manual mode would reject it, so thinking is off for this call.
+ * Why a tool-use turn being continued has no thinking block to start with: it was
+ * produced by another model (whose thinking cannot be sent), or it simply has none
+ * (produced with thinking off, or history brought without thinking blocks).
+ */
+export type MissingThinkingCause = 'other-model' | 'no-thinking';
+
+const missingThinkingReasons: Record<MissingThinkingCause, string> = {
+  'other-model': 'has no thinking block of this model (it was produced by another model)',
+  'no-thinking': 'has no thinking block (it was produced with thinking off, or without thinking blocks)',
+};
+
+/**
+ * Builds the thinking fields. `forceOff` is set, with its cause, when the request
+ * continues a tool-use turn whose last assistant turn has no thinking block of this
+ * model: manual mode would reject it, so thinking is off for this call.
  * `lostThinking` is set when that turn had thinking blocks that cannot be sent
  * (another model's, or prefix-bound ones whose prefix changed): any mode would
  * reject the turn without them, so thinking is off for this call too.
@@ -31,7 +43,7 @@ const interleavedBeta = 'interleaved-thinking-2025-05-14';
 export function buildThinkingParams(
   setting: AnthropicThinkingSetting,
   maxTokens: number,
-  options: { betaHeaders: readonly string[]; forceOff: boolean; lostThinking?: boolean },
+  options: { betaHeaders: readonly string[]; forceOff: MissingThinkingCause | false; lostThinking?: boolean },
 ): ThinkingParams {
   const base: ThinkingParams = { maxTokens, betas: [], warnings: [] };
   if (setting.type === 'disabled') return base;
@@ -51,7 +63,7 @@ export function buildThinkingParams(
   }
   if (options.forceOff) {
     base.warnings.push(
-      'anthropic: thinking is off for this step: the tool-use turn it continues has no thinking block of this model (it was produced by another model), and manual thinking mode would reject it.',
+      `anthropic: thinking is off for this step: the tool-use turn it continues ${missingThinkingReasons[options.forceOff]}, and manual thinking mode would reject it.`,
     );
     return base;
   }
