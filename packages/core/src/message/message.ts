@@ -34,6 +34,13 @@ export interface ReasoningPart {
   redacted?: boolean;
   /** Provider-opaque data (OpenAI `id` + `encrypted_content`, Anthropic redacted `data`, ...). */
   providerData?: ProviderData;
+  /**
+   * Reasoning tokens the provider reported for this part when it produced it (its
+   * share of the call's reasoning tokens). Opaque reasoning (encrypted, redacted,
+   * signature-only) is billed and fills the context window with little or no text:
+   * the token counter counts the larger of this and the text.
+   */
+  tokens?: number;
   [extra: string]: unknown;
 }
 

@@ -26,6 +26,7 @@ export const ReasoningPart = z.looseObject({
   signature: z.string().optional(),
   redacted: z.boolean().optional(),
   providerData: ProviderData.optional(),
+  tokens: z.number().int().nonnegative().optional(),
 });
 export const ToolCallPart = z.looseObject({
   type: z.literal('tool-call'),

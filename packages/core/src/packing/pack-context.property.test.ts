@@ -11,6 +11,7 @@ import { countContext, packContext } from './pack-context.js';
 import type { Retention } from '../message/retention.js';
 import type { SummaryRequest } from './pack-summary.js';
 import type { PackResult, PackState } from './pack-types.js';
+import { OPAQUE_CHARACTERS_PER_TOKEN, opaqueReasoningTokens } from '../tokens/reasoning-tokens.js';
 import { createTokenCounter } from '../tokens/token-counter.js';
 
 interface StepSpec {
@@ -18,6 +19,8 @@ interface StepSpec {
   text: number;
   /** Reasoning data also rides on the step's text and tool calls (as Gemini's signatures do). */
   signed?: boolean;
+  /** Tokens of an opaque-only reasoning part (encrypted, no text); odd counts are reported, even ones estimated. */
+  opaque?: number;
   results: { size: number; missing: boolean }[];
 }
 
@@ -25,6 +28,7 @@ const stepArbitrary = fc.record({
   reasoning: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 300 })),
   text: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 40 })),
   signed: fc.boolean(),
+  opaque: fc.oneof(fc.constant(0), fc.constant(0), fc.integer({ min: 20, max: 2500 })),
   results: fc.array(
     fc.record({
       size: fc.oneof(fc.integer({ min: 1, max: 80 }), fc.integer({ min: 500, max: 3000 })),
@@ -47,13 +51,16 @@ type TranscriptSpec = typeof transcriptArbitrary extends fc.Arbitrary<infer Valu
 
 /** A part's identity that survives the packer taking reasoning data off it (a copy of the part). */
 function partKey(part: AssistantPart): string {
-  return part.type === 'tool-call' ? `call:${part.id}` : `${part.type}:${'text' in part ? part.text : ''}`;
+  if (part.type === 'tool-call') return `call:${part.id}`;
+  return `${part.type}:${'text' in part ? part.text : ''}:${String(part.providerData?.id ?? '')}`;
 }
 
-/** The original message a packed assistant message was made from. */
-function sameOrigin(original: Message, packed: Message & { role: 'assistant' }): boolean {
+/** Where the original of a packed assistant message is: by its first part, the same object or (a copy) the same key. */
+function originIndex(visible: readonly Message[], packed: Message & { role: 'assistant' }): number {
   const first = packed.content[0] as AssistantPart;
-  return original.role === 'assistant' && original.content.some((part) => part === first || partKey(part) === partKey(first));
+  const same = visible.findIndex((other) => other.role === 'assistant' && other.content.includes(first));
+  if (same >= 0) return same;
+  return visible.findIndex((other) => other.role === 'assistant' && other.content.some((part) => partKey(part) === partKey(first)));
 }
 
 function build(spec: TranscriptSpec) {
@@ -69,6 +76,11 @@ function build(spec: TranscriptSpec) {
       step.signed
         ? { providerData: { provider: 'p', model: 'm', thoughtSignature: `t${ids}`, reasoningFields: ['thoughtSignature'] } }
         : {};
+    if (step.opaque) {
+      const reported = step.opaque % 2 === 1 ? { tokens: step.opaque } : {};
+      const encrypted_content = 'e'.repeat(step.opaque * OPAQUE_CHARACTERS_PER_TOKEN);
+      parts.push({ type: 'reasoning', text: '', providerData: { provider: 'p', model: 'm', id: `rs_${parts.length}_${seed++}`, encrypted_content }, ...reported });
+    }
     if (step.text) parts.push({ type: 'text', text: words(step.text, seed++), ...signature() });
     const calls = step.results.map(
       (): AssistantPart => ({ type: 'tool-call', id: `call_${ids++}`, name: 'probe', args: { n: ids }, ...signature() }),
@@ -111,6 +123,9 @@ function checkCall(
     message.role === 'assistant' ? message.content.filter((part) => part.type === 'reasoning') : [],
   );
   if (retention === 'none') expect(reasoningParts).toHaveLength(0);
+  // Opaque-only reasoning weighs what it carries, not its empty text: the total holds at least that.
+  const opaque = reasoningParts.reduce((sum, part) => sum + (part.text === '' ? opaqueReasoningTokens(part) : 0), 0);
+  expect(packed.stats.tokens.total).toBeGreaterThanOrEqual(opaque);
   if (retention === 'episode') for (const part of reasoningParts) expect(episodeOf.get(part)).toBe(currentEpisode);
   // Reasoning data on text and tool-call parts follows the same rule as reasoning parts.
   const signedParts = packed.messages.flatMap((message) =>
@@ -141,7 +156,7 @@ function checkCall(
   const position = (message: Message): number => {
     if (message.role === 'tool')
       return visible.findIndex((other) => other.role === 'tool' && other.toolCallId === message.toolCallId);
-    if (message.role === 'assistant') return visible.findIndex((other) => sameOrigin(other, message));
+    if (message.role === 'assistant') return originIndex(visible, message);
     return visible.indexOf(message);
   };
   const positions = packed.messages.filter((message) => !message.summary).map(position);
@@ -170,7 +185,7 @@ function checkHeadAndSummary(packed: PackResult, previous: PackResult | undefine
   const episodes = episodesOf(visible);
   const episodeOfPacked = (message: Message) => {
     if (message.role === 'tool') return episodes.get(visible.find((other) => other.role === 'tool' && other.toolCallId === message.toolCallId)!);
-    if (message.role === 'assistant') return episodes.get(visible.find((other) => sameOrigin(other, message))!);
+    if (message.role === 'assistant') return episodes.get(visible[originIndex(visible, message)]!);
     return episodes.get(message);
   };
   const at = packed.messages.findIndex((message) => message.summary === true);

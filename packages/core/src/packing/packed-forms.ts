@@ -8,6 +8,7 @@
 import type { AssistantMessage, AssistantPart, Message, ToolMessage, ToolResultPart } from '../message/message.js';
 import { hasReasoningData, withoutReasoningData } from '../message/reasoning-data.js';
 import { shortenTallied, shortenText } from './shorten.js';
+import { reasoningContentTokens, reportedShare } from '../tokens/reasoning-tokens.js';
 import { FRAMING, type TokenCounter } from '../tokens/token-counter.js';
 
 /** Packed forms for one token counter (tool-result shortening depends on the tokenizer). */
@@ -88,8 +89,10 @@ export class PackedForms {
     let raw = this.reasoning.get(message);
     if (raw === undefined) {
       raw = 0;
+      const share = reportedShare(message);
       for (const part of message.content) {
-        if (part.type === 'reasoning') raw += FRAMING.reasoning + this.counter.countCached(part, part.text);
+        if (part.type === 'reasoning')
+          raw += FRAMING.reasoning + reasoningContentTokens(part, this.counter.countCached(part, part.text), share);
       }
       this.reasoning.set(message, raw);
     }

@@ -9,6 +9,7 @@
  */
 import { get_encoding, type Tiktoken, type TiktokenEncoding } from 'tiktoken';
 import { Calibration } from './calibration.js';
+import { reasoningContentTokens, reportedShare } from './reasoning-tokens.js';
 import { InvalidArgumentError } from '../errors.js';
 import type { AssistantPart, Message, ToolResultPart, ToolSpec, UserPart } from '../message/message.js';
 import { countInChunks, type ChunkEncoder, TextTally } from './text-tally.js';
@@ -230,7 +231,7 @@ class CachingCounter implements TokenCounter {
         if (typeof message.content === 'string') return FRAMING.message + this.countCached(message, message.content);
         return FRAMING.message + this.sumParts(message.content);
       case 'assistant':
-        return FRAMING.message + this.sumParts(message.content);
+        return FRAMING.message + this.sumParts(message.content, reportedShare(message));
       case 'tool': {
         const { content } = message;
         const body = typeof content === 'string' ? this.countCached(message, content) : this.sumParts(content);
@@ -242,12 +243,13 @@ class CachingCounter implements TokenCounter {
     }
   }
 
-  private sumParts(parts: readonly (AssistantPart | UserPart | ToolResultPart)[]): number {
+  /** `reasoningShare`: what a reasoning part without a count of its own takes from its message's usage. */
+  private sumParts(parts: readonly (AssistantPart | UserPart | ToolResultPart)[], reasoningShare?: number): number {
     let total = 0;
     for (const part of parts) {
       let count = this.parts.get(part);
       if (count === undefined) {
-        count = this.rawPart(part);
+        count = this.rawPart(part, reasoningShare);
         this.parts.set(part, count);
       }
       total += count;
@@ -255,12 +257,12 @@ class CachingCounter implements TokenCounter {
     return total;
   }
 
-  private rawPart(part: AssistantPart | UserPart | ToolResultPart): number {
+  private rawPart(part: AssistantPart | UserPart | ToolResultPart, reasoningShare?: number): number {
     switch (part.type) {
       case 'text':
         return this.countCached(part, part.text);
       case 'reasoning':
-        return FRAMING.reasoning + this.countCached(part, part.text);
+        return FRAMING.reasoning + reasoningContentTokens(part, this.countCached(part, part.text), reasoningShare);
       case 'tool-call':
         return FRAMING.toolCall + this.raw(part.name) + this.raw(JSON.stringify(part.args ?? {}));
       case 'image':

@@ -22,6 +22,7 @@ import {
   type Usage,
 } from '@episodic/core';
 import { providerDataFor } from '../shared/provider-data.js';
+import { recordReasoningTokens } from '../shared/reasoning-tokens.js';
 import { mapAnthropicStopReason } from './map-anthropic-stop-reason.js';
 
 type BlockState =
@@ -157,6 +158,7 @@ function neutralUsage(state: StreamState): Usage {
 function finishEvent(state: StreamState, model: ModelRef): ModelStreamEvent {
   const content = state.blocks.flatMap((block): AssistantPart[] => (block.kind === 'other' ? [] : [block.part]));
   const usage = neutralUsage(state);
+  recordReasoningTokens(content, usage.reasoningTokens);
   const hasCalls = content.some((part) => part.type === 'tool-call');
   const stopReason = hasCalls && state.stopReason === 'stop' ? 'tool-calls' : state.stopReason;
   return { type: 'finish', message: { role: 'assistant', content, model: { ...model }, usage }, usage, stopReason };

@@ -17,6 +17,7 @@ import {
 } from '@episodic/core';
 import type { GenerateContentResponse, GenerateContentResponseUsageMetadata, Part } from '@google/genai';
 import { providerDataFor } from '../shared/provider-data.js';
+import { recordReasoningTokens } from '../shared/reasoning-tokens.js';
 import { mapGoogleStopReason } from './map-google-stop-reason.js';
 
 interface StreamState {
@@ -44,6 +45,7 @@ export async function* mapGoogleStream(
       retryable: true,
     });
   const usage = neutralUsage(state.usage);
+  recordReasoningTokens(state.content, usage.reasoningTokens);
   const hasCalls = state.content.some((part) => part.type === 'tool-call');
   yield {
     type: 'finish',

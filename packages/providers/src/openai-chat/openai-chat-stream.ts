@@ -22,6 +22,7 @@ import { APIError, APIUserAbortError } from 'openai';
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import type { CompletionUsage } from 'openai/resources/completions';
 import { providerDataFor } from '../shared/provider-data.js';
+import { recordReasoningTokens } from '../shared/reasoning-tokens.js';
 import { callProviderData } from '../shared/tool-arguments.js';
 import { mapOpenAIChatStopReason } from './map-openai-chat-stop-reason.js';
 
@@ -122,6 +123,7 @@ class ChatAccumulator {
       const providerData = callProviderData(model, call.args, args);
       content.push({ type: 'tool-call', id: call.id, name: call.name, args, ...(providerData ? { providerData } : {}) });
     }
+    recordReasoningTokens(content, this.usage?.completion_tokens_details?.reasoning_tokens);
     return { role: 'assistant', content, model: { ...model }, usage: mapOpenAIChatUsage(this.usage) };
   }
 }

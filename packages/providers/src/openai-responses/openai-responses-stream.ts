@@ -20,6 +20,7 @@ import type {
 import { ModelError } from '@episodic/core';
 import type { ResponseOutputItem, ResponseStreamEvent, ResponseUsage } from 'openai/resources/responses/responses';
 import { classifyModelError } from '../shared/error-classification.js';
+import { recordReasoningTokens } from '../shared/reasoning-tokens.js';
 import { rawArgumentsField } from '../shared/tool-arguments.js';
 import { mapOpenAIResponsesStopReason } from './map-openai-responses-stop-reason.js';
 
@@ -189,6 +190,7 @@ function finishEvent(
 ): ModelStreamEvent {
   const content = [...partsByIndex.entries()].sort(([left], [right]) => left - right).flatMap(([, parts]) => parts);
   const usage = mapOpenAIResponsesUsage(response.usage);
+  recordReasoningTokens(content, response.usage?.output_tokens_details?.reasoning_tokens);
   const hasToolCalls = content.some((part) => part.type === 'tool-call');
   const stopReason: StopReason = mapOpenAIResponsesStopReason(
     response.status,
