@@ -158,26 +158,44 @@ interface StreamUsage {
   cacheWrite: number;
 }
 
+/** How far the cache lookup walks back from a breakpoint, in content blocks (PROVIDERS.md). */
+const lookbackBlocks = 20;
+
 /**
  * Simulated prompt caching: each breakpoint writes the prefix up to it; a later
- * request reads the longest prefix written before. Tokens are estimated.
+ * request reads a written prefix only when one of its breakpoints sits at that
+ * prefix's end or at most 20 blocks after it (the lookup walks back from each
+ * breakpoint, block by block, and stops at the first written prefix). Tokens are
+ * estimated.
  */
 function cacheUsage(body: AnthropicBody, written: Set<string>): StreamUsage {
   const segments: unknown[] = [...(body.tools ?? []), ...(body.system ?? [])];
   for (const message of body.messages) for (const block of message.content) segments.push(block);
   const total = estimateTokens(body);
+  const keys = new Map<number, string>();
+  const keyAt = (index: number) => {
+    let key = keys.get(index);
+    if (key === undefined) {
+      key = canonicalJson(stripCacheControl(segments.slice(0, index + 1)));
+      keys.set(index, key);
+    }
+    return key;
+  };
+  const breakpoints = [...segments.keys()].filter((index) => (segments[index] as WireBlock).cache_control);
   let read = 0;
-  let write = 0;
-  let position = 0;
-  for (const [index, segment] of segments.entries()) {
-    if (!(segment as WireBlock).cache_control) continue;
-    const key = canonicalJson(stripCacheControl(segments.slice(0, index + 1)));
-    const tokens = Math.ceil(key.length / 4);
-    if (written.has(key)) read = Math.max(read, tokens);
-    else written.add(key);
-    position = Math.max(position, tokens);
+  for (const breakpoint of breakpoints) {
+    for (let index = breakpoint; index >= Math.max(0, breakpoint - lookbackBlocks); index -= 1) {
+      if (!written.has(keyAt(index))) continue;
+      read = Math.max(read, Math.ceil(keyAt(index).length / 4));
+      break;
+    }
   }
-  write = Math.max(0, position - read);
+  let position = 0;
+  for (const breakpoint of breakpoints) {
+    written.add(keyAt(breakpoint));
+    position = Math.max(position, Math.ceil(keyAt(breakpoint).length / 4));
+  }
+  const write = Math.max(0, position - read);
   return { input: Math.max(1, total - read - write), cacheRead: read, cacheWrite: write };
 }
 

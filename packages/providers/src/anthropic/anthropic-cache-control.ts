@@ -1,13 +1,28 @@
 /**
  * Prompt-cache breakpoints (https://docs.claude.com/en/docs/build-with-claude/prompt-caching):
- * at most 4, on the stable prefix (end of system, else last tool), the end of
- * past history, the end of the previous step and the newest message. Never on a
- * thinking block or an empty text block (the API rejects both). The packer's
- * suggested message breakpoints (as wire indexes) come right after the newest message.
+ * at most 4, never on a thinking block or an empty text block (the API rejects both).
+ *
+ * A breakpoint writes the prefix up to it, and a later request reads a written
+ * prefix only if one of its own breakpoints sits at that prefix's end or at most 20
+ * content blocks after it (the lookup walks back no further). So the plan reaches
+ * the prefix ends a request may read now or later, in this order:
+ * - the newest message (the next step reads it);
+ * - the end of the previous step (this step reads it; the newest usually reaches it);
+ * - on an episode's first call, the previous episode's user message: the stable
+ *   prefix that episode kept written, which the newest breakpoint cannot reach once
+ *   that episode left more than 20 blocks;
+ * - the current episode's user message, marked itself: everything after it changes
+ *   when the next user message strips this episode's reasoning, so the next episode
+ *   can read only up to here, and only if every call keeps this end written;
+ * - the packer's suggestions (end of the head kept across evictions), last.
+ * The stable prefix (system and tools) has its own breakpoint.
  */
 import type { CacheControlEphemeral, MessageParam, TextBlockParam, Tool } from '@anthropic-ai/sdk/resources/messages';
 
 export const maxCacheBreakpoints = 4;
+
+/** How many content blocks the cache lookup walks back from a breakpoint (PROVIDERS.md). */
+export const cacheLookbackBlocks = 20;
 
 export interface CacheTargets {
   system: TextBlockParam[] | undefined;
@@ -29,8 +44,7 @@ export function placeCacheBreakpoints(
     placed += 1;
   }
   const used = new Set<number>();
-  for (const wanted of messageBreakpoints(targets.messages, suggested)) {
-    if (placed >= maxCacheBreakpoints) break;
+  for (const wanted of planMessageBreakpoints(targets.messages, suggested, maxCacheBreakpoints - placed)) {
     // A turn with nothing cacheable (only thinking) passes the breakpoint to the turn before it.
     let index = wanted;
     while (index >= 0 && !used.has(index) && !markLastCacheableBlock(targets.messages[index], control)) index -= 1;
@@ -41,17 +55,56 @@ export function placeCacheBreakpoints(
   return placed;
 }
 
-/** Wire indexes, most important first: newest message, suggested ones, end of history, end of the previous step. */
-function messageBreakpoints(messages: MessageParam[], suggested: readonly number[]): number[] {
+/**
+ * Wire indexes of the messages to mark, at most `slots`: the newest, then each
+ * prefix end of the list above that no breakpoint chosen so far reaches (the
+ * current episode's user message is marked even when reached, to keep it written).
+ */
+export function planMessageBreakpoints(
+  messages: readonly MessageParam[],
+  suggested: readonly number[],
+  slots: number,
+): number[] {
   const newest = messages.length - 1;
-  const currentStart = messages.findLastIndex(
-    (message) =>
-      message.role === 'user' &&
-      (typeof message.content === 'string' || message.content.some((b) => b.type !== 'tool_result')),
-  );
+  if (newest < 0 || slots <= 0) return [];
+  const ends = blockEnds(messages);
+  const currentStart = lastEpisodeStart(messages, newest);
   const previousAssistant = messages.findLastIndex((message, index) => message.role === 'assistant' && index < newest);
-  const candidates = [newest, ...suggested, currentStart - 1, previousAssistant - 1];
-  return [...new Set(candidates)].filter((index) => index >= 0 && index <= newest);
+  const firstCall = previousAssistant < currentStart;
+  const anchors: { index: number; marked?: boolean }[] = [
+    { index: firstCall ? -1 : previousAssistant - 1 },
+    { index: firstCall ? lastEpisodeStart(messages, currentStart - 1) : -1 },
+    { index: currentStart, marked: true },
+    ...suggested.map((index) => ({ index })),
+  ];
+  const chosen = [newest];
+  const reached = (anchor: number) =>
+    chosen.some((at) => at >= anchor && (ends[at] ?? 0) - (ends[anchor] ?? 0) <= cacheLookbackBlocks);
+  for (const { index, marked } of anchors) {
+    if (chosen.length >= slots) break;
+    if (index < 0 || index > newest || chosen.includes(index)) continue;
+    if (marked || !reached(index)) chosen.push(index);
+  }
+  return chosen;
+}
+
+/** For each message, the number of content blocks up to and including it. */
+function blockEnds(messages: readonly MessageParam[]): number[] {
+  let total = 0;
+  return messages.map((message) => {
+    total += typeof message.content === 'string' ? 1 : message.content.length;
+    return total;
+  });
+}
+
+/** The last user message at or before `from` that is more than tool results (an episode's opening), or -1. */
+function lastEpisodeStart(messages: readonly MessageParam[], from: number): number {
+  for (let index = from; index >= 0; index -= 1) {
+    const message = messages[index] as MessageParam;
+    if (message.role !== 'user') continue;
+    if (typeof message.content === 'string' || message.content.some((block) => block.type !== 'tool_result')) return index;
+  }
+  return -1;
 }
 
 function markLastCacheableBlock(message: MessageParam | undefined, control: CacheControlEphemeral): boolean {
