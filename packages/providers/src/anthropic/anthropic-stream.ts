@@ -15,6 +15,7 @@ import {
   ModelError,
   type ModelRef,
   type ModelStreamEvent,
+  type ProviderToolPart,
   type ReasoningPart,
   type StopReason,
   type TextPart,
@@ -29,6 +30,7 @@ type BlockState =
   | { kind: 'text'; part: TextPart }
   | { kind: 'reasoning'; part: ReasoningPart }
   | { kind: 'tool'; part: ToolCallPart; json: string }
+  | { kind: 'server-tool'; part: ProviderToolPart; block: Record<string, unknown>; json: string }
   | { kind: 'other' };
 
 interface StreamState {
@@ -100,8 +102,29 @@ function* startBlock(
   if (block.type === 'tool_use') {
     next = { kind: 'tool', part: { type: 'tool-call', id: block.id, name: block.name, args: {} }, json: '' };
     yield { type: 'tool-call-start', id: block.id, name: block.name };
-  }
+  } else if (next.kind === 'other') next = serverToolBlock(block as unknown as Record<string, unknown>, model) ?? next;
   state.blocks[event.index] = next;
+}
+
+/**
+ * A tool the API ran itself (`server_tool_use` and its `*_tool_result`: web search,
+ * code execution, advisor): kept whole as a provider-tool part, so it goes back
+ * verbatim in the turn it belongs to (the API wants the turn as it produced it).
+ */
+function serverToolBlock(block: Record<string, unknown>, model: ModelRef): BlockState | undefined {
+  const type = String(block.type);
+  const call = type === 'server_tool_use';
+  if (!call && !type.endsWith('_tool_result')) return undefined;
+  const copy = { ...block };
+  const id = String(call ? block.id : block.tool_use_id);
+  const part: ProviderToolPart = {
+    type: 'provider-tool',
+    name: call ? String(block.name) : type,
+    kind: call ? 'call' : 'result',
+    id,
+    providerData: providerDataFor(model, { block: copy }),
+  };
+  return { kind: 'server-tool', part, block: copy, json: '' };
 }
 
 function* applyDelta(
@@ -121,10 +144,13 @@ function* applyDelta(
   } else if (delta.type === 'input_json_delta' && block?.kind === 'tool') {
     block.json += delta.partial_json;
     yield { type: 'tool-call-delta', id: block.part.id, argsDelta: delta.partial_json };
+  } else if (delta.type === 'input_json_delta' && block?.kind === 'server-tool') {
+    block.json += delta.partial_json;
   }
 }
 
 function finishBlock(block: BlockState | undefined): void {
+  if (block?.kind === 'server-tool' && block.json.length > 0) block.block.input = JSON.parse(block.json) as unknown;
   if (block?.kind !== 'tool') return;
   // Invalid JSON is kept as the raw string: tool input validation reports it to the model.
   try {

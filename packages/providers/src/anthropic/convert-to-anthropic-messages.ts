@@ -143,6 +143,10 @@ function assistantBlocks(
     } else if (part.type === 'tool-call') {
       const input = typeof part.args === 'object' && part.args !== null ? part.args : {};
       blocks.push({ type: 'tool_use', id: idOf(part.id), name: part.name, input });
+    } else if (part.type === 'provider-tool') {
+      // A tool the API ran itself goes back as the block it came as (other models' are already gone).
+      const block = part.providerData.block;
+      if (typeof block === 'object' && block !== null) blocks.push(block as ContentBlockParam);
     }
   }
   return blocks;
