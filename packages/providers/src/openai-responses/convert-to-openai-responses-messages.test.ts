@@ -56,3 +56,21 @@ describe('convertToOpenAIResponsesMessages', () => {
     expect(input.some((item) => item.type === 'reasoning' || ('id' in item && item.id !== undefined))).toBe(false);
   });
 });
+
+describe('reasoning returned in the clear', () => {
+  it('sends a reasoning item back with its content when the server gave no encrypted content (DeepSeek)', () => {
+    const tagged = { provider: 'openai', model: 'deepseek-v4-flash' };
+    const content = [{ type: 'reasoning_text' as const, text: 'call the tool' }];
+    const message: AssistantMessage = {
+      role: 'assistant',
+      content: [
+        { type: 'reasoning', text: 'call the tool', providerData: { ...tagged, id: 'r-1', summary: [], content } },
+        { type: 'tool-call', id: 'call_1', name: 'f', args: {}, providerData: { ...tagged, id: 'fc-1' } },
+      ],
+    };
+    expect(convertToOpenAIResponsesMessages([message])).toEqual([
+      { type: 'reasoning', id: 'r-1', summary: [], content },
+      { type: 'function_call', call_id: 'call_1', name: 'f', arguments: '{}', id: 'fc-1' },
+    ]);
+  });
+});

@@ -2,7 +2,8 @@
  * Converts packed neutral messages to Responses API input items.
  *
  * Reasoning travels as `reasoning` items carrying `id` + `encrypted_content` (we run
- * with `store: false`, so the transcript is the single source of truth). An
+ * with `store: false`, so the transcript is the single source of truth), or `id` +
+ * the reasoning `content` on servers that return it in the clear (DeepSeek). An
  * assistant message whose reasoning is sent keeps its `fc_` / `msg_` item ids; one
  * whose reasoning was dropped (past episode, another model's, or incomplete) sends
  * its function calls and text WITHOUT ids, because an id ties the item to a
@@ -52,18 +53,29 @@ function convertUserMessage(message: UserMessage): ResponseInputItem {
   return { role: 'user', content };
 }
 
-/** The reasoning item stored on a part, when it is complete (an id and its encrypted content). */
+/**
+ * The reasoning item stored on a part, when it is complete: an id and its encrypted
+ * content (OpenAI with `store: false`), or an id and the reasoning text itself
+ * (servers that return it, as DeepSeek's Responses endpoint does).
+ */
 function reasoningItemOf(part: ReasoningPart): ResponseReasoningItem | undefined {
   const data = part.providerData;
   const id = data?.id;
   const encrypted = data?.encrypted_content;
-  if (typeof id !== 'string' || typeof encrypted !== 'string') return undefined;
+  const content = Array.isArray(data?.content) && data.content.length > 0 ? (data.content as ResponseReasoningItem.Content[]) : undefined;
+  if (typeof id !== 'string' || (typeof encrypted !== 'string' && !content)) return undefined;
   const summary = Array.isArray(data?.summary)
     ? (data.summary as ResponseReasoningItem.Summary[])
-    : part.text
+    : part.text && !content
       ? [{ type: 'summary_text' as const, text: part.text }]
       : [];
-  return { type: 'reasoning', id, encrypted_content: encrypted, summary };
+  return {
+    type: 'reasoning',
+    id,
+    summary,
+    ...(typeof encrypted === 'string' ? { encrypted_content: encrypted } : {}),
+    ...(content ? { content } : {}),
+  };
 }
 
 function convertAssistantMessage(message: AssistantMessage): ResponseInputItem[] {

@@ -70,6 +70,8 @@ function partsOfItem(item: ResponseOutputItem, model: ModelRef): AssistantPart[]
         id: item.id,
         ...(item.encrypted_content ? { encrypted_content: item.encrypted_content } : {}),
         summary: item.summary,
+        // Servers that return the reasoning itself (DeepSeek's Responses endpoint) want it back as it came.
+        ...(item.content && item.content.length > 0 ? { content: item.content } : {}),
       },
     };
     return [part];
