@@ -94,11 +94,18 @@ class ChatAccumulator {
     }
   }
 
-  /** Merges streamed `reasoning_details` fragments by their `index`. */
+  /**
+   * Merges streamed `reasoning_details` fragments by their `index` and `type`: a
+   * summary and its encrypted item can share an index (recorded from OpenRouter on
+   * OpenAI models), and they are two entries, not one.
+   */
   addDetails(entries: unknown): void {
     if (!Array.isArray(entries)) return;
     for (const entry of entries as Record<string, unknown>[]) {
-      const existing = typeof entry.index === 'number' ? this.details.find((d) => d.index === entry.index) : undefined;
+      const existing =
+        typeof entry.index === 'number'
+          ? this.details.find((d) => d.index === entry.index && (entry.type === undefined || d.type === entry.type))
+          : undefined;
       if (!existing) {
         this.details.push({ ...entry });
         continue;
