@@ -81,6 +81,17 @@ export const errorRules: readonly ErrorRule[] = [
     },
   },
   {
+    // Groq (recorded, as a 400 and as an in-stream error event): the model's own tool
+    // call failed the server's schema check. The request is fine; another try may not fail.
+    kind: 'protocol',
+    retryable: true,
+    pattern: /tool_use_failed|tool call validation failed/i,
+    sample: {
+      status: 400,
+      message: "tool_use_failed: Tool call validation failed: tool call validation failed: parameters for tool get_something_by_name did not match schema: errors: [missing properties: 'name']",
+    },
+  },
+  {
     kind: 'overloaded',
     retryable: true,
     pattern: /overloaded/i,
