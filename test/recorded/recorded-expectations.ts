@@ -1,0 +1,101 @@
+/**
+ * What each recording proves beyond the common checks, and where the follow-up a
+ * public project sent differs from ours by design (each difference says why).
+ */
+import type { ReplayServer } from './replay-server.js';
+import type { CallResult } from './recorded-run.js';
+
+export interface RecordingExpectation {
+  /** Why the recording is not run. */
+  skip?: string;
+  /** The recorded follow-up is not one this adapter would build (why in `reason`). */
+  followUp?: 'not-comparable';
+  reason?: string;
+  /** The recorded turn as this adapter sends it, where they differ by design (`ours` is the adapter's turn). */
+  recordedTurn?: (turn: unknown, ours: unknown) => unknown;
+  /** The recording keeps only some of the stream's deltas (why): deltas are not compared with the items. */
+  trimmedDeltas?: string;
+  /** The recorded follow-up spells the model's typographic quotes as plain ones (why): compared with quotes folded. */
+  foldedQuotes?: string;
+  /** The call's usage cannot reach the adapter (why): not compared. */
+  unknownUsage?: string;
+  /** Extra checks on a call's result. */
+  check?: (result: CallResult, interaction: number) => void;
+  /** Extra checks on what the replay server received. */
+  after?: (received: ReplayServer['received']) => void;
+}
+
+/** A value with typographic quotes replaced by plain ones. */
+export function foldQuotes(value: unknown): unknown {
+  return JSON.parse(JSON.stringify(value ?? null).replace(/[\u2018\u2019]/g, "'").replace(/[\u201c\u201d]/g, '\\"')) as unknown;
+}
+
+type Json = Record<string, unknown>;
+
+/** Independent requests with the same prompt: no answer is carried back. */
+const repeatedPrompt: RecordingExpectation = {
+  followUp: 'not-comparable',
+  reason: 'the second request repeats the first prompt (a cache test): no assistant turn goes back',
+};
+
+/** Theirs with the function calls' item ids taken from ours (`field` of each call, matched by call id). */
+function callIdsFrom(theirs: unknown, ours: unknown): unknown {
+  const ids = new Map(((ours ?? []) as Json[]).map((item) => [item.call_id, item.id]));
+  return (theirs as Json[]).map((item) => (item.type === 'function_call' ? { ...item, id: ids.get(item.call_id) } : item));
+}
+
+/** Theirs with reasoning moved from `<think>` tags in content to the `reasoning` field. */
+function thinkTagsAsField(theirs: unknown): unknown {
+  const turn = theirs as Json;
+  const match = /^<think>\n?([\s\S]*?)\n?<\/think>\s*/.exec(String(turn.content ?? ''));
+  if (!match) return turn;
+  const content = String(turn.content).slice(match[0].length);
+  return { ...turn, content: content === '' ? null : content, reasoning: match[1] };
+}
+
+export const expectations: Record<string, RecordingExpectation> = {
+  'openai-responses/prompt-cache-cached-tokens-gpt-5-6-sol': repeatedPrompt,
+  'openai-chat/prompt-cache-cached-tokens-gpt-5-6-sol': repeatedPrompt,
+  'zai/reasoning-effort-glm-5-3': repeatedPrompt,
+  'google/explicit-cached-content-gemini-2-5-flash': repeatedPrompt,
+  'openai-responses/reasoning-without-following-item-400-gpt-5': {
+    followUp: 'not-comparable',
+    reason: 'the project edited the answer in its history to provoke the 400; the suite checks the 400 reaches the caller with its text',
+  },
+  'deepseek/responses-api-function-call-follow-up-v4-flash': {
+    recordedTurn: callIdsFrom,
+    reason: 'the project dropped the function call item id DeepSeek gave; the adapter keeps it next to its reasoning item, as the Responses API asks',
+  },
+  'deepseek/responses-api-function-call-stream-follow-up-v4-flash': {
+    recordedTurn: callIdsFrom,
+    reason: 'as the JSON recording: the call item id DeepSeek gave is kept',
+  },
+  'cerebras/reasoning-think-tags-follow-up-zai-glm-4-7': {
+    recordedTurn: thinkTagsAsField,
+    reason: 'the project sent earlier reasoning as <think> text in content; the Cerebras profile sends it in `reasoning`, which Cerebras took in cerebras/reasoning-follow-up-gpt-oss-120b',
+  },
+  'openrouter/in-stream-error-after-length-minimax-m2': {
+    unknownUsage: 'the usage rides on the error chunk, which the openai SDK throws before the adapter reads it',
+  },
+  'groq/tool-use-failed-400-then-reasoning-tool-calls-gpt-oss-120b': {
+    recordedTurn: thinkTagsAsField,
+    reason: 'the project sent earlier reasoning as <think> text in content; the Groq profile sends it in `reasoning`, the field Groq streams it in',
+  },
+  'groq/reasoning-tool-calls-stream-follow-up-gpt-oss-120b': {
+    recordedTurn: thinkTagsAsField,
+    reason: 'as above: <think> text in content there, the `reasoning` field here',
+  },
+  'cerebras/reasoning-follow-up-gpt-oss-120b': {
+    recordedTurn: (theirs) => ({ ...(theirs as Json), reasoning: undefined }),
+    reason: 'gpt-oss (Harmony) drops analysis once a final answer exists, so the adapter sends no reasoning on a final answer; Cerebras also took it back',
+  },
+  'openai-responses/phase-stream-follow-up-gpt-5-5': {
+    foldedQuotes: "the cassette's follow-up has plain quotes where the streamed message it answers has typographic ones",
+  },
+  'openai-responses/phase-commentary-final-answer-stream-chunks-gpt-5-3-codex': {
+    trimmedDeltas: 'the fixture keeps the first two text deltas of each message; the finished items hold the whole text',
+  },
+  'mistral/thinking-chunks-stream-magistral-medium': {
+    skip: "Mistral's native thinking chunks (content arrays) have no adapter here",
+  },
+};

@@ -1,0 +1,93 @@
+/**
+ * Every adapter on real recorded provider traffic (see README.md here): each
+ * recording runs recorded response -> adapter (its official SDK client against the
+ * replay server on 127.0.0.1) -> transcript -> the follow-up request the adapter
+ * builds, compared with the one the real API accepted. The recordings are public
+ * data kept outside this repository; without them the suite skips with one reason.
+ */
+import type { AssistantMessage, Message } from '@episodic/core';
+import { describe, expect, it } from 'vitest';
+import { expectations, foldQuotes } from './recorded-expectations.js';
+import { isModelCall } from './recorded-wire.js';
+import {
+  adapterFor,
+  callAdapter,
+  checkReasoningWeight,
+  checkRecordedError,
+  checkSignaturesLeave,
+  checkTranscript,
+  followUpTurn,
+  turnWith,
+  wireOf,
+} from './recorded-run.js';
+import { loadRecording, missingRecordings, recordingEntries } from './recordings.js';
+import { startReplayServer } from './replay-server.js';
+
+const missing = missingRecordings();
+const entries = recordingEntries().filter((entry) => expectations[entry.id]?.skip === undefined);
+
+describe('adapters on real recorded provider traffic', () => {
+  if (missing) {
+    it.skip(`skipped: ${missing}`, () => {});
+    return;
+  }
+
+  it('runs at least 25 recordings across every wire API', () => {
+    expect(entries.length).toBeGreaterThanOrEqual(25);
+    expect(new Set(entries.map((entry) => entry.wireApi)).size).toBe(5);
+  });
+
+  it.each(entries.map((entry) => [entry.id, entry] as const))('%s', async (_id, entry) => {
+    const recording = loadRecording(entry);
+    const interactions = recording.interactions.filter((interaction) => isModelCall(interaction.request?.path));
+    const expected = expectations[entry.id] ?? {};
+    const wire = wireOf(entry);
+    const server = await startReplayServer(interactions, entry.wireApi);
+    try {
+      const adapter = adapterFor(entry, server.url);
+      let messages: Message[] = wire.start(interactions[0]?.request?.body ?? {});
+      let previous: AssistantMessage | undefined;
+      let followUps = 0;
+      for (const [index, interaction] of interactions.entries()) {
+        const recorded = interaction.request?.body;
+        if (index > 0 && recorded !== undefined) {
+          const turn = previous ? turnWith(wire, recorded, wire.keysOf(previous)) : undefined;
+          if (previous && turn && expected.followUp !== 'not-comparable') {
+            // Continue as the recorded conversation did: tool results, the next question.
+            messages = [...messages, ...wire.after(recorded, turn.end)];
+            const ours = followUpTurn(adapter, wire, messages, previous);
+            const theirs = expected.recordedTurn?.(turn.turn, ours) ?? turn.turn;
+            const fold = expected.foldedQuotes === undefined ? (turn: unknown) => turn : foldQuotes;
+            expect(fold(ours), `follow-up ${index}: the turn the adapter sends back`).toEqual(fold(theirs));
+            followUps += 1;
+          } else messages = wire.start(recorded);
+        }
+        const result = await callAdapter(adapter, { messages });
+        const response = interaction.response;
+        if (response.status >= 400) {
+          checkRecordedError(result, response.kind === 'json' ? response.body : response.text);
+          previous = undefined;
+          continue;
+        }
+        const answer = wire.answer(response);
+        if (answer.fails) {
+          checkRecordedError(result, { error: { message: answer.streamError } });
+          previous = undefined;
+          continue;
+        }
+        const deltas = expected.trimmedDeltas === undefined;
+        const usage = expected.unknownUsage === undefined;
+        checkTranscript(result, answer, { combineReasoning: entry.wireApi === 'gemini', deltas, usage });
+        if (result.message && usage) checkReasoningWeight(result.message, answer.usage.reasoningTokens);
+        expected.check?.(result, index);
+        previous = result.message;
+        if (previous) messages = [...messages, previous];
+      }
+      if (entry.hasFollowUp && expected.followUp !== 'not-comparable') expect(followUps).toBeGreaterThan(0);
+      if (entry.wireApi === 'gemini') checkSignaturesLeave(messages);
+      expected.after?.(server.received);
+    } finally {
+      await server.close();
+    }
+  });
+});
