@@ -25,7 +25,7 @@ import {
   type ScenarioResult,
   viewOf,
 } from './conformance-harness.js';
-import { testToolSpecs } from './conformance-tools.js';
+import { testAgentTools, testToolSpecs } from './conformance-tools.js';
 
 const statusesOf = (harness: Harness) => harness.calls().map((call) => call.status);
 
@@ -274,6 +274,39 @@ async function modelSwitch(h: Harness): Promise<ScenarioResult> {
   return h.result(session);
 }
 
+/**
+ * Parallel calls, one of which needs approval: the other runs at once and the
+ * episode pauses; an agent built afresh (as another process would) on the same
+ * store approves and resumes. The resumed call is the same episode, so its
+ * reasoning goes back with its opaque data, and every call has its result.
+ */
+async function approvalPauseResume(h: Harness): Promise<ScenarioResult> {
+  const tools = testAgentTools.map((tool) => (tool.spec.name === 'read_file' ? { ...tool, needsApproval: true } : tool));
+  const both: ScriptedReply = {
+    type: 'reply',
+    reasoning: ['g: read the log and the file'],
+    toolCalls: [
+      { name: 'get_ci_log', args: { run: 5 } },
+      { name: 'read_file', args: { path: 'f.ts' } },
+    ],
+  };
+  h.server.enqueue(both, { type: 'reply', reasoning: ['g: conclude'], text: 'Fixed in f.ts.' });
+  const paused = await h.send(await h.session(h.agent({ tools })), 'Check run 5 and f.ts');
+  expect(paused.status).toBe('paused');
+  expect(paused.pendingApprovals.map((request) => request.toolName)).toEqual(['read_file']);
+  const reopened = await h.session(h.agent({ model: h.createAdapter(h.target.models.primary), tools }));
+  await reopened.approveAll();
+  const result = await h.resume(reopened);
+  expect(result).toMatchObject({ status: 'finished', text: 'Fixed in f.ts.' });
+  const calls = h.calls();
+  expect(statusesOf(h)).toEqual([200, 200]);
+  h.expectEcho(calls[1], current(both));
+  expectNoOrphans(calls);
+  expect(viewOf(calls[1]).toolResultIds).toHaveLength(2);
+  expect(viewOf(calls[1]).toolErrorIds).toEqual([]);
+  return h.result(reopened);
+}
+
 /** Every scenario of the suite, in the order it runs. */
 export const scenarios: Record<ScenarioName, { title: string; run(harness: Harness): Promise<ScenarioResult> }> = {
   'three-tool-steps': {
@@ -304,5 +337,9 @@ export const scenarios: Record<ScenarioName, { title: string; run(harness: Harne
   'model-switch': {
     title: 'switches model mid-episode and keeps going without sending the other model`s opaque reasoning',
     run: modelSwitch,
+  },
+  'approval-pause-resume': {
+    title: 'pauses for an approval, and a reopened session resumes the same episode with its reasoning',
+    run: approvalPauseResume,
   },
 };

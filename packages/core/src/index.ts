@@ -6,6 +6,19 @@
 export * from './loop/agent.js';
 export * from './loop/agent-errors.js';
 export * from './loop/agent-events.js';
+export {
+  type ApprovalPolicy,
+  type ApprovalRequest,
+  autoApprove,
+  autoReject,
+} from './loop/approvals.js';
+export type { ApprovalTarget } from './loop/session-approvals.js';
+export {
+  type ApprovalDecision,
+  ApprovalRecord,
+  parseApprovalRecord,
+  StoredApprovalDecision,
+} from './store/approval-record.js';
 export * from './tokens/calibration.js';
 export * from './message/episodes.js';
 export * from './errors.js';

@@ -3,7 +3,15 @@
  * the agent loop can run: its spec carries the JSON Schema of the input, and its
  * `execute` validates the model's arguments before calling yours.
  */
-import { type AgentTool, InvalidArgumentError, type ToolContext, type ToolOutput, type ToolSpec } from '@episodic/core';
+import {
+  type AgentTool,
+  type ApprovalContext,
+  InvalidArgumentError,
+  type NeedsApproval,
+  type ToolContext,
+  type ToolOutput,
+  type ToolSpec,
+} from '@episodic/core';
 import type { z } from 'zod';
 import { toolInputSchema } from './json-schema.js';
 import { restoreNormalizedArguments } from './normalized-arguments.js';
@@ -24,6 +32,13 @@ export interface ToolDefinition<Input extends z.ZodType> {
   execute: (input: z.output<Input>, context: ToolContext) => ToolResult | Promise<ToolResult>;
   /** Per-call timeout in milliseconds; `context.signal` aborts when it passes. */
   timeoutMs?: number;
+  /**
+   * Pauses the episode before a call runs until a person approves it
+   * (`session.approve()`), always (`true`) or when the predicate says so for the
+   * call's validated input. Input that does not validate needs no approval: it does
+   * not run (the model reads the input error). Default false.
+   */
+  needsApproval?: boolean | ((input: z.output<Input>, context: ApprovalContext) => boolean | Promise<boolean>);
 }
 
 /** A tool built by {@link defineTool}: an {@link AgentTool} that also exposes its zod schema. */
@@ -63,10 +78,12 @@ export function defineTool<Input extends z.ZodType>(definition: ToolDefinition<I
   }
   const inputSchema = toolInputSchema(input);
   const spec: ToolSpec = { name, description, inputSchema };
+  const needsApproval = approvalCheck(definition, inputSchema);
   return {
     spec,
     input,
     ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    ...(needsApproval === undefined ? {} : { needsApproval }),
     async execute(args: unknown, context: ToolContext): Promise<ToolOutput> {
       // Some providers omit the arguments of a call that has none.
       const prepared = restoreNormalizedArguments(inputSchema, args ?? {});
@@ -74,6 +91,19 @@ export function defineTool<Input extends z.ZodType>(definition: ToolDefinition<I
       if (!parsed.success) throw new ToolInputError(name, describeIssues(parsed.error.issues, prepared));
       return toToolOutput(await definition.execute(parsed.data, context));
     },
+  };
+}
+
+/** `needsApproval` over raw arguments: a predicate sees validated input, and invalid input never runs. */
+function approvalCheck<Input extends z.ZodType>(
+  definition: ToolDefinition<Input>,
+  inputSchema: Record<string, unknown>,
+): NeedsApproval | undefined {
+  const { needsApproval } = definition;
+  if (typeof needsApproval !== 'function') return needsApproval;
+  return async (args, context) => {
+    const parsed = await definition.input.safeParseAsync(restoreNormalizedArguments(inputSchema, args ?? {}));
+    return parsed.success ? needsApproval(parsed.data, context) : false;
   };
 }
 

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { Calibration } from '../tokens/calibration.js';
 import { InvalidArgumentError } from '../errors.js';
 import { MemorySessionStore } from '../store/memory-session-store.js';
+import type { ApprovalPolicy } from './approvals.js';
 import type { Message } from '../message/message.js';
 import type { ModelAdapter } from '../model/model-adapter.js';
 import type { PackTuning, RetryOptions } from './model-call.js';
@@ -15,6 +16,7 @@ import type { ReplayCache } from '../reasoning/replay-cache/replay-cache.js';
 import type { PersistReasoning } from '../store/reasoning-sidecar.js';
 import type { LoopSettings } from './run-loop.js';
 import { Session } from './session.js';
+import { SessionApprovals } from './session-approvals.js';
 import { openSession } from './session-open.js';
 import type { SessionStore } from '../store/session-store.js';
 import { anyOf, maxSteps, type StopCondition } from './stop-conditions.js';
@@ -65,6 +67,12 @@ export interface AgentOptions {
   handoff?: boolean | HandoffOptions;
   /** Default of {@link SessionOptions.persistReasoning} for this agent's sessions. Default `always`. */
   persistReasoning?: PersistReasoning;
+  /**
+   * Decides calls of tools that need approval before a person is asked (e.g.
+   * `autoApprove` in tests); when it returns undefined the episode pauses. Default:
+   * every such call waits for `session.approve()` / `reject()`.
+   */
+  approvalPolicy?: ApprovalPolicy;
 }
 
 /** Options of {@link Agent.session}. */
@@ -155,6 +163,7 @@ export class Agent {
       toolTimeoutMs: options.toolTimeoutMs,
       pricing: profile?.pricing,
       replayCache: options.replayCache,
+      approvalPolicy: options.approvalPolicy,
     };
     if (this.settings.tools.size !== tools.length) {
       const names = tools.map((tool) => tool.spec.name);
@@ -186,6 +195,8 @@ export class Agent {
       persistReasoning: options.persistReasoning ?? this.options.persistReasoning ?? 'always',
       history: options.history,
     });
-    return new Session(settings, store, id, opened);
+    const approvals = new SessionApprovals(store, id, settings.tools, opened.approvals);
+    await approvals.refresh(opened.messages);
+    return new Session(settings, store, id, opened, approvals);
   }
 }

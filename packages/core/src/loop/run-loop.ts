@@ -11,6 +11,7 @@
  * a crash (at least once, never zero times).
  */
 import { episodeUnfinished, unansweredToolCalls } from '../message/episodes.js';
+import type { ApprovalPolicy, ApprovalRequest, LoopApprovals } from './approvals.js';
 import { RunAbortedError } from './agent-errors.js';
 import type { AgentEvent, AgentEventHandler } from './agent-events.js';
 import { checkedAssistantMessage } from './checked-message.js';
@@ -34,7 +35,7 @@ import { type EpisodeReasoningReport, ReasoningReporter } from '../reasoning/sta
 import { captureForReplay } from '../reasoning/replay-cache/replay-capture.js';
 import type { StopCondition } from './stop-conditions.js';
 import type { AgentTool } from './tool.js';
-import { executeToolCalls } from './tool-executor.js';
+import { resultsOf, runToolBatch } from './tool-batch.js';
 import { addUsage, emptyUsageTotals, estimateCost, type UsageTotals } from '../model/usage-totals.js';
 
 /** Everything the loop needs that does not change between episodes. */
@@ -47,6 +48,8 @@ export interface LoopSettings extends ModelCallSettings {
   pricing: Pricing | undefined;
   /** Captures the reasoning of every answer for histories that come back without it; off when undefined. */
   replayCache?: ReplayCache | undefined;
+  /** Decides calls that need approval before a person is asked; undefined asks for all of them. */
+  approvalPolicy?: ApprovalPolicy | undefined;
 }
 
 /** The session side of a run: its transcript, where to persist it, where events go. */
@@ -60,6 +63,8 @@ export interface LoopSession {
   emit: AgentEventHandler;
   /** Events about the session itself (load warnings, restored reasoning), emitted after `episode-start` and cleared. */
   notices?: AgentEvent[];
+  /** Decisions on calls that need approval; without it such calls wait for the policy only. */
+  approvals?: LoopApprovals;
 }
 
 /** What the loop does next. */
@@ -67,11 +72,11 @@ export type NextStep =
   | { type: 'call-model' }
   | { type: 'run-tools'; message: AssistantMessage; calls: ToolCallPart[]; stopReason: StopReason | undefined }
   | { type: 'final'; message: AssistantMessage | undefined }
-  | { type: 'stop'; message: AssistantMessage };
+  | { type: 'stop'; message: AssistantMessage }
+  | { type: 'paused'; message: AssistantMessage; pending: ApprovalRequest[] };
 
-/** The outcome of an episode that ended normally (aborts and failures throw). */
-export interface EpisodeResult {
-  reason: 'done' | 'stop-condition';
+/** What every run's outcome tells. */
+export interface RunOutcome {
   /** The episode's last assistant message. */
   message: AssistantMessage | undefined;
   /** Its visible text. */
@@ -83,6 +88,27 @@ export interface EpisodeResult {
   /** Reasoning and visible tokens of this run's steps, and the leaks found in them. */
   reasoning: EpisodeReasoningReport;
 }
+
+/** An episode that ended: the model answered without tool calls, or a stop condition held. */
+export interface FinishedEpisode extends RunOutcome {
+  status: 'finished';
+  reason: 'done' | 'stop-condition';
+  pendingApprovals: readonly [];
+}
+
+/**
+ * An episode waiting for approvals: decide each request with `session.approve()` /
+ * `reject()`, then `resume()` continues the same episode (in this process or another).
+ */
+export interface PausedEpisode extends RunOutcome {
+  status: 'paused';
+  reason: 'paused';
+  /** The calls waiting for a decision, in call order. */
+  pendingApprovals: readonly ApprovalRequest[];
+}
+
+/** The outcome of a run that did not fail (aborts and failures throw). */
+export type EpisodeResult = FinishedEpisode | PausedEpisode;
 
 /**
  * Runs one episode: with `input`, a new one; without, whatever the transcript's
@@ -103,7 +129,7 @@ export async function runEpisode(
   emit({ type: 'episode-start', sessionId: session.id, input, resumed: input === undefined });
   for (const notice of session.notices?.splice(0) ?? []) emit(notice);
   try {
-    if (input) await append(settings, session, [...unansweredResults(session.messages), input]);
+    if (input) await startEpisode(settings, session, input);
     let step = stepsInEpisode(session.messages);
     let next: NextStep = pendingStep(session.messages) ?? { type: 'final', message: lastAssistant(session.messages) };
     for (;;) {
@@ -120,12 +146,12 @@ export async function runEpisode(
           next = await runTools(settings, session, next, step, signal);
           break;
         case 'final':
-        case 'stop': {
-          const reason = next.type === 'final' ? 'done' : 'stop-condition';
-          const reasoning = reporter.finish();
-          emit({ type: 'episode-finish', reason, message: next.message, usage });
-          const text = next.message ? assistantText(next.message) : '';
-          return { reason, message: next.message, text, steps: calls, usage, reasoning };
+        case 'stop':
+        case 'paused': {
+          const outcome = { message: next.message, steps: calls, usage, reasoning: reporter.finish() };
+          const result = endOf(next, outcome);
+          emit({ type: 'episode-finish', reason: result.reason, message: next.message, usage });
+          return result;
         }
       }
     }
@@ -137,6 +163,18 @@ export async function runEpisode(
     emit({ type: 'episode-finish', reason: aborted ? 'aborted' : 'error', message: undefined, usage });
     throw failure;
   }
+}
+
+function endOf(
+  next: Extract<NextStep, { type: 'final' | 'stop' | 'paused' }>,
+  outcome: Omit<RunOutcome, 'text'>,
+): EpisodeResult {
+  const text = outcome.message ? assistantText(outcome.message) : '';
+  if (next.type === 'paused') {
+    return { ...outcome, text, status: 'paused', reason: 'paused', pendingApprovals: next.pending };
+  }
+  const reason = next.type === 'final' ? 'done' : 'stop-condition';
+  return { ...outcome, text, status: 'finished', reason, pendingApprovals: [] };
 }
 
 /**
@@ -183,60 +221,37 @@ async function runTools(
   step: number,
   signal: AbortSignal | undefined,
 ): Promise<NextStep> {
-  const { emit } = session;
-  for (const call of next.calls) emit({ type: 'tool-call', step, call });
-  // The executor answers every call, aborted ones included, so the transcript never
-  // holds a call without its result, whatever happens below. An event handler that
-  // throws must not cut the batch short (its tools would run on unrecorded): its
-  // error is raised once the results are persisted.
-  let handlerFailure: { error: unknown } | undefined;
-  const results = await executeToolCalls(next.calls, {
-    tools: settings.tools,
-    maxConcurrency: settings.maxConcurrency,
-    timeoutMs: settings.toolTimeoutMs,
-    signal,
-    onResult: (result, _call, durationMs) => {
-      try {
-        emit({ type: 'tool-result', step, result, durationMs });
-      } catch (error) {
-        handlerFailure ??= { error };
-      }
-    },
-  });
-  await append(settings, session, results);
-  if (handlerFailure) throw handlerFailure.error;
-  emit({
-    type: 'step-finish',
-    step,
-    message: next.message,
-    toolResults: results,
-    usage: next.message.usage,
-    stopReason: next.stopReason,
-  });
+  const batch = await runToolBatch(settings, session, { ...next, step }, signal);
+  if (batch.results.length > 0) await append(settings, session, batch.results);
+  await session.approvals?.answered(batch.results.map((result) => result.toolCallId));
+  if (batch.handlerFailure) throw batch.handlerFailure.error;
   if (signal?.aborted) throw new RunAbortedError(signal.reason);
-  const stop = settings.stopWhen({
-    steps: step,
-    message: next.message,
-    toolResults: results,
-    messages: session.messages,
-  });
-  return stop ? { type: 'stop', message: next.message } : { type: 'call-model' };
+  if (batch.pending.length > 0) return { type: 'paused', message: next.message, pending: batch.pending };
+  const toolResults = resultsOf(session.messages, next.message);
+  const { message, stopReason } = next;
+  session.emit({ type: 'step-finish', step, message, toolResults, usage: message.usage, stopReason });
+  const stop = settings.stopWhen({ steps: step, message, toolResults, messages: session.messages });
+  return stop ? { type: 'stop', message } : { type: 'call-model' };
 }
 
 /**
- * Error results for tool calls an interrupted episode left without one, so that a
- * new user message never follows a dangling call (`resume()` runs them instead).
+ * Appends the user message that opens an episode, after error results for the tool
+ * calls an interrupted or paused episode left without one, so that a new user message
+ * never follows a dangling call (`resume()` runs them instead). Decisions on those
+ * calls are spent.
  */
-function unansweredResults(messages: readonly Message[]): ToolMessage[] {
-  const pending = pendingStep(messages);
-  if (pending?.type !== 'run-tools') return [];
-  return pending.calls.map((call) => ({
+async function startEpisode(settings: LoopSettings, session: LoopSession, input: UserMessage): Promise<void> {
+  const pending = pendingStep(session.messages);
+  const calls = pending?.type === 'run-tools' ? pending.calls : [];
+  const unanswered = calls.map((call): ToolMessage => ({
     role: 'tool',
     toolCallId: call.id,
     toolName: call.name,
-    content: `Tool "${call.name}" did not run: the session was interrupted and a new message came first.`,
+    content: `Tool "${call.name}" did not run: the episode was interrupted (or waiting for approval) and a new message came first.`,
     isError: true,
   }));
+  await append(settings, session, [...unanswered, input]);
+  if (unanswered.length > 0) await session.approvals?.answered(unanswered.map((result) => result.toolCallId));
 }
 
 /**

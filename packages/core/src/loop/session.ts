@@ -10,6 +10,8 @@ import type { PackState } from '../packing/pack-types.js';
 import type { ReasoningAtRest } from '../store/reasoning-at-rest.js';
 import { type SessionReasoningSummary, summarizeReasoning } from '../reasoning/stats/reasoning-report.js';
 import { type EpisodeResult, type LoopSettings, pendingStep, runEpisode } from './run-loop.js';
+import type { ApprovalPolicy, ApprovalRequest } from './approvals.js';
+import type { ApprovalTarget, SessionApprovals } from './session-approvals.js';
 import type { OpenedSession } from './session-open.js';
 import type { SessionStore, TornLine } from '../store/session-store.js';
 import { parseTranscriptLine } from '../message/transcript.js';
@@ -23,6 +25,8 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Receives every event as it happens. */
   onEvent?: AgentEventHandler;
+  /** This run's approval policy, instead of the agent's (see {@link AgentOptions.approvalPolicy}). */
+  approvalPolicy?: ApprovalPolicy;
 }
 
 /** A conversation: its transcript, pack state and usage. Create with `agent.session()`. */
@@ -44,6 +48,7 @@ export class Session {
     store: SessionStore,
     id: string,
     opened: OpenedSession,
+    private readonly approvals: SessionApprovals,
   ) {
     this.id = id;
     this.store = store;
@@ -79,9 +84,50 @@ export class Session {
     return summarizeReasoning(this.state.messages, this.settings.tokenizer);
   }
 
-  /** True when the current episode was interrupted and {@link resume} has work to do. */
+  /** True when the current episode was interrupted or paused and {@link resume} has work to do. */
   get unfinished(): boolean {
     return pendingStep(this.state.messages) !== undefined;
+  }
+
+  /**
+   * Tool calls waiting for a decision, in call order; decided ones leave the list (and
+   * run, or are answered as rejected, at the next {@link resume}). Worked out from the
+   * transcript, so a session reopened in another process lists the same calls.
+   */
+  get pendingApprovals(): readonly ApprovalRequest[] {
+    return this.approvals.pending;
+  }
+
+  /**
+   * Approves a waiting call; `resume()` then runs it. The decision is persisted (in
+   * the store's approval record) before this resolves, so it survives a restart. An
+   * optional `note` reaches the model after the tool's output.
+   */
+  approve(call: ApprovalTarget, options: { note?: string } = {}): Promise<void> {
+    return this.decide(() => this.approvals.decide(call, { decision: 'approved', ...options }));
+  }
+
+  /**
+   * Rejects a waiting call; at `resume()` the model reads an error result naming the
+   * `reason` instead of the tool's output. Persisted like {@link approve}.
+   */
+  reject(call: ApprovalTarget, options: { reason?: string } = {}): Promise<void> {
+    return this.decide(() => this.approvals.decide(call, { decision: 'rejected', ...options }));
+  }
+
+  /** Approves every waiting call; returns them. */
+  approveAll(options: { note?: string } = {}): Promise<ApprovalRequest[]> {
+    return this.decide(() => this.approvals.decideAll({ decision: 'approved', ...options }));
+  }
+
+  /** Rejects every waiting call; returns them. */
+  rejectAll(options: { reason?: string } = {}): Promise<ApprovalRequest[]> {
+    return this.decide(() => this.approvals.decideAll({ decision: 'rejected', ...options }));
+  }
+
+  private async decide<T>(record: () => Promise<T>): Promise<T> {
+    if (this.running) throw new SessionBusyError(this.id);
+    return record();
   }
 
   /**
@@ -160,8 +206,9 @@ export class Session {
     this.running = true;
     const { store, id, state, atRest } = this;
     try {
+      const settings = options.approvalPolicy ? { ...this.settings, approvalPolicy: options.approvalPolicy } : this.settings;
       const result = await runEpisode(
-        this.settings,
+        settings,
         {
           id,
           get messages() {
@@ -178,6 +225,7 @@ export class Session {
           saveState: (packState) => store.saveState(id, packState),
           emit: options.onEvent ?? (() => {}),
           notices: this.notices,
+          approvals: this.approvals,
         },
         input,
         options.signal,
@@ -185,7 +233,10 @@ export class Session {
       await atRest?.settle();
       return result;
     } finally {
-      this.running = false;
+      // After a pause, an abort or a failure alike, the waiting calls are what the transcript says.
+      await this.approvals.refresh(this.state.messages).finally(() => {
+        this.running = false;
+      });
     }
   }
 }

@@ -33,6 +33,8 @@ export interface ToolExecutionOptions {
   timeoutMs?: number;
   /** Aborts the whole batch: running calls are told through their signal and answered "aborted" at once. */
   signal?: AbortSignal;
+  /** The session whose transcript holds the calls; passed to each tool in its context. */
+  sessionId?: string;
   /** Called as each call finishes (in completion order), e.g. to emit an event. */
   onResult?: (result: ToolMessage, call: ToolCallPart, durationMs: number) => void;
 }
@@ -81,7 +83,7 @@ export async function executeToolCall(call: ToolCallPart, options: ToolExecution
     const names = [...options.tools.keys()].join(', ') || 'none';
     return errorOutput(`Unknown tool "${call.name}". Available tools: ${names}.`);
   }
-  const args = parseArguments(call);
+  const args = parseToolArguments(call);
   if (!args.ok) return errorOutput(args.message);
   const timeoutMs = tool.timeoutMs ?? options.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
   const timeout = new AbortController();
@@ -90,7 +92,7 @@ export async function executeToolCall(call: ToolCallPart, options: ToolExecution
   const timer = timeoutMs <= MAX_TIMER_MS ? setTimeout(() => timeout.abort(), timeoutMs) : undefined;
   const signal = options.signal ? AbortSignal.any([options.signal, timeout.signal]) : timeout.signal;
   try {
-    const output = await untilAborted(() => tool.execute(args.value, { signal, toolCallId: call.id }), signal);
+    const output = await untilAborted(() => tool.execute(args.value, { signal, toolCallId: call.id, ...sessionOf(options) }), signal);
     if (typeof output?.content !== 'string') {
       return errorOutput(`Tool "${call.name}" returned no text content (a bug in the tool, not in your call).`);
     }
@@ -104,9 +106,11 @@ export async function executeToolCall(call: ToolCallPart, options: ToolExecution
   }
 }
 
-type ParsedArguments = { ok: true; value: unknown } | { ok: false; message: string };
+/** A call's arguments as the tool will get them, or why it will not run. */
+export type ParsedArguments = { ok: true; value: unknown } | { ok: false; message: string };
 
-function parseArguments(call: ToolCallPart): ParsedArguments {
+/** The arguments a tool receives for `call` (see the module comment), or the error result's message. */
+export function parseToolArguments(call: ToolCallPart): ParsedArguments {
   if (call.args === undefined || call.args === null) return { ok: true, value: {} };
   if (typeof call.args !== 'string') return { ok: true, value: call.args };
   let value: unknown;
@@ -143,6 +147,10 @@ function describeFailure(name: string, error: unknown): string {
   if (EpisodicError.isInstance(error) && error.code === 'invalid_tool_input') return error.message;
   const message = error instanceof Error ? error.message : String(error);
   return `Tool "${name}" failed: ${message || 'unknown error'}`;
+}
+
+function sessionOf(options: ToolExecutionOptions): { sessionId?: string } {
+  return options.sessionId === undefined ? {} : { sessionId: options.sessionId };
 }
 
 function errorOutput(message: string): ToolOutput {

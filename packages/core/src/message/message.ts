@@ -99,12 +99,31 @@ export interface AssistantMessage {
   [extra: string]: unknown;
 }
 
+/**
+ * How a call of a tool that needs approval was decided, kept on its result (an
+ * optional field, so v1 readers keep it as an unknown field and v1 files still load).
+ * A rejected call has an error result saying why; an approved call's result is the
+ * tool's output, followed by the person's note when there is one.
+ */
+export interface ToolApproval {
+  decision: 'approved' | 'rejected';
+  /** `person`: `session.approve()` / `reject()`; `policy`: the agent's approval policy. */
+  by: 'person' | 'policy';
+  /** The approver's note (approved calls). */
+  note?: string;
+  /** Why the call was rejected. */
+  reason?: string;
+  [extra: string]: unknown;
+}
+
 export interface ToolMessage {
   role: 'tool';
   toolCallId: string;
   toolName: string;
   content: string;
   isError?: boolean;
+  /** Set when the tool needed approval: who decided and what. */
+  approval?: ToolApproval;
   [extra: string]: unknown;
 }
 

@@ -56,12 +56,25 @@ export const AssistantMessage = z.looseObject({
   model: ModelRef.optional(),
   usage: Usage.optional(),
 });
+/**
+ * How a call that needed approval was decided (optional; added after v1 without a
+ * version change: v1 files have no such field and load as before, and v1 readers
+ * keep it as an unknown field). The decision is also what the model read: a
+ * rejected call's result is an error naming the reason.
+ */
+export const ToolApproval = z.looseObject({
+  decision: z.enum(['approved', 'rejected']),
+  by: z.enum(['person', 'policy']),
+  note: z.string().optional(),
+  reason: z.string().optional(),
+});
 export const ToolMessage = z.looseObject({
   role: z.literal('tool'),
   toolCallId: z.string().min(1),
   toolName: z.string().min(1),
   content: z.string(),
   isError: z.boolean().optional(),
+  approval: ToolApproval.optional(),
 });
 
 /** Schemas by role; the role is checked first so errors name the right shape. */

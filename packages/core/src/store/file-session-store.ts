@@ -4,7 +4,9 @@
  * `<directory>/<id>.state.json` is the pack state, replaced atomically (temporary
  * file, fsync, rename); `<directory>/<id>.reasoning.json` is the reasoning sidecar
  * of `persistReasoning: 'current-episode'`, replaced the same way and deleted when
- * its episode ends.
+ * its episode ends; `<directory>/<id>.approvals.json` holds approval decisions not
+ * yet acted on (see approval-record.ts), replaced the same way and deleted once the
+ * calls they decide have results.
  *
  * Crashes: the only damage a crash can do is a torn last line (a write cut short).
  * Loading reports it in `torn` and ignores it; the next append first ends that line,
@@ -19,6 +21,7 @@ import { writeFileAtomic } from '../support/atomic-write.js';
 import { EpisodicError } from '../errors.js';
 import type { Message } from '../message/message.js';
 import type { PackState } from '../packing/pack-types.js';
+import { type ApprovalRecord, parseApprovalRecord } from './approval-record.js';
 import type { ReasoningSidecar } from './reasoning-sidecar.js';
 import { assertSessionId, type SessionStore, type StoredSession, type TornLine } from './session-store.js';
 import { parseTranscriptLine, serializeMessage } from '../message/transcript.js';
@@ -56,6 +59,12 @@ export class FileSessionStore implements SessionStore {
     return join(this.directory, `${id}.reasoning.json`);
   }
 
+  /** Path of a session's approval record. */
+  approvalsPath(id: string): string {
+    assertSessionId(id);
+    return join(this.directory, `${id}.approvals.json`);
+  }
+
   /** Path of a session's pack state. */
   statePath(id: string): string {
     assertSessionId(id);
@@ -69,7 +78,16 @@ export class FileSessionStore implements SessionStore {
     if (text === undefined && packState === undefined) return undefined;
     const { messages, torn } = parseStoredTranscript(text ?? '', path);
     const sidecar = await this.loadSidecar(id);
-    return { messages, packState, ...(torn ? { torn } : {}), ...(sidecar ? { reasoningSidecar: sidecar } : {}) };
+    const approvalsPath = this.approvalsPath(id);
+    const approvalsText = await readIfExists(approvalsPath);
+    const approvals = approvalsText === undefined ? undefined : parseApprovalRecord(approvalsText, approvalsPath);
+    return {
+      messages,
+      packState,
+      ...(torn ? { torn } : {}),
+      ...(sidecar ? { reasoningSidecar: sidecar } : {}),
+      ...(approvals ? { approvals } : {}),
+    };
   }
 
   async append(id: string, messages: readonly Message[]): Promise<void> {
@@ -96,8 +114,16 @@ export class FileSessionStore implements SessionStore {
   }
 
   async saveReasoningSidecar(id: string, sidecar: ReasoningSidecar | undefined): Promise<void> {
-    const path = this.sidecarPath(id);
-    if (sidecar) return this.replaceFile(path, JSON.stringify(sidecar));
+    await this.replaceOrDelete(this.sidecarPath(id), sidecar);
+  }
+
+  async saveApprovals(id: string, record: ApprovalRecord | undefined): Promise<void> {
+    await this.replaceOrDelete(this.approvalsPath(id), record);
+  }
+
+  /** Replaces `path` with `value` as JSON, or deletes it (if there) when `value` is undefined. */
+  private async replaceOrDelete(path: string, value: object | undefined): Promise<void> {
+    if (value) return this.replaceFile(path, JSON.stringify(value));
     await unlink(path).catch((error: NodeJS.ErrnoException) => {
       if (error.code !== 'ENOENT') throw error;
     });

@@ -4,6 +4,7 @@
  */
 import type { Message } from '../message/message.js';
 import type { PackState } from '../packing/pack-types.js';
+import type { ApprovalRecord } from './approval-record.js';
 import type { ReasoningSidecar } from './reasoning-sidecar.js';
 import { assertSessionId, type SessionStore, type StoredSession } from './session-store.js';
 
@@ -11,16 +12,19 @@ import { assertSessionId, type SessionStore, type StoredSession } from './sessio
 export class MemorySessionStore implements SessionStore {
   private readonly sessions = new Map<string, { messages: Message[]; packState: PackState | undefined }>();
   private readonly sidecars = new Map<string, ReasoningSidecar>();
+  private readonly approvals = new Map<string, ApprovalRecord>();
 
   async load(id: string): Promise<StoredSession | undefined> {
     assertSessionId(id);
     const stored = this.sessions.get(id);
     if (!stored) return undefined;
     const sidecar = this.sidecars.get(id);
+    const approvals = this.approvals.get(id);
     return {
       messages: structuredClone(stored.messages),
       packState: structuredClone(stored.packState),
       ...(sidecar ? { reasoningSidecar: structuredClone(sidecar) } : {}),
+      ...(approvals ? { approvals: structuredClone(approvals) } : {}),
     };
   }
 
@@ -36,6 +40,12 @@ export class MemorySessionStore implements SessionStore {
     assertSessionId(id);
     if (sidecar) this.sidecars.set(id, structuredClone(sidecar));
     else this.sidecars.delete(id);
+  }
+
+  async saveApprovals(id: string, record: ApprovalRecord | undefined): Promise<void> {
+    assertSessionId(id);
+    if (record) this.approvals.set(id, structuredClone(record));
+    else this.approvals.delete(id);
   }
 
   async list(): Promise<string[]> {

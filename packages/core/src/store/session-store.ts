@@ -6,6 +6,7 @@
 import { InvalidArgumentError } from '../errors.js';
 import type { Message } from '../message/message.js';
 import type { PackState } from '../packing/pack-types.js';
+import type { ApprovalRecord } from './approval-record.js';
 import type { ReasoningSidecar } from './reasoning-sidecar.js';
 
 /** A torn write found when loading: a last line cut short by a crash. It is ignored. */
@@ -23,6 +24,8 @@ export interface StoredSession {
   torn?: TornLine;
   /** The current episode's reasoning kept apart from the transcript, if any (see {@link SessionStore.saveReasoningSidecar}). */
   reasoningSidecar?: ReasoningSidecar;
+  /** Approval decisions not yet acted on (see {@link SessionStore.saveApprovals}). */
+  approvals?: ApprovalRecord;
 }
 
 /**
@@ -44,6 +47,13 @@ export interface SessionStore {
    * episode's reasoning here instead of in the transcript. `load` returns it.
    */
   saveReasoningSidecar?(id: string, sidecar: ReasoningSidecar | undefined): Promise<void>;
+  /**
+   * Replaces the session's approval record whole, durably; `undefined` deletes it.
+   * `session.approve()` / `reject()` write it so a decision survives a restart until
+   * `resume()` acts on it; `load` returns it. A store without it keeps decisions in
+   * memory only: after a crash the calls are asked about again (none runs unapproved).
+   */
+  saveApprovals?(id: string, record: ApprovalRecord | undefined): Promise<void>;
 }
 
 const safeId = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}$/;
