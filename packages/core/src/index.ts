@@ -55,6 +55,9 @@ export { shortenText } from './packing/shorten.js';
 export * from './loop/stop-conditions.js';
 export * from './tokens/token-counter.js';
 export * from './loop/tool.js';
+export * from './loop/tool-input-error.js';
+export * from './support/json-schema.js';
+export * from './support/schema-issues.js';
 export * from './loop/tool-executor.js';
 export {
   formatTranscript,

@@ -6,16 +6,20 @@
 import {
   type AgentTool,
   type ApprovalContext,
+  describeIssues,
   InvalidArgumentError,
   type NeedsApproval,
+  ToolInputError,
+  toolInputSchema,
   type ToolContext,
   type ToolOutput,
   type ToolSpec,
 } from '@episodic/core';
 import type { z } from 'zod';
-import { toolInputSchema } from './json-schema.js';
 import { restoreNormalizedArguments } from './normalized-arguments.js';
-import { ToolInputError, type ToolInputIssue } from './tool-errors.js';
+
+// Model-readable zod issues are core's (structured answers use them too); exported here as before.
+export { describeIssues };
 
 /** What a tool's `execute` may return: plain text, or text flagged as an error. */
 export type ToolResult = string | ToolOutput;
@@ -110,52 +114,4 @@ function approvalCheck<Input extends z.ZodType>(
 function toToolOutput(result: ToolResult): ToolOutput {
   if (typeof result === 'string') return { content: result, isError: false };
   return { content: String(result.content), isError: result.isError === true };
-}
-
-/** Short, model-readable descriptions of zod issues, one per bad field. */
-export function describeIssues(issues: readonly z.core.$ZodIssue[], input: unknown): ToolInputIssue[] {
-  return issues.map((issue) => ({ path: formatPath(issue.path), message: describeIssue(issue, input) }));
-}
-
-function describeIssue(issue: z.core.$ZodIssue, input: unknown): string {
-  switch (issue.code) {
-    case 'invalid_type': {
-      const value = valueAt(input, issue.path);
-      return value === undefined
-        ? `missing (expected ${issue.expected})`
-        : `expected ${issue.expected}, got ${kindOf(value)}`;
-    }
-    case 'unrecognized_keys':
-      return `unknown field${issue.keys.length === 1 ? '' : 's'} ${issue.keys.join(', ')}`;
-    case 'invalid_value':
-      return `expected one of ${issue.values.map((value) => JSON.stringify(value)).join(', ')}, got ${JSON.stringify(valueAt(input, issue.path)) ?? 'nothing'}`;
-    case 'invalid_union':
-      return 'does not match any of the allowed shapes';
-    default:
-      return issue.message;
-  }
-}
-
-function formatPath(path: readonly PropertyKey[]): string {
-  let result = '';
-  for (const segment of path) {
-    if (typeof segment === 'number') result += `[${segment}]`;
-    else result += result === '' ? String(segment) : `.${String(segment)}`;
-  }
-  return result;
-}
-
-function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
-  let current = input;
-  for (const segment of path) {
-    if (current === null || typeof current !== 'object') return undefined;
-    current = (current as Record<PropertyKey, unknown>)[segment];
-  }
-  return current;
-}
-
-function kindOf(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'array';
-  return typeof value;
 }

@@ -4,8 +4,10 @@
  * list of rules rather than as tree plumbing.
  */
 
-/** A JSON Schema node (or any JSON object). */
-export type JsonSchema = Record<string, unknown>;
+import { isJsonObject, type JsonSchema, typeNames } from '@episodic/core';
+
+// The three basics are core's (its zod converter needs them too).
+export { isJsonObject, type JsonSchema, typeNames };
 
 /** One rule a schema breaks, found by a checker. */
 export interface SchemaViolation {
@@ -13,19 +15,6 @@ export interface SchemaViolation {
   path: string;
   /** What is wrong, in words. */
   message: string;
-}
-
-/** True for a plain (non-array) object. */
-export function isJsonObject(value: unknown): value is JsonSchema {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** The names in a node's `type`, whether it is a string or an array (`[]` when absent). */
-export function typeNames(node: JsonSchema): string[] {
-  const { type } = node;
-  if (typeof type === 'string') return [type];
-  if (Array.isArray(type)) return type.filter((name): name is string => typeof name === 'string');
-  return [];
 }
 
 /** The node's `properties` as a record (empty when absent). */
