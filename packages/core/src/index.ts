@@ -6,6 +6,7 @@
 export * from './loop/agent.js';
 export * from './loop/agent-errors.js';
 export * from './loop/agent-events.js';
+export { type AgentToolOptions, DEFAULT_AGENT_TOOL_INPUT, subSessionId } from './loop/agent-tool.js';
 export {
   type ApprovalPolicy,
   type ApprovalRequest,

@@ -6,6 +6,7 @@
 import {
   type AgentTool,
   type ApprovalContext,
+  assertToolName,
   describeIssues,
   InvalidArgumentError,
   type NeedsApproval,
@@ -50,11 +51,6 @@ export interface DefinedTool<Input extends z.ZodType = z.ZodType> extends AgentT
   readonly input: Input;
 }
 
-// The names every provider accepts: OpenAI and Anthropic allow [a-zA-Z0-9_-]{1,64};
-// Gemini also wants a letter or `_` first.
-// https://ai.google.dev/api/caching#FunctionDeclaration
-const TOOL_NAME = /^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$/;
-
 /**
  * Builds a tool from a zod schema, with the input type inferred from it.
  *
@@ -72,11 +68,7 @@ const TOOL_NAME = /^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$/;
  */
 export function defineTool<Input extends z.ZodType>(definition: ToolDefinition<Input>): DefinedTool<Input> {
   const { name, description, input, timeoutMs } = definition;
-  if (!TOOL_NAME.test(name)) {
-    throw new InvalidArgumentError(
-      `Tool name "${name}" is not accepted by every provider: use 1 to 64 letters, digits, "_" or "-", starting with a letter or "_".`,
-    );
-  }
+  assertToolName(name);
   if (timeoutMs !== undefined && !(Number.isFinite(timeoutMs) && timeoutMs > 0)) {
     throw new InvalidArgumentError(`Tool ${name}: timeoutMs must be a positive number of milliseconds.`);
   }

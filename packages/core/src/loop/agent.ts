@@ -6,6 +6,8 @@ import { randomUUID } from 'node:crypto';
 import { Calibration } from '../tokens/calibration.js';
 import { InvalidArgumentError } from '../errors.js';
 import { MemorySessionStore } from '../store/memory-session-store.js';
+import type { z } from 'zod';
+import { type AgentToolOptions, agentTool, type DEFAULT_AGENT_TOOL_INPUT } from './agent-tool.js';
 import type { ApprovalPolicy } from './approvals.js';
 import type { Message } from '../message/message.js';
 import type { ModelAdapter } from '../model/model-adapter.js';
@@ -172,6 +174,16 @@ export class Agent {
         `two tools share the name "${twice}": every tool needs its own spec.name (rename one of them).`,
       );
     }
+  }
+
+  /**
+   * This agent as a tool for another agent: each call runs it in a session of its
+   * own (own episodes, packer state and budget) and answers with its final text; the
+   * sub-session's id and usage are kept on the result (and count in the caller's
+   * totals); its approvals and the caller's abort propagate. See {@link AgentToolOptions}.
+   */
+  asTool<Input extends z.ZodType = typeof DEFAULT_AGENT_TOOL_INPUT>(options: AgentToolOptions<Input>): AgentTool {
+    return agentTool({ agent: this, approvalPolicy: this.options.approvalPolicy, store: this.store }, options);
   }
 
   /**

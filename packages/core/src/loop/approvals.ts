@@ -154,8 +154,8 @@ function approvalField(made: MadeDecision): ToolApproval {
 
 /** The session side of approvals, as the loop sees it. */
 export interface LoopApprovals {
-  /** A person's decision on a call of this session, made before this run. */
-  decided(callId: string): ApprovalDecision | undefined;
+  /** A person's decision on a call of `sessionId` (this session's, or a sub-agent's), made before this run. */
+  decided(callId: string, sessionId: string): ApprovalDecision | undefined;
   /** The calls now have results: their decisions are spent (and forgotten by the store). */
   answered(callIds: readonly string[]): Promise<void>;
 }

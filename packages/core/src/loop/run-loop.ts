@@ -36,7 +36,13 @@ import { captureForReplay } from '../reasoning/replay-cache/replay-capture.js';
 import type { StopCondition } from './stop-conditions.js';
 import type { AgentTool } from './tool.js';
 import { resultsOf, runToolBatch } from './tool-batch.js';
-import { addUsage, emptyUsageTotals, estimateCost, type UsageTotals } from '../model/usage-totals.js';
+import {
+  addSubSessionUsage,
+  addUsage,
+  emptyUsageTotals,
+  estimateCost,
+  type UsageTotals,
+} from '../model/usage-totals.js';
 
 /** Everything the loop needs that does not change between episodes. */
 export interface LoopSettings extends ModelCallSettings {
@@ -142,9 +148,12 @@ export async function runEpisode(
           next = outcome.next;
           break;
         }
-        case 'run-tools':
-          next = await runTools(settings, session, next, step, signal);
+        case 'run-tools': {
+          const outcome = await runTools(settings, session, next, step, signal);
+          for (const result of outcome.results) if (result.subSession) usage = addSubSessionUsage(usage, result.subSession);
+          next = outcome.next;
           break;
+        }
         case 'final':
         case 'stop':
         case 'paused': {
@@ -220,18 +229,18 @@ async function runTools(
   next: Extract<NextStep, { type: 'run-tools' }>,
   step: number,
   signal: AbortSignal | undefined,
-): Promise<NextStep> {
-  const batch = await runToolBatch(settings, session, { ...next, step }, signal);
-  if (batch.results.length > 0) await append(settings, session, batch.results);
-  await session.approvals?.answered(batch.results.map((result) => result.toolCallId));
-  if (batch.handlerFailure) throw batch.handlerFailure.error;
+): Promise<{ next: NextStep; results: readonly ToolMessage[] }> {
+  const { pending, results, handlerFailure } = await runToolBatch(settings, session, { ...next, step }, signal);
+  if (results.length > 0) await append(settings, session, results);
+  await session.approvals?.answered(results.map((result) => result.toolCallId));
+  if (handlerFailure) throw handlerFailure.error;
   if (signal?.aborted) throw new RunAbortedError(signal.reason);
-  if (batch.pending.length > 0) return { type: 'paused', message: next.message, pending: batch.pending };
-  const toolResults = resultsOf(session.messages, next.message);
   const { message, stopReason } = next;
+  if (pending.length > 0) return { next: { type: 'paused', message, pending }, results };
+  const toolResults = resultsOf(session.messages, message);
   session.emit({ type: 'step-finish', step, message, toolResults, usage: message.usage, stopReason });
   const stop = settings.stopWhen({ steps: step, message, toolResults, messages: session.messages });
-  return stop ? { type: 'stop', message } : { type: 'call-model' };
+  return { next: stop ? { type: 'stop', message } : { type: 'call-model' }, results };
 }
 
 /**

@@ -6,11 +6,12 @@
  */
 import { InvalidArgumentError } from '../errors.js';
 import { unansweredToolCalls } from '../message/episodes.js';
-import type { Message } from '../message/message.js';
+import type { Message, ToolCallPart } from '../message/message.js';
 import type { ApprovalRecord, StoredApprovalDecision } from '../store/approval-record.js';
 import type { SessionStore } from '../store/session-store.js';
 import { type ApprovalDecision, type ApprovalRequest, approvalRequest, type LoopApprovals } from './approvals.js';
 import type { AgentTool } from './tool.js';
+import { parseToolArguments } from './tool-executor.js';
 
 /** Which call a decision is for: its id, or the request itself (needed when two sessions' calls share an id). */
 export type ApprovalTarget = string | Pick<ApprovalRequest, 'callId' | 'sessionId'>;
@@ -36,17 +37,39 @@ export class SessionApprovals implements LoopApprovals {
     return this.waiting.filter((request) => !this.decisions.has(keyOf(request.sessionId, request.callId)));
   }
 
-  /** Works out the waiting calls from the transcript: the unanswered calls of its last step whose tools need approval. */
-  async refresh(messages: readonly Message[]): Promise<void> {
+  /**
+   * Works out the waiting calls from the transcript: the unanswered calls of its last
+   * step whose tools need approval, and the calls their agent tools' sub-sessions wait
+   * for. With `prune`, decisions on sub-session calls that no longer wait (the agent
+   * tool handed them down) are forgotten.
+   */
+  async refresh(messages: readonly Message[], options: { prune?: boolean } = {}): Promise<void> {
     const unanswered = unansweredToolCalls(messages)?.calls ?? [];
-    const requests = await Promise.all(
-      unanswered.map((call) => approvalRequest(call, this.tools.get(call.name), this.sessionId)),
-    );
-    this.waiting = requests.filter((request) => request !== undefined);
+    const found = await Promise.all(unanswered.map((call) => this.waitingFor(call)));
+    this.waiting = found.flat();
+    if (!options.prune) return;
+    const waiting = new Set(this.waiting.map((request) => keyOf(request.sessionId, request.callId)));
+    let changed = false;
+    for (const [key, stored] of this.decisions) {
+      if (stored.sessionId !== this.sessionId && !waiting.has(key)) changed = this.decisions.delete(key) || changed;
+    }
+    if (changed) await this.save();
   }
 
-  decided(callId: string): ApprovalDecision | undefined {
-    const stored = this.decisions.get(keyOf(this.sessionId, callId));
+  /** What one unanswered call waits for: its own approval, else what its tool's sub-session waits for. */
+  private async waitingFor(call: ToolCallPart): Promise<readonly ApprovalRequest[]> {
+    const tool = this.tools.get(call.name);
+    const own = await approvalRequest(call, tool, this.sessionId);
+    const decision = own && this.decided(call.id);
+    if (own && decision?.decision !== 'approved') return [own];
+    const args = parseToolArguments(call);
+    if (!tool?.pendingApprovals || !args.ok) return own ? [own] : [];
+    const nested = await tool.pendingApprovals(args.value, { toolCallId: call.id, sessionId: this.sessionId });
+    return own ? [own, ...nested] : nested;
+  }
+
+  decided(callId: string, sessionId = this.sessionId): ApprovalDecision | undefined {
+    const stored = this.decisions.get(keyOf(sessionId, callId));
     if (!stored) return undefined;
     return stored.decision === 'approved'
       ? { decision: 'approved', ...(stored.note === undefined ? {} : { note: stored.note }) }

@@ -234,7 +234,7 @@ export class Session {
       return result;
     } finally {
       // After a pause, an abort or a failure alike, the waiting calls are what the transcript says.
-      await this.approvals.refresh(this.state.messages).finally(() => {
+      await this.approvals.refresh(this.state.messages, { prune: true }).finally(() => {
         this.running = false;
       });
     }

@@ -28,7 +28,7 @@ export async function runToolBatch(
   const gated = await gateToolCalls(calls, {
     tools: settings.tools,
     sessionId: session.id,
-    decided: (callId) => session.approvals?.decided(callId),
+    decided: (callId) => session.approvals?.decided(callId, session.id),
     policy: settings.approvalPolicy,
   });
   for (const call of calls) emit({ type: 'tool-call', step, call });
@@ -48,16 +48,35 @@ export async function runToolBatch(
   };
   const rejected = rejectedResults(calls, gated);
   for (const result of rejected) report(result, 0);
+  const waiting = new Map<string, readonly ApprovalRequest[]>();
   const executed = await executeToolCalls(gated.run, {
     tools: settings.tools,
     maxConcurrency: settings.maxConcurrency,
     timeoutMs: settings.toolTimeoutMs,
     signal,
     sessionId: session.id,
+    approvalFor: (sessionId, callId) => session.approvals?.decided(callId, sessionId),
+    approvalPolicy: settings.approvalPolicy,
+    onWaiting: (call, requests) => {
+      waiting.set(call.id, requests);
+      for (const request of requests) emit({ type: 'approval-requested', step, request });
+    },
     onResult: (result, _call, durationMs) => report(withDecision(result, gated), durationMs),
   });
   const results = inCallOrder(calls, [...rejected, ...executed.map((result) => withDecision(result, gated))]);
-  return { results, pending: gated.pending, handlerFailure };
+  return { results, pending: pendingInCallOrder(calls, gated, waiting), handlerFailure };
+}
+
+/** The batch's own waiting calls and those its agent tools wait for, in call order. */
+function pendingInCallOrder(
+  calls: readonly ToolCallPart[],
+  gated: GatedCalls,
+  waiting: ReadonlyMap<string, readonly ApprovalRequest[]>,
+): ApprovalRequest[] {
+  return calls.flatMap((call) => [
+    ...gated.pending.filter((request) => request.callId === call.id),
+    ...(waiting.get(call.id) ?? []),
+  ]);
 }
 
 /** Every result of `message`'s calls so far (a batch that paused for approvals is answered over several runs). */

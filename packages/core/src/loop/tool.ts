@@ -2,7 +2,24 @@
  * The tool contract the agent loop executes. `@episodic/tools` builds these from
  * zod schemas (`defineTool`); core only needs this shape, so it imports no tool code.
  */
-import type { ToolSpec } from '../message/message.js';
+import type { SubSessionReference, ToolSpec } from '../message/message.js';
+import type { ApprovalDecision } from '../store/approval-record.js';
+import { InvalidArgumentError } from '../errors.js';
+import type { ApprovalPolicy, ApprovalRequest } from './approvals.js';
+
+// The names every provider accepts: OpenAI and Anthropic allow [a-zA-Z0-9_-]{1,64};
+// Gemini also wants a letter or `_` first.
+// https://ai.google.dev/api/caching#FunctionDeclaration
+const TOOL_NAME = /^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$/;
+
+/** Throws an {@link InvalidArgumentError} for a tool name some provider rejects. */
+export function assertToolName(name: string): void {
+  if (!TOOL_NAME.test(name)) {
+    throw new InvalidArgumentError(
+      `Tool name "${name}" is not accepted by every provider: use 1 to 64 letters, digits, "_" or "-", starting with a letter or "_".`,
+    );
+  }
+}
 
 /** What a tool's `execute` receives besides its arguments. */
 export interface ToolContext {
@@ -11,6 +28,13 @@ export interface ToolContext {
   toolCallId: string;
   /** The session whose transcript holds the call (absent when a tool runs outside a session). */
   sessionId?: string;
+  /**
+   * A decision made through this session on a call waiting in another one (a
+   * sub-agent's session): how an agent tool hands approvals down.
+   */
+  approvalFor?: (sessionId: string, callId: string) => ApprovalDecision | undefined;
+  /** The running session's approval policy, for sub-agents that have none of their own. */
+  approvalPolicy?: ApprovalPolicy;
 }
 
 /** What a `needsApproval` predicate receives besides the call's arguments. */
@@ -31,6 +55,14 @@ export type NeedsApproval = boolean | ((args: unknown, context: ApprovalContext)
 export interface ToolOutput {
   content: string;
   isError?: boolean;
+  /** Set by agent tools: the sub-session that produced the output, and its usage (kept on the result). */
+  subSession?: SubSessionReference;
+  /**
+   * Set when the call cannot finish before these calls (in a sub-agent's session)
+   * are approved or rejected: it gets no result yet, and the session pauses with
+   * them among its own pending approvals. The call runs again at `resume()`.
+   */
+  pendingApprovals?: readonly ApprovalRequest[];
 }
 
 /** A tool the agent loop can run. */
@@ -45,4 +77,9 @@ export interface AgentTool {
    * the tool validates it and throws {@link ToolInputError} when it does not fit).
    */
   execute(args: unknown, context: ToolContext): Promise<ToolOutput>;
+  /**
+   * The approvals a call of this tool waits for, worked out from where its state is
+   * stored (an agent tool: its sub-session), so a reopened session lists them too.
+   */
+  pendingApprovals?(args: unknown, context: ApprovalContext): Promise<readonly ApprovalRequest[]>;
 }

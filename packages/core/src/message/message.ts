@@ -116,6 +116,20 @@ export interface ToolApproval {
   [extra: string]: unknown;
 }
 
+/**
+ * The session an agent tool ran its sub-agent in (`agent.asTool()`), kept on the
+ * call's result so it can be opened, inspected and resumed, with what its calls used.
+ */
+export interface SubSessionReference {
+  /** Its id, in the agent tool's store. */
+  id: string;
+  /** Model calls the sub-agent made for this result. */
+  calls: number;
+  /** Their summed usage (`costUsd` when every call's cost was known). */
+  usage: Usage;
+  [extra: string]: unknown;
+}
+
 export interface ToolMessage {
   role: 'tool';
   toolCallId: string;
@@ -124,6 +138,8 @@ export interface ToolMessage {
   isError?: boolean;
   /** Set when the tool needed approval: who decided and what. */
   approval?: ToolApproval;
+  /** Set by agent tools: the sub-agent's session and its usage (counted in the session's totals). */
+  subSession?: SubSessionReference;
   [extra: string]: unknown;
 }
 

@@ -68,6 +68,15 @@ export const ToolApproval = z.looseObject({
   note: z.string().optional(),
   reason: z.string().optional(),
 });
+/**
+ * The session an agent tool ran its sub-agent in, and that run's usage (optional,
+ * added after v1 like `approval`): session totals add it to the model calls'.
+ */
+export const SubSessionReference = z.looseObject({
+  id: z.string().min(1),
+  calls: z.number().int().nonnegative(),
+  usage: Usage,
+});
 export const ToolMessage = z.looseObject({
   role: z.literal('tool'),
   toolCallId: z.string().min(1),
@@ -75,6 +84,7 @@ export const ToolMessage = z.looseObject({
   content: z.string(),
   isError: z.boolean().optional(),
   approval: ToolApproval.optional(),
+  subSession: SubSessionReference.optional(),
 });
 
 /** Schemas by role; the role is checked first so errors name the right shape. */
