@@ -50,6 +50,12 @@ export {
   summarizeReasoning,
 } from './reasoning/stats/reasoning-report.js';
 export * from './loop/run-loop.js';
+export type { EpisodeResult, FinishedEpisode, PausedEpisode, RunOutcome } from './loop/episode-result.js';
+export {
+  DEFAULT_OUTPUT_RETRIES,
+  FINAL_ANSWER_TOOL,
+  StructuredOutputError,
+} from './loop/structured-output.js';
 export * from './loop/session.js';
 export * from './store/session-store.js';
 export { shortenText } from './packing/shorten.js';

@@ -77,6 +77,8 @@ export type AgentEvent =
     message: AssistantMessage | undefined;
     /** Usage of this episode's model calls. */
     usage: UsageTotals;
+    /** The checked structured answer, when the run asked for one and got it. */
+    output?: unknown;
   };
 
 /** Receives events as they happen. Must not throw. */

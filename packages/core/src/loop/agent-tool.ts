@@ -23,7 +23,7 @@ import { addUsage, emptyUsageTotals } from '../model/usage-totals.js';
 import type { Agent } from './agent.js';
 import type { AgentEventHandler } from './agent-events.js';
 import type { ApprovalPolicy } from './approvals.js';
-import type { EpisodeResult } from './run-loop.js';
+import type { EpisodeResult } from './episode-result.js';
 import type { RunOptions, Session, SessionInput } from './session.js';
 import { type AgentTool, assertToolName, type NeedsApproval, type ToolContext, type ToolOutput } from './tool.js';
 import { ToolInputError } from './tool-input-error.js';

@@ -10,7 +10,13 @@ import type { AgentEventHandler } from './agent-events.js';
 import { EpisodicError } from '../errors.js';
 import { type CallHandoff, reasoningForCall, systemWithHandoff } from '../reasoning/handoff/handoff-call.js';
 import type { AssistantMessage, Message, ToolSpec, Usage } from '../message/message.js';
-import { type ModelAdapter, ModelError, type ModelRequest, type StopReason } from '../model/model-adapter.js';
+import {
+  type ModelAdapter,
+  ModelError,
+  type ModelRequest,
+  type OutputFormat,
+  type StopReason,
+} from '../model/model-adapter.js';
 import { packContext } from '../packing/pack-context.js';
 import type { Retention } from '../message/retention.js';
 import type { PackOptions, PackResult, PackState, PackStats } from '../packing/pack-types.js';
@@ -51,6 +57,8 @@ export interface ModelCallSettings {
   retry: RetryOptions | undefined;
   /** Cross-model hand-off of the current episode's foreign reasoning; off when undefined. */
   handoff?: HandoffOptions | undefined;
+  /** The final answer's format, sent to adapters with native structured output; none when undefined. */
+  outputFormat?: OutputFormat | undefined;
 }
 
 /** A finished call with the pack that produced its request. */
@@ -139,6 +147,7 @@ async function streamCall(
     ...(settings.toolSpecs.length > 0 ? { tools: settings.toolSpecs } : {}),
     ...(settings.maxOutputTokens === undefined ? {} : { maxOutputTokens: settings.maxOutputTokens }),
     ...(settings.providerOptions ? { providerOptions: settings.providerOptions } : {}),
+    ...(settings.outputFormat ? { output: settings.outputFormat } : {}),
   };
   for await (const event of settings.model.stream(request, { signal })) {
     switch (event.type) {

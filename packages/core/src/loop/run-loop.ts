@@ -17,7 +17,6 @@ import type { AgentEvent, AgentEventHandler } from './agent-events.js';
 import { checkedAssistantMessage } from './checked-message.js';
 import {
   type AssistantMessage,
-  assistantText,
   type Message,
   type ToolCallPart,
   type ToolMessage,
@@ -31,18 +30,14 @@ import type { Pricing } from '../model/model-profile.js';
 import { prepareForPacking } from '../packing/pack-context.js';
 import type { PackState } from '../packing/pack-types.js';
 import type { ReplayCache } from '../reasoning/replay-cache/replay-cache.js';
-import { type EpisodeReasoningReport, ReasoningReporter } from '../reasoning/stats/reasoning-report.js';
+import { ReasoningReporter } from '../reasoning/stats/reasoning-report.js';
 import { captureForReplay } from '../reasoning/replay-cache/replay-capture.js';
 import type { StopCondition } from './stop-conditions.js';
 import type { AgentTool } from './tool.js';
 import { resultsOf, runToolBatch } from './tool-batch.js';
-import {
-  addSubSessionUsage,
-  addUsage,
-  emptyUsageTotals,
-  estimateCost,
-  type UsageTotals,
-} from '../model/usage-totals.js';
+import { type EpisodeResult, episodeResult } from './episode-result.js';
+import { AnswerCheck, type OutputSettings } from './structured-output.js';
+import { addSubSessionUsage, addUsage, emptyUsageTotals, estimateCost } from '../model/usage-totals.js';
 
 /** Everything the loop needs that does not change between episodes. */
 export interface LoopSettings extends ModelCallSettings {
@@ -56,6 +51,8 @@ export interface LoopSettings extends ModelCallSettings {
   replayCache?: ReplayCache | undefined;
   /** Decides calls that need approval before a person is asked; undefined asks for all of them. */
   approvalPolicy?: ApprovalPolicy | undefined;
+  /** The structured answer this run must give (see `withOutput`); none when undefined. */
+  output?: OutputSettings | undefined;
 }
 
 /** The session side of a run: its transcript, where to persist it, where events go. */
@@ -81,41 +78,6 @@ export type NextStep =
   | { type: 'stop'; message: AssistantMessage }
   | { type: 'paused'; message: AssistantMessage; pending: ApprovalRequest[] };
 
-/** What every run's outcome tells. */
-export interface RunOutcome {
-  /** The episode's last assistant message. */
-  message: AssistantMessage | undefined;
-  /** Its visible text. */
-  text: string;
-  /** Model calls made by this run. */
-  steps: number;
-  /** Usage of this run's model calls. */
-  usage: UsageTotals;
-  /** Reasoning and visible tokens of this run's steps, and the leaks found in them. */
-  reasoning: EpisodeReasoningReport;
-}
-
-/** An episode that ended: the model answered without tool calls, or a stop condition held. */
-export interface FinishedEpisode extends RunOutcome {
-  status: 'finished';
-  reason: 'done' | 'stop-condition';
-  pendingApprovals: readonly [];
-}
-
-/**
- * An episode waiting for approvals: decide each request with `session.approve()` /
- * `reject()`, then `resume()` continues the same episode (in this process or another).
- */
-export interface PausedEpisode extends RunOutcome {
-  status: 'paused';
-  reason: 'paused';
-  /** The calls waiting for a decision, in call order. */
-  pendingApprovals: readonly ApprovalRequest[];
-}
-
-/** The outcome of a run that did not fail (aborts and failures throw). */
-export type EpisodeResult = FinishedEpisode | PausedEpisode;
-
 /**
  * Runs one episode: with `input`, a new one; without, whatever the transcript's
  * current episode still needs (see {@link pendingStep}). Throws {@link RunAbortedError}
@@ -127,7 +89,7 @@ export async function runEpisode(
   session: LoopSession,
   input: UserMessage | undefined,
   signal?: AbortSignal,
-): Promise<EpisodeResult> {
+): Promise<EpisodeResult<unknown>> {
   const { emit } = session;
   let usage = emptyUsageTotals(settings.pricing);
   let calls = 0;
@@ -138,6 +100,7 @@ export async function runEpisode(
     if (input) await startEpisode(settings, session, input);
     let step = stepsInEpisode(session.messages);
     let next: NextStep = pendingStep(session.messages) ?? { type: 'final', message: lastAssistant(session.messages) };
+    const answers = settings.output ? new AnswerCheck(settings.output) : undefined;
     for (;;) {
       switch (next.type) {
         case 'call-model': {
@@ -149,17 +112,25 @@ export async function runEpisode(
           break;
         }
         case 'run-tools': {
+          const { message } = next;
           const outcome = await runTools(settings, session, next, step, signal);
           for (const result of outcome.results) if (result.subSession) usage = addSubSessionUsage(usage, result.subSession);
-          next = outcome.next;
+          const answered = outcome.next.type !== 'paused' && (await answers?.afterTools(message, outcome.results));
+          next = answered ? { type: 'final', message } : outcome.next;
           break;
         }
         case 'final':
         case 'stop':
         case 'paused': {
-          const outcome = { message: next.message, steps: calls, usage, reasoning: reporter.finish() };
-          const result = endOf(next, outcome);
-          emit({ type: 'episode-finish', reason: result.reason, message: next.message, usage });
+          const feedback = await answers?.atEnd(next, session.messages);
+          if (feedback) {
+            await append(settings, session, [feedback]);
+            next = { type: 'call-model' };
+            break;
+          }
+          const outcome = { message: next.message, steps: calls, usage, reasoning: reporter.finish(), output: answers?.value };
+          const result = episodeResult(next, outcome);
+          emit({ type: 'episode-finish', reason: result.reason, message: next.message, usage, output: outcome.output });
           return result;
         }
       }
@@ -172,18 +143,6 @@ export async function runEpisode(
     emit({ type: 'episode-finish', reason: aborted ? 'aborted' : 'error', message: undefined, usage });
     throw failure;
   }
-}
-
-function endOf(
-  next: Extract<NextStep, { type: 'final' | 'stop' | 'paused' }>,
-  outcome: Omit<RunOutcome, 'text'>,
-): EpisodeResult {
-  const text = outcome.message ? assistantText(outcome.message) : '';
-  if (next.type === 'paused') {
-    return { ...outcome, text, status: 'paused', reason: 'paused', pendingApprovals: next.pending };
-  }
-  const reason = next.type === 'final' ? 'done' : 'stop-condition';
-  return { ...outcome, text, status: 'finished', reason, pendingApprovals: [] };
 }
 
 /**

@@ -9,7 +9,10 @@ import type { Message, UserMessage, UserPart } from '../message/message.js';
 import type { PackState } from '../packing/pack-types.js';
 import type { ReasoningAtRest } from '../store/reasoning-at-rest.js';
 import { type SessionReasoningSummary, summarizeReasoning } from '../reasoning/stats/reasoning-report.js';
-import { type EpisodeResult, type LoopSettings, pendingStep, runEpisode } from './run-loop.js';
+import type { z } from 'zod';
+import type { EpisodeResult } from './episode-result.js';
+import { type LoopSettings, pendingStep, runEpisode } from './run-loop.js';
+import { withOutput } from './structured-output.js';
 import type { ApprovalPolicy, ApprovalRequest } from './approvals.js';
 import type { ApprovalTarget, SessionApprovals } from './session-approvals.js';
 import type { OpenedSession } from './session-open.js';
@@ -20,13 +23,28 @@ import { type UsageTotals, usageTotalsOf } from '../model/usage-totals.js';
 /** What `send` accepts: text, user content parts, or a whole user message. */
 export type SessionInput = string | UserPart[] | UserMessage;
 
-export interface RunOptions {
+/** The checked answer type of a run given `output` (undefined without one). */
+export type OutputOf<Schema> = Schema extends z.ZodType ? z.output<Schema> : undefined;
+
+export interface RunOptions<Schema extends z.ZodType | undefined = undefined> {
   /** Aborts the run; the transcript stays consistent (see {@link RunAbortedError}). */
   signal?: AbortSignal;
   /** Receives every event as it happens. */
   onEvent?: AgentEventHandler;
   /** This run's approval policy, instead of the agent's (see {@link AgentOptions.approvalPolicy}). */
   approvalPolicy?: ApprovalPolicy;
+  /**
+   * A zod object schema the final answer must match: `result.output` is the checked,
+   * typed answer. Asked for natively where the model's profile says the wire API has
+   * structured output (`structuredOutput: 'native'`), else through a `final_answer`
+   * tool; a failed check is fed back up to `outputRetries` times, then the run rejects
+   * with a {@link StructuredOutputError}.
+   */
+  output?: Schema;
+  /** Failed checks fed back before giving up. Default 2. */
+  outputRetries?: number;
+  /** Overrides the profile's `structuredOutput` for this run. */
+  outputMode?: 'native' | 'tool';
 }
 
 /** A conversation: its transcript, pack state and usage. Create with `agent.session()`. */
@@ -135,20 +153,25 @@ export class Session {
    * failure, and with a {@link TranscriptError} for input that is not a valid user
    * message (nothing is stored then).
    */
-  send(input: SessionInput, options: RunOptions = {}): Promise<EpisodeResult> {
+  send<Schema extends z.ZodType | undefined = undefined>(
+    input: SessionInput,
+    options: RunOptions<Schema> = {},
+  ): Promise<EpisodeResult<OutputOf<Schema>>> {
     try {
-      return this.run(toUserMessage(input), options);
+      return this.run(toUserMessage(input), options) as Promise<EpisodeResult<OutputOf<Schema>>>;
     } catch (error) {
       return Promise.reject(error);
     }
   }
 
   /** Continues an interrupted episode (pending tool calls first). Returns at once when nothing is pending. */
-  resume(options: RunOptions = {}): Promise<EpisodeResult> {
+  resume<Schema extends z.ZodType | undefined = undefined>(
+    options: RunOptions<Schema> = {},
+  ): Promise<EpisodeResult<OutputOf<Schema>>> {
     if (this.state.messages.length === 0) {
       return Promise.reject(new InvalidArgumentError('nothing to resume: the session is empty; call send() first'));
     }
-    return this.run(undefined, options);
+    return this.run(undefined, options) as Promise<EpisodeResult<OutputOf<Schema>>>;
   }
 
   /**
@@ -157,16 +180,26 @@ export class Session {
    * errors raised before the episode starts (e.g. a busy session). Breaking out of
    * the loop does not stop the run: abort its signal for that.
    */
-  stream(input: SessionInput, options: RunOptions = {}): AsyncGenerator<AgentEvent> {
+  stream(input: SessionInput, options: RunOptions<z.ZodType | undefined> = {}): AsyncGenerator<AgentEvent> {
     return this.events(toUserMessage(input), options);
   }
 
   /** {@link resume} as a stream of events (see {@link stream}). */
-  resumeStream(options: RunOptions = {}): AsyncGenerator<AgentEvent> {
+  resumeStream(options: RunOptions<z.ZodType | undefined> = {}): AsyncGenerator<AgentEvent> {
     return this.events(undefined, options);
   }
 
-  private async* events(input: UserMessage | undefined, options: RunOptions): AsyncGenerator<AgentEvent> {
+  /** The agent's settings with this run's approval policy and structured answer. */
+  private settingsFor(options: RunOptions<z.ZodType | undefined>): LoopSettings {
+    const { approvalPolicy, output } = options;
+    const settings = approvalPolicy ? { ...this.settings, approvalPolicy } : this.settings;
+    return output ? withOutput(settings, output, { mode: options.outputMode, retries: options.outputRetries }) : settings;
+  }
+
+  private async* events(
+    input: UserMessage | undefined,
+    options: RunOptions<z.ZodType | undefined>,
+  ): AsyncGenerator<AgentEvent> {
     const queue: AgentEvent[] = [];
     let wake: (() => void) | undefined;
     let finished = false;
@@ -201,12 +234,15 @@ export class Session {
     if (failure !== undefined && !reported) throw failure;
   }
 
-  private async run(input: UserMessage | undefined, options: RunOptions): Promise<EpisodeResult> {
+  private async run(
+    input: UserMessage | undefined,
+    options: RunOptions<z.ZodType | undefined>,
+  ): Promise<EpisodeResult<unknown>> {
     if (this.running) throw new SessionBusyError(this.id);
     this.running = true;
     const { store, id, state, atRest } = this;
     try {
-      const settings = options.approvalPolicy ? { ...this.settings, approvalPolicy: options.approvalPolicy } : this.settings;
+      const settings = this.settingsFor(options);
       const result = await runEpisode(
         settings,
         {

@@ -99,6 +99,7 @@ function toolMessage(call: ToolCallPart, output: ToolOutput): ToolMessage {
     content: output.content,
     isError: output.isError === true,
     ...(output.subSession ? { subSession: output.subSession } : {}),
+    ...(output.finalAnswer ? { finalAnswer: true } : {}),
   };
 }
 

@@ -63,6 +63,8 @@ export interface ToolOutput {
    * them among its own pending approvals. The call runs again at `resume()`.
    */
   pendingApprovals?: readonly ApprovalRequest[];
+  /** Set by the `final_answer` tool of a structured answer: the result ends the episode. */
+  finalAnswer?: boolean;
 }
 
 /** A tool the agent loop can run. */

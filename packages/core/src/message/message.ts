@@ -140,6 +140,8 @@ export interface ToolMessage {
   approval?: ToolApproval;
   /** Set by agent tools: the sub-agent's session and its usage (counted in the session's totals). */
   subSession?: SubSessionReference;
+  /** True on the result of an accepted `final_answer` call: the episode ended with it (nothing left to resume). */
+  finalAnswer?: boolean;
   [extra: string]: unknown;
 }
 

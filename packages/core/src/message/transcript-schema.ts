@@ -85,6 +85,8 @@ export const ToolMessage = z.looseObject({
   isError: z.boolean().optional(),
   approval: ToolApproval.optional(),
   subSession: SubSessionReference.optional(),
+  /** True on an accepted structured final answer's result (optional, added after v1): the episode ended there. */
+  finalAnswer: z.boolean().optional(),
 });
 
 /** Schemas by role; the role is checked first so errors name the right shape. */
