@@ -32,7 +32,8 @@ export type ScenarioName =
   | 'rate-limit-then-success'
   | 'context-overflow-repack'
   | 'model-switch'
-  | 'approval-pause-resume';
+  | 'approval-pause-resume'
+  | 'structured-output-recovered';
 
 /** What a scenario leaves for provider-specific hooks to inspect. */
 export interface ScenarioResult {

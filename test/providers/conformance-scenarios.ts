@@ -14,6 +14,7 @@ import {
   RunAbortedError,
 } from '@episodic/core';
 import { expect } from 'vitest';
+import { z } from 'zod';
 import type { ScriptedReply } from '../servers/scripted-server.js';
 import {
   current,
@@ -307,6 +308,45 @@ async function approvalPauseResume(h: Harness): Promise<ScenarioResult> {
   return h.result(reopened);
 }
 
+const Diagnosis = z.object({ verdict: z.enum(['flaky', 'broken']), file: z.string() });
+
+/**
+ * A structured answer whose first try breaks the schema: natively (the format in the
+ * wire API's field, the answer as JSON text) where the profile says so, else through
+ * the final_answer tool. The failed check goes back to the model, and the second
+ * answer is accepted and typed.
+ */
+async function structuredOutputRecovered(h: Harness): Promise<ScenarioResult> {
+  const native = h.adapter.profile?.structuredOutput === 'native';
+  const answer = (value: Record<string, unknown>, thought: string): ScriptedReply =>
+    native
+      ? { type: 'reply', reasoning: [thought], text: JSON.stringify(value) }
+      : { type: 'reply', reasoning: [thought], toolCalls: [{ name: 'final_answer', args: value }] };
+  const look: ScriptedReply = {
+    type: 'reply',
+    reasoning: ['s: read the log first'],
+    toolCalls: [{ name: 'get_ci_log', args: { run: 9 } }],
+  };
+  const first = answer({ verdict: 'maybe', file: 'a.test.ts' }, 's: answer');
+  h.server.enqueue(look, first, answer({ verdict: 'flaky', file: 'a.test.ts' }, 's: fix the verdict'));
+  const session = await h.session();
+  const result = await session.send('Why is CI red?', { output: Diagnosis, onEvent: (event) => h.events.push(event) });
+  expect(result.status === 'finished' && result.output).toEqual({ verdict: 'flaky', file: 'a.test.ts' });
+  const calls = h.calls();
+  expect(statusesOf(h)).toEqual([200, 200, 200]);
+  expectNoOrphans(calls);
+  const [asked, , retried] = calls.map(viewOf);
+  if (native) {
+    expect(asked?.outputFormat?.schema).toMatchObject({ properties: { verdict: {}, file: {} } });
+    expect(retried?.userTexts.at(-1)).toContain('does not match the required schema');
+  } else {
+    expect(asked?.outputFormat).toBeUndefined();
+    expect(retried?.toolErrorIds).toEqual([retried?.toolCallIds.at(-1)]);
+    h.expectEcho(calls[2], current(look, first));
+  }
+  return h.result(session);
+}
+
 /** Every scenario of the suite, in the order it runs. */
 export const scenarios: Record<ScenarioName, { title: string; run(harness: Harness): Promise<ScenarioResult> }> = {
   'three-tool-steps': {
@@ -341,5 +381,9 @@ export const scenarios: Record<ScenarioName, { title: string; run(harness: Harne
   'approval-pause-resume': {
     title: 'pauses for an approval, and a reopened session resumes the same episode with its reasoning',
     run: approvalPauseResume,
+  },
+  'structured-output-recovered': {
+    title: 'asks for a structured answer (natively where the profile says so), feeds a failed check back and returns the typed answer',
+    run: structuredOutputRecovered,
   },
 };

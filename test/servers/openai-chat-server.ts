@@ -36,6 +36,7 @@ import {
   startSse,
   writeSseEvent,
 } from './sse.js';
+import { openAIFormatProblem, openAIFormatView } from './structured-output-rules.js';
 
 type WireMessage = Record<string, unknown> & { role?: string };
 
@@ -69,7 +70,10 @@ export async function startOpenAIChatServer(family: ChatFamily): Promise<OpenAIS
     const messages = Array.isArray(body.messages) ? (body.messages as WireMessage[]) : [];
     const model = String(body.model);
     record.view = viewOfChatRequest(model, messages, rule, issued, sign);
-    const problem = validateChatRequest(body, messages, rule, sign);
+    const format = chatFormat(body.response_format);
+    const formatView = openAIFormatView(format);
+    if (formatView) record.view.outputFormat = formatView;
+    const problem = responseFormatProblem(format, rule) ?? validateChatRequest(body, messages, rule, sign);
     if (problem) return refuse(problem);
     const scripted = queue.shift() ?? { type: 'reply', text: 'ok' };
     if (answerScriptedError(response, record, scripted)) return;
@@ -107,6 +111,22 @@ export async function startOpenAIChatServer(family: ChatFamily): Promise<OpenAIS
     modelCalls: () => requests.filter((entry) => entry.view !== undefined),
     close: () => server.close(),
   };
+}
+
+/** Chat's `response_format` in the Responses shape (`json_schema` fields next to `type`). */
+function chatFormat(responseFormat: unknown): unknown {
+  const format = responseFormat as { type?: unknown; json_schema?: Record<string, unknown> } | undefined;
+  return format?.type === 'json_schema' ? { type: 'json_schema', ...format.json_schema } : format;
+}
+
+/** A json_schema answer format: checked on OpenAI, refused by hosts without it (DeepSeek's wording). */
+function responseFormatProblem(format: unknown, rule: ChatFamilyRule): ChatRejection | undefined {
+  if ((format as { type?: unknown } | undefined)?.type !== 'json_schema') return undefined;
+  if (!rule.jsonSchemaAnswers) {
+    return { status: 400, message: 'This response_format type is unavailable now', code: 'invalid_request_error' };
+  }
+  const problem = openAIFormatProblem(format, 'response_format.json_schema');
+  return problem ? { status: 400, message: problem, param: 'response_format', code: 'invalid_json_schema' } : undefined;
 }
 
 /** The family's rules over the request; the first violation, if any. */

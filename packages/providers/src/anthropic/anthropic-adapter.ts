@@ -8,7 +8,7 @@
  * own retries are off by default: the agent loop decides about retries.
  */
 import Anthropic from '@anthropic-ai/sdk';
-import type { MessageCreateParamsStreaming } from '@anthropic-ai/sdk/resources/messages';
+import type { MessageCreateParamsStreaming, OutputConfig } from '@anthropic-ai/sdk/resources/messages';
 import type {
   ModelAdapter,
   ModelProfile,
@@ -23,6 +23,7 @@ import { foreignReasoningWarning } from '../shared/provider-data.js';
 import { streamCall, unknownOptionWarnings } from '../shared/stream-call.js';
 import { placeCacheBreakpoints } from './anthropic-cache-control.js';
 import { mapAnthropicError } from './anthropic-error.js';
+import { anthropicOutputFormat } from './anthropic-output-format.js';
 import { prepareAnthropicTools } from './anthropic-prepare-tools.js';
 import { resolveAnthropicProfile } from './anthropic-profile.js';
 import { mapAnthropicStream } from './anthropic-stream.js';
@@ -105,7 +106,7 @@ export class AnthropicAdapter implements ModelAdapter {
       ...(converted.system ? { system: converted.system } : {}),
       ...(tools ? { tools } : {}),
       ...(thinking.thinking ? { thinking: thinking.thinking } : {}),
-      ...(thinking.output_config ? { output_config: thinking.output_config } : {}),
+      ...outputConfig(thinking.output_config, request),
     };
     const headers: Record<string, string> =
       thinking.betas.length > 0 ? { 'anthropic-beta': thinking.betas.join(',') } : {};
@@ -144,6 +145,12 @@ export class AnthropicAdapter implements ModelAdapter {
     if (override === undefined) return this.profile.thinking;
     return resolveAnthropicProfile(this.model.id, this.profile, override as AnthropicThinkingSetting).thinking;
   }
+}
+
+/** `output_config`: the thinking effort and the structured answer's format, when there are any. */
+function outputConfig(thinking: OutputConfig | undefined, request: ModelRequest): { output_config?: OutputConfig } {
+  const format = request.output ? { format: anthropicOutputFormat(request.output) } : {};
+  return thinking || request.output ? { output_config: { ...thinking, ...format } } : {};
 }
 
 /** Creates an {@link AnthropicAdapter}. */

@@ -16,6 +16,7 @@ import type {
   ModelStreamEvent,
   StreamOptions,
 } from '@episodic/core';
+import { googleOutputConfig } from './google-output-format.js';
 import { type Content, type GenerateContentParameters, GoogleGenAI } from '@google/genai';
 import type { GoogleModelProfile, GoogleThinkingSetting } from '../profiles/google.js';
 import { resolveApiKey } from '../shared/missing-api-key-error.js';
@@ -79,6 +80,7 @@ export class GoogleAdapter implements ModelAdapter {
         ...(converted.systemInstruction ? { systemInstruction: converted.systemInstruction } : {}),
         ...(tools ? { tools } : {}),
         ...(thinkingConfig ? { thinkingConfig } : {}),
+        ...(request.output ? googleOutputConfig(request.output) : {}),
         ...(signal ? { abortSignal: signal } : {}),
       },
     };

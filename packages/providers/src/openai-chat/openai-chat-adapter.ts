@@ -9,6 +9,7 @@
  * @see https://platform.openai.com/docs/api-reference/chat/create
  */
 import type { ModelAdapter, ModelRef, ModelRequest, ModelStreamEvent, StreamOptions } from '@episodic/core';
+import { openAIJsonSchemaFormat } from '../openai-shared/openai-output-format.js';
 import type OpenAI from 'openai';
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import type { OpenAIReasoningEffort } from '../openai-responses/openai-responses-adapter.js';
@@ -88,6 +89,7 @@ export function buildOpenAIChatBody(
     ...(tools ? { tools } : {}),
     ...(request.maxOutputTokens ? { max_completion_tokens: request.maxOutputTokens } : {}),
     ...(settings.promptCacheKey ? { prompt_cache_key: settings.promptCacheKey } : {}),
+    ...(request.output ? { response_format: { type: 'json_schema', json_schema: openAIJsonSchemaFormat(request.output) } } : {}),
   };
   if (settings.reasoningEffort) {
     if (profile.reasoning) body.reasoning_effort = settings.reasoningEffort;

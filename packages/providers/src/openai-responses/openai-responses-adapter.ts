@@ -9,6 +9,7 @@
  * @see https://platform.openai.com/docs/guides/reasoning
  */
 import type { ModelAdapter, ModelRef, ModelRequest, ModelStreamEvent, StreamOptions } from '@episodic/core';
+import { openAIJsonSchemaFormat } from '../openai-shared/openai-output-format.js';
 import type OpenAI from 'openai';
 import type { ResponseCreateParamsStreaming, ResponseIncludable } from 'openai/resources/responses/responses';
 import { type OpenAIProfile, resolveOpenAIProfile } from '../profiles/openai.js';
@@ -96,6 +97,7 @@ export function buildOpenAIResponsesBody(
     ...(request.maxOutputTokens ? { max_output_tokens: request.maxOutputTokens } : {}),
     ...(include.length > 0 ? { include } : {}),
     ...(settings.promptCacheKey ? { prompt_cache_key: settings.promptCacheKey } : {}),
+    ...(request.output ? { text: { format: { type: 'json_schema', ...openAIJsonSchemaFormat(request.output) } } } : {}),
   };
   if (profile.reasoning) {
     body.reasoning = {

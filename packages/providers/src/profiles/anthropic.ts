@@ -48,6 +48,10 @@ const manual = (budgetTokens: number) =>
 
 const adaptive = { thinking: { type: 'adaptive' }, betaHeaders: [], signatureBoundToPrefix: false } as const;
 
+// Structured outputs (`output_config.format`) exist from the 4.5 models on.
+// https://docs.claude.com/en/docs/build-with-claude/structured-outputs
+const jsonAnswers = { structuredOutput: 'native' } as const;
+
 const sonnet4Pricing = { input: 3, cachedInput: 0.3, cacheWrite: 3.75, output: 15 };
 const opusNewPricing = { input: 5, cachedInput: 0.5, cacheWrite: 6.25, output: 25 };
 
@@ -58,6 +62,7 @@ export const anthropicProfiles: readonly AnthropicModelProfile[] = [
     ...adaptive,
     // The 5.x family: adaptive only, signatures bound to their prefix (PROVIDERS.md).
     pattern: 'claude-[a-z]+-5(?:-\\d+)*',
+    ...jsonAnswers,
     signatureBoundToPrefix: true,
     contextWindow: 1_000_000,
     maxOutputTokens: 128_000,
@@ -67,6 +72,7 @@ export const anthropicProfiles: readonly AnthropicModelProfile[] = [
     ...base,
     ...adaptive,
     pattern: 'claude-opus-4-[6-9](?:-\\d{8})?|claude-mythos-preview',
+    ...jsonAnswers,
     contextWindow: 200_000,
     maxOutputTokens: 128_000,
     minCacheableTokens: 4096,
@@ -76,6 +82,7 @@ export const anthropicProfiles: readonly AnthropicModelProfile[] = [
     ...base,
     ...adaptive,
     pattern: 'claude-sonnet-4-[6-9](?:-\\d{8})?',
+    ...jsonAnswers,
     contextWindow: 200_000,
     maxOutputTokens: 64_000,
     minCacheableTokens: 2048,
@@ -85,6 +92,7 @@ export const anthropicProfiles: readonly AnthropicModelProfile[] = [
     ...base,
     ...manual(8192),
     pattern: 'claude-opus-4-5(?:-\\d{8})?',
+    ...jsonAnswers,
     contextWindow: 200_000,
     maxOutputTokens: 64_000,
     minCacheableTokens: 4096,
@@ -93,8 +101,18 @@ export const anthropicProfiles: readonly AnthropicModelProfile[] = [
   {
     ...base,
     ...manual(8192),
+    pattern: 'claude-sonnet-4-5(?:-\\d{8})?',
+    ...jsonAnswers,
+    contextWindow: 200_000,
+    maxOutputTokens: 64_000,
+    minCacheableTokens: 1024,
+    pricing: sonnet4Pricing,
+  },
+  {
+    ...base,
+    ...manual(8192),
     // Also the `claude-sonnet-4-0` alias: an unmatched id would fall to the adaptive row, which 4.x refuses.
-    pattern: 'claude-sonnet-4(?:-[05])?(?:-\\d{8})?',
+    pattern: 'claude-sonnet-4(?:-0)?(?:-\\d{8})?',
     contextWindow: 200_000,
     maxOutputTokens: 64_000,
     minCacheableTokens: 1024,
@@ -104,6 +122,7 @@ export const anthropicProfiles: readonly AnthropicModelProfile[] = [
     ...base,
     ...manual(4096),
     pattern: 'claude-haiku-4-5(?:-\\d{8})?',
+    ...jsonAnswers,
     contextWindow: 200_000,
     maxOutputTokens: 64_000,
     minCacheableTokens: 4096,
@@ -123,6 +142,7 @@ export const anthropicProfiles: readonly AnthropicModelProfile[] = [
     ...base,
     ...adaptive,
     pattern: 'claude-.*',
+    ...jsonAnswers,
     signatureBoundToPrefix: true,
     contextWindow: 200_000,
     maxOutputTokens: 32_000,

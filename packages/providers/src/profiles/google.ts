@@ -35,11 +35,18 @@ const base = {
   placeholderSignature: 'skip_thought_signature_validator',
 } as const;
 
+// Gemini 3 answers in JSON while it calls functions; 2.5 refuses a JSON answer next to
+// function declarations ("Function calling with a response mime type: 'application/json'
+// is unsupported"), so its answers come through the final_answer tool.
+// https://ai.google.dev/gemini-api/docs/structured-output
+const jsonAnswers = { structuredOutput: 'native' } as const;
+
 /** Built-in Gemini profiles. */
 export const googleProfiles: readonly GoogleModelProfile[] = [
   {
     ...base,
     pattern: 'gemini-3(?:\\.\\d+)?-pro.*',
+    ...jsonAnswers,
     thinking: { level: 'high', includeThoughts: true },
     functionCallSignatures: 'required',
     minCacheableTokens: 4096,
@@ -47,6 +54,7 @@ export const googleProfiles: readonly GoogleModelProfile[] = [
   {
     ...base,
     pattern: 'gemini-3.*',
+    ...jsonAnswers,
     thinking: { level: 'high', includeThoughts: true },
     functionCallSignatures: 'required',
     minCacheableTokens: 1024,
@@ -69,6 +77,7 @@ export const googleProfiles: readonly GoogleModelProfile[] = [
     // Unknown Gemini models: assume a newer one that validates signatures.
     ...base,
     pattern: 'gemini-.*',
+    ...jsonAnswers,
     thinking: { level: 'high', includeThoughts: true },
     functionCallSignatures: 'required',
     minCacheableTokens: 1024,

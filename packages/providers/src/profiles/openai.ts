@@ -35,6 +35,8 @@ const common = {
   tokenizerFactor: 1,
   apiKeyEnv: 'OPENAI_API_KEY',
   baseURL: 'https://api.openai.com/v1',
+  // Both endpoints take a json_schema answer format (Responses text.format, Chat response_format).
+  structuredOutput: 'native',
 } as const;
 
 /**
@@ -117,6 +119,8 @@ export const openaiProfiles: readonly OpenAIProfile[] = [
     contextWindow: 128_000,
     maxOutputTokens: 16_384,
     reasoning: false,
+    // An unknown model may predate json_schema answers: ask through the final_answer tool.
+    structuredOutput: 'tool',
   },
 ];
 
