@@ -18,20 +18,12 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Agent, FileSessionStore } from '@episodic/core';
 import { scriptedModel } from '@episodic/core/testing';
+import { stepMessages, text } from './step-messages.js';
 
 const BASE_MESSAGES = 200;
 const EPISODES = 200;
 const TOOL_STEPS = 4;
 const APPENDS = 300;
-
-const words = 'the build failed because a test timed out while waiting for the fixture server to start on port'.split(
-  ' ',
-);
-function text(seed, length) {
-  let out = '';
-  for (let index = 0; out.length < length; index += 1) out += `${words[(seed * 7 + index * 13) % words.length]} `;
-  return out.trim();
-}
 
 /** 50 finished episodes of 4 messages: user, assistant with reasoning and a call, tool result, answer. */
 function baseTranscript() {
@@ -134,18 +126,7 @@ async function fileAppends() {
     const store = new FileSessionStore({ directory });
     const samples = [];
     for (let step = 0; step < APPENDS; step += 1) {
-      const id = `call_${step}`;
-      const messages = [
-        {
-          role: 'assistant',
-          content: [
-            { type: 'reasoning', text: text(step, 600) },
-            { type: 'tool-call', id, name: 'read_log', args: { run: step } },
-          ],
-          usage: { inputTokens: 12_000, outputTokens: 300 },
-        },
-        { role: 'tool', toolCallId: id, toolName: 'read_log', content: text(step, 1500), isError: false },
-      ];
+      const messages = stepMessages(step);
       const started = performance.now();
       await store.append('bench', messages);
       samples.push(performance.now() - started);

@@ -7,7 +7,7 @@
  * Tokens are counted with @episodic/core's counter recipe over exactly what is
  * sent: system + tools + messages + the reply priming (FRAMING.reply).
  */
-import { FRAMING } from '@episodic/core';
+import { FRAMING } from '@episodic/core/internal';
 
 /** OpenAI gpt-5 input price per token, and the share paid for cached input. */
 export const PRICE = { inputPerToken: 1.25 / 1e6, cachedShare: 0.1 };

@@ -17,17 +17,8 @@ import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import {
-  Agent,
-  buildHandoff,
-  createTokenCounter,
-  FileReplayCache,
-  MemoryReplayCache,
-  MemorySessionStore,
-  maxSteps,
-  restoreReasoning,
-  toolCallKey,
-} from '@episodic/core';
+import { Agent, createTokenCounter, FileReplayCache, MemoryReplayCache, MemorySessionStore, maxSteps } from '@episodic/core';
+import { buildHandoff, restoreReasoning, toolCallKey } from '@episodic/core/internal';
 import { scriptedModel } from '@episodic/core/testing';
 import { percentile } from './metrics.js';
 import { mulberry32 } from './session-generator.js';

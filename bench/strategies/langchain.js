@@ -18,7 +18,7 @@
  * - `allowPartial: false`: partial messages would split tool pairs and reasoning.
  * It keeps all reasoning, like the naive window.
  */
-import { FRAMING } from '@episodic/core';
+import { FRAMING } from '@episodic/core/internal';
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, trimMessages } from '@langchain/core/messages';
 
 const SYSTEM_ID = 'system';

@@ -5,7 +5,7 @@
  * so the window may start with a tool result whose call was cut off (counted as an
  * orphan by the metrics: that is the point of this baseline).
  */
-import { FRAMING } from '@episodic/core';
+import { FRAMING } from '@episodic/core/internal';
 
 /**
  * @param {{ budget: number, counter: import('@episodic/core').TokenCounter, system: string,

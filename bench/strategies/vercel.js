@@ -16,7 +16,7 @@
  * - token counts are cached per part (the SDK copies assistant messages on every
  *   prune but keeps their part objects), filled on append with tiktoken o200k.
  */
-import { FRAMING } from '@episodic/core';
+import { FRAMING } from '@episodic/core/internal';
 import { pruneMessages } from 'ai';
 
 const SOURCE = Symbol('transcript source');

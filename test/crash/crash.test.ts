@@ -4,7 +4,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Agent, FileSessionStore, type Message, type ToolMessage, toolCallsOf } from '@episodic/core';
+import { Agent, FileSessionStore, type Message, SessionBusyError, type ToolMessage, toolCallsOf } from '@episodic/core';
 import { scriptedModel } from '@episodic/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { crashScript, TOOL_STEPS, workTool } from './crash-script.mjs';
@@ -53,7 +53,8 @@ describe('crash and resume', () => {
     expect(await exited).toBe('SIGKILL');
     expect(output).toBe('');
 
-    const store = new FileSessionStore({ directory });
+    // Long enough that the dead child's lock is still fresh at the first resume, even on a loaded machine.
+    const store = new FileSessionStore({ directory, staleMs: 10_000 });
     const onDisk = await store.load(id);
     expect(onDisk?.messages.at(-1)).toMatchObject({ role: 'assistant', content: [{}, { id: `call_${hangAt}` }] });
 
@@ -62,6 +63,12 @@ describe('crash and resume', () => {
     const agent = new Agent({ model, system: 'You fix CI.', tools: [workTool({ ran })], store });
     const session = await agent.session({ id });
     expect(session.unfinished).toBe(true);
+    // The dead child's lock stays until it is stale: refused at once, taken over after staleMs.
+    const busy = await session.resume().catch((error: unknown) => error);
+    expect(busy).toBeInstanceOf(SessionBusyError);
+    const retryAfterMs = (busy as SessionBusyError).retryAfterMs ?? 0;
+    expect(retryAfterMs).toBeLessThanOrEqual(store.staleMs);
+    await new Promise((resolve) => setTimeout(resolve, retryAfterMs + 50));
     const result = await session.resume();
 
     expect(result.text).toBe('all steps done');

@@ -4,7 +4,7 @@
  * no longer be sent (earlier steps trimmed by the packer, prefix-bound signatures).
  */
 import { assistantText, generate, type Message, toolCallsOf } from '@episodic/core';
-import { AnthropicAdapter } from '@episodic/providers';
+import { createAnthropicAdapter } from '@episodic/providers';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startAnthropicServer } from '../servers/anthropic-server.js';
 import type { ScriptedServer } from '../servers/scripted-server.js';
@@ -16,7 +16,7 @@ describe('anthropic tool-use turns', () => {
     server = await startAnthropicServer();
   });
   afterEach(() => server.close());
-  const adapterFor = (model: string) => new AnthropicAdapter({ model, baseURL: server.url, apiKey: 'test-key' });
+  const adapterFor = (model: string) => createAnthropicAdapter({ model, baseURL: server.url, apiKey: 'test-key' });
   const user = (content: string): Message => ({ role: 'user', content });
 
   it('does not send back a whitespace-only text block the model produced', async () => {

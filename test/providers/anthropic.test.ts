@@ -7,7 +7,7 @@
 import { inspect } from 'node:util';
 import Anthropic from '@anthropic-ai/sdk';
 import { assistantText, generate, type Message, ModelError, toolCallsOf } from '@episodic/core';
-import { AnthropicAdapter, type AnthropicAdapterOptions, MissingApiKeyError } from '@episodic/providers';
+import { type AnthropicAdapterOptions, createAnthropicAdapter, MissingApiKeyError } from '@episodic/providers';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startAnthropicServer } from '../servers/anthropic-server.js';
 import type { ScriptedServer } from '../servers/scripted-server.js';
@@ -17,7 +17,7 @@ import { testToolSpecs } from './conformance-tools.js';
 runConformance({
   name: 'anthropic (manual thinking, claude-opus-4-5)',
   startServer: () => startAnthropicServer(),
-  createAdapter: (url, { model }) => new AnthropicAdapter({ model, baseURL: url, apiKey: 'test-key' }),
+  createAdapter: (url, { model }) => createAnthropicAdapter({ model, baseURL: url, apiKey: 'test-key' }),
   models: { primary: 'claude-opus-4-5', secondary: 'claude-haiku-4-5' },
   hooks: {
     afterScenario(_scenario, { calls }) {
@@ -32,7 +32,7 @@ runConformance({
 runConformance({
   name: 'anthropic (adaptive thinking, prefix-bound signatures, claude-opus-5)',
   startServer: () => startAnthropicServer(),
-  createAdapter: (url, { model }) => new AnthropicAdapter({ model, baseURL: url, apiKey: 'test-key' }),
+  createAdapter: (url, { model }) => createAnthropicAdapter({ model, baseURL: url, apiKey: 'test-key' }),
   models: { primary: 'claude-opus-5', secondary: 'claude-sonnet-5' },
 });
 
@@ -280,7 +280,7 @@ describe('anthropic adapter specifics', () => {
   });
   afterEach(() => server.close());
   const adapterFor = (model: string, options: Partial<AnthropicAdapterOptions> = {}) =>
-    new AnthropicAdapter({ model, baseURL: server.url, apiKey: 'test-key', ...options });
+    createAnthropicAdapter({ model, baseURL: server.url, apiKey: 'test-key', ...options });
   const user = (content: string): Message => ({ role: 'user', content });
 
   it('places breakpoints on the prefix and never on thinking, and reads the cache on the next step', async () => {
@@ -420,7 +420,7 @@ describe('anthropic adapter specifics', () => {
     const saved = process.env.ANTHROPIC_API_KEY;
     delete process.env.ANTHROPIC_API_KEY;
     try {
-      expect(() => new AnthropicAdapter({ model: 'claude-opus-4-5' })).toThrow(MissingApiKeyError);
+      expect(() => createAnthropicAdapter({ model: 'claude-opus-4-5' })).toThrow(MissingApiKeyError);
     } finally {
       if (saved !== undefined) process.env.ANTHROPIC_API_KEY = saved;
     }
@@ -431,8 +431,8 @@ describe('anthropic model switch inside a manual-thinking tool-use turn', () => 
   it('turns thinking off for that step with a warning instead of sending foreign thinking', async () => {
     const server = await startAnthropicServer();
     try {
-      const primary = new AnthropicAdapter({ model: 'claude-opus-4-5', baseURL: server.url, apiKey: 'k' });
-      const secondary = new AnthropicAdapter({ model: 'claude-haiku-4-5', baseURL: server.url, apiKey: 'k' });
+      const primary = createAnthropicAdapter({ model: 'claude-opus-4-5', baseURL: server.url, apiKey: 'k' });
+      const secondary = createAnthropicAdapter({ model: 'claude-haiku-4-5', baseURL: server.url, apiKey: 'k' });
       server.enqueue(
         { type: 'reply', reasoning: ['primary'], toolCalls: [{ name: 'get_ci_log', args: { run: 1 } }] },
         { type: 'reply', text: 'secondary' },
@@ -443,7 +443,7 @@ describe('anthropic model switch inside a manual-thinking tool-use turn', () => 
       messages.push(first.message, { role: 'tool', toolCallId: id, toolName: 'get_ci_log', content: 'log' });
       const second = await generate(secondary, { messages, tools: testToolSpecs });
       expect(second.warnings.join('\n')).toContain('thinking is off for this step');
-      expect(second.warnings.join('\n')).toContain('1 reasoning part(s) produced by another model were not sent');
+      expect(second.warnings.join('\n')).toContain('1 reasoning part(s) of another model in this episode were not sent');
       const body = server.modelCalls()[1]?.body as Record<string, unknown>;
       expect(body.thinking).toBeUndefined();
       expect(server.modelCalls()[1]?.status).toBe(200);

@@ -11,7 +11,7 @@
  * runConformance({
  *   name: 'anthropic',
  *   startServer: () => startAnthropicServer(),
- *   createAdapter: (url, { model }) => new AnthropicAdapter({ model, baseURL: url, apiKey: 'test' }),
+ *   createAdapter: (url, { model }) => createAnthropicAdapter({ model, baseURL: url, apiKey: 'test' }),
  *   models: { primary: 'claude-sonnet-4-5', secondary: 'claude-haiku-4-5' },
  * });
  * ```

@@ -6,11 +6,11 @@
 import { createServer, type Server } from 'node:http';
 import { generate, type ModelAdapter } from '@episodic/core';
 import {
-  AnthropicAdapter,
+  createAnthropicAdapter,
+  createGoogleAdapter,
   createOpenAIChatAdapter,
   createOpenAICompatibleAdapter,
   createOpenAIResponsesAdapter,
-  GoogleAdapter,
 } from '@episodic/providers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -43,7 +43,7 @@ describe('a connection dropped mid-stream', () => {
   const adapters: [string, () => ModelAdapter][] = [
     [
       'anthropic',
-      () => new AnthropicAdapter({ model: 'claude-opus-4-5', baseURL: dropping.url, apiKey: 'k' }),
+      () => createAnthropicAdapter({ model: 'claude-opus-4-5', baseURL: dropping.url, apiKey: 'k' }),
     ],
     ['openai responses', () => createOpenAIResponsesAdapter({ model: 'gpt-5', baseURL: `${dropping.url}/v1`, apiKey: 'k' })],
     ['openai chat', () => createOpenAIChatAdapter({ model: 'gpt-4o', baseURL: `${dropping.url}/v1`, apiKey: 'k' })],
@@ -57,7 +57,7 @@ describe('a connection dropped mid-stream', () => {
           apiKey: 'k',
         }),
     ],
-    ['google', () => new GoogleAdapter({ model: 'gemini-2.5-flash', baseURL: dropping.url, apiKey: 'k' })],
+    ['google', () => createGoogleAdapter({ model: 'gemini-2.5-flash', baseURL: dropping.url, apiKey: 'k' })],
   ];
 
   it.each(adapters)('is a retryable network error for %s', async (_name, create) => {

@@ -4,7 +4,7 @@
  */
 import { inspect } from 'node:util';
 import { generate, type Message, ModelError } from '@episodic/core';
-import { GoogleAdapter, type GoogleAdapterOptions, MissingApiKeyError } from '@episodic/providers';
+import { createGoogleAdapter, type GoogleAdapterOptions, MissingApiKeyError } from '@episodic/providers';
 import {
   ApiError,
   type Content,
@@ -22,7 +22,7 @@ import { testToolSpecs } from './conformance-tools.js';
 runConformance({
   name: 'google (gemini 3, signatures required)',
   startServer: () => startGeminiServer(),
-  createAdapter: (url, { model }) => new GoogleAdapter({ model, baseURL: url, apiKey: 'test-key' }),
+  createAdapter: (url, { model }) => createGoogleAdapter({ model, baseURL: url, apiKey: 'test-key' }),
   models: { primary: 'gemini-3-pro-preview', secondary: 'gemini-3-flash-preview' },
   hooks: {
     afterScenario(scenario, { calls }) {
@@ -37,7 +37,7 @@ runConformance({
 runConformance({
   name: 'google (gemini 2.5, thinking budget)',
   startServer: () => startGeminiServer(),
-  createAdapter: (url, { model }) => new GoogleAdapter({ model, baseURL: url, apiKey: 'test-key' }),
+  createAdapter: (url, { model }) => createGoogleAdapter({ model, baseURL: url, apiKey: 'test-key' }),
   models: { primary: 'gemini-2.5-pro', secondary: 'gemini-2.5-flash' },
 });
 
@@ -155,7 +155,7 @@ describe('google adapter specifics', () => {
   });
   afterEach(() => server.close());
   const adapterFor = (model: string, options: Partial<GoogleAdapterOptions> = {}) =>
-    new GoogleAdapter({ model, baseURL: server.url, apiKey: 'test-key', ...options });
+    createGoogleAdapter({ model, baseURL: server.url, apiKey: 'test-key', ...options });
   const user = (content: string): Message => ({ role: 'user', content });
   type Body = { generationConfig: { thinkingConfig?: Record<string, unknown> }; contents: Content[]; tools?: unknown };
   const bodyOf = (index: number) => server.modelCalls()[index]?.body as Body;
@@ -251,7 +251,7 @@ describe('google adapter specifics', () => {
     delete process.env.GEMINI_API_KEY;
     delete process.env.GOOGLE_API_KEY;
     try {
-      expect(() => new GoogleAdapter({ model: 'gemini-2.5-pro' })).toThrow(MissingApiKeyError);
+      expect(() => createGoogleAdapter({ model: 'gemini-2.5-pro' })).toThrow(MissingApiKeyError);
     } finally {
       if (saved.gemini !== undefined) process.env.GEMINI_API_KEY = saved.gemini;
       if (saved.google !== undefined) process.env.GOOGLE_API_KEY = saved.google;
@@ -263,7 +263,7 @@ describe('google after another provider in the same turn', () => {
   it('drops Anthropic thinking and signs the foreign current-turn call with the placeholder', async () => {
     const server = await startGeminiServer();
     try {
-      const adapter = new GoogleAdapter({ model: 'gemini-3-pro-preview', baseURL: server.url, apiKey: 'k' });
+      const adapter = createGoogleAdapter({ model: 'gemini-3-pro-preview', baseURL: server.url, apiKey: 'k' });
       server.enqueue({ type: 'reply', text: 'continuing' });
       const claude = { provider: 'anthropic', model: 'claude-opus-4-5' };
       const result = await generate(adapter, {
@@ -292,7 +292,7 @@ describe('google after another provider in the same turn', () => {
           thoughtSignature: 'skip_thought_signature_validator',
         },
       ]);
-      expect(result.warnings.join('\n')).toContain('1 reasoning part(s) produced by another model were not sent');
+      expect(result.warnings.join('\n')).toContain('1 reasoning part(s) of another model in this episode were not sent');
     } finally {
       await server.close();
     }

@@ -3,7 +3,7 @@
  * then a second user turn. Needs ANTHROPIC_API_KEY (optionally
  * ANTHROPIC_LIVE_MODEL); skipped otherwise, e.g. in CI.
  */
-import { AnthropicAdapter } from '@episodic/providers';
+import { createAnthropicAdapter } from '@episodic/providers';
 import { describe, expect, it } from 'vitest';
 import { runLiveSession } from './live-tools.js';
 
@@ -11,7 +11,7 @@ const key = process.env.ANTHROPIC_API_KEY;
 
 describe.skipIf(!key)('live Anthropic API (skipped: set ANTHROPIC_API_KEY to run)', () => {
   it('runs a tool-using episode with thinking and a follow-up turn', { timeout: 180_000 }, async () => {
-    const model = new AnthropicAdapter({
+    const model = createAnthropicAdapter({
       model: process.env.ANTHROPIC_LIVE_MODEL ?? 'claude-haiku-4-5',
       maxRetries: 2,
     });

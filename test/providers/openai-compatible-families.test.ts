@@ -352,7 +352,7 @@ describe('OpenAI-compatible families', () => {
       ],
       tools,
     });
-    expect(result.warnings.join(' ')).toMatch(/1 reasoning part\(s\) from another model were not sent/);
+    expect(result.warnings.join(' ')).toMatch(/1 reasoning part\(s\) of another model in this episode were not sent/);
     const sent = bodyOf(local, 0).messages.find((message) => message.role === 'assistant');
     expect(sent?.reasoning_content).toBe('');
   });

@@ -1,4 +1,5 @@
-import { createOpenAICompatibleAdapter, resolveCompatibleProfile } from '@episodic/providers';
+import { createOpenAICompatibleAdapter } from '@episodic/providers';
+import { resolveCompatibleProfile } from '@episodic/providers/internal';
 import { describe, expect, it } from 'vitest';
 
 describe('a known host with a model that has no profile row yet', () => {
@@ -9,6 +10,18 @@ describe('a known host with a model that has no profile row yet', () => {
     expect(profile.sendReasoningAs).toBe('none');
     const adapter = createOpenAICompatibleAdapter({ provider: 'deepseek', model: 'deepseek-some-new-model', apiKey: 'test-key' });
     expect(adapter.model).toEqual({ provider: 'deepseek', id: 'deepseek-some-new-model' });
+  });
+
+  it('gives an unknown host the safe wire: key from <PROVIDER>_API_KEY, nothing sent back, no base URL', () => {
+    expect(resolveCompatibleProfile('acme-co', 'rocket')).toMatchObject({
+      apiKeyEnv: ['ACME_CO_API_KEY'],
+      baseURL: '',
+      reasoningField: 'reasoning_content',
+      sendReasoningAs: 'none',
+      effortParameter: 'none',
+      maxTokensField: 'max_tokens',
+      fallback: true,
+    });
   });
 
   it('still asks for a base URL for an unknown host', () => {

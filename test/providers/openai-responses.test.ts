@@ -243,7 +243,7 @@ describe('OpenAI Responses adapter', () => {
     const input = inputOf(local, 1);
     expect(input.some((item) => item.type === 'reasoning')).toBe(false);
     expect(input.find((item) => item.type === 'function_call')?.id).toBeUndefined();
-    expect(second.warnings.join(' ')).toMatch(/1 reasoning part\(s\) from another model were not sent/);
+    expect(second.warnings.join(' ')).toMatch(/1 reasoning part\(s\) of another model in this episode were not sent/);
   });
 
   it('the server rejects encrypted content sent to another model with invalid_encrypted_content', async () => {

@@ -4,7 +4,8 @@
  * servers refuse, so a wrong field, an unfit schema or a profile that claims native
  * structured output where the API has none fails here.
  */
-import { generate, type ModelAdapter, type ModelRequest, toolInputSchema } from '@episodic/core';
+import { generate, type ModelAdapter, type ModelRequest } from '@episodic/core';
+import { toolInputSchema } from '@episodic/core/internal';
 import {
   createAnthropicAdapter,
   createGoogleAdapter,

@@ -6,7 +6,7 @@
  * framed note in the system prompt, and both servers accept every request.
  */
 import { Agent, type AgentEvent, type AgentTool, MemorySessionStore, maxSteps } from '@episodic/core';
-import { AnthropicAdapter } from '@episodic/providers';
+import { createAnthropicAdapter } from '@episodic/providers';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createOpenAICompatibleAdapter } from '../../packages/providers/src/openai-compatible/openai-compatible-adapter.js';
 import { startAnthropicServer } from '../servers/anthropic-server.js';
@@ -33,7 +33,7 @@ afterEach(async () => {
 });
 
 const claudeAdapter = () =>
-  new AnthropicAdapter({ model: 'claude-opus-4-5', baseURL: anthropic.url, apiKey: 'test-key' });
+  createAnthropicAdapter({ model: 'claude-opus-4-5', baseURL: anthropic.url, apiKey: 'test-key' });
 const kimiAdapter = () =>
   createOpenAICompatibleAdapter({ provider: 'moonshot', model: 'kimi-k2.6', baseURL: kimi.url, apiKey: 'test-key' });
 

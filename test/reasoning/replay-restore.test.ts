@@ -1,18 +1,16 @@
 import {
   Agent,
   type AssistantMessage,
-  captureReasoning,
-  createApproximateCounter,
   createTokenCounter,
   MemoryReplayCache,
   MemorySessionStore,
   type Message,
   type ModelRef,
-  restoreReasoning,
   type TokenCounter,
   TranscriptError,
 } from '@episodic/core';
-import { scriptedModel } from '@episodic/core/testing';
+import { createApproximateCounter, scriptedModel } from '@episodic/core/testing';
+import { captureReasoning, restoreReasoning } from '../../packages/core/src/reasoning/replay-cache/replay-restore.js';
 import { describe, expect, it } from 'vitest';
 
 const counter = createApproximateCounter();

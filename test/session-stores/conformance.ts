@@ -2,12 +2,19 @@
  * The shared conformance suite every SessionStore runs: each store's test file is a
  * single call to {@link sessionStoreConformance}.
  */
-import { Agent, type AgentTool, type ApprovalRecord, type Message, type PackState, type SessionStore } from '@episodic/core';
+import { Agent, type AgentTool, type ApprovalRecord, type Message, type PackState } from '@episodic/core';
 import { scriptedModel } from '@episodic/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
+import { concurrencyCases, type StoreUnderTest } from './concurrency-conformance.js';
 
 /** Creates a fresh, empty store; `cleanup` runs after each test. */
-export type StoreFactory = () => Promise<{ store: SessionStore; cleanup?: () => Promise<void> }>;
+export type StoreFactory = () => Promise<StoreUnderTest>;
+
+/** What a store offers beyond the common cases. */
+export interface StoreTraits {
+  /** The store outlives a writer's process, so a dead writer's session must be taken over (all but memory). */
+  takeover: boolean;
+}
 
 const user: Message = { role: 'user', content: [{ type: 'text', text: 'Why is CI red?' }] };
 const assistant: Message = {
@@ -29,14 +36,15 @@ const assistant: Message = {
 const tool: Message = { role: 'tool', toolCallId: 'call_1', toolName: 'get_ci_log', content: 'FAIL x', isError: false };
 const state: PackState = { version: 1, evictedEpisodes: 2, summary: { episodes: 2, text: 'earlier work' } };
 
-export function sessionStoreConformance(name: string, factory: StoreFactory): void {
+export function sessionStoreConformance(name: string, factory: StoreFactory, traits: StoreTraits): void {
   describe(`${name} session store conformance`, () => {
     let cleanups: (() => Promise<void>)[] = [];
-    const open = async () => {
-      const { store, cleanup } = await factory();
-      if (cleanup) cleanups.push(cleanup);
-      return store;
+    const openTested = async () => {
+      const tested = await factory();
+      if (tested.cleanup) cleanups.push(tested.cleanup);
+      return tested;
     };
+    const open = async () => (await openTested()).store;
     afterEach(async () => {
       for (const cleanup of cleanups) await cleanup();
       cleanups = [];
@@ -163,5 +171,7 @@ export function sessionStoreConformance(name: string, factory: StoreFactory): vo
       expect(ran).toEqual(['d1']);
       expect((await store.load('p'))?.approvals).toBeUndefined();
     });
+
+    describe('one writer per session', () => concurrencyCases(openTested, traits));
   });
 }

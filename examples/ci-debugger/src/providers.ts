@@ -11,6 +11,7 @@ import {
   createOpenAIChatAdapter,
   createOpenAICompatibleAdapter,
   createOpenAIResponsesAdapter,
+  type MissingApiKeyError,
 } from '@episodic/providers';
 
 /** What the user asked for on the command line. */
@@ -22,12 +23,12 @@ export interface ProviderChoice {
 
 type Factory = (choice: ProviderChoice) => ModelAdapter;
 
-/** Native adapters by provider name; the key variables are the adapters' defaults. */
-const NATIVE: Record<string, { factory: Factory; keys: string }> = {
-  anthropic: { factory: (choice) => createAnthropicAdapter(options(choice)), keys: 'ANTHROPIC_API_KEY' },
-  openai: { factory: (choice) => createOpenAIResponsesAdapter(options(choice)), keys: 'OPENAI_API_KEY' },
-  'openai-chat': { factory: (choice) => createOpenAIChatAdapter(options(choice)), keys: 'OPENAI_API_KEY' },
-  google: { factory: (choice) => createGoogleAdapter(options(choice)), keys: 'GEMINI_API_KEY or GOOGLE_API_KEY' },
+/** Native adapters by provider name. */
+const NATIVE: Record<string, Factory> = {
+  anthropic: (choice) => createAnthropicAdapter(options(choice)),
+  openai: (choice) => createOpenAIResponsesAdapter(options(choice)),
+  'openai-chat': (choice) => createOpenAIChatAdapter(options(choice)),
+  google: (choice) => createGoogleAdapter(options(choice)),
 };
 
 /** OpenAI-compatible hosts with a built-in profile (base URL, key variable, reasoning field). */
@@ -65,7 +66,7 @@ function options(choice: ProviderChoice): { model: string; baseURL?: string } {
 export function createModel(choice: ProviderChoice): ModelAdapter {
   const native = NATIVE[choice.provider];
   try {
-    if (native) return native.factory(choice);
+    if (native) return native(choice);
     if (!(COMPATIBLE_HOSTS as readonly string[]).includes(choice.provider) && choice.baseURL === undefined) {
       throw new ProviderSetupError(
         `Unknown provider "${choice.provider}". Use one of ${PROVIDER_NAMES.join(', ')}, or any OpenAI-compatible ` +
@@ -75,15 +76,12 @@ export function createModel(choice: ProviderChoice): ModelAdapter {
     return createOpenAICompatibleAdapter({ provider: choice.provider, ...options(choice) });
   } catch (error) {
     if (error instanceof ProviderSetupError) throw error;
-    if (EpisodicError.isInstance(error) && (error.code === 'missing_api_key' || error.code === 'invalid_argument')) {
-      throw new ProviderSetupError(
-        `${error.message}${error.code === 'missing_api_key' ? `\nFor example: export ${keyHint(choice.provider)}=...` : ''}`,
-      );
+    if (EpisodicError.isInstance(error) && error.code === 'missing_api_key') {
+      // The variables come from the model's profile, as the adapter read them.
+      const [variable] = (error as MissingApiKeyError).environmentVariables;
+      throw new ProviderSetupError(`${error.message}\nFor example: export ${variable}=...`);
     }
+    if (EpisodicError.isInstance(error) && error.code === 'invalid_argument') throw new ProviderSetupError(error.message);
     throw error;
   }
-}
-
-function keyHint(provider: string): string {
-  return NATIVE[provider]?.keys.split(' or ')[0] ?? `${provider.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_API_KEY`;
 }

@@ -9,13 +9,14 @@ import { type CliIo, type Command, ExitCode, UsageError } from './command.js';
 import { controlSafe, escapeControl } from './control-safe.js';
 import { budgetCommand } from './commands/budget.js';
 import { episodesCommand } from './commands/episodes.js';
+import { migrateCommand } from './commands/migrate.js';
 import { packCommand } from './commands/pack.js';
 
 /** Every subcommand, in the order the usage lists them. */
-const commands: readonly Command[] = [packCommand, episodesCommand, budgetCommand];
+const commands: readonly Command[] = [packCommand, episodesCommand, budgetCommand, migrateCommand];
 
 /** The top-level usage text. */
-export function usage(): string {
+function usage(): string {
   const width = Math.max(...commands.map((command) => command.name.length));
   const list = commands.map((command) => `  ${command.name.padEnd(width)}  ${command.summary}`);
   return [

@@ -1,4 +1,5 @@
-import { createTokenCounter, FRAMING, type Message } from '@episodic/core';
+import { createTokenCounter, type Message } from '@episodic/core';
+import { FRAMING } from '@episodic/core/internal';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EpisodeSummary } from './commands/episodes.js';
 import type { SectionTokens } from './section-tokens.js';
@@ -175,7 +176,7 @@ describe('episodic episodes: errors', () => {
     for (const argv of [['episodes', transcript, '--budget', '5'], ['episodes']]) {
       const result = await runCli(argv);
       expect(result.code).toBe(2);
-      expect(result.stderr).toContain('Usage: episodic episodes FILE|- [--json]');
+      expect(result.stderr).toContain('Usage: episodic episodes FILE|-|--store SPEC --session ID [--json]');
     }
   });
 });

@@ -1,6 +1,9 @@
 /**
  * @episodic/cli: the `episodic` command. The executable is `dist/main.js`; `run` is
  * exported so the CLI can be embedded or tested in-process.
+ *
+ * This is the public API, listed in `api/cli.api.md`, which a test compares with the
+ * built package.
  */
-export { run, usage } from './cli.js';
-export { type CliIo, type Command, ExitCode, UsageError } from './command.js';
+export { run } from './cli.js';
+export { type CliIo, ExitCode } from './command.js';

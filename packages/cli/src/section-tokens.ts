@@ -2,7 +2,8 @@
  * Token counts of messages split by section (user, assistant text, reasoning, tool
  * calls, tool results), measured with the same counter the packer uses.
  */
-import { type AssistantMessage, FRAMING, type Message, type TokenCounter } from '@episodic/core';
+import { type AssistantMessage, type Message, type TokenCounter } from '@episodic/core';
+import { FRAMING } from '@episodic/core/internal';
 
 /** Tokens of a run of messages by section. `total` is the sum of the message counts. */
 export interface SectionTokens {

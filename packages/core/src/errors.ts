@@ -78,3 +78,35 @@ export class InvalidArgumentError extends EpisodicError {
     super('invalid_argument', message);
   }
 }
+
+/** Where a problem in a saved file (other than a transcript) was found. */
+export interface PersistedFormatLocation {
+  /** The file, or the name a store gives the record when it is not a file. */
+  file: string;
+  /** 1-based line, for files with one record per line. */
+  line?: number;
+  /** Path inside the record, such as `entries[0].parts[1].position`, or `version`. */
+  field?: string;
+}
+
+/**
+ * A saved pack state, reasoning sidecar or replay-cache log that is damaged or was
+ * written in a format this version cannot read (a newer one: `field` is `version`).
+ * The `code` names the format: `invalid_session_state`, `invalid_reasoning_sidecar`
+ * or `invalid_replay_cache`; the message says what to do.
+ */
+export class PersistedFormatError extends EpisodicError {
+  /** The file, or the record's name in a store that is not on disk. */
+  readonly file: string;
+  /** 1-based line, for files with one record per line. */
+  readonly line: number | undefined;
+  /** The field that is wrong, when one is. */
+  readonly field: string | undefined;
+
+  constructor(code: string, location: PersistedFormatLocation, message: string) {
+    super(code, message);
+    this.file = location.file;
+    this.line = location.line;
+    this.field = location.field;
+  }
+}

@@ -1,79 +1,122 @@
 /**
  * @episodic/core: the neutral message model, transcripts, episodes, token counting,
  * the context packer and the agent loop. No vendor SDK is imported here.
+ *
+ * This is the public API: every name below is chosen on purpose and listed in
+ * `api/core.api.md`, which a test compares with the built package. What other
+ * Episodic packages need but users should not touch is in `@episodic/core/internal`;
+ * helpers for tests are in `@episodic/core/testing`.
  */
 
-export * from './loop/agent.js';
-export * from './loop/agent-errors.js';
-export * from './loop/agent-events.js';
-export { type AgentToolOptions, DEFAULT_AGENT_TOOL_INPUT, subSessionId } from './loop/agent-tool.js';
-export {
-  type ApprovalPolicy,
-  type ApprovalRequest,
-  autoApprove,
-  autoReject,
-} from './loop/approvals.js';
-export type { ApprovalTarget } from './loop/session-approvals.js';
-export {
-  type ApprovalDecision,
-  ApprovalRecord,
-  parseApprovalRecord,
-  StoredApprovalDecision,
-} from './store/approval-record.js';
-export * from './tokens/calibration.js';
-export * from './message/episodes.js';
-export * from './errors.js';
-export * from './store/file-session-store.js';
-export * from './store/memory-session-store.js';
-export * from './message/message.js';
-export * from './message/retention.js';
-export * from './model/model-adapter.js';
-export {
-  asModelError,
-  callModel,
-  type ModelCallResult,
-  type ModelCallSettings,
-  OVERFLOW_REPACK_FACTOR,
-  type PackTuning,
-  type RetryOptions,
-  retryDelay,
-} from './loop/model-call.js';
-export * from './model/model-profile.js';
-export { countContext, defaultTokenCounter, type MessageFormOptions, packContext, prepareForPacking } from './packing/pack-context.js';
-export * from './packing/pack-types.js';
-export * from './reasoning/index.js';
+// Errors: one base class with a stable `code`.
+export { ContextOverflowError, EpisodicError, InvalidArgumentError, PersistedFormatError, TranscriptError } from './errors.js';
+export type { PersistedFormatLocation, TranscriptLocation } from './errors.js';
+
+// message: the neutral message model, transcripts (format v1) and episodes.
+export { assistantText, toolCallsOf, userText } from './message/message.js';
+export type {
+  AssistantMessage,
+  AssistantPart,
+  ImagePart,
+  Message,
+  ModelRef,
+  ProviderData,
+  ReasoningPart,
+  SubSessionReference,
+  SystemMessage,
+  TextPart,
+  ToolApproval,
+  ToolCallPart,
+  ToolMessage,
+  ToolSpec,
+  Usage,
+  UserMessage,
+  UserPart,
+} from './message/message.js';
+export { formatTranscript, parseTranscriptLine, readTranscript, readTranscriptStream, writeTranscript } from './message/transcript.js';
+export type { ReadTranscriptOptions } from './message/transcript.js';
+export { splitEpisodes } from './message/episodes.js';
+export type { Episode } from './message/episodes.js';
+export type { Retention } from './message/retention.js';
+
+// tokens: counting with tiktoken, calibrated to each provider's tokenizer.
+export { createApproximateCounter, createTokenCounter } from './tokens/token-counter.js';
+export type { EncodingName, TokenCounter, TokenCounterOptions } from './tokens/token-counter.js';
+export { Calibration } from './tokens/calibration.js';
+export type { CalibrationOptions } from './tokens/calibration.js';
+
+// packing: the context packer.
+export { packContext, prepareForPacking } from './packing/pack-context.js';
+export type { MessageFormOptions } from './packing/pack-context.js';
+export type { PackOptions, PackResult, PackState, PackStats, SummarizeHook } from './packing/pack-types.js';
+
+// model: the contract between the loop and a model adapter, and model profiles.
+export { ModelError } from './model/model-adapter.js';
+export { generate } from './model/model-response.js';
+export type {
+  ModelAdapter,
+  ModelErrorKind,
+  ModelRequest,
+  ModelStreamEvent,
+  OutputFormat,
+  StopReason,
+  StreamOptions,
+} from './model/model-adapter.js';
+export type { ModelResponse } from './model/model-response.js';
+export type { CacheStyle, ModelProfile, Pricing, ReasoningField } from './model/model-profile.js';
+export type { UsageTotals } from './model/usage-totals.js';
+
+// reasoning: splitters for reasoning inside text, the replay cache, and the types of
+// the reasoning events, stats and hand-off options the agent reports and takes.
+export { createTagSplitter } from './reasoning/in-text/tag-splitter.js';
+export type { TagSplitterOptions } from './reasoning/in-text/tag-splitter.js';
+export { createHarmonyParser } from './reasoning/in-text/harmony-parser.js';
+export type { HarmonyPiece } from './reasoning/in-text/harmony-parser.js';
+export type { SplitPiece, StreamSplitter } from './reasoning/in-text/stream-splitter.js';
+export { FileReplayCache } from './reasoning/replay-cache/file-replay-cache.js';
+export type { FileReplayCacheOptions } from './reasoning/replay-cache/file-replay-cache.js';
+export { MemoryReplayCache } from './reasoning/replay-cache/memory-replay-cache.js';
+export type { ReplayCache, ReplayCacheBounds, ReplayCacheStats, ReplayEntry } from './reasoning/replay-cache/replay-cache.js';
+export type { HandoffOptions, HandoffSkip } from './reasoning/handoff/handoff-note.js';
+export type { ReasoningEvent, WarningEvent } from './reasoning/reasoning-events.js';
+export type { LeakFinding } from './reasoning/stats/leak-check.js';
+export type {
+  EpisodeReasoningStats,
+  ReasoningStats,
+  ReasoningTally,
+  StepReasoningStats,
+} from './reasoning/stats/reasoning-stats.js';
+export type { EpisodeReasoningReport, LocatedLeak, SessionReasoningSummary } from './reasoning/stats/reasoning-report.js';
+
+// store: where sessions live between runs.
+export type { AppendOptions, SessionLease, SessionStore, StoredSession, TornLine, WriteOptions } from './store/session-store.js';
+export { SessionConflictError } from './store/session-errors.js';
+export { DEFAULT_FILE_LOCK_STALE_MS } from './store/file-session-lock.js';
+export { FileSessionStore } from './store/file-session-store.js';
+export type { FileSessionStoreOptions } from './store/file-session-store.js';
+export { MemorySessionStore } from './store/memory-session-store.js';
 export type { PersistReasoning, ReasoningSidecar } from './store/reasoning-sidecar.js';
-export {
-  type EpisodeReasoningReport,
-  type LocatedLeak,
-  type SessionReasoningSummary,
-  summarizeReasoning,
-} from './reasoning/stats/reasoning-report.js';
-export * from './loop/run-loop.js';
+export type { ApprovalDecision, ApprovalRecord, StoredApprovalDecision } from './store/approval-record.js';
+
+// loop: agents, sessions, tools, stop conditions and the events of a run.
+export { Agent } from './loop/agent.js';
+export type { AgentOptions, SessionOptions } from './loop/agent.js';
+export { Session } from './loop/session.js';
+export type { OutputOf, RunOptions, SessionInput } from './loop/session.js';
 export type { EpisodeResult, FinishedEpisode, PausedEpisode, RunOutcome } from './loop/episode-result.js';
-export {
-  DEFAULT_OUTPUT_RETRIES,
-  FINAL_ANSWER_TOOL,
-  StructuredOutputError,
-} from './loop/structured-output.js';
-export * from './loop/session.js';
-export * from './store/session-store.js';
-export { shortenText } from './packing/shorten.js';
-export * from './loop/stop-conditions.js';
-export * from './tokens/token-counter.js';
-export * from './loop/tool.js';
-export * from './loop/tool-input-error.js';
-export * from './support/json-schema.js';
-export * from './support/schema-issues.js';
-export * from './loop/tool-executor.js';
-export {
-  formatTranscript,
-  parseTranscriptLine,
-  type ReadTranscriptOptions,
-  readTranscript,
-  readTranscriptStream,
-  serializeMessage,
-  writeTranscript,
-} from './message/transcript.js';
-export * as TranscriptSchema from './message/transcript-schema.js';
-export * from './model/usage-totals.js';
+export type { PackTuning, RetryOptions } from './loop/model-call.js';
+export type { AgentEvent, AgentEventHandler, EpisodeFinishReason } from './loop/agent-events.js';
+export { RunAbortedError, SessionBusyError } from './loop/agent-errors.js';
+export type { AgentTool, ApprovalContext, NeedsApproval, ToolContext, ToolOutput } from './loop/tool.js';
+export { ToolInputError } from './loop/tool-input-error.js';
+export type { SchemaIssue } from './support/schema-issues.js';
+
+// loop: people in the loop (tool approvals), structured answers, agents as tools.
+export { autoApprove, autoReject } from './loop/approvals.js';
+export type { ApprovalPolicy, ApprovalRequest } from './loop/approvals.js';
+export type { ApprovalTarget } from './loop/session-approvals.js';
+export { DEFAULT_OUTPUT_RETRIES, FINAL_ANSWER_TOOL, StructuredOutputError } from './loop/structured-output.js';
+export { DEFAULT_AGENT_TOOL_INPUT } from './loop/agent-tool.js';
+export type { AgentToolOptions } from './loop/agent-tool.js';
+export { allOf, anyOf, hasToolCall, maxSteps } from './loop/stop-conditions.js';
+export type { StopCondition, StopContext } from './loop/stop-conditions.js';

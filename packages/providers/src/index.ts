@@ -1,11 +1,50 @@
 /**
  * @episodic/providers: model adapters over the official SDKs, one folder per
- * wire API, and the model profile table.
+ * wire API, all of one shape (`create<Wire>Adapter(options)` returning a
+ * {@link ProviderAdapter}), and the model profile table with its one lookup,
+ * {@link resolveProfile}. Named exports only; what the repository's tests and
+ * sibling packages need beyond these is in `@episodic/providers/internal`.
  */
-export * from './anthropic/index.js';
-export * from './google/index.js';
-export * from './openai-chat/index.js';
-export * from './openai-compatible/index.js';
-export * from './openai-responses/index.js';
-export * from './profiles/index.js';
-export * from './shared/index.js';
+export {
+  type AnthropicAdapter,
+  type AnthropicAdapterOptions,
+  createAnthropicAdapter,
+  type PreparedAnthropicRequest,
+} from './anthropic/index.js';
+export { createGoogleAdapter, type GoogleAdapter, type GoogleAdapterOptions } from './google/index.js';
+export {
+  ChatToolsNeedResponsesError,
+  createOpenAIChatAdapter,
+  type OpenAIChatAdapter,
+  type OpenAIChatAdapterOptions,
+  type OpenAIChatCallSettings,
+} from './openai-chat/index.js';
+export {
+  createOpenAICompatibleAdapter,
+  type OpenAICompatibleAdapter,
+  type OpenAICompatibleAdapterOptions,
+  type OpenAICompatibleCallSettings,
+} from './openai-compatible/index.js';
+export {
+  createOpenAIResponsesAdapter,
+  type OpenAIReasoningEffort,
+  type OpenAIReasoningSummary,
+  type OpenAIResponsesAdapter,
+  type OpenAIResponsesAdapterOptions,
+  type OpenAIResponsesCallSettings,
+} from './openai-responses/index.js';
+export {
+  type AnthropicModelProfile,
+  type AnthropicThinkingSetting,
+  builtinProfiles,
+  type CompatibleProfile,
+  type ContentReasoning,
+  type EffortParameter,
+  type GoogleModelProfile,
+  type GoogleThinkingSetting,
+  type OpenAIProfile,
+  pricesCollected,
+  resolveProfile,
+} from './profiles/index.js';
+export { MissingApiKeyError } from './shared/missing-api-key-error.js';
+export type { AdapterWarning, PreparedRequest, ProviderAdapter } from './shared/provider-adapter.js';

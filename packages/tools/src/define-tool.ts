@@ -6,21 +6,17 @@
 import {
   type AgentTool,
   type ApprovalContext,
-  assertToolName,
-  describeIssues,
   InvalidArgumentError,
   type NeedsApproval,
   ToolInputError,
-  toolInputSchema,
   type ToolContext,
   type ToolOutput,
   type ToolSpec,
 } from '@episodic/core';
+// Core's (agent.asTool and structured answers build on the same conversion, wording and name rule).
+import { assertToolName, describeIssues, toolInputSchema } from '@episodic/core/internal';
 import type { z } from 'zod';
 import { restoreNormalizedArguments } from './normalized-arguments.js';
-
-// Model-readable zod issues are core's (structured answers use them too); exported here as before.
-export { describeIssues };
 
 /** What a tool's `execute` may return: plain text, or text flagged as an error. */
 export type ToolResult = string | ToolOutput;
@@ -46,7 +42,7 @@ export interface ToolDefinition<Input extends z.ZodType> {
   needsApproval?: boolean | ((input: z.output<Input>, context: ApprovalContext) => boolean | Promise<boolean>);
 }
 
-/** A tool built by {@link defineTool}: an {@link AgentTool} that also exposes its zod schema. */
+/** A tool built by {@link defineTool}: an `AgentTool` of `@episodic/core` that also exposes its zod schema. */
 export interface DefinedTool<Input extends z.ZodType = z.ZodType> extends AgentTool {
   readonly input: Input;
 }
@@ -63,7 +59,7 @@ export interface DefinedTool<Input extends z.ZodType = z.ZodType> extends AgentT
  * });
  * ```
  *
- * @throws {InvalidArgumentError} for a name providers reject, a bad timeout, or an
+ * @throws {@link @episodic/core#InvalidArgumentError} for a name providers reject, a bad timeout, or an
  * input schema that is not an object or has no JSON Schema form.
  */
 export function defineTool<Input extends z.ZodType>(definition: ToolDefinition<Input>): DefinedTool<Input> {

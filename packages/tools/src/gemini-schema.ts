@@ -58,7 +58,7 @@ const FORMATS_BY_TYPE: Readonly<Record<string, readonly string[]>> = {
  * Returns `undefined` for an object without properties: a tool with no parameters
  * must omit `parameters` entirely, since Gemini rejects an empty OBJECT.
  *
- * @throws {UnsupportedSchemaError} for a recursive schema, which cannot be inlined.
+ * @throws {@link UnsupportedSchemaError} for a recursive schema, which cannot be inlined.
  */
 export function toGeminiSchema(schema: JsonSchema): JsonSchema | undefined {
   const result = geminiNode(schema, schema, []);

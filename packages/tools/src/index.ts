@@ -1,28 +1,38 @@
 /**
  * @episodic/tools: typed tools from zod schemas, JSON Schema normalisers for OpenAI
  * strict mode and Gemini, and built-in tools confined to a root directory.
+ *
+ * This is the public API: every name below is chosen on purpose and listed in
+ * `api/tools.api.md`, which a test compares with the built package.
  */
 
-export { BoundedRegex } from './bounded-regex.js';
-export { type DefinedTool, defineTool, describeIssues, type ToolDefinition, type ToolResult } from './define-tool.js';
-export { type FileToolsOptions, fileTools } from './file-tools.js';
+// Typed tools: defineTool and the errors a tool's caller and author meet.
+export { defineTool } from './define-tool.js';
+export type { DefinedTool, ToolDefinition, ToolResult } from './define-tool.js';
+export { ToolInputError, ToolUsageError, UnsupportedSchemaError } from './tool-errors.js';
+export type { ToolInputIssue } from './tool-errors.js';
+
+// Schema normalisers: JSON Schema rewritten and checked for OpenAI strict mode and Gemini.
+export { checkOpenAIStrictSchema, toOpenAIStrictSchema } from './openai-strict-schema.js';
 export { checkGeminiSchema, toGeminiSchema } from './gemini-schema.js';
-export { HeadTailBuffer } from './head-tail-buffer.js';
-export { toolInputSchema } from './json-schema.js';
 export type { JsonSchema, SchemaViolation } from './json-schema-node.js';
-export { type ListFilesToolOptions, listFilesTool } from './list-files.js';
-export { recordAsEntries, restoreNormalizedArguments } from './normalized-arguments.js';
-export { checkOpenAIStrictSchema, OPENAI_STRICT_LIMITS, toOpenAIStrictSchema } from './openai-strict-schema.js';
-export { type ReadFileInput, type ReadFileToolOptions, readFileTool } from './read-file.js';
-export { isInside, PathEscapeError, type RootedPath, resolveInsideRoot, toRelative } from './root-path.js';
-export {
-  BASE_ENVIRONMENT,
-  childEnvironment,
-  type RunCommandInput,
-  type RunCommandToolOptions,
-  runCommandTool,
-} from './run-command.js';
-export { MATCH_WINDOW, type SearchTextInput, type SearchTextToolOptions, searchTextTool } from './search-text.js';
-export { ToolInputError, type ToolInputIssue, ToolUsageError, UnsupportedSchemaError } from './tool-errors.js';
-export { DEFAULT_SKIPPED_DIRECTORIES, type WalkEntry, type WalkOptions, walkDirectory } from './walk-directory.js';
-export * from './secret-files.js';
+
+// Built-in tools, each confined to a root directory.
+export { fileTools } from './file-tools.js';
+export type { FileToolsOptions } from './file-tools.js';
+export { readFileTool } from './read-file.js';
+export type { ReadFileToolOptions } from './read-file.js';
+export { listFilesTool } from './list-files.js';
+export type { ListFilesToolOptions } from './list-files.js';
+export { searchTextTool } from './search-text.js';
+export type { SearchTextToolOptions } from './search-text.js';
+export { runCommandTool } from './run-command.js';
+export type { RunCommandToolOptions } from './run-command.js';
+export { DEFAULT_SECRET_FILES } from './secret-files.js';
+export type { SecretFilesOption } from './secret-files.js';
+
+// Building blocks for your own tools: root confinement, a safe child environment, bounded regexes.
+export { PathEscapeError, resolveInsideRoot } from './root-path.js';
+export type { RootedPath } from './root-path.js';
+export { childEnvironment } from './run-command.js';
+export { BoundedRegex } from './bounded-regex.js';

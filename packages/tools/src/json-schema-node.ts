@@ -4,14 +4,14 @@
  * list of rules rather than as tree plumbing.
  */
 
-import { isJsonObject, type JsonSchema, typeNames } from '@episodic/core';
+import { isJsonObject, type JsonSchema, typeNames } from '@episodic/core/internal';
 
 // The three basics are core's (its zod converter needs them too).
 export { isJsonObject, type JsonSchema, typeNames };
 
 /** One rule a schema breaks, found by a checker. */
 export interface SchemaViolation {
-  /** JSON Pointer-like location, such as `/properties/path/type` (`` for the root). */
+  /** JSON Pointer-like location, such as `/properties/path/type` (empty for the root). */
   path: string;
   /** What is wrong, in words. */
   message: string;

@@ -43,7 +43,7 @@ function listFilesInput(maxDepth: number) {
 }
 
 /** A `list_files` tool confined to `options.root`. */
-export function listFilesTool(options: ListFilesToolOptions): DefinedTool<ReturnType<typeof listFilesInput>> {
+export function listFilesTool(options: ListFilesToolOptions): DefinedTool {
   const maxEntries = options.maxEntries ?? DEFAULT_MAX_ENTRIES;
   const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
   const skip = new Set(options.skip ?? DEFAULT_SKIPPED_DIRECTORIES);

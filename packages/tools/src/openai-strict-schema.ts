@@ -48,7 +48,7 @@ const SUPPORTED_FORMATS: ReadonlySet<string> = new Set([
 ]);
 
 /** Size limits of a strict schema. */
-export const OPENAI_STRICT_LIMITS = { maxObjectDepth: 10, maxProperties: 5000, maxEnumValues: 1000 } as const;
+const OPENAI_STRICT_LIMITS = { maxObjectDepth: 10, maxProperties: 5000, maxEnumValues: 1000 } as const;
 
 /**
  * Rewrites a JSON Schema for OpenAI strict mode: every object gets
@@ -149,7 +149,7 @@ function splitTypeArray(node: JsonSchema): JsonSchema | undefined {
  * Lists every way `schema` breaks OpenAI strict mode: unsupported keywords and
  * formats, objects without `additionalProperties: false` or with properties left out
  * of `required`, arrays without an `items` schema, nodes without a type, a root that is not an object, unresolvable
- * `$ref`s, and the size limits in {@link OPENAI_STRICT_LIMITS}.
+ * `$ref`s, and the size limits (objects nested 10 deep, 5,000 properties, 1,000 enum values).
  */
 export function checkOpenAIStrictSchema(schema: JsonSchema): SchemaViolation[] {
   const violations: SchemaViolation[] = [];

@@ -29,15 +29,12 @@ const readFileInput = z.object({
   endLine: z.int().min(1).optional().describe('Last line to read, inclusive. Default: the end of the file.'),
 });
 
-/** The arguments of `read_file`. */
-export type ReadFileInput = z.infer<typeof readFileInput>;
-
 const DEFAULT_MAX_BYTES = 100_000;
 // Bytes sniffed for a NUL to tell binary files from text, as git and grep do.
 const SNIFF_BYTES = 8192;
 
 /** A `read_file` tool confined to `options.root`. */
-export function readFileTool(options: ReadFileToolOptions): DefinedTool<typeof readFileInput> {
+export function readFileTool(options: ReadFileToolOptions): DefinedTool {
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
   return defineTool({
     name: 'read_file',

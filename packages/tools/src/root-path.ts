@@ -44,7 +44,7 @@ const MAX_LINKS = 40;
  * Resolves `requestedPath` (relative to `root`, or absolute) to a real path inside
  * the root.
  *
- * @throws {PathEscapeError} when the path leaves the root by `..`, by being absolute
+ * @throws {@link PathEscapeError} when the path leaves the root by `..`, by being absolute
  * elsewhere, or through a symbolic link.
  */
 export async function resolveInsideRoot(root: string, requestedPath: string): Promise<RootedPath> {
@@ -66,7 +66,7 @@ export async function resolveInsideRoot(root: string, requestedPath: string): Pr
 }
 
 /** True when `candidate` is `root` or below it (both absolute and normalised). */
-export function isInside(root: string, candidate: string): boolean {
+function isInside(root: string, candidate: string): boolean {
   const relative = path.relative(root, candidate);
   return relative === '' || (!relative.startsWith(`..${path.sep}`) && relative !== '..' && !path.isAbsolute(relative));
 }

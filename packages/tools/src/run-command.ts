@@ -27,14 +27,14 @@ export interface RunCommandToolOptions {
   timeoutMs?: number;
   /** Most output bytes returned; beyond it the middle is cut (default 30,000). */
   maxOutputBytes?: number;
-  /** Names of environment variables passed through besides {@link BASE_ENVIRONMENT}. */
+  /** Names of environment variables passed through besides `PATH`, `HOME` and `LANG`. */
   env?: readonly string[];
   /** Fixed environment values for the child (they win over passed-through ones). */
   envValues?: Readonly<Record<string, string>>;
 }
 
 /** Environment variables every command gets (when set in this process). */
-export const BASE_ENVIRONMENT: readonly string[] = ['PATH', 'HOME', 'LANG'];
+const BASE_ENVIRONMENT: readonly string[] = ['PATH', 'HOME', 'LANG'];
 
 const DEFAULT_TIMEOUT_MS = 60_000;
 const DEFAULT_MAX_OUTPUT_BYTES = 30_000;
@@ -52,11 +52,8 @@ const runCommandInput = z.object({
   cwd: z.string().default('.').describe('Working directory, relative to the project root. Default: the root.'),
 });
 
-/** The arguments of `run_command`. */
-export type RunCommandInput = z.infer<typeof runCommandInput>;
-
 /** A `run_command` tool confined to `options.root`. */
-export function runCommandTool(options: RunCommandToolOptions): DefinedTool<typeof runCommandInput> {
+export function runCommandTool(options: RunCommandToolOptions): DefinedTool {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxOutputBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
   const allowed = options.allowedCommands;

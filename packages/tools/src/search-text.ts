@@ -52,11 +52,8 @@ const searchTextInput = z.object({
   ignoreCase: z.boolean().optional().describe('Match letters case-insensitively. Default: false.'),
 });
 
-/** The arguments of `search_text`. */
-export type SearchTextInput = z.infer<typeof searchTextInput>;
-
 /** Characters of each line the regex sees (see the module comment). */
-export const MATCH_WINDOW = 4096;
+const MATCH_WINDOW = 4096;
 const DEFAULT_MAX_RESULTS = 100;
 const DEFAULT_MAX_LINE_LENGTH = 200;
 const DEFAULT_MAX_FILE_BYTES = 1_000_000;
@@ -66,7 +63,7 @@ const DEFAULT_REGEX_TIMEOUT_MS = 2_000;
 const MATCH_BATCH = 1_000;
 
 /** A `search_text` tool confined to `options.root`. */
-export function searchTextTool(options: SearchTextToolOptions): DefinedTool<typeof searchTextInput> {
+export function searchTextTool(options: SearchTextToolOptions): DefinedTool {
   const maxResults = options.maxResults ?? DEFAULT_MAX_RESULTS;
   const regexTimeoutMs = options.regexTimeoutMs ?? DEFAULT_REGEX_TIMEOUT_MS;
   const limits = {

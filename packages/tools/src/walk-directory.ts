@@ -23,7 +23,7 @@ export interface WalkEntry {
 }
 
 /** Options of {@link walkDirectory}. */
-export interface WalkOptions {
+interface WalkOptions {
   /** Deepest level to visit (1 = only the start directory's children). */
   maxDepth: number;
   /** Directory names not to descend into (they are still yielded). */

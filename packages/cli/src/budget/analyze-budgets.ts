@@ -3,15 +3,8 @@
  * retention, the predicted cache use and cost of each call, per-run sums, the
  * recommended budget per retention, and predicted against reported cache reads.
  */
-import {
-  countContext,
-  EpisodicError,
-  FRAMING,
-  type Message,
-  type Retention,
-  type TokenCounter,
-  type ToolSpec,
-} from '@episodic/core';
+import { EpisodicError, type Message, type Retention, type TokenCounter, type ToolSpec } from '@episodic/core';
+import { countContext, FRAMING } from '@episodic/core/internal';
 import { type EstimatedCall, estimateCalls } from './cache-estimate.js';
 import type { PricedModel } from './priced-model.js';
 import { type Recommendation, recommend } from './recommend.js';

@@ -1,26 +1,22 @@
 /**
  * Which model `episodic budget` prices, and what it knows about that model's prompt
- * cache: the model profile's cache style and minimum cacheable length, or per-provider
- * assumptions when the profile table has no entry for the model.
+ * cache: the cache style and minimum cacheable length of its profile, resolved as
+ * the adapters resolve it (`resolveProfile`): a table row, or the fallback, which
+ * for a known provider assumes what the provider does for all its models.
  */
-import { type CacheStyle, EpisodicError, findProfile, type Message, type Pricing } from '@episodic/core';
-import { builtinProfiles } from '@episodic/providers';
+import { type CacheStyle, EpisodicError, type Message, type ModelProfile, type Pricing } from '@episodic/core';
+import { resolveProfile } from '@episodic/providers';
 import { findPrice, type PriceList } from './pricing.js';
-
-/** How a provider caches when its profile table has no entry for a model (PROVIDERS.md). */
-const assumedCache: Readonly<Record<string, { style: CacheStyle; minCacheableTokens: number }>> = {
-  anthropic: { style: 'anthropic-breakpoints', minCacheableTokens: 1024 },
-  openai: { style: 'openai-prefix', minCacheableTokens: 1024 },
-  google: { style: 'gemini-implicit', minCacheableTokens: 1024 },
-  deepseek: { style: 'openai-prefix', minCacheableTokens: 64 },
-};
 
 /** The prompt cache as the estimate models it. */
 export interface CacheFacts {
   style: CacheStyle;
   /** Prefixes shorter than this are not cached. */
   minCacheableTokens: number;
-  /** `profile` (from @episodic/providers), `assumed` (per-provider default) or `none` (no caching known). */
+  /**
+   * `profile` (a row of the profile table), `assumed` (the profile fallback: what the
+   * provider does for all its models) or `none` (no caching known).
+   */
   source: 'profile' | 'assumed' | 'none';
 }
 
@@ -33,7 +29,7 @@ export interface PricedModel {
   /** Other models the transcript's assistant messages name (a session that switched models). */
   otherModels: string[];
   pricing: Pricing;
-  /** Where the prices came from: a `--pricing` file, the built-in table, or the profile. */
+  /** Where the prices came from: a `--pricing` file or the built-in prices (the profiles'). */
   pricingSource: string;
   cache: CacheFacts;
 }
@@ -62,10 +58,9 @@ export function choosePricedModel(
   if (!chosen) throw new NoModelError();
   const label = (model: { provider?: string | undefined; id: string }) =>
     model.provider ? `${model.provider}/${model.id}` : model.id;
-  const profile = chosen.provider ? findProfile(builtinProfiles, chosen.provider, chosen.id) : undefined;
-  const price = findPrice(prices, chosen, profile?.pricing);
+  const price = findPrice(prices, chosen);
   const provider = chosen.provider ?? price.provider;
-  const profileFound = profile ?? (provider ? findProfile(builtinProfiles, provider, chosen.id) : undefined);
+  const profile = provider ? resolveProfile(provider, chosen.id) : undefined;
   return {
     provider,
     id: chosen.id,
@@ -73,21 +68,21 @@ export function choosePricedModel(
     otherModels: [...new Set(seen.map(label))].filter((name) => name !== label({ provider, id: chosen.id })),
     pricing: price.pricing,
     pricingSource: price.source,
-    cache: cacheFacts(provider, profileFound),
+    cache: cacheFacts(profile),
   };
 }
 
-function cacheFacts(
-  provider: string | undefined,
-  profile: { cacheStyle: CacheStyle; minCacheableTokens: number } | undefined,
-): CacheFacts {
-  if (profile) return { style: profile.cacheStyle, minCacheableTokens: profile.minCacheableTokens, source: 'profile' };
-  const assumed = provider ? assumedCache[provider] : undefined;
-  if (assumed) return { ...assumed, source: 'assumed' };
-  return { style: 'none', minCacheableTokens: 0, source: 'none' };
+function cacheFacts(profile: ModelProfile | undefined): CacheFacts {
+  const fallback = profile?.fallback === true;
+  if (!profile || (fallback && profile.cacheStyle === 'none')) return { style: 'none', minCacheableTokens: 0, source: 'none' };
+  return {
+    style: profile.cacheStyle,
+    minCacheableTokens: profile.minCacheableTokens,
+    source: fallback ? 'assumed' : 'profile',
+  };
 }
 
-/** `provider/id` or a bare `id` (the provider then comes from the price table). */
+/** `provider/id` or a bare `id` (the provider then comes from the prices: a `--pricing` row or a priced profile). */
 function parseModel(text: string): { provider: string | undefined; id: string } {
   const slash = text.indexOf('/');
   if (slash <= 0 || slash === text.length - 1) return { provider: undefined, id: text };

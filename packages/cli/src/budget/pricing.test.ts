@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { EpisodicError } from '@episodic/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findPrice, loadPrices, PricingFileError, UnknownPriceError } from './pricing.js';
-import { builtinPrices } from './pricing-table.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -20,17 +19,7 @@ async function file(name: string, content: unknown): Promise<string> {
   return path;
 }
 
-describe('the built-in price table', () => {
-  it('is dated, compiles, and prices cached input no higher than input', () => {
-    expect(builtinPrices.collected).toMatch(/^\d{4}-\d{2}-\d{2}$/);
-    expect(builtinPrices.note).toMatch(/change/);
-    for (const row of builtinPrices.models) {
-      expect(() => new RegExp(row.pattern)).not.toThrow();
-      expect(row.cachedInput).toBeLessThanOrEqual(row.input);
-      if (row.cacheWrite !== undefined) expect(row.cacheWrite).toBeGreaterThanOrEqual(row.input);
-    }
-  });
-
+describe('the built-in prices (the profiles\' pricing)', () => {
   it.each([
     ['anthropic', 'claude-sonnet-4-5', 3],
     ['anthropic', 'claude-opus-4-1', 15],
@@ -42,9 +31,23 @@ describe('the built-in price table', () => {
     ['google', 'gemini-2.5-pro', 1.25],
     ['google', 'gemini-2.5-flash-lite', 0.1],
     ['deepseek', 'deepseek-chat', 0.28],
+    ['anthropic', 'claude-3-5-haiku-20241022', 0.8],
+    ['openai', 'gpt-4.1-mini', 0.4],
+    ['openai', 'gpt-4o-mini', 0.15],
+    ['openai', 'o4-mini', 1.1],
+    ['google', 'gemini-3-flash-preview', 0.5],
   ])('prices %s/%s with the most specific row', async (provider, id, input) => {
     const list = await loadPrices(undefined);
-    expect(findPrice(list, { provider, id }).pricing.input).toBe(input);
+    expect(findPrice(list, { provider, id })).toMatchObject({ pricing: { input }, source: /^built-in \(\d{4}-\d{2}-\d{2}\)$/ });
+  });
+
+  it('finds the provider of a bare id from the first priced row that matches it', async () => {
+    const list = await loadPrices(undefined);
+    expect(findPrice(list, { provider: undefined, id: 'gemini-2.5-flash-lite' })).toMatchObject({
+      provider: 'google',
+      pricing: { input: 0.1, cachedInput: 0.01, output: 0.4 },
+    });
+    expect(() => findPrice(list, { provider: undefined, id: 'deepseek-r1-distill' })).toThrow(UnknownPriceError);
   });
 });
 
@@ -90,14 +93,8 @@ describe('--pricing files', () => {
 });
 
 describe('findPrice', () => {
-  it('falls back to the profile pricing, then names the model and --pricing', async () => {
+  it('names a model no profile prices, and how to pass --pricing', async () => {
     const list = await loadPrices(undefined);
-    const profile = { input: 2, cachedInput: 0.2, output: 4 };
-    expect(findPrice(list, { provider: 'acme', id: 'rocket' }, profile)).toEqual({
-      pricing: profile,
-      source: 'model profile',
-      provider: 'acme',
-    });
     expect(() => findPrice(list, { provider: 'acme', id: 'rocket-1.5' })).toThrow(UnknownPriceError);
     expect(() => findPrice(list, { provider: 'acme', id: 'rocket-1.5' })).toThrow(
       /no price known for model "acme\/rocket-1\.5": pass --pricing FILE .*\{"provider":"acme","pattern":"rocket-1\\\\\.5"/,

@@ -1,12 +1,13 @@
 /**
- * Prices for `episodic budget`: the built-in table, a user's `--pricing FILE` placed
- * in front of it, and the lookup of one model. The file is validated with zod and
- * every problem names the file and the field.
+ * Prices for `episodic budget`: a user's `--pricing FILE` rows first, then the one
+ * built-in price table: the `pricing` of the model profiles, read through
+ * `resolveProfile` as the adapters read their profiles. The file is validated
+ * with zod and every problem names the file and the field.
  */
 import { readFile } from 'node:fs/promises';
 import { EpisodicError, type Pricing } from '@episodic/core';
+import { builtinProfiles, pricesCollected, resolveProfile } from '@episodic/providers';
 import { z } from 'zod';
-import { builtinPrices, type PriceRow } from './pricing-table.js';
 
 const price = z.number().finite().nonnegative();
 
@@ -31,10 +32,14 @@ export const PricingFile = z.strictObject({
 });
 export type PricingFile = z.infer<typeof PricingFile>;
 
-/** A price row that may match any provider (rows from a user's file). */
-export type PriceEntry = Omit<PriceRow, 'provider'> & { provider?: string };
+/** A row of a user's pricing file; without `provider` it matches any provider. */
+export interface PriceEntry extends Pricing {
+  provider?: string;
+  /** RegExp source over the model id, anchored at both ends by the lookup. */
+  pattern: string;
+}
 
-/** The rows to look prices up in, the user's first, and where they came from. */
+/** The user's rows to look prices up in before the profiles, and where they came from. */
 export interface PriceList {
   rows: readonly (PriceEntry & { source: string })[];
   /** When the built-in prices were collected. */
@@ -62,36 +67,43 @@ export class UnknownPriceError extends EpisodicError {
   }
 }
 
-/** The built-in prices, with the rows of `file` (if any) in front. */
+/** The rows of `file` (if any), to be tried before the built-in prices. */
 export async function loadPrices(file: string | undefined): Promise<PriceList> {
-  const builtin = builtinPrices.models.map((row) => ({ ...row, source: `built-in (${builtinPrices.collected})` }));
-  if (file === undefined) return { rows: builtin, collected: builtinPrices.collected };
+  if (file === undefined) return { rows: [], collected: pricesCollected.date };
   const parsed = await readPricingFile(file);
-  const user = parsed.models.map((row) => ({ ...withoutUndefined(row), source: file }));
-  return { rows: [...user, ...builtin], collected: builtinPrices.collected };
+  const rows = parsed.models.map((row) => ({ ...withoutUndefined(row), source: file }));
+  return { rows, collected: pricesCollected.date };
 }
 
 /**
- * The price of `provider`/`model` (provider may be unknown when only an id was
- * given). Falls back to `profilePricing` (the provider profile's) before giving up.
+ * The price of `provider`/`model`: the first matching row of the user's file, else
+ * the `pricing` of the model's profile. Without a provider (a bare `--model` id),
+ * the provider is the one of the first priced profile row that matches the id.
  */
 export function findPrice(
   list: PriceList,
   model: { provider: string | undefined; id: string },
-  profilePricing?: Pricing,
 ): { pricing: Pricing; source: string; provider: string | undefined } {
   const row = list.rows.find(
     (candidate) =>
       (candidate.provider === undefined || model.provider === undefined || candidate.provider === model.provider) &&
-      new RegExp(`^(?:${candidate.pattern})$`).test(model.id),
+      matches(candidate.pattern, model.id),
   );
   if (row) {
     const { input, cachedInput, cacheWrite, output } = row;
     const pricing: Pricing = { input, cachedInput, output, ...(cacheWrite === undefined ? {} : { cacheWrite }) };
     return { pricing, source: row.source, provider: model.provider ?? row.provider };
   }
-  if (profilePricing) return { pricing: profilePricing, source: 'model profile', provider: model.provider };
+  const provider =
+    model.provider ??
+    builtinProfiles.find((profile) => profile.pricing !== undefined && matches(profile.pattern, model.id))?.provider;
+  const pricing = provider === undefined ? undefined : resolveProfile(provider, model.id).pricing;
+  if (pricing) return { pricing, source: `built-in (${list.collected})`, provider };
   throw new UnknownPriceError(model);
+}
+
+function matches(pattern: string, id: string): boolean {
+  return new RegExp(`^(?:${pattern})$`).test(id);
 }
 
 async function readPricingFile(file: string): Promise<PricingFile> {

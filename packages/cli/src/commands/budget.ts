@@ -11,9 +11,9 @@ import { choosePricedModel } from '../budget/priced-model.js';
 import { loadPrices } from '../budget/pricing.js';
 import { createProgressBar, type ProgressBar, silentProgress } from '../budget/progress-bar.js';
 import { countCalls } from '../budget/replay.js';
-import { type CliIo, type Command, ExitCode, onePositional, parseCommandArgs, UsageError } from '../command.js';
+import { type CliIo, type Command, ExitCode, parseCommandArgs, UsageError } from '../command.js';
 import { parseBudget } from '../parse-budget.js';
-import { readInput } from '../read-input.js';
+import { readSessionSource, storeHelp, storeOptions } from '../store-source.js';
 import { renderBudgetReport } from '../report/budget-report.js';
 import { assertNotInput, writeReport } from '../report/write-report.js';
 
@@ -30,6 +30,7 @@ const options = {
   json: { type: 'boolean' },
   html: { type: 'string' },
   progress: { type: 'boolean' },
+  ...storeOptions,
 } as const;
 
 /** `episodic budget`. */
@@ -37,7 +38,7 @@ export const budgetCommand: Command = {
   name: 'budget',
   summary: 'Replay a recorded session under several budgets: tokens, cache, cost',
   usage:
-    'episodic budget FILE|- --budgets LIST [--retention LIST] [--model ID] [--pricing FILE] ' +
+    'episodic budget FILE|-|--store SPEC --session ID --budgets LIST [--retention LIST] [--model ID] [--pricing FILE] ' +
     '[--system FILE] [--tools FILE] [--json] [--html FILE] [--progress]',
   help: `Replays the recorded session (a JSON Lines transcript, or - for standard input) call
 by call, one call per assistant message, each packing the transcript before it with the
@@ -63,17 +64,17 @@ Options:
                          {name, description, inputSchema}); a transcript does not hold them
       --json             Print one JSON object with every run and call
       --html FILE        Also write a self-contained HTML report with charts
-      --progress         Draw the progress bar even when stderr is not a terminal`,
+      --progress         Draw the progress bar even when stderr is not a terminal
+${storeHelp}`,
 
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs(argv, options);
-    const source = onePositional(positionals, 'transcript file (or - for standard input)');
-    if (values.html !== undefined) await assertNotInput(values.html, source);
     if (values.budgets === undefined) throw new UsageError('missing --budgets');
     const budgets = parseBudgetList(values.budgets);
     const retentionList = parseRetentions(values.retention);
 
-    const messages = await readInput(source, io.stdin);
+    const { source, messages } = await readSessionSource(values, positionals, io.stdin);
+    if (values.html !== undefined && values.store === undefined) await assertNotInput(values.html, source);
     // Before pricing: with no call at all, asking for --model would send the user the wrong way.
     if (countCalls(messages) === 0) throw new NoCallsError(source);
     const system = values.system === undefined ? undefined : await readSystemFile(values.system);

@@ -10,8 +10,8 @@ import {
   toolCallsOf,
   userText,
 } from '@episodic/core';
-import { type Command, ExitCode, onePositional, parseCommandArgs } from '../command.js';
-import { readInput } from '../read-input.js';
+import { type Command, ExitCode, parseCommandArgs } from '../command.js';
+import { readSessionSource, storeHelp, storeOptions } from '../store-source.js';
 import { renderEpisodesReport } from '../report/episodes-report.js';
 import { assertNotInput, writeReport } from '../report/write-report.js';
 import { addSections, countSections, emptySections, type SectionTokens } from '../section-tokens.js';
@@ -35,27 +35,27 @@ export interface EpisodeSummary {
   tokens: SectionTokens;
 }
 
-const options = { json: { type: 'boolean' }, html: { type: 'string' } } as const;
+const options = { json: { type: 'boolean' }, html: { type: 'string' }, ...storeOptions } as const;
 
 /** `episodic episodes`. */
 export const episodesCommand: Command = {
   name: 'episodes',
   summary: 'List the episodes of a transcript with token counts by section',
-  usage: 'episodic episodes FILE|- [--json] [--html FILE]',
+  usage: 'episodic episodes FILE|-|--store SPEC --session ID [--json] [--html FILE]',
   help: `Lists each episode (a user message and everything that answers it) of the
-transcript (a JSON Lines file, or - for standard input): its first user message,
+transcript (a JSON Lines file, - for standard input, or a stored session): its first user message,
 messages, steps (assistant messages), tool calls, and tokens by section (o200k_base).
 Episodes are numbered from 1 in the table and from 0 in --json output.
 
 Options:
       --json        Print one JSON object { source, systemTokens, episodes, total }
-      --html FILE   Also write a self-contained HTML report with charts (works offline)`,
+      --html FILE   Also write a self-contained HTML report with charts (works offline)
+${storeHelp}`,
 
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs(argv, options);
-    const source = onePositional(positionals, 'transcript file (or - for standard input)');
-    if (values.html !== undefined) await assertNotInput(values.html, source);
-    const messages = await readInput(source, io.stdin);
+    const { source, messages } = await readSessionSource(values, positionals, io.stdin);
+    if (values.html !== undefined && values.store === undefined) await assertNotInput(values.html, source);
     const counter = createTokenCounter();
 
     const systemTokens = messages

@@ -17,12 +17,8 @@ export class RunAbortedError extends EpisodicError {
   }
 }
 
-/** `send`, `stream` or `resume` was called while the session was still running an episode. */
-export class SessionBusyError extends EpisodicError {
-  constructor(sessionId: string) {
-    super(
-      'session_busy',
-      `Session "${sessionId}" is already running an episode: await it (or abort it) before sending again.`,
-    );
-  }
-}
+/**
+ * `send`, `stream` or `resume` found the session held by another writer (this
+ * `Session` still running an episode, or another one); defined with the store rule it enforces.
+ */
+export { SessionBusyError } from '../store/session-errors.js';

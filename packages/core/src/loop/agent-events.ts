@@ -37,6 +37,7 @@ export type EpisodeFinishReason =
   /** Tool calls wait for approval; `resume()` continues the episode once they are decided. */
   | 'paused';
 
+/** An event of a run, in the order described above. */
 export type AgentEvent =
   | {
     type: 'episode-start';

@@ -17,7 +17,7 @@ import type { HandoffOptions } from '../reasoning/handoff/handoff-note.js';
 import type { ReplayCache } from '../reasoning/replay-cache/replay-cache.js';
 import type { PersistReasoning } from '../store/reasoning-sidecar.js';
 import type { LoopSettings } from './run-loop.js';
-import { Session } from './session.js';
+import { createSession, type Session } from './session.js';
 import { SessionApprovals } from './session-approvals.js';
 import { openSession } from './session-open.js';
 import type { SessionStore } from '../store/session-store.js';
@@ -27,8 +27,9 @@ import type { AgentTool } from './tool.js';
 import { toolsByName } from './tool-executor.js';
 
 /** Steps per episode when no `stopWhen` is given: a guard against a model that never stops calling tools. */
-export const DEFAULT_MAX_STEPS = 50;
+const DEFAULT_MAX_STEPS = 50;
 
+/** Options of {@link Agent}: the model, its prompt and tools, and how the loop packs, stops, retries and persists. */
 export interface AgentOptions {
   model: ModelAdapter;
   system?: string;
@@ -209,6 +210,6 @@ export class Agent {
     });
     const approvals = new SessionApprovals(store, id, settings.tools, opened.approvals);
     await approvals.refresh(opened.messages);
-    return new Session(settings, store, id, opened, approvals);
+    return createSession(settings, store, id, opened, approvals);
   }
 }

@@ -10,13 +10,8 @@ import type { AgentEventHandler } from './agent-events.js';
 import { EpisodicError } from '../errors.js';
 import { type CallHandoff, reasoningForCall, systemWithHandoff } from '../reasoning/handoff/handoff-call.js';
 import type { AssistantMessage, Message, ToolSpec, Usage } from '../message/message.js';
-import {
-  type ModelAdapter,
-  ModelError,
-  type ModelRequest,
-  type OutputFormat,
-  type StopReason,
-} from '../model/model-adapter.js';
+import type { ModelAdapter, ModelError, ModelRequest, OutputFormat, StopReason } from '../model/model-adapter.js';
+import { collectResponse } from '../model/model-response.js';
 import { packContext } from '../packing/pack-context.js';
 import type { Retention } from '../message/retention.js';
 import type { PackOptions, PackResult, PackState, PackStats } from '../packing/pack-types.js';
@@ -109,7 +104,7 @@ export async function callModel(
     });
     emit({ type: 'context-packed', step: context.step, stats: packed.stats, budget });
     try {
-      const response = await streamCall(settings, packed, handoff, context.step, emit, signal);
+      const response = await sendPackedRequest(settings, packed, handoff, context.step, emit, signal);
       const countedTokens = packed.stats.tokens.total + (handoff?.tokens ?? 0);
       return { ...response, stats: packed.stats, state: packed.state, countedTokens, countedFactor };
     } catch (error) {
@@ -132,7 +127,8 @@ export async function callModel(
   }
 }
 
-async function streamCall(
+/** Sends one packed request and collects its response, forwarding deltas and warnings as agent events. */
+async function sendPackedRequest(
   settings: ModelCallSettings,
   packed: PackResult,
   handoff: CallHandoff | undefined,
@@ -149,22 +145,13 @@ async function streamCall(
     ...(settings.providerOptions ? { providerOptions: settings.providerOptions } : {}),
     ...(settings.outputFormat ? { output: settings.outputFormat } : {}),
   };
-  for await (const event of settings.model.stream(request, { signal })) {
-    switch (event.type) {
-      case 'reasoning-delta':
-      case 'text-delta':
-        emit({ type: event.type, step, text: event.text });
-        break;
-      case 'warning':
-        emit({ type: 'warning', step, message: event.message });
-        break;
-      case 'finish':
-        return { message: event.message, usage: event.usage, stopReason: event.stopReason };
+  const { message, usage, stopReason } = await collectResponse(settings.model, request, { signal }, (event) => {
+    if (event.type === 'reasoning-delta' || event.type === 'text-delta') emit({ type: event.type, step, text: event.text });
+    else if (event.type === 'warning') {
+      emit({ type: 'warning', step, message: event.message, ...(event.code === undefined ? {} : { code: event.code }) });
     }
-  }
-  throw new ModelError('protocol', `${settings.model.model.provider} stream ended without a finish event`, {
-    retryable: true,
   });
+  return { message, usage, stopReason };
 }
 
 /** The provider's `retryAfter` when given, else exponential backoff with jitter (50 to 100% of the step). */

@@ -8,7 +8,7 @@ import { InvalidArgumentError } from '../errors.js';
 import { unansweredToolCalls } from '../message/episodes.js';
 import type { Message, ToolCallPart } from '../message/message.js';
 import type { ApprovalRecord, StoredApprovalDecision } from '../store/approval-record.js';
-import type { SessionStore } from '../store/session-store.js';
+import type { SessionStore, WriteOptions } from '../store/session-store.js';
 import { type ApprovalDecision, type ApprovalRequest, approvalRequest, type LoopApprovals } from './approvals.js';
 import type { AgentTool } from './tool.js';
 import { parseToolArguments } from './tool-executor.js';
@@ -41,9 +41,9 @@ export class SessionApprovals implements LoopApprovals {
    * Works out the waiting calls from the transcript: the unanswered calls of its last
    * step whose tools need approval, and the calls their agent tools' sub-sessions wait
    * for. With `prune`, decisions on sub-session calls that no longer wait (the agent
-   * tool handed them down) are forgotten.
+   * tool handed them down) are forgotten, written with those options (the run's lease).
    */
-  async refresh(messages: readonly Message[], options: { prune?: boolean } = {}): Promise<void> {
+  async refresh(messages: readonly Message[], options: { prune?: WriteOptions } = {}): Promise<void> {
     const unanswered = unansweredToolCalls(messages)?.calls ?? [];
     const found = await Promise.all(unanswered.map((call) => this.waitingFor(call)));
     this.waiting = found.flat();
@@ -53,7 +53,7 @@ export class SessionApprovals implements LoopApprovals {
     for (const [key, stored] of this.decisions) {
       if (stored.sessionId !== this.sessionId && !waiting.has(key)) changed = this.decisions.delete(key) || changed;
     }
-    if (changed) await this.save();
+    if (changed) await this.save(options.prune);
   }
 
   /** What one unanswered call waits for: its own approval, else what its tool's sub-session waits for. */
@@ -76,11 +76,12 @@ export class SessionApprovals implements LoopApprovals {
       : { decision: 'rejected', ...(stored.reason === undefined ? {} : { reason: stored.reason }) };
   }
 
-  async answered(callIds: readonly string[]): Promise<void> {
+  /** The calls now have results: their decisions are spent; `write` carries the run's lease. */
+  async answered(callIds: readonly string[], write?: WriteOptions): Promise<void> {
     let changed = false;
     for (const callId of callIds) changed = this.decisions.delete(keyOf(this.sessionId, callId)) || changed;
     this.waiting = this.waiting.filter((request) => !callIds.includes(request.callId));
-    if (changed) await this.save();
+    if (changed) await this.save(write);
   }
 
   /** Records a decision on one waiting call and persists it; throws for a call that is not waiting. */
@@ -117,9 +118,13 @@ export class SessionApprovals implements LoopApprovals {
     );
   }
 
-  private async save(): Promise<void> {
+  /**
+   * Writes the record. Between runs no lease is held: a store with leases refuses the
+   * write with a `SessionBusyError` while another writer (a running episode) holds it.
+   */
+  private async save(write?: WriteOptions): Promise<void> {
     const decisions = [...this.decisions.values()];
-    await this.store.saveApprovals?.(this.sessionId, decisions.length > 0 ? { version: 1, decisions } : undefined);
+    await this.store.saveApprovals?.(this.sessionId, decisions.length > 0 ? { version: 1, decisions } : undefined, write);
   }
 }
 

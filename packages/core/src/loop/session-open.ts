@@ -14,6 +14,7 @@ import type { ReplayCache } from '../reasoning/replay-cache/replay-cache.js';
 import { countMissingReasoning, restoreReasoning } from '../reasoning/replay-cache/replay-restore.js';
 import { ReasoningAtRest } from '../store/reasoning-at-rest.js';
 import { mergeSidecar, type PersistReasoning } from '../store/reasoning-sidecar.js';
+import { SessionBusyError } from '../store/session-errors.js';
 import type { SessionStore, TornLine } from '../store/session-store.js';
 import { parseTranscriptLine } from '../message/transcript.js';
 
@@ -33,7 +34,7 @@ export interface OpenedSession {
 }
 
 /** Everything {@link openSession} needs. */
-export interface OpenSessionInput {
+interface OpenSessionInput {
   store: SessionStore;
   id: string;
   target: ModelRef;
@@ -53,7 +54,7 @@ export async function openSession(input: OpenSessionInput): Promise<OpenedSessio
     );
   }
   const merged = mergeSidecar(stored?.messages ?? validHistory(input.history), stored?.reasoningSidecar);
-  if (merged.stale) await store.saveReasoningSidecar?.(id, undefined);
+  if (merged.stale) await deleteStaleSidecar(store, id);
   const opened: OpenedSession = {
     messages: merged.messages,
     packState: stored?.packState,
@@ -69,10 +70,23 @@ export async function openSession(input: OpenSessionInput): Promise<OpenedSessio
     opened.atRest = new ReasoningAtRest(store, id, stored ? opened.messages : []);
   }
   if (input.history && input.history.length > 0) {
+    // Expecting an empty transcript: of two openers racing with a history, one writes it.
     if (opened.atRest) await opened.atRest.persist(opened.messages, 0);
-    else await store.append(id, opened.messages);
+    else await store.append(id, opened.messages, { expectedLength: 0 });
   }
   return opened;
+}
+
+/**
+ * Deletes a sidecar older than the current episode. Loading ignores it anyway, so a
+ * writer holding the session (busy) is left to replace it: opening must not fail for it.
+ */
+async function deleteStaleSidecar(store: SessionStore, id: string): Promise<void> {
+  try {
+    await store.saveReasoningSidecar?.(id, undefined);
+  } catch (error) {
+    if (!(error instanceof SessionBusyError)) throw error;
+  }
 }
 
 /**

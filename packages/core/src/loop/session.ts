@@ -2,7 +2,8 @@
  * `Session`: one conversation with an agent, persisted through a {@link SessionStore}
  * after every step. A thin wrapper over {@link runEpisode}.
  */
-import { SessionBusyError } from './agent-errors.js';
+import { SessionBusyError, SessionConflictError } from '../store/session-errors.js';
+import { acquireWriter } from '../store/session-writer.js';
 import type { AgentEvent, AgentEventHandler } from './agent-events.js';
 import { InvalidArgumentError } from '../errors.js';
 import type { Message, UserMessage, UserPart } from '../message/message.js';
@@ -16,7 +17,7 @@ import { withOutput } from './structured-output.js';
 import type { ApprovalPolicy, ApprovalRequest } from './approvals.js';
 import type { ApprovalTarget, SessionApprovals } from './session-approvals.js';
 import type { OpenedSession } from './session-open.js';
-import type { SessionStore, TornLine } from '../store/session-store.js';
+import type { SessionLease, SessionStore, TornLine } from '../store/session-store.js';
 import { parseTranscriptLine } from '../message/transcript.js';
 import { type UsageTotals, usageTotalsOf } from '../model/usage-totals.js';
 
@@ -26,6 +27,7 @@ export type SessionInput = string | UserPart[] | UserMessage;
 /** The checked answer type of a run given `output` (undefined without one). */
 export type OutputOf<Schema> = Schema extends z.ZodType ? z.output<Schema> : undefined;
 
+/** Options of one run: {@link Session.send}, {@link Session.resume} and their streams. */
 export interface RunOptions<Schema extends z.ZodType | undefined = undefined> {
   /** Aborts the run; the transcript stays consistent (see {@link RunAbortedError}). */
   signal?: AbortSignal;
@@ -47,6 +49,18 @@ export interface RunOptions<Schema extends z.ZodType | undefined = undefined> {
   outputMode?: 'native' | 'tool';
 }
 
+type Create = (
+  settings: LoopSettings,
+  store: SessionStore,
+  id: string,
+  opened: OpenedSession,
+  approvals: SessionApprovals,
+) => Session;
+let create: Create;
+
+/** Creates a session from what `agent.session()` prepared (the constructor is private). */
+export const createSession: Create = (...args) => create(...args);
+
 /** A conversation: its transcript, pack state and usage. Create with `agent.session()`. */
 export class Session {
   readonly id: string;
@@ -60,8 +74,13 @@ export class Session {
   private readonly atRest: ReasoningAtRest | undefined;
   private running = false;
 
-  /** @internal Use `agent.session()`. */
-  constructor(
+  static {
+    create = (settings, store, id, opened, approvals) => new Session(settings, store, id, opened, approvals);
+  }
+
+  // Private, so the public declaration carries none of the loop's types: `agent.session()`
+  // creates sessions through `createSession` below.
+  private constructor(
     private readonly settings: LoopSettings,
     store: SessionStore,
     id: string,
@@ -102,14 +121,14 @@ export class Session {
     return summarizeReasoning(this.state.messages, this.settings.tokenizer);
   }
 
-  /** True when the current episode was interrupted or paused and {@link resume} has work to do. */
+  /** True when the current episode was interrupted or paused and {@link Session.resume} has work to do. */
   get unfinished(): boolean {
     return pendingStep(this.state.messages) !== undefined;
   }
 
   /**
    * Tool calls waiting for a decision, in call order; decided ones leave the list (and
-   * run, or are answered as rejected, at the next {@link resume}). Worked out from the
+   * run, or are answered as rejected, at the next {@link Session.resume}). Worked out from the
    * transcript, so a session reopened in another process lists the same calls.
    */
   get pendingApprovals(): readonly ApprovalRequest[] {
@@ -127,7 +146,7 @@ export class Session {
 
   /**
    * Rejects a waiting call; at `resume()` the model reads an error result naming the
-   * `reason` instead of the tool's output. Persisted like {@link approve}.
+   * `reason` instead of the tool's output. Persisted like {@link Session.approve}.
    */
   reject(call: ApprovalTarget, options: { reason?: string } = {}): Promise<void> {
     return this.decide(() => this.approvals.decide(call, { decision: 'rejected', ...options }));
@@ -151,7 +170,10 @@ export class Session {
   /**
    * Runs one episode for `input` and returns its outcome. Rejects on abort or a model
    * failure, and with a {@link TranscriptError} for input that is not a valid user
-   * message (nothing is stored then).
+   * message (nothing is stored then). Before writing anything it takes the session's
+   * lease from the store: another writer holding it rejects with a
+   * {@link SessionBusyError}, and a store changed by another writer since this
+   * session was opened rejects with a {@link SessionConflictError} (open it again).
    */
   send<Schema extends z.ZodType | undefined = undefined>(
     input: SessionInput,
@@ -184,7 +206,7 @@ export class Session {
     return this.events(toUserMessage(input), options);
   }
 
-  /** {@link resume} as a stream of events (see {@link stream}). */
+  /** {@link Session.resume} as a stream of events (see {@link Session.stream}). */
   resumeStream(options: RunOptions<z.ZodType | undefined> = {}): AsyncGenerator<AgentEvent> {
     return this.events(undefined, options);
   }
@@ -240,40 +262,71 @@ export class Session {
   ): Promise<EpisodeResult<unknown>> {
     if (this.running) throw new SessionBusyError(this.id);
     this.running = true;
-    const { store, id, state, atRest } = this;
     try {
-      const settings = this.settingsFor(options);
-      const result = await runEpisode(
-        settings,
-        {
-          id,
-          get messages() {
-            return state.messages;
-          },
-          get packState() {
-            return state.packState;
-          },
-          set packState(value) {
-            state.packState = value;
-          },
-          persist: (messages) =>
-            atRest ? atRest.persist(messages, state.messages.length) : store.append(id, messages),
-          saveState: (packState) => store.saveState(id, packState),
-          emit: options.onEvent ?? (() => {}),
-          notices: this.notices,
-          approvals: this.approvals,
-        },
-        input,
-        options.signal,
-      );
-      await atRest?.settle();
+      const lease = await acquireWriter(this.store, this.id, this.state.messages.length);
+      let result: EpisodeResult<unknown>;
+      try {
+        result = await this.runLeased(input, options, lease);
+      } catch (error) {
+        // The episode's own error is the one to report; an unreleased lease lapses by itself.
+        await lease.release().catch(() => {});
+        throw error;
+      }
+      await lease.release();
       return result;
     } finally {
       // After a pause, an abort or a failure alike, the waiting calls are what the transcript says.
-      await this.approvals.refresh(this.state.messages, { prune: true }).finally(() => {
+      await this.approvals.refresh(this.state.messages).finally(() => {
         this.running = false;
       });
     }
+  }
+
+  /** One episode under `lease`: every write carries it, every append the length it expects. */
+  private async runLeased(
+    input: UserMessage | undefined,
+    options: RunOptions<z.ZodType | undefined>,
+    lease: SessionLease,
+  ): Promise<EpisodeResult<unknown>> {
+    const { store, id, state, atRest, approvals } = this;
+    if (lease.length !== state.messages.length) {
+      throw new SessionConflictError(
+        id,
+        `the store holds ${lease.length} messages but this Session was opened with ${state.messages.length}: another writer changed it since. Open it again with agent.session({ id }); nothing was written.`,
+      );
+    }
+    const write = { lease };
+    const result = await runEpisode(
+      this.settingsFor(options),
+      {
+        id,
+        get messages() {
+          return state.messages;
+        },
+        get packState() {
+          return state.packState;
+        },
+        set packState(value) {
+          state.packState = value;
+        },
+        persist: (messages) =>
+          atRest
+            ? atRest.persist(messages, state.messages.length, write)
+            : store.append(id, messages, { lease, expectedLength: state.messages.length }),
+        saveState: (packState) => store.saveState(id, packState, write),
+        emit: options.onEvent ?? (() => {}),
+        notices: this.notices,
+        approvals: {
+          decided: (callId, sessionId) => approvals.decided(callId, sessionId),
+          answered: (callIds) => approvals.answered(callIds, write),
+        },
+      },
+      input,
+      options.signal,
+    );
+    await atRest?.settle(write);
+    await approvals.refresh(state.messages, { prune: write });
+    return result;
   }
 }
 

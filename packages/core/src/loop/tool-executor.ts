@@ -17,15 +17,15 @@ import type { ApprovalPolicy, ApprovalRequest } from './approvals.js';
 import type { AgentTool, ToolContext, ToolOutput } from './tool.js';
 
 /** Default per-call timeout when neither the tool nor the caller sets one. */
-export const DEFAULT_TOOL_TIMEOUT_MS = 120_000;
+const DEFAULT_TOOL_TIMEOUT_MS = 120_000;
 /** Default number of tool calls that run at the same time. */
-export const DEFAULT_TOOL_CONCURRENCY = 4;
+const DEFAULT_TOOL_CONCURRENCY = 4;
 /** Longest delay `setTimeout` honours (2^31 - 1 ms, about 24.8 days). */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 /** Error results are cut to this many characters: enough to act on, never a dump. */
 const MAX_ERROR_LENGTH = 1_000;
 
-export interface ToolExecutionOptions {
+interface ToolExecutionOptions {
   /** The tools the model may call, by name. */
   tools: ReadonlyMap<string, AgentTool>;
   /** Calls running at the same time. Default {@link DEFAULT_TOOL_CONCURRENCY}. */
@@ -104,7 +104,7 @@ function toolMessage(call: ToolCallPart, output: ToolOutput): ToolMessage {
 }
 
 /** Runs one call; every failure becomes an error output. */
-export async function executeToolCall(call: ToolCallPart, options: ToolExecutionOptions): Promise<ToolOutput> {
+async function executeToolCall(call: ToolCallPart, options: ToolExecutionOptions): Promise<ToolOutput> {
   if (options.signal?.aborted) return abortedOutput(call);
   const tool = options.tools.get(call.name);
   if (!tool) {

@@ -60,15 +60,19 @@ export interface ProviderData {
   [field: string]: unknown;
 }
 
+/** A part of an assistant message. */
 export type AssistantPart = TextPart | ReasoningPart | ToolCallPart;
+/** A part of a user message. */
 export type UserPart = TextPart | ImagePart;
 
+/** A system prompt line; only at the top of a transcript (the packer folds it into the system prompt). */
 export interface SystemMessage {
   role: 'system';
   content: string;
   [extra: string]: unknown;
 }
 
+/** A user message: plain text or parts. Each one opens an episode. */
 export interface UserMessage {
   role: 'user';
   content: string | UserPart[];
@@ -90,6 +94,7 @@ export interface Usage {
   costUsd?: number;
 }
 
+/** One model answer: reasoning, text and tool calls, with the model that produced it and the call's usage. */
 export interface AssistantMessage {
   role: 'assistant';
   content: AssistantPart[];
@@ -130,6 +135,7 @@ export interface SubSessionReference {
   [extra: string]: unknown;
 }
 
+/** The result of one tool call, paired with the call by `toolCallId`. Never an episode boundary. */
 export interface ToolMessage {
   role: 'tool';
   toolCallId: string;
@@ -145,8 +151,8 @@ export interface ToolMessage {
   [extra: string]: unknown;
 }
 
+/** One line of a transcript (format v1). */
 export type Message = SystemMessage | UserMessage | AssistantMessage | ToolMessage;
-export type Role = Message['role'];
 
 /** A tool as the model sees it: name, description and a JSON Schema for its input. */
 export interface ToolSpec {

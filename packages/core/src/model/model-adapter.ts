@@ -43,9 +43,11 @@ export type ModelStreamEvent =
   | { type: 'reasoning-delta'; text: string }
   | { type: 'tool-call-start'; id: string; name: string }
   | { type: 'tool-call-delta'; id: string; argsDelta: string }
-  | { type: 'warning'; message: string }
+  /** Something the caller should know; `code` names the kind for warnings meant to be matched (e.g. `foreign-reasoning-dropped`). */
+  | { type: 'warning'; message: string; code?: string }
   | { type: 'finish'; message: AssistantMessage; usage: Usage; stopReason: StopReason };
 
+/** Options of one model call. */
 export interface StreamOptions {
   signal?: AbortSignal;
 }
@@ -60,31 +62,6 @@ export interface ModelAdapter {
   stream(request: ModelRequest, options?: StreamOptions): AsyncIterable<ModelStreamEvent>;
   /** Optional exact token count of a request by the provider's own tokenizer. */
   countTokens?(request: ModelRequest, options?: StreamOptions): Promise<number>;
-}
-
-/** The collected result of one model call. */
-export interface ModelResponse {
-  message: AssistantMessage;
-  usage: Usage;
-  stopReason: StopReason;
-  warnings: string[];
-}
-
-/** Runs a stream to the end and returns its `finish` event's content. */
-export async function generate(
-  adapter: ModelAdapter,
-  request: ModelRequest,
-  options: StreamOptions = {},
-): Promise<ModelResponse> {
-  const warnings: string[] = [];
-  for await (const event of adapter.stream(request, options)) {
-    if (event.type === 'warning') warnings.push(event.message);
-    if (event.type === 'finish')
-      return { message: event.message, usage: event.usage, stopReason: event.stopReason, warnings };
-  }
-  throw new ModelError('protocol', `${adapter.model.provider} stream ended without a finish event`, {
-    retryable: true,
-  });
 }
 
 /** Kinds of model failure, each with a clear meaning for the loop. */

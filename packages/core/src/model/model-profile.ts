@@ -28,22 +28,31 @@ export interface Pricing {
   output: number;
 }
 
+/**
+ * What Episodic needs to know about one model, as data: context window, which
+ * reasoning goes back, cache style, tokenizer factor, pricing. The tables live in
+ * `@episodic/providers` (`resolveProfile`); every field can be overridden per adapter.
+ */
 export interface ModelProfile {
   /** Provider name, e.g. `anthropic`, `openai`, `google`, `deepseek`. */
   provider: string;
   /** Model id pattern this profile matches (a RegExp source, anchored by the lookup). */
   pattern: string;
+  /** Most tokens of one call, input and output together. */
   contextWindow: number;
+  /** Most output tokens of one call; sent as the call's limit by default. */
   maxOutputTokens: number;
   /** Which reasoning goes back to this model across episodes. */
   retention: Retention;
   /** Wire field for reasoning on OpenAI-compatible endpoints. */
   reasoningField?: ReasoningField;
+  /** How the provider caches prompts, which decides where cache breakpoints go. */
   cacheStyle: CacheStyle;
   /** Below this many prompt tokens the provider does not cache. */
   minCacheableTokens: number;
   /** Local-count multiplier before any calibration (tokenizers other than o200k count more). */
   tokenizerFactor: number;
+  /** List prices, for the estimated cost of calls; unknown when absent. */
   pricing?: Pricing;
   /**
    * How a schema-checked final answer (`send(input, { output })`) is asked for:

@@ -27,7 +27,7 @@ export function reuseTokens(
   return reused;
 }
 
-export interface StatsInput {
+interface StatsInput {
   budget: number;
   counter: TokenCounter;
   fixed: { system: number; tools: number };

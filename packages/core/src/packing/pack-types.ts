@@ -13,6 +13,7 @@ export type SummarizeHook = (input: {
   previousSummary: string | undefined;
 }) => string;
 
+/** The input of {@link packContext}. */
 export interface PackOptions {
   /** The transcript so far. Leading system messages are folded into `system`. */
   messages: readonly Message[];
@@ -53,6 +54,7 @@ export interface PackState {
   previous?: { prefixKey: string; messageKeys: string[] };
 }
 
+/** What one packing did: tokens by section, reasoning kept and dropped, evictions, cuts, predicted cache reuse. */
 export interface PackStats {
   budget: number;
   tokens: {
@@ -85,6 +87,7 @@ export interface PackStats {
   prefixReuseTokens: number;
 }
 
+/** The output of {@link packContext}: what the next model call sends, its stats, and the state for the next call. */
 export interface PackResult {
   /** What the next model call sends, system lines excluded. */
   messages: Message[];

@@ -6,7 +6,7 @@
  */
 
 /** Counts raw tokens of a text. */
-export type CountText = (text: string) => number;
+type CountText = (text: string) => number;
 
 const HEAD_SHARE = 0.6;
 const MARKER_RESERVE = 40;

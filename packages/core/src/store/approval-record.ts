@@ -29,6 +29,7 @@ export const StoredApprovalDecision = z.object({
   /** ISO 8601 time of the decision. */
   decidedAt: z.string(),
 });
+/** One stored decision (see the schema of the same name). */
 export type StoredApprovalDecision = z.infer<typeof StoredApprovalDecision>;
 
 /** The versioned record a store keeps per session (`<id>.approvals.json` in the file store). */
@@ -36,6 +37,7 @@ export const ApprovalRecord = z.object({
   version: z.literal(1),
   decisions: z.array(StoredApprovalDecision),
 });
+/** The versioned record a store keeps per session (see the schema of the same name). */
 export type ApprovalRecord = z.infer<typeof ApprovalRecord>;
 
 /**

@@ -14,6 +14,11 @@
  * line that lacks only its newline but parses completely is kept: all its bytes are
  * on disk. A line that is valid JSON but not a valid message is real damage and
  * throws a {@link TranscriptError}.
+ *
+ * One writer per session: `acquire` takes a lock directory `<id>.lock` that its
+ * holder keeps fresh; a dead holder's lock is taken over `staleMs` (default 10 s)
+ * after its last refresh. Appends check the position they expect before writing.
+ * See file-session-lock.ts. One machine only: the lock relies on a local file system.
  */
 import { mkdir, open, readdir, readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -23,14 +28,29 @@ import type { Message } from '../message/message.js';
 import type { PackState } from '../packing/pack-types.js';
 import { type ApprovalRecord, parseApprovalRecord } from './approval-record.js';
 import type { ReasoningSidecar } from './reasoning-sidecar.js';
-import { assertSessionId, type SessionStore, type StoredSession, type TornLine } from './session-store.js';
+import { DEFAULT_FILE_LOCK_STALE_MS, FileSessionLocks } from './file-session-lock.js';
+import {
+  type AppendOptions,
+  assertSessionId,
+  type SessionLease,
+  type SessionStore,
+  type StoredSession,
+  type TornLine,
+  type WriteOptions,
+} from './session-store.js';
 import { parseTranscriptLine, serializeMessage } from '../message/transcript.js';
 
+/** Options of {@link FileSessionStore}. */
 export interface FileSessionStoreOptions {
   /** Created on first write. */
   directory: string;
   /** fsync after every append and state write. Default true; turn off only for throwaway data. */
   sync?: boolean;
+  /**
+   * A writer's lock with no refresh for this long is stale: its holder died and the
+   * session can be taken over. Default 10,000 ms; at least 2,000.
+   */
+  staleMs?: number;
 }
 
 /** Sessions as JSONL transcripts plus a pack-state file, in one directory. */
@@ -40,11 +60,20 @@ export class FileSessionStore implements SessionStore {
   /** Sessions whose file is known to end with a newline (checked once, then kept so by our writes). */
   private readonly terminated = new Set<string>();
   private ready: Promise<unknown> | undefined;
+  private readonly locks: FileSessionLocks;
 
   constructor(options: FileSessionStoreOptions | string) {
     const resolved = typeof options === 'string' ? { directory: options } : options;
     this.directory = resolved.directory;
     this.sync = resolved.sync ?? true;
+    const staleMs = Math.max(2_000, resolved.staleMs ?? DEFAULT_FILE_LOCK_STALE_MS);
+    const count = (text: string, path: string) => parseStoredTranscript(text, path).messages.length;
+    this.locks = new FileSessionLocks(this.directory, staleMs, this.sync, count);
+  }
+
+  /** How long a dead writer keeps the session: its lock is stale this long after its last refresh. */
+  get staleMs(): number {
+    return this.locks.staleMs;
   }
 
   /** Path of a session's transcript. */
@@ -77,6 +106,7 @@ export class FileSessionStore implements SessionStore {
     const packState = await this.loadState(id);
     if (text === undefined && packState === undefined) return undefined;
     const { messages, torn } = parseStoredTranscript(text ?? '', path);
+    this.locks.remember(id, { bytes: Buffer.byteLength(text ?? ''), count: messages.length });
     const sidecar = await this.loadSidecar(id);
     const approvalsPath = this.approvalsPath(id);
     const approvalsText = await readIfExists(approvalsPath);
@@ -90,39 +120,56 @@ export class FileSessionStore implements SessionStore {
     };
   }
 
-  async append(id: string, messages: readonly Message[]): Promise<void> {
+  /** Takes the session's writer lock (see file-session-lock.ts), or throws a `SessionBusyError`. */
+  async acquire(id: string): Promise<SessionLease> {
+    const path = this.transcriptPath(id);
+    await this.ensureDirectory();
+    return this.locks.acquire(id, path);
+  }
+
+  async append(id: string, messages: readonly Message[], options?: AppendOptions): Promise<void> {
     const path = this.transcriptPath(id);
     if (messages.length === 0) return;
+    await this.locks.checkWriter(id, options);
     await this.ensureDirectory();
     const handle = await open(path, 'a+');
     try {
+      const { size } = await handle.stat();
+      const expected = options?.expectedLength;
+      const before = expected === undefined ? this.locks.known(id, size) : await this.locks.position(id, path, size, expected);
       const prefix = this.terminated.has(id) ? '' : await missingNewline(handle);
-      await writeAll(handle, path, Buffer.from(prefix + messages.map((message) => `${serializeMessage(message)}\n`).join('')));
+      const data = Buffer.from(prefix + messages.map((message) => `${serializeMessage(message)}\n`).join(''));
+      await writeAll(handle, path, data);
       if (this.sync) await handle.sync();
       this.terminated.add(id);
+      this.locks.remember(id, before && { bytes: size + data.length, count: before.count + messages.length });
     } catch (error) {
       // A failed write may have left part of a line (a full disk): check again next time.
       this.terminated.delete(id);
+      this.locks.remember(id, undefined);
       throw error;
     } finally {
       await handle.close();
     }
   }
 
-  async saveState(id: string, state: PackState): Promise<void> {
-    await this.replaceFile(this.statePath(id), JSON.stringify(state));
+  async saveState(id: string, state: PackState, options?: WriteOptions): Promise<void> {
+    const path = this.statePath(id);
+    await this.locks.checkWriter(id, options);
+    await this.replaceFile(path, JSON.stringify(state));
   }
 
-  async saveReasoningSidecar(id: string, sidecar: ReasoningSidecar | undefined): Promise<void> {
-    await this.replaceOrDelete(this.sidecarPath(id), sidecar);
+  async saveReasoningSidecar(id: string, sidecar: ReasoningSidecar | undefined, options?: WriteOptions): Promise<void> {
+    await this.replaceOrDelete(id, this.sidecarPath(id), sidecar, options);
   }
 
-  async saveApprovals(id: string, record: ApprovalRecord | undefined): Promise<void> {
-    await this.replaceOrDelete(this.approvalsPath(id), record);
+  async saveApprovals(id: string, record: ApprovalRecord | undefined, options?: WriteOptions): Promise<void> {
+    await this.replaceOrDelete(id, this.approvalsPath(id), record, options);
   }
 
-  /** Replaces `path` with `value` as JSON, or deletes it (if there) when `value` is undefined. */
-  private async replaceOrDelete(path: string, value: object | undefined): Promise<void> {
+  /** As the session's writer: replaces `path` with `value` as JSON, or deletes it (if there) when `value` is undefined. */
+  private async replaceOrDelete(id: string, path: string, value: object | undefined, options?: WriteOptions): Promise<void> {
+    await this.locks.checkWriter(id, options);
     if (value) return this.replaceFile(path, JSON.stringify(value));
     await unlink(path).catch((error: NodeJS.ErrnoException) => {
       if (error.code !== 'ENOENT') throw error;
@@ -195,7 +242,7 @@ export class FileSessionStore implements SessionStore {
  * Parses a stored transcript, skipping torn writes: lines that are not JSON at all
  * (a crash cut them), wherever an earlier crash left them. Reports the last one.
  */
-export function parseStoredTranscript(text: string, file?: string): { messages: Message[]; torn?: TornLine } {
+function parseStoredTranscript(text: string, file?: string): { messages: Message[]; torn?: TornLine } {
   const lines = text.split('\n');
   const messages: Message[] = [];
   let torn: TornLine | undefined;

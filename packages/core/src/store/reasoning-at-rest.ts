@@ -17,7 +17,7 @@
 import { InvalidArgumentError } from '../errors.js';
 import type { AssistantMessage, Message, ReasoningPart } from '../message/message.js';
 import { fingerprintOf, lastUserIndex, type ReasoningSidecar } from './reasoning-sidecar.js';
-import type { SessionStore } from './session-store.js';
+import type { SessionStore, WriteOptions } from './session-store.js';
 
 /** Writes a session's messages with reasoning kept out of the transcript, as described above. */
 export class ReasoningAtRest {
@@ -41,8 +41,11 @@ export class ReasoningAtRest {
     this.entries = entriesOf(messages, this.episodeStart);
   }
 
-  /** Appends `messages` (the transcript holds `offset` messages before them). */
-  async persist(messages: readonly Message[], offset: number): Promise<void> {
+  /**
+   * Appends `messages` (the transcript holds `offset` messages before them, which the
+   * append states as the length it expects); `options` carries the writer's lease.
+   */
+  async persist(messages: readonly Message[], offset: number, options: WriteOptions = {}): Promise<void> {
     const hadEntries = this.entries.length > 0;
     let episodeStart = this.episodeStart;
     let entries = this.entries;
@@ -62,9 +65,9 @@ export class ReasoningAtRest {
       copies.push(visible);
     }
     const changed = entries !== this.entries;
-    if (changed && entries.length > 0) await this.save({ version: 1, episodeStart, entries });
-    await this.store.append(this.id, copies);
-    if (changed && entries.length === 0 && hadEntries) await this.save(undefined);
+    if (changed && entries.length > 0) await this.save({ version: 1, episodeStart, entries }, options);
+    await this.store.append(this.id, copies, { ...options, expectedLength: offset });
+    if (changed && entries.length === 0 && hadEntries) await this.save(undefined, options);
     this.episodeStart = episodeStart;
     this.entries = entries;
   }
@@ -74,14 +77,14 @@ export class ReasoningAtRest {
    * stopped by a stop condition (whose transcript still looks resumable, so the
    * transcript alone cannot tell).
    */
-  async settle(): Promise<void> {
+  async settle(options: WriteOptions = {}): Promise<void> {
     if (this.entries.length === 0) return;
-    await this.save(undefined);
+    await this.save(undefined, options);
     this.entries = [];
   }
 
-  private async save(sidecar: ReasoningSidecar | undefined): Promise<void> {
-    await this.store.saveReasoningSidecar?.(this.id, sidecar);
+  private async save(sidecar: ReasoningSidecar | undefined, options: WriteOptions): Promise<void> {
+    await this.store.saveReasoningSidecar?.(this.id, sidecar, options);
   }
 }
 

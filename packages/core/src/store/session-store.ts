@@ -29,16 +29,64 @@ export interface StoredSession {
 }
 
 /**
+ * A writer's hold on one session, from {@link SessionStore.acquire}. While it is held
+ * no other writer can take the session; the store refuses writes that carry a lease
+ * which was released or taken over (its `token` is superseded), so a writer that was
+ * paused past its lease (a long GC pause, a lost network) cannot write over the
+ * writer that took the session over.
+ */
+export interface SessionLease {
+  readonly sessionId: string;
+  /** Fencing token: larger at every acquisition of the session; writes must carry the current one. */
+  readonly token: number;
+  /**
+   * Messages stored when the lease was taken. A writer whose transcript holds another
+   * number loaded the session before someone else wrote to it: it must load it again.
+   */
+  readonly length: number;
+  /** Gives the session up; later writes with this lease are refused. Calling it twice is harmless. */
+  release(): Promise<void>;
+}
+
+/** Options of every write. */
+export interface WriteOptions {
+  /**
+   * The writer's lease. Without one, a store that supports leases refuses the write
+   * with a `SessionBusyError` while another writer holds the session.
+   */
+  lease?: SessionLease;
+}
+
+/** Options of {@link SessionStore.append}. */
+export interface AppendOptions extends WriteOptions {
+  /**
+   * The number of messages the writer believes are stored: when the store holds
+   * another number, it refuses the append with a `SessionConflictError` and
+   * writes nothing (so a step is never lost or doubled by a stale writer).
+   */
+  expectedLength?: number;
+}
+
+/**
  * Persists sessions. Implementations never rewrite history: `append` only adds
  * messages after the ones stored. One shared conformance suite runs every store.
+ *
+ * **One writer per session.** A store that can be shared (by two `Session` objects,
+ * processes or machines) implements `acquire`: the agent loop takes the
+ * session's lease before an episode writes anything and releases it at the end; a
+ * second writer is refused with a `SessionBusyError`; an append carries the
+ * position it expects, so a stale view is refused with a `SessionConflictError`.
+ * Each append is atomic for readers (they see all of a step's messages or none). When
+ * the writer's process dies, its lease lapses after a bounded time the store
+ * documents, and another worker can take the session over and `resume()` it.
  */
 export interface SessionStore {
   /** The stored session, or undefined when `id` has never been written. */
   load(id: string): Promise<StoredSession | undefined>;
-  /** Adds messages at the end of the session's transcript, durably, before resolving. */
-  append(id: string, messages: readonly Message[]): Promise<void>;
+  /** Adds messages at the end of the session's transcript, durably and atomically, before resolving. */
+  append(id: string, messages: readonly Message[], options?: AppendOptions): Promise<void>;
   /** Replaces the session's pack state. */
-  saveState(id: string, state: PackState): Promise<void>;
+  saveState(id: string, state: PackState, options?: WriteOptions): Promise<void>;
   /** Ids of the stored sessions. */
   list?(): Promise<string[]>;
   /**
@@ -46,14 +94,22 @@ export interface SessionStore {
    * Needed for `persistReasoning: 'current-episode'`, which keeps the current
    * episode's reasoning here instead of in the transcript. `load` returns it.
    */
-  saveReasoningSidecar?(id: string, sidecar: ReasoningSidecar | undefined): Promise<void>;
+  saveReasoningSidecar?(id: string, sidecar: ReasoningSidecar | undefined, options?: WriteOptions): Promise<void>;
   /**
    * Replaces the session's approval record whole, durably; `undefined` deletes it.
-   * `session.approve()` / `reject()` write it so a decision survives a restart until
-   * `resume()` acts on it; `load` returns it. A store without it keeps decisions in
-   * memory only: after a crash the calls are asked about again (none runs unapproved).
+   * `session.approve()` / `reject()` write it (without a lease, so it is refused while
+   * another writer holds the session) so a decision survives a restart until `resume()`
+   * acts on it, which then forgets it under its lease; `load` returns it. A store
+   * without it keeps decisions in memory only: after a crash the calls are asked about
+   * again (none runs unapproved).
    */
-  saveApprovals?(id: string, record: ApprovalRecord | undefined): Promise<void>;
+  saveApprovals?(id: string, record: ApprovalRecord | undefined, options?: WriteOptions): Promise<void>;
+  /**
+   * Takes the session's single writer lease, or rejects with a `SessionBusyError`
+   * when another writer holds it. A store without `acquire` can only be used by one
+   * process: the agent loop then keeps one writer per session within the process.
+   */
+  acquire?(id: string): Promise<SessionLease>;
 }
 
 const safeId = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}$/;

@@ -6,7 +6,7 @@ import type { z } from 'zod';
 
 /** One problem in a value checked against a schema. */
 export interface SchemaIssue {
-  /** Dotted path to the field, such as `edits[2].line` (`` for the value itself). */
+  /** Dotted path to the field, such as `edits[2].line` (empty for the value itself). */
   path: string;
   /** What is wrong with it, such as `expected string, got number`. */
   message: string;

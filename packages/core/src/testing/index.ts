@@ -1,4 +1,6 @@
 /**
  * `@episodic/core/testing`: helpers for testing agents offline.
  */
-export * from './scripted-model.js';
+export { scriptedModel } from './scripted-model.js';
+export type { Script, ScriptedModel, ScriptedModelOptions, ScriptStep, ScriptToolCall } from './scripted-model.js';
+export { createApproximateCounter } from '../tokens/token-counter.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { generate, ModelError, type ModelStreamEvent } from '../model/model-adapter.js';
+import { ModelError, type ModelStreamEvent } from '../model/model-adapter.js';
+import { generate } from '../model/model-response.js';
 import { scriptedModel } from './scripted-model.js';
 
 const request = { messages: [{ role: 'user' as const, content: 'hello there' }] };

@@ -56,6 +56,7 @@ export type Script =
   | readonly ScriptStep[]
   | ((request: ModelRequest, stepIndex: number) => ScriptStep | Promise<ScriptStep>);
 
+/** Options of {@link scriptedModel}. */
 export interface ScriptedModelOptions {
   steps: Script;
   /** Default `{ provider: 'scripted', id: 'scripted-model' }`. */
@@ -68,7 +69,7 @@ export interface ScriptedModelOptions {
   chunkSize?: number;
 }
 
-/** A scripted {@link ModelAdapter} that remembers what it was asked. */
+/** A scripted `ModelAdapter` that remembers what it was asked. */
 export interface ScriptedModel extends ModelAdapter {
   readonly profile: ModelProfile;
   /** Every request received, in order (failed calls included). */

@@ -12,6 +12,7 @@
  */
 import { InvalidArgumentError } from '../errors.js';
 
+/** Options of {@link Calibration}. */
 export interface CalibrationOptions {
   /** Factor before any observation: 1 for OpenAI models, more for other tokenizers. */
   initial?: number;

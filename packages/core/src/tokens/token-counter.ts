@@ -46,6 +46,7 @@ export interface TokenCounter {
   countTools(tools: readonly ToolSpec[]): number;
 }
 
+/** The tiktoken encodings a counter can use. */
 export type EncodingName = 'o200k_base' | 'cl100k_base';
 
 const encoders = new Map<string, Tiktoken>();
@@ -62,6 +63,7 @@ function encoder(name: EncodingName): Tiktoken {
   return found;
 }
 
+/** Options of {@link createTokenCounter}. */
 export interface TokenCounterOptions {
   /** Default `o200k_base`. */
   encoding?: EncodingName;

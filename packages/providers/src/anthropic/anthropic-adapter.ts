@@ -9,18 +9,16 @@
  */
 import Anthropic from '@anthropic-ai/sdk';
 import type { MessageCreateParamsStreaming, OutputConfig } from '@anthropic-ai/sdk/resources/messages';
-import type {
-  ModelAdapter,
-  ModelProfile,
-  ModelRef,
-  ModelRequest,
-  ModelStreamEvent,
-  StreamOptions,
-} from '@episodic/core';
+import type { ModelProfile, ModelRef, ModelRequest, StreamOptions } from '@episodic/core';
 import type { AnthropicModelProfile, AnthropicThinkingSetting } from '../profiles/anthropic.js';
 import { resolveApiKey } from '../shared/missing-api-key-error.js';
-import { foreignReasoningWarning } from '../shared/provider-data.js';
-import { streamCall, unknownOptionWarnings } from '../shared/stream-call.js';
+import {
+  plainWarnings,
+  type PreparedRequest,
+  type ProviderAdapter,
+  requestWithoutForeignReasoning,
+} from '../shared/provider-adapter.js';
+import { runSdkStream, unknownOptionWarnings } from '../shared/run-sdk-stream.js';
 import { placeCacheBreakpoints } from './anthropic-cache-control.js';
 import { mapAnthropicError } from './anthropic-error.js';
 import { anthropicOutputFormat } from './anthropic-output-format.js';
@@ -35,6 +33,7 @@ import {
   finalTurnLacksThinking,
 } from './convert-to-anthropic-messages.js';
 
+/** Options of {@link createAnthropicAdapter}. */
 export interface AnthropicAdapterOptions {
   /** Model id, e.g. `claude-sonnet-4-5`. */
   model: string;
@@ -51,100 +50,98 @@ export interface AnthropicAdapterOptions {
   maxRetries?: number;
 }
 
-/** A prepared call: SDK parameters, extra headers and what to tell the caller. */
-export interface PreparedAnthropicCall {
-  params: MessageCreateParamsStreaming;
+/** A prepared Anthropic call: the body, the extra headers it needs, and the fingerprint of what it sends. */
+export interface PreparedAnthropicRequest extends PreparedRequest<MessageCreateParamsStreaming> {
+  /** `anthropic-beta` and other per-call headers. */
   headers: Record<string, string>;
-  warnings: string[];
   /** Fingerprint of what was sent; stored on the reasoning this call returns. */
   prefix: string;
 }
 
+/** The Anthropic adapter: {@link ProviderAdapter} plus exact token counts. */
+export interface AnthropicAdapter extends ProviderAdapter<MessageCreateParamsStreaming, AnthropicModelProfile> {
+  prepare(request: ModelRequest): PreparedAnthropicRequest;
+  /** Exact input tokens by Anthropic's tokenizer (`POST /v1/messages/count_tokens`). */
+  countTokens(request: ModelRequest, options?: StreamOptions): Promise<number>;
+}
+
 const knownProviderOptions = new Set(['thinking']);
 
-/** The Anthropic adapter. */
-export class AnthropicAdapter implements ModelAdapter {
-  readonly model: ModelRef;
-  readonly profile: AnthropicModelProfile;
-  /** An ES private field, so inspecting or logging the adapter never shows the client's API key. */
-  readonly #client: Anthropic;
-
-  constructor(options: AnthropicAdapterOptions) {
-    this.model = { provider: 'anthropic', id: options.model };
-    this.profile = resolveAnthropicProfile(options.model, options.profile, options.thinking);
-    this.#client =
-      options.client ??
-      new Anthropic({
-        apiKey: resolveApiKey('anthropic', options.apiKey, ['ANTHROPIC_API_KEY']),
-        baseURL: options.baseURL,
-        maxRetries: options.maxRetries ?? 0,
+/** Creates an adapter for the Anthropic Messages API. */
+export function createAnthropicAdapter(options: AnthropicAdapterOptions): AnthropicAdapter {
+  const model: ModelRef = { provider: 'anthropic', id: options.model };
+  const profile = resolveAnthropicProfile(options.model, options.profile, options.thinking);
+  const client =
+    options.client ??
+    new Anthropic({
+      apiKey: resolveApiKey('anthropic', options.apiKey, ['ANTHROPIC_API_KEY']),
+      baseURL: options.baseURL,
+      maxRetries: options.maxRetries ?? 0,
+    });
+  const prepare = (request: ModelRequest) => prepareAnthropicRequest(request, model, profile);
+  return {
+    model,
+    profile,
+    prepare,
+    async* stream(request, { signal } = {}) {
+      const prepared = prepare(request);
+      yield* runSdkStream({
+        warnings: prepared.warnings,
+        open: () => client.messages.create(prepared.body, { signal, headers: prepared.headers }),
+        map: (events) => mapAnthropicStream(events, model, prepared.prefix),
+        mapError: (error) => mapAnthropicError(error, signal),
       });
-  }
+    },
+    async countTokens(request, { signal } = {}) {
+      const { body, headers } = prepare(request);
+      try {
+        const { stream: _stream, max_tokens: _maxTokens, ...counted } = body;
+        return (await client.messages.countTokens(counted, { signal, headers })).input_tokens;
+      } catch (error) {
+        throw mapAnthropicError(error, signal);
+      }
+    },
+  };
+}
 
-  /** Builds the SDK request for a packed neutral request (exposed for tests and debugging). */
-  prepare(request: ModelRequest): PreparedAnthropicCall {
-    const tools = prepareAnthropicTools(request.tools);
-    const converted = convertToAnthropicMessages(request, { model: this.model, profile: this.profile, tools });
-    const prefix = anthropicPrefixHash(converted.system, tools, converted.messages);
-    const thinkingSetting = this.thinkingFor(request);
-    const thinking = buildThinkingParams(thinkingSetting, request.maxOutputTokens ?? this.profile.maxOutputTokens, {
-      betaHeaders: this.profile.betaHeaders,
+/** Builds the SDK request for a packed neutral request. */
+function prepareAnthropicRequest(
+  packed: ModelRequest,
+  model: ModelRef,
+  profile: AnthropicModelProfile,
+): PreparedAnthropicRequest {
+  const { request, warnings: foreign } = requestWithoutForeignReasoning(packed, model);
+  const tools = prepareAnthropicTools(request.tools);
+  const converted = convertToAnthropicMessages(request, { profile, tools });
+  const prefix = anthropicPrefixHash(converted.system, tools, converted.messages);
+  const thinking = buildThinkingParams(
+    thinkingFor(request, model, profile),
+    request.maxOutputTokens ?? profile.maxOutputTokens,
+    {
+      betaHeaders: profile.betaHeaders,
       forceOff: finalTurnLacksThinking(converted.messages),
       lostThinking: continuesToolUseTurn(converted.messages) && converted.lastAssistantDroppedReasoning > 0,
-    });
-    const suggested = (request.cacheBreakpoints?.messages ?? []).map((index) => converted.wireIndexOf[index] ?? -1);
-    placeCacheBreakpoints(
-      { system: converted.system, tools, messages: converted.messages },
-      this.profile.cacheTtl,
-      suggested,
-    );
-    const params: MessageCreateParamsStreaming = {
-      model: this.model.id,
-      max_tokens: thinking.maxTokens,
-      messages: converted.messages,
-      stream: true,
-      ...(converted.system ? { system: converted.system } : {}),
-      ...(tools ? { tools } : {}),
-      ...(thinking.thinking ? { thinking: thinking.thinking } : {}),
-      ...outputConfig(thinking.output_config, request),
-    };
-    const headers: Record<string, string> =
-      thinking.betas.length > 0 ? { 'anthropic-beta': thinking.betas.join(',') } : {};
-    const warnings = [
-      ...foreignReasoningWarning('anthropic', converted.foreignReasoning),
-      ...thinking.warnings,
-      ...unknownOptionWarnings('anthropic', request.providerOptions, knownProviderOptions),
-    ];
-    return { params, headers, warnings, prefix };
-  }
-
-  async* stream(request: ModelRequest, { signal }: StreamOptions = {}): AsyncGenerator<ModelStreamEvent> {
-    const prepared = this.prepare(request);
-    yield* streamCall({
-      warnings: prepared.warnings,
-      open: () => this.#client.messages.create(prepared.params, { signal, headers: prepared.headers }),
-      map: (events) => mapAnthropicStream(events, this.model, prepared.prefix),
-      mapError: (error) => mapAnthropicError(error, signal),
-    });
-  }
-
-  /** Exact input tokens by Anthropic's tokenizer (`POST /v1/messages/count_tokens`). */
-  async countTokens(request: ModelRequest, options: StreamOptions = {}): Promise<number> {
-    const { params, headers } = this.prepare(request);
-    try {
-      const { stream: _stream, max_tokens: _maxTokens, ...body } = params;
-      const counted = await this.#client.messages.countTokens(body, { signal: options.signal, headers });
-      return counted.input_tokens;
-    } catch (error) {
-      throw mapAnthropicError(error, options.signal);
-    }
-  }
-
-  private thinkingFor(request: ModelRequest): AnthropicThinkingSetting {
-    const override = request.providerOptions?.thinking;
-    if (override === undefined) return this.profile.thinking;
-    return resolveAnthropicProfile(this.model.id, this.profile, override as AnthropicThinkingSetting).thinking;
-  }
+    },
+  );
+  const suggested = (request.cacheBreakpoints?.messages ?? []).map((index) => converted.wireIndexOf[index] ?? -1);
+  placeCacheBreakpoints({ system: converted.system, tools, messages: converted.messages }, profile.cacheTtl, suggested);
+  const body: MessageCreateParamsStreaming = {
+    model: model.id,
+    max_tokens: thinking.maxTokens,
+    messages: converted.messages,
+    stream: true,
+    ...(converted.system ? { system: converted.system } : {}),
+    ...(tools ? { tools } : {}),
+    ...(thinking.thinking ? { thinking: thinking.thinking } : {}),
+    ...outputConfig(thinking.output_config, request),
+  };
+  const headers: Record<string, string> =
+    thinking.betas.length > 0 ? { 'anthropic-beta': thinking.betas.join(',') } : {};
+  const warnings = [
+    ...foreign,
+    ...plainWarnings(thinking.warnings, unknownOptionWarnings('anthropic', request.providerOptions, knownProviderOptions)),
+  ];
+  return { body, headers, warnings, prefix };
 }
 
 /** `output_config`: the thinking effort and the structured answer's format, when there are any. */
@@ -153,7 +150,9 @@ function outputConfig(thinking: OutputConfig | undefined, request: ModelRequest)
   return thinking || request.output ? { output_config: { ...thinking, ...format } } : {};
 }
 
-/** Creates an {@link AnthropicAdapter}. */
-export function createAnthropicAdapter(options: AnthropicAdapterOptions): AnthropicAdapter {
-  return new AnthropicAdapter(options);
+/** The profile's thinking setting, or the one this call's `providerOptions.thinking` asks for. */
+function thinkingFor(request: ModelRequest, model: ModelRef, profile: AnthropicModelProfile): AnthropicThinkingSetting {
+  const override = request.providerOptions?.thinking;
+  if (override === undefined) return profile.thinking;
+  return resolveAnthropicProfile(model.id, profile, override as AnthropicThinkingSetting).thinking;
 }

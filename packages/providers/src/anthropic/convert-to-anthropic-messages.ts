@@ -4,9 +4,10 @@
  * https://docs.claude.com/en/docs/build-with-claude/extended-thinking#preserving-thinking-blocks).
  *
  * Reasoning goes back as `thinking` / `redacted_thinking` blocks, verbatim and in
- * order, only when it was produced by this very model and (for models whose
- * signatures are bound to their prefix) only when the prefix it was produced
- * after is unchanged. Tool results become `tool_result` blocks of a user turn.
+ * order, only when it carries its signature and (for models whose signatures are
+ * bound to their prefix) only when the prefix it was produced after is unchanged.
+ * Other models' reasoning is already gone (the adapter strips it first, with
+ * core's one rule). Tool results become `tool_result` blocks of a user turn.
  */
 import type {
   ContentBlockParam,
@@ -16,19 +17,16 @@ import type {
   Tool,
   ToolResultBlockParam,
 } from '@anthropic-ai/sdk/resources/messages';
-import type { AssistantMessage, ModelRef, ModelRequest, ReasoningPart, UserMessage } from '@episodic/core';
+import type { AssistantMessage, ModelRequest, ReasoningPart, UserMessage } from '@episodic/core';
 import type { AnthropicModelProfile } from '../profiles/anthropic.js';
-import { isOwnProviderData } from '../shared/provider-data.js';
 import { stableHash } from '../shared/stable-hash.js';
 import { normalizeToolCallId } from '../shared/tool-call-id.js';
 
 export interface AnthropicConversion {
   system: TextBlockParam[] | undefined;
   messages: MessageParam[];
-  /** Reasoning parts not sent: from another model, unsigned, or with a changed prefix. */
+  /** Reasoning parts not sent: unsigned, or with a changed prefix. */
   droppedReasoning: number;
-  /** Of those, the ones another provider or model produced. */
-  foreignReasoning: number;
   /** Reasoning parts of the last assistant message that were not sent. */
   lastAssistantDroppedReasoning: number;
   /** For each input message, the wire turn it went into (-1 when it sent nothing). */
@@ -36,7 +34,6 @@ export interface AnthropicConversion {
 }
 
 interface ConversionContext {
-  model: ModelRef;
   profile: AnthropicModelProfile;
   tools: Tool[] | undefined;
 }
@@ -64,7 +61,6 @@ export function convertToAnthropicMessages(request: ModelRequest, context: Conve
     system: system.length > 0 ? system : undefined,
     messages: [],
     droppedReasoning: 0,
-    foreignReasoning: 0,
     lastAssistantDroppedReasoning: 0,
     wireIndexOf: [],
   };
@@ -141,7 +137,6 @@ function assistantBlocks(
       const block = thinkingBlock(part, prefix, context);
       if (block) blocks.push(block);
       else result.droppedReasoning += 1;
-      if (!block && !isOwnProviderData(part.providerData, context.model)) result.foreignReasoning += 1;
     } else if (part.type === 'text') {
       if (hasVisibleText(part.text)) blocks.push({ type: 'text', text: part.text });
     } else if (part.type === 'tool-call') {
@@ -152,14 +147,18 @@ function assistantBlocks(
   return blocks;
 }
 
-/** The block to send back, or undefined when this reasoning must not be sent to this model. */
+/**
+ * The block to send back, or undefined when this reasoning cannot be sent: without
+ * opaque data (untagged history) it has no signature this model would accept.
+ */
 function thinkingBlock(part: ReasoningPart, prefix: string, context: ConversionContext): ContentBlockParam | undefined {
-  if (!isOwnProviderData(part.providerData, context.model)) return undefined;
-  const boundPrefix = part.providerData.prefix;
+  const opaque = part.providerData;
+  if (opaque === undefined) return undefined;
+  const boundPrefix = opaque.prefix;
   if (context.profile.signatureBoundToPrefix && typeof boundPrefix === 'string' && boundPrefix !== prefix)
     return undefined;
   if (part.redacted) {
-    const data = part.providerData.data;
+    const data = opaque.data;
     return typeof data === 'string' ? { type: 'redacted_thinking', data } : undefined;
   }
   return part.signature ? { type: 'thinking', thinking: part.text, signature: part.signature } : undefined;

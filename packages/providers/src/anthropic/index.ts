@@ -1,4 +1,7 @@
 /** The Anthropic Messages API adapter. */
-export { AnthropicAdapter, type AnthropicAdapterOptions, createAnthropicAdapter } from './anthropic-adapter.js';
-export { mapAnthropicError } from './anthropic-error.js';
-export { resolveAnthropicProfile } from './anthropic-profile.js';
+export {
+  type AnthropicAdapter,
+  type AnthropicAdapterOptions,
+  createAnthropicAdapter,
+  type PreparedAnthropicRequest,
+} from './anthropic-adapter.js';

@@ -2,9 +2,11 @@
  * Neutral messages to Gemini contents (https://ai.google.dev/api/generate-content#Content,
  * signatures: https://ai.google.dev/gemini-api/docs/thought-signatures).
  *
- * - Thought parts go back as `{text, thought: true}` only to the model that made them.
+ * - Thought parts go back as `{text, thought: true}` when they carry opaque data
+ *   (other models' reasoning and opaque data are already gone: the adapter strips
+ *   them first, with core's one rule).
  * - A `thoughtSignature` stays on the part that carried it (text, thought or
- *   function call, including an empty text part), and is dropped for other models.
+ *   function call, including an empty text part).
  * - Parallel calls stay together: one model turn with every call, then one user
  *   turn with every response, in the same order.
  * - In the current turn the first function call of each step must carry a
@@ -12,20 +14,16 @@
  *   documented placeholder.
  */
 
-import type { AssistantMessage, Message, ModelRef, ToolMessage, UserMessage } from '@episodic/core';
+import type { AssistantMessage, Message, ToolMessage, UserMessage } from '@episodic/core';
 import type { Content, Part } from '@google/genai';
 import type { GoogleModelProfile } from '../profiles/google.js';
-import { isOwnProviderData } from '../shared/provider-data.js';
 
 export interface GoogleConversion {
   systemInstruction: Content | undefined;
   contents: Content[];
-  /** Reasoning parts not sent because another model produced them. */
-  droppedReasoning: number;
 }
 
 interface ConversionContext {
-  model: ModelRef;
   profile: GoogleModelProfile;
 }
 
@@ -41,7 +39,6 @@ export function convertToGoogleMessages(
   const result: GoogleConversion = {
     systemInstruction: systemTexts.length > 0 ? { parts: systemTexts.map((text) => ({ text })) } : undefined,
     contents: [],
-    droppedReasoning: 0,
   };
   const providerIds = new Set<string>();
   const currentTurnStart = messages.findLastIndex((message) => message.role === 'user');
@@ -49,7 +46,7 @@ export function convertToGoogleMessages(
     if (message.role === 'user') pushParts(result.contents, 'user', userParts(message));
     if (message.role === 'tool') pushParts(result.contents, 'user', [functionResponse(message, providerIds)]);
     if (message.role !== 'assistant') return;
-    const parts = modelParts(message, context, result, providerIds);
+    const parts = modelParts(message, providerIds);
     if (index > currentTurnStart) requireSignature(parts, context.profile);
     if (parts.length > 0) result.contents.push({ role: 'model', parts });
   });
@@ -80,25 +77,19 @@ function functionResponse(message: ToolMessage, providerIds: Set<string>): Part 
   return { functionResponse: { name: message.toolName, response, ...id } };
 }
 
-function modelParts(
-  message: AssistantMessage,
-  context: ConversionContext,
-  result: GoogleConversion,
-  providerIds: Set<string>,
-): Part[] {
+function modelParts(message: AssistantMessage, providerIds: Set<string>): Part[] {
   const parts: Part[] = [];
   for (const part of message.content) {
-    const own = isOwnProviderData(part.providerData, context.model);
-    const signature =
-      own && typeof part.providerData?.thoughtSignature === 'string' ? part.providerData.thoughtSignature : undefined;
+    const opaque = part.providerData;
+    const signature = typeof opaque?.thoughtSignature === 'string' ? opaque.thoughtSignature : undefined;
     const signed = signature ? { thoughtSignature: signature } : {};
     if (part.type === 'reasoning') {
-      if (own) parts.push({ text: part.text, thought: true, ...signed });
-      else result.droppedReasoning += 1;
+      // Reasoning without opaque data (history without provenance) is left out: nothing ties it to this model.
+      if (opaque) parts.push({ text: part.text, thought: true, ...signed });
     } else if (part.type === 'text') {
       if (part.text.length > 0 || signature) parts.push({ text: part.text, ...signed });
     } else if (part.type === 'tool-call') {
-      const fromProvider = own && part.providerData?.idFromProvider === true;
+      const fromProvider = opaque?.idFromProvider === true;
       if (fromProvider) providerIds.add(part.id);
       const args = typeof part.args === 'object' && part.args !== null ? (part.args as Record<string, unknown>) : {};
       parts.push({ functionCall: { name: part.name, args, ...(fromProvider ? { id: part.id } : {}) }, ...signed });

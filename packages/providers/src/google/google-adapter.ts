@@ -8,27 +8,26 @@
  * finish reason and errors. Gemini caches implicitly: no breakpoints to place.
  */
 
-import type {
-  ModelAdapter,
-  ModelProfile,
-  ModelRef,
-  ModelRequest,
-  ModelStreamEvent,
-  StreamOptions,
-} from '@episodic/core';
-import { googleOutputConfig } from './google-output-format.js';
+import type { ModelProfile, ModelRef, ModelRequest, StreamOptions } from '@episodic/core';
 import { type Content, type GenerateContentParameters, GoogleGenAI } from '@google/genai';
 import type { GoogleModelProfile, GoogleThinkingSetting } from '../profiles/google.js';
 import { resolveApiKey } from '../shared/missing-api-key-error.js';
-import { foreignReasoningWarning } from '../shared/provider-data.js';
-import { streamCall, unknownOptionWarnings } from '../shared/stream-call.js';
+import {
+  plainWarnings,
+  type PreparedRequest,
+  type ProviderAdapter,
+  requestWithoutForeignReasoning,
+} from '../shared/provider-adapter.js';
+import { runSdkStream, unknownOptionWarnings } from '../shared/run-sdk-stream.js';
 import { convertToGoogleMessages } from './convert-to-google-messages.js';
 import { mapGoogleError } from './google-error.js';
+import { googleOutputConfig } from './google-output-format.js';
 import { prepareGoogleTools } from './google-prepare-tools.js';
 import { resolveGoogleProfile } from './google-profile.js';
 import { mapGoogleStream } from './google-stream.js';
 import { buildThinkingConfig } from './google-thinking.js';
 
+/** Options of {@link createGoogleAdapter}. */
 export interface GoogleAdapterOptions {
   /** Model id, e.g. `gemini-3-pro-preview`. */
   model: string;
@@ -44,86 +43,89 @@ export interface GoogleAdapterOptions {
   client?: GoogleGenAI;
 }
 
-const knownProviderOptions = new Set<string>();
-
-/** The Gemini adapter. */
-export class GoogleAdapter implements ModelAdapter {
-  readonly model: ModelRef;
-  readonly profile: GoogleModelProfile;
-  /** An ES private field, so inspecting or logging the adapter never shows the client's API key. */
-  readonly #client: GoogleGenAI;
-
-  constructor(options: GoogleAdapterOptions) {
-    this.model = { provider: 'google', id: options.model };
-    this.profile = resolveGoogleProfile(options.model, options.profile, options.thinking);
-    this.#client =
-      options.client ??
-      new GoogleGenAI({
-        apiKey: resolveApiKey('google', options.apiKey, ['GEMINI_API_KEY', 'GOOGLE_API_KEY']),
-        ...(options.baseURL ? { httpOptions: { baseUrl: options.baseURL } } : {}),
-      });
-  }
-
-  /** Builds the SDK parameters for a packed neutral request (exposed for tests and debugging). */
-  prepare(request: ModelRequest, signal?: AbortSignal): { params: GenerateContentParameters; warnings: string[] } {
-    const converted = convertToGoogleMessages(request.system, request.messages, {
-      model: this.model,
-      profile: this.profile,
-    });
-    const tools = prepareGoogleTools(request.tools);
-    const thinkingConfig = buildThinkingConfig(this.profile.thinking);
-    const params: GenerateContentParameters = {
-      model: this.model.id,
-      contents: converted.contents,
-      config: {
-        maxOutputTokens: request.maxOutputTokens ?? this.profile.maxOutputTokens,
-        ...(converted.systemInstruction ? { systemInstruction: converted.systemInstruction } : {}),
-        ...(tools ? { tools } : {}),
-        ...(thinkingConfig ? { thinkingConfig } : {}),
-        ...(request.output ? googleOutputConfig(request.output) : {}),
-        ...(signal ? { abortSignal: signal } : {}),
-      },
-    };
-    const warnings = [
-      ...foreignReasoningWarning('google', converted.droppedReasoning),
-      ...unknownOptionWarnings('google', request.providerOptions, knownProviderOptions),
-    ];
-    return { params, warnings };
-  }
-
-  async* stream(request: ModelRequest, { signal }: StreamOptions = {}): AsyncGenerator<ModelStreamEvent> {
-    const prepared = this.prepare(request, signal);
-    yield* streamCall({
-      warnings: prepared.warnings,
-      open: () => this.#client.models.generateContentStream(prepared.params),
-      map: (chunks) => mapGoogleStream(chunks, this.model),
-      mapError: (error) => mapGoogleError(error, signal),
-    });
-  }
-
+/** The Gemini adapter: {@link ProviderAdapter} plus exact token counts. */
+export interface GoogleAdapter extends ProviderAdapter<GenerateContentParameters, GoogleModelProfile> {
   /**
    * Exact input tokens by Gemini's tokenizer (`models.countTokens`). The Gemini
    * API counts contents only here, so the system instruction is counted as a
    * leading user turn and tool declarations are not counted.
    */
-  async countTokens(request: ModelRequest, options: StreamOptions = {}): Promise<number> {
-    const { params } = this.prepare(request);
-    const system = params.config?.systemInstruction as Content | undefined;
-    const contents = [...(system ? [{ role: 'user', parts: system.parts }] : []), ...(params.contents as Content[])];
-    try {
-      const counted = await this.#client.models.countTokens({
-        model: this.model.id,
-        contents,
-        ...(options.signal ? { config: { abortSignal: options.signal } } : {}),
-      });
-      return counted.totalTokens ?? 0;
-    } catch (error) {
-      throw mapGoogleError(error, options.signal);
-    }
-  }
+  countTokens(request: ModelRequest, options?: StreamOptions): Promise<number>;
 }
 
-/** Creates a {@link GoogleAdapter}. */
+const knownProviderOptions = new Set<string>();
+
+/** Creates an adapter for the Gemini API. */
 export function createGoogleAdapter(options: GoogleAdapterOptions): GoogleAdapter {
-  return new GoogleAdapter(options);
+  const model: ModelRef = { provider: 'google', id: options.model };
+  const profile = resolveGoogleProfile(options.model, options.profile, options.thinking);
+  const client =
+    options.client ??
+    new GoogleGenAI({
+      apiKey: resolveApiKey('google', options.apiKey, ['GEMINI_API_KEY', 'GOOGLE_API_KEY']),
+      ...(options.baseURL ? { httpOptions: { baseUrl: options.baseURL } } : {}),
+    });
+  const prepare = (request: ModelRequest) => prepareGoogleRequest(request, model, profile);
+  return {
+    model,
+    profile,
+    prepare,
+    async* stream(request, { signal } = {}) {
+      const { body, warnings } = prepare(request);
+      yield* runSdkStream({
+        warnings,
+        // The SDK takes the abort signal inside the request's config.
+        open: () => client.models.generateContentStream(signal ? withSignal(body, signal) : body),
+        map: (chunks) => mapGoogleStream(chunks, model),
+        mapError: (error) => mapGoogleError(error, signal),
+      });
+    },
+    async countTokens(request, { signal } = {}) {
+      const { body } = prepare(request);
+      const system = body.config?.systemInstruction as Content | undefined;
+      const contents = [...(system ? [{ role: 'user', parts: system.parts }] : []), ...(body.contents as Content[])];
+      try {
+        const counted = await client.models.countTokens({
+          model: model.id,
+          contents,
+          ...(signal ? { config: { abortSignal: signal } } : {}),
+        });
+        return counted.totalTokens ?? 0;
+      } catch (error) {
+        throw mapGoogleError(error, signal);
+      }
+    },
+  };
+}
+
+/** Builds the SDK parameters for a packed neutral request. */
+function prepareGoogleRequest(
+  packed: ModelRequest,
+  model: ModelRef,
+  profile: GoogleModelProfile,
+): PreparedRequest<GenerateContentParameters> {
+  const { request, warnings: foreign } = requestWithoutForeignReasoning(packed, model);
+  const converted = convertToGoogleMessages(request.system, request.messages, { profile });
+  const tools = prepareGoogleTools(request.tools);
+  const thinkingConfig = buildThinkingConfig(profile.thinking);
+  const body: GenerateContentParameters = {
+    model: model.id,
+    contents: converted.contents,
+    config: {
+      maxOutputTokens: request.maxOutputTokens ?? profile.maxOutputTokens,
+      ...(converted.systemInstruction ? { systemInstruction: converted.systemInstruction } : {}),
+      ...(tools ? { tools } : {}),
+      ...(thinkingConfig ? { thinkingConfig } : {}),
+      ...(request.output ? googleOutputConfig(request.output) : {}),
+    },
+  };
+  const warnings = [
+    ...foreign,
+    ...plainWarnings(unknownOptionWarnings('google', request.providerOptions, knownProviderOptions)),
+  ];
+  return { body, warnings };
+}
+
+function withSignal(body: GenerateContentParameters, signal: AbortSignal): GenerateContentParameters {
+  return { ...body, config: { ...body.config, abortSignal: signal } };
 }

@@ -1,4 +1,2 @@
 /** The Gemini API adapter. */
-export { createGoogleAdapter, GoogleAdapter, type GoogleAdapterOptions } from './google-adapter.js';
-export { mapGoogleError } from './google-error.js';
-export { resolveGoogleProfile } from './google-profile.js';
+export { createGoogleAdapter, type GoogleAdapter, type GoogleAdapterOptions } from './google-adapter.js';

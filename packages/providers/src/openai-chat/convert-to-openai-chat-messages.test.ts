@@ -1,4 +1,5 @@
 import type { AssistantMessage, Message } from '@episodic/core';
+import { stripForeignReasoning } from '@episodic/core/internal';
 import { describe, expect, it } from 'vitest';
 import { convertToOpenAIChatMessages } from './convert-to-openai-chat-messages.js';
 
@@ -26,7 +27,7 @@ describe('convertToOpenAIChatMessages', () => {
   ];
 
   it('puts reasoning in the configured field and the system prompt first', () => {
-    const { messages: wire } = convertToOpenAIChatMessages('sys', messages, target, { sendAs: 'reasoning_content' });
+    const wire = convertToOpenAIChatMessages('sys', messages, { sendAs: 'reasoning_content' });
     expect(wire[0]).toEqual({ role: 'system', content: 'sys' });
     expect(wire[2]).toEqual({
       role: 'assistant',
@@ -38,7 +39,7 @@ describe('convertToOpenAIChatMessages', () => {
   });
 
   it('drops reasoning before the latest final answer when the wire says so (Harmony)', () => {
-    const { messages: wire } = convertToOpenAIChatMessages(undefined, messages, target, {
+    const wire = convertToOpenAIChatMessages(undefined, messages, {
       sendAs: 'reasoning',
       untilFinal: true,
     });
@@ -47,20 +48,20 @@ describe('convertToOpenAIChatMessages', () => {
   });
 
   it('never sends reasoning with `none`, and gives tool-call messages an empty field when one is required', () => {
+    const none = convertToOpenAIChatMessages(undefined, messages, { sendAs: 'none' });
+    expect(none.some((message) => 'reasoning_content' in message)).toBe(false);
+    // Another model's reasoning, after core took it out (as the adapter does before converting).
     const foreign: AssistantMessage = { ...own('x', true), model: { provider: 'zai', id: 'glm-5' } };
-    const input: Message[] = [{ role: 'user', content: 'u' }, foreign, result('call_x')];
-    const none = convertToOpenAIChatMessages(undefined, input, target, { sendAs: 'none' });
-    expect(Object.keys(none.messages[1] ?? {})).not.toContain('reasoning_content');
-    const required = convertToOpenAIChatMessages(undefined, input, target, {
+    const input = stripForeignReasoning([{ role: 'user', content: 'u' }, foreign, result('call_x')], target).messages;
+    const required = convertToOpenAIChatMessages(undefined, input, {
       sendAs: 'reasoning_content',
       requiredOnToolCalls: true,
     });
-    expect(required.messages[1]?.reasoning_content).toBe('');
-    expect(required.droppedForeignReasoning).toBe(1);
+    expect(required[1]?.reasoning_content).toBe('');
   });
 
   it('wraps reasoning in <think> tags inside content for think-tags families', () => {
-    const { messages: wire } = convertToOpenAIChatMessages(undefined, [own('t', false)], target, {
+    const wire = convertToOpenAIChatMessages(undefined, [own('t', false)], {
       sendAs: 'think-tags',
     });
     expect(wire[0]?.content).toBe('<think>t</think>answer t');

@@ -2,13 +2,14 @@
  * Converts packed neutral messages to Chat Completions messages, for OpenAI and for
  * every OpenAI-compatible server. How reasoning goes back is decided by a few
  * capability flags resolved once per model profile, never by model-name checks here.
+ * Other models' reasoning is already gone: the adapter strips it first, with core's
+ * one rule.
  *
  * @see https://platform.openai.com/docs/api-reference/chat/create#chat-create-messages
  */
 import type {
   AssistantMessage,
   Message,
-  ModelRef,
   ProviderData,
   ReasoningField,
   ReasoningPart,
@@ -19,7 +20,6 @@ import type {
   ChatCompletionMessageParam,
   ChatCompletionMessageToolCall,
 } from 'openai/resources/chat/completions';
-import { isOwnProviderData } from '../shared/provider-data.js';
 import { toolOutputText } from '../shared/tool-output-text.js';
 
 /** How reasoning is sent back on a Chat Completions wire. */
@@ -39,32 +39,13 @@ export interface ChatReasoningWire {
 /** A Chat Completions message plus the non-standard reasoning fields compatible servers take. */
 export type CompatibleChatMessage = ChatCompletionMessageParam & Record<string, unknown>;
 
-/** What {@link convertToOpenAIChatMessages} returns. */
-export interface ChatMessagesResult {
-  messages: CompatibleChatMessage[];
-  /** Reasoning parts not sent because another model produced them. */
-  droppedForeignReasoning: number;
-}
-
-/**
- * True when a reasoning part belongs to `target`: its opaque data says so, or (plain
- * text reasoning without opaque data) its message was produced by `target` or is untagged.
- */
-export function isOwnReasoning(part: ReasoningPart, message: AssistantMessage, target: ModelRef): boolean {
-  if (part.providerData) return isOwnProviderData(part.providerData, target);
-  const producer = message.model;
-  return producer === undefined || (producer.provider === target.provider && producer.id === target.id);
-}
-
-/** Converts `system` and the packed messages for `target`. */
+/** Converts `system` and the packed messages. */
 export function convertToOpenAIChatMessages(
   system: string | undefined,
   messages: readonly Message[],
-  target: ModelRef,
   wire: ChatReasoningWire,
-): ChatMessagesResult {
+): CompatibleChatMessage[] {
   const result: CompatibleChatMessage[] = system ? [{ role: 'system', content: system }] : [];
-  let droppedForeignReasoning = 0;
   const lastFinal = wire.untilFinal ? lastFinalAnswerIndex(messages) : -1;
   messages.forEach((message, index) => {
     if (message.role === 'system') result.push({ role: 'system', content: message.content });
@@ -72,16 +53,12 @@ export function convertToOpenAIChatMessages(
     else if (message.role === 'tool') {
       result.push({ role: 'tool', tool_call_id: message.toolCallId, content: toolOutputText(message) });
     } else {
-      const own = message.content.filter(
-        (part): part is ReasoningPart => part.type === 'reasoning' && isOwnReasoning(part, message, target),
-      );
-      const allReasoning = message.content.filter((part) => part.type === 'reasoning').length;
-      droppedForeignReasoning += allReasoning - own.length;
-      const keep = wire.sendAs !== 'none' && index >= lastFinal ? own : [];
+      const reasoning = message.content.filter((part): part is ReasoningPart => part.type === 'reasoning');
+      const keep = wire.sendAs !== 'none' && index >= lastFinal ? reasoning : [];
       result.push(convertAssistantMessage(message, keep, wire));
     }
   });
-  return { messages: result, droppedForeignReasoning };
+  return result;
 }
 
 /** Index just after the last final answer (assistant message without tool calls); -1 when there is none. */

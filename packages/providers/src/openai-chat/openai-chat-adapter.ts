@@ -8,14 +8,21 @@
  *
  * @see https://platform.openai.com/docs/api-reference/chat/create
  */
-import type { ModelAdapter, ModelRef, ModelRequest, ModelStreamEvent, StreamOptions } from '@episodic/core';
-import { openAIJsonSchemaFormat } from '../openai-shared/openai-output-format.js';
+import type { ModelRef, ModelRequest } from '@episodic/core';
 import type OpenAI from 'openai';
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import type { OpenAIReasoningEffort } from '../openai-responses/openai-responses-adapter.js';
-import { type OpenAIProfile, resolveOpenAIProfile } from '../profiles/openai.js';
-import { droppedReasoningWarning, openAIClient, openAIStreamError } from '../openai-shared/openai-client.js';
-import { streamCall, unknownOptionWarnings } from '../shared/stream-call.js';
+import type { OpenAIProfile } from '../profiles/openai.js';
+import { resolveOpenAIProfile } from '../openai-shared/openai-profile.js';
+import { openAIClient, openAIStreamError } from '../openai-shared/openai-client.js';
+import { openAIJsonSchemaFormat } from '../openai-shared/openai-output-format.js';
+import {
+  plainWarnings,
+  type PreparedRequest,
+  type ProviderAdapter,
+  requestWithoutForeignReasoning,
+} from '../shared/provider-adapter.js';
+import { runSdkStream, unknownOptionWarnings } from '../shared/run-sdk-stream.js';
 import { convertToOpenAIChatMessages } from './convert-to-openai-chat-messages.js';
 import { ChatToolsNeedResponsesError, mapOpenAIChatError } from './openai-chat-error.js';
 import { prepareOpenAIChatTools } from './openai-chat-prepare-tools.js';
@@ -43,17 +50,22 @@ export interface OpenAIChatAdapterOptions extends OpenAIChatCallSettings {
 
 const callSettingKeys = new Set(['reasoningEffort', 'promptCacheKey']);
 
-/** Creates a {@link ModelAdapter} for OpenAI Chat Completions. */
-export function createOpenAIChatAdapter(options: OpenAIChatAdapterOptions): ModelAdapter {
+/** The OpenAI Chat Completions adapter. */
+export type OpenAIChatAdapter = ProviderAdapter<ChatCompletionCreateParamsStreaming, OpenAIProfile>;
+
+/** Creates an adapter for OpenAI Chat Completions. */
+export function createOpenAIChatAdapter(options: OpenAIChatAdapterOptions): OpenAIChatAdapter {
   const profile = resolveOpenAIProfile(options.model, options.profile);
   const model: ModelRef = { provider: 'openai', id: options.model };
   const client = openAIClient(options, profile);
+  const prepare = (request: ModelRequest) => prepareOpenAIChatRequest(request, model, profile, options);
   return {
     model,
     profile,
-    async* stream(request: ModelRequest, { signal }: StreamOptions = {}): AsyncGenerator<ModelStreamEvent> {
-      const { body, warnings } = buildOpenAIChatBody(request, model, profile, options);
-      yield* streamCall({
+    prepare,
+    async* stream(request, { signal } = {}) {
+      const { body, warnings } = prepare(request);
+      yield* runSdkStream({
         warnings,
         open: () => client.chat.completions.create(body, { signal }),
         map: (chunks) => mapOpenAIChatStream(chunks, model, { fields: [] }),
@@ -64,23 +76,21 @@ export function createOpenAIChatAdapter(options: OpenAIChatAdapterOptions): Mode
 }
 
 /** Builds the streaming request body; throws {@link ChatToolsNeedResponsesError} when the model needs Responses. */
-export function buildOpenAIChatBody(
-  request: ModelRequest,
+function prepareOpenAIChatRequest(
+  packed: ModelRequest,
   model: ModelRef,
   profile: OpenAIProfile,
   defaults: OpenAIChatAdapterOptions,
-): { body: ChatCompletionCreateParamsStreaming; warnings: string[] } {
+): PreparedRequest<ChatCompletionCreateParamsStreaming> {
+  const { request, warnings: foreign } = requestWithoutForeignReasoning(packed, model);
   const callOptions = request.providerOptions ?? {};
-  const warnings = unknownOptionWarnings('openai-chat', callOptions, callSettingKeys);
+  const warnings = [...foreign, ...plainWarnings(unknownOptionWarnings('openai-chat', callOptions, callSettingKeys))];
   const settings = { ...defaults, ...(callOptions as OpenAIChatCallSettings) };
   const tools = prepareOpenAIChatTools(request.tools);
   if (profile.chatToolsNeedResponses && tools && settings.reasoningEffort !== 'none') {
     throw new ChatToolsNeedResponsesError(model.id);
   }
-  const { messages, droppedForeignReasoning } = convertToOpenAIChatMessages(request.system, request.messages, model, {
-    sendAs: 'none',
-  });
-  warnings.push(...droppedReasoningWarning('openai-chat', droppedForeignReasoning));
+  const messages = convertToOpenAIChatMessages(request.system, request.messages, { sendAs: 'none' });
   const body: ChatCompletionCreateParamsStreaming = {
     model: model.id,
     messages,
@@ -93,7 +103,7 @@ export function buildOpenAIChatBody(
   };
   if (settings.reasoningEffort) {
     if (profile.reasoning) body.reasoning_effort = settings.reasoningEffort;
-    else warnings.push(`openai-chat: ${model.id} does not reason; reasoningEffort ignored`);
+    else warnings.push({ message: `openai-chat: ${model.id} does not reason; reasoningEffort ignored` });
   }
   return { body, warnings };
 }

@@ -1,10 +1,7 @@
 /** The OpenAI-compatible adapter, driven by model profiles. */
 export {
-  buildOpenAICompatibleBody,
   createOpenAICompatibleAdapter,
+  type OpenAICompatibleAdapter,
   type OpenAICompatibleAdapterOptions,
   type OpenAICompatibleCallSettings,
-  resolveCompatibleProfile,
 } from './openai-compatible-adapter.js';
-export { type CompatibleCapabilities, resolveCompatibleCapabilities } from './openai-compatible-capabilities.js';
-export { withWrappedErrorBodies } from './openai-compatible-error.js';

@@ -7,13 +7,9 @@
  * @see https://platform.openai.com/docs/api-reference/chat/create
  */
 import {
-  findProfile,
   InvalidArgumentError,
-  type ModelAdapter,
   type ModelRef,
   type ModelRequest,
-  type ModelStreamEvent,
-  type StreamOptions,
 } from '@episodic/core';
 import { openAIJsonSchemaFormat } from '../openai-shared/openai-output-format.js';
 import OpenAI from 'openai';
@@ -21,12 +17,19 @@ import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/
 import { convertToOpenAIChatMessages } from '../openai-chat/convert-to-openai-chat-messages.js';
 import { prepareOpenAIChatTools } from '../openai-chat/openai-chat-prepare-tools.js';
 import { mapOpenAIChatStream } from '../openai-chat/openai-chat-stream.js';
-import { type CompatibleProfile, compatibleHost, openaiCompatibleProfiles } from '../profiles/openai-compatible.js';
-import { droppedReasoningWarning, openAIStreamError } from '../openai-shared/openai-client.js';
+import type { CompatibleProfile } from '../profiles/openai-compatible.js';
+import { openAIStreamError } from '../openai-shared/openai-client.js';
 import { MissingApiKeyError, resolveApiKey } from '../shared/missing-api-key-error.js';
-import { streamCall, unknownOptionWarnings } from '../shared/stream-call.js';
+import {
+  plainWarnings,
+  type PreparedRequest,
+  type ProviderAdapter,
+  requestWithoutForeignReasoning,
+} from '../shared/provider-adapter.js';
+import { runSdkStream, unknownOptionWarnings } from '../shared/run-sdk-stream.js';
 import { type CompatibleCapabilities, resolveCompatibleCapabilities } from './openai-compatible-capabilities.js';
 import { mapOpenAICompatibleError, withWrappedErrorBodies } from './openai-compatible-error.js';
+import { resolveCompatibleProfile } from './openai-compatible-profile.js';
 
 /** Per-call settings, also accepted in `request.providerOptions`. */
 export interface OpenAICompatibleCallSettings {
@@ -51,44 +54,6 @@ export interface OpenAICompatibleAdapterOptions extends OpenAICompatibleCallSett
   maxRetries?: number;
 }
 
-/**
- * A profile for a model without a built-in row: the host's row when the host is
- * known (its base URL, key variables and wire fields), else a generic one; either
- * way no reasoning is sent back, the safe choice for a model nobody has checked.
- */
-function unknownModelProfile(provider: string, model: string): CompatibleProfile {
-  const generic: CompatibleProfile = {
-    provider,
-    pattern: model.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
-    contextWindow: 128_000,
-    maxOutputTokens: 8_192,
-    retention: 'episode',
-    cacheStyle: 'none',
-    minCacheableTokens: Number.POSITIVE_INFINITY,
-    tokenizerFactor: 1.2,
-    reasoningField: 'reasoning_content',
-    sendReasoningAs: 'none',
-    effortParameter: 'none',
-    maxTokensField: 'max_tokens',
-    apiKeyEnv: [`${provider.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_API_KEY`],
-    baseURL: '',
-  };
-  const host = compatibleHost(provider);
-  return host ? { ...generic, ...host, provider, sendReasoningAs: 'none', reasoningRequiredOnToolCalls: false } : generic;
-}
-
-/** The profile for a compatible host and model, with the user's overrides applied. */
-export function resolveCompatibleProfile(
-  provider: string,
-  model: string,
-  overrides: Partial<CompatibleProfile> = {},
-): CompatibleProfile {
-  const base =
-    (findProfile(openaiCompatibleProfiles, provider, model) as CompatibleProfile | undefined) ??
-    unknownModelProfile(provider, model);
-  return { ...base, ...overrides, provider };
-}
-
 function createClient(options: OpenAICompatibleAdapterOptions, profile: CompatibleProfile): OpenAI {
   const baseURL = options.baseURL ?? profile.baseURL;
   if (!baseURL) {
@@ -108,18 +73,23 @@ function createClient(options: OpenAICompatibleAdapterOptions, profile: Compatib
 
 const callSettingKeys = new Set(['reasoningEffort']);
 
-/** Creates a {@link ModelAdapter} for an OpenAI-compatible server. */
-export function createOpenAICompatibleAdapter(options: OpenAICompatibleAdapterOptions): ModelAdapter {
+/** The adapter for an OpenAI-compatible server. */
+export type OpenAICompatibleAdapter = ProviderAdapter<ChatCompletionCreateParamsStreaming, CompatibleProfile>;
+
+/** Creates an adapter for an OpenAI-compatible server. */
+export function createOpenAICompatibleAdapter(options: OpenAICompatibleAdapterOptions): OpenAICompatibleAdapter {
   const profile = resolveCompatibleProfile(options.provider, options.model, options.profile);
   const capabilities = resolveCompatibleCapabilities(profile);
   const model: ModelRef = { provider: options.provider, id: options.model };
   const client = options.client ?? createClient(options, profile);
+  const prepare = (request: ModelRequest) => prepareOpenAICompatibleRequest(request, model, capabilities, options);
   return {
     model,
     profile,
-    async* stream(request: ModelRequest, { signal }: StreamOptions = {}): AsyncGenerator<ModelStreamEvent> {
-      const { body, warnings } = buildOpenAICompatibleBody(request, model, capabilities, options);
-      yield* streamCall({
+    prepare,
+    async* stream(request, { signal } = {}) {
+      const { body, warnings } = prepare(request);
+      yield* runSdkStream({
         warnings,
         open: () => client.chat.completions.create(body, { signal }),
         map: (chunks) => mapOpenAIChatStream(chunks, model, capabilities.reader),
@@ -130,22 +100,22 @@ export function createOpenAICompatibleAdapter(options: OpenAICompatibleAdapterOp
 }
 
 /** Builds the streaming request body for a compatible server. */
-export function buildOpenAICompatibleBody(
-  request: ModelRequest,
+function prepareOpenAICompatibleRequest(
+  packed: ModelRequest,
   model: ModelRef,
   capabilities: CompatibleCapabilities,
   defaults: OpenAICompatibleCallSettings,
-): { body: ChatCompletionCreateParamsStreaming; warnings: string[] } {
+): PreparedRequest<ChatCompletionCreateParamsStreaming> {
+  const { request, warnings: foreign } = requestWithoutForeignReasoning(packed, model);
   const callOptions = request.providerOptions ?? {};
-  const warnings = unknownOptionWarnings(model.provider, callOptions, callSettingKeys);
+  const warnings = [...foreign, ...plainWarnings(unknownOptionWarnings(model.provider, callOptions, callSettingKeys))];
   const effort = (callOptions.reasoningEffort as string | undefined) ?? defaults.reasoningEffort;
-  const converted = convertToOpenAIChatMessages(request.system, request.messages, model, capabilities.wire);
-  warnings.push(...droppedReasoningWarning(model.provider, converted.droppedForeignReasoning));
+  const messages = convertToOpenAIChatMessages(request.system, request.messages, capabilities.wire);
   const tools = prepareOpenAIChatTools(request.tools);
   const body = {
     ...capabilities.requestFlags,
     model: model.id,
-    messages: converted.messages,
+    messages,
     stream: true,
     stream_options: { include_usage: true },
     ...(tools ? { tools } : {}),
@@ -156,7 +126,7 @@ export function buildOpenAICompatibleBody(
   if (effort) {
     if (capabilities.effortParameter === 'reasoning_effort') body.reasoning_effort = effort as never;
     else if (capabilities.effortParameter === 'reasoning.effort') body.reasoning = { effort };
-    else warnings.push(`${model.provider}: ${model.id} takes no reasoning effort; reasoningEffort ignored`);
+    else warnings.push({ message: `${model.provider}: ${model.id} takes no reasoning effort; reasoningEffort ignored` });
   }
   return { body, warnings };
 }

@@ -1,4 +1,5 @@
 import type { AssistantMessage } from '@episodic/core';
+import { stripForeignReasoning } from '@episodic/core/internal';
 import { describe, expect, it } from 'vitest';
 import { convertToOpenAIResponsesMessages } from './convert-to-openai-responses-messages.js';
 
@@ -19,7 +20,7 @@ const answer = (withReasoning: boolean): AssistantMessage => ({
 
 describe('convertToOpenAIResponsesMessages', () => {
   it('keeps item ids next to their reasoning item', () => {
-    const { input } = convertToOpenAIResponsesMessages([answer(true)], gpt5);
+    const input = convertToOpenAIResponsesMessages([answer(true)]);
     expect(input.map((item) => ('id' in item ? item.id : undefined))).toEqual(['rs_1', 'msg_1', 'fc_1']);
     expect(input[0]).toMatchObject({
       type: 'reasoning',
@@ -29,18 +30,29 @@ describe('convertToOpenAIResponsesMessages', () => {
   });
 
   it('sends calls and text without ids once the reasoning is gone', () => {
-    const { input } = convertToOpenAIResponsesMessages([answer(false)], gpt5);
+    const input = convertToOpenAIResponsesMessages([answer(false)]);
     expect(input).toEqual([
       { role: 'assistant', content: 'hi' },
       { type: 'function_call', call_id: 'call_1', name: 'f', arguments: '{}' },
     ]);
   });
 
-  it('treats reasoning of another model as gone, and drops a reasoning item left without its following item', () => {
-    const other = convertToOpenAIResponsesMessages([answer(true)], { provider: 'openai', id: 'o3' });
-    expect(other.droppedForeignReasoning).toBe(1);
-    expect(other.input.some((item) => 'id' in item && item.id !== undefined)).toBe(false);
+  it('sends no ids once core took another model`s reasoning out, and drops a reasoning item left without its following item', () => {
+    const stripped = stripForeignReasoning([answer(true)], { provider: 'openai', id: 'o3' }).messages;
+    const other = convertToOpenAIResponsesMessages(stripped);
+    expect(other.some((item) => item.type === 'reasoning' || ('id' in item && item.id !== undefined))).toBe(false);
     const lonely: AssistantMessage = { role: 'assistant', content: [answer(true).content[0]!] };
-    expect(convertToOpenAIResponsesMessages([lonely], gpt5).input).toEqual([]);
+    expect(convertToOpenAIResponsesMessages([lonely])).toEqual([]);
+  });
+
+  it('sends no reasoning item without its encrypted content, nor the ids bound to it', () => {
+    const incomplete: AssistantMessage = {
+      ...answer(true),
+      content: answer(true).content.map((part) =>
+        part.type === 'reasoning' ? { ...part, providerData: { ...tag, id: 'rs_1' } } : part,
+      ),
+    };
+    const input = convertToOpenAIResponsesMessages([incomplete]);
+    expect(input.some((item) => item.type === 'reasoning' || ('id' in item && item.id !== undefined))).toBe(false);
   });
 });

@@ -4,48 +4,34 @@
  * Reasoning travels as `reasoning` items carrying `id` + `encrypted_content` (we run
  * with `store: false`, so the transcript is the single source of truth). An
  * assistant message whose reasoning is sent keeps its `fc_` / `msg_` item ids; one
- * whose reasoning was dropped (past episode, or another model's) sends its function
- * calls and text WITHOUT ids, because an id ties the item to a reasoning item the
- * API would then ask for ("... was provided without its required 'reasoning' item").
+ * whose reasoning was dropped (past episode, another model's, or incomplete) sends
+ * its function calls and text WITHOUT ids, because an id ties the item to a
+ * reasoning item the API would then ask for ("... was provided without its required
+ * 'reasoning' item"). Other models' reasoning and ids are already gone when this
+ * runs: the adapter strips them first, with core's one rule.
  *
  * @see https://platform.openai.com/docs/guides/reasoning#keeping-reasoning-items-in-context
  * @see https://platform.openai.com/docs/api-reference/responses/create#responses-create-input
  */
-import type { AssistantMessage, Message, ModelRef, ReasoningPart, UserMessage } from '@episodic/core';
+import type { AssistantMessage, Message, ReasoningPart, UserMessage } from '@episodic/core';
 import type {
   ResponseInputItem,
   ResponseInputMessageContentList,
   ResponseReasoningItem,
 } from 'openai/resources/responses/responses';
-import { isOwnProviderData } from '../shared/provider-data.js';
 import { toolOutputText } from '../shared/tool-output-text.js';
 
-/** What {@link convertToOpenAIResponsesMessages} returns. */
-export interface ResponsesInput {
-  input: ResponseInputItem[];
-  /** Reasoning parts not sent because another model (or nobody) produced their opaque data. */
-  droppedForeignReasoning: number;
-}
-
-/**
- * Converts messages (no system lines: the system prompt goes to `instructions`) to
- * input items for `target`.
- */
-export function convertToOpenAIResponsesMessages(messages: readonly Message[], target: ModelRef): ResponsesInput {
+/** Converts messages (no system lines: the system prompt goes to `instructions`) to input items. */
+export function convertToOpenAIResponsesMessages(messages: readonly Message[]): ResponseInputItem[] {
   const input: ResponseInputItem[] = [];
-  let droppedForeignReasoning = 0;
   for (const message of messages) {
     if (message.role === 'system') continue;
     if (message.role === 'user') input.push(convertUserMessage(message));
     else if (message.role === 'tool') {
       input.push({ type: 'function_call_output', call_id: message.toolCallId, output: toolOutputText(message) });
-    } else {
-      const converted = convertAssistantMessage(message, target);
-      droppedForeignReasoning += converted.droppedForeignReasoning;
-      input.push(...converted.items);
-    }
+    } else input.push(...convertAssistantMessage(message));
   }
-  return { input, droppedForeignReasoning };
+  return input;
 }
 
 function convertUserMessage(message: UserMessage): ResponseInputItem {
@@ -62,10 +48,9 @@ function convertUserMessage(message: UserMessage): ResponseInputItem {
   return { role: 'user', content };
 }
 
-/** The reasoning item stored on a part, when it is this model's and complete. */
-function reasoningItemOf(part: ReasoningPart, target: ModelRef): ResponseReasoningItem | undefined {
+/** The reasoning item stored on a part, when it is complete (an id and its encrypted content). */
+function reasoningItemOf(part: ReasoningPart): ResponseReasoningItem | undefined {
   const data = part.providerData;
-  if (!isOwnProviderData(data, target)) return undefined;
   const id = data?.id;
   const encrypted = data?.encrypted_content;
   if (typeof id !== 'string' || typeof encrypted !== 'string') return undefined;
@@ -77,17 +62,12 @@ function reasoningItemOf(part: ReasoningPart, target: ModelRef): ResponseReasoni
   return { type: 'reasoning', id, encrypted_content: encrypted, summary };
 }
 
-function convertAssistantMessage(
-  message: AssistantMessage,
-  target: ModelRef,
-): { items: ResponseInputItem[]; droppedForeignReasoning: number } {
+function convertAssistantMessage(message: AssistantMessage): ResponseInputItem[] {
   const reasoningItems = new Map<ReasoningPart, ResponseReasoningItem>();
-  let droppedForeignReasoning = 0;
   for (const part of message.content) {
     if (part.type !== 'reasoning') continue;
-    const item = reasoningItemOf(part, target);
+    const item = reasoningItemOf(part);
     if (item) reasoningItems.set(part, item);
-    else droppedForeignReasoning += 1;
   }
   // Item ids are kept only when the reasoning they are bound to goes along.
   const keepIds = reasoningItems.size > 0;
@@ -97,7 +77,7 @@ function convertAssistantMessage(
       const item = reasoningItems.get(part);
       if (item) items.push(item);
     } else if (part.type === 'text') {
-      const id = keepIds && isOwnProviderData(part.providerData, target) ? part.providerData?.id : undefined;
+      const id = keepIds ? part.providerData?.id : undefined;
       items.push(
         typeof id === 'string'
           ? {
@@ -110,7 +90,7 @@ function convertAssistantMessage(
           : { role: 'assistant', content: part.text },
       );
     } else {
-      const id = keepIds && isOwnProviderData(part.providerData, target) ? part.providerData?.id : undefined;
+      const id = keepIds ? part.providerData?.id : undefined;
       items.push({
         type: 'function_call',
         call_id: part.id,
@@ -120,7 +100,7 @@ function convertAssistantMessage(
       });
     }
   }
-  return { items: withoutTrailingReasoning(items), droppedForeignReasoning };
+  return withoutTrailingReasoning(items);
 }
 
 /**

@@ -1,12 +1,9 @@
 /** The OpenAI Responses API adapter. */
-
-export { convertToOpenAIResponsesMessages, type ResponsesInput } from './convert-to-openai-responses-messages.js';
 export {
-  buildOpenAIResponsesBody,
   createOpenAIResponsesAdapter,
   type OpenAIReasoningEffort,
   type OpenAIReasoningSummary,
+  type OpenAIResponsesAdapter,
   type OpenAIResponsesAdapterOptions,
   type OpenAIResponsesCallSettings,
 } from './openai-responses-adapter.js';
-export { mapOpenAIResponsesUsage } from './openai-responses-stream.js';

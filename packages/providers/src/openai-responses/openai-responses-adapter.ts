@@ -8,17 +8,25 @@
  * @see https://platform.openai.com/docs/api-reference/responses/create
  * @see https://platform.openai.com/docs/guides/reasoning
  */
-import type { ModelAdapter, ModelRef, ModelRequest, ModelStreamEvent, StreamOptions } from '@episodic/core';
-import { openAIJsonSchemaFormat } from '../openai-shared/openai-output-format.js';
+import type { ModelRef, ModelRequest } from '@episodic/core';
 import type OpenAI from 'openai';
-import type { ResponseCreateParamsStreaming, ResponseIncludable } from 'openai/resources/responses/responses';
-import { type OpenAIProfile, resolveOpenAIProfile } from '../profiles/openai.js';
-import { droppedReasoningWarning, openAIClient, openAIStreamError } from '../openai-shared/openai-client.js';
-import { streamCall, unknownOptionWarnings } from '../shared/stream-call.js';
+import type { ResponseCreateParamsStreaming } from 'openai/resources/responses/responses';
+import type { OpenAIProfile } from '../profiles/openai.js';
+import { resolveOpenAIProfile } from '../openai-shared/openai-profile.js';
+import { openAIClient, openAIStreamError } from '../openai-shared/openai-client.js';
+import { openAIJsonSchemaFormat } from '../openai-shared/openai-output-format.js';
+import {
+  plainWarnings,
+  type PreparedRequest,
+  type ProviderAdapter,
+  requestWithoutForeignReasoning,
+} from '../shared/provider-adapter.js';
+import { runSdkStream, unknownOptionWarnings } from '../shared/run-sdk-stream.js';
 import { convertToOpenAIResponsesMessages } from './convert-to-openai-responses-messages.js';
 import { mapOpenAIResponsesError } from './openai-responses-error.js';
 import { prepareOpenAIResponsesTools } from './openai-responses-prepare-tools.js';
 import { mapOpenAIResponsesStream } from './openai-responses-stream.js';
+import { buildReasoningParams } from './openai-responses-thinking.js';
 
 /** `reasoning.effort` values. */
 export type OpenAIReasoningEffort = 'none' | 'minimal' | 'low' | 'medium' | 'high' | 'xhigh';
@@ -53,17 +61,22 @@ export interface OpenAIResponsesAdapterOptions extends OpenAIResponsesCallSettin
 
 const callSettingKeys = new Set(['reasoningEffort', 'reasoningSummary', 'promptCacheKey']);
 
-/** Creates a {@link ModelAdapter} for the OpenAI Responses API. */
-export function createOpenAIResponsesAdapter(options: OpenAIResponsesAdapterOptions): ModelAdapter {
+/** The OpenAI Responses adapter. */
+export type OpenAIResponsesAdapter = ProviderAdapter<ResponseCreateParamsStreaming, OpenAIProfile>;
+
+/** Creates an adapter for the OpenAI Responses API. */
+export function createOpenAIResponsesAdapter(options: OpenAIResponsesAdapterOptions): OpenAIResponsesAdapter {
   const profile = resolveOpenAIProfile(options.model, options.profile);
   const model: ModelRef = { provider: 'openai', id: options.model };
   const client = openAIClient(options, profile);
+  const prepare = (request: ModelRequest) => prepareOpenAIResponsesRequest(request, model, profile, options);
   return {
     model,
     profile,
-    async* stream(request: ModelRequest, { signal }: StreamOptions = {}): AsyncGenerator<ModelStreamEvent> {
-      const { body, warnings } = buildOpenAIResponsesBody(request, model, profile, options);
-      yield* streamCall({
+    prepare,
+    async* stream(request, { signal } = {}) {
+      const { body, warnings } = prepare(request);
+      yield* runSdkStream({
         warnings,
         open: () => client.responses.create(body, { signal }),
         map: (events) => mapOpenAIResponsesStream(events, model),
@@ -74,19 +87,22 @@ export function createOpenAIResponsesAdapter(options: OpenAIResponsesAdapterOpti
 }
 
 /** Builds the streaming request body and the warnings it raised. */
-export function buildOpenAIResponsesBody(
-  request: ModelRequest,
+function prepareOpenAIResponsesRequest(
+  packed: ModelRequest,
   model: ModelRef,
   profile: OpenAIProfile,
   defaults: OpenAIResponsesAdapterOptions,
-): { body: ResponseCreateParamsStreaming; warnings: string[] } {
+): PreparedRequest<ResponseCreateParamsStreaming> {
+  const { request, warnings: foreign } = requestWithoutForeignReasoning(packed, model);
   const callOptions = request.providerOptions ?? {};
-  const warnings = unknownOptionWarnings('openai-responses', callOptions, callSettingKeys);
   const settings = { ...defaults, ...(callOptions as OpenAIResponsesCallSettings) };
-  const { input, droppedForeignReasoning } = convertToOpenAIResponsesMessages(request.messages, model);
-  warnings.push(...droppedReasoningWarning('openai-responses', droppedForeignReasoning));
+  const input = convertToOpenAIResponsesMessages(request.messages);
   const tools = prepareOpenAIResponsesTools(request.tools);
-  const include: ResponseIncludable[] = profile.reasoning ? ['reasoning.encrypted_content'] : [];
+  const thinking = buildReasoningParams(model.id, profile, settings);
+  const warnings = [
+    ...foreign,
+    ...plainWarnings(unknownOptionWarnings('openai-responses', callOptions, callSettingKeys), thinking.warnings),
+  ];
   const body: ResponseCreateParamsStreaming = {
     model: model.id,
     input,
@@ -95,17 +111,10 @@ export function buildOpenAIResponsesBody(
     ...(request.system ? { instructions: request.system } : {}),
     ...(tools ? { tools } : {}),
     ...(request.maxOutputTokens ? { max_output_tokens: request.maxOutputTokens } : {}),
-    ...(include.length > 0 ? { include } : {}),
+    ...(thinking.include ? { include: thinking.include } : {}),
     ...(settings.promptCacheKey ? { prompt_cache_key: settings.promptCacheKey } : {}),
+    ...(thinking.reasoning ? { reasoning: thinking.reasoning } : {}),
     ...(request.output ? { text: { format: { type: 'json_schema', ...openAIJsonSchemaFormat(request.output) } } } : {}),
   };
-  if (profile.reasoning) {
-    body.reasoning = {
-      ...(settings.reasoningEffort ? { effort: settings.reasoningEffort } : {}),
-      summary: settings.reasoningSummary ?? 'auto',
-    };
-  } else if (settings.reasoningEffort) {
-    warnings.push(`openai-responses: ${model.id} does not reason; reasoningEffort ignored`);
-  }
   return { body, warnings };
 }

@@ -38,8 +38,3 @@ export function openAIStreamError(
 ): (error: unknown) => Error {
   return (error) => (signal?.aborted ? abortedError(provider, error) : map(error));
 }
-
-/** The warning the OpenAI-wire adapters give when reasoning of another model is left out. */
-export function droppedReasoningWarning(label: string, count: number): string[] {
-  return count > 0 ? [`${label}: ${count} reasoning part(s) from another model were not sent`] : [];
-}

@@ -2,7 +2,8 @@
  * Claude model profiles (data, first match wins). Facts from PROVIDERS.md and
  * https://docs.claude.com/en/docs/build-with-claude/extended-thinking,
  * https://docs.claude.com/en/docs/build-with-claude/prompt-caching and
- * https://docs.claude.com/en/docs/about-claude/pricing. Context windows are the
+ * https://docs.claude.com/en/docs/about-claude/pricing (prices: see `prices-collected.ts`;
+ * cache writes are the 5-minute TTL's, 1.25x input). Context windows are the
  * standard (non-beta) sizes; override `contextWindow` for the 1M-token betas.
  */
 import type { ModelProfile } from '@episodic/core';
@@ -26,6 +27,7 @@ export interface AnthropicProfileFields {
   cacheTtl: '5m' | '1h';
 }
 
+/** A profile of a Claude model: the common fields plus the Anthropic ones. */
 export type AnthropicModelProfile = ModelProfile & AnthropicProfileFields;
 
 const interleaved = 'interleaved-thinking-2025-05-14';
@@ -38,6 +40,12 @@ const base = {
   toolCallId: anthropicToolCallIdRule,
   cacheTtl: '5m',
 } as const;
+
+/**
+ * What Anthropic fixes for every model: the fallback's provider fields for a model
+ * without a row (the shortest cache minimum of the current models).
+ */
+export const anthropicDefaults: Partial<AnthropicModelProfile> = { ...base, minCacheableTokens: 1024 };
 
 const manual = (budgetTokens: number) =>
   ({
@@ -136,6 +144,29 @@ export const anthropicProfiles: readonly AnthropicModelProfile[] = [
     maxOutputTokens: 32_000,
     minCacheableTokens: 1024,
     pricing: { input: 15, cachedInput: 1.5, cacheWrite: 18.75, output: 75 },
+  },
+  {
+    // Manual thinking without the interleaved-thinking beta (a Claude 4 feature).
+    ...base,
+    ...manual(8192),
+    pattern: 'claude-3-7-sonnet.*',
+    betaHeaders: [],
+    contextWindow: 200_000,
+    maxOutputTokens: 64_000,
+    minCacheableTokens: 1024,
+    pricing: sonnet4Pricing,
+  },
+  {
+    // No extended thinking on this model.
+    ...base,
+    pattern: 'claude-3-5-haiku.*',
+    thinking: { type: 'disabled' },
+    betaHeaders: [],
+    signatureBoundToPrefix: false,
+    contextWindow: 200_000,
+    maxOutputTokens: 8192,
+    minCacheableTokens: 2048,
+    pricing: { input: 0.8, cachedInput: 0.08, cacheWrite: 1, output: 4 },
   },
   {
     // Unknown Claude models: assume a newer one (adaptive thinking, bound signatures).

@@ -1,7 +1,8 @@
 /**
  * Gemini model profiles (data, first match wins). Facts from PROVIDERS.md,
- * https://ai.google.dev/gemini-api/docs/thinking and
- * https://ai.google.dev/gemini-api/docs/thought-signatures.
+ * https://ai.google.dev/gemini-api/docs/thinking,
+ * https://ai.google.dev/gemini-api/docs/thought-signatures and
+ * https://ai.google.dev/gemini-api/docs/pricing (see `prices-collected.ts`).
  */
 import type { ModelProfile } from '@episodic/core';
 
@@ -23,17 +24,25 @@ export interface GoogleProfileFields {
   placeholderSignature: string;
 }
 
+/** A profile of a Gemini model: the common fields plus the Google ones. */
 export type GoogleModelProfile = ModelProfile & GoogleProfileFields;
 
-const base = {
+const provider = {
   provider: 'google',
   retention: 'episode',
   cacheStyle: 'gemini-implicit',
   tokenizerFactor: 1.05,
-  contextWindow: 1_048_576,
-  maxOutputTokens: 65_536,
   placeholderSignature: 'skip_thought_signature_validator',
 } as const;
+
+/**
+ * What Google fixes for every model: the fallback's provider fields for a model
+ * without a row (a model name outside the `gemini-` families, e.g. Gemma, keeps
+ * the fallback's conservative limits).
+ */
+export const googleDefaults: Partial<GoogleModelProfile> = { ...provider, minCacheableTokens: 1024 };
+
+const base = { ...provider, contextWindow: 1_048_576, maxOutputTokens: 65_536 } as const;
 
 // Gemini 3 answers in JSON while it calls functions; 2.5 refuses a JSON answer next to
 // function declarations ("Function calling with a response mime type: 'application/json'
@@ -50,6 +59,16 @@ export const googleProfiles: readonly GoogleModelProfile[] = [
     thinking: { level: 'high', includeThoughts: true },
     functionCallSignatures: 'required',
     minCacheableTokens: 4096,
+    pricing: { input: 2, cachedInput: 0.2, output: 12 },
+  },
+  {
+    ...base,
+    pattern: 'gemini-3(?:\\.\\d+)?-flash.*',
+    ...jsonAnswers,
+    thinking: { level: 'high', includeThoughts: true },
+    functionCallSignatures: 'required',
+    minCacheableTokens: 1024,
+    pricing: { input: 0.5, cachedInput: 0.05, output: 3 },
   },
   {
     ...base,
@@ -65,6 +84,15 @@ export const googleProfiles: readonly GoogleModelProfile[] = [
     thinking: { budget: -1, includeThoughts: true },
     functionCallSignatures: 'optional',
     minCacheableTokens: 4096,
+    pricing: { input: 1.25, cachedInput: 0.125, output: 10 },
+  },
+  {
+    ...base,
+    pattern: 'gemini-2\\.5-flash-lite.*',
+    thinking: { budget: -1, includeThoughts: true },
+    functionCallSignatures: 'optional',
+    minCacheableTokens: 1024,
+    pricing: { input: 0.1, cachedInput: 0.01, output: 0.4 },
   },
   {
     ...base,
@@ -72,6 +100,7 @@ export const googleProfiles: readonly GoogleModelProfile[] = [
     thinking: { budget: -1, includeThoughts: true },
     functionCallSignatures: 'optional',
     minCacheableTokens: 1024,
+    pricing: { input: 0.3, cachedInput: 0.03, output: 2.5 },
   },
   {
     // Unknown Gemini models: assume a newer one that validates signatures.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { builtinProfiles, resolveProfile } from './index.js';
+import { builtinProfiles, pricesCollected, resolveProfile } from './index.js';
 
 describe('resolveProfile', () => {
   it.each([
@@ -44,5 +44,54 @@ describe('resolveProfile', () => {
     expect(unknown).toMatchObject({ provider: 'acme', retention: 'episode', cacheStyle: 'none' });
     expect(new RegExp(`^(?:${unknown.pattern})$`).test('model.v1')).toBe(true);
     expect(new RegExp(`^(?:${unknown.pattern})$`).test('modelXv1')).toBe(false);
+  });
+
+  it('falls back by one rule: conservative limits, the known provider`s own fields, nothing sent back', () => {
+    expect(resolveProfile('anthropic', 'claude-opus-4-5').fallback).toBeUndefined();
+    expect(resolveProfile('deepseek', 'deepseek-v9-ultra')).toMatchObject({
+      fallback: true,
+      contextWindow: 128_000,
+      maxOutputTokens: 8192,
+      retention: 'episode',
+      cacheStyle: 'openai-prefix',
+      minCacheableTokens: 64,
+      baseURL: 'https://api.deepseek.com',
+      apiKeyEnv: ['DEEPSEEK_API_KEY'],
+      sendReasoningAs: 'none',
+      reasoningRequiredOnToolCalls: false,
+    });
+    expect(resolveProfile('anthropic', 'my-claude-finetune')).toMatchObject({
+      fallback: true,
+      cacheStyle: 'anthropic-breakpoints',
+      minCacheableTokens: 1024,
+      contextWindow: 128_000,
+    });
+    // Gemma through the Gemini API: Google's cache, not Gemini's 1M window.
+    expect(resolveProfile('google', 'gemma-3-27b-it')).toMatchObject({
+      fallback: true,
+      cacheStyle: 'gemini-implicit',
+      contextWindow: 128_000,
+    });
+    expect(resolveProfile('acme', 'rocket')).toMatchObject({
+      fallback: true,
+      cacheStyle: 'none',
+      minCacheableTokens: Number.POSITIVE_INFINITY,
+    });
+  });
+});
+
+describe('the built-in prices', () => {
+  it('are dated, sourced, and price cached input no higher than input and cache writes no lower', () => {
+    expect(pricesCollected.date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(pricesCollected.note).toMatch(/change/);
+    expect(pricesCollected.sources.length).toBeGreaterThan(0);
+    const priced = builtinProfiles.filter((profile) => profile.pricing !== undefined);
+    expect(new Set(priced.map((profile) => profile.provider))).toEqual(
+      new Set(['anthropic', 'google', 'openai', 'deepseek']),
+    );
+    for (const { pricing } of priced) {
+      expect(pricing!.cachedInput).toBeLessThanOrEqual(pricing!.input);
+      if (pricing!.cacheWrite !== undefined) expect(pricing!.cacheWrite).toBeGreaterThanOrEqual(pricing!.input);
+    }
   });
 });

@@ -3,11 +3,12 @@
  * provider and model pattern, with user overrides on top (DESIGN.md, "Reasoning
  * profiles"). A family is one file and one line below.
  */
-import { findProfile, type ModelProfile } from '@episodic/core';
-import { anthropicProfiles } from './anthropic.js';
-import { googleProfiles } from './google.js';
-import { openaiProfiles } from './openai.js';
-import { openaiCompatibleProfiles } from './openai-compatible.js';
+import type { ModelProfile } from '@episodic/core';
+import { findProfile } from '@episodic/core/internal';
+import { anthropicDefaults, anthropicProfiles } from './anthropic.js';
+import { googleDefaults, googleProfiles } from './google.js';
+import { openaiDefaults, openaiProfiles } from './openai.js';
+import { compatibleHostDefaults, openaiCompatibleProfiles } from './openai-compatible.js';
 
 /** Every built-in profile; within a family the first matching pattern wins. */
 export const builtinProfiles: readonly ModelProfile[] = [
@@ -17,24 +18,49 @@ export const builtinProfiles: readonly ModelProfile[] = [
   ...openaiCompatibleProfiles,
 ];
 
-/** Used when no profile matches: conservative limits, no reasoning sent back across episodes. */
-export function fallbackProfile(provider: string, model: string): ModelProfile {
+/** What each known provider fixes for all its models, whatever the model. */
+function providerDefaults(provider: string): Partial<ModelProfile> | undefined {
+  if (provider === 'anthropic') return anthropicDefaults;
+  if (provider === 'google') return googleDefaults;
+  if (provider === 'openai') return openaiDefaults;
+  return compatibleHostDefaults(provider);
+}
+
+/** Limits and cache for a model nobody described: conservative, no caching assumed. */
+const unknownModel = {
+  contextWindow: 128_000,
+  maxOutputTokens: 8192,
+  cacheStyle: 'none',
+  minCacheableTokens: Number.POSITIVE_INFINITY,
+  tokenizerFactor: 1.2,
+} as const;
+
+/**
+ * The profile of a model without a row: the conservative limits of
+ * `unknownModel`, then what the provider fixes for all its models when the
+ * provider is known (cache style and minimum, tokenizer factor, key variables,
+ * base URL, wire fields), with no reasoning sent back across episodes.
+ * `fallback: true` tells callers it is a guess (the CLI says so).
+ */
+function fallbackProfile(provider: string, model: string): ModelProfile {
   return {
+    ...unknownModel,
+    ...providerDefaults(provider),
     provider,
     pattern: model.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
-    contextWindow: 128_000,
-    maxOutputTokens: 8192,
     retention: 'episode',
-    cacheStyle: 'none',
-    minCacheableTokens: Number.POSITIVE_INFINITY,
-    tokenizerFactor: 1.2,
+    fallback: true,
   };
 }
 
 /**
- * The profile for a provider and model: the first matching entry of `table`
- * (default: the built-ins, or user profiles placed in front of them), with
- * `overrides` applied field by field.
+ * The one profile lookup, used by every adapter and by the CLI. The profile of
+ * `provider`/`model` is the first entry of `table` (default: the built-ins; put
+ * your own rows in front of them) whose provider and pattern match; when none
+ * matches, the fallback: conservative limits (128k context, 8,192 output tokens,
+ * no caching), overlaid with what a known provider fixes for all its models, and
+ * no reasoning sent back across episodes; it has `fallback: true`. `overrides`
+ * apply last, field by field (the provider is never overridden).
  */
 export function resolveProfile(
   provider: string,
@@ -46,15 +72,8 @@ export function resolveProfile(
   return { ...found, ...overrides, provider: found.provider };
 }
 
-export type { AnthropicModelProfile, AnthropicProfileFields, AnthropicThinkingSetting } from './anthropic.js';
-export { anthropicProfiles } from './anthropic.js';
-export type { GoogleModelProfile, GoogleProfileFields, GoogleThinkingSetting } from './google.js';
-export { googleProfiles } from './google.js';
-export { type OpenAIProfile, type OpenAIProfileFields, openaiProfiles, resolveOpenAIProfile } from './openai.js';
-export {
-  type CompatibleProfile,
-  type CompatibleProfileFields,
-  type ContentReasoning,
-  type EffortParameter,
-  openaiCompatibleProfiles,
-} from './openai-compatible.js';
+export type { AnthropicModelProfile, AnthropicThinkingSetting } from './anthropic.js';
+export type { GoogleModelProfile, GoogleThinkingSetting } from './google.js';
+export type { OpenAIProfile } from './openai.js';
+export type { CompatibleProfile, ContentReasoning, EffortParameter } from './openai-compatible.js';
+export { pricesCollected } from './prices-collected.js';

@@ -180,14 +180,26 @@ const gptOss = (host: Host): CompatibleProfile => ({
   effortParameter: host.effortParameter === 'none' ? 'reasoning_effort' : host.effortParameter,
 });
 
+/** DeepSeek's list price for every current model (https://api-docs.deepseek.com/quick_start/pricing; see `prices-collected.ts`). */
+const deepseekPricing = { input: 0.28, cachedInput: 0.028, output: 0.42 };
+
 /** Every compatible profile; within a provider the first matching pattern wins. */
 export const openaiCompatibleProfiles: readonly CompatibleProfile[] = [
   {
-    // R1 (`deepseek-reasoner`, and open-weight R1 names): reasoning is display-only;
+    // R1 (`deepseek-reasoner`, and open-weight R1 names below): reasoning is display-only;
     // sending it back is a 400 (PROVIDERS.md). If your account serves thinking mode
     // under `deepseek-reasoner`, override this entry with the thinking profile.
     ...hosts.deepseek,
-    pattern: 'deepseek-(r1(-.*)?|reasoner)',
+    pattern: 'deepseek-reasoner',
+    contextWindow: 65_536,
+    maxOutputTokens: 32_768,
+    retention: 'none',
+    sendReasoningAs: 'none',
+    pricing: deepseekPricing,
+  },
+  {
+    ...hosts.deepseek,
+    pattern: 'deepseek-r1(-.*)?',
     contextWindow: 65_536,
     maxOutputTokens: 32_768,
     retention: 'none',
@@ -203,7 +215,7 @@ export const openaiCompatibleProfiles: readonly CompatibleProfile[] = [
     retention: 'tool-episodes',
     reasoningRequiredOnToolCalls: true,
     requestFlags: { thinking: { type: 'enabled' } },
-    pricing: { input: 0.28, cachedInput: 0.028, output: 0.42 },
+    pricing: deepseekPricing,
   },
   {
     ...hosts.deepseek,
@@ -211,6 +223,7 @@ export const openaiCompatibleProfiles: readonly CompatibleProfile[] = [
     contextWindow: 128_000,
     maxOutputTokens: 8_192,
     sendReasoningAs: 'none',
+    pricing: deepseekPricing,
   },
   {
     // Preserved Thinking: with `clear_thinking: false` the server keeps earlier turns' reasoning in context.
@@ -265,9 +278,11 @@ export const openaiCompatibleProfiles: readonly CompatibleProfile[] = [
 ];
 
 /**
- * The host row of a known compatible provider (base URL, key variables, wire
- * fields), for models that have no row of their own yet.
+ * What a known compatible host fixes for every model (base URL, key variables,
+ * wire fields, cache): the fallback's provider fields for a model without a row.
+ * Such a model gets no reasoning back, the safe choice for a model nobody has checked.
  */
-export function compatibleHost(provider: string): CompatibleProfileFields | undefined {
-  return Object.hasOwn(hosts, provider) ? hosts[provider as HostName] : undefined;
+export function compatibleHostDefaults(provider: string): Partial<CompatibleProfile> | undefined {
+  if (!Object.hasOwn(hosts, provider)) return undefined;
+  return { ...hosts[provider as HostName], sendReasoningAs: 'none', reasoningRequiredOnToolCalls: false };
 }

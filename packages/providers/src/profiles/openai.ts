@@ -5,7 +5,7 @@
  * @see https://platform.openai.com/docs/models
  * @see https://platform.openai.com/docs/guides/reasoning
  */
-import { findProfile, type ModelProfile } from '@episodic/core';
+import type { ModelProfile } from '@episodic/core';
 
 /** Fields an OpenAI profile adds to {@link ModelProfile}. */
 export interface OpenAIProfileFields {
@@ -39,9 +39,12 @@ const common = {
   structuredOutput: 'native',
 } as const;
 
+/** What OpenAI fixes for every model: the fallback's provider fields (the table's last row also catches every id). */
+export const openaiDefaults: Partial<OpenAIProfile> = { ...common, reasoning: false };
+
 /**
  * OpenAI models, most specific pattern first (the first match wins). Prices in USD
- * per million tokens.
+ * per million tokens (https://platform.openai.com/docs/pricing; see `prices-collected.ts`).
  */
 export const openaiProfiles: readonly OpenAIProfile[] = [
   {
@@ -90,7 +93,15 @@ export const openaiProfiles: readonly OpenAIProfile[] = [
   },
   {
     ...common,
-    pattern: 'o[34](-mini)?(-.*)?',
+    pattern: 'o4-mini(-.*)?',
+    contextWindow: 200_000,
+    maxOutputTokens: 100_000,
+    reasoning: true,
+    pricing: { input: 1.1, cachedInput: 0.275, output: 4.4 },
+  },
+  {
+    ...common,
+    pattern: 'o3(-.*)?',
     contextWindow: 200_000,
     maxOutputTokens: 100_000,
     reasoning: true,
@@ -98,7 +109,30 @@ export const openaiProfiles: readonly OpenAIProfile[] = [
   },
   {
     ...common,
-    pattern: 'gpt-4\\.1(-mini|-nano)?(-.*)?',
+    pattern: 'o4(-.*)?',
+    contextWindow: 200_000,
+    maxOutputTokens: 100_000,
+    reasoning: true,
+  },
+  {
+    ...common,
+    pattern: 'gpt-4\\.1-mini(-.*)?',
+    contextWindow: 1_047_576,
+    maxOutputTokens: 32_768,
+    reasoning: false,
+    pricing: { input: 0.4, cachedInput: 0.1, output: 1.6 },
+  },
+  {
+    ...common,
+    pattern: 'gpt-4\\.1-nano(-.*)?',
+    contextWindow: 1_047_576,
+    maxOutputTokens: 32_768,
+    reasoning: false,
+    pricing: { input: 0.1, cachedInput: 0.025, output: 0.4 },
+  },
+  {
+    ...common,
+    pattern: 'gpt-4\\.1(-.*)?',
     contextWindow: 1_047_576,
     maxOutputTokens: 32_768,
     reasoning: false,
@@ -106,7 +140,15 @@ export const openaiProfiles: readonly OpenAIProfile[] = [
   },
   {
     ...common,
-    pattern: 'gpt-4o(-mini)?(-.*)?',
+    pattern: 'gpt-4o-mini(-.*)?',
+    contextWindow: 128_000,
+    maxOutputTokens: 16_384,
+    reasoning: false,
+    pricing: { input: 0.15, cachedInput: 0.075, output: 0.6 },
+  },
+  {
+    ...common,
+    pattern: 'gpt-4o(-.*)?',
     contextWindow: 128_000,
     maxOutputTokens: 16_384,
     reasoning: false,
@@ -123,10 +165,3 @@ export const openaiProfiles: readonly OpenAIProfile[] = [
     structuredOutput: 'tool',
   },
 ];
-
-/** The profile for an OpenAI model, with the user's overrides applied. */
-export function resolveOpenAIProfile(model: string, overrides: Partial<OpenAIProfile> = {}): OpenAIProfile {
-  // The table ends with a catch-all, so every model id finds a row.
-  const base = findProfile(openaiProfiles, 'openai', model) as OpenAIProfile;
-  return { ...base, ...overrides };
-}

@@ -4,6 +4,8 @@ import { EpisodicError } from '@episodic/core';
 /** No API key was passed and none of the provider's environment variables is set. */
 export class MissingApiKeyError extends EpisodicError {
   readonly provider: string;
+  /** The variables the key is read from, first choice first (from the model profile). */
+  readonly environmentVariables: readonly string[];
 
   constructor(provider: string, environmentVariables: readonly string[]) {
     super(
@@ -11,6 +13,7 @@ export class MissingApiKeyError extends EpisodicError {
       `No API key for ${provider}: pass { apiKey } to the adapter or set ${environmentVariables.join(' or ')}.`,
     );
     this.provider = provider;
+    this.environmentVariables = environmentVariables;
   }
 }
 

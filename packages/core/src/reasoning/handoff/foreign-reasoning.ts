@@ -7,6 +7,11 @@
  *
  * Untagged data (no `providerData`, no `model` on the message) counts as the
  * target's own: that is history an application brought without provenance.
+ *
+ * {@link stripForeignReasoning} is the one place this happens, with the one
+ * warning: the loop calls it before every model call, and the built-in adapters
+ * call it in `prepare()` for users who stream without the loop (after the loop
+ * there is nothing left for them to strip, so a call warns once).
  * Results are cached per message and target, so consecutive calls pack the same
  * objects and the packer's per-message caches keep working.
  */
@@ -64,4 +69,42 @@ export function withoutForeignReasoning(messages: readonly Message[], target: Mo
     result[index] = clean(message, target);
   }
   return result ?? messages;
+}
+
+/** The warning given when another model's reasoning is left out of a call. */
+export interface ForeignReasoningWarning {
+  code: 'foreign-reasoning-dropped';
+  message: string;
+}
+
+/**
+ * `messages` for a call to `target` without another model's reasoning or opaque
+ * data (see {@link withoutForeignReasoning}), and the warning to give when the
+ * current episode held such reasoning. Earlier episodes' foreign reasoning goes
+ * without a warning: under the default retention it would not be sent anyway.
+ */
+export function stripForeignReasoning(
+  messages: readonly Message[],
+  target: ModelRef,
+): { messages: readonly Message[]; warning: ForeignReasoningWarning | undefined } {
+  const stripped = withoutForeignReasoning(messages, target);
+  const dropped = stripped === messages ? 0 : foreignReasoningOfCurrentEpisode(messages, target);
+  if (dropped === 0) return { messages: stripped, warning: undefined };
+  const message =
+    `${dropped} reasoning part(s) of another model in this episode were not sent to ${target.provider}/${target.id}: ` +
+    'opaque reasoning is valid only for the model that produced it. Open the session with { handoff: true } to pass their text on as a note.';
+  return { messages: stripped, warning: { code: 'foreign-reasoning-dropped', message } };
+}
+
+/** Reasoning parts of other models than `target` after the last user message. */
+function foreignReasoningOfCurrentEpisode(messages: readonly Message[], target: ModelRef): number {
+  let count = 0;
+  for (let index = messages.length - 1; index >= 0; index -= 1) {
+    const message = messages[index] as Message;
+    if (message.role === 'user') break;
+    if (message.role !== 'assistant') continue;
+    for (const part of message.content)
+      if (part.type === 'reasoning' && isForeign(reasoningProducer(part, message.model), target)) count += 1;
+  }
+  return count;
 }

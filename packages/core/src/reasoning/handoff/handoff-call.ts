@@ -7,12 +7,12 @@
 import type { ReasoningEventHandler } from '../reasoning-events.js';
 import type { Message, ModelRef } from '../../message/message.js';
 import type { ModelAdapter } from '../../model/model-adapter.js';
-import { withoutForeignReasoning } from './foreign-reasoning.js';
-import { buildHandoff, countForeignTraces, type HandoffOptions } from './handoff-note.js';
+import { stripForeignReasoning } from './foreign-reasoning.js';
+import { buildHandoff, type HandoffOptions } from './handoff-note.js';
 import type { TokenCounter } from '../../tokens/token-counter.js';
 
 /** Largest share of the call's budget a hand-off note may take; a larger note is left out whole. */
-export const HANDOFF_BUDGET_SHARE = 0.25;
+const HANDOFF_BUDGET_SHARE = 0.25;
 
 /** Between the system prompt and the note. */
 const SEPARATOR = '\n\n';
@@ -37,7 +37,7 @@ function addedTokens(system: string | undefined, note: string, counter: TokenCou
 }
 
 /** The hand-off for this call, or undefined when there is none; emits its events. */
-export function prepareHandoff(
+function prepareHandoff(
   options: HandoffOptions,
   call: { messages: readonly Message[]; system: string | undefined; target: ModelRef; budget: number; step: number },
   counter: TokenCounter,
@@ -84,24 +84,6 @@ export function prepareHandoff(
 }
 
 /**
- * Without hand-off, says (as a `foreign-reasoning-dropped` warning) that the current
- * episode's reasoning of other models is not sent, as the adapters used to.
- */
-export function reportDroppedReasoning(
-  call: { messages: readonly Message[]; target: ModelRef; step: number },
-  emit: ReasoningEventHandler,
-): void {
-  const dropped = countForeignTraces(call.messages, call.target);
-  if (dropped === 0) return;
-  emit({
-    type: 'warning',
-    step: call.step,
-    code: 'foreign-reasoning-dropped',
-    message: `${dropped} reasoning trace(s) of another model in this episode were not sent to ${call.target.provider}/${call.target.id}; open the session with { handoff: true } to pass them on as a note.`,
-  });
-}
-
-/**
  * The reasoning side of one call: the messages without other models' reasoning and
  * opaque data, and the hand-off note when `settings.handoff` is on (else a warning
  * when such reasoning is left out).
@@ -119,10 +101,11 @@ export function reasoningForCall(
 ): { messages: readonly Message[]; handoff: CallHandoff | undefined } {
   const target = settings.model.model;
   const call = { ...context, system: settings.system, target, budget: settings.budget };
+  const stripped = stripForeignReasoning(context.messages, target);
   let handoff: CallHandoff | undefined;
   if (settings.handoff) handoff = prepareHandoff(settings.handoff, call, settings.tokenizer, emit);
-  else reportDroppedReasoning(call, emit);
-  return { messages: withoutForeignReasoning(context.messages, target), handoff };
+  else if (stripped.warning) emit({ type: 'warning', step: context.step, ...stripped.warning });
+  return { messages: stripped.messages, handoff };
 }
 
 /** The system prompt of a call that carries `handoff`. */

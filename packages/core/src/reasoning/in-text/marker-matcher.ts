@@ -10,7 +10,7 @@
  */
 
 /** What {@link MarkerMatcher.find} found. */
-export type MarkerScan =
+type MarkerScan =
   /** A complete marker at `index`; `marker` is its canonical (lower-case) spelling. */
   | { found: 'marker'; index: number; marker: string; length: number }
   /** The buffer from `index` to its end may still become a marker: hold it back. */

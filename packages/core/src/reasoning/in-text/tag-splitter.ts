@@ -10,8 +10,7 @@ import { appendPiece, type SplitPiece, type StreamSplitter } from './stream-spli
 /** Options of {@link createTagSplitter}. */
 export interface TagSplitterOptions {
   /**
-   * Tag names that wrap reasoning; default {@link DEFAULT_REASONING_TAGS}
-   * (`think`, `thinking`, `reasoning`, `thought`, `analysis`). Matched ignoring
+   * Tag names that wrap reasoning; default `think`, `thinking`, `reasoning`, `thought` and `analysis`. Matched ignoring
    * ASCII case, so `<THINK>` counts too.
    */
   tags?: readonly string[];

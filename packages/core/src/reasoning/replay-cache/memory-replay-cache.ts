@@ -38,8 +38,8 @@ export class MemoryReplayCache implements ReplayCache {
     return this.lookup(key);
   }
 
-  /** {@link get} without the promise, for callers that know the cache is in memory. */
-  lookup(key: string): ReplayEntry | undefined {
+  /** `get` without the promise. */
+  private lookup(key: string): ReplayEntry | undefined {
     const entry = this.entries.get(key);
     if (entry && this.isExpired(entry)) {
       this.remove(key, entry);
@@ -60,7 +60,10 @@ export class MemoryReplayCache implements ReplayCache {
     for (const entry of entries) this.put(entry);
   }
 
-  /** Stores one entry without counting it as written (used when loading a file). Returns false when expired. */
+  /**
+   * Stores one entry without counting it as written (used when loading a file). Returns false when expired.
+   * @internal
+   */
   put(entry: ReplayEntry, counted = true): boolean {
     if (this.isExpired(entry)) return false;
     const old = this.entries.get(entry.key);
@@ -72,7 +75,10 @@ export class MemoryReplayCache implements ReplayCache {
     return true;
   }
 
-  /** Live entries, least recently used first. */
+  /**
+   * Live entries, least recently used first.
+   * @internal
+   */
   live(): ReplayEntry[] {
     return [...this.entries.values()].filter((entry) => !this.isExpired(entry));
   }

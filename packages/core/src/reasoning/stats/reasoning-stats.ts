@@ -40,7 +40,7 @@ export interface EpisodeReasoningStats extends ReasoningTally {
   steps: number;
 }
 
-/** Result of {@link reasoningStats}. */
+/** Reasoning and visible tokens of a transcript: per step, per episode and in total. */
 export interface ReasoningStats {
   steps: StepReasoningStats[];
   episodes: EpisodeReasoningStats[];

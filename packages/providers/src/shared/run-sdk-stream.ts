@@ -4,11 +4,12 @@
  * typed error.
  */
 import type { ModelStreamEvent } from '@episodic/core';
+import type { AdapterWarning } from './provider-adapter.js';
 
 /** One streamed SDK call. */
-export interface StreamCall<Raw> {
+export interface SdkStreamCall<Raw> {
   /** Warnings found while building the request, yielded first. */
-  warnings: readonly string[];
+  warnings: readonly AdapterWarning[];
   /** Opens the SDK stream. */
   open: () => Promise<Raw>;
   /** Maps the SDK stream to neutral events. */
@@ -17,9 +18,9 @@ export interface StreamCall<Raw> {
   mapError: (error: unknown) => Error;
 }
 
-/** Runs a {@link StreamCall}. */
-export async function* streamCall<Raw>(call: StreamCall<Raw>): AsyncGenerator<ModelStreamEvent> {
-  for (const message of call.warnings) yield { type: 'warning', message };
+/** Runs an {@link SdkStreamCall}: its warnings first, then the mapped SDK stream. */
+export async function* runSdkStream<Raw>(call: SdkStreamCall<Raw>): AsyncGenerator<ModelStreamEvent> {
+  for (const warning of call.warnings) yield { type: 'warning', ...warning };
   try {
     yield* call.map(await call.open());
   } catch (error) {

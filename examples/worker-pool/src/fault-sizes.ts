@@ -1,0 +1,45 @@
+/**
+ * The sizes of a fault run. The defaults fit the CI budget (about a minute on two
+ * cores); a longer soak sets them from the environment:
+ *
+ *   EPISODIC_FAULT_WORKERS=8 EPISODIC_FAULT_SESSIONS=400 EPISODIC_FAULT_MESSAGES=4 EPISODIC_FAULT_KILLS=300 \
+ *     npx vitest run examples/worker-pool
+ */
+import type { FaultRunOptions } from './fault-run.js';
+
+/** Everything of a fault run but where it runs. */
+export type FaultSizes = Omit<FaultRunOptions, 'connectionString' | 'schema' | 'log'>;
+
+/** The CI run: 4 workers, 50 sessions of 3 messages (150 episodes), 30 kills. */
+export const CI_FAULT_SIZES: FaultSizes = {
+  workers: 4,
+  sessions: 50,
+  messagesPerSession: 3,
+  kills: 30,
+  killGapMs: [100, 400],
+  leaseMs: 1_000,
+  latencyMs: 10,
+  toolMs: 25,
+  timeoutMs: 150_000,
+};
+
+/** {@link CI_FAULT_SIZES} with any EPISODIC_FAULT_* variable put in its place. */
+export function faultSizesFrom(env: NodeJS.ProcessEnv): FaultSizes {
+  const number = (name: string, fallback: number) => {
+    const text = env[`EPISODIC_FAULT_${name}`];
+    if (text === undefined || text === '') return fallback;
+    const value = Number(text);
+    if (!(Number.isInteger(value) && value >= 0)) throw new Error(`EPISODIC_FAULT_${name} must be a whole number (got "${text}")`);
+    return value;
+  };
+  const sizes = CI_FAULT_SIZES;
+  return {
+    ...sizes,
+    workers: number('WORKERS', sizes.workers),
+    sessions: number('SESSIONS', sizes.sessions),
+    messagesPerSession: number('MESSAGES', sizes.messagesPerSession),
+    kills: number('KILLS', sizes.kills),
+    leaseMs: number('LEASE_MS', sizes.leaseMs),
+    timeoutMs: number('TIMEOUT_MS', sizes.timeoutMs),
+  };
+}

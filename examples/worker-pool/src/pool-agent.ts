@@ -1,0 +1,104 @@
+/**
+ * The agent every worker runs: the scripted model from `@episodic/core/testing` (so
+ * the example runs offline) with real tools on a workspace directory. Each episode
+ * answers one job: `TOOL_STEPS` steps that reason and call a tool, then an answer.
+ *
+ * At every call the script checks that the request carries the reasoning of every
+ * earlier step of the current episode, and writes what it found into the step's
+ * text ("saw reasoning of steps 1..2", or "MISSING ..."), so the transcript itself
+ * proves the current episode's reasoning survived every takeover.
+ */
+import { appendFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  Agent,
+  type AssistantMessage,
+  createApproximateCounter,
+  type Message,
+  type ModelRequest,
+  type SessionStore,
+  userText,
+} from '@episodic/core';
+import { type ScriptStep, scriptedModel } from '@episodic/core/testing';
+import { defineTool, fileTools } from '@episodic/tools';
+import { z } from 'zod';
+
+/** Tool-calling steps per episode; the next call answers. */
+export const TOOL_STEPS = 3;
+
+/** The tool each step calls. */
+export const STEP_TOOLS = ['list_files', 'read_file', 'record_step'] as const;
+
+/** The job a user message answers: it starts with `[job <id>]`. */
+export function jobOfMessage(message: Message): string | undefined {
+  return message.role === 'user' ? /^\[job (\w+)\]/.exec(userText(message))?.[1] : undefined;
+}
+
+/** The reasoning text of step `step` of job `job`: unique, so its presence can be checked. */
+export function reasoningOf(job: string, step: number): string {
+  return `Job ${job}, step ${step}: I planned this step from what the earlier steps found.`;
+}
+
+/** What a step's text says about the reasoning it was sent. */
+export function reasoningNote(missing: readonly number[], step: number): string {
+  return missing.length === 0 ? `saw reasoning of steps 1..${step - 1}` : `MISSING reasoning of steps ${missing.join(',')}`;
+}
+
+/** The next step of the script for `request`. */
+export function nextStep(request: ModelRequest): ScriptStep {
+  const messages = request.messages;
+  let start = messages.length - 1;
+  while (start >= 0 && messages[start]?.role !== 'user') start -= 1;
+  const job = jobOfMessage(messages[start] ?? { role: 'user', content: '' });
+  if (!job) throw new Error('the pool script needs a "[job <id>]" user message');
+  const earlier = messages.slice(start + 1).filter((message): message is AssistantMessage => message.role === 'assistant');
+  const step = earlier.length + 1;
+  const missing = earlier
+    .map((message, index) => (message.content.some((part) => part.type === 'reasoning' && part.text === reasoningOf(job, index + 1)) ? 0 : index + 1))
+    .filter((index) => index > 0);
+  const note = reasoningNote(missing, step);
+  if (step > TOOL_STEPS) return { reasoning: reasoningOf(job, step), text: `Job ${job} done: ${note}.` };
+  const name = STEP_TOOLS[step - 1]!;
+  const args = name === 'list_files' ? { path: '.' } : name === 'read_file' ? { path: 'README.md' } : { job, step };
+  return { reasoning: reasoningOf(job, step), text: `Job ${job}, step ${step}: ${note}.`, toolCalls: [{ id: `${job}-${step}`, name, args }] };
+}
+
+/** Options of {@link poolAgent}. */
+export interface PoolAgentOptions {
+  store: SessionStore;
+  /** The directory the file tools read and `record_step` writes `executions.log` in. */
+  workspace: string;
+  /** Model latency per call, so kills land mid-episode. */
+  latencyMs: number;
+  /** How long `record_step` works. */
+  toolMs: number;
+  /** Who runs the tools (written to `executions.log`). */
+  worker: string;
+}
+
+/** A real tool with a side effect: one line per execution, so re-executions after a crash can be counted. */
+function recordStepTool(options: PoolAgentOptions) {
+  return defineTool({
+    name: 'record_step',
+    description: 'Records that a step of a job ran.',
+    input: z.object({ job: z.string(), step: z.int() }),
+    execute: async ({ job, step }) => {
+      await new Promise((resolve) => setTimeout(resolve, options.toolMs));
+      await appendFile(join(options.workspace, 'executions.log'), `${job}-${step} ${options.worker}\n`);
+      return { content: `recorded ${job}-${step}` };
+    },
+  });
+}
+
+/** The worker's agent. */
+export function poolAgent(options: PoolAgentOptions): Agent {
+  return new Agent({
+    model: scriptedModel({ steps: nextStep, latencyMs: options.latencyMs }),
+    system: 'You handle jobs of a worker pool.',
+    tools: [...fileTools({ root: options.workspace }), recordStepTool(options)],
+    store: options.store,
+    // The approximate counter: tiktoken's tables take seconds to load, and a worker
+    // that replaces a killed one should start taking jobs at once.
+    tokenizer: createApproximateCounter(),
+  });
+}

@@ -1,0 +1,104 @@
+/**
+ * Reading a session straight from a session store (`--store SPEC --session ID`)
+ * instead of a transcript file. SPEC is:
+ * - `postgres://...` or `postgresql://...`: a PostgreSQL server (`--schema` picks the schema);
+ * - `pglite:DIR`, or a directory holding a PGlite data directory (`PG_VERSION`): embedded PGlite;
+ * - any other directory: a `FileSessionStore` directory (`<id>.jsonl` files).
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { EpisodicError, FileSessionStore, type Message, type SessionStore } from '@episodic/core';
+import { openPGlite, PostgresSessionStore } from '@episodic/postgres';
+import { onePositional, UsageError } from './command.js';
+import { readInput } from './read-input.js';
+
+/** The options every command that reads a session takes. */
+export const storeOptions = {
+  store: { type: 'string' },
+  session: { type: 'string' },
+  schema: { type: 'string' },
+} as const;
+
+/** The help lines of {@link storeOptions}. */
+export const storeHelp = `      --store SPEC   Read the session from a store instead of a file: postgres://...,
+                     pglite:DIR, or a file store directory (with --session)
+      --session ID   The session to read from --store
+      --schema NAME  The PostgreSQL schema of the store (default public)`;
+
+/** An opened store, with a name fit to print (no password) and how to let it go. */
+export interface OpenedStore {
+  store: SessionStore;
+  label: string;
+  /** Applies the Postgres store's migrations; undefined for a file store. */
+  migrate?: () => Promise<number[]>;
+  close(): Promise<void>;
+}
+
+/** Opens the store SPEC names (see above). */
+export async function openStore(spec: string, schema?: string): Promise<OpenedStore> {
+  if (/^postgres(ql)?:\/\//.test(spec)) {
+    const store = new PostgresSessionStore({ connectionString: spec, schema, poolSize: 2 });
+    return { store, label: withoutPassword(spec), migrate: () => store.migrate(), close: () => store.close() };
+  }
+  const directory = spec.startsWith('pglite:') ? spec.slice('pglite:'.length) : spec;
+  if (spec.startsWith('pglite:') || existsSync(join(directory, 'PG_VERSION'))) {
+    const pglite = await openPGlite(directory);
+    const store = new PostgresSessionStore({ pglite, schema });
+    return {
+      store,
+      label: `pglite:${directory}`,
+      migrate: () => store.migrate(),
+      close: async () => {
+        await store.close();
+        await pglite.close();
+      },
+    };
+  }
+  if (!existsSync(directory)) {
+    throw new EpisodicError(
+      'unreadable_input',
+      `--store ${spec}: no such directory; give postgres://..., pglite:DIR or a file store directory`,
+    );
+  }
+  return { store: new FileSessionStore({ directory }), label: directory, close: async () => {} };
+}
+
+/**
+ * The transcript a command reads: `--store` with `--session`, or the one positional
+ * (a file, or `-` for standard input). Returns it with the name to show for it.
+ */
+export async function readSessionSource(
+  values: { store?: string; session?: string; schema?: string },
+  positionals: readonly string[],
+  stdin: Readable,
+): Promise<{ source: string; messages: Message[] }> {
+  if (values.store === undefined) {
+    if (values.session !== undefined) throw new UsageError('--session needs --store');
+    const source = onePositional(positionals, 'transcript file (or - for standard input)');
+    return { source, messages: await readInput(source, stdin) };
+  }
+  if (positionals.length > 0) throw new UsageError('give a transcript file or --store, not both');
+  if (values.session === undefined) throw new UsageError('--store needs --session ID');
+  const opened = await openStore(values.store, values.schema);
+  try {
+    const stored = await opened.store.load(values.session);
+    if (!stored) {
+      throw new EpisodicError('session_not_found', `no session "${values.session}" in ${opened.label}: check the id`);
+    }
+    return { source: `${opened.label} session ${values.session}`, messages: stored.messages };
+  } finally {
+    await opened.close();
+  }
+}
+
+/** The URL without its password, for messages and output. */
+function withoutPassword(spec: string): string {
+  try {
+    const url = new URL(spec);
+    if (url.password) url.password = '***';
+    return url.toString();
+  } catch {
+    return 'the PostgreSQL server';
+  }
+}

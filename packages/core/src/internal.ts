@@ -1,0 +1,45 @@
+/**
+ * `@episodic/core/internal`: what the other Episodic packages (and the benchmarks)
+ * need from core but applications should not use.
+ *
+ * No stability promise: anything here may change or go away in any release, minor
+ * and patch included, without notice. Import from `@episodic/core` instead; if you
+ * need something that is only here, open an issue saying what for.
+ */
+
+// tokens: the framing the packer adds per message, for tools that count as it does.
+export { FRAMING } from './tokens/token-counter.js';
+
+// packing: a context counted exactly as the packer counts it (the CLI's budget replay).
+export { countContext } from './packing/pack-context.js';
+
+// model: profile lookup over a table (the profile tables live in @episodic/providers).
+export { findProfile } from './model/model-profile.js';
+
+// reasoning: the toolkit's building blocks, measured one by one by the benchmarks.
+export { buildHandoff } from './reasoning/handoff/handoff-note.js';
+export { toolCallKey } from './reasoning/replay-cache/replay-cache.js';
+export { restoreReasoning } from './reasoning/replay-cache/replay-restore.js';
+export type { RestoreResult } from './reasoning/replay-cache/replay-restore.js';
+
+// reasoning: the one rule that drops other models' opaque reasoning, which adapters
+// also apply for callers that use them without the agent loop.
+export { stripForeignReasoning } from './reasoning/handoff/foreign-reasoning.js';
+export type { ForeignReasoningWarning } from './reasoning/handoff/foreign-reasoning.js';
+
+// tools: building tools from zod schemas (@episodic/tools' defineTool and its schema
+// normalisers build on the same conversion, issue wording and name rule as agent.asTool).
+export { isJsonObject, toolInputSchema, typeNames } from './support/json-schema.js';
+export type { JsonSchema } from './support/json-schema.js';
+export { describeIssues } from './support/schema-issues.js';
+export { assertToolName } from './loop/tool.js';
+
+// store: what another store implementation needs to behave like the built-in ones.
+export { assertSessionId } from './store/session-store.js';
+export { parseApprovalRecord } from './store/approval-record.js';
+export { serializeMessage } from './message/transcript.js';
+export {
+  DEFAULT_REPLAY_ENTRIES,
+  DEFAULT_REPLAY_TOKENS,
+  DEFAULT_REPLAY_TTL_MS,
+} from './reasoning/replay-cache/memory-replay-cache.js';

@@ -1,0 +1,43 @@
+/**
+ * Errors of the one-writer-per-session rule (see `SessionStore.acquire`). Both are
+ * raised before anything is written, so the stored session is unchanged.
+ */
+import { EpisodicError } from '../errors.js';
+
+/**
+ * Another writer holds the session: another `send()` on the same `Session`, another
+ * `Session` object, another process or another machine. Retry later (a job queue
+ * puts the job back); `retryAfterMs`, when the store knows it, is how long the
+ * holder's lease has left if the holder never renews it (it died).
+ */
+export class SessionBusyError extends EpisodicError {
+  readonly sessionId: string;
+  /** Time until the holder's lease expires unless renewed, when the store knows it. */
+  readonly retryAfterMs: number | undefined;
+
+  constructor(sessionId: string, detail?: string, retryAfterMs?: number) {
+    super(
+      'session_busy',
+      detail === undefined
+        ? `Session "${sessionId}" is already running an episode: await it (or abort it) before sending again.`
+        : `Session "${sessionId}" is busy: ${detail}`,
+    );
+    this.sessionId = sessionId;
+    this.retryAfterMs = retryAfterMs;
+  }
+}
+
+/**
+ * The writer's view of the session is out of date: the stored transcript does not
+ * have the length it expected (someone else wrote since it loaded), or its lease
+ * was released or taken over by another writer (its fencing token is superseded).
+ * Open the session again and retry.
+ */
+export class SessionConflictError extends EpisodicError {
+  readonly sessionId: string;
+
+  constructor(sessionId: string, detail: string) {
+    super('session_conflict', `Session "${sessionId}": ${detail}`);
+    this.sessionId = sessionId;
+  }
+}

@@ -1,0 +1,25 @@
+/**
+ * @episodic/providers/internal: pieces this repository's tests and sibling
+ * packages use that are not part of the public API (no compatibility promise;
+ * they may change in any release). Applications use `@episodic/providers`.
+ *
+ * - The wire-typed profile resolvers (each is `resolveProfile` plus its wire's
+ *   fields checked and defaulted), to test what an adapter will run with.
+ * - The built-in profile tables per family (`builtinProfiles` is all of them).
+ * - The error classification table and its lookup, one sample per row.
+ */
+export { resolveAnthropicProfile } from './anthropic/anthropic-profile.js';
+export { resolveGoogleProfile } from './google/google-profile.js';
+export { resolveCompatibleProfile } from './openai-compatible/openai-compatible-profile.js';
+export { resolveOpenAIProfile } from './openai-shared/openai-profile.js';
+export { anthropicProfiles } from './profiles/anthropic.js';
+export { googleProfiles } from './profiles/google.js';
+export { openaiProfiles } from './profiles/openai.js';
+export { openaiCompatibleProfiles } from './profiles/openai-compatible.js';
+export {
+  classifyModelError,
+  type ErrorRule,
+  errorRules,
+  matchErrorRule,
+  type ProviderFailure,
+} from './shared/error-classification.js';

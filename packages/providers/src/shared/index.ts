@@ -1,7 +1,0 @@
-/** Helpers shared by every wire-API adapter. */
-export * from './error-classification.js';
-export * from './missing-api-key-error.js';
-export * from './provider-data.js';
-export * from './stable-hash.js';
-export * from './stream-call.js';
-export * from './tool-call-id.js';

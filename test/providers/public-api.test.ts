@@ -1,0 +1,73 @@
+/**
+ * The public API of @episodic/providers is chosen on purpose: named exports only,
+ * each with JSDoc, no shared helper passed through; what tests and sibling
+ * packages need beyond it is in @episodic/providers/internal.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as internal from '@episodic/providers/internal';
+import * as providers from '@episodic/providers';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+const source = 'packages/providers/src/index.ts';
+
+/**
+ * The exported names of source modules without JSDoc on their declaration. Only
+ * this package's own sources are loaded (`noResolve`), not the SDKs' types: the
+ * declarations are all here, and loading the SDKs would take most of a minute.
+ */
+function undocumented(files: string[]): string[] {
+  const sources = readdirSync('packages/providers/src', { recursive: true, encoding: 'utf8' })
+    .filter((name) => name.endsWith('.ts') && !name.endsWith('.test.ts'))
+    .map((name) => join('packages/providers/src', name));
+  const program = ts.createProgram(sources, {
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    noResolve: true,
+    types: [],
+    noEmit: true,
+  });
+  const checker = program.getTypeChecker();
+  return files.flatMap((file) =>
+    checker
+      .getExportsOfModule(checker.getSymbolAtLocation(program.getSourceFile(file)!)!)
+      .filter((symbol) => {
+        const target = symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
+        return ts.displayPartsToString(target.getDocumentationComment(checker)).trim() === '';
+      })
+      .map((symbol) => `${file}: ${symbol.name}`),
+  );
+}
+
+describe('the public API of @episodic/providers', () => {
+  it('exports named symbols only and passes no shared helper through', () => {
+    const text = readFileSync(source, 'utf8');
+    expect(text).not.toMatch(/export \*/);
+    const fromShared = [...text.matchAll(/export (?:type )?\{([^}]*)\} from '\.\/shared\/[^']+'/g)].flatMap((match) =>
+      (match[1] ?? '').split(',').map((name) => name.replace(/\btype\b/, '').trim()).filter(Boolean),
+    );
+    expect(fromShared.sort()).toEqual(['AdapterWarning', 'MissingApiKeyError', 'PreparedRequest', 'ProviderAdapter']);
+  });
+
+  it('has these runtime values (a change here is a change of the public API)', () => {
+    expect(Object.keys(providers).sort()).toEqual([
+      'ChatToolsNeedResponsesError',
+      'MissingApiKeyError',
+      'builtinProfiles',
+      'createAnthropicAdapter',
+      'createGoogleAdapter',
+      'createOpenAIChatAdapter',
+      'createOpenAICompatibleAdapter',
+      'createOpenAIResponsesAdapter',
+      'pricesCollected',
+      'resolveProfile',
+    ]);
+    for (const name of Object.keys(internal)) expect(Object.keys(providers)).not.toContain(name);
+  });
+
+  // Type-checking the sources (with the three SDKs' types) takes a while on a busy machine.
+  it('documents every export, public and internal', { timeout: 120_000 }, () => {
+    expect(undocumented([source, 'packages/providers/src/internal.ts'])).toEqual([]);
+  });
+});
