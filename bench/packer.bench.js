@@ -13,6 +13,8 @@ import { pathToFileURL } from 'node:url';
 import { createTokenCounter } from '@episodic/core';
 import { BENCH_SYSTEM, BENCH_TOOLS } from './agent-prompt.js';
 import { createRecorder, reasoningEpisodes } from './metrics.js';
+import { formatColdPacks, measureColdPacks } from './packer-cold.js';
+import { measureHostileText } from './hostile-text.js';
 import { formatPackerReport } from './packer-report.js';
 import { generateSession } from './session-generator.js';
 import * as episodic from './strategies/episodic.js';
@@ -166,7 +168,17 @@ export default async function run() {
       process.stderr.write(`packer: ${result.name} at ${budget}: median ${result.packMedianMs.toFixed(3)} ms\n`);
     }
   }
-  const markdown = formatPackerReport({ session, results, seconds: (Date.now() - started) / 1000 });
+  process.stderr.write('packer: cold packs\n');
+  const cold = measureColdPacks({ messages, budgets: BUDGETS, repeats: Math.max(REPEATS, 5) });
+  process.stderr.write('packer: hostile text\n');
+  const hostile = await measureHostileText();
+  const markdown = formatPackerReport({
+    session,
+    results,
+    cold: { ...cold, markdown: formatColdPacks(cold, Math.max(REPEATS, 5)) },
+    hostile,
+    seconds: (Date.now() - started) / 1000,
+  });
   await mkdir(new URL('./results/', import.meta.url), { recursive: true });
   await writeFile(new URL('./results/packer.md', import.meta.url), markdown);
   return markdown;

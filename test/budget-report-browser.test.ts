@@ -1,35 +1,25 @@
 /**
  * The HTML report of `episodic budget --html` in a real headless browser (Debian's
  * chromium, driven by playwright-core, which downloads no browser of its own): the
- * page loads offline without console errors or network requests, its three charts
- * draw pixels, and its table shows the figures `--json` prints. A screenshot goes to
- * test-output/ for a person to look at.
+ * page loads offline without console errors or network requests, its charts (the
+ * budget sweep, replayed against reported input, and the per-call charts) draw
+ * pixels, it shows the prefix inferred from the recorded usage, and its table shows
+ * the figures `--json` prints. A screenshot goes to test-output/ for a person to look
+ * at. Without chromium the suite fails (CI installs it).
  */
-import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createTokenCounter, splitEpisodes, userText } from '@episodic/core';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderEpisodesReport } from '../packages/cli/src/report/episodes-report.js';
 import { countSections } from '../packages/cli/src/section-tokens.js';
 import { budgetSession } from '../packages/cli/src/testing/budget-sessions.js';
 import { fixtureDir, runCli, transcriptText } from '../packages/cli/src/testing/cli-harness.js';
 import { formatCount } from '../packages/cli/src/text-table.js';
+import { type ChromiumSession, launchChromium, requireChromium, watchPage } from './support/chromium.js';
 
-const chromiumPath = '/usr/bin/chromium';
-const browserArgs = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const screenshotPath = resolve('test-output/budget-report.png');
 const episodesScreenshotPath = resolve('test-output/episodes-report.png');
 
@@ -80,19 +70,15 @@ const tableProbe = `Array.from(document.querySelectorAll('table.runs tr[data-bud
   cells: Array.from(row.querySelectorAll('td')).map((cell) => cell.textContent),
 }))`;
 
-const missing = existsSync(chromiumPath)
-  ? ''
-  : ` (skipped: ${chromiumPath} is missing; install it with apt-get install -y chromium)`;
-const suite = missing ? describe.skip : describe;
-
-suite(`budget HTML report in headless chromium${missing}`, () => {
+describe('budget HTML report in headless chromium', () => {
   let fixtures: Awaited<ReturnType<typeof fixtureDir>>;
   let reportFile: string;
   let runs: JsonRun[];
-  let context: BrowserContext | undefined;
-  let userDataDir: string | undefined;
+  let inferredPrefix: number;
+  let browser: ChromiumSession | undefined;
 
   beforeAll(async () => {
+    requireChromium();
     fixtures = await fixtureDir();
     // Usage on every call, with the cache reported cold on every fourth, so the
     // reported series has something to show.
@@ -117,7 +103,7 @@ suite(`budget HTML report in headless chromium${missing}`, () => {
       'budget',
       transcript,
       '--budgets',
-      '4k,8k,32k',
+      '8k,16k,32k',
       '--retention',
       'episode,all',
       '--json',
@@ -126,34 +112,21 @@ suite(`budget HTML report in headless chromium${missing}`, () => {
     ]);
     expect(result.stderr).toContain('Wrote the HTML report');
     expect(result.code).toBe(0);
-    runs = (JSON.parse(result.stdout) as { runs: JsonRun[] }).runs;
+    const json = JSON.parse(result.stdout) as { runs: JsonRun[]; prefix: { inference: { prefixTokens: number } } };
+    runs = json.runs;
+    inferredPrefix = json.prefix.inference.prefixTokens;
   });
 
   afterAll(async () => {
-    await context?.close();
-    if (userDataDir) await rm(userDataDir, { recursive: true, force: true });
+    await browser?.close();
     await fixtures?.cleanup();
   });
 
   /** Opens a file in a fresh page and waits for its script to finish; collects errors and requests. */
   async function open(file: string): Promise<{ page: Page; errors: string[]; requests: string[]; url: string }> {
-    if (!context) {
-      userDataDir = await mkdtemp(join(tmpdir(), 'episodic-chromium-'));
-      context = await chromium.launchPersistentContext(userDataDir, {
-        executablePath: chromiumPath,
-        headless: true,
-        args: browserArgs,
-        viewport: { width: 1280, height: 900 },
-      });
-    }
-    const page = await context.newPage();
-    const errors: string[] = [];
-    const requests: string[] = [];
-    page.on('console', (message) => {
-      if (message.type() === 'error') errors.push(message.text());
-    });
-    page.on('pageerror', (error) => errors.push(error.message));
-    page.on('request', (request) => requests.push(request.url()));
+    browser ??= await launchChromium({ viewport: { width: 1280, height: 900 } });
+    const page = await browser.context.newPage();
+    const { errors, requests } = watchPage(page);
     const url = pathToFileURL(file).href;
     await page.goto(url);
     await page.waitForSelector('body[data-ready="true"]', { timeout: 15_000 });
@@ -168,7 +141,13 @@ suite(`budget HTML report in headless chromium${missing}`, () => {
       expect(await page.evaluate('window.injected')).toBeUndefined();
 
       const canvases = await page.evaluate<CanvasInfo[]>(canvasProbe);
-      expect(canvases.map((canvas) => canvas.id).sort()).toEqual(['chart-cache', 'chart-cost', 'chart-sections']);
+      expect(canvases.map((canvas) => canvas.id).sort()).toEqual([
+        'chart-cache',
+        'chart-cost',
+        'chart-fidelity',
+        'chart-sections',
+        'chart-sweep',
+      ]);
       for (const canvas of canvases) {
         expect(canvas.width).toBeGreaterThan(100);
         // Axes, labels and data: a blank canvas has no painted pixel at all.
@@ -176,6 +155,16 @@ suite(`budget HTML report in headless chromium${missing}`, () => {
       }
       // The bars themselves: pixels in the current-episode colour, which no axis uses.
       expect(await page.evaluate<number>(colourProbe('chart-sections', [217, 130, 43]))).toBeGreaterThan(500);
+      // The sweep: a line per retention (blue, orange) and the recommended run's green marker.
+      for (const colour of [[53, 102, 168], [217, 130, 43], [59, 125, 59]] as [number, number, number][]) {
+        expect(await page.evaluate<number>(colourProbe('chart-sweep', colour)), String(colour)).toBeGreaterThan(40);
+      }
+      // Replayed (blue, dashed) against reported (red) input per call.
+      expect(await page.evaluate<number>(colourProbe('chart-fidelity', [168, 58, 90]))).toBeGreaterThan(200);
+      const prefix = await page.evaluate<string>(
+        "Array.from(document.querySelectorAll('p.prefix')).map((node) => node.textContent).join(' ')",
+      );
+      expect(prefix).toContain(`inferred from the first call's reported input: ${formatCount(inferredPrefix)} tokens`);
 
       const rows = await page.evaluate<TableRow[]>(tableProbe);
       expect(rows.map(({ budget, retention }) => ({ budget, retention }))).toEqual(

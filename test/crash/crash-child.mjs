@@ -10,7 +10,7 @@ const agent = new Agent({
   model: scriptedModel({ steps: crashScript }),
   system: 'You fix CI.',
   tools: [workTool({ hangAt: Number(hangAt) })],
-  store: new FileSessionStore({ directory, staleMs: 2_000 }),
+  store: new FileSessionStore({ directory, staleMs: 4_000 }),
 });
 const session = await agent.session({ id });
 await session.send('Fix CI on main');

@@ -1,7 +1,7 @@
-import { appendFile, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { FileReplayCache } from '@episodic/core';
+import { dirname, join } from 'node:path';
+import { FileReplayCache, PersistedFormatError } from '@episodic/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { entry, replayCacheConformance } from './replay-cache-conformance.js';
 
@@ -50,6 +50,37 @@ describe('FileReplayCache', () => {
     expect(await reopened.get('k0')).toBeUndefined();
     expect(reopened.stats().entries).toBe(5);
     await reopened.close();
+  });
+
+  it('refuses a line that is JSON but not an entry, naming the file, the line and the field', async () => {
+    const path = await freshPath();
+    const good = JSON.stringify(entry('good', 0));
+    await mkdir(dirname(path), { recursive: true });
+    await writeFile(path, `${good}\n{"key":"bad","provider":"deepseek","parts":[]}\n`);
+    const error = await FileReplayCache.open({ path, now: () => 0 }).catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(PersistedFormatError);
+    expect(error).toMatchObject({ code: 'invalid_replay_cache', file: path, line: 2, field: 'model' });
+    expect((error as Error).message).toBe(
+      `${path}, line 2: model is required; it is not a valid version 1 replay-cache log: ` +
+        'delete the file (the cache starts empty and stores reasoning again as the agent runs).',
+    );
+  });
+
+  it('refuses a line written by a newer version, and still skips a torn line in the middle', async () => {
+    const path = await freshPath();
+    await mkdir(dirname(path), { recursive: true });
+    const newer = JSON.stringify({ ...entry('newer', 0), version: 2 });
+    await writeFile(path, `{"key":"torn","par\n${JSON.stringify(entry('good', 0))}\n${newer}\n`);
+    await expect(FileReplayCache.open({ path, now: () => 0 })).rejects.toMatchObject({
+      code: 'invalid_replay_cache',
+      line: 3,
+      field: 'version',
+      message: expect.stringMatching(/is a version 2 replay-cache log, written by a newer version of Episodic/),
+    });
+    await writeFile(path, `{"key":"torn","par\n${JSON.stringify(entry('good', 0))}\n`);
+    const cache = await FileReplayCache.open({ path, now: () => 0 });
+    expect((await cache.get('good'))?.parts).toEqual(entry('good', 0).parts);
+    await cache.close();
   });
 
   it('refuses writes after close', async () => {

@@ -16,7 +16,7 @@ afterAll(() => pglite?.close());
 sessionStoreConformance('pglite', pgliteFactory(() => pglite), { takeover: true });
 
 postgresOperations('pglite', {
-  connection: () => ({ pglite }),
+  connection: async () => ({ pglite }),
   sql: async (text, params) => (await pglite.query<Record<string, unknown>>(text, params)).rows,
 });
 

@@ -11,7 +11,7 @@ import type { StoreFactory } from './conformance.js';
 import { crashWriterProcess } from './crash-writer.js';
 
 /** Lease time in the tests: long enough for a loaded CI machine, short enough to wait for a takeover. */
-export const testLeaseMs = 1_000;
+export const testLeaseMs = 3_000;
 
 /** A schema no other test uses. */
 export function freshSchema(): string {
@@ -43,10 +43,10 @@ export function pgliteFactory(pglite: () => PGlite): StoreFactory {
 }
 
 /** Conformance stores on a server; a writer dies for real: a child process killed with SIGKILL. */
-export function serverFactory(url: () => string): StoreFactory {
+export function serverFactory(url: () => Promise<string>): StoreFactory {
   return async () => {
     const schema = freshSchema();
-    const connectionString = url();
+    const connectionString = await url();
     const opened: PostgresSessionStore[] = [];
     const open = async () => {
       const store = new PostgresSessionStore({ connectionString, schema, leaseMs: testLeaseMs, poolSize: 4 });

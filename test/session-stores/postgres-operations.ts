@@ -6,13 +6,13 @@
  */
 import { type Message, SessionConflictError, TranscriptError } from '@episodic/core';
 import { PostgresSessionStore, type PostgresSessionStoreOptions, SCHEMA_VERSION, SchemaTooNewError } from '@episodic/postgres';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { freshSchema, testLeaseMs } from './postgres-fixtures.js';
 
 /** How the cases reach the database. */
 export interface PostgresHarness {
   /** The connection part of the store options (`pglite` or `connectionString`). */
-  connection(): Pick<PostgresSessionStoreOptions, 'pglite' | 'connectionString'>;
+  connection(): Promise<Pick<PostgresSessionStoreOptions, 'pglite' | 'connectionString'>>;
   /** Runs SQL directly. */
   sql(text: string, params?: unknown[]): Promise<Record<string, unknown>[]>;
 }
@@ -24,13 +24,18 @@ export function postgresOperations(name: string, harness: PostgresHarness): void
   describe(`${name}: migrations, keys, fencing, operations`, () => {
     let schema = freshSchema();
     const stores: PostgresSessionStore[] = [];
+    let connection: Awaited<ReturnType<PostgresHarness['connection']>> = {};
+    beforeEach(async () => {
+      connection = await harness.connection();
+    });
     const open = (options: Partial<PostgresSessionStoreOptions> = {}) => {
-      const store = new PostgresSessionStore({ ...harness.connection(), schema, leaseMs: testLeaseMs, ...options });
+      const store = new PostgresSessionStore({ ...connection, schema, leaseMs: testLeaseMs, ...options });
       stores.push(store);
       return store;
     };
     afterEach(async () => {
       for (const store of stores.splice(0)) await store.close();
+      if (Object.keys(connection).length === 0) return; // no database: the test failed saying why
       await harness.sql(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
       schema = freshSchema();
     });

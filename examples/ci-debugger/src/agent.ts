@@ -48,7 +48,7 @@ export const OFFLINE_FOLLOW_UPS: readonly string[] = [
  * Input budget of the offline demo: the first episode (about 8,900 tokens at its
  * largest) fits, and the follow-ups push it out, so eviction shows on screen.
  */
-export const OFFLINE_BUDGET = 10_000;
+export const OFFLINE_BUDGET = 9_500;
 
 /** Options of {@link createCiDebugger}. */
 export interface CiDebuggerOptions {

@@ -33,7 +33,7 @@ Without --provider the agent runs offline on a scripted model (no network, no ke
                     or any OpenAI-compatible server together with --base-url
   --model ID        model id, e.g. claude-sonnet-4-6, gpt-5-mini, gemini-2.5-flash, deepseek-chat
   --base-url URL    override the provider's endpoint (proxies, local servers)
-  --budget N        max input tokens per model call (default 24000; offline 10000)
+  --budget N        max input tokens per model call (default 24000; offline 9500)
   --sessions DIR    where transcripts are saved (default .episodic/sessions)
   --task TEXT       the first user message (default: find and fix the flaky CI test)
   --no-follow-up    offline: skip the built-in follow-up questions

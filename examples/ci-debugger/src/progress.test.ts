@@ -11,6 +11,7 @@ describe('ProgressPrinter', () => {
       sessionId: 's',
       input: { role: 'user', content: `question ${hostile}` },
       resumed: false,
+      model: { provider: 'scripted', id: 'scripted-model' },
     });
     printer.onEvent({ type: 'reasoning-delta', step: 1, text: `think ${hostile}` });
     printer.onEvent({ type: 'tool-call', step: 1, call: { type: 'tool-call', id: 'c1', name: `x${hostile}`, args: {} } });

@@ -3,7 +3,7 @@
  * to a preview), each tool call and the size of its result, then one line of
  * context stats after the model call; and totals for the summary at the end.
  */
-import type { AgentEvent, PackStats, Usage } from '@episodic/core';
+import { type AgentEvent, type PackStats, toolResultText, type Usage } from '@episodic/core';
 
 /** Where progress goes and how it looks. */
 export interface ProgressOptions {
@@ -75,8 +75,8 @@ export class ProgressPrinter {
         break;
       case 'tool-result':
         write(
-          `  ${event.result.isError ? this.red('✗') : '←'} ${printable(event.result.toolName)} ${size(event.result.content.length)} ` +
-            `(${Math.round(event.durationMs)} ms)${event.result.isError ? `: ${preview(event.result.content, 160)}` : ''}\n`,
+          `  ${event.result.isError ? this.red('✗') : '←'} ${printable(event.result.toolName)} ${size(toolResultText(event.result).length)} ` +
+            `(${Math.round(event.durationMs)} ms)${event.result.isError ? `: ${preview(toolResultText(event.result), 160)}` : ''}\n`,
         );
         break;
       case 'step-finish':

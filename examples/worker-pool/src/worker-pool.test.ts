@@ -8,25 +8,23 @@
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { type LocalServer, serverForTests } from '@episodic/postgres/testing';
+import { serverPerFile } from '@episodic/postgres/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runFaultScenario } from './fault-run.js';
 import { faultSizesFrom } from './fault-sizes.js';
 
 const sizes = faultSizesFrom(process.env);
-let server: LocalServer | undefined;
-beforeAll(async () => {
-  server = await serverForTests();
-}, 120_000);
-afterAll(() => server?.stop());
+const server = serverPerFile();
+// Starts the server before the test's clock runs; a failure is the test's to report.
+beforeAll(() => server.url().then(() => {}, () => {}), 120_000);
+afterAll(() => server.stop());
 
 it(
   `${sizes.workers} workers, ${sizes.sessions} sessions, ${sizes.kills} SIGKILLs mid-episode: every episode finished exactly once, nothing lost or doubled`,
   async () => {
     const worker = fileURLToPath(new URL('../dist/worker.js', import.meta.url));
     expect(existsSync(worker), 'the fault run starts the built worker: run `npx tsc -b` first').toBe(true);
-    if (!server) throw new Error('no PostgreSQL server: see the beforeAll failure above');
-    const report = await runFaultScenario({ ...sizes, connectionString: server.url, schema: 'worker_pool_fault' });
+    const report = await runFaultScenario({ ...sizes, connectionString: await server.url(), schema: 'worker_pool_fault' });
     const output = fileURLToPath(new URL('../../../test-output/', import.meta.url));
     await mkdir(output, { recursive: true });
     await writeFile(`${output}worker-pool-fault.json`, `${JSON.stringify(report, null, 2)}\n`);

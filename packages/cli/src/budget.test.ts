@@ -1,13 +1,16 @@
 /**
  * `episodic budget` run in-process on generated sessions: the table and the
- * recommendation, the --json shape and its sums, predicted against reported cache
- * reads, pricing options, the progress bar, and every bad input with exit code 1.
+ * recommendation, the --json shape and its sums, the replay against recorded usage
+ * with the prefix inferred, the sweep, pricing options (and none), the progress bar,
+ * and every bad input with exit code 1.
  */
 import { readFile } from 'node:fs/promises';
 import { Readable, Writable } from 'node:stream';
 import { createTokenCounter, type Message, packContext } from '@episodic/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BudgetAnalysis } from './budget/analyze-budgets.js';
+import { BilledView } from './budget/billed-view.js';
+import { replayAsRecorded } from './budget/recorded-replay.js';
 import { run } from './cli.js';
 import { budgetSession, sessionModel } from './testing/budget-sessions.js';
 import { fixtureDir, malformedText, runCli, transcriptText } from './testing/cli-harness.js';
@@ -57,37 +60,59 @@ describe('episodic budget: human output', () => {
           `${formatCount(found.reasoningKeptTokens)} / ${formatCount(found.reasoningDroppedTokens)}`,
         );
       });
-      expect(lines[heading + 2 + runs.length]).toMatch(/^Recommendation: /);
+      expect(lines[heading + 2 + runs.length]).toBe('');
     }
-    expect(result.stdout).toContain('Priced as anthropic/claude-sonnet-4-5 (from the transcript)');
-    expect(result.stdout).not.toContain('Predicted against reported');
+    expect(result.stdout).toContain('Model anthropic/claude-sonnet-4-5 (from the transcript)');
+    expect(result.stdout).toMatch(/\nRecommendation: /);
+    expect(result.stdout).not.toContain('Replayed against recorded input');
+    expect(result.stdout).toMatch(/\nWhat every call starts with: [\d,]+ tokens \(system prompt \d+, tools 0, reply priming 3\)/);
   });
 
-  it('recommends the smallest budget that keeps the current episode whole and compares its cost', async () => {
+  it('recommends the cheapest run that keeps the current episode whole, over every retention', async () => {
     const json = await analysisOf([plainFile, '--budgets', '3k,8k,32k']);
-    const [small, middle, large] = json.runs;
+    expect(json.retentions).toEqual(['episode', 'tool-episodes', 'all']);
+    const [small, middle] = json.runs;
     expect(small!.shortenedCalls).toBeGreaterThan(0);
     expect(middle!.shortenedCalls).toBe(0);
-    expect(json.recommendations).toEqual([
-      {
-        retention: 'episode',
-        budget: 8000,
-        wholeShare: 1,
-        cost: middle!.cost.total,
-        largest: { budget: 32000, cost: large!.cost.total, wholeShare: 1 },
-        best: null,
-      },
-    ]);
+    const meeting = json.runs.filter((found) => found.wholeShare >= 0.99);
+    const cheapest = Math.min(...meeting.map((found) => found.cost!.total));
+    const best = json.recommendation.best!;
+    expect(best.cost).toBe(cheapest);
+    expect(json.recommendation.byRetention.map((entry) => entry.retention)).toEqual(['episode', 'tool-episodes', 'all']);
     const text = (await runCli(['budget', plainFile, '--budgets', '3k,8k,32k'])).stdout;
-    const change = ((middle!.cost.total - large!.cost.total) / large!.cost.total) * 100;
-    expect(text).toContain(`Recommendation: 8,000 tokens, the smallest that keeps the current episode whole`);
-    expect(text).toContain(`at 32,000 (${change > 0 ? '+' : ''}${change.toFixed(1)}%)`);
+    expect(text).toContain(
+      `Recommendation: ${formatCount(best.budget)} tokens with retention ${best.retention}, the cheapest run that keeps ` +
+        'the current episode whole in at least 99.0% of calls',
+    );
+    expect(text).toContain('No usage is recorded, so there is no bill to compare with.');
+    const strict = await analysisOf([plainFile, '--budgets', '3k', '--quality', '100%', '--retention', 'episode']);
+    expect(strict.recommendation).toMatchObject({ bar: 1, best: null });
+  });
+
+  it('sweeps budgets from the smallest at which every call fits to the model window when none are asked', async () => {
+    // The last call's current episode alone needs over 6,000 tokens.
+    const wordy: Message[] = [
+      ...plain,
+      { role: 'user', content: `Explain: ${'word '.repeat(6000)}` },
+      { role: 'assistant', content: [{ type: 'text', text: 'Done.' }], model: sessionModel },
+    ];
+    const file = await fixtures.write('wordy.jsonl', transcriptText(wordy));
+    const json = await analysisOf([file, '--retention', 'episode']);
+    expect(json.swept).toBe(true);
+    expect(json.budgets.at(-1)).toBe(json.model.contextWindow);
+    expect(json.budgets.length).toBeGreaterThanOrEqual(5);
+    expect([...json.budgets].sort((a, b) => a - b)).toEqual(json.budgets);
+    // The smallest budget is the first at which no call overflows, and not much more.
+    expect(json.runs[0]!.overflowCalls).toBe(0);
+    const below = await analysisOf([file, '--retention', 'episode', '--budgets', String(json.budgets[0]! - 1000)]);
+    expect(below.runs[0]!.overflowCalls).toBeGreaterThan(0);
   });
 });
 
 describe('episodic budget --json', () => {
   it('sums every run from its calls and replays each call as a live session would', async () => {
     const json = await analysisOf([plainFile, '--budgets', '3k,32k', '--retention', 'episode,all']);
+    expect(json.model.pastReasoning).toBe('stripped');
     expect(json.calls).toBe(plain.filter((message) => message.role === 'assistant').length);
     expect(json.runs.map((found) => [found.retention, found.budget])).toEqual([
       ['episode', 3000],
@@ -106,25 +131,30 @@ describe('episodic budget --json', () => {
       const sum = (pick: (call: (typeof found.perCall)[number]) => number) =>
         found.perCall.reduce((total, call) => total + pick(call), 0);
       expect(found.inputTokens).toBe(sum((call) => call.tokens.total));
+      expect(found.billedTokens).toBe(sum((call) => call.billedTokens));
       expect(found.cachedTokens).toBe(sum((call) => call.cachedTokens));
-      expect(found.cost.total).toBeCloseTo(
-        sum((call) => call.cost.total),
+      expect(found.cost!.total).toBeCloseTo(
+        sum((call) => call.cost!.total),
         12,
       );
       expect(found.largestCall?.tokens).toBe(Math.max(...found.perCall.map((call) => call.tokens.total)));
       for (const call of found.perCall) {
         expect(call.tokens.total).toBeLessThanOrEqual(found.budget);
-        expect(call.cachedTokens).toBeLessThanOrEqual(call.reusedTokens);
+        // Sonnet 4.5 drops reasoning of earlier turns before billing: never more billed than sent.
+        expect(call.billedTokens).toBeLessThanOrEqual(call.tokens.total);
+        expect(call.cachedTokens).toBeLessThanOrEqual(call.billedReusedTokens);
         // Anthropic-style prices: uncached at input, reads at cached, writes at cache-write.
         const expected = (call.uncachedTokens * 3 + call.cachedTokens * 0.3 + call.cacheWriteTokens * 3.75) / 1e6;
-        expect(call.cost.total).toBeCloseTo(expected, 12);
+        expect(call.cost!.total).toBeCloseTo(expected, 12);
       }
     }
-    // Retention all keeps reasoning the episode policy drops.
+    // Retention all keeps reasoning the episode policy drops; the provider drops it again, so both bill the same.
     const episode32 = json.runs[1]!;
     const all32 = json.runs[3]!;
     expect(episode32.reasoningDroppedTokens).toBeGreaterThan(0);
     expect(all32.reasoningDroppedTokens).toBe(0);
+    expect(all32.inputTokens).toBeGreaterThan(episode32.inputTokens);
+    expect(all32.billedTokens).toBe(episode32.billedTokens);
   });
 
   it('matches packContext called call by call with the state carried', async () => {
@@ -160,44 +190,73 @@ describe('episodic budget --json', () => {
     expect(evictions.length).toBeGreaterThan(0);
     for (const call of evictions) expect(call.misses[0]).toBe('eviction');
     for (const call of calls) {
-      if (call.misses.length === 0) expect(call.cachedTokens).toBe(call.reusedTokens);
+      if (call.misses.length === 0) expect(call.cachedTokens).toBe(call.billedReusedTokens);
       if (call.misses.includes('below-minimum')) expect(call.cachedTokens).toBe(0);
     }
   });
 });
 
-describe('episodic budget: predicted against reported cache reads', () => {
-  it('compares with the replay closest to the reported input and flags misses the prompt does not explain', async () => {
-    // Usage shaped like the 8k replay's own input, with the cache reported cold on call 6.
-    const reference = await analysisOf([plainFile, '--budgets', '8k']);
-    const inputs = reference.runs[0]!.perCall.map((call) => call.tokens.total);
-    const cached = reference.runs[0]!.perCall.map((call) => call.cachedTokens);
-    const withUsage = budgetSession({
+describe('episodic budget: the replay against recorded usage', () => {
+  /**
+   * A session whose recorded input is what a provider with a 5,000-token system prompt
+   * and tools (not in the transcript) and a tokenizer counting 1.2 times o200k would
+   * report; call 7 is reported 30% over, as if something unseen was sent with it.
+   */
+  function recordedLike(): Message[] {
+    const counter = createTokenCounter();
+    const local = replayAsRecorded({
+      messages: budgetSession({
+        episodes: 4,
+        steps: 3,
+        resultWords: 400,
+        usage: () => ({ inputTokens: 1, outputTokens: 1 }),
+      }),
+      counter,
+      billing: new BilledView(counter, 'stripped'),
+    }).map((call) => call.localTokens);
+    return budgetSession({
       episodes: 4,
       steps: 3,
       resultWords: 400,
-      system: 'You debug CI failures.',
-      usage: (call) => ({
-        inputTokens: inputs[call]!,
-        cachedInputTokens: call === 6 ? 0 : cached[call]!,
-        outputTokens: 50,
-      }),
+      usage: (call) => {
+        const input = Math.round((5000 + 1.2 * local[call]!) * (call === 7 ? 1.3 : 1));
+        return { inputTokens: input, cachedInputTokens: call === 0 ? 0 : Math.round(input * 0.8), outputTokens: 60 };
+      },
     });
-    const file = await fixtures.write('usage.jsonl', transcriptText(withUsage));
-    const json = await analysisOf([file, '--budgets', '3k,8k,32k']);
-    const reported = json.reported!;
-    expect(reported.budget).toBe(8000);
-    expect(reported.callsWithUsage).toBe(json.calls);
-    expect(reported.totals.reportedInput).toBe(inputs.reduce((sum, value) => sum + value, 0));
-    expect(reported.totals.reportedCached).toBe(cached.reduce((sum, value) => sum + value, 0) - cached[6]!);
-    expect(cached[6]).toBeGreaterThan(0);
-    expect(reported.calls[6]!.misses).toContain('unexplained');
-    expect(reported.calls.filter((call) => call.misses.includes('unexplained'))).toHaveLength(1);
+  }
 
-    const text = (await runCli(['budget', file, '--budgets', '3k,8k,32k'])).stdout;
-    expect(text).toContain('Predicted against reported cache reads');
-    expect(text).toContain('compared with the replay at 8,000 tokens, retention episode');
-    expect(text).toMatch(/\n +7 +\d+ .*provider cached less than predicted/);
+  it('infers the missing prefix and the tokenizer scale, and flags the call that is off', async () => {
+    const file = await fixtures.write('recorded.jsonl', transcriptText(recordedLike()));
+    const json = await analysisOf([file, '--budgets', '16k,64k']);
+    const inference = json.prefix.inference!;
+    expect(inference.inferred).toBe(true);
+    expect(inference.main!.factor).toBeCloseTo(1.2, 2);
+    expect(Math.abs(inference.prefixTokens - 5000)).toBeLessThan(5);
+    // The replays send a stand-in of the inferred size as their system prompt.
+    expect(Math.abs(json.prefix.systemTokens - 5000)).toBeLessThan(10);
+    const fidelity = json.fidelity!;
+    expect(fidelity.calls).toHaveLength(json.calls);
+    const flagged = fidelity.calls.filter((call) => Math.abs(call.gap) > 0.1);
+    expect(flagged.map((call) => call.call)).toEqual([7]);
+    expect(fidelity.worst!.call).toBe(7);
+    expect(fidelity.withinShare).toBeCloseTo((json.calls - 1) / json.calls, 10);
+
+    const text = (await runCli(['budget', file, '--budgets', '16k,64k'])).stdout;
+    expect(text).toContain("their size is inferred from the first call's reported input: 5,0");
+    expect(text).toContain('Local token counts are scaled by 1.20');
+    expect(text).toContain(`${json.calls - 1} within 10%`);
+    expect(text).toMatch(/Calls more than 10% off \(1, largest first\):\n.*\n.*\n +8 +16 +[\d,]+ +[\d,]+ +-23\.\d%/);
+    expect(text).toMatch(/Against what the session was billed: \$[\d.]+ predicted .* billed \(the recorded usage at these prices\)/);
+  });
+
+  it('takes the prefix as given when --system and --tools are passed, and still fits the scale', async () => {
+    const file = await fixtures.write('recorded-given.jsonl', transcriptText(recordedLike()));
+    const system = await fixtures.write('prompt.txt', 'You debug CI failures.');
+    const json = await analysisOf([file, '--budgets', '16k', '--system', system]);
+    expect(json.prefix.inference!.inferred).toBe(false);
+    // The given prefix is taken as complete: only the scale is fitted (here it absorbs what the prompt lacks).
+    expect(json.prefix.inference!.main!.prefixTokens).toBe(0);
+    expect(json.prefix.systemTokens).toBeLessThan(40);
   });
 });
 
@@ -212,7 +271,7 @@ describe('episodic budget: models and prices', () => {
     expect(json.model.otherModels).toEqual([`${sessionModel.provider}/${sessionModel.id}`]);
     // No profile and no assumption for this provider: nothing predicted cached.
     expect(json.model.cache).toEqual({ style: 'none', minCacheableTokens: 0, source: 'none' });
-    expect(json.runs[0]!.cost.total).toBeCloseTo((json.runs[0]!.inputTokens * 10) / 1e6, 12);
+    expect(json.runs[0]!.cost!.total).toBeCloseTo((json.runs[0]!.billedTokens * 10) / 1e6, 12);
   });
 
   it('prices a bare --model id from the built-in table, with no cache writes on an OpenAI-style cache', async () => {
@@ -241,27 +300,33 @@ describe('episodic budget: bad input exits 1 with a clear message', () => {
     expect(result.stdout).toBe('');
   });
 
-  it('names an unknown model and how to pass --pricing', async () => {
+  it('reports tokens and cache shares with costs n/a for a model without a price, and says how to add one', async () => {
     const other = budgetSession({
       episodes: 1,
       steps: 1,
       resultWords: 20,
-      model: { provider: 'acme', id: 'rocket-9' },
+      model: { provider: 'zai', id: 'glm-5.2' },
     });
-    const file = await fixtures.write('acme.jsonl', transcriptText(other));
+    const file = await fixtures.write('zai.jsonl', transcriptText(other));
     const result = await runCli(['budget', file, '--budgets', '8k']);
-    expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/^episodic: no price known for model "acme\/rocket-9": pass --pricing FILE/);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('no price known, so costs are n/a');
+    expect(result.stdout).toMatch(/\n +8,000 +\d+ +[\d,]+ +[\d.]+% +n\/a /);
+    expect(result.stdout).toContain('input tokens not read from the cache, cost n/a');
+    const json = await analysisOf([file, '--budgets', '8k']);
+    expect(json.model.pricing).toBeUndefined();
+    expect(json.runs[0]!.cost).toBeNull();
+    expect(json.recommendation.rankedBy).toBe('uncached-tokens');
   });
 
-  it('asks for --model when the transcript records none', async () => {
+  it('analyses a transcript that records no model, asking for --model to price it', async () => {
     const file = await fixtures.write(
       'anon.jsonl',
       transcriptText(budgetSession({ episodes: 1, steps: 1, resultWords: 20, model: null })),
     );
     const result = await runCli(['budget', file, '--budgets', '8k']);
-    expect(result.code).toBe(1);
-    expect(result.stderr).toContain('pass --model PROVIDER/ID');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('Model unknown (not recorded: pass --model)');
   });
 
   it('says there is no call to replay for an empty or system-only transcript, rather than asking for --model', async () => {
@@ -353,7 +418,7 @@ describe('episodic budget: bad input exits 1 with a clear message', () => {
     expect(small!.perCall.map((call) => call.shortened)).toEqual([false, true, true]);
     expect(large!.perCall.map((call) => call.shortened)).toEqual([false, false, false]);
     expect(Object.keys(large!.perCall[2]!.cutResults)).toEqual(['big']);
-    expect(json.recommendations[0]!.budget).toBe(200_000);
+    expect(json.recommendation.best!.budget).toBe(200_000);
   });
 
   it('names an --html file it cannot write', async () => {
@@ -373,8 +438,10 @@ describe('episodic budget: bad input exits 1 with a clear message', () => {
   });
 
   it('treats a bad command line as a usage error (exit 2)', async () => {
-    expect((await runCli(['budget', plainFile])).code).toBe(2);
+    expect((await runCli(['budget'])).code).toBe(2);
     expect((await runCli(['budget', plainFile, '--budgets', '8k,,16k'])).code).toBe(2);
+    expect((await runCli(['budget', plainFile, '--quality', '1.5x'])).code).toBe(2);
+    expect((await runCli(['budget', plainFile, '--from', 'cursor'])).stderr).toContain('unknown --from "cursor"');
     const retention = await runCli(['budget', plainFile, '--budgets', '8k', '--retention', 'episode,most']);
     expect(retention.code).toBe(2);
     expect(retention.stderr).toContain('unknown retention "most"');
@@ -397,7 +464,7 @@ describe('episodic budget: progress', () => {
   it('draws a bar on a terminal stderr, ends at every call done and clears its line', async () => {
     const stderr = ttyStream();
     const stdout = ttyStream();
-    const code = await run(['budget', plainFile, '--budgets', '3k,8k', '--json'], {
+    const code = await run(['budget', plainFile, '--budgets', '3k,8k', '--retention', 'episode', '--json'], {
       stdin: Readable.from(['']),
       stdout: stdout.stream,
       stderr: stderr.stream,

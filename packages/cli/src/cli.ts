@@ -9,11 +9,13 @@ import { type CliIo, type Command, ExitCode, UsageError } from './command.js';
 import { controlSafe, escapeControl } from './control-safe.js';
 import { budgetCommand } from './commands/budget.js';
 import { episodesCommand } from './commands/episodes.js';
+import { importCommand } from './commands/import.js';
 import { migrateCommand } from './commands/migrate.js';
 import { packCommand } from './commands/pack.js';
+import { repairCommand } from './commands/repair.js';
 
 /** Every subcommand, in the order the usage lists them. */
-const commands: readonly Command[] = [packCommand, episodesCommand, budgetCommand, migrateCommand];
+const commands: readonly Command[] = [packCommand, episodesCommand, budgetCommand, importCommand, repairCommand, migrateCommand];
 
 /** The top-level usage text. */
 function usage(): string {

@@ -176,7 +176,7 @@ describe('episodic episodes: errors', () => {
     for (const argv of [['episodes', transcript, '--budget', '5'], ['episodes']]) {
       const result = await runCli(argv);
       expect(result.code).toBe(2);
-      expect(result.stderr).toContain('Usage: episodic episodes FILE|-|--store SPEC --session ID [--json]');
+      expect(result.stderr).toContain('Usage: episodic episodes FILE|-|--store SPEC --session ID [--from SOURCE] [--json]');
     }
   });
 });

@@ -5,7 +5,7 @@
  */
 import { FileSessionStore, type Message } from '@episodic/core';
 import { openPGlite, PostgresSessionStore } from '@episodic/postgres';
-import { type LocalServer, serverForTests } from '@episodic/postgres/testing';
+import { serverPerFile } from '@episodic/postgres/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureDir, runCli, twoEpisodes } from './testing/cli-harness.js';
 
@@ -60,14 +60,13 @@ describe('--store with a PGlite directory', () => {
 });
 
 describe('--store with a PostgreSQL server', () => {
-  let server: LocalServer | undefined;
-  beforeAll(async () => {
-    server = await serverForTests();
-  }, 120_000);
-  afterAll(() => server?.stop());
+  const server = serverPerFile();
+  // Starts the server before the test's clock runs; a failure is the test's to report.
+  beforeAll(() => server.url().then(() => {}, () => {}), 120_000);
+  afterAll(() => server.stop());
 
   it('reads a session from the server and never prints the password', async () => {
-    const url = new URL(server!.url);
+    const url = new URL(await server.url());
     url.password = 'secret-password'; // the test server trusts local connections, whatever the password
     const spec = url.toString();
     const schema = `cli_${Date.now()}`;

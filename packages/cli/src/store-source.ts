@@ -1,6 +1,7 @@
 /**
- * Reading a session straight from a session store (`--store SPEC --session ID`)
- * instead of a transcript file. SPEC is:
+ * Reading a session straight from a session store (`--store SPEC --session ID`), or
+ * another agent's recording (`--from SOURCE FILE`), instead of a transcript file.
+ * SPEC is:
  * - `postgres://...` or `postgresql://...`: a PostgreSQL server (`--schema` picks the schema);
  * - `pglite:DIR`, or a directory holding a PGlite data directory (`PG_VERSION`): embedded PGlite;
  * - any other directory: a `FileSessionStore` directory (`<id>.jsonl` files).
@@ -11,17 +12,22 @@ import type { Readable } from 'node:stream';
 import { EpisodicError, FileSessionStore, type Message, type SessionStore } from '@episodic/core';
 import { openPGlite, PostgresSessionStore } from '@episodic/postgres';
 import { onePositional, UsageError } from './command.js';
+import type { ImportResult } from './import/import-result.js';
+import { importSession, parseImportSource } from './import/import-session.js';
 import { readInput } from './read-input.js';
 
 /** The options every command that reads a session takes. */
 export const storeOptions = {
+  from: { type: 'string', short: 'f' },
   store: { type: 'string' },
   session: { type: 'string' },
   schema: { type: 'string' },
 } as const;
 
 /** The help lines of {@link storeOptions}. */
-export const storeHelp = `      --store SPEC   Read the session from a store instead of a file: postgres://...,
+export const storeHelp = `  -f, --from SOURCE  Read another agent's recording: claude-code, codex, pi, openai-chat,
+                     anthropic-messages (as episodic import does)
+      --store SPEC   Read the session from a store instead of a file: postgres://...,
                      pglite:DIR, or a file store directory (with --session)
       --session ID   The session to read from --store
       --schema NAME  The PostgreSQL schema of the store (default public)`;
@@ -69,15 +75,18 @@ export async function openStore(spec: string, schema?: string): Promise<OpenedSt
  * (a file, or `-` for standard input). Returns it with the name to show for it.
  */
 export async function readSessionSource(
-  values: { store?: string; session?: string; schema?: string },
+  values: { store?: string; session?: string; schema?: string; from?: string },
   positionals: readonly string[],
   stdin: Readable,
-): Promise<{ source: string; messages: Message[] }> {
+): Promise<{ source: string; messages: Message[]; imported?: ImportResult }> {
   if (values.store === undefined) {
     if (values.session !== undefined) throw new UsageError('--session needs --store');
     const source = onePositional(positionals, 'transcript file (or - for standard input)');
-    return { source, messages: await readInput(source, stdin) };
+    if (values.from === undefined) return { source, messages: await readInput(source, stdin) };
+    const imported = await importSession(parseImportSource(values.from), source, stdin);
+    return { source, messages: imported.messages, imported };
   }
+  if (values.from !== undefined) throw new UsageError('give --from with a recording file, not with --store');
   if (positionals.length > 0) throw new UsageError('give a transcript file or --store, not both');
   if (values.session === undefined) throw new UsageError('--store needs --session ID');
   const opened = await openStore(values.store, values.schema);

@@ -41,6 +41,8 @@ export class TranscriptError extends EpisodicError {
   readonly file: string | undefined;
   readonly line: number;
   readonly field: string | undefined;
+  /** What is wrong, without the location. */
+  readonly detail: string;
 
   constructor(location: TranscriptLocation, detail: string) {
     const where = location.file ? `${location.file}, line ${location.line}` : `line ${location.line}`;
@@ -48,6 +50,7 @@ export class TranscriptError extends EpisodicError {
     this.file = location.file;
     this.line = location.line;
     this.field = location.field;
+    this.detail = detail;
   }
 }
 

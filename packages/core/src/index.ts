@@ -12,22 +12,29 @@
 export { ContextOverflowError, EpisodicError, InvalidArgumentError, PersistedFormatError, TranscriptError } from './errors.js';
 export type { PersistedFormatLocation, TranscriptLocation } from './errors.js';
 
-// message: the neutral message model, transcripts (format v1) and episodes.
-export { assistantText, toolCallsOf, userText } from './message/message.js';
+// message: the neutral message model, transcripts (format v1.1, a superset of v1) and episodes.
+export { assistantText, isEpisodeStart, isInstruction, toolCallsOf, toolResultText, userText } from './message/message.js';
 export type {
   AssistantMessage,
   AssistantPart,
+  Compaction,
+  DeveloperMessage,
+  FilePart,
   ImagePart,
   Message,
+  ModelMessage,
   ModelRef,
   ProviderData,
+  ProviderToolPart,
   ReasoningPart,
   SubSessionReference,
+  SummaryMessage,
   SystemMessage,
   TextPart,
   ToolApproval,
   ToolCallPart,
   ToolMessage,
+  ToolResultPart,
   ToolSpec,
   Usage,
   UserMessage,
@@ -35,6 +42,16 @@ export type {
 } from './message/message.js';
 export { formatTranscript, parseTranscriptLine, readTranscript, readTranscriptStream, writeTranscript } from './message/transcript.js';
 export type { ReadTranscriptOptions } from './message/transcript.js';
+export { checkConsistency } from './message/transcript-consistency.js';
+export { MAX_LINE_BYTES, MAX_NESTING_DEPTH } from './message/transcript-limits.js';
+export {
+  TRANSCRIPT_FORMAT,
+  TRANSCRIPT_VERSION,
+  transcriptVersionOf,
+  transcriptVersions,
+  versionLine,
+} from './message/transcript-version.js';
+export type { TranscriptVersion } from './message/transcript-version.js';
 export { splitEpisodes } from './message/episodes.js';
 export type { Episode } from './message/episodes.js';
 export type { Retention } from './message/retention.js';
@@ -42,13 +59,15 @@ export type { Retention } from './message/retention.js';
 // tokens: counting with tiktoken, calibrated to each provider's tokenizer.
 export { createApproximateCounter, createTokenCounter } from './tokens/token-counter.js';
 export type { EncodingName, TokenCounter, TokenCounterOptions } from './tokens/token-counter.js';
+export type { ChunkEncoder, TextSpan, TextTally } from './tokens/text-tally.js';
 export { Calibration } from './tokens/calibration.js';
 export type { CalibrationOptions } from './tokens/calibration.js';
 
 // packing: the context packer.
-export { packContext, prepareForPacking } from './packing/pack-context.js';
+export { packContext, prepareForPacking, summaryInput } from './packing/pack-context.js';
 export type { MessageFormOptions } from './packing/pack-context.js';
-export type { PackOptions, PackResult, PackState, PackStats, SummarizeHook } from './packing/pack-types.js';
+export type { PackOptions, PackResult, PackState, PackStats } from './packing/pack-types.js';
+export type { SummaryRequest } from './packing/pack-summary.js';
 
 // model: the contract between the loop and a model adapter, and model profiles.
 export { ModelError } from './model/model-adapter.js';
@@ -63,7 +82,7 @@ export type {
   StreamOptions,
 } from './model/model-adapter.js';
 export type { ModelResponse } from './model/model-response.js';
-export type { CacheStyle, ModelProfile, Pricing, ReasoningField } from './model/model-profile.js';
+export type { CacheStyle, ModelProfile, PastReasoning, Pricing, ReasoningField } from './model/model-profile.js';
 export type { UsageTotals } from './model/usage-totals.js';
 
 // reasoning: splitters for reasoning inside text, the replay cache, and the types of
@@ -91,12 +110,16 @@ export type { EpisodeReasoningReport, LocatedLeak, SessionReasoningSummary } fro
 // store: where sessions live between runs.
 export type { AppendOptions, SessionLease, SessionStore, StoredSession, TornLine, WriteOptions } from './store/session-store.js';
 export { SessionConflictError } from './store/session-errors.js';
+export { StoreWriteError } from './store/store-write-error.js';
 export { DEFAULT_FILE_LOCK_STALE_MS } from './store/file-session-lock.js';
 export { FileSessionStore } from './store/file-session-store.js';
 export type { FileSessionStoreOptions } from './store/file-session-store.js';
 export { MemorySessionStore } from './store/memory-session-store.js';
 export type { PersistReasoning, ReasoningSidecar } from './store/reasoning-sidecar.js';
 export type { ApprovalDecision, ApprovalRecord, StoredApprovalDecision } from './store/approval-record.js';
+
+// support: secrets the agent redacts from tool results and errors before they are saved or emitted.
+export { environmentSecrets, MIN_SECRET_LENGTH, REDACTED, SecretRedactor } from './support/secret-redactor.js';
 
 // loop: agents, sessions, tools, stop conditions and the events of a run.
 export { Agent } from './loop/agent.js';
@@ -105,6 +128,8 @@ export { Session } from './loop/session.js';
 export type { OutputOf, RunOptions, SessionInput } from './loop/session.js';
 export type { EpisodeResult, FinishedEpisode, PausedEpisode, RunOutcome } from './loop/episode-result.js';
 export type { PackTuning, RetryOptions } from './loop/model-call.js';
+export { DEFAULT_SUMMARY_INSTRUCTIONS } from './loop/background-summarizer.js';
+export type { SummarizerOptions } from './loop/background-summarizer.js';
 export type { AgentEvent, AgentEventHandler, EpisodeFinishReason } from './loop/agent-events.js';
 export { RunAbortedError, SessionBusyError } from './loop/agent-errors.js';
 export type { AgentTool, ApprovalContext, NeedsApproval, ToolContext, ToolOutput } from './loop/tool.js';
@@ -120,3 +145,28 @@ export { DEFAULT_AGENT_TOOL_INPUT } from './loop/agent-tool.js';
 export type { AgentToolOptions } from './loop/agent-tool.js';
 export { allOf, anyOf, hasToolCall, maxSteps } from './loop/stop-conditions.js';
 export type { StopCondition, StopContext } from './loop/stop-conditions.js';
+
+// telemetry: OpenTelemetry traces of sessions, model calls and tool calls (optional peer @opentelemetry/api).
+export { createTelemetry } from './telemetry/create-telemetry.js';
+export type { Telemetry, TelemetryOptions } from './telemetry/create-telemetry.js';
+export type {
+  OpenTelemetryApi,
+  SpanAttributes,
+  SpanAttributeValue,
+  SpanTime,
+  TelemetryContext,
+  TelemetrySpan,
+  TelemetryTracer,
+} from './telemetry/telemetry-api.js';
+
+// ui-stream: a session's events as the AI SDK UI message stream, for web chat front ends.
+export { toUIMessageStream } from './ui-stream/to-ui-message-stream.js';
+export type { UIMessageStreamOptions } from './ui-stream/to-ui-message-stream.js';
+export type { EpisodicMessageMetadata, UIFinishReason, UIMessageChunk, UIPackMetadata, UIUsageMetadata } from './ui-stream/ui-message-chunk.js';
+export {
+  createUIMessageStreamResponse,
+  pipeUIMessageStreamToResponse,
+  toServerSentEvents,
+  UI_MESSAGE_STREAM_HEADERS,
+} from './ui-stream/ui-message-stream-response.js';
+export type { UIMessageStreamResponseInit } from './ui-stream/ui-message-stream-response.js';

@@ -43,3 +43,18 @@ export {
   DEFAULT_REPLAY_TOKENS,
   DEFAULT_REPLAY_TTL_MS,
 } from './reasoning/replay-cache/memory-replay-cache.js';
+
+// loop and packing helpers the MCP tool server and MCP tools reuse: one tool call
+// run as the loop runs it, and the head-and-tail shortening of long text.
+export { executeToolCall } from './loop/tool-executor.js';
+export { shortenText } from './packing/shorten.js';
+
+// message: transcript lines as bytes, checked one by one and against the lines before
+// them (the CLI's repair command sorts a damaged file's lines with these).
+export { copyMessage, parseTranscriptLineBytes, withRepairHint } from './message/transcript.js';
+export type { LineCheckOptions } from './message/transcript.js';
+export { TranscriptConsistency } from './message/transcript-consistency.js';
+export type { ConsistencyProblem } from './message/transcript-consistency.js';
+export { transcriptLines, splitTranscriptLines, TranscriptLineSplitter } from './message/transcript-lines.js';
+export type { TranscriptLineBytes, TranscriptLinesOptions } from './message/transcript-lines.js';
+export { VersionCheck } from './message/transcript-version.js';

@@ -35,16 +35,21 @@ export {
 } from './openai-responses/index.js';
 export {
   type AnthropicModelProfile,
+  type AnthropicProfileFields,
   type AnthropicThinkingSetting,
   builtinProfiles,
   type CompatibleProfile,
+  type CompatibleProfileFields,
   type ContentReasoning,
   type EffortParameter,
   type GoogleModelProfile,
+  type GoogleProfileFields,
   type GoogleThinkingSetting,
   type OpenAIProfile,
+  type OpenAIProfileFields,
   pricesCollected,
   resolveProfile,
 } from './profiles/index.js';
 export { MissingApiKeyError } from './shared/missing-api-key-error.js';
+export type { ToolCallIdRule } from './shared/tool-call-id.js';
 export type { AdapterWarning, PreparedRequest, ProviderAdapter } from './shared/provider-adapter.js';

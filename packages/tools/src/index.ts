@@ -36,3 +36,11 @@ export { PathEscapeError, resolveInsideRoot } from './root-path.js';
 export type { RootedPath } from './root-path.js';
 export { childEnvironment } from './run-command.js';
 export { BoundedRegex } from './bounded-regex.js';
+
+// MCP tool sources: tools from MCP servers, and Episodic tools served over MCP.
+export { connectMcpServer, McpConnection } from './mcp/connect-mcp-server.js';
+export type { McpConnectOptions, McpHttpServer, McpServerOptions, McpStdioServer } from './mcp/connect-mcp-server.js';
+export { McpServerError } from './mcp/mcp-errors.js';
+export type { McpServerErrorCode } from './mcp/mcp-errors.js';
+export { McpToolServer } from './mcp/mcp-tool-server.js';
+export type { McpToolServerOptions } from './mcp/mcp-tool-server.js';

@@ -4,10 +4,13 @@
  * list of rules rather than as tree plumbing.
  */
 
-import { isJsonObject, type JsonSchema, typeNames } from '@episodic/core/internal';
+import { isJsonObject, typeNames } from '@episodic/core/internal';
 
-// The three basics are core's (its zod converter needs them too).
-export { isJsonObject, type JsonSchema, typeNames };
+// The two helpers are core's (its zod converter needs them too).
+export { isJsonObject, typeNames };
+
+/** A JSON Schema node (or any JSON object); the same shape core's zod converter produces. */
+export type JsonSchema = Record<string, unknown>;
 
 /** One rule a schema breaks, found by a checker. */
 export interface SchemaViolation {

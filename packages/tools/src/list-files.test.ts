@@ -38,7 +38,7 @@ afterAll(async () => {
   await rm(base, { recursive: true, force: true });
 });
 
-const list = (args: Record<string, unknown>, options: { maxEntries?: number } = {}) =>
+const list = (args: Record<string, unknown>, options: { maxEntries?: number; maxBytes?: number } = {}) =>
   listFilesTool({ root, ...options }).execute(args, context());
 
 describe('list_files', () => {
@@ -74,6 +74,24 @@ describe('list_files', () => {
     const lines = content.split('\n');
     expect(lines.slice(1, 4)).toEqual(['README.md', 'docs/', 'docs/secret-link@']);
     expect(lines[4]).toMatch(/^\[stopped at 3 entries/);
+  });
+
+  it('stops at the byte cap too: long paths make a few hundred entries a large result', async () => {
+    const deep = path.join(root, 'long');
+    const name = (n: number) => `${String(n).padStart(3, '0')}-${'long-name-'.repeat(19)}`;
+    for (let a = 0; a < 2; a += 1) {
+      await mkdir(path.join(deep, name(a), name(a)), { recursive: true });
+      for (let b = 0; b < 60; b += 1) await writeFile(path.join(deep, name(a), name(a), `${name(b)}.txt`), '');
+    }
+    try {
+      const { content } = await list({ path: 'long', depth: 3 });
+      expect(Buffer.byteLength(content)).toBeLessThanOrEqual(50_000 + 200);
+      expect(content).toMatch(/\n\[stopped at 50000 bytes \(\d+ listed\); list a subdirectory/);
+      const small = (await list({ path: 'long', depth: 3 }, { maxBytes: 1_000 })).content;
+      expect(small.split('\n')).toHaveLength(4);
+    } finally {
+      await rm(deep, { recursive: true });
+    }
   });
 
   it('refuses escapes and explains a file or missing path', async () => {

@@ -1,6 +1,7 @@
 /**
  * `list_files`: lists files and directories under a path inside the root, to a
- * depth and up to an entry cap, skipping `node_modules` and `.git` by default.
+ * depth and up to an entry cap and a byte cap (long paths make a few hundred
+ * entries a large result), skipping `node_modules` and `.git` by default.
  */
 import { stat } from 'node:fs/promises';
 import { z } from 'zod';
@@ -15,6 +16,8 @@ export interface ListFilesToolOptions {
   root: string;
   /** Most entries per call (default 500). */
   maxEntries?: number;
+  /** Most bytes of listing per call (default 50,000). */
+  maxBytes?: number;
   /** Deepest level the model may ask for (default 8); it asks for 3 unless it says otherwise. */
   maxDepth?: number;
   /** Directory names listed but not entered (default `node_modules`, `.git`). */
@@ -24,6 +27,7 @@ export interface ListFilesToolOptions {
 }
 
 const DEFAULT_MAX_ENTRIES = 500;
+const DEFAULT_MAX_BYTES = 50_000;
 const DEFAULT_MAX_DEPTH = 8;
 const DEFAULT_DEPTH = 3;
 
@@ -45,13 +49,15 @@ function listFilesInput(maxDepth: number) {
 /** A `list_files` tool confined to `options.root`. */
 export function listFilesTool(options: ListFilesToolOptions): DefinedTool {
   const maxEntries = options.maxEntries ?? DEFAULT_MAX_ENTRIES;
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
   const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
   const skip = new Set(options.skip ?? DEFAULT_SKIPPED_DIRECTORIES);
   return defineTool({
     name: 'list_files',
     description:
       'List files and directories in the project, recursively to a depth, as paths from the project root. ' +
-      `Directories end with "/", symbolic links with "@". ${[...skip].join(', ')} are shown but not entered. At most ${maxEntries} entries per call.`,
+      `Directories end with "/", symbolic links with "@". ${[...skip].join(', ')} are shown but not entered. ` +
+      `At most ${maxEntries} entries (${maxBytes} bytes) per call.`,
     input: listFilesInput(maxDepth),
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     execute: async (input, { signal }) => {
@@ -69,18 +75,20 @@ export function listFilesTool(options: ListFilesToolOptions): DefinedTool {
         signal,
       });
       const lines: string[] = [];
-      let capped = false;
+      let bytes = 0;
+      let capped: string | undefined;
       for await (const entry of walk) {
-        if (lines.length === maxEntries) {
-          capped = true;
-          break;
-        }
-        lines.push(formatEntry(entry, directory.relative));
+        const line = formatEntry(entry, directory.relative);
+        if (lines.length === maxEntries) capped = `${maxEntries} entries`;
+        else if (bytes + Buffer.byteLength(line) + 1 > maxBytes) capped = `${maxBytes} bytes`;
+        if (capped) break;
+        lines.push(line);
+        bytes += Buffer.byteLength(line) + 1;
       }
       const where = directory.relative;
-      if (lines.length === 0) return `${where}: empty directory.`;
+      if (lines.length === 0 && !capped) return `${where}: empty directory.`;
       const footer = capped
-        ? `\n[stopped at ${maxEntries} entries; list a subdirectory or a smaller depth to see more]`
+        ? `\n[stopped at ${capped} (${lines.length} listed); list a subdirectory or a smaller depth to see more]`
         : '';
       return `${where}:\n${lines.join('\n')}${footer}`;
     },

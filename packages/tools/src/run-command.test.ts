@@ -138,6 +138,27 @@ describe('run_command', () => {
     expect(isRunning(leftBehind)).toBe(false);
   });
 
+  // A process that left the command's group (setsid) is not killed with it and kept the
+  // pipe open: the call waited for the timeout and reported "timed out".
+  it('stops waiting shortly after the command exits even when a setsid process holds the output, and says so', async () => {
+    const script = [
+      'const { spawn } = require("node:child_process");',
+      'const child = spawn("setsid", [process.execPath, "-e", "setTimeout(() => {}, 60000)"], { stdio: "inherit" });',
+      'child.on("spawn", () => setTimeout(() => { console.log(child.pid); process.exit(3); }, 200));',
+    ].join('\n');
+    const started = Date.now();
+    const { content, isError } = await run([node, '-e', script], { timeoutMs: 4_000 });
+    const escaped = Number(body(content).split('\n')[0]);
+    try {
+      expect(content.split('\n')[1]).toBe('[exit code 3]');
+      expect(isError).toBe(false);
+      expect(Date.now() - started).toBeLessThan(2_500);
+      expect(content).toMatch(/\[stopped reading 500 ms after the command exited: a process it started outside/);
+    } finally {
+      if (escaped > 0) process.kill(escaped, 'SIGKILL');
+    }
+  });
+
   it('stops when the tool call is aborted', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 200);

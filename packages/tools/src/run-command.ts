@@ -3,17 +3,20 @@
  * shell, so arguments such as `$(whoami)` or `; rm -rf /` reach the program as plain
  * text. The child gets a minimal environment (an allowlist), a working directory
  * inside the root, a timeout that kills its whole process group (as does the
- * command's own exit, for anything it left running), and its output is capped
- * keeping the head and the tail.
+ * command's own exit, for anything it left running, and this process's exit or an
+ * exit signal to it), and its output is capped keeping the head and the tail. A
+ * process that left the group (`setsid`) may hold the output pipe open: the call
+ * stops waiting for it shortly after the command itself exits.
  *
  * This is not a sandbox: the program itself can read or write anything its user
  * can. Restrict it with `allowedCommands`, and run untrusted work in a container.
  */
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { type DefinedTool, defineTool } from './define-tool.js';
 import { HeadTailBuffer } from './head-tail-buffer.js';
+import { killGroupOnExit } from './process-groups.js';
 import { resolveInsideRoot } from './root-path.js';
 import { ToolUsageError } from './tool-errors.js';
 
@@ -40,6 +43,8 @@ const DEFAULT_TIMEOUT_MS = 60_000;
 const DEFAULT_MAX_OUTPUT_BYTES = 30_000;
 // Time between the polite SIGTERM and the SIGKILL on timeout.
 const KILL_GRACE_MS = 2_000;
+// How long output may still arrive after the command exited (its group is killed by then).
+const PIPE_GRACE_MS = 500;
 
 const runCommandInput = z.object({
   argv: z
@@ -103,6 +108,8 @@ interface ProcessRun {
   signal: NodeJS.Signals | null;
   timedOut: boolean;
   aborted: boolean;
+  /** The output pipe was still held open (by a process outside the group) when the call stopped waiting. */
+  pipeHeld: boolean;
   output: HeadTailBuffer;
 }
 
@@ -128,48 +135,64 @@ function runProcess(argv: string[], options: ProcessOptions): Promise<ProcessRun
       detached: ownGroup,
       windowsHide: true,
     });
-    const state = { timedOut: false, aborted: false };
-    const kill = (signal: NodeJS.Signals) => {
-      try {
-        if (ownGroup && child.pid !== undefined) process.kill(-child.pid, signal);
-        else child.kill(signal);
-      } catch {
-        // Already gone.
-      }
-    };
+    const state = { timedOut: false, aborted: false, pipeHeld: false };
+    const kill = killer(child, ownGroup);
     const stop = (reason: 'timedOut' | 'aborted') => {
       state[reason] = true;
       kill('SIGTERM');
       graceTimer = setTimeout(() => kill('SIGKILL'), KILL_GRACE_MS);
     };
     let graceTimer: NodeJS.Timeout | undefined;
+    let pipeTimer: NodeJS.Timeout | undefined;
+    const forget = ownGroup && child.pid !== undefined ? killGroupOnExit(child.pid) : () => {};
     const timeoutTimer = setTimeout(() => stop('timedOut'), options.timeoutMs);
     const onAbort = () => stop('aborted');
     if (options.signal.aborted) onAbort();
     else options.signal.addEventListener('abort', onAbort, { once: true });
-    const cleanUp = () => {
+    let settled = false;
+    const settle = (outcome: () => void) => {
+      if (settled) return;
+      settled = true;
       clearTimeout(timeoutTimer);
       clearTimeout(graceTimer);
+      clearTimeout(pipeTimer);
       options.signal.removeEventListener('abort', onAbort);
+      forget();
+      outcome();
     };
     child.stdout.on('data', (chunk: Buffer) => output.push(chunk));
     child.stderr.on('data', (chunk: Buffer) => output.push(chunk));
-    child.once('error', (error: NodeJS.ErrnoException) => {
-      cleanUp();
-      reject(spawnError(program, error));
-    });
+    child.once('error', (error: NodeJS.ErrnoException) => settle(() => reject(spawnError(program, error))));
     let exited: { exitCode: number | null; signal: NodeJS.Signals | null } | undefined;
     child.once('exit', (exitCode, signal) => {
       exited = { exitCode, signal };
       // The command is done. Whatever it left running in its group would hold the output
       // pipe open until the timeout (and outlive the call): end it now.
       if (ownGroup) kill('SIGKILL');
+      // A process that escaped the group (setsid) can still hold the pipe: wait only briefly.
+      pipeTimer = setTimeout(() => {
+        state.pipeHeld = true;
+        child.stdout.destroy();
+        child.stderr.destroy();
+        settle(() => resolve({ ...exited!, ...state, output }));
+      }, PIPE_GRACE_MS);
     });
     child.once('close', (exitCode, signal) => {
-      cleanUp();
-      resolve({ ...(exited ?? { exitCode, signal }), ...state, output });
+      settle(() => resolve({ ...(exited ?? { exitCode, signal }), ...state, output }));
     });
   });
+}
+
+/** Sends a signal to the child's whole process group (or to the child alone, without one). */
+function killer(child: ChildProcess, ownGroup: boolean): (signal: NodeJS.Signals) => void {
+  return (signal) => {
+    try {
+      if (ownGroup && child.pid !== undefined) process.kill(-child.pid, signal);
+      else child.kill(signal);
+    } catch {
+      // Already gone.
+    }
+  };
 }
 
 function spawnError(program: string, error: NodeJS.ErrnoException): Error {
@@ -192,5 +215,12 @@ function formatRun(argv: string[], run: ProcessRun, timeoutMs: number): { conten
   else status = `exit code ${run.exitCode}`;
   const text = run.output.toString();
   const body = text === '' ? '(no output)' : text;
-  return { content: `$ ${shown}\n[${status}]\n${body}`, isError: run.timedOut || run.aborted || run.signal !== null };
+  const held = run.pipeHeld
+    ? `\n[stopped reading ${PIPE_GRACE_MS} ms after the command exited: a process it started outside its ` +
+      'process group (setsid, a daemon) still holds the output open and may still be running]'
+    : '';
+  return {
+    content: `$ ${shown}\n[${status}]\n${body}${held}`,
+    isError: run.timedOut || run.aborted || run.signal !== null,
+  };
 }

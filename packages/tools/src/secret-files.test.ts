@@ -28,6 +28,19 @@ describe('secret files', () => {
     expect(secretPatternOf('.env', false)).toBeUndefined();
   });
 
+  it('recognises them in any case, and git, direnv and cloud credentials', () => {
+    expect(secretPatternOf('.ENV')).toBe('.env');
+    expect(secretPatternOf('deploy/.Env.Production')).toBe('.env.*');
+    expect(secretPatternOf('certs/SERVER.PEM')).toBe('*.pem');
+    expect(secretPatternOf('.envrc')).toBe('.envrc');
+    expect(secretPatternOf('.git-credentials')).toBe('.git-credentials');
+    expect(secretPatternOf('home/.aws/credentials')).toBe('.aws/credentials');
+    expect(secretPatternOf('.aws/credentials')).toBe('.aws/credentials');
+    expect(secretPatternOf('gcp/credentials.json')).toBe('credentials.json');
+    expect(secretPatternOf('docs/credentials')).toBeUndefined();
+    expect(secretPatternOf('.ENV.EXAMPLE')).toBeUndefined();
+  });
+
   it('read_file refuses them with a clear error and never returns their content', async () => {
     const tool = readFileTool({ root });
     const error = await tool.execute({ path: '.env' }, context()).catch((caught: unknown) => caught as Error);

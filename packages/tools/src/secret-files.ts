@@ -1,8 +1,11 @@
 /**
- * Files that usually hold credentials (`.env`, private keys, registry tokens). The
- * file tools refuse to read them by default, so keys never reach the model, the
- * provider or the session transcript. Patterns match the file's base name; `*`
- * stands for any run of characters.
+ * Files that usually hold credentials (`.env`, private keys, registry tokens, cloud
+ * and git credentials). The file tools refuse to read them by default, so keys never
+ * reach the model, the provider or the session transcript. A pattern without a `/`
+ * matches the file's base name; one with a `/` matches the end of its path (so
+ * `.aws/credentials` matches `home/.aws/credentials`); `*` stands for any run of
+ * characters other than `/`. Matching ignores case: on macOS and Windows `.ENV` is
+ * the same file as `.env`.
  */
 import path from 'node:path';
 import { ToolUsageError } from './tool-errors.js';
@@ -11,6 +14,7 @@ import { ToolUsageError } from './tool-errors.js';
 export const DEFAULT_SECRET_FILES: readonly string[] = [
   '.env',
   '.env.*',
+  '.envrc',
   '*.pem',
   '*.key',
   '*.p12',
@@ -22,6 +26,9 @@ export const DEFAULT_SECRET_FILES: readonly string[] = [
   '.npmrc',
   '.netrc',
   '.pypirc',
+  '.git-credentials',
+  '.aws/credentials',
+  'credentials.json',
 ];
 
 // Templates that document variables without values.
@@ -33,9 +40,10 @@ export type SecretFilesOption = readonly string[] | false;
 /** Returns the pattern `relativePath` matches, or undefined when it is not a secrets file. */
 export function secretPatternOf(relativePath: string, option: SecretFilesOption = DEFAULT_SECRET_FILES): string | undefined {
   if (option === false) return undefined;
-  const name = path.basename(relativePath);
-  if (TEMPLATES.has(name)) return undefined;
-  return option.find((pattern) => globToRegExp(pattern).test(name));
+  const normalized = relativePath.split(path.sep).join('/');
+  const name = path.posix.basename(normalized);
+  if (TEMPLATES.has(name.toLowerCase())) return undefined;
+  return option.find((pattern) => globToRegExp(pattern).test(pattern.includes('/') ? normalized : name));
 }
 
 /** Throws a clear error when `relativePath` is a secrets file. */
@@ -55,8 +63,8 @@ const compiled = new Map<string, RegExp>();
 function globToRegExp(pattern: string): RegExp {
   let found = compiled.get(pattern);
   if (!found) {
-    const source = pattern.split('*').map((piece) => piece.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*');
-    found = new RegExp(`^${source}$`);
+    const source = pattern.split('*').map((piece) => piece.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('[^/]*');
+    found = new RegExp(pattern.includes('/') ? `(?:^|/)${source}$` : `^${source}$`, 'i');
     compiled.set(pattern, found);
   }
   return found;

@@ -6,7 +6,7 @@
  * missing and the policy asks for it again.
  */
 import type { Message, ModelRequest, ToolCallPart, ToolMessage } from '@episodic/core';
-import { userText } from '@episodic/core';
+import { toolResultText, userText } from '@episodic/core';
 
 /** A tool call of the current episode and its result, if it is in the request. */
 export interface Observation {
@@ -54,7 +54,7 @@ export function viewEpisode(request: ModelRequest): EpisodeView {
 
 function observe(call: ToolCallPart, result: ToolMessage | undefined): Observation {
   const args = call.args !== null && typeof call.args === 'object' ? (call.args as Record<string, unknown>) : {};
-  return { name: call.name, args, content: result?.content, isError: result?.isError === true };
+  return { name: call.name, args, content: result ? toolResultText(result) : undefined, isError: result?.isError === true };
 }
 
 /** Successful results of one tool, oldest first. */

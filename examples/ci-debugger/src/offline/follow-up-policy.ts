@@ -4,7 +4,7 @@
  * what it can do. It reuses the run list from earlier episodes while the packer
  * still sends it, and lists the runs again once that history has been evicted.
  */
-import { assistantText } from '@episodic/core';
+import { assistantText, toolResultText } from '@episodic/core';
 import type { ScriptStep } from '@episodic/core/testing';
 import { failingTests, knownFile, knownLogFailures, knownRuns } from './ci-analysis.js';
 import { type EpisodeView, escapeRegExp, parseRuns, type RunFact, resultsOf } from './episode-facts.js';
@@ -176,7 +176,7 @@ function runsInHistory(view: EpisodeView): RunFact[] | undefined {
   for (let index = view.history.length - 1; index >= 0; index -= 1) {
     const message = view.history[index];
     if (message?.role === 'tool' && message.toolName === 'list_ci_runs') {
-      const runs = parseRuns(message.content);
+      const runs = parseRuns(toolResultText(message));
       if (runs.length > 0) return runs;
     }
   }

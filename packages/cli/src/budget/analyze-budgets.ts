@@ -1,33 +1,55 @@
 /**
- * The whole `episodic budget` analysis of one session: a replay per budget and
- * retention, the predicted cache use and cost of each call, per-run sums, the
- * recommended budget per retention, and predicted against reported cache reads.
+ * The whole `episodic budget` analysis of one session:
+ * 1. the session replayed as recorded, against the usage it recorded: the missing
+ *    prefix (system prompt and tools) and the tokenizer scale are inferred from it,
+ *    and every call's replayed input is set beside the reported one;
+ * 2. a replay per budget and retention with that prefix, as the provider bills it
+ *    (profile rules for reasoning of earlier turns), with its predicted cache use and
+ *    cost, budgets swept from the smallest useful one to the model's window unless
+ *    asked;
+ * 3. the cheapest run meeting the quality bar, and its predicted saving against what
+ *    the recorded session was billed.
  */
-import { EpisodicError, type Message, type Retention, type TokenCounter, type ToolSpec } from '@episodic/core';
+import {
+  Calibration,
+  createTokenCounter,
+  EpisodicError,
+  type Message,
+  type Retention,
+  type TokenCounter,
+  type ToolSpec,
+} from '@episodic/core';
 import { countContext, FRAMING } from '@episodic/core/internal';
+import { BilledView } from './billed-view.js';
 import { type EstimatedCall, estimateCalls } from './cache-estimate.js';
+import { compareWithRecording, type Fidelity, inferPrefix, type PrefixInference } from './prefix-inference.js';
 import type { PricedModel } from './priced-model.js';
 import { type Recommendation, recommend } from './recommend.js';
+import { type RecordedBill, recordedBill, replayedBill } from './recorded-bill.js';
+import { replayAsRecorded } from './recorded-replay.js';
 import { countCalls, type ReplaySettings, replaySession, unlimitedBudget } from './replay.js';
-import { compareReported, type ReportedComparison } from './reported-usage.js';
 import { type RunSummary, summarizeRun } from './run-summary.js';
+import { smallestUsefulBudget, sweepBudgets, sweepPoints } from './sweep.js';
 
 /** What to analyse. */
 export interface BudgetAnalysisInput {
   /** The transcript's name as the user gave it. */
   source: string;
   messages: readonly Message[];
-  /** Ascending, without duplicates. */
-  budgets: readonly number[];
+  /** Ascending, without duplicates; undefined to sweep. */
+  budgets?: readonly number[] | undefined;
   retentions: readonly Retention[];
   /** A system prompt put in front of the transcript's own system lines. */
   system?: string | undefined;
   tools?: readonly ToolSpec[] | undefined;
+  /** True when the recording holds the system prompt and tools every call sent (nothing to infer). */
+  prefixRecorded: boolean;
   model: PricedModel;
   /** When the built-in prices were collected. */
   pricesCollected: string;
-  counter: TokenCounter;
-  /** Called after every replayed call with the calls done and the calls in all. */
+  /** Share of calls that must keep the current episode whole for a run to be recommended. */
+  quality: number;
+  /** Called after every replayed call with the calls done and the calls in all (an estimate while sweeping). */
   onProgress?: (done: number, total: number) => void;
 }
 
@@ -36,24 +58,50 @@ export interface BudgetRun extends RunSummary {
   perCall: EstimatedCall[];
 }
 
+/** The saving of the recommended run against what was billed. */
+export interface Saving {
+  /** Predicted USD of the session at the recommendation: replayed input plus the recorded output. */
+  predicted: number;
+  /** What the recorded session cost. */
+  billed: number;
+  /** `billed - predicted`, and as a share of `billed`. */
+  amount: number;
+  share: number;
+}
+
 /** Everything `episodic budget` prints, as `--json` prints it. */
 export interface BudgetAnalysis {
   source: string;
   model: PricedModel & { pricesCollected: string };
-  /** The stable prefix every call starts with. */
-  prefix: { systemTokens: number; toolTokens: number; totalTokens: number };
+  /** What every call starts with: the system prompt and tools given or inferred. */
+  prefix: {
+    systemTokens: number;
+    toolTokens: number;
+    totalTokens: number;
+    /** Null when nothing was inferred (no usage, or the recording holds its prefix). */
+    inference: PrefixInference | null;
+  };
   calls: number;
   budgets: number[];
+  /** True when the budgets were swept rather than asked. */
+  swept: boolean;
   retentions: Retention[];
   runs: BudgetRun[];
-  recommendations: Recommendation[];
-  /** Null when no assistant message carries usage. */
-  reported: ReportedComparison | null;
+  recommendation: Recommendation;
+  /** The replay against the recorded usage; null when no call carries usage. */
+  fidelity: Fidelity | null;
+  bill: RecordedBill;
+  /** The replay of what was sent, priced like the runs (null without usage or price): the estimate's error against `bill`. */
+  replayedBill: number | null;
+  /** Null when the recommended run or the bill has no price. */
+  saving: Saving | null;
+  /** Recorded compaction summaries left out of the budget replays (Episodic evicts instead). */
+  compactionsLeftOut: number;
 }
 
 /** A budget cannot hold even the system prompt and tools. */
 export class BudgetBelowPrefixError extends EpisodicError {
-  constructor(budget: number, prefix: BudgetAnalysis['prefix']) {
+  constructor(budget: number, prefix: { systemTokens: number; toolTokens: number; totalTokens: number }) {
     super(
       'budget_below_prefix',
       `budget ${budget} tokens is below what every call starts with: ${prefix.totalTokens} tokens ` +
@@ -73,58 +121,135 @@ export class NoCallsError extends EpisodicError {
 
 /** Runs the analysis. Throws {@link BudgetBelowPrefixError} or {@link NoCallsError} for input it cannot use. */
 export function analyzeBudgets(input: BudgetAnalysisInput): BudgetAnalysis {
-  const { messages, counter } = input;
+  const { messages, model } = input;
   const calls = countCalls(messages);
   if (calls === 0) throw new NoCallsError(input.source);
-  const prefix = measurePrefix(messages, input.system, input.tools, counter);
-  for (const budget of input.budgets)
-    if (budget <= prefix.totalTokens) throw new BudgetBelowPrefixError(budget, prefix);
+
+  const { inference, fidelity } = checkAgainstRecording(input);
+  const counter = createTokenCounter({ calibration: new Calibration({ initial: inference?.factor ?? 1 }) });
+  const system = withInferredPrefix(input.system, inference, messages);
+  const prefix = measurePrefix(messages, system, input.tools, counter);
+  const sweep = sweepInput(messages);
+  const base = { ...sweep, system, tools: input.tools, counter, billing: new BilledView(counter, model.pastReasoning) };
+
+  let done = 0;
+  const perReplay = countCalls(sweep.messages);
+  // The reference replay and one per run, plus the replay that finds where a sweep starts.
+  const replays = (budgetCount: number) => 1 + input.retentions.length * budgetCount;
+  let total = perReplay * (replays(input.budgets?.length ?? sweepPoints) + (input.budgets ? 0 : 1));
+  const onCall = () => input.onProgress?.(++done, total);
+  const budgets = input.budgets
+    ? [...input.budgets]
+    : sweepBudgets(
+        smallestUsefulBudget(replaySession({ ...base, budget: prefix.totalTokens + 1, retention: 'none', onCall })),
+        model.contextWindow,
+      );
+  for (const budget of budgets) if (budget <= prefix.totalTokens) throw new BudgetBelowPrefixError(budget, prefix);
+  total = done + perReplay * replays(budgets.length);
 
   const replyTokens = counter.calibration.apply(FRAMING.reply);
-  const total = calls * (input.budgets.length * input.retentions.length + 1);
-  let done = 0;
-  const onCall = () => input.onProgress?.(++done, total);
+  // The recording's first call read this much from the cache: the prefix was warm when it began.
+  const warm = Math.min(fidelity?.calls[0]?.reportedCached ?? 0, prefix.totalTokens - replyTokens);
   // Tool results are capped even at an unlimited budget: only cuts beyond that count.
-  const reference = replaySession({ ...replayBase(input), budget: unlimitedBudget, retention: 'all', onCall });
+  const reference = replaySession({ ...base, budget: unlimitedBudget, retention: 'all', onCall });
   const runs: BudgetRun[] = [];
   for (const retention of input.retentions) {
-    for (const budget of input.budgets) {
-      const replayed = replaySession({ ...replayBase(input), budget, retention, onCall, reference });
-      const perCall = estimateCalls(replayed, input.model.cache, input.model.pricing, replyTokens);
+    for (const budget of budgets) {
+      const replayed = replaySession({ ...base, budget, retention, onCall, reference });
+      const perCall = estimateCalls(replayed, model.cache, model.pricing, replyTokens, warm);
       runs.push({ ...summarizeRun(budget, retention, perCall), perCall });
     }
   }
-  const recommendations = input.retentions
-    .map((retention) => recommend(runs.filter((run) => run.retention === retention)))
-    .filter((found): found is Recommendation => found !== undefined);
-  const reported = compareReported(
-    messages,
-    runs.map((run) => ({ budget: run.budget, retention: run.retention, calls: run.perCall })),
-  );
+  const recommendation = recommend(runs, input.quality)!;
+  const bill = recordedBill(messages, model.pricing);
   return {
     source: input.source,
-    model: { ...input.model, pricesCollected: input.pricesCollected },
-    prefix,
+    model: { ...model, pricesCollected: input.pricesCollected },
+    prefix: { ...prefix, inference },
     calls,
-    budgets: [...input.budgets],
+    budgets,
+    swept: input.budgets === undefined,
     retentions: [...input.retentions],
     runs,
-    recommendations,
-    reported: reported ?? null,
+    recommendation,
+    fidelity,
+    bill,
+    replayedBill: fidelity ? replayedBill(fidelity, model.cache, model.pricing, bill) : null,
+    saving: savingOf(recommendation, bill),
+    compactionsLeftOut: messages.length - sweep.messages.length,
   };
 }
 
-function replayBase(input: BudgetAnalysisInput): Pick<ReplaySettings, 'messages' | 'system' | 'tools' | 'counter'> {
-  return { messages: input.messages, system: input.system, tools: input.tools, counter: input.counter };
+/** The recorded replay, the inferred prefix and scale, and the per-call comparison. */
+function checkAgainstRecording(input: BudgetAnalysisInput): {
+  inference: PrefixInference | null;
+  fidelity: Fidelity | null;
+} {
+  const raw = createTokenCounter();
+  const recorded = replayAsRecorded({
+    messages: input.messages,
+    system: input.system,
+    tools: input.tools,
+    counter: raw,
+    billing: new BilledView(raw, input.model.pastReasoning),
+  });
+  if (recorded.length === 0) return { inference: null, fidelity: null };
+  const name = input.model.provider ? `${input.model.provider}/${input.model.id}` : input.model.id;
+  const inference = inferPrefix(recorded, {
+    fallbackFactor: input.model.tokenizerFactor,
+    prefixRecorded: input.prefixRecorded,
+    mainModel: name,
+  });
+  return { inference, fidelity: compareWithRecording(recorded, inference, input.model.cache) };
 }
 
-/** System prompt (the option's, then the transcript's leading system lines, as the packer folds them) and tools. */
+/**
+ * The system prompt the budget replays send: the given one, then, when the prefix was
+ * inferred, a stand-in of the inferred size (its text never leaves this process; only
+ * its length matters to the packer and the cost).
+ */
+function withInferredPrefix(
+  system: string | undefined,
+  inference: PrefixInference | null,
+  messages: readonly Message[],
+): string | undefined {
+  if (!inference?.inferred || inference.prefixTokens === 0) return system;
+  // A system prompt of its own brings its framing; joined to another it does not.
+  const framing = system === undefined && messages[0]?.role !== 'system' ? FRAMING.message : 0;
+  const missing = Math.round(inference.prefixTokens / inference.factor) - framing;
+  if (missing <= 0) return system;
+  // One o200k token per " x": the stand-in is exactly `missing` tokens long.
+  const standIn = `x${' x'.repeat(missing - 1)}`;
+  return system ? `${system}\n\n${standIn}` : standIn;
+}
+
+/** The messages the budget replays pack: recorded compaction summaries left out, lines kept. */
+function sweepInput(messages: readonly Message[]): Pick<ReplaySettings, 'messages' | 'lines'> {
+  const kept: Message[] = [];
+  const lines: number[] = [];
+  messages.forEach((message, index) => {
+    if (message.role === 'user' && message.compaction) return;
+    kept.push(message);
+    lines.push(index + 1);
+  });
+  return { messages: kept, lines };
+}
+
+function savingOf(recommendation: Recommendation, bill: RecordedBill): Saving | null {
+  const cost = recommendation.best?.cost;
+  if (cost === null || cost === undefined || bill.total === null || bill.outputCost === null) return null;
+  const predicted = cost + bill.outputCost;
+  const amount = bill.total - predicted;
+  return { predicted, billed: bill.total, amount, share: bill.total > 0 ? amount / bill.total : 0 };
+}
+
+/** System prompt (given, then the transcript's leading system lines, as the packer folds them) and tools. */
 function measurePrefix(
   messages: readonly Message[],
   system: string | undefined,
   tools: readonly ToolSpec[] | undefined,
   counter: TokenCounter,
-): BudgetAnalysis['prefix'] {
+): { systemTokens: number; toolTokens: number; totalTokens: number } {
   const parts = system ? [system] : [];
   for (const message of messages) {
     if (message.role !== 'system') break;

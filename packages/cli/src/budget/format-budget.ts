@@ -1,16 +1,15 @@
 /**
- * Human output of `episodic budget`: a heading, a table per retention with the
- * recommendation under it, and predicted against reported cache reads when the
- * transcript carries usage.
+ * Human output of `episodic budget`: what was priced and how, what every call starts
+ * with (given or inferred), the replay against the recorded usage, a table per
+ * retention, and the recommendation with its saving against what was billed.
  */
 import { type Column, formatCount, formatTable, plural } from '../text-table.js';
 import type { BudgetAnalysis, BudgetRun } from './analyze-budgets.js';
-import { missLabels } from './cache-estimate.js';
-import type { Recommendation } from './recommend.js';
-import type { ReportedCall, ReportedComparison } from './reported-usage.js';
+import { type CallComparison, type Fidelity, gapTolerance, type PrefixInference } from './prefix-inference.js';
+import type { Recommendation, RunChoice } from './recommend.js';
 
-/** Calls listed in the predicted-against-reported section; the rest are in --json and --html. */
-const listedReportedCalls = 20;
+/** Flagged calls listed in the terminal; the rest are in --json and --html. */
+const listedFlaggedCalls = 10;
 
 const runColumns: readonly Column[] = [
   { header: 'budget', align: 'right' },
@@ -26,44 +25,143 @@ const runColumns: readonly Column[] = [
 
 /** The whole human report. */
 export function formatBudgetReport(analysis: BudgetAnalysis): string {
-  const sections = [formatHeading(analysis)];
+  const sections = [formatHeading(analysis), formatPrefix(analysis)];
+  if (analysis.fidelity) sections.push(formatFidelity(analysis.fidelity));
   for (const retention of analysis.retentions) {
-    const runs = analysis.runs.filter((run) => run.retention === retention);
-    const recommendation = analysis.recommendations.find((found) => found.retention === retention);
-    sections.push(formatRuns(retention, runs, recommendation));
+    sections.push(formatRuns(retention, analysis.runs.filter((run) => run.retention === retention)));
   }
-  if (analysis.reported) sections.push(formatReported(analysis.reported));
+  sections.push(formatRecommendation(analysis));
   return sections.join('\n\n');
 }
 
-function formatHeading(analysis: BudgetAnalysis): string {
-  const { model, prefix } = analysis;
+/** The heading: the session, the model and its prices, cache and reasoning billing, notes. */
+export function formatHeading(analysis: BudgetAnalysis): string {
+  const { model } = analysis;
   const name = model.provider ? `${model.provider}/${model.id}` : model.id;
+  const from = { option: 'from --model', transcript: 'from the transcript', unknown: 'not recorded: pass --model' }[model.from];
   const { pricing } = model;
-  const prices =
-    `input ${usd(pricing.input)}, cached ${usd(pricing.cachedInput)}` +
-    (model.cache.style === 'anthropic-breakpoints' ? `, cache write ${usd(pricing.cacheWrite ?? pricing.input)}` : '');
-  const source = model.pricingSource.startsWith('built-in')
-    ? `built-in prices collected ${model.pricesCollected}; prices change, override with --pricing`
-    : `prices from ${model.pricingSource}`;
+  const prices = pricing
+    ? `input ${usd(pricing.input)}, cached ${usd(pricing.cachedInput)}` +
+      (model.cache.style === 'anthropic-breakpoints' ? `, cache write ${usd(pricing.cacheWrite ?? pricing.input)}` : '') +
+      `, output ${usd(pricing.output)} per million tokens (` +
+      (model.pricingSource.startsWith('built-in')
+        ? `built-in prices collected ${model.pricesCollected}; prices change, override with --pricing`
+        : `prices from ${model.pricingSource}`) +
+      ')'
+    : 'no price known, so costs are n/a (tokens and cache shares are still right): pass --pricing FILE, or --model to price it as another model';
   const cache =
     model.cache.style === 'none'
       ? 'no prompt cache known for this model, so nothing is predicted cached'
       : `${model.cache.style} cache from ${formatCount(model.cache.minCacheableTokens)} tokens` +
         (model.cache.source === 'assumed' ? ' (assumed for the provider: the model has no profile)' : '');
-  const prefixLine =
-    prefix.systemTokens + prefix.toolTokens === 0
-      ? 'No system prompt or tools: pass --system FILE and --tools FILE to send what the agent sent'
-      : `Every call starts with ${formatCount(prefix.totalTokens)} tokens of system prompt, tools and reply priming`;
+  const reasoning =
+    model.pastReasoning === 'stripped'
+      ? 'the provider drops reasoning of earlier turns before counting (not billed)'
+      : 'the provider bills reasoning of earlier turns that is sent back as input';
   const lines = [
     `${analysis.source === '-' ? 'standard input' : analysis.source}: ${plural(analysis.calls, 'model call')} replayed`,
-    `Priced as ${name} (${model.from === 'option' ? 'from --model' : 'from the transcript'}): ${prices} per million tokens (${source})`,
-    `Cache: ${cache}`,
-    prefixLine,
+    `Model ${name} (${from}): ${prices}`,
+    `Cache: ${cache}; ${reasoning}`,
   ];
-  if (model.otherModels.length > 0)
-    lines.push(`Note: the transcript also has calls by ${model.otherModels.join(', ')}`);
+  if (model.otherModels.length > 0) lines.push(`Note: the transcript also has calls by ${model.otherModels.join(', ')}`);
+  if (analysis.compactionsLeftOut > 0) {
+    lines.push(
+      `Note: the recording agent's compaction summaries (${analysis.compactionsLeftOut}) are left out of the ` +
+        'budget replays: Episodic evicts whole episodes instead',
+    );
+  }
   return lines.join('\n');
+}
+
+/** What every call starts with: given, inferred (and how), or missing. */
+export function formatPrefix(analysis: BudgetAnalysis): string {
+  const { prefix } = analysis;
+  const inference = prefix.inference;
+  const given = prefix.totalTokens;
+  if (inference?.inferred && inference.main) return formatInference(inference, given);
+  const scale = inference ? ` Local counts are scaled by ${inference.factor.toFixed(2)} to the provider's tokenizer, fitted on the recorded usage.` : '';
+  if (prefix.systemTokens + prefix.toolTokens === 0) {
+    return (
+      'What every call starts with: nothing the transcript holds (no system prompt, no tools) and no recorded usage ' +
+      `to infer it from: pass --system FILE and --tools FILE to send what the agent sent.${scale}`
+    );
+  }
+  return (
+    `What every call starts with: ${formatCount(given)} tokens (system prompt ${formatCount(prefix.systemTokens)}, ` +
+    `tools ${formatCount(prefix.toolTokens)}, reply priming ${formatCount(given - prefix.systemTokens - prefix.toolTokens)}).${scale}`
+  );
+}
+
+function formatInference(inference: PrefixInference, total: number): string {
+  const main = inference.main!;
+  const lines = [
+    `What every call starts with: the recording holds no system prompt or tool definitions, so their size is inferred ` +
+      `from the first call's reported input: ${formatCount(main.prefixTokens)} tokens (line ${main.firstLine}, ` +
+      `${main.model}). The budget replays send a stand-in of that size (${formatCount(total)} tokens with reply priming).`,
+    `Local token counts are scaled by ${main.factor.toFixed(2)} to the provider's tokenizer ` +
+      `(${main.factorSource === 'fitted' ? 'fitted on the recorded usage' : main.factorSource === 'session' ? 'fitted on the whole session' : "the profile's factor"}).`,
+  ];
+  const others = inference.groups.filter((group) => group !== main);
+  if (others.length > 0) {
+    const listed = others
+      .slice(0, 6)
+      .map((group) => `${formatCount(group.prefixTokens)} from line ${group.firstLine} (${group.segment > 0 ? `after compaction ${group.segment}, ` : ''}${group.model})`);
+    lines.push(
+      `Other parts of the session start differently (after a compaction the agent adds context; another model has ` +
+        `its own tokenizer): ${listed.join('; ')}${others.length > 6 ? '; ...' : ''}.`,
+    );
+  }
+  return lines.join('\n');
+}
+
+const flaggedColumns: readonly Column[] = [
+  { header: 'call', align: 'right' },
+  { header: 'line', align: 'right' },
+  { header: 'replayed', align: 'right', group: 'input' },
+  { header: 'reported', align: 'right', group: 'input' },
+  { header: 'gap', align: 'right' },
+  { header: 'predicted', align: 'right', group: 'cached' },
+  { header: 'reported', align: 'right', group: 'cached' },
+];
+
+/** The replay against the recording in two sentences, then why flagged calls are off. */
+export function fidelitySummary(fidelity: Fidelity): string[] {
+  const calls = fidelity.calls;
+  const within = calls.filter((call) => Math.abs(call.gap) <= gapTolerance).length;
+  const sum = (pick: (call: CallComparison) => number) => calls.reduce((total, call) => total + pick(call), 0);
+  const worst = fidelity.worst;
+  return [
+    `Replayed against recorded input, call by call (${plural(calls.length, 'call')} with usage): ` +
+      `${formatCount(within)} within ${gapTolerance * 100}% (${percent(fidelity.withinShare)})` +
+      (worst ? `; the largest gap is ${signedPercent(worst.gap)} at line ${worst.line}.` : '.'),
+    `Input in all: replayed ${formatCount(sum((call) => call.replayedInput))}, reported ${formatCount(sum((call) => call.reportedInput))}. ` +
+      `Read from the cache: predicted ${formatCount(sum((call) => call.predictedCached))}, reported ${formatCount(sum((call) => call.reportedCached))}.`,
+    ...fidelity.notes.map((note) => `Why: ${note}.`),
+  ];
+}
+
+function formatFidelity(fidelity: Fidelity): string {
+  const lines = fidelitySummary(fidelity);
+  const calls = fidelity.calls;
+  const flagged = calls.filter((call) => Math.abs(call.gap) > gapTolerance);
+  if (flagged.length > 0) {
+    const listed = [...flagged].sort((a, b) => Math.abs(b.gap) - Math.abs(a.gap)).slice(0, listedFlaggedCalls);
+    lines.push(`Calls more than ${gapTolerance * 100}% off (${formatCount(flagged.length)}, largest first):`, formatTable(flaggedColumns, listed.map(flaggedRow)));
+    if (flagged.length > listed.length) lines.push(`... and ${plural(flagged.length - listed.length, 'more call')}: see --json or --html.`);
+  }
+  return lines.join('\n');
+}
+
+function flaggedRow(call: CallComparison): string[] {
+  return [
+    String(call.call + 1),
+    String(call.line),
+    formatCount(call.replayedInput),
+    formatCount(call.reportedInput),
+    signedPercent(call.gap),
+    formatCount(call.predictedCached),
+    formatCount(call.reportedCached),
+  ];
 }
 
 /**
@@ -77,7 +175,7 @@ export function runCells(run: BudgetRun): string[] {
     formatCount(run.calls),
     formatCount(run.inputTokens),
     percent(run.cachedShare),
-    money(run.cost.total),
+    run.cost ? money(run.cost.total) : 'n/a',
     formatCount(run.shortenedCalls),
     formatCount(run.evictedEpisodes),
     formatCount(run.reasoningKeptTokens),
@@ -86,7 +184,7 @@ export function runCells(run: BudgetRun): string[] {
   ];
 }
 
-function formatRuns(retention: string, runs: readonly BudgetRun[], recommendation?: Recommendation): string {
+function formatRuns(retention: string, runs: readonly BudgetRun[]): string {
   const rows = runs.map((run) => {
     const cells = runCells(run);
     // Reasoning kept and dropped share one terminal column.
@@ -101,93 +199,75 @@ function formatRuns(retention: string, runs: readonly BudgetRun[], recommendatio
       );
     }
   }
-  if (recommendation) lines.push(formatRecommendation(recommendation));
   return lines.join('\n');
 }
 
-/** The recommendation line under a table. */
-export function formatRecommendation(recommendation: Recommendation): string {
-  const { largest } = recommendation;
-  if (recommendation.budget === null || recommendation.cost === null) {
-    const best = recommendation.best!;
-    return (
-      `Recommendation: none of these budgets keeps the current episode whole in 99% of calls; ` +
-      `the best, ${formatCount(best.budget)} tokens, does in ${percent(best.wholeShare)}. Try larger budgets.`
+/** The recommendation, per retention and over all, with the saving against what was billed. */
+export function formatRecommendation(analysis: BudgetAnalysis): string {
+  const recommendation = analysis.recommendation;
+  const bar = percent(recommendation.bar);
+  const best = recommendation.best;
+  const lines: string[] = [];
+  if (!best) {
+    const closest = [...recommendation.byRetention].sort((a, b) => b.closest.wholeShare - a.closest.wholeShare)[0]!.closest;
+    lines.push(
+      `Recommendation: no budget here keeps the current episode whole in ${bar} of calls; the closest is ` +
+        `${formatCount(closest.budget)} tokens with retention ${closest.retention} (${percent(closest.wholeShare)}). ` +
+        'Try larger budgets, or set a lower bar with --quality.',
     );
+  } else {
+    lines.push(
+      `Recommendation: ${formatCount(best.budget)} tokens with retention ${best.retention}, the cheapest run that keeps ` +
+        `the current episode whole in at least ${bar} of calls (${percent(best.wholeShare)}; ` +
+        `${plural(best.evictedEpisodes, 'episode')} evicted, ${formatCount(best.reasoningDroppedTokens)} reasoning tokens dropped): ` +
+        `${priceOf(best, recommendation)}.`,
+    );
+    lines.push(formatSaving(analysis));
   }
-  const head =
-    `Recommendation: ${formatCount(recommendation.budget)} tokens, the smallest that keeps the current episode ` +
-    `whole in at least 99% of calls (${percent(recommendation.wholeShare)})`;
-  if (recommendation.budget === largest.budget) {
-    return `${head}; it is the largest budget asked, so smaller ones may not be worth it (${money(largest.cost)}).`;
-  }
-  const change = largest.cost > 0 ? (recommendation.cost - largest.cost) / largest.cost : 0;
-  return (
-    `${head}: ${money(recommendation.cost)} against ${money(largest.cost)} at ${formatCount(largest.budget)} ` +
-    `(${change <= 0 ? '' : '+'}${(change * 100).toFixed(1)}%).`
-  );
-}
-
-const reportedColumns: readonly Column[] = [
-  { header: 'call', align: 'right' },
-  { header: 'line', align: 'right' },
-  { header: 'predicted', align: 'right', group: 'input' },
-  { header: 'reported', align: 'right', group: 'input' },
-  { header: 'predicted', align: 'right', group: 'cached' },
-  { header: 'reported', align: 'right', group: 'cached' },
-  { header: 'why the cache missed' },
-];
-
-function formatReported(reported: ReportedComparison): string {
-  const { totals } = reported;
-  const share = (cached: number, input: number) => percent(input > 0 ? cached / input : 0);
-  const missed = reported.calls.filter((call) => call.misses.length > 0);
-  const listed = missed.slice(0, listedReportedCalls);
-  const lines = [
-    `Predicted against reported cache reads (${plural(reported.callsWithUsage, 'call')} with usage; compared with ` +
-      `the replay at ${formatCount(reported.budget)} tokens, retention ${reported.retention}, the closest to the reported input)`,
-    `Total: predicted ${formatCount(totals.predictedCached)} cached of ${formatCount(totals.predictedInput)} input ` +
-      `(${share(totals.predictedCached, totals.predictedInput)}); reported ${formatCount(totals.reportedCached)} of ` +
-      `${formatCount(totals.reportedInput)} (${share(totals.reportedCached, totals.reportedInput)})`,
-  ];
-  if (!reported.cacheReported) {
-    lines.push('Note: the recorded usage has no cached-token counts (its model did not report cache reads).');
-  }
-  if (reported.recordedBy.length > 0) lines.push(`Usage recorded by ${reported.recordedBy.join(', ')}`);
-  if (listed.length === 0) {
-    lines.push('Every call with usage reused the whole previous prompt as predicted.');
-    return lines.join('\n');
-  }
-  lines.push(
-    `Calls where the cache missed (${formatCount(missed.length)}):`,
-    formatTable(reportedColumns, listed.map(reportedRow)),
-  );
-  if (missed.length > listed.length) {
-    lines.push(`... and ${plural(missed.length - listed.length, 'more call')}: see --json or --html.`);
-  }
+  lines.push(`By retention: ${recommendation.byRetention.map((entry) => retentionLine(entry, recommendation)).join('; ')}.`);
   return lines.join('\n');
 }
 
-function reportedRow(call: ReportedCall): string[] {
-  const why = call.misses.map((miss) =>
-    miss === 'unexplained'
-      ? 'provider cached less than predicted (expired entry, routing or tokenizer)'
-      : missLabels[miss],
+function retentionLine(entry: Recommendation['byRetention'][number], recommendation: Recommendation): string {
+  if (!entry.choice) return `${entry.retention}: none meets the bar (best ${percent(entry.closest.wholeShare)} at ${formatCount(entry.closest.budget)})`;
+  return `${entry.retention} ${formatCount(entry.choice.budget)} (${priceOf(entry.choice, recommendation)})`;
+}
+
+function priceOf(choice: RunChoice, recommendation: Recommendation): string {
+  if (recommendation.rankedBy === 'cost' && choice.cost !== null) return `${money(choice.cost)} of input`;
+  return `${formatCount(choice.uncachedTokens)} input tokens not read from the cache, cost n/a`;
+}
+
+function formatSaving(analysis: BudgetAnalysis): string {
+  const { saving, bill } = analysis;
+  if (!saving) {
+    if (bill.calls === 0) return 'No usage is recorded, so there is no bill to compare with.';
+    return 'Saving: n/a (no price known for the recorded calls).';
+  }
+  const source = bill.source === 'recorded-costs' ? 'the costs the agent recorded' : 'the recorded usage at these prices';
+  const direction = saving.amount >= 0 ? `saves ${money(saving.amount)} (${percent(saving.share)})` : `costs ${money(-saving.amount)} more (${percent(-saving.share)})`;
+  const replayed = analysis.replayedBill;
+  const check =
+    replayed === null
+      ? ''
+      : ` Priced the same way, the replay of what the recording sent comes to ${money(replayed)} ` +
+        `(${signedPercent(saving.billed > 0 ? (replayed - saving.billed) / saving.billed : 0)} against the bill: the recording ` +
+        `agent cached differently, or the estimate is off by that much); against that replay the recommendation ` +
+        `${replayed >= saving.predicted ? 'saves' : 'costs'} ${percent(Math.abs(replayed - saving.predicted) / Math.max(replayed, 1e-9))}` +
+        `${replayed >= saving.predicted ? '' : ' more'}.`;
+  return (
+    `Against what the session was billed: ${money(saving.predicted)} predicted (replayed input plus the recorded output) ` +
+    `against ${money(saving.billed)} billed (${source}): ${direction}.${check}`
   );
-  return [
-    String(call.call + 1),
-    String(call.line),
-    formatCount(call.predictedInput),
-    formatCount(call.reportedInput),
-    formatCount(call.predictedCached),
-    formatCount(call.reportedCached),
-    why.join('; '),
-  ];
 }
 
 /** A share as a percentage with one decimal. */
 export function percent(share: number): string {
   return `${(share * 100).toFixed(1)}%`;
+}
+
+function signedPercent(share: number): string {
+  return `${share > 0 ? '+' : ''}${(share * 100).toFixed(1)}%`;
 }
 
 /** USD: cents for amounts from a dollar up, four decimals below. */

@@ -3,9 +3,9 @@
  * text) and `--tools FILE` (tool definitions as JSON), so a replay can send the same
  * stable prefix as the live agent or the benchmark did.
  */
-import { readFile } from 'node:fs/promises';
 import { EpisodicError, type ToolSpec } from '@episodic/core';
 import { z } from 'zod';
+import { readCappedFile, unreadableReason } from '../read-capped-file.js';
 
 /** A `--tools` file: an array of `{ name, description, inputSchema }`. */
 export const ToolsFile = z.array(
@@ -52,11 +52,8 @@ export async function readToolsFile(file: string): Promise<ToolSpec[]> {
 
 async function readText(option: string, file: string): Promise<string> {
   try {
-    return await readFile(file, 'utf8');
+    return await readCappedFile(file);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new InputFileError(option, file, code === 'ENOENT' ? 'no such file' : `cannot read it (${code})`, {
-      cause: error,
-    });
+    throw new InputFileError(option, file, unreadableReason(error), { cause: error });
   }
 }

@@ -4,9 +4,9 @@
  * the adapters resolve it (`resolveProfile`): a table row, or the fallback, which
  * for a known provider assumes what the provider does for all its models.
  */
-import { type CacheStyle, EpisodicError, type Message, type ModelProfile, type Pricing } from '@episodic/core';
+import type { CacheStyle, Message, ModelProfile, PastReasoning, Pricing } from '@episodic/core';
 import { resolveProfile } from '@episodic/providers';
-import { findPrice, type PriceList } from './pricing.js';
+import { findPrice, type PriceList, UnknownPriceError } from './pricing.js';
 
 /** The prompt cache as the estimate models it. */
 export interface CacheFacts {
@@ -18,57 +18,77 @@ export interface CacheFacts {
    * provider does for all its models) or `none` (no caching known).
    */
   source: 'profile' | 'assumed' | 'none';
+  /** Seconds an entry lives without a hit; undefined when unknown (no expiry is predicted). */
+  ttlSeconds?: number;
 }
+
+/**
+ * How long a cache entry lives without a hit, by cache style (PROVIDERS.md; an
+ * Anthropic profile's `cacheTtl` says which of its two TTLs is used). OpenAI keeps
+ * prefixes 5 to 10 minutes of inactivity: the estimate takes 10.
+ */
+const ttlByStyle: Readonly<Record<CacheStyle, number | undefined>> = {
+  'anthropic-breakpoints': 300,
+  'openai-prefix': 600,
+  'gemini-implicit': 300,
+  none: undefined,
+};
 
 /** The model whose prices and cache the estimate uses. */
 export interface PricedModel {
   provider: string | undefined;
   id: string;
-  /** Where the model came from. */
-  from: 'option' | 'transcript';
+  /** Where the model came from: `--model`, the transcript, or nowhere (`unknown`: not recorded). */
+  from: 'option' | 'transcript' | 'unknown';
   /** Other models the transcript's assistant messages name (a session that switched models). */
   otherModels: string[];
-  pricing: Pricing;
-  /** Where the prices came from: a `--pricing` file or the built-in prices (the profiles'). */
+  /** Undefined when no price is known: costs are then "n/a", tokens and cache shares still reported. */
+  pricing: Pricing | undefined;
+  /** Where the prices came from: a `--pricing` file, the built-in prices (the profiles'), or `none`. */
   pricingSource: string;
   cache: CacheFacts;
-}
-
-/** No model to price: the transcript records none and `--model` was not given. */
-export class NoModelError extends EpisodicError {
-  constructor() {
-    super(
-      'no_model',
-      'the transcript records no model on its assistant messages: pass --model PROVIDER/ID (e.g. openai/gpt-5)',
-    );
-  }
+  /** The profile's facts the replays use. */
+  contextWindow: number;
+  tokenizerFactor: number;
+  pastReasoning: PastReasoning;
 }
 
 /**
  * Chooses the model (`--model` as `provider/id` or a bare id, else the latest
- * assistant message's `model`) and resolves its prices and cache facts.
+ * assistant message's `model`, else the provider the recording names) and resolves
+ * its prices, cache and billing facts. A model without a known price is still
+ * analysed: in tokens, with costs "n/a".
  */
 export function choosePricedModel(
   option: string | undefined,
   messages: readonly Message[],
   prices: PriceList,
+  recordedProvider?: string,
 ): PricedModel {
   const seen = transcriptModels(messages);
-  const chosen = option === undefined ? seen[seen.length - 1] : parseModel(option);
-  if (!chosen) throw new NoModelError();
+  const fromTranscript = option === undefined ? seen[seen.length - 1] : undefined;
+  const chosen = option !== undefined ? parseModel(option) : (fromTranscript ?? { provider: recordedProvider, id: 'unknown' });
   const label = (model: { provider?: string | undefined; id: string }) =>
     model.provider ? `${model.provider}/${model.id}` : model.id;
-  const price = findPrice(prices, chosen);
-  const provider = chosen.provider ?? price.provider;
+  let price: ReturnType<typeof findPrice> | undefined;
+  try {
+    price = findPrice(prices, chosen);
+  } catch (error) {
+    if (!(error instanceof UnknownPriceError)) throw error;
+  }
+  const provider = chosen.provider ?? price?.provider;
   const profile = provider ? resolveProfile(provider, chosen.id) : undefined;
   return {
     provider,
     id: chosen.id,
-    from: option === undefined ? 'transcript' : 'option',
+    from: option !== undefined ? 'option' : fromTranscript ? 'transcript' : 'unknown',
     otherModels: [...new Set(seen.map(label))].filter((name) => name !== label({ provider, id: chosen.id })),
-    pricing: price.pricing,
-    pricingSource: price.source,
+    pricing: price?.pricing,
+    pricingSource: price?.source ?? 'none',
     cache: cacheFacts(profile),
+    contextWindow: profile?.contextWindow ?? 128_000,
+    tokenizerFactor: profile?.tokenizerFactor ?? 1,
+    pastReasoning: profile?.pastReasoning ?? 'billed',
   };
 }
 
@@ -79,6 +99,7 @@ function cacheFacts(profile: ModelProfile | undefined): CacheFacts {
     style: profile.cacheStyle,
     minCacheableTokens: profile.minCacheableTokens,
     source: fallback ? 'assumed' : 'profile',
+    ttlSeconds: profile.cacheTtl === '1h' ? 3600 : ttlByStyle[profile.cacheStyle],
   };
 }
 

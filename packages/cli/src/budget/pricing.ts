@@ -4,10 +4,11 @@
  * `resolveProfile` as the adapters read their profiles. The file is validated
  * with zod and every problem names the file and the field.
  */
-import { readFile } from 'node:fs/promises';
 import { EpisodicError, type Pricing } from '@episodic/core';
 import { builtinProfiles, pricesCollected, resolveProfile } from '@episodic/providers';
+import { BoundedRegex } from '@episodic/tools';
 import { z } from 'zod';
+import { readCappedFile, unreadableReason } from '../read-capped-file.js';
 
 const price = z.number().finite().nonnegative();
 
@@ -87,7 +88,7 @@ export function findPrice(
   const row = list.rows.find(
     (candidate) =>
       (candidate.provider === undefined || model.provider === undefined || candidate.provider === model.provider) &&
-      matches(candidate.pattern, model.id),
+      patternMatches(candidate, model.id),
   );
   if (row) {
     const { input, cachedInput, cacheWrite, output } = row;
@@ -102,6 +103,34 @@ export function findPrice(
   throw new UnknownPriceError(model);
 }
 
+/** Longest a price pattern may take on one model id; real ones take microseconds. */
+export const PATTERN_TIMEOUT_MS = 200;
+
+const compiledPatterns = new Map<string, BoundedRegex>();
+
+/**
+ * Whether a row's pattern matches the whole model id. A pattern from a pricing file
+ * is the user's regex and may backtrack without bound (`(a+)+$`); it runs under a
+ * time limit and one that passes it is a {@link PricingFileError}.
+ */
+function patternMatches(row: PriceEntry & { source: string }, id: string): boolean {
+  let bounded = compiledPatterns.get(row.pattern);
+  if (!bounded) {
+    bounded = new BoundedRegex(new RegExp(`^(?:${row.pattern})$`), PATTERN_TIMEOUT_MS);
+    compiledPatterns.set(row.pattern, bounded);
+  }
+  const matches = bounded.matchingLines([id]);
+  if (matches === undefined) {
+    throw new PricingFileError(
+      row.source,
+      `pattern ${JSON.stringify(row.pattern)} took over ${PATTERN_TIMEOUT_MS} ms on model id ${JSON.stringify(id)} ` +
+        '(nested repetition such as (a+)+ backtracks without end): write it without nesting quantifiers',
+    );
+  }
+  return matches.length > 0;
+}
+
+/** Whether a built-in profile pattern (ours, safe) matches the whole model id. */
 function matches(pattern: string, id: string): boolean {
   return new RegExp(`^(?:${pattern})$`).test(id);
 }
@@ -109,12 +138,9 @@ function matches(pattern: string, id: string): boolean {
 async function readPricingFile(file: string): Promise<PricingFile> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = await readCappedFile(file);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new PricingFileError(file, code === 'ENOENT' ? 'no such file' : `cannot read it (${code})`, {
-      cause: error,
-    });
+    throw new PricingFileError(file, unreadableReason(error), { cause: error });
   }
   let json: unknown;
   try {

@@ -1,23 +1,31 @@
+import type { Retention } from '@episodic/core';
 import { describe, expect, it } from 'vitest';
 import { recommend } from './recommend.js';
 import type { RunSummary } from './run-summary.js';
 
-/** A run whose current episode stayed whole in `whole` of `calls` calls. */
-function runAt(budget: number, whole: number, cost: number, calls = 200): RunSummary {
-  const shortenedCalls = calls - whole;
+/** A run whose current episode stayed whole in `whole` of `calls` calls; `cost` null for an unpriced one. */
+function runAt(
+  budget: number,
+  whole: number,
+  cost: number | null,
+  options: { retention?: Retention; uncached?: number; calls?: number } = {},
+): RunSummary {
+  const calls = options.calls ?? 200;
   return {
     budget,
-    retention: 'episode',
+    retention: options.retention ?? 'episode',
     calls,
     inputTokens: budget * calls,
+    billedTokens: budget * calls,
     reusedTokens: 0,
     cachedTokens: 0,
     cacheWriteTokens: 0,
     cachedShare: 0,
-    cost: { input: cost, cachedRead: 0, cacheWrite: 0, total: cost },
-    shortenedCalls,
+    uncachedTokens: options.uncached ?? budget,
+    cost: cost === null ? null : { input: cost, cachedRead: 0, cacheWrite: 0, total: cost },
+    shortenedCalls: calls - whole,
     overflowCalls: 0,
-    wholeShare: (calls - shortenedCalls) / calls,
+    wholeShare: whole / calls,
     evictedEpisodes: 0,
     reasoningKeptTokens: 0,
     reasoningDroppedTokens: 0,
@@ -26,39 +34,52 @@ function runAt(budget: number, whole: number, cost: number, calls = 200): RunSum
 }
 
 describe('recommend', () => {
-  it('picks the smallest budget at or above 99% whole, whatever the order of the runs', () => {
-    const runs = [runAt(128_000, 200, 9), runAt(16_000, 150, 2), runAt(64_000, 199, 5), runAt(32_000, 197, 3)];
+  it('picks the cheapest run at or above the bar, not the smallest budget', () => {
+    // A larger budget that stays cached can cost less than a smaller one that evicts.
+    const runs = [runAt(16_000, 150, 2), runAt(32_000, 198, 6), runAt(64_000, 200, 5), runAt(128_000, 200, 9)];
     const found = recommend(runs)!;
-    // 198/200 = 99% exactly would qualify; 197/200 = 98.5% does not.
-    expect(found.budget).toBe(64_000);
-    expect(found.cost).toBe(5);
-    expect(found.wholeShare).toBe(0.995);
-    expect(found.largest).toEqual({ budget: 128_000, cost: 9, wholeShare: 1 });
+    expect(found.best).toMatchObject({ budget: 64_000, cost: 5, wholeShare: 1 });
+    expect(found.rankedBy).toBe('cost');
+  });
+
+  it('compares every retention and says which is cheapest for each', () => {
+    const runs = [
+      runAt(64_000, 200, 5, { retention: 'episode' }),
+      runAt(64_000, 200, 4, { retention: 'all' }),
+      runAt(32_000, 200, 4.5, { retention: 'all' }),
+      runAt(64_000, 150, 1, { retention: 'tool-episodes' }),
+    ];
+    const found = recommend(runs)!;
+    expect(found.best).toMatchObject({ retention: 'all', budget: 64_000 });
+    expect(found.byRetention.map((entry) => [entry.retention, entry.choice?.budget ?? null])).toEqual([
+      ['episode', 64_000],
+      ['all', 64_000],
+      ['tool-episodes', null],
+    ]);
+    expect(found.byRetention[2]!.closest).toMatchObject({ budget: 64_000, wholeShare: 0.75 });
+  });
+
+  it('counts exactly the bar as enough, takes a custom bar, and prefers the smaller budget on a tie', () => {
+    expect(recommend([runAt(32_000, 198, 3), runAt(64_000, 200, 5)])!.best?.budget).toBe(32_000);
+    expect(recommend([runAt(32_000, 180, 3), runAt(64_000, 200, 5)], 0.9)!.best?.budget).toBe(32_000);
+    expect(recommend([runAt(32_000, 180, 3), runAt(64_000, 200, 5)], 0.95)!.best?.budget).toBe(64_000);
+    expect(recommend([runAt(64_000, 200, 5), runAt(32_000, 200, 5)])!.best?.budget).toBe(32_000);
+  });
+
+  it('recommends nothing when no run meets the bar, naming the closest per retention', () => {
+    const found = recommend([runAt(16_000, 100, 2), runAt(32_000, 150, 3), runAt(64_000, 150, 4)])!;
     expect(found.best).toBeNull();
+    expect(found.byRetention[0]).toMatchObject({ choice: null, closest: { budget: 32_000 } });
   });
 
-  it('counts exactly 99% as enough', () => {
-    expect(recommend([runAt(8_000, 198, 1), runAt(16_000, 200, 2)])!.budget).toBe(8_000);
+  it('ranks by input not read from the cache when no price is known', () => {
+    const runs = [runAt(32_000, 200, null, { uncached: 900 }), runAt(64_000, 200, null, { uncached: 400 })];
+    const found = recommend(runs)!;
+    expect(found.rankedBy).toBe('uncached-tokens');
+    expect(found.best).toMatchObject({ budget: 64_000, cost: null, uncachedTokens: 400 });
   });
 
-  it('recommends nothing when no budget qualifies, naming the best (smallest on ties)', () => {
-    const found = recommend([runAt(8_000, 100, 1), runAt(16_000, 150, 2), runAt(32_000, 150, 3)])!;
-    expect(found.budget).toBeNull();
-    expect(found.cost).toBeNull();
-    expect(found.best).toEqual({ budget: 16_000, wholeShare: 0.75 });
-    expect(found.largest.budget).toBe(32_000);
-  });
-
-  it('handles a single budget and no runs', () => {
-    const single = recommend([runAt(16_000, 200, 2)])!;
-    expect(single.budget).toBe(16_000);
-    expect(single.largest.budget).toBe(16_000);
+  it('returns undefined without runs', () => {
     expect(recommend([])).toBeUndefined();
-  });
-
-  it('takes a custom target', () => {
-    const runs = [runAt(8_000, 180, 1), runAt(16_000, 200, 2)];
-    expect(recommend(runs, 0.9)!.budget).toBe(8_000);
-    expect(recommend(runs)!.budget).toBe(16_000);
   });
 });

@@ -1,55 +1,73 @@
 /**
- * The budget `episodic budget` recommends: the smallest that keeps the current
- * episode whole in at least 99% of calls, priced against the largest budget asked.
+ * The budget `episodic budget` recommends: the cheapest run (budget and retention)
+ * whose quality meets a bar the user sets. Quality is the share of calls that keep
+ * the current episode whole; evictions and reasoning dropped are shown beside it.
+ * Cheapest is by predicted input cost, or, with no price known, by the input tokens
+ * not read from the cache (what drives cost with every provider).
  */
 import type { Retention } from '@episodic/core';
 import type { RunSummary } from './run-summary.js';
 
-/** Share of calls that must keep the current episode whole. */
-export const wholeEpisodeTarget = 0.99;
+/** The default bar: the current episode whole in at least 99% of calls. */
+export const defaultQualityBar = 0.99;
 
-/** The recommendation for one retention. */
-export interface Recommendation {
+/** One run as the recommendation shows it. */
+export interface RunChoice {
   retention: Retention;
-  /** The recommended budget, or null when no budget asked meets the target. */
-  budget: number | null;
-  /** Share of calls that kept the current episode whole at `budget` (or at the best budget when none qualifies). */
-  wholeShare: number;
-  /** Estimated USD at `budget` (null when no budget qualifies). */
+  budget: number;
+  /** Predicted input cost in USD; null without a price. */
   cost: number | null;
-  /** The largest budget asked and its cost, to compare with. */
-  largest: { budget: number; cost: number; wholeShare: number };
-  /** The best budget asked when none qualifies: the one with the highest share (smallest on ties). */
-  best: { budget: number; wholeShare: number } | null;
+  uncachedTokens: number;
+  billedTokens: number;
+  cachedShare: number;
+  /** Share of calls that kept the current episode whole. */
+  wholeShare: number;
+  evictedEpisodes: number;
+  reasoningDroppedTokens: number;
 }
 
-/**
- * Recommends a budget among the runs of one retention (in any order). Returns
- * undefined when there are no runs.
- */
-export function recommend(runs: readonly RunSummary[], target = wholeEpisodeTarget): Recommendation | undefined {
-  const sorted = [...runs].sort((a, b) => a.budget - b.budget);
-  const largestRun = sorted[sorted.length - 1];
-  if (!largestRun) return undefined;
-  const largest = { budget: largestRun.budget, cost: largestRun.cost.total, wholeShare: largestRun.wholeShare };
-  const chosen = sorted.find((run) => run.wholeShare >= target);
-  if (chosen) {
-    return {
-      retention: chosen.retention,
-      budget: chosen.budget,
-      wholeShare: chosen.wholeShare,
-      cost: chosen.cost.total,
-      largest,
-      best: null,
-    };
-  }
-  const best = sorted.reduce((top, run) => (run.wholeShare > top.wholeShare ? run : top));
+/** What the recommendation found. */
+export interface Recommendation {
+  /** The share of calls that must keep the current episode whole. */
+  bar: number;
+  /** `cost` when every run is priced, else `uncached-tokens`. */
+  rankedBy: 'cost' | 'uncached-tokens';
+  /** The cheapest run meeting the bar over every retention and budget; null when none does. */
+  best: RunChoice | null;
+  /** Per retention: its cheapest run meeting the bar (null when none does), and its best run by quality. */
+  byRetention: { retention: Retention; choice: RunChoice | null; closest: RunChoice }[];
+}
+
+/** Recommends among `runs` (any order); undefined when there are none. */
+export function recommend(runs: readonly RunSummary[], bar = defaultQualityBar): Recommendation | undefined {
+  if (runs.length === 0) return undefined;
+  const rankedBy = runs.every((run) => run.cost !== null) ? 'cost' : 'uncached-tokens';
+  const price = (run: RunSummary) => (rankedBy === 'cost' ? run.cost!.total : run.uncachedTokens);
+  // Cheapest first; on a tie the smaller budget (the same figures with less room taken).
+  const cheapest = (candidates: readonly RunSummary[]) =>
+    [...candidates].sort((a, b) => price(a) - price(b) || a.budget - b.budget)[0];
+  const meeting = runs.filter((run) => run.wholeShare >= bar);
+  const retentions = [...new Set(runs.map((run) => run.retention))];
+  const byRetention = retentions.map((retention) => {
+    const own = runs.filter((run) => run.retention === retention);
+    const choice = cheapest(own.filter((run) => run.wholeShare >= bar));
+    const closest = [...own].sort((a, b) => b.wholeShare - a.wholeShare || a.budget - b.budget)[0]!;
+    return { retention, choice: choice ? choiceOf(choice) : null, closest: choiceOf(closest) };
+  });
+  const best = cheapest(meeting);
+  return { bar, rankedBy, best: best ? choiceOf(best) : null, byRetention };
+}
+
+function choiceOf(run: RunSummary): RunChoice {
   return {
-    retention: largestRun.retention,
-    budget: null,
-    wholeShare: best.wholeShare,
-    cost: null,
-    largest,
-    best: { budget: best.budget, wholeShare: best.wholeShare },
+    retention: run.retention,
+    budget: run.budget,
+    cost: run.cost?.total ?? null,
+    uncachedTokens: run.uncachedTokens,
+    billedTokens: run.billedTokens,
+    cachedShare: run.cachedShare,
+    wholeShare: run.wholeShare,
+    evictedEpisodes: run.evictedEpisodes,
+    reasoningDroppedTokens: run.reasoningDroppedTokens,
   };
 }

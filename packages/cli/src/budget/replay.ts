@@ -2,18 +2,23 @@
  * Replays a recorded session call by call: one model call per assistant message,
  * each packing the transcript before it, with the pack state carried from call to
  * call as a live session carries it. This is what `npm run bench` does for its
- * Episodic strategy, so the same settings give the same tokens.
+ * Episodic strategy, so the same settings give the same tokens. Each call is also
+ * seen as the provider bills it (see `billed-view.ts`).
  */
 import {
   ContextOverflowError,
+  isEpisodeStart,
   type Message,
   type PackState,
   type PackStats,
   packContext,
   type Retention,
   type TokenCounter,
+  toolResultText,
   type ToolSpec,
 } from '@episodic/core';
+import { type BilledRequest, BilledView } from './billed-view.js';
+import { requestTime } from './call-time.js';
 
 /** One replayed model call. */
 export interface ReplayedCall {
@@ -31,6 +36,14 @@ export interface ReplayedCall {
   tokens: PackStats['tokens'];
   /** Tokens at the start byte-identical to the previous call's (0 for the first call and after a failure). */
   reusedTokens: number;
+  /** Input the provider bills for the call (see `billed-view.ts`); 0 when the call did not fit. */
+  billedTokens: number;
+  /** Of the billed input, what is the same as the previous call's billed input (what a cache can serve). */
+  billedReusedTokens: number;
+  /** When the call did not fit: the tokens its minimum context needs. */
+  requiredTokens?: number;
+  /** When the call was made (milliseconds), when the recording says. */
+  requestTime?: number;
   /**
    * The current episode was not sent whole: the packer cut it (reasoning, results or
    * steps), a tool result of it was sent shorter than at an unlimited budget (the
@@ -59,6 +72,10 @@ export interface ReplaySettings {
   counter: TokenCounter;
   /** Called after each call, for progress. */
   onCall?: () => void;
+  /** How the provider bills a request. Default: as sent. */
+  billing?: BilledView | undefined;
+  /** Transcript line of each message, when `messages` is not the whole transcript. Default: index + 1. */
+  lines?: readonly number[] | undefined;
   /**
    * The same session replayed at an unlimited budget: a result cut there too (tool
    * results have a cap whatever the budget) only counts as shortened when cut more.
@@ -93,14 +110,23 @@ export function replaySession(settings: ReplaySettings): ReplayedCall[] {
   let previousSent = false;
   let episode = 0;
   let hasContext = false;
+  let previousBilled: BilledRequest | undefined;
   for (let index = 0; index < messages.length; index += 1) {
     const message = messages[index]!;
-    if (message.role === 'user') episode += 1;
+    if (isEpisodeStart(message)) episode += 1;
     const hadContext = hasContext;
     if (message.role !== 'system') hasContext = true;
     // A reply to nothing but the system prompt cannot be packed (nor, really, be a call).
     if (message.role !== 'assistant' || !hadContext) continue;
-    const base = { call: calls.length, line: index + 1, episode, boundary: messages[index - 1]?.role === 'user' };
+    const line = settings.lines?.[index] ?? index + 1;
+    const time = requestTime(messages, index);
+    const base = {
+      call: calls.length,
+      line,
+      episode,
+      boundary: startsEpisodeBefore(messages, index),
+      ...(time === undefined ? {} : { requestTime: time }),
+    };
     try {
       const result = packContext({
         messages: messages.slice(0, index),
@@ -114,11 +140,13 @@ export function replaySession(settings: ReplaySettings): ReplayedCall[] {
       state = result.state;
       const cutResults = currentResultsCut(result.messages, originals);
       const cutByThisBudget = cutByBudget(cutResults, settings.reference?.[calls.length]);
-      calls.push(packedCall(base, result.stats, { previousSent, cutResults, cutByThisBudget }));
+      const billed = billedOf(settings.billing, result.messages, result.stats, previousSent ? previousBilled : undefined);
+      calls.push(packedCall(base, result.stats, { previousSent, cutResults, cutByThisBudget, billed }));
+      previousBilled = billed.request;
       previousSent = true;
     } catch (error) {
       if (!(error instanceof ContextOverflowError)) throw error;
-      calls.push(overflowCall(base, state?.evictedEpisodes ?? 0));
+      calls.push(overflowCall(base, state?.evictedEpisodes ?? 0, error.required));
       previousSent = false;
     }
     settings.onCall?.();
@@ -126,18 +154,47 @@ export function replaySession(settings: ReplaySettings): ReplayedCall[] {
   return calls;
 }
 
-type CallBase = Pick<ReplayedCall, 'call' | 'line' | 'episode' | 'boundary'>;
+type CallBase = Pick<ReplayedCall, 'call' | 'line' | 'episode' | 'boundary' | 'requestTime'>;
+
+interface Billed {
+  tokens: number;
+  reused: number;
+  request: BilledRequest | undefined;
+}
+
+/** The call as billed: as sent when there is no billing view. */
+function billedOf(
+  view: BilledView | undefined,
+  packed: readonly Message[],
+  stats: PackStats,
+  previous: BilledRequest | undefined,
+): Billed {
+  if (!view) return { tokens: stats.tokens.total, reused: stats.prefixReuseTokens, request: undefined };
+  const request = view.of(packed);
+  const fixed = stats.tokens.system + stats.tokens.tools;
+  const reply = stats.tokens.total - stats.tokens.system - stats.tokens.tools - sumSent(stats);
+  const tokens = fixed + request.messageTokens + reply;
+  const reused = previous ? fixed + BilledView.shared(previous, request).tokens : 0;
+  return { tokens, reused, request };
+}
+
+/** Tokens of the packed messages, as the packer counted them. */
+function sumSent(stats: PackStats): number {
+  return stats.tokens.summary + stats.tokens.history + stats.tokens.currentEpisode;
+}
 
 function packedCall(
   base: CallBase,
   stats: PackStats,
-  found: { previousSent: boolean; cutResults: Record<string, number>; cutByThisBudget: boolean },
+  found: { previousSent: boolean; cutResults: Record<string, number>; cutByThisBudget: boolean; billed: Billed },
 ): ReplayedCall {
   return {
     ...base,
     fit: true,
     tokens: stats.tokens,
     reusedTokens: found.previousSent ? stats.prefixReuseTokens : 0,
+    billedTokens: found.billed.tokens,
+    billedReusedTokens: found.previousSent ? Math.min(found.billed.reused, found.billed.tokens) : 0,
     shortened: stats.currentEpisodeShortened || found.cutByThisBudget,
     cutResults: found.cutResults,
     evictedNow: stats.evictedNow,
@@ -147,12 +204,15 @@ function packedCall(
   };
 }
 
-function overflowCall(base: CallBase, evictedEpisodes: number): ReplayedCall {
+function overflowCall(base: CallBase, evictedEpisodes: number, requiredTokens: number): ReplayedCall {
   return {
     ...base,
     fit: false,
     tokens: noTokens(),
     reusedTokens: 0,
+    billedTokens: 0,
+    billedReusedTokens: 0,
+    requiredTokens,
     shortened: true,
     cutResults: {},
     evictedNow: false,
@@ -160,6 +220,16 @@ function overflowCall(base: CallBase, evictedEpisodes: number): ReplayedCall {
     reasoningKeptTokens: 0,
     reasoningDroppedTokens: 0,
   };
+}
+
+/** A real user message came after the previous call (injected context and instructions do not count). */
+function startsEpisodeBefore(messages: readonly Message[], index: number): boolean {
+  for (let before = index - 1; before >= 0; before -= 1) {
+    const message = messages[before]!;
+    if (message.role === 'assistant') return false;
+    if (isEpisodeStart(message)) return true;
+  }
+  return false;
 }
 
 /**
@@ -171,8 +241,8 @@ function currentResultsCut(packed: readonly Message[], originals: ReadonlySet<Me
   const cut: Record<string, number> = {};
   for (let index = packed.length - 1; index >= 0; index -= 1) {
     const message = packed[index]!;
-    if (message.role === 'user') break;
-    if (message.role === 'tool' && !originals.has(message)) cut[message.toolCallId] = message.content.length;
+    if (isEpisodeStart(message)) break;
+    if (message.role === 'tool' && !originals.has(message)) cut[message.toolCallId] = toolResultText(message).length;
   }
   return cut;
 }

@@ -10,16 +10,21 @@ export interface RunSummary {
   budget: number;
   retention: Retention;
   calls: number;
-  /** Input tokens of every call that fit, summed. */
+  /** Input tokens of every call that fit, summed, as sent. */
   inputTokens: number;
+  /** Input tokens as the provider bills them (see `billed-view.ts`), summed. */
+  billedTokens: number;
   /** Tokens byte-identical with the previous call, summed (whether cacheable or not). */
   reusedTokens: number;
   /** Predicted cache reads, summed. */
   cachedTokens: number;
   cacheWriteTokens: number;
-  /** `cachedTokens / inputTokens` (0 when nothing was sent). */
+  /** `cachedTokens / billedTokens` (0 when nothing was sent). */
   cachedShare: number;
-  cost: CostBreakdown;
+  /** Billed input not read from the cache (plain input and cache writes), summed: what drives cost. */
+  uncachedTokens: number;
+  /** Null when no price is known. */
+  cost: CostBreakdown | null;
   /** Calls whose current episode was shortened, including calls that did not fit. */
   shortenedCalls: number;
   /** Calls that could not be made: the minimum context exceeded the budget. */
@@ -40,6 +45,7 @@ export interface RunSummary {
 export function summarizeRun(budget: number, retention: Retention, calls: readonly EstimatedCall[]): RunSummary {
   const sum = (pick: (call: EstimatedCall) => number) => calls.reduce((total, call) => total + pick(call), 0);
   const inputTokens = sum((call) => call.tokens.total);
+  const billedTokens = sum((call) => call.billedTokens);
   const cachedTokens = sum((call) => call.cachedTokens);
   const shortenedCalls = calls.filter((call) => call.shortened).length;
   let largest: EstimatedCall | undefined;
@@ -49,16 +55,20 @@ export function summarizeRun(budget: number, retention: Retention, calls: readon
     retention,
     calls: calls.length,
     inputTokens,
+    billedTokens,
     reusedTokens: sum((call) => call.reusedTokens),
     cachedTokens,
     cacheWriteTokens: sum((call) => call.cacheWriteTokens),
-    cachedShare: inputTokens > 0 ? cachedTokens / inputTokens : 0,
-    cost: {
-      input: sum((call) => call.cost.input),
-      cachedRead: sum((call) => call.cost.cachedRead),
-      cacheWrite: sum((call) => call.cost.cacheWrite),
-      total: sum((call) => call.cost.total),
-    },
+    cachedShare: billedTokens > 0 ? cachedTokens / billedTokens : 0,
+    uncachedTokens: sum((call) => call.uncachedTokens + call.cacheWriteTokens),
+    cost: calls.every((call) => call.cost !== null)
+      ? {
+          input: sum((call) => call.cost!.input),
+          cachedRead: sum((call) => call.cost!.cachedRead),
+          cacheWrite: sum((call) => call.cost!.cacheWrite),
+          total: sum((call) => call.cost!.total),
+        }
+      : null,
     shortenedCalls,
     overflowCalls: calls.filter((call) => !call.fit).length,
     wholeShare: calls.length > 0 ? (calls.length - shortenedCalls) / calls.length : 1,

@@ -1,28 +1,34 @@
 /**
- * `episodic budget FILE --budgets 16k,32k,...`: replays a recorded session call by
- * call under every budget and retention asked and reports tokens, predicted cache
- * reads, estimated cost and what had to be cut, with a recommended budget.
+ * `episodic budget FILE`: replays a recorded session call by call under many budgets
+ * and each retention, as the provider bills it, and recommends the cheapest budget
+ * that meets a quality bar; checks the replay against the recorded usage first,
+ * inferring the system prompt and tools the recording lacks.
  */
-import { createTokenCounter, type Retention } from '@episodic/core';
+import type { Retention } from '@episodic/core';
 import { analyzeBudgets, NoCallsError } from '../budget/analyze-budgets.js';
 import { formatBudgetReport } from '../budget/format-budget.js';
 import { readSystemFile, readToolsFile } from '../budget/input-files.js';
 import { choosePricedModel } from '../budget/priced-model.js';
 import { loadPrices } from '../budget/pricing.js';
 import { createProgressBar, type ProgressBar, silentProgress } from '../budget/progress-bar.js';
+import { defaultQualityBar } from '../budget/recommend.js';
 import { countCalls } from '../budget/replay.js';
 import { type CliIo, type Command, ExitCode, parseCommandArgs, UsageError } from '../command.js';
+import { importSummary } from '../import/import-session.js';
 import { parseBudget } from '../parse-budget.js';
 import { readSessionSource, storeHelp, storeOptions } from '../store-source.js';
 import { renderBudgetReport } from '../report/budget-report.js';
 import { assertNotInput, writeReport } from '../report/write-report.js';
 
-/** Every retention policy; the first is the default. */
+/** Every retention policy. */
 const retentions = ['episode', 'tool-episodes', 'all', 'none'] as const satisfies readonly Retention[];
+/** Compared when --retention is not given: what differs in cost on real sessions. */
+const defaultRetentions: readonly Retention[] = ['episode', 'tool-episodes', 'all'];
 
 const options = {
   budgets: { type: 'string', short: 'b' },
   retention: { type: 'string', short: 'r' },
+  quality: { type: 'string', short: 'q' },
   model: { type: 'string', short: 'm' },
   pricing: { type: 'string' },
   system: { type: 'string' },
@@ -36,24 +42,34 @@ const options = {
 /** `episodic budget`. */
 export const budgetCommand: Command = {
   name: 'budget',
-  summary: 'Replay a recorded session under several budgets: tokens, cache, cost',
+  summary: 'Replay a recorded session under many budgets: tokens, cache, cost, a recommendation',
   usage:
-    'episodic budget FILE|-|--store SPEC --session ID --budgets LIST [--retention LIST] [--model ID] [--pricing FILE] ' +
-    '[--system FILE] [--tools FILE] [--json] [--html FILE] [--progress]',
-  help: `Replays the recorded session (a JSON Lines transcript, or - for standard input) call
-by call, one call per assistant message, each packing the transcript before it with the
-pack state carried as a live session carries it, under every budget and retention asked.
-Per budget it reports input tokens, the predicted cached share (the prefix byte-identical
-with the previous call, when at least the model's minimum cacheable length), estimated
-cost, calls whose current episode was shortened, evicted episodes, reasoning tokens kept
-and dropped, and the largest call. Under each table: the smallest budget that keeps the
-current episode whole in at least 99% of calls. When the transcript carries usage, the
-predicted cache reads are compared with the reported ones, call by call.
+    'episodic budget FILE|-|--store SPEC --session ID [--from SOURCE] [--budgets LIST] [--retention LIST] ' +
+    '[--quality SHARE] [--model ID] [--pricing FILE] [--system FILE] [--tools FILE] [--json] [--html FILE] [--progress]',
+  help: `Replays a recorded session (a transcript, - for standard input, a stored session, or
+another agent's recording with --from) call by call, one call per assistant message,
+each packing the transcript before it as a live session would, under every budget and
+retention, and counts each call as the provider bills it (whether it bills reasoning of
+earlier turns comes from the model's profile).
+
+First the session is replayed as it was recorded and set beside the usage it recorded,
+call by call. A recording without the system prompt and tool definitions (agent
+sessions) gets their size inferred from the first call's reported input, and the local
+token counts scaled to the provider's tokenizer; calls more than 10% off are listed.
+
+Per budget: input tokens, the predicted cached share, the cost (n/a when no price is
+known), calls whose current episode was shortened, evicted episodes, reasoning kept and
+dropped, and the largest call. Then the recommendation: the cheapest budget and
+retention that keeps the current episode whole in at least the --quality share of
+calls, and its predicted saving against what the recorded session was billed.
 
 Options:
-  -b, --budgets LIST     Budgets to try, comma-separated: 16k,32k,64k,128k (required)
+  -b, --budgets LIST     Budgets to try, comma-separated: 16k,32k,64k,128k (default: a
+                         sweep from the smallest at which every call fits to the window)
   -r, --retention LIST   Retention policies, comma-separated: ${retentions.join(', ')}
-                         (default ${retentions[0]})
+                         (default ${defaultRetentions.join(',')})
+  -q, --quality SHARE    Share of calls that must keep the current episode whole
+                         (default ${defaultQualityBar}; 0.95 or 95%)
   -m, --model ID         Price as this model: provider/id or id (default: the model
                          on the transcript's latest assistant message)
       --pricing FILE     JSON prices put in front of the built-in table:
@@ -69,18 +85,19 @@ ${storeHelp}`,
 
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs(argv, options);
-    if (values.budgets === undefined) throw new UsageError('missing --budgets');
-    const budgets = parseBudgetList(values.budgets);
+    const budgets = values.budgets === undefined ? undefined : parseBudgetList(values.budgets);
     const retentionList = parseRetentions(values.retention);
+    const quality = parseQuality(values.quality);
 
-    const { source, messages } = await readSessionSource(values, positionals, io.stdin);
+    const { source, messages, imported } = await readSessionSource(values, positionals, io.stdin);
     if (values.html !== undefined && values.store === undefined) await assertNotInput(values.html, source);
+    if (imported) io.stderr.write(`${importSummary(imported)}\n`);
     // Before pricing: with no call at all, asking for --model would send the user the wrong way.
     if (countCalls(messages) === 0) throw new NoCallsError(source);
     const system = values.system === undefined ? undefined : await readSystemFile(values.system);
-    const tools = values.tools === undefined ? undefined : await readToolsFile(values.tools);
+    const tools = values.tools === undefined ? imported?.tools : await readToolsFile(values.tools);
     const prices = await loadPrices(values.pricing);
-    const model = choosePricedModel(values.model, messages, prices);
+    const model = choosePricedModel(values.model, messages, prices, imported?.provider);
 
     const progress = progressFor(io, values);
     let analysis: ReturnType<typeof analyzeBudgets>;
@@ -92,9 +109,10 @@ ${storeHelp}`,
         retentions: retentionList,
         system,
         tools,
+        prefixRecorded: imported?.prefixRecorded === true || system !== undefined || tools !== undefined,
         model,
         pricesCollected: prices.collected,
-        counter: createTokenCounter(),
+        quality,
         onProgress: (done, total) => progress.update(done, total),
       });
     } finally {
@@ -121,7 +139,7 @@ function parseBudgetList(text: string): number[] {
 }
 
 function parseRetentions(text: string | undefined): Retention[] {
-  if (text === undefined) return [retentions[0]];
+  if (text === undefined) return [...defaultRetentions];
   const found = text.split(',').map((item) => {
     const name = item.trim();
     const retention = retentions.find((candidate) => candidate === name);
@@ -129,6 +147,18 @@ function parseRetentions(text: string | undefined): Retention[] {
     return retention;
   });
   return [...new Set(found)];
+}
+
+/** `0.99`, `99%` or `99`: a share between 0 and 1. */
+function parseQuality(text: string | undefined): number {
+  if (text === undefined) return defaultQualityBar;
+  const trimmed = text.trim();
+  const number = Number(trimmed.endsWith('%') ? trimmed.slice(0, -1) : trimmed);
+  const share = trimmed.endsWith('%') || number > 1 ? number / 100 : number;
+  if (!Number.isFinite(share) || share < 0 || share > 1 || trimmed === '') {
+    throw new UsageError(`bad --quality "${text}": give a share of calls such as 0.99 or 99%`);
+  }
+  return share;
 }
 
 /** A bar on stderr when it is a terminal (or --progress), never mixed into --json on stdout. */

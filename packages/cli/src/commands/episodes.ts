@@ -11,6 +11,7 @@ import {
   userText,
 } from '@episodic/core';
 import { type Command, ExitCode, parseCommandArgs } from '../command.js';
+import { importSummary } from '../import/import-session.js';
 import { readSessionSource, storeHelp, storeOptions } from '../store-source.js';
 import { renderEpisodesReport } from '../report/episodes-report.js';
 import { assertNotInput, writeReport } from '../report/write-report.js';
@@ -41,11 +42,12 @@ const options = { json: { type: 'boolean' }, html: { type: 'string' }, ...storeO
 export const episodesCommand: Command = {
   name: 'episodes',
   summary: 'List the episodes of a transcript with token counts by section',
-  usage: 'episodic episodes FILE|-|--store SPEC --session ID [--json] [--html FILE]',
+  usage: 'episodic episodes FILE|-|--store SPEC --session ID [--from SOURCE] [--json] [--html FILE]',
   help: `Lists each episode (a user message and everything that answers it) of the
 transcript (a JSON Lines file, - for standard input, or a stored session): its first user message,
 messages, steps (assistant messages), tool calls, and tokens by section (o200k_base).
-Episodes are numbered from 1 in the table and from 0 in --json output.
+Episodes are numbered from 1 in the table and from 0 in --json output. Injected
+context (reminders, hook output, notices no person typed) does not start an episode.
 
 Options:
       --json        Print one JSON object { source, systemTokens, episodes, total }
@@ -54,12 +56,15 @@ ${storeHelp}`,
 
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs(argv, options);
-    const { source, messages } = await readSessionSource(values, positionals, io.stdin);
+    const { source, messages, imported } = await readSessionSource(values, positionals, io.stdin);
+    if (imported) io.stderr.write(`${importSummary(imported)}\n`);
     if (values.html !== undefined && values.store === undefined) await assertNotInput(values.html, source);
     const counter = createTokenCounter();
 
+    // Leading system lines are the system prompt; later ones belong to their episode.
+    const leading = messages.findIndex((message) => message.role !== 'system');
     const systemTokens = messages
-      .filter((message) => message.role === 'system')
+      .slice(0, leading === -1 ? messages.length : leading)
       .reduce((sum, message) => sum + counter.countMessage(message), 0);
     const episodes = splitEpisodes(messages).map((episode) => summarize(episode, counter));
     const total = episodes.reduce((sum, episode) => addSections(sum, episode.tokens), emptySections());

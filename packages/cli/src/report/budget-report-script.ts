@@ -1,8 +1,11 @@
 /**
  * The browser script of the budget report, as source text: it reads the data from
- * `#report-data` and draws three Chart.js charts (tokens per call by section,
- * cumulative cost per run, cache reuse per call). A select picks the run the per-call
- * charts show. Animation is off so the page is complete as soon as it loads.
+ * `#report-data` and draws Chart.js charts: the budget sweep (cost or uncached input
+ * per retention against the budget, with the share of calls keeping the current
+ * episode whole on a second axis and the recommended run marked), replayed against
+ * reported input per recorded call, and per-call charts of one run (tokens by
+ * section, cache reuse, cumulative cost) picked with a select. Animation is off so
+ * the page is complete as soon as it loads.
  */
 
 /** Plain ES2019 for any current browser; `Chart` is the global the UMD build defines. */
@@ -89,6 +92,53 @@ export const budgetReportScript = `
       plugins: { title: { display: true, text: 'Cumulative cost per budget' } },
     },
   });
+
+  var sweep = data.sweep;
+  var sweepSets = [];
+  sweep.series.forEach(function (series, index) {
+    var colour = palette[index % palette.length];
+    var points = function (values) { return series.budgets.map(function (budget, at) { return { x: budget, y: values[at] }; }); };
+    sweepSets.push({ label: series.retention + (sweep.measure === 'cost' ? ': cost' : ': uncached input'), data: points(sweep.measure === 'cost' ? series.cost : series.uncached), borderColor: colour, backgroundColor: colour, borderWidth: 2, yAxisID: 'y' });
+    sweepSets.push({ label: series.retention + ': whole share', data: points(series.whole.map(function (share) { return share * 100; })), borderColor: colour, borderDash: [6, 4], borderWidth: 1, pointRadius: 2, yAxisID: 'quality' });
+  });
+  if (sweep.recommended) {
+    var chosen = sweep.series.filter(function (series) { return series.retention === sweep.recommended.retention; })[0];
+    var at = chosen.budgets.indexOf(sweep.recommended.budget);
+    var value = sweep.measure === 'cost' ? chosen.cost[at] : chosen.uncached[at];
+    sweepSets.push({ label: 'recommended', data: [{ x: sweep.recommended.budget, y: value }], borderColor: '#3b7d3b', backgroundColor: '#3b7d3b', pointRadius: 8, pointStyle: 'rectRot', showLine: false, yAxisID: 'y' });
+  }
+  new Chart(document.getElementById('chart-sweep'), {
+    type: 'line',
+    data: { datasets: sweepSets },
+    options: {
+      parsing: true,
+      scales: {
+        x: { type: 'logarithmic', title: { display: true, text: 'budget (tokens)' } },
+        y: { title: { display: true, text: sweep.measure === 'cost' ? 'input cost (USD)' : 'input tokens not read from the cache' } },
+        quality: { position: 'right', min: 0, max: 100, grid: { drawOnChartArea: false }, title: { display: true, text: 'calls with the current episode whole (%)' } },
+      },
+      plugins: { title: { display: true, text: 'Cost against quality per budget' } },
+    },
+  });
+
+  if (data.fidelity) {
+    new Chart(document.getElementById('chart-fidelity'), {
+      type: 'line',
+      data: {
+        labels: data.fidelity.line.map(function (line) { return String(line); }),
+        datasets: [
+          { label: 'reported input', data: data.fidelity.reported, borderColor: '#a83a5a', borderWidth: 2 },
+          { label: 'replayed input (prefix inferred)', data: data.fidelity.replayed, borderColor: '#3566a8', borderWidth: 2, borderDash: [4, 3] },
+        ],
+      },
+      options: {
+        elements: { point: { radius: 0 } },
+        interaction: { mode: 'index', intersect: false },
+        scales: { x: { title: { display: true, text: 'transcript line of the call' } }, y: { title: { display: true, text: 'input tokens' } } },
+        plugins: { title: { display: true, text: 'Replayed against reported input, per recorded call' } },
+      },
+    });
+  }
 
   select.addEventListener('change', function () { showRun(Number(select.value)); });
   showRun(data.initialRun);

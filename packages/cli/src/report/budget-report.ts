@@ -1,13 +1,19 @@
 /**
- * The HTML report of `episodic budget --html`: the same table and recommendation as
- * the text output, and charts of tokens per call by section, cumulative cost per
- * budget and cache reuse per call.
+ * The HTML report of `episodic budget --html`: what every call starts with (given or
+ * inferred), the replay against the recorded input, the budget sweep as a chart of
+ * cost against quality with the recommendation, the tables, and per-call charts
+ * (tokens by section, cache reuse, cumulative cost).
  */
 import type { BudgetAnalysis, BudgetRun } from '../budget/analyze-budgets.js';
-import { missLabels } from '../budget/cache-estimate.js';
-import { formatRecommendation, runCells } from '../budget/format-budget.js';
-import type { ReportedComparison } from '../budget/reported-usage.js';
-import { formatCount, plural } from '../text-table.js';
+import {
+  fidelitySummary,
+  formatHeading,
+  formatPrefix,
+  formatRecommendation,
+  runCells,
+} from '../budget/format-budget.js';
+import { type Fidelity, gapTolerance } from '../budget/prefix-inference.js';
+import { formatCount } from '../text-table.js';
 import { budgetReportScript } from './budget-report-script.js';
 import { escapeHtml, renderPage } from './html-page.js';
 
@@ -30,25 +36,68 @@ export interface RunSeries {
   };
 }
 
+/** One retention's sweep: a point per budget. */
+export interface SweepSeries {
+  retention: string;
+  budgets: number[];
+  /** Predicted input cost in USD, or null without a price. */
+  cost: (number | null)[];
+  /** Billed input not read from the cache. */
+  uncached: number[];
+  /** Share of calls that kept the current episode whole. */
+  whole: number[];
+}
+
 /** The data embedded in the budget report. */
 export interface BudgetReportData {
-  /** The run the per-call charts show first: the first recommendation's, else the first. */
+  /** The run the per-call charts show first: the recommended one, else the first. */
   initialRun: number;
   runs: RunSeries[];
   /** Reported cached tokens by transcript line, or null without usage. */
   reported: Record<string, number> | null;
+  sweep: {
+    /** `cost` (USD) when every run is priced, else `uncached` (tokens). */
+    measure: 'cost' | 'uncached';
+    bar: number;
+    series: SweepSeries[];
+    recommended: { retention: string; budget: number } | null;
+  };
+  /** Replayed against reported input per recorded call, or null without usage. */
+  fidelity: { line: number[]; replayed: number[]; reported: number[] } | null;
 }
 
 /** The data the page script draws. */
 export function budgetReportData(analysis: BudgetAnalysis): BudgetReportData {
-  const first = analysis.recommendations[0];
-  const initial = analysis.runs.findIndex((run) => run.retention === first?.retention && run.budget === first?.budget);
+  const best = analysis.recommendation.best;
+  const initial = analysis.runs.findIndex((run) => run.retention === best?.retention && run.budget === best?.budget);
+  const fidelity = analysis.fidelity;
   return {
     initialRun: Math.max(0, initial),
     runs: analysis.runs.map(runSeries),
-    reported: analysis.reported
-      ? Object.fromEntries(analysis.reported.calls.map((call) => [String(call.line), call.reportedCached]))
+    reported: fidelity ? Object.fromEntries(fidelity.calls.map((call) => [String(call.line), call.reportedCached])) : null,
+    sweep: {
+      measure: analysis.recommendation.rankedBy === 'cost' ? 'cost' : 'uncached',
+      bar: analysis.recommendation.bar,
+      series: analysis.retentions.map((retention) => sweepSeries(analysis.runs.filter((run) => run.retention === retention))),
+      recommended: best ? { retention: best.retention, budget: best.budget } : null,
+    },
+    fidelity: fidelity
+      ? {
+          line: fidelity.calls.map((call) => call.line),
+          replayed: fidelity.calls.map((call) => call.replayedInput),
+          reported: fidelity.calls.map((call) => call.reportedInput),
+        }
       : null,
+  };
+}
+
+function sweepSeries(runs: readonly BudgetRun[]): SweepSeries {
+  return {
+    retention: runs[0]?.retention ?? '',
+    budgets: runs.map((run) => run.budget),
+    cost: runs.map((run) => run.cost?.total ?? null),
+    uncached: runs.map((run) => run.uncachedTokens),
+    whole: runs.map((run) => run.wholeShare),
   };
 }
 
@@ -68,7 +117,7 @@ function runSeries(run: BudgetRun): RunSeries {
       total: pick((call) => call.tokens.total),
       reused: pick((call) => call.reusedTokens),
       cached: pick((call) => call.cachedTokens),
-      cost: pick((call) => call.cost.total),
+      cost: pick((call) => call.cost?.total ?? 0),
     },
   };
 }
@@ -97,40 +146,70 @@ const tableHeaders = [
 ];
 
 function budgetBody(analysis: BudgetAnalysis): string {
-  const { model } = analysis;
-  const name = model.provider ? `${model.provider}/${model.id}` : model.id;
   const parts = [
     `<h1>Token budgets for ${escapeHtml(analysis.source)}</h1>`,
-    `<p class="meta">${escapeHtml(plural(analysis.calls, 'model call'))} replayed, priced as ${escapeHtml(name)}: ` +
-      `${escapeHtml(describePrices(analysis))}.</p>`,
-    `<p class="meta">Cache: ${escapeHtml(model.cache.style)}, minimum ${escapeHtml(formatCount(model.cache.minCacheableTokens))} ` +
-      `tokens (${escapeHtml(model.cache.source)}). Every call starts with ${escapeHtml(formatCount(analysis.prefix.totalTokens))} ` +
-      'tokens of system prompt, tools and reply priming.</p>',
+    ...formatHeading(analysis).split('\n').slice(1).map((line) => `<p class="meta">${escapeHtml(line)}</p>`),
+    '<h2>What every call starts with</h2>',
+    ...formatPrefix(analysis).split('\n').map((line) => `<p class="prefix">${escapeHtml(line)}</p>`),
   ];
+  if (analysis.fidelity) parts.push(fidelitySection(analysis.fidelity));
+  parts.push(
+    '<h2>Budget sweep: cost against quality</h2>',
+    `<p class="meta">${escapeHtml(sweepCaption(analysis))}</p>`,
+    '<div class="chart"><canvas id="chart-sweep" aria-label="Cost and quality per budget"></canvas></div>',
+    ...formatRecommendation(analysis)
+      .split('\n')
+      .map((line) => `<p class="recommendation">${escapeHtml(line)}</p>`),
+  );
+  const best = analysis.recommendation.best;
   for (const retention of analysis.retentions) {
     const runs = analysis.runs.filter((run) => run.retention === retention);
-    const recommendation = analysis.recommendations.find((found) => found.retention === retention);
-    parts.push(`<h2>Retention ${escapeHtml(retention)}</h2>`, runTable(runs, recommendation?.budget ?? null));
-    if (recommendation) parts.push(`<p class="recommendation">${escapeHtml(formatRecommendation(recommendation))}</p>`);
+    const marked = best?.retention === retention ? best.budget : null;
+    parts.push(`<h2>Retention ${escapeHtml(retention)}</h2>`, runTable(runs, marked));
   }
   parts.push(
-    '<h2>Charts</h2>',
+    '<h2>Per-call charts</h2>',
     '<p><label for="run-select">Per-call charts for</label><select id="run-select"></select></p>',
     '<div class="chart"><canvas id="chart-sections" aria-label="Tokens per call by section"></canvas></div>',
     '<div class="chart"><canvas id="chart-cache" aria-label="Cache reuse per call"></canvas></div>',
     '<div class="chart"><canvas id="chart-cost" aria-label="Cumulative cost per budget"></canvas></div>',
   );
-  if (analysis.reported) parts.push(reportedSection(analysis.reported));
   return parts.join('\n');
 }
 
-function describePrices({ model }: BudgetAnalysis): string {
-  const { pricing } = model;
-  const write = pricing.cacheWrite === undefined ? '' : `, cache write $${pricing.cacheWrite}`;
-  const source = model.pricingSource.startsWith('built-in')
-    ? `built-in table collected ${model.pricesCollected}; prices change, override with --pricing`
-    : `from ${model.pricingSource}`;
-  return `input $${pricing.input}, cached $${pricing.cachedInput}${write} per million tokens (${source})`;
+function sweepCaption(analysis: BudgetAnalysis): string {
+  const measure =
+    analysis.recommendation.rankedBy === 'cost'
+      ? 'predicted input cost (USD)'
+      : 'input tokens not read from the cache (no price known, so costs are n/a)';
+  const budgets = analysis.swept
+    ? `${analysis.budgets.length} budgets from the smallest at which every call fits to the model's window`
+    : 'the budgets asked';
+  return (
+    `Lines: ${measure} per retention over ${budgets}. Dashed: the share of calls that keep the current episode ` +
+    `whole (right axis); the bar is ${(analysis.recommendation.bar * 100).toFixed(1)}%.`
+  );
+}
+
+function fidelitySection(fidelity: Fidelity): string {
+  const flagged = fidelity.calls
+    .filter((call) => Math.abs(call.gap) > gapTolerance)
+    .sort((a, b) => Math.abs(b.gap) - Math.abs(a.gap));
+  const rows = flagged.map((call) => {
+    const cells = [call.call + 1, call.line, call.replayedInput, call.reportedInput]
+      .map((value) => `<td>${escapeHtml(formatCount(value))}</td>`)
+      .join('');
+    return `<tr>${cells}<td>${escapeHtml(`${(call.gap * 100).toFixed(1)}%`)}</td></tr>`;
+  });
+  return [
+    '<h2>Replayed against recorded input</h2>',
+    ...fidelitySummary(fidelity).map((line) => `<p class="meta">${escapeHtml(line)}</p>`),
+    '<div class="chart"><canvas id="chart-fidelity" aria-label="Replayed and reported input per call"></canvas></div>',
+    flagged.length === 0
+      ? ''
+      : '<table class="flagged"><tr><th>call</th><th>line</th><th>replayed</th><th>reported</th><th>gap</th></tr>\n' +
+        `${rows.join('\n')}\n</table>`,
+  ].join('\n');
 }
 
 function runTable(runs: readonly BudgetRun[], recommended: number | null): string {
@@ -144,39 +223,4 @@ function runTable(runs: readonly BudgetRun[], recommended: number | null): strin
     );
   });
   return `<table class="runs">\n${head}\n${rows.join('\n')}\n</table>`;
-}
-
-function reportedSection(reported: ReportedComparison): string {
-  const { totals } = reported;
-  const missed = reported.calls.filter((call) => call.misses.length > 0);
-  const rows = missed.map((call) => {
-    const why = call.misses
-      .map((miss) => (miss === 'unexplained' ? 'provider cached less than predicted' : missLabels[miss]))
-      .join('; ');
-    const cells = [
-      call.call + 1,
-      call.line,
-      call.predictedInput,
-      call.reportedInput,
-      call.predictedCached,
-      call.reportedCached,
-    ]
-      .map((value) => `<td>${escapeHtml(formatCount(value))}</td>`)
-      .join('');
-    return `<tr>${cells}<td class="text">${escapeHtml(why)}</td></tr>`;
-  });
-  return [
-    '<h2>Predicted against reported cache reads</h2>',
-    `<p class="meta">Compared with the replay at ${escapeHtml(formatCount(reported.budget))} tokens, retention ` +
-      `${escapeHtml(reported.retention)} (the closest to the reported input), over ${escapeHtml(plural(reported.callsWithUsage, 'call'))} with usage.</p>`,
-    reported.cacheReported
-      ? ''
-      : '<p class="meta">The recorded usage has no cached-token counts (its model did not report cache reads).</p>',
-    `<p>Predicted ${escapeHtml(formatCount(totals.predictedCached))} cached of ${escapeHtml(formatCount(totals.predictedInput))} input tokens; ` +
-      `reported ${escapeHtml(formatCount(totals.reportedCached))} of ${escapeHtml(formatCount(totals.reportedInput))}.</p>`,
-    '<table class="reported"><tr><th>call</th><th>line</th><th>input predicted</th><th>input reported</th>' +
-      '<th>cached predicted</th><th>cached reported</th><th class="text">why the cache missed</th></tr>',
-    ...rows,
-    '</table>',
-  ].join('\n');
 }

@@ -18,7 +18,7 @@
  * whose history was completed from a replay cache.
  */
 import type { ApprovalRequest } from './approvals.js';
-import type { AssistantMessage, ToolCallPart, ToolMessage, Usage, UserMessage } from '../message/message.js';
+import type { AssistantMessage, ModelRef, ToolCallPart, ToolMessage, Usage, UserMessage } from '../message/message.js';
 import type { StopReason } from '../model/model-adapter.js';
 import type { PackStats } from '../packing/pack-types.js';
 import type { ReasoningEvent } from '../reasoning/reasoning-events.js';
@@ -45,6 +45,8 @@ export type AgentEvent =
     /** The user message that opened the episode; undefined when resuming. */
     input: UserMessage | undefined;
     resumed: boolean;
+    /** The model this episode's calls go to (the agent's adapter). */
+    model: ModelRef;
   }
   /** `step` counts the model calls of the current episode, from 1 (a resumed episode keeps counting). */
   | { type: 'context-packed'; step: number; stats: PackStats; budget: number }

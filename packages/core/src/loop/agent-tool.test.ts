@@ -69,7 +69,8 @@ describe('agent.asTool', () => {
   it('a sub-agent evicting its own history never touches the caller`s context', async () => {
     const store = new MemorySessionStore();
     let index = 0;
-    // Each call of the shared sub-session is one episode with a bulky tool result; a small budget makes it evict.
+    // Each call of the shared sub-session is one episode with a bulky task (user messages are never shortened,
+    // unlike tool results); a small budget makes it evict.
     const sub = researcher({
       store,
       budget: 300,
@@ -83,7 +84,7 @@ describe('agent.asTool', () => {
     const research = sub.agent.asTool({ name: 'research', description: 'Researches.', session: 'shared' });
     const parentModel = scriptedModel({
       steps: (_request, step) =>
-        step % 2 === 0 ? { toolCalls: [{ id: `r${step}`, name: 'research', args: { task: `question ${step}` } }] } : { text: `done ${step}` },
+        step % 2 === 0 ? { toolCalls: [{ id: `r${step}`, name: 'research', args: { task: `question ${step}: ${'details '.repeat(60)}` } }] } : { text: `done ${step}` },
     });
     const parent = await new Agent({ model: parentModel, tools: [research], store, budget: 50_000 }).session({ id: 'p' });
     for (const question of ['one', 'two', 'three', 'four']) await parent.send(question);

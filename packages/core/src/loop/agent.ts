@@ -11,6 +11,7 @@ import { type AgentToolOptions, agentTool, type DEFAULT_AGENT_TOOL_INPUT } from 
 import type { ApprovalPolicy } from './approvals.js';
 import type { Message } from '../message/message.js';
 import type { ModelAdapter } from '../model/model-adapter.js';
+import type { SummarizerOptions } from './background-summarizer.js';
 import type { PackTuning, RetryOptions } from './model-call.js';
 import type { Retention } from '../message/retention.js';
 import type { HandoffOptions } from '../reasoning/handoff/handoff-note.js';
@@ -21,6 +22,7 @@ import { createSession, type Session } from './session.js';
 import { SessionApprovals } from './session-approvals.js';
 import { openSession } from './session-open.js';
 import type { SessionStore } from '../store/session-store.js';
+import { environmentSecrets, SecretRedactor } from '../support/secret-redactor.js';
 import { anyOf, maxSteps, type StopCondition } from './stop-conditions.js';
 import { createTokenCounter, type TokenCounter } from '../tokens/token-counter.js';
 import type { AgentTool } from './tool.js';
@@ -55,8 +57,15 @@ export interface AgentOptions {
    * reported usage; default tiktoken o200k_base, calibrated from the profile's `tokenizerFactor`.
    */
   tokenizer?: TokenCounter;
-  /** Further packing knobs (low-water mark, tool-result caps, summary hook). */
+  /** Further packing knobs (low-water mark, head share, tool-result caps). */
   pack?: PackTuning;
+  /**
+   * Summaries of evicted episodes: when the packer evicts episodes, a summary of them
+   * is written in the background (`model`, default this agent's; a cheaper one does
+   * fine), saved as a summary line of the transcript and sent from the next call on,
+   * in place of the evicted episodes. No call waits for it. Default: off.
+   */
+  summarizer?: SummarizerOptions;
   /** Passed to the adapter with every call. */
   providerOptions?: Record<string, unknown>;
   /** Where sessions are kept when `session()` is not given a store. Default: in memory. */
@@ -76,6 +85,14 @@ export interface AgentOptions {
    * every such call waits for `session.approve()` / `reject()`.
    */
   approvalPolicy?: ApprovalPolicy;
+  /**
+   * Secret values to keep out of tool results and error messages (replaced with
+   * `[redacted]` before anything is saved or emitted), besides the two sets always
+   * kept out: the adapter's API key, and the values of environment variables whose
+   * names look like keys, tokens, secrets or passwords (read when a session opens).
+   * Values shorter than 8 characters are ignored.
+   */
+  secrets?: readonly string[];
 }
 
 /** Options of {@link Agent.session}. */
@@ -167,6 +184,7 @@ export class Agent {
       pricing: profile?.pricing,
       replayCache: options.replayCache,
       approvalPolicy: options.approvalPolicy,
+      summarizer: options.summarizer,
     };
     if (this.settings.tools.size !== tools.length) {
       const names = tools.map((tool) => tool.spec.name);
@@ -198,6 +216,11 @@ export class Agent {
     const settings: LoopSettings = {
       ...this.settings,
       handoff: handoff === true ? {} : handoff || undefined,
+      secrets: new SecretRedactor([
+        ...(this.model.secretValues?.() ?? []),
+        ...(this.options.secrets ?? []),
+        ...environmentSecrets(),
+      ]),
     };
     const opened = await openSession({
       store,

@@ -141,7 +141,10 @@ export function rejectedResult(call: ToolCallPart, made: MadeDecision): ToolMess
 /** An approved call's result with its `approval` field and the approver's note after the output. */
 export function approvedResult(result: ToolMessage, made: MadeDecision): ToolMessage {
   const note = made.decision.decision === 'approved' ? made.decision.note : undefined;
-  const content = note ? `${result.content}\n\n[Note from the user who approved this call: ${note}]` : result.content;
+  if (!note) return { ...result, approval: approvalField(made) };
+  const text = `[Note from the user who approved this call: ${note}]`;
+  const content =
+    typeof result.content === 'string' ? `${result.content}\n\n${text}` : [...result.content, { type: 'text' as const, text }];
   return { ...result, content, approval: approvalField(made) };
 }
 

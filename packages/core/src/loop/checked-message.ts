@@ -1,17 +1,20 @@
 /**
  * A model adapter's assistant message is checked against transcript format v1
  * before it is saved: a store must never hold a line that a later load refuses.
- * Built-in adapters always pass; this guards custom adapters.
+ * Built-in adapters always pass; this guards custom adapters. For the same reason a
+ * tool-call id the transcript already holds is renamed (some servers number calls
+ * per response, `call_0` every time): the readers refuse duplicate ids.
  */
+import type { AgentEventHandler } from './agent-events.js';
 import { EpisodicError } from '../errors.js';
-import type { AssistantMessage } from '../message/message.js';
+import type { AssistantMessage, Message } from '../message/message.js';
 import { ModelError } from '../model/model-adapter.js';
-import { parseTranscriptLine, serializeMessage } from '../message/transcript.js';
+import { copyMessage } from '../message/transcript.js';
 
 /** Returns `message` when it is valid; throws a non-retryable protocol {@link ModelError} otherwise. */
 export function checkedAssistantMessage(message: AssistantMessage, provider: string): AssistantMessage {
   try {
-    parseTranscriptLine(serializeMessage(message), 1);
+    copyMessage(message, 1);
     return message;
   } catch (error) {
     if (!EpisodicError.isInstance(error)) throw error;
@@ -23,4 +26,57 @@ export function checkedAssistantMessage(message: AssistantMessage, provider: str
       { cause: error },
     );
   }
+}
+
+/** An assistant message whose tool-call ids are unused, and the ids that had to change. */
+export interface UniqueIds {
+  message: AssistantMessage;
+  /** `[given id, new id]` pairs; empty when nothing changed (then `message` is the one given). */
+  renamed: [string, string][];
+}
+
+/**
+ * Gives every tool call of `message` an id that no earlier message (and no other call
+ * of this one) uses: `<id>-2`, `<id>-3`, ... The provider only needs a call and its
+ * result to agree, and both are sent from the transcript.
+ */
+export function withUniqueToolCallIds(message: AssistantMessage, earlier: readonly Message[]): UniqueIds {
+  const used = new Set<string>();
+  for (const previous of earlier) {
+    if (previous.role !== 'assistant') continue;
+    for (const part of previous.content) if (part.type === 'tool-call') used.add(part.id);
+  }
+  const renamed: [string, string][] = [];
+  const content = message.content.map((part) => {
+    if (part.type !== 'tool-call') return part;
+    let id = part.id;
+    for (let suffix = 2; used.has(id); suffix += 1) id = `${part.id}-${suffix}`;
+    used.add(id);
+    if (id === part.id) return part;
+    renamed.push([part.id, id]);
+    return { ...part, id };
+  });
+  return renamed.length === 0 ? { message, renamed } : { message: { ...message, content }, renamed };
+}
+
+/**
+ * The message as it may be saved: checked ({@link checkedAssistantMessage}), with
+ * unique tool-call ids ({@link withUniqueToolCallIds}); a renamed id is reported
+ * as a `duplicate-tool-call-id` warning.
+ */
+export function savableAssistantMessage(
+  message: AssistantMessage,
+  context: { provider: string; earlier: readonly Message[]; step: number; emit: AgentEventHandler },
+): AssistantMessage {
+  const unique = withUniqueToolCallIds(checkedAssistantMessage(message, context.provider), context.earlier);
+  if (unique.renamed.length > 0) {
+    const list = unique.renamed.map(([from, to]) => `${JSON.stringify(from)} -> ${JSON.stringify(to)}`).join(', ');
+    context.emit({
+      type: 'warning',
+      step: context.step,
+      code: 'duplicate-tool-call-id',
+      message: `The ${context.provider} model reused tool-call ids the transcript already holds; renamed ${list}.`,
+    });
+  }
+  return unique.message;
 }

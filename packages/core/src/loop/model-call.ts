@@ -16,6 +16,8 @@ import { packContext } from '../packing/pack-context.js';
 import type { Retention } from '../message/retention.js';
 import type { PackOptions, PackResult, PackState, PackStats } from '../packing/pack-types.js';
 import type { HandoffOptions } from '../reasoning/handoff/handoff-note.js';
+import type { SummaryRequest } from '../packing/pack-summary.js';
+import type { SecretRedactor } from '../support/secret-redactor.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 
 /** After a context-overflow error the call is repacked once with this share of the budget. */
@@ -34,7 +36,7 @@ export interface RetryOptions {
 }
 
 /** Packing knobs passed through to {@link packContext}. */
-export type PackTuning = Pick<PackOptions, 'lowWater' | 'toolResultCap' | 'currentToolResultCap' | 'summarize'>;
+export type PackTuning = Pick<PackOptions, 'lowWater' | 'toolResultCap' | 'currentToolResultCap' | 'headShare'>;
 
 /** What every model call of an agent shares. */
 export interface ModelCallSettings {
@@ -54,6 +56,8 @@ export interface ModelCallSettings {
   handoff?: HandoffOptions | undefined;
   /** The final answer's format, sent to adapters with native structured output; none when undefined. */
   outputFormat?: OutputFormat | undefined;
+  /** Secret values kept out of tool results and error messages; none when undefined. */
+  secrets?: SecretRedactor | undefined;
 }
 
 /** A finished call with the pack that produced its request. */
@@ -71,6 +75,8 @@ export interface ModelCallResult {
   countedTokens: number;
   /** The calibration factor `countedTokens` was counted with (it may have moved since). */
   countedFactor: number;
+  /** Evicted episodes the pack found without a summary line (see {@link PackResult.summaryRequest}). */
+  summaryRequest?: SummaryRequest;
 }
 
 /**
@@ -106,10 +112,12 @@ export async function callModel(
     try {
       const response = await sendPackedRequest(settings, packed, handoff, context.step, emit, signal);
       const countedTokens = packed.stats.tokens.total + (handoff?.tokens ?? 0);
-      return { ...response, stats: packed.stats, state: packed.state, countedTokens, countedFactor };
+      const { stats, state, summaryRequest } = packed;
+      return { ...response, stats, state, countedTokens, countedFactor, ...(summaryRequest ? { summaryRequest } : {}) };
     } catch (error) {
       if (signal?.aborted) throw new RunAbortedError(signal.reason);
-      const failure = asModelError(error);
+      // Providers may echo a key in their message; it must not reach an event or the caller.
+      const failure = asModelError(settings.secrets ? settings.secrets.redactError(error) : error);
       if (failure?.kind === 'context-overflow' && !repacked) {
         repacked = true;
         budget = Math.floor(budget * OVERFLOW_REPACK_FACTOR);

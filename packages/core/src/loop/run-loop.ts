@@ -14,9 +14,10 @@ import { episodeUnfinished, unansweredToolCalls } from '../message/episodes.js';
 import type { ApprovalPolicy, ApprovalRequest, LoopApprovals } from './approvals.js';
 import { RunAbortedError } from './agent-errors.js';
 import type { AgentEvent, AgentEventHandler } from './agent-events.js';
-import { checkedAssistantMessage } from './checked-message.js';
+import { savableAssistantMessage } from './checked-message.js';
 import {
   type AssistantMessage,
+  isEpisodeStart,
   type Message,
   type ToolCallPart,
   type ToolMessage,
@@ -27,11 +28,12 @@ import {
 import type { StopReason } from '../model/model-adapter.js';
 import { callModel, type ModelCallSettings } from './model-call.js';
 import type { Pricing } from '../model/model-profile.js';
-import { prepareForPacking } from '../packing/pack-context.js';
+import { checkMessageFits, prepareForPacking } from '../packing/pack-context.js';
 import type { PackState } from '../packing/pack-types.js';
 import type { ReplayCache } from '../reasoning/replay-cache/replay-cache.js';
 import { ReasoningReporter } from '../reasoning/stats/reasoning-report.js';
 import { captureForReplay } from '../reasoning/replay-cache/replay-capture.js';
+import { appendFinishedSummaries, type BackgroundSummarizer, type SummarizerOptions } from './background-summarizer.js';
 import type { StopCondition } from './stop-conditions.js';
 import type { AgentTool } from './tool.js';
 import { resultsOf, runToolBatch } from './tool-batch.js';
@@ -53,6 +55,8 @@ export interface LoopSettings extends ModelCallSettings {
   approvalPolicy?: ApprovalPolicy | undefined;
   /** The structured answer this run must give (see `withOutput`); none when undefined. */
   output?: OutputSettings | undefined;
+  /** Summaries of evicted episodes, written in the background by each session; off when undefined. */
+  summarizer?: SummarizerOptions | undefined;
 }
 
 /** The session side of a run: its transcript, where to persist it, where events go. */
@@ -68,6 +72,8 @@ export interface LoopSession {
   notices?: AgentEvent[];
   /** Decisions on calls that need approval; without it such calls wait for the policy only. */
   approvals?: LoopApprovals;
+  /** Writes summaries of evicted episodes in the background; off when undefined. */
+  summarizer?: BackgroundSummarizer | undefined;
 }
 
 /** What the loop does next. */
@@ -94,7 +100,8 @@ export async function runEpisode(
   let usage = emptyUsageTotals(settings.pricing);
   let calls = 0;
   const reporter = new ReasoningReporter(settings.tokenizer, emit);
-  emit({ type: 'episode-start', sessionId: session.id, input, resumed: input === undefined });
+  const model = settings.model.model;
+  emit({ type: 'episode-start', sessionId: session.id, input, resumed: input === undefined, model });
   for (const notice of session.notices?.splice(0) ?? []) emit(notice);
   try {
     if (input) await startEpisode(settings, session, input);
@@ -128,6 +135,8 @@ export async function runEpisode(
             next = { type: 'call-model' };
             break;
           }
+          // Not while paused: a summary line must not come between a step's tool results.
+          if (next.type !== 'paused') await appendFinishedSummaries(session, (lines) => append(settings, session, lines));
           const outcome = { message: next.message, steps: calls, usage, reasoning: reporter.finish(), output: answers?.value };
           const result = episodeResult(next, outcome);
           emit({ type: 'episode-finish', reason: result.reason, message: next.message, usage, output: outcome.output });
@@ -137,7 +146,8 @@ export async function runEpisode(
     }
   } catch (error) {
     const aborted = signal?.aborted === true;
-    const failure = aborted && !(error instanceof RunAbortedError) ? new RunAbortedError(signal?.reason) : error;
+    const raw = aborted && !(error instanceof RunAbortedError) ? new RunAbortedError(signal?.reason) : error;
+    const failure = settings.secrets ? settings.secrets.redactError(raw) : raw;
     reporter.finish();
     emit({ type: 'error', error: failure as Error, willRetry: false });
     emit({ type: 'episode-finish', reason: aborted ? 'aborted' : 'error', message: undefined, usage });
@@ -157,17 +167,20 @@ async function modelStep(
   signal: AbortSignal | undefined,
 ): Promise<{ usage: Usage; next: NextStep }> {
   const { emit } = session;
+  // Summaries finished since the last call are used from this call on; none is waited for.
+  await appendFinishedSummaries(session, (lines) => append(settings, session, lines));
   const context = { messages: session.messages, packState: session.packState, step };
   const result = await callModel(settings, context, emit, signal);
+  if (result.summaryRequest) session.summarizer?.request(result.summaryRequest, { ...settings, messages: session.messages });
   settings.tokenizer.calibration.observe(result.countedTokens, result.usage.inputTokens, result.countedFactor);
   // The cost is fixed at call time with this model's prices, so session totals stay
   // right after a switch to a model with other prices.
   const usage: Usage = settings.pricing
     ? { ...result.usage, costUsd: estimateCost(result.usage, settings.pricing) }
     : result.usage;
-  const message = checkedAssistantMessage(
+  const message = savableAssistantMessage(
     { ...result.message, model: result.message.model ?? settings.model.model, usage },
-    settings.model.model.provider,
+    { provider: settings.model.model.provider, earlier: session.messages, step, emit },
   );
   const previous = session.messages.at(-1);
   await append(settings, session, [message]);
@@ -209,6 +222,9 @@ async function runTools(
  * calls are spent.
  */
 async function startEpisode(settings: LoopSettings, session: LoopSession, input: UserMessage): Promise<void> {
+  // Checked before it is saved: a message no pack can hold would fail every later call of its episode.
+  const { system, toolSpecs: tools, budget, tokenizer } = settings;
+  checkMessageFits(input, { messages: session.messages, system, tools, budget, tokenizer });
   const pending = pendingStep(session.messages);
   const calls = pending?.type === 'run-tools' ? pending.calls : [];
   const unanswered = calls.map((call): ToolMessage => ({
@@ -223,15 +239,15 @@ async function startEpisode(settings: LoopSettings, session: LoopSession, input:
 }
 
 /**
- * Persists first, then appends in memory, so memory never runs ahead of the store.
- * Then counts the messages (and their shortened forms) for the packer, so the next
- * pack only adds cached numbers.
+ * Counts the messages (and their shortened forms) for the packer first, so nothing
+ * is saved that the packer cannot count and the next pack only adds cached numbers;
+ * then persists, then appends in memory, so memory never runs ahead of the store.
  */
 async function append(settings: LoopSettings, session: LoopSession, messages: readonly Message[]): Promise<void> {
-  await session.persist(messages);
-  session.messages.push(...messages);
   const options = { ...settings.pack, budget: settings.budget, tokenizer: settings.tokenizer };
   for (const message of messages) prepareForPacking(message, options);
+  await session.persist(messages);
+  session.messages.push(...messages);
 }
 
 /**
@@ -247,11 +263,13 @@ export function pendingStep(messages: readonly Message[]): NextStep | undefined 
   return episodeUnfinished(messages) ? { type: 'call-model' } : undefined;
 }
 
-/** Assistant messages (model calls) since the last user message. */
+/** Assistant messages (model calls) since the episode began (injected user messages do not end it). */
 export function stepsInEpisode(messages: readonly Message[]): number {
   let steps = 0;
-  for (let index = messages.length - 1; index >= 0 && messages[index]?.role !== 'user'; index -= 1) {
-    if (messages[index]?.role === 'assistant') steps += 1;
+  for (let index = messages.length - 1; index >= 0; index -= 1) {
+    const message = messages[index] as Message;
+    if (isEpisodeStart(message)) break;
+    if (message.role === 'assistant') steps += 1;
   }
   return steps;
 }
@@ -259,7 +277,7 @@ export function stepsInEpisode(messages: readonly Message[]): number {
 function lastAssistant(messages: readonly Message[]): AssistantMessage | undefined {
   for (let index = messages.length - 1; index >= 0; index -= 1) {
     const message = messages[index];
-    if (message?.role === 'user') return undefined;
+    if (message && isEpisodeStart(message)) return undefined;
     if (message?.role === 'assistant') return message;
   }
   return undefined;

@@ -16,7 +16,8 @@ import { ReasoningAtRest } from '../store/reasoning-at-rest.js';
 import { mergeSidecar, type PersistReasoning } from '../store/reasoning-sidecar.js';
 import { SessionBusyError } from '../store/session-errors.js';
 import type { SessionStore, TornLine } from '../store/session-store.js';
-import { parseTranscriptLine } from '../message/transcript.js';
+import { copyMessage } from '../message/transcript.js';
+import { checkConsistency } from '../message/transcript-consistency.js';
 
 /** What a session starts from. */
 export interface OpenedSession {
@@ -53,6 +54,7 @@ export async function openSession(input: OpenSessionInput): Promise<OpenedSessio
       `session "${id}" is already stored: pass { history } only for a new session, or open it without history to continue it.`,
     );
   }
+  if (stored) checkConsistency(stored.messages, `session "${id}"`);
   const merged = mergeSidecar(stored?.messages ?? validHistory(input.history), stored?.reasoningSidecar);
   if (merged.stale) await deleteStaleSidecar(store, id);
   const opened: OpenedSession = {
@@ -90,11 +92,14 @@ async function deleteStaleSidecar(store: SessionStore, id: string): Promise<void
 }
 
 /**
- * The application's history checked like a stored transcript (message N is "line N"
- * in errors), as copies: later changes to the caller's objects do not reach the session.
+ * The application's history checked like a stored transcript, each message and across
+ * them (message N is "line N" in errors), as copies: later changes to the caller's
+ * objects do not reach the session.
  */
 function validHistory(history: readonly Message[] | undefined): Message[] {
-  return (history ?? []).map((message, index) => parseTranscriptLine(JSON.stringify(message), index + 1, 'history'));
+  const messages = (history ?? []).map((message, index) => copyMessage(message, index + 1, 'history'));
+  checkConsistency(messages, 'history');
+  return messages;
 }
 
 async function restore(opened: OpenedSession, input: OpenSessionInput, cache: ReplayCache): Promise<void> {

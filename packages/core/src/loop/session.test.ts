@@ -36,6 +36,7 @@ describe('Session', () => {
       type: 'episode-start',
       resumed: false,
       input: { role: 'user', content: 'find a' },
+      model: model.model,
     });
     expect(events.find((event) => event.type === 'tool-result')).toMatchObject({ result: { content: 'found a' } });
     expect(events.at(-1)).toMatchObject({ type: 'episode-finish', reason: 'done', message: { role: 'assistant' } });

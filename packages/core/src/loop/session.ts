@@ -5,6 +5,7 @@
 import { SessionBusyError, SessionConflictError } from '../store/session-errors.js';
 import { acquireWriter } from '../store/session-writer.js';
 import type { AgentEvent, AgentEventHandler } from './agent-events.js';
+import { BackgroundSummarizer } from './background-summarizer.js';
 import { InvalidArgumentError } from '../errors.js';
 import type { Message, UserMessage, UserPart } from '../message/message.js';
 import type { PackState } from '../packing/pack-types.js';
@@ -18,7 +19,7 @@ import type { ApprovalPolicy, ApprovalRequest } from './approvals.js';
 import type { ApprovalTarget, SessionApprovals } from './session-approvals.js';
 import type { OpenedSession } from './session-open.js';
 import type { SessionLease, SessionStore, TornLine } from '../store/session-store.js';
-import { parseTranscriptLine } from '../message/transcript.js';
+import { copyMessage } from '../message/transcript.js';
 import { type UsageTotals, usageTotalsOf } from '../model/usage-totals.js';
 
 /** What `send` accepts: text, user content parts, or a whole user message. */
@@ -72,6 +73,7 @@ export class Session {
   private readonly state: { messages: Message[]; packState: PackState | undefined };
   private readonly notices: AgentEvent[];
   private readonly atRest: ReasoningAtRest | undefined;
+  private readonly summarizer: BackgroundSummarizer | undefined;
   private running = false;
 
   static {
@@ -94,6 +96,8 @@ export class Session {
     this.notices = opened.notices;
     this.atRest = opened.atRest;
     this.state = { messages: opened.messages, packState: opened.packState };
+    const summarizer = settings.summarizer;
+    this.summarizer = summarizer && new BackgroundSummarizer(summarizer, summarizer.model ?? settings.model);
   }
 
   /** The transcript so far (do not modify it). */
@@ -119,6 +123,15 @@ export class Session {
    */
   get reasoning(): SessionReasoningSummary {
     return summarizeReasoning(this.state.messages, this.settings.tokenizer);
+  }
+
+  /**
+   * Waits for a summary of evicted episodes that is being written (see the agent's
+   * `summarizer`). Runs never wait for one: a finished summary joins the transcript at
+   * the next model call. For tests, and to let a summary finish before shutting down.
+   */
+  async settleSummaries(): Promise<void> {
+    await this.summarizer?.settle();
   }
 
   /** True when the current episode was interrupted or paused and {@link Session.resume} has work to do. */
@@ -320,6 +333,7 @@ export class Session {
           decided: (callId, sessionId) => approvals.decided(callId, sessionId),
           answered: (callIds) => approvals.answered(callIds, write),
         },
+        summarizer: this.summarizer,
       },
       input,
       options.signal,
@@ -340,5 +354,5 @@ function toUserMessage(input: SessionInput): UserMessage {
   if (message?.role !== 'user') {
     throw new InvalidArgumentError(`send() takes a user message (got role "${String(message?.role)}")`);
   }
-  return parseTranscriptLine(JSON.stringify(message), 1, 'send() input') as UserMessage;
+  return copyMessage(message, 1, 'send() input') as UserMessage;
 }

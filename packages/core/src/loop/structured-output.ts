@@ -14,7 +14,7 @@
 import type { z } from 'zod';
 import { EpisodicError } from '../errors.js';
 import type { AssistantMessage, Message, ToolMessage, UserMessage } from '../message/message.js';
-import { assistantText, toolCallsOf } from '../message/message.js';
+import { assistantText, toolCallsOf, toolResultText } from '../message/message.js';
 import type { OutputFormat } from '../model/model-adapter.js';
 import { type JsonSchema, toolInputSchema } from '../support/json-schema.js';
 import { describeIssues, type SchemaIssue } from '../support/schema-issues.js';
@@ -141,7 +141,7 @@ export class AnswerCheck {
     const answer = results.find((result) => result.toolName === FINAL_ANSWER_TOOL);
     if (!answer) return false;
     if (answer.isError) {
-      this.fail([{ path: '', message: answer.content.slice(0, 500) }]);
+      this.fail([{ path: '', message: toolResultText(answer).slice(0, 500) }]);
       return false;
     }
     const call = toolCallsOf(message).find((part) => part.id === answer.toolCallId);
@@ -174,7 +174,7 @@ export class AnswerCheck {
 
   /** A resumed episode that had already ended with an accepted `final_answer`. */
   private async acceptedEarlier(messages: readonly Message[]): Promise<boolean> {
-    const last = messages.at(-1);
+    const last = messages.findLast((message) => message.role !== 'summary');
     if (last?.role !== 'tool' || !last.finalAnswer) return false;
     const message = messages.findLast((candidate): candidate is AssistantMessage => candidate.role === 'assistant');
     return message ? this.afterTools(message, [last]) : false;

@@ -54,6 +54,7 @@ export async function runToolBatch(
     maxConcurrency: settings.maxConcurrency,
     timeoutMs: settings.toolTimeoutMs,
     signal,
+    redact: settings.secrets ? (text) => settings.secrets!.redact(text) : undefined,
     sessionId: session.id,
     approvalFor: (sessionId, callId) => session.approvals?.decided(callId, sessionId),
     approvalPolicy: settings.approvalPolicy,
@@ -79,11 +80,16 @@ function pendingInCallOrder(
   ]);
 }
 
-/** Every result of `message`'s calls so far (a batch that paused for approvals is answered over several runs). */
+/**
+ * Every result of `message`'s calls so far (a batch that paused for approvals is
+ * answered over several runs); summary lines, which belong to no episode, are passed over.
+ */
 export function resultsOf(messages: readonly Message[], message: AssistantMessage): ToolMessage[] {
   const results: ToolMessage[] = [];
-  for (let index = messages.lastIndexOf(message) + 1; messages[index]?.role === 'tool'; index += 1) {
-    results.push(messages[index] as ToolMessage);
+  for (let index = messages.lastIndexOf(message) + 1; index < messages.length; index += 1) {
+    const next = messages[index] as Message;
+    if (next.role === 'tool') results.push(next);
+    else if (next.role !== 'summary') break;
   }
   return results;
 }

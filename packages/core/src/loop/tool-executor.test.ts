@@ -46,6 +46,24 @@ describe('executeToolCalls', () => {
     expect(results.map((result) => result.toolCallId)).toEqual(calls.map((value) => value.id));
   });
 
+  it('passes every result, errors included, through redact before onResult sees it', async () => {
+    const leaky = tool('leaky', async (args) => {
+      if ((args as { fail?: boolean }).fail) throw new Error('bad key KEY-12345678');
+      return { content: 'the key is KEY-12345678' };
+    });
+    const seen: string[] = [];
+    const results = await executeToolCalls([call('leaky', {}, 'c1'), call('leaky', { fail: true }, 'c2')], {
+      tools: toolsByName([leaky]),
+      redact: (text) => text.replaceAll('KEY-12345678', '[redacted]'),
+      onResult: (result) => seen.push(result.content as string),
+    });
+    expect(results.map((result) => result.content)).toEqual([
+      'the key is [redacted]',
+      'Tool "leaky" failed: bad key [redacted]',
+    ]);
+    expect(seen.sort()).toEqual(results.map((result) => result.content).sort());
+  });
+
   it('turns an unknown tool name into an error result naming the available tools', async () => {
     const [result] = await executeToolCalls([call('nope', {})], { tools: toolsByName([echo]) });
     expect(result).toMatchObject({

@@ -17,15 +17,15 @@ import type { ApprovalPolicy, ApprovalRequest } from './approvals.js';
 import type { AgentTool, ToolContext, ToolOutput } from './tool.js';
 
 /** Default per-call timeout when neither the tool nor the caller sets one. */
-const DEFAULT_TOOL_TIMEOUT_MS = 120_000;
+export const DEFAULT_TOOL_TIMEOUT_MS = 120_000;
 /** Default number of tool calls that run at the same time. */
-const DEFAULT_TOOL_CONCURRENCY = 4;
+export const DEFAULT_TOOL_CONCURRENCY = 4;
 /** Longest delay `setTimeout` honours (2^31 - 1 ms, about 24.8 days). */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 /** Error results are cut to this many characters: enough to act on, never a dump. */
 const MAX_ERROR_LENGTH = 1_000;
 
-interface ToolExecutionOptions {
+export interface ToolExecutionOptions {
   /** The tools the model may call, by name. */
   tools: ReadonlyMap<string, AgentTool>;
   /** Calls running at the same time. Default {@link DEFAULT_TOOL_CONCURRENCY}. */
@@ -46,6 +46,12 @@ interface ToolExecutionOptions {
    * it, the call is answered with an error (only a session can ask for approvals).
    */
   onWaiting?: (call: ToolCallPart, requests: readonly ApprovalRequest[]) => void;
+  /**
+   * Applied to every result's content, errors included, before `onResult` sees it and
+   * before it is returned: the agent passes its secret redactor here, so no tool
+   * (built-in or custom) can put a known key into the transcript.
+   */
+  redact?: (text: string) => string;
   /** Called as each call finishes (in completion order), e.g. to emit an event. */
   onResult?: (result: ToolMessage, call: ToolCallPart, durationMs: number) => void;
 }
@@ -75,7 +81,7 @@ export async function executeToolCalls(
         options.onWaiting(call, output.pendingApprovals);
         continue;
       }
-      const result = toolMessage(call, output);
+      const result = toolMessage(call, output, options.redact);
       results[index] = result;
       options.onResult?.(result, call, performance.now() - started);
     }
@@ -87,7 +93,7 @@ export async function executeToolCalls(
   return results.filter((result) => result !== undefined);
 }
 
-function toolMessage(call: ToolCallPart, output: ToolOutput): ToolMessage {
+function toolMessage(call: ToolCallPart, output: ToolOutput, redact: ((text: string) => string) | undefined): ToolMessage {
   if (output.pendingApprovals?.length) {
     const output = errorOutput(`Tool "${call.name}" waits for approvals, which only a session can ask for.`);
     return { role: 'tool', toolCallId: call.id, toolName: call.name, content: output.content, isError: true };
@@ -96,7 +102,7 @@ function toolMessage(call: ToolCallPart, output: ToolOutput): ToolMessage {
     role: 'tool',
     toolCallId: call.id,
     toolName: call.name,
-    content: output.content,
+    content: redact ? redact(output.content) : output.content,
     isError: output.isError === true,
     ...(output.subSession ? { subSession: output.subSession } : {}),
     ...(output.finalAnswer ? { finalAnswer: true } : {}),
@@ -104,7 +110,7 @@ function toolMessage(call: ToolCallPart, output: ToolOutput): ToolMessage {
 }
 
 /** Runs one call; every failure becomes an error output. */
-async function executeToolCall(call: ToolCallPart, options: ToolExecutionOptions): Promise<ToolOutput> {
+export async function executeToolCall(call: ToolCallPart, options: ToolExecutionOptions): Promise<ToolOutput> {
   if (options.signal?.aborted) return abortedOutput(call);
   const tool = options.tools.get(call.name);
   if (!tool) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { splitEpisodes } from './episodes.js';
+import { currentEpisodeStart, splitEpisodes } from './episodes.js';
 import type { Message } from './message.js';
 
 const u = (content: string): Message => ({ role: 'user', content });
@@ -35,5 +35,28 @@ describe('splitEpisodes', () => {
     const episodes = splitEpisodes(messages);
     expect(episodes.flatMap((episode) => episode.messages)).toEqual(messages);
     expect(episodes.map((episode) => episode.messages.length)).toEqual([1, 1, 3, 1]);
+  });
+
+  it('does not start an episode at injected context, nor at later system or developer lines (v1.1)', () => {
+    const notice: Message = { role: 'user', content: '<task-notification>build done</task-notification>', injected: true };
+    const developer: Message = { role: 'developer', content: 'be brief' };
+    const late: Message = { role: 'system', content: 'model switched' };
+    const messages = [u('1'), a('a'), notice, a('b'), developer, late, a('c'), u('2'), a('d')];
+    const episodes = splitEpisodes(messages);
+    expect(episodes.map((episode) => [episode.start, episode.end, episode.preamble])).toEqual([
+      [0, 7, false],
+      [7, 9, false],
+    ]);
+    expect(currentEpisodeStart(messages)).toBe(7);
+    expect(currentEpisodeStart(messages.slice(0, 7))).toBe(0);
+  });
+
+  it('puts injected context before the first typed message in the preamble', () => {
+    const environment: Message = { role: 'user', content: '<environment_context/>', injected: true };
+    const episodes = splitEpisodes([environment, u('1'), a('x')]);
+    expect(episodes.map((episode) => [episode.start, episode.end, episode.preamble])).toEqual([
+      [0, 1, true],
+      [1, 3, false],
+    ]);
   });
 });

@@ -1,7 +1,14 @@
 /**
  * Episodes: one user message and everything that answers it. See DESIGN.md.
  */
-import { type AssistantMessage, type Message, type ToolCallPart, type ToolMessage, toolCallsOf } from './message.js';
+import {
+  type AssistantMessage,
+  isEpisodeStart,
+  type Message,
+  type ToolCallPart,
+  type ToolMessage,
+  toolCallsOf,
+} from './message.js';
 
 /** A run of messages from one user message up to (not including) the next. */
 export interface Episode {
@@ -19,10 +26,12 @@ export interface Episode {
 /**
  * Splits messages into episodes, in order. Episode k starts at the k-th user
  * message and ends before the next one; tool messages never start an episode
- * (even though Anthropic sends tool results as user-role messages on the wire).
- * Messages before the first user message, if any (system lines excluded), form a
- * preamble episode at the front with `preamble: true`. The current episode is the
- * last one.
+ * (even though Anthropic sends tool results as user-role messages on the wire),
+ * nor do injected user messages (`injected: true`, context no person typed) or
+ * system and developer lines after the top: each belongs to the episode it stands
+ * in. Messages before the first real user message, if any (leading system lines
+ * excluded), form a preamble episode at the front with `preamble: true`. The
+ * current episode is the last one.
  */
 export function splitEpisodes(messages: readonly Message[]): Episode[] {
   let first = 0;
@@ -30,7 +39,9 @@ export function splitEpisodes(messages: readonly Message[]): Episode[] {
   const starts = episodeStarts(messages, first);
   return starts.map((start, index) => {
     const end = starts[index + 1] ?? messages.length;
-    return { index, start, end, preamble: messages[start]?.role !== 'user', messages: messages.slice(start, end) };
+    const first = messages[start];
+    const preamble = first === undefined || !isEpisodeStart(first);
+    return { index, start, end, preamble, messages: messages.slice(start, end) };
   });
 }
 
@@ -42,23 +53,42 @@ export function episodeStarts(messages: readonly Message[], from = 0): number[] 
   const starts: number[] = [];
   if (from < messages.length) starts.push(from);
   for (let index = from + 1; index < messages.length; index += 1) {
-    if (messages[index]?.role === 'user') starts.push(index);
+    const message = messages[index];
+    if (message && isEpisodeStart(message)) starts.push(index);
   }
   return starts;
 }
 
 /**
+ * Index of the message that starts the current episode: the last user message a
+ * person typed (injected ones do not count), or 0 when there is none.
+ */
+export function currentEpisodeStart(messages: readonly Message[]): number {
+  for (let index = messages.length - 1; index >= 0; index -= 1) {
+    const message = messages[index];
+    if (message && isEpisodeStart(message)) return index;
+  }
+  return 0;
+}
+
+/**
  * The tool calls of the transcript's last assistant message that have no result
- * after it (tool messages only may follow it), or undefined when there are none.
+ * after it (tool messages only may follow it, and summary lines, which belong to no
+ * episode), or undefined when there are none.
  */
 export function unansweredToolCalls(
   messages: readonly Message[],
 ): { message: AssistantMessage; calls: ToolCallPart[] } | undefined {
   let index = messages.length - 1;
-  while (index >= 0 && messages[index]?.role === 'tool') index -= 1;
+  while (index >= 0 && (messages[index]?.role === 'tool' || messages[index]?.role === 'summary')) index -= 1;
   const anchor = messages[index];
   if (anchor?.role !== 'assistant') return undefined;
-  const answered = new Set(messages.slice(index + 1).map((message) => (message as ToolMessage).toolCallId));
+  const answered = new Set(
+    messages
+      .slice(index + 1)
+      .filter((message): message is ToolMessage => message.role === 'tool')
+      .map((message) => message.toolCallId),
+  );
   const calls = toolCallsOf(anchor).filter((call) => !answered.has(call.id));
   return calls.length > 0 ? { message: anchor, calls } : undefined;
 }
@@ -69,7 +99,7 @@ export function unansweredToolCalls(
  * unless that tool message accepted a structured final answer (`finalAnswer`).
  */
 export function episodeUnfinished(messages: readonly Message[]): boolean {
-  const last = messages.at(-1);
+  const last = messages.findLast((message) => message.role !== 'summary');
   const answered = last?.role === 'tool' && last.finalAnswer === true;
   return last?.role === 'user' || (last?.role === 'tool' && !answered) || unansweredToolCalls(messages) !== undefined;
 }

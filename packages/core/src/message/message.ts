@@ -1,14 +1,18 @@
 /**
- * The neutral message model (transcript format v1). Plain interfaces: the zod
- * schemas that validate them at the edge live in `transcript-schema.ts`.
+ * The neutral message model (transcript format v1.1, a strict superset of v1).
+ * Plain interfaces: the zod schemas that validate them at the edge live in
+ * `transcript-schema.ts`; `transcript-version.ts` says which parts need v1.1.
  *
  * Every object may carry extra fields; they survive a read/write round trip.
  */
 
 /** Which provider and model produced a message or a piece of opaque data. */
 export interface ModelRef {
+  /** Provider name, e.g. `anthropic`, `openai`, `google`, `deepseek`. */
   provider: string;
+  /** The model id the provider knows it by. */
   id: string;
+  [extra: string]: unknown;
 }
 
 /** Visible text. */
@@ -43,13 +47,48 @@ export interface ToolCallPart {
   [extra: string]: unknown;
 }
 
-/** An image in user content. */
+/** An image in user content or (v1.1) in a tool result: base64 `data` or a `url`. */
 export interface ImagePart {
   type: 'image';
   /** base64 data or a URL. */
   data?: string;
   url?: string;
   mediaType?: string;
+  [extra: string]: unknown;
+}
+
+/**
+ * A file in a tool result (v1.1): a PDF, a text document, by base64 `data` or a
+ * `url` (one of them is required).
+ */
+export interface FilePart {
+  type: 'file';
+  data?: string;
+  url?: string;
+  /** e.g. `application/pdf`. */
+  mediaType: string;
+  filename?: string;
+  [extra: string]: unknown;
+}
+
+/**
+ * A tool the provider ran itself (v1.1): web search, code execution, a remote MCP
+ * call, and the results they returned. Its wire form is opaque: `providerData`
+ * holds the provider's own block or item, and only the provider that produced it
+ * gets it back (an adapter for any other provider leaves it out with a warning).
+ */
+export interface ProviderToolPart {
+  type: 'provider-tool';
+  /** The tool as the provider names it, e.g. `web_search`, `code_execution`. */
+  name: string;
+  /** `call` for the provider's request, `result` for what came back. */
+  kind: 'call' | 'result';
+  /** The provider's id pairing a call with its result, when it has one. */
+  id?: string;
+  /** What the part says as plain text (query, code, result), for counting and display; never sent. */
+  text?: string;
+  /** The provider's block or item exactly as it came, tagged with who produced it. */
+  providerData: ProviderData;
   [extra: string]: unknown;
 }
 
@@ -61,21 +100,67 @@ export interface ProviderData {
 }
 
 /** A part of an assistant message. */
-export type AssistantPart = TextPart | ReasoningPart | ToolCallPart;
+export type AssistantPart = TextPart | ReasoningPart | ToolCallPart | ProviderToolPart;
 /** A part of a user message. */
 export type UserPart = TextPart | ImagePart;
+/** What a tool result holds when it is more than text (v1.1). */
+export type ToolResultPart = TextPart | ImagePart | FilePart;
 
-/** A system prompt line; only at the top of a transcript (the packer folds it into the system prompt). */
+/**
+ * Instructions from the application. Leading system lines are the system prompt
+ * (v1). A system line after the first other line (v1.1) is an instruction given at
+ * that point of the session (a model switch, an aborted turn); it never starts an
+ * episode, and each adapter places it where its wire API allows (see the README).
+ */
 export interface SystemMessage {
   role: 'system';
   content: string;
   [extra: string]: unknown;
 }
 
-/** A user message: plain text or parts. Each one opens an episode. */
+/**
+ * Developer instructions (v1.1), anywhere in the transcript, as OpenAI's `developer`
+ * role has them. Like a mid-session system line they never start an episode; wire
+ * APIs without the role get them as a system line would be placed.
+ */
+export interface DeveloperMessage {
+  role: 'developer';
+  content: string;
+  [extra: string]: unknown;
+}
+
+/**
+ * A user message: plain text or parts. Each one a person typed opens an episode;
+ * injected ones (v1.1) do not.
+ */
 export interface UserMessage {
   role: 'user';
   content: string | UserPart[];
+  /**
+   * True (v1.1) for user-role context no person typed: a harness's reminders, hook
+   * output, background-task notices, injected environment or project notes. It is
+   * sent as a user message where it stands, but it does not start an episode: the
+   * episode (and its reasoning) goes on across it, so it neither drops reasoning nor
+   * breaks the cached prefix.
+   */
+  injected?: boolean;
+  /**
+   * Set (v1.1) on the injected message that carries the summary a recorded agent
+   * wrote when it compacted its context: from there on that agent sent the summary
+   * and the `keptMessages` messages before it, not the whole history. Episodic's
+   * packer does not act on it (it evicts on its own); `episodic budget` uses it to
+   * reproduce what the agent sent.
+   */
+  compaction?: Compaction;
+  [extra: string]: unknown;
+}
+
+/** A recorded agent's context compaction (see {@link UserMessage.compaction}). */
+export interface Compaction {
+  /** Messages just before the summary that the agent kept in its context. */
+  keptMessages: number;
+  /** The context's size before the compaction, as the agent reported it. */
+  tokensBefore?: number;
   [extra: string]: unknown;
 }
 
@@ -92,6 +177,7 @@ export interface Usage {
   reasoningTokens?: number;
   /** Estimated USD of the call, from the producing model's list prices when it was made. */
   costUsd?: number;
+  [extra: string]: unknown;
 }
 
 /** One model answer: reasoning, text and tool calls, with the model that produced it and the call's usage. */
@@ -140,25 +226,68 @@ export interface ToolMessage {
   role: 'tool';
   toolCallId: string;
   toolName: string;
-  content: string;
+  /** Text (v1), or text, image and file parts (v1.1). */
+  content: string | ToolResultPart[];
   isError?: boolean;
   /** Set when the tool needed approval: who decided and what. */
   approval?: ToolApproval;
   /** Set by agent tools: the sub-agent's session and its usage (counted in the session's totals). */
   subSession?: SubSessionReference;
-  /** True on the result of an accepted `final_answer` call: the episode ended with it (nothing left to resume). */
+  /** True (v1.1) on the result of an accepted `final_answer` call: the episode ended with it (nothing left to resume). */
   finalAnswer?: boolean;
   [extra: string]: unknown;
 }
 
-/** One line of a transcript (format v1). */
-export type Message = SystemMessage | UserMessage | AssistantMessage | ToolMessage;
+/**
+ * A summary of evicted episodes (a transcript v1.1 line). The agent
+ * loop writes one when a background summarizer has summarized episodes the packer
+ * evicted; it is never sent as is: the packer turns the summaries that cover its
+ * evicted episodes into one user message. Being in the transcript, it makes every
+ * later pack a pure function of the transcript. It belongs to no episode.
+ */
+export interface SummaryMessage {
+  role: 'summary';
+  /** The summary text. */
+  content: string;
+  /**
+   * The episodes it covers, `from` inclusive to `to` exclusive, numbered as
+   * `splitEpisodes` numbers them (a preamble is episode 0; summary lines count for none).
+   */
+  episodes: { from: number; to: number };
+  /** The model that wrote it. */
+  model?: ModelRef;
+  /** The summarizer call's usage. */
+  usage?: Usage;
+  [extra: string]: unknown;
+}
+
+/** What a model call sends and gets back: the messages adapters convert. */
+export type ModelMessage = SystemMessage | DeveloperMessage | UserMessage | AssistantMessage | ToolMessage;
+
+/** One line of a transcript (format v1.1): a message, or a summary of evicted episodes. */
+export type Message = ModelMessage | SummaryMessage;
 
 /** A tool as the model sees it: name, description and a JSON Schema for its input. */
 export interface ToolSpec {
   name: string;
   description: string;
   inputSchema: Record<string, unknown>;
+}
+
+/** System and developer lines: instructions, never an episode boundary. */
+export function isInstruction(message: Message): message is SystemMessage | DeveloperMessage {
+  return message.role === 'system' || message.role === 'developer';
+}
+
+/** A user message a person typed (not injected context): the only kind that starts an episode. */
+export function isEpisodeStart(message: Message): message is UserMessage {
+  return message.role === 'user' && message.injected !== true;
+}
+
+/** The text of a tool result: its text parts joined (images and files have none). */
+export function toolResultText(message: ToolMessage): string {
+  if (typeof message.content === 'string') return message.content;
+  return message.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
 }
 
 /** The text of a user message, parts joined. */

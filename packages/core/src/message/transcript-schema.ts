@@ -1,8 +1,13 @@
 /**
- * zod schemas for transcript format v1 (see DESIGN.md). Objects are loose: unknown
- * fields are kept so that a read/write round trip loses nothing.
+ * zod schemas for transcript format v1.1, a strict superset of v1 (see DESIGN.md
+ * and the README). Objects are loose: unknown fields are kept so that a read/write
+ * round trip loses nothing. What only v1.1 has is listed in `transcript-version.ts`.
+ * Each schema has the name of its interface in `message.ts`; the check at the bottom
+ * fails to compile when the two stop describing the same data.
  */
 import { z } from 'zod';
+import type { Agree, Proven } from '../support/schema-agreement.js';
+import type * as Types from './message.js';
 
 const ProviderData = z.looseObject({ provider: z.string(), model: z.string() });
 
@@ -32,8 +37,33 @@ export const ImagePart = z.looseObject({
   mediaType: z.string().optional(),
 });
 
-export const AssistantPart = z.discriminatedUnion('type', [TextPart, ReasoningPart, ToolCallPart]);
+/** v1.1: a file in a tool result, by base64 data or URL. */
+export const FilePart = z
+  .looseObject({
+    type: z.literal('file'),
+    data: z.string().optional(),
+    url: z.string().optional(),
+    mediaType: z.string().min(1),
+    filename: z.string().optional(),
+  })
+  .refine((part) => part.data !== undefined || part.url !== undefined, {
+    message: 'needs data (base64) or url',
+    path: ['data'],
+  });
+/** v1.1: a tool the provider ran itself; its wire form rides opaque in `providerData`. */
+export const ProviderToolPart = z.looseObject({
+  type: z.literal('provider-tool'),
+  name: z.string().min(1),
+  kind: z.enum(['call', 'result']),
+  id: z.string().optional(),
+  text: z.string().optional(),
+  providerData: ProviderData,
+});
+
+export const AssistantPart = z.discriminatedUnion('type', [TextPart, ReasoningPart, ToolCallPart, ProviderToolPart]);
 export const UserPart = z.discriminatedUnion('type', [TextPart, ImagePart]);
+/** v1.1: the parts of a tool result that is more than text. */
+export const ToolResultPart = z.discriminatedUnion('type', [TextPart, ImagePart, FilePart]);
 
 const ModelRef = z.looseObject({ provider: z.string(), id: z.string() });
 const Usage = z.looseObject({
@@ -46,9 +76,20 @@ const Usage = z.looseObject({
 });
 
 export const SystemMessage = z.looseObject({ role: z.literal('system'), content: z.string() });
+/** v1.1: developer instructions, anywhere. */
+export const DeveloperMessage = z.looseObject({ role: z.literal('developer'), content: z.string() });
 export const UserMessage = z.looseObject({
   role: z.literal('user'),
   content: z.union([z.string(), z.array(UserPart)]),
+  /** v1.1: context no person typed; it does not start an episode. */
+  injected: z.boolean().optional(),
+  /** v1.1: a recorded agent's context compaction. */
+  compaction: z
+    .looseObject({
+      keptMessages: z.number().int().nonnegative(),
+      tokensBefore: z.number().int().nonnegative().optional(),
+    })
+    .optional(),
 });
 export const AssistantMessage = z.looseObject({
   role: z.literal('assistant'),
@@ -81,20 +122,61 @@ export const ToolMessage = z.looseObject({
   role: z.literal('tool'),
   toolCallId: z.string().min(1),
   toolName: z.string().min(1),
-  content: z.string(),
+  content: z.union([z.string(), z.array(ToolResultPart)]),
   isError: z.boolean().optional(),
   approval: ToolApproval.optional(),
   subSession: SubSessionReference.optional(),
-  /** True on an accepted structured final answer's result (optional, added after v1): the episode ended there. */
+  /** True on an accepted structured final answer's result (v1.1): the episode ended there. */
   finalAnswer: z.boolean().optional(),
+});
+
+/**
+ * A summary of evicted episodes written by the agent loop (a v1 addition: files
+ * without summary lines are unchanged, and readers before it refuse the role).
+ */
+export const SummaryMessage = z.looseObject({
+  role: z.literal('summary'),
+  content: z.string(),
+  episodes: z
+    .object({ from: z.number().int().nonnegative(), to: z.number().int().nonnegative() })
+    .refine((range) => range.to > range.from, { message: 'must cover at least one episode (to > from)' }),
+  model: ModelRef.optional(),
+  usage: Usage.optional(),
 });
 
 /** Schemas by role; the role is checked first so errors name the right shape. */
 export const MessageSchemas = {
   system: SystemMessage,
+  developer: DeveloperMessage,
   user: UserMessage,
   assistant: AssistantMessage,
   tool: ToolMessage,
+  summary: SummaryMessage,
 } as const;
 
-export const Message = z.discriminatedUnion('role', [SystemMessage, UserMessage, AssistantMessage, ToolMessage]);
+export const Message = z.discriminatedUnion('role', [
+  SystemMessage,
+  DeveloperMessage,
+  UserMessage,
+  AssistantMessage,
+  ToolMessage,
+  SummaryMessage,
+]);
+
+// The interfaces of message.ts and these schemas describe the same data (checked when compiling).
+type _TranscriptTypesAgree = [
+  Proven<Agree<Types.ProviderData, z.output<typeof ProviderData>>>,
+  Proven<Agree<Types.TextPart, z.output<typeof TextPart>>>,
+  Proven<Agree<Types.ReasoningPart, z.output<typeof ReasoningPart>>>,
+  Proven<Agree<Types.ToolCallPart, z.output<typeof ToolCallPart>>>,
+  Proven<Agree<Types.ImagePart, z.output<typeof ImagePart>>>,
+  Proven<Agree<Types.ModelRef, z.output<typeof ModelRef>>>,
+  Proven<Agree<Types.Usage, z.output<typeof Usage>>>,
+  Proven<Agree<Types.SystemMessage, z.output<typeof SystemMessage>>>,
+  Proven<Agree<Types.DeveloperMessage, z.output<typeof DeveloperMessage>>>,
+  Proven<Agree<Types.UserMessage, z.output<typeof UserMessage>>>,
+  Proven<Agree<Types.AssistantMessage, z.output<typeof AssistantMessage>>>,
+  Proven<Agree<Types.ToolMessage, z.output<typeof ToolMessage>>>,
+  Proven<Agree<Types.SummaryMessage, z.output<typeof SummaryMessage>>>,
+  Proven<Agree<Types.Message, z.output<typeof Message>>>,
+];

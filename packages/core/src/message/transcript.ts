@@ -1,16 +1,26 @@
 /**
- * Reading and writing transcripts (format v1, JSON Lines). The reader streams, so a
- * large session never has to be held as one string; every problem becomes a
- * {@link TranscriptError} naming the line and the field.
+ * Reading and writing transcripts (format v1.1, JSON Lines; v1 files read as they
+ * are). The reader streams, so a large session never has to be held as one string;
+ * every problem becomes a {@link TranscriptError} naming the line and the field.
  */
 import { createReadStream } from 'node:fs';
-import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
-import type { z } from 'zod';
 import { writeFileAtomic } from '../support/atomic-write.js';
+import { describeSchemaIssue } from '../support/schema-issue.js';
 import { EpisodicError, TranscriptError } from '../errors.js';
 import type { Message } from './message.js';
+import { TranscriptConsistency } from './transcript-consistency.js';
+import { MAX_NESTING_DEPTH, tooDeepField } from './transcript-limits.js';
+import { decodeTranscriptLine, type TranscriptLineBytes, transcriptLines } from './transcript-lines.js';
 import { MessageSchemas } from './transcript-schema.js';
+import {
+  isVersionLine,
+  type TranscriptVersion,
+  TRANSCRIPT_VERSION,
+  transcriptVersionOf,
+  VersionCheck,
+  versionLine,
+} from './transcript-version.js';
 
 const roles = Object.keys(MessageSchemas) as (keyof typeof MessageSchemas)[];
 
@@ -18,6 +28,14 @@ const roles = Object.keys(MessageSchemas) as (keyof typeof MessageSchemas)[];
 export interface ReadTranscriptOptions {
   /** Name used in error messages when the source is a stream. */
   file?: string;
+  /**
+   * The newest transcript version to accept (default the newest this code knows).
+   * With `'1'` the reader is a v1 reader: a v1.1 version line or any v1.1 content
+   * is refused with an error naming the line and what needs v1.1.
+   */
+  accept?: TranscriptVersion;
+  /** Longest line accepted, in bytes. Default `MAX_LINE_BYTES` (32 MiB). */
+  maxLineBytes?: number;
 }
 
 /**
@@ -34,6 +52,19 @@ export function parseTranscriptLine(text: string, lineNumber: number, file?: str
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new TranscriptError({ file, line: lineNumber }, 'a message must be a JSON object');
   }
+  if (isVersionLine(value)) {
+    throw new TranscriptError(
+      { file, line: lineNumber, field: 'format' },
+      'a version line may only be the first line of a transcript file, not a message',
+    );
+  }
+  const deep = tooDeepField(value);
+  if (deep !== undefined) {
+    throw new TranscriptError(
+      { file, line: lineNumber, field: deep },
+      `${deep} nests arrays and objects more than ${MAX_NESTING_DEPTH} levels deep`,
+    );
+  }
   const role = (value as { role?: unknown }).role;
   if (typeof role !== 'string' || !(roles as string[]).includes(role)) {
     throw new TranscriptError(
@@ -44,12 +75,9 @@ export function parseTranscriptLine(text: string, lineNumber: number, file?: str
   const schema = MessageSchemas[role as keyof typeof MessageSchemas];
   const result = schema.safeParse(value);
   if (!result.success) {
-    const { issue, path } = deepestIssue(result.error.issues[0] as z.core.$ZodIssue, []);
-    const field = formatPath(path);
-    throw new TranscriptError(
-      { file, line: lineNumber, field },
-      `${role} ${field} ${describeIssue(issue, path, value)}`,
-    );
+    const issue = describeSchemaIssue(result.error, value);
+    const field = issue.field || '(message)';
+    throw new TranscriptError({ file, line: lineNumber, field }, `${role} ${field} ${issue.detail}`);
   }
   // Return the input itself: loose schemas keep unknown fields anyway, and the
   // original key order keeps rewritten lines byte-identical.
@@ -57,104 +85,105 @@ export function parseTranscriptLine(text: string, lineNumber: number, file?: str
 }
 
 /**
- * Unions report one issue per alternative; the alternative that got furthest
- * (longest path) says best what is wrong.
+ * A message object from outside (a history, `send()` input, an adapter's answer)
+ * checked like a transcript line and copied, so later changes to the caller's object
+ * do not reach the session. Its nesting is checked before it is serialised, which a
+ * deep enough object would otherwise overflow. Throws {@link TranscriptError}.
  */
-function deepestIssue(
-  issue: z.core.$ZodIssue,
-  prefix: PropertyKey[],
-): { issue: z.core.$ZodIssue; path: PropertyKey[] } {
-  const path = [...prefix, ...issue.path];
-  if (issue.code !== 'invalid_union' || issue.errors.length === 0) return { issue, path };
-  let best: { issue: z.core.$ZodIssue; path: PropertyKey[] } | undefined;
-  for (const branch of issue.errors) {
-    const first = branch[0];
-    if (!first) continue;
-    const candidate = deepestIssue(first, path);
-    if (!best || candidate.path.length > best.path.length) best = candidate;
+export function copyMessage(value: unknown, lineNumber: number, file?: string): Message {
+  const deep = tooDeepField(value);
+  if (deep !== undefined) {
+    throw new TranscriptError(
+      { file, line: lineNumber, field: deep },
+      `${deep} nests arrays and objects more than ${MAX_NESTING_DEPTH} levels deep`,
+    );
   }
-  return best ?? { issue, path };
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value);
+  } catch (error) {
+    throw new TranscriptError({ file, line: lineNumber }, `cannot be written as JSON (${(error as Error).message})`);
+  }
+  return parseTranscriptLine(text ?? 'undefined', lineNumber, file);
 }
 
-function formatPath(path: readonly PropertyKey[]): string {
-  let out = '';
-  for (const key of path) {
-    if (typeof key === 'number') out += `[${key}]`;
-    else out += out ? `.${String(key)}` : String(key);
-  }
-  return out || '(message)';
-}
-
-function describeIssue(issue: z.core.$ZodIssue, path: readonly PropertyKey[], root: unknown): string {
-  const received = receivedAt(path, root);
-  switch (issue.code) {
-    case 'invalid_union': {
-      const options = (issue as { options?: unknown[] }).options;
-      if (options) return `must be one of ${options.join(', ')}`;
-      return received === undefined ? 'is required' : 'does not match any allowed shape';
-    }
-    case 'invalid_type':
-      if (received === undefined) return 'is required';
-      return `must be ${issue.expected} (got ${describeValue(received)})`;
-    case 'invalid_value':
-      return `must be one of ${issue.values.map((value) => JSON.stringify(value)).join(', ')}`;
-    case 'too_small':
-      return issue.origin === 'string' ? 'must not be empty' : `must be at least ${String(issue.minimum)}`;
-    default:
-      return issue.message;
-  }
-}
-
-function receivedAt(path: readonly PropertyKey[], root: unknown): unknown {
-  let current: unknown = root;
-  for (const key of path) {
-    if (current === null || typeof current !== 'object') return undefined;
-    current = (current as Record<PropertyKey, unknown>)[key];
-  }
-  return current;
-}
-
-function describeValue(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'array';
-  return typeof value;
+/** Options of {@link parseTranscriptLineBytes}. */
+export interface LineCheckOptions {
+  file?: string;
+  /** Checks the message against the lines before it (and records it). */
+  consistency?: TranscriptConsistency;
+  /** Reads a version line at the top and checks each message against the version in force. */
+  versions?: VersionCheck;
+  maxLineBytes?: number;
 }
 
 /**
- * Streams a transcript, yielding one validated message per non-blank line.
- * `source` is a file path or a readable stream.
+ * One line of bytes as a message, checked on its own (length, UTF-8, JSON, format)
+ * and, with `consistency`, against the lines before it. Undefined for a blank line
+ * and, with `versions`, for the version line at the top. Throws {@link TranscriptError}.
+ */
+export function parseTranscriptLineBytes(line: TranscriptLineBytes, options: LineCheckOptions = {}): Message | undefined {
+  const text = decodeTranscriptLine(line, options.file, options.maxLineBytes);
+  if (text.trim() === '') return undefined;
+  const { versions } = options;
+  const header = versions?.atTop ? versionLineValue(text) : undefined;
+  if (header) {
+    versions?.declare(header, line.number);
+    return undefined;
+  }
+  const message = parseTranscriptLine(text, line.number, options.file);
+  versions?.check(message, line.number);
+  options.consistency?.check(message, line.number, options.file);
+  return message;
+}
+
+/** The same error, telling how to set the damaged lines of `file` aside. */
+export function withRepairHint(error: TranscriptError, file: string): TranscriptError {
+  const hint = `. To move damaged lines aside (and keep a backup), run: episodic repair ${file}`;
+  return new TranscriptError({ file: error.file, line: error.line, field: error.field }, error.detail + hint);
+}
+
+/**
+ * Streams a transcript, yielding one validated message per non-blank line: each line
+ * checked on its own, against the version in force, and against the lines before it
+ * (see `TranscriptConsistency`). `source` is a file path or a readable stream.
  */
 export async function* readTranscriptStream(
   source: string | Readable,
   options: ReadTranscriptOptions = {},
 ): AsyncGenerator<Message> {
   const file = typeof source === 'string' ? source : options.file;
-  const input = typeof source === 'string' ? createReadStream(source, { encoding: 'utf8' }) : source;
-  const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
-  let lineNumber = 0;
-  let seenNonSystem = false;
+  const input = typeof source === 'string' ? createReadStream(source) : source;
+  const check: LineCheckOptions = {
+    file,
+    maxLineBytes: options.maxLineBytes,
+    consistency: new TranscriptConsistency(),
+    versions: new VersionCheck(options.accept ?? TRANSCRIPT_VERSION, file),
+  };
   try {
-    for await (const line of lines) {
-      lineNumber += 1;
-      if (line.trim() === '') continue;
-      const message = parseTranscriptLine(line, lineNumber, file);
-      if (message.role === 'system' && seenNonSystem) {
-        throw new TranscriptError(
-          { file, line: lineNumber, field: 'role' },
-          'a system message may only appear at the top of a transcript',
-        );
-      }
-      if (message.role !== 'system') seenNonSystem = true;
-      yield message;
+    for await (const line of transcriptLines(input, { maxLineBytes: options.maxLineBytes, file })) {
+      const message = parseTranscriptLineBytes(line, check);
+      if (message) yield message;
     }
   } catch (error) {
+    if (error instanceof TranscriptError && typeof source === 'string') throw withRepairHint(error, source);
     if (EpisodicError.isInstance(error)) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') throw new EpisodicError('file_not_found', `Transcript file not found: ${file}`);
     throw error;
   } finally {
-    lines.close();
     if (typeof source === 'string') input.destroy();
+  }
+}
+
+/** The parsed version line, when `line` is one (anything else is left to the message parser). */
+function versionLineValue(line: string): { format: unknown; version: unknown } | undefined {
+  if (!line.includes('"format"')) return undefined;
+  try {
+    const value: unknown = JSON.parse(line);
+    return isVersionLine(value) ? value : undefined;
+  } catch {
+    return undefined;
   }
 }
 
@@ -173,9 +202,14 @@ export function serializeMessage(message: Message): string {
   return JSON.stringify(message);
 }
 
-/** Serialises messages as transcript text (one line each, trailing newline). */
+/**
+ * Serialises messages as transcript text (one line each, trailing newline). When a
+ * message needs v1.1 the text starts with the version line; otherwise it is exactly
+ * what v1 wrote, so v1 readers keep reading it.
+ */
 export function formatTranscript(messages: readonly Message[]): string {
-  return messages.map((message) => `${serializeMessage(message)}\n`).join('');
+  const header = transcriptVersionOf(messages) === '1' ? '' : `${versionLine()}\n`;
+  return header + messages.map((message) => `${serializeMessage(message)}\n`).join('');
 }
 
 /**

@@ -25,7 +25,10 @@ export interface OutputFormat {
 /** One model call, already packed. */
 export interface ModelRequest {
   system?: string;
-  /** Packed messages (no system lines). */
+  /**
+   * Packed messages (no system lines). The packer never puts a summary line here (it
+   * sends summaries as user messages); adapters skip one if a caller does.
+   */
   messages: readonly Message[];
   tools?: readonly ToolSpec[];
   maxOutputTokens?: number;
@@ -62,6 +65,12 @@ export interface ModelAdapter {
   stream(request: ModelRequest, options?: StreamOptions): AsyncIterable<ModelStreamEvent>;
   /** Optional exact token count of a request by the provider's own tokenizer. */
   countTokens?(request: ModelRequest, options?: StreamOptions): Promise<number>;
+  /**
+   * The secret values this adapter uses (its API key), so the agent can keep them out
+   * of tool results, errors and the transcript. A method, not a field, so logging the
+   * adapter never prints them.
+   */
+  secretValues?(): readonly string[];
 }
 
 /** Kinds of model failure, each with a clear meaning for the loop. */

@@ -20,6 +20,9 @@ export type ReasoningField =
   | 'thinking'
   | 'none';
 
+/** How a provider treats reasoning of earlier user turns that is sent back; see {@link ModelProfile.pastReasoning}. */
+export type PastReasoning = 'stripped' | 'billed';
+
 /** Prices in USD per million tokens. */
 export interface Pricing {
   input: number;
@@ -52,6 +55,14 @@ export interface ModelProfile {
   minCacheableTokens: number;
   /** Local-count multiplier before any calibration (tokenizers other than o200k count more). */
   tokenizerFactor: number;
+  /**
+   * What the provider does with reasoning from before the last user message when it
+   * is sent back (PROVIDERS.md): `stripped`, removed before the prompt is counted (not
+   * billed, and sending it or not leaves the cached prefix alone), or `billed`, kept
+   * as input (dropping it changes the prefix, so the cache misses from there). Absent:
+   * `billed`, the safe assumption for a cost estimate.
+   */
+  pastReasoning?: PastReasoning;
   /** List prices, for the estimated cost of calls; unknown when absent. */
   pricing?: Pricing;
   /**

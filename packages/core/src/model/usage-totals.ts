@@ -82,19 +82,22 @@ export function addSubSessionUsage(totals: UsageTotals, reference: SubSessionRef
 }
 
 /**
- * Totals of every assistant message in a transcript that recorded its usage (the
- * agent loop stores each call's usage on the message it produced, so totals survive
- * a reload), plus the sub-sessions of agent tools, recorded on their results.
+ * Totals of every assistant message and summary line in a transcript that recorded
+ * its usage (the agent loop stores each call's usage on the message it produced, so
+ * totals survive a reload), plus the sub-sessions of agent tools, recorded on their
+ * results.
  */
 export function usageTotalsOf(messages: readonly Message[], pricing?: Pricing): UsageTotals {
   const recorded = messages.some((message) =>
-    message.role === 'assistant'
+    message.role === 'assistant' || message.role === 'summary'
       ? message.usage?.costUsd !== undefined
       : message.role === 'tool' && message.subSession?.usage.costUsd !== undefined,
   );
   let totals: UsageTotals = { ...emptyUsageTotals(pricing), costUsd: pricing || recorded ? 0 : undefined };
   for (const message of messages) {
-    if (message.role === 'assistant' && message.usage) totals = addUsage(totals, message.usage, pricing);
+    if ((message.role === 'assistant' || message.role === 'summary') && message.usage) {
+      totals = addUsage(totals, message.usage, pricing);
+    }
     if (message.role === 'tool' && message.subSession) totals = addSubSessionUsage(totals, message.subSession);
   }
   return totals;

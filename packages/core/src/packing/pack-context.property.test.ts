@@ -9,6 +9,7 @@ import { ContextOverflowError } from '../errors.js';
 import type { AssistantPart, Message } from '../message/message.js';
 import { countContext, packContext } from './pack-context.js';
 import type { Retention } from '../message/retention.js';
+import type { SummaryRequest } from './pack-summary.js';
 import type { PackResult, PackState } from './pack-types.js';
 import { createTokenCounter } from '../tokens/token-counter.js';
 
@@ -125,22 +126,88 @@ function checkCall(
   if (lastUser >= 0) expect(packed.messages).toContain(visible[lastUser]);
 }
 
+/** The episode of each message of a transcript (summary lines get -1). */
+function episodesOf(messages: readonly Message[]): Map<Message, number> {
+  const out = new Map<Message, number>();
+  let episode = messages[0]?.role === 'user' ? -1 : 0;
+  for (const message of messages) {
+    if (message.role === 'user') episode += 1;
+    out.set(message, message.role === 'summary' ? -1 : episode);
+  }
+  return out;
+}
+
+/**
+ * Head and summary: the summary sits between the episodes before the ones it covers
+ * and those after them, it changes only when `summaryChangedNow` says so and then
+ * extends; at an eviction that keeps the head, the head is the previous call's prefix.
+ */
+function checkHeadAndSummary(packed: PackResult, previous: PackResult | undefined, visible: readonly Message[]) {
+  const episodes = episodesOf(visible);
+  const episodeOfPacked = (message: Message) => {
+    if (message.role === 'tool') return episodes.get(visible.find((other) => other.role === 'tool' && other.toolCallId === message.toolCallId)!);
+    if (message.role === 'assistant') {
+      return episodes.get(visible.find((other) => other.role === 'assistant' && other.content.includes(message.content[0] as AssistantPart))!);
+    }
+    return episodes.get(message);
+  };
+  const at = packed.messages.findIndex((message) => message.summary === true);
+  const covered = packed.state.summarized;
+  expect(at >= 0).toBe(covered !== undefined);
+  if (covered) {
+    for (const message of packed.messages.slice(0, at)) expect(episodeOfPacked(message)).toBeLessThan(covered.from);
+    for (const message of packed.messages.slice(at + 1)) expect(episodeOfPacked(message)).toBeGreaterThanOrEqual(covered.to);
+  }
+  if (!previous) return;
+  const text = (result: PackResult) => result.messages.find((message) => message.summary === true)?.content as string | undefined;
+  if (!packed.stats.summaryChangedNow) expect(text(packed)).toBe(text(previous));
+  else if (text(packed) && text(previous) && packed.state.summarized?.from === previous.state.summarized?.from) {
+    expect(text(packed)!.startsWith(text(previous)!)).toBe(true);
+  }
+  const [head, before] = [packed.state.head, previous.state.head];
+  const sameEpisode = previous.state.current?.start === packed.state.current?.start;
+  const sameHead = head && before && head.end > head.start && head.start === before.start && head.end === before.end;
+  if (packed.stats.evictedNow && sameEpisode && sameHead) {
+    const length = packed.messages.findIndex(
+      (message) => message.summary === true || (episodeOfPacked(message) ?? 0) >= head.end,
+    );
+    expect(length).toBeGreaterThan(0);
+    expect(JSON.stringify(packed.messages.slice(0, length))).toBe(JSON.stringify(previous.messages.slice(0, length)));
+  }
+}
+
 describe('packContext properties', () => {
-  it('holds every guarantee on random sessions replayed call by call', () => {
+  it('holds every guarantee on random sessions replayed call by call, summary lines landing late', () => {
     fc.assert(
       fc.property(
         transcriptArbitrary,
         fc.integer({ min: 300, max: 12_000 }),
         fc.constantFrom<Retention>('episode', 'tool-episodes', 'all', 'none'),
-        (spec, budget, retention) => {
+        fc.record({ headShare: fc.constantFrom(0, 0.1, 0.25, 0.5), summaryDelay: fc.integer({ min: 0, max: 3 }) }),
+        (spec, budget, retention, { headShare, summaryDelay }) => {
           const { messages, episodeOf } = build(spec);
           const counter = createTokenCounter();
           const verifier = createTokenCounter();
           let state: PackState | undefined;
           let previous: PackResult | undefined;
-          for (let end = 1; end <= messages.length; end += 1) {
-            if (end < messages.length && messages[end]?.role !== 'assistant') continue;
-            const visible = messages.slice(0, end);
+          // As the agent loop does: a requested summary lands as a summary line some calls later (3: never).
+          let pending: { request: SummaryRequest; calls: number } | undefined;
+          const transcript: Message[] = [];
+          for (let end = 0; end <= messages.length; end += 1) {
+            if (end < messages.length && messages[end]?.role !== 'assistant') {
+              transcript.push(messages[end] as Message);
+              continue;
+            }
+            if (pending && summaryDelay < 3 && pending.calls >= summaryDelay) {
+              const { from, to } = pending.request.episodes;
+              transcript.push({ role: 'summary', content: `summary of ${from} to ${to - 1}.`, episodes: { from, to } });
+              pending = undefined;
+            }
+            if (transcript.length === 0) {
+              transcript.push(messages[end] as Message);
+              continue;
+            }
+            const visible = [...transcript];
             let packed: PackResult;
             try {
               packed = packContext({
@@ -150,6 +217,7 @@ describe('packContext properties', () => {
                 tokenizer: counter,
                 state,
                 system: 'system prompt',
+                headShare,
               });
             } catch (error) {
               expect(error).toBeInstanceOf(ContextOverflowError);
@@ -157,22 +225,26 @@ describe('packContext properties', () => {
               return;
             }
             checkCall(packed, visible, budget, retention, episodeOf, verifier);
-            // 5. Cache stability: without an eviction event or a new reduction in the same
-            // episode, the previous packed messages are a byte-identical prefix.
+            checkHeadAndSummary(packed, previous, visible);
+            if (pending) pending.calls += 1;
+            else if (packed.summaryRequest) pending = { request: packed.summaryRequest, calls: 0 };
+            // 5. Cache stability: without an eviction event, a new summary or a new
+            // reduction in the same episode, the previous packed messages are a byte-identical prefix.
             const sameEpisode = previous && previous.state.current?.start === packed.state.current?.start;
             const sameReductions = JSON.stringify(previous?.state.current) === JSON.stringify(packed.state.current);
-            if (previous && sameEpisode && sameReductions && !packed.stats.evictedNow) {
+            if (previous && sameEpisode && sameReductions && !packed.stats.evictedNow && !packed.stats.summaryChangedNow) {
               expect(JSON.stringify(packed.messages.slice(0, previous.messages.length))).toBe(
                 JSON.stringify(previous.messages),
               );
             }
             state = packed.state;
             previous = packed;
+            if (end < messages.length) transcript.push(messages[end] as Message);
           }
         },
       ),
       { numRuns: 120 },
     );
-    // 120 replayed sessions take about 10 s alone; the margin is for a loaded machine.
-  }, 120_000);
+    // 120 replayed sessions take about 20 s alone; the margin is for a loaded machine.
+  }, 300_000);
 });

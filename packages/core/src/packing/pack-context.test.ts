@@ -13,7 +13,8 @@ import {
 import { ContextOverflowError, InvalidArgumentError } from '../errors.js';
 import type { AssistantMessage, Message, ToolMessage } from '../message/message.js';
 import { countContext, packContext, prepareForPacking } from './pack-context.js';
-import type { PackState } from './pack-types.js';
+import type { SummaryRequest } from './pack-summary.js';
+import type { PackResult, PackState } from './pack-types.js';
 import { createTokenCounter, type TokenCounter } from '../tokens/token-counter.js';
 
 const reasoningTexts = (messages: readonly Message[]) =>
@@ -90,13 +91,12 @@ describe('packContext budget', () => {
     const big = call('get_log');
     const messages = [user('why red?'), assistant([reasoning('look'), big]), result(big, lines)];
     const packed = packContext({ messages, budget: 8_000 });
-    const tool = packed.messages[2] as ToolMessage;
+    const tool = packed.messages[2] as ToolMessage & { content: string };
     expect(packed.stats.tokens.total).toBeLessThanOrEqual(8_000);
     expect(tool.content.startsWith('line 0:')).toBe(true);
     expect(tool.content.endsWith(lines.slice(lines.lastIndexOf('\n') + 1))).toBe(true);
-    expect(tool.content).toMatch(
-      /\[\.\.\. \d+ tokens \(\d+ characters\) cut from the middle of this tool result \.\.\.\]/,
-    );
+    // The marker sits on a line of its own, between whole lines.
+    expect(tool.content).toMatch(/\n\[\.\.\. \d+ characters cut from the middle of this tool result \.\.\.\]\nline \d+: /);
     expect(packed.stats.truncatedToolResults).toBe(1);
     // Deterministic: the same input gives the same shortened text, with a fresh counter too.
     const again = packContext({ messages, budget: 8_000, tokenizer: createTokenCounter() });
@@ -151,9 +151,15 @@ describe('packContext budget', () => {
     const packed = packContext({ messages, budget: 1000, system: 'given' });
     expect(packed.system).toBe('given\n\nfrom transcript');
     expect(packed.messages).toEqual([user('hi')]);
-    expect(() => packContext({ messages: [user('x'), { role: 'system', content: 'late' }], budget: 1000 })).toThrow(
-      /messages\[1\] is a system message/,
-    );
+  });
+
+  it('keeps later system and developer lines where they stand (v1.1)', () => {
+    const late: Message = { role: 'system', content: 'The model changed.' };
+    const developer: Message = { role: 'developer', content: 'Answer in French.' };
+    const messages: Message[] = [user('x'), late, developer];
+    const packed = packContext({ messages, budget: 1000, system: 'given' });
+    expect(packed.system).toBe('given');
+    expect(packed.messages).toEqual([user('x'), late, developer]);
   });
 });
 
@@ -229,36 +235,125 @@ describe('packContext cache stability and eviction', () => {
     }
   });
 
-  it('calls the summary hook once per eviction event and places the summary first', () => {
-    let calls = 0;
-    const packs = replay(long, 4_000, {
-      toolResultCap: 150,
-      summarize: ({ evicted, previousSummary }) => {
-        calls += 1;
-        return `${previousSummary ?? ''} covered ${evicted.length} messages`.trim();
-      },
-    });
-    const events = packs.filter((packed) => packed.stats.evictedNow).length;
-    expect(calls).toBe(events);
-    const last = packs.at(-1)!;
-    expect(last.stats.tokens.summary).toBeGreaterThan(0);
-    expect(last.messages[0]).toMatchObject({ role: 'user', summary: true });
-    expect(String(last.messages[0]?.content)).toContain('covered');
+  it('keeps the first episodes as a head and evicts from the middle, so the head prefix survives', () => {
+    const calls = replay(long, 4_000, { toolResultCap: 150 });
+    const events = calls.filter((packed) => packed.stats.evictedNow);
+    expect(events.length).toBeGreaterThan(1);
+    const first = events[0]!;
+    expect(first.stats.headEpisodes).toBeGreaterThan(0);
+    expect(first.messages[0]).toBe(long[0]);
+    for (let index = 1; index < calls.length; index += 1) {
+      const [before, after] = [calls[index - 1]!, calls[index]!];
+      if (!after.stats.evictedNow || after.stats.headEpisodes === 0) continue;
+      // The head's messages are the previous call's first messages, byte for byte.
+      const headLength = after.stats.cacheBreakpoints.messages[0]! + 1;
+      expect(JSON.stringify(after.messages.slice(0, headLength))).toBe(JSON.stringify(before.messages.slice(0, headLength)));
+      expect(after.stats.prefixReuseTokens).toBeGreaterThan(0);
+    }
+  });
+
+  it('evicts oldest first with headShare 0, as before heads', () => {
+    const calls = replay(long, 4_000, { toolResultCap: 150, headShare: 0 });
+    for (const packed of calls) expect(packed.stats.headEpisodes).toBe(0);
+    const last = calls.at(-1)!;
+    expect(last.messages[0]).toMatchObject({ role: 'user' });
+    expect(last.stats.evictedEpisodes).toBeGreaterThan(0);
+    expect(last.messages[0]).not.toBe(long[0]);
   });
 });
 
-describe('packContext summaries across sessions', () => {
-  it('keeps one packed summary message per summary while sessions interleave', () => {
-    const messages = threeEpisodes();
+describe('packContext summaries', () => {
+  const long: Message[] = [];
+  for (let index = 0; index < 12; index += 1) long.push(...episode(`question ${index}`, 4, 120, index + 1));
+
+  /** Replays like the agent loop: a requested summary lands as a summary line before the next call. */
+  function replayWithSummaries(messages: readonly Message[], budget: number) {
     const counter = createTokenCounter();
-    const stateWith = (text: string): PackState => ({ version: 1, evictedEpisodes: 1, summary: { episodes: 1, text } });
-    const pack = (text: string) => packContext({ messages, budget: 100_000, tokenizer: counter, state: stateWith(text) });
+    const transcript: Message[] = [];
+    let state: PackState | undefined;
+    let pending: SummaryRequest | undefined;
+    const calls: PackResult[] = [];
+    const requests: SummaryRequest[] = [];
+    for (const message of messages) {
+      if (message.role === 'assistant') {
+        if (pending) {
+          const { from, to } = pending.episodes;
+          transcript.push({ role: 'summary', content: `Episodes ${from} to ${to - 1} fixed CI.`, episodes: { from, to } });
+          pending = undefined;
+        }
+        const packed = packContext({ messages: transcript, budget, tokenizer: counter, state, system: 'You debug CI.', toolResultCap: 150 });
+        if (packed.summaryRequest) {
+          requests.push(packed.summaryRequest);
+          pending = packed.summaryRequest;
+        }
+        state = packed.state;
+        calls.push(packed);
+      }
+      transcript.push(message);
+    }
+    return { calls, requests, transcript };
+  }
+
+  it('requests each evicted episode once and sends the summary lines after the head, extending', () => {
+    const { calls, requests } = replayWithSummaries(long, 4_000);
+    expect(requests.length).toBeGreaterThan(1);
+    // Consecutive requests pick up where the previous summary ended.
+    for (let index = 1; index < requests.length; index += 1) {
+      expect(requests[index]!.episodes.from).toBe(requests[index - 1]!.episodes.to);
+      expect(requests[index]!.previousSummary).toContain(`to ${requests[index - 1]!.episodes.to - 1} fixed CI.`);
+    }
+    const withSummary = calls.filter((packed) => packed.stats.tokens.summary > 0);
+    expect(withSummary.length).toBeGreaterThan(0);
+    let previousText: string | undefined;
+    for (const packed of withSummary) {
+      const at = packed.messages.findIndex((message) => message.summary === true);
+      expect(at).toBe(packed.stats.headEpisodes === 0 ? 0 : packed.stats.cacheBreakpoints.messages[0]! + 1);
+      const content = String(packed.messages[at]!.content);
+      expect(content).toContain('fixed CI.');
+      if (previousText !== undefined && packed.stats.summaryChangedNow) expect(content.startsWith(previousText)).toBe(true);
+      previousText = content;
+      expect(packed.stats.tokens.total).toBeLessThanOrEqual(4_000);
+      expect(countContext(createTokenCounter(), { system: 'You debug CI.', messages: packed.messages })).toBe(packed.stats.tokens.total);
+    }
+  });
+
+  it('marks the call where a summary line arrives, and keeps the head prefix there', () => {
+    const { calls } = replayWithSummaries(long, 4_000);
+    const arrivals = calls.filter((packed, index) => index > 0 && packed.stats.summaryChangedNow && !packed.stats.evictedNow);
+    expect(arrivals.length).toBeGreaterThan(0);
+    for (const packed of arrivals) if (packed.stats.headEpisodes > 0) expect(packed.stats.prefixReuseTokens).toBeGreaterThan(0);
+  });
+
+  it('ignores a later summary line that covers the same episodes (the sent text does not change)', () => {
+    const { calls, transcript } = replayWithSummaries(long, 4_000);
+    const last = calls.at(-1)!;
+    const lines = transcript.filter((message) => message.role === 'summary');
+    const again = [...transcript, { ...lines[0]!, content: 'A rewritten summary.' }];
+    const repacked = packContext({ messages: again, budget: 4_000, system: 'You debug CI.', toolResultCap: 150, state: last.state, tokenizer: createTokenCounter() });
+    expect(JSON.stringify(repacked.messages.filter((message) => message.summary))).not.toContain('A rewritten summary.');
+  });
+
+  it('keeps one packed summary message per summary while sessions interleave', () => {
+    const counter = createTokenCounter();
+    const messages = threeEpisodes();
+    const withLine = (text: string): Message[] => [...messages, { role: 'summary', content: text, episodes: { from: 0, to: 1 } }];
+    const state: PackState = { version: 1, evictedEpisodes: 1, head: { start: 0, end: 0 } };
+    const pack = (text: string) => packContext({ messages: withLine(text), budget: 100_000, tokenizer: counter, state });
     const first = pack('Session A: the flaky test was fixed.');
     pack('Session B: the build cache was cleared.');
     const again = pack('Session A: the flaky test was fixed.');
     expect(first.messages[0]).toMatchObject({ role: 'user', summary: true });
     // The same object, so its count and fingerprint are cached, not redone at every call of every session.
     expect(again.messages[0]).toBe(first.messages[0]);
+  });
+
+  it('loads a state written before heads and summary lines (evicted from the front)', () => {
+    const messages = threeEpisodes();
+    const old = { version: 1, evictedEpisodes: 1, summary: { episodes: 1, text: 'old hook summary' } } as PackState;
+    const packed = packContext({ messages, budget: 100_000, state: old });
+    expect(packed.stats.evictedEpisodes).toBe(1);
+    expect(packed.messages[0]).toMatchObject({ role: 'user', content: 'second question' });
+    expect(packed.summaryRequest).toBeUndefined();
   });
 });
 
@@ -302,5 +397,41 @@ describe('prepareForPacking', () => {
     const { counter, calls } = countingCounter();
     packContext({ messages, budget: 20_000, tokenizer: counter });
     expect(calls.countText).toBeGreaterThan(0);
+  });
+});
+
+describe('packContext with transcript v1.1 content', () => {
+  it('an injected user message does not end the episode: its reasoning and the cached prefix stay', () => {
+    const thought = call('get_log');
+    const notice: Message = { role: 'user', content: '<system-reminder>a task finished</system-reminder>', injected: true };
+    const before = [user('why is CI red?'), assistant([reasoning('read the log'), thought]), result(thought, 'FAIL')];
+    const first = packContext({ messages: before, budget: 10_000 });
+    const after = packContext({ messages: [...before, notice], budget: 10_000, state: first.state });
+    expect(reasoningTexts(after.messages)).toEqual(['read the log']);
+    expect(after.messages.at(-1)).toBe(notice);
+    expect(after.stats.prefixReuseTokens).toBe(first.stats.tokens.total - first.stats.tokens.system - 3);
+    const typed = packContext({ messages: [...before, user('and now?')], budget: 10_000, state: first.state });
+    expect(reasoningTexts(typed.messages)).toEqual([]);
+  });
+
+  it('shortens a past tool result with an image to text, saying the image was left out', () => {
+    const shot = call('screenshot');
+    const image: ToolMessage = {
+      role: 'tool',
+      toolCallId: (shot as { id: string }).id,
+      toolName: 'screenshot',
+      content: [
+        { type: 'text', text: words(400, 3) },
+        { type: 'image', data: 'iVBORw0KGgo=', mediaType: 'image/png' },
+      ],
+    };
+    const messages = [user('look'), assistant([shot]), image, assistant([text('seen')]), user('next')];
+    const packed = packContext({ messages, budget: 20_000, toolResultCap: 100 });
+    const sent = packed.messages.find((message) => message.role === 'tool') as ToolMessage;
+    expect(typeof sent.content).toBe('string');
+    expect(sent.content).toContain('[image left out of this shortened tool result]');
+    expect(sent.truncated).toBe(true);
+    const current = packContext({ messages: messages.slice(0, 3), budget: 20_000, toolResultCap: 100 });
+    expect(current.messages.at(-1)).toBe(image);
   });
 });

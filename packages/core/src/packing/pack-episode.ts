@@ -3,7 +3,7 @@
  * the packer decided. Used for past episodes (whole, retention applied) and for
  * the current episode (reasoning kept, reductions applied in order).
  */
-import type { Message } from '../message/message.js';
+import type { Message, ModelMessage } from '../message/message.js';
 import { keepsReasoning, type Retention } from '../message/retention.js';
 import type { PackedForms } from './packed-forms.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
@@ -29,7 +29,7 @@ export interface EpisodeContext {
 
 /** The packed messages of an episode and their accounting. */
 export interface PackedEpisode {
-  messages: Message[];
+  messages: ModelMessage[];
   tokens: number;
   reasoningKeptParts: number;
   reasoningDroppedParts: number;
@@ -79,8 +79,12 @@ export function packEpisode(
   };
   for (let index = start; index < end; index += 1) {
     const message = messages[index] as Message;
-    if (reductions && index < reductions.stepsDroppedBefore && message.role !== 'user') continue;
-    let packed: Message | null = message;
+    // Summary lines are read by the packer as a whole (pack-summary.ts), never sent where they stand.
+    if (message.role === 'summary') continue;
+    // Dropping steps leaves the user's messages and instructions: they are what the steps answered.
+    const step = message.role === 'assistant' || message.role === 'tool';
+    if (reductions && index < reductions.stepsDroppedBefore && step) continue;
+    let packed: ModelMessage | null = message;
     if (message.role === 'assistant') {
       const hasCalls = message.content.some((part) => part.type === 'tool-call' && paired.has(part.id));
       const keep =

@@ -36,8 +36,11 @@ interface StatsInput {
   past: readonly PackedEpisode[];
   current: PackedEpisode;
   evicted: number;
+  headEpisodes: number;
   evictedNow: boolean;
-  historyEnd: number;
+  summaryChangedNow: boolean;
+  /** Indexes of the packed messages that end the head and the past history (-1: none). */
+  breakpoints: readonly number[];
   packedMessages: readonly Message[];
   reuse: number;
   shortened: boolean;
@@ -49,9 +52,11 @@ export function buildStats(input: StatsInput): PackStats {
   const episodes = [...input.past, input.current];
   const sum = (pick: (episode: PackedEpisode) => number) =>
     episodes.reduce((total, episode) => total + pick(episode), 0);
-  const breakpoints: number[] = [];
-  if (input.historyEnd >= 0) breakpoints.push(input.historyEnd);
-  if (input.packedMessages.length - 1 > input.historyEnd) breakpoints.push(input.packedMessages.length - 1);
+  // Ascending and distinct: a breakpoint at the end of the head keeps it cached
+  // across evictions, one at the end of history across steps, one at the end.
+  const breakpoints = [...new Set([...input.breakpoints, input.packedMessages.length - 1])].filter(
+    (index) => index >= 0,
+  );
   return {
     budget: input.budget,
     tokens: {
@@ -69,7 +74,9 @@ export function buildStats(input: StatsInput): PackStats {
       droppedTokens: sum((episode) => episode.reasoningDroppedTokens),
     },
     evictedEpisodes: input.evicted,
+    headEpisodes: input.headEpisodes,
     evictedNow: input.evictedNow,
+    summaryChangedNow: input.summaryChangedNow,
     truncatedToolResults: sum((episode) => episode.truncatedResults),
     currentEpisodeShortened: input.shortened,
     unpairedDropped: sum((episode) => episode.unpairedDropped),

@@ -1,21 +1,17 @@
 /**
  * Types of the context packer's public contract (see DESIGN.md, "Packer").
  */
-import type { Message, ToolSpec } from '../message/message.js';
+import type { Message, ModelMessage, ToolSpec } from '../message/message.js';
 import type { Retention } from '../message/retention.js';
+import type { SummaryRequest } from './pack-summary.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
-
-/** Replaces evicted history with a summary. Called once per eviction event. */
-export type SummarizeHook = (input: {
-  /** Every evicted message so far, oldest first (in their packed past-episode form). */
-  evicted: readonly Message[];
-  /** The summary returned at the previous eviction event, if any. */
-  previousSummary: string | undefined;
-}) => string;
 
 /** The input of {@link packContext}. */
 export interface PackOptions {
-  /** The transcript so far. Leading system messages are folded into `system`. */
+  /**
+   * The transcript so far. Leading system messages are folded into `system`; summary
+   * lines supply the summary of evicted episodes.
+   */
   messages: readonly Message[];
   /** The stable prefix: system prompt. */
   system?: string;
@@ -37,16 +33,29 @@ export interface PackOptions {
   toolResultCap?: number;
   /** Largest tool result of the current episode, in tokens. Default min(16,000, 10% of budget). */
   currentToolResultCap?: number;
-  /** Replaces evicted episodes with a summary message placed right after the stable prefix. */
-  summarize?: SummarizeHook;
+  /**
+   * Share of the budget the head may take: when the first eviction happens, the
+   * first past episodes that fit in it stay, and later evictions take episodes from
+   * after them, so the cached prefix up to the end of the head survives. 0 evicts
+   * oldest first. Default 0.35 (a new head takes at most half of what the current episode leaves).
+   */
+  headShare?: number;
 }
 
 /** Carried between calls of one session. Treat as opaque; it is JSON-serialisable. */
 export interface PackState {
   version: 1;
-  /** Leading episodes evicted (a preamble counts as one). Only grows. */
+  /** Past episodes evicted (a preamble counts as one). */
   evictedEpisodes: number;
-  /** The latest summary and how many episodes it covers. */
+  /**
+   * The head: past episodes `start` to `end` (exclusive) kept at the front. Episodes
+   * before it and the `evictedEpisodes - start` after it are evicted. Absent in
+   * states from before heads, which evicted from the front.
+   */
+  head?: { start: number; end: number };
+  /** The evicted episodes whose summary was sent. */
+  summarized?: { from: number; to: number };
+  /** @deprecated Written when summaries came from a synchronous hook; ignored. */
   summary?: { episodes: number; text: string };
   /** The current episode's start index and the reductions applied to it so far. */
   current?: { start: number; reasoningDroppedBefore: number; resultsShrunkBefore: number; stepsDroppedBefore: number };
@@ -68,10 +77,14 @@ export interface PackStats {
     total: number;
   };
   reasoning: { keptParts: number; droppedParts: number; keptTokens: number; droppedTokens: number };
-  /** Episodes evicted from the front (total so far in this session). */
+  /** Past episodes evicted (total so far in this session). */
   evictedEpisodes: number;
+  /** Past episodes kept at the front as the head while later ones are evicted. */
+  headEpisodes: number;
   /** True when this call evicted more episodes than the previous one. */
   evictedNow: boolean;
+  /** True when the summary sent differs from the previous call's (a summary line arrived, or it was dropped). */
+  summaryChangedNow: boolean;
   /** Tool results sent shortened. */
   truncatedToolResults: number;
   /** True when the current episode itself had to be cut (reasoning, results or steps). */
@@ -80,7 +93,8 @@ export interface PackStats {
   unpairedDropped: number;
   /**
    * Suggested prompt-cache breakpoints: `prefix` (after system and tools) and
-   * indexes into the packed messages (last message of past history, last message).
+   * indexes into the packed messages (last message of the head, last message of
+   * past history, last message), ascending.
    */
   cacheBreakpoints: { prefix: boolean; messages: number[] };
   /** Tokens at the start of this call that are byte-identical to the previous call's (predicted cache reuse). */
@@ -90,9 +104,15 @@ export interface PackStats {
 /** The output of {@link packContext}: what the next model call sends, its stats, and the state for the next call. */
 export interface PackResult {
   /** What the next model call sends, system lines excluded. */
-  messages: Message[];
+  messages: ModelMessage[];
   /** The system prompt to send (including leading system messages of the transcript). */
   system: string | undefined;
   stats: PackStats;
   state: PackState;
+  /**
+   * Set when evicted episodes have no summary line yet: give them to a summarizer
+   * and append its summary line to the transcript (the agent loop does this in the
+   * background with `summarizer`; see `summaryInput`).
+   */
+  summaryRequest?: SummaryRequest;
 }

@@ -5,8 +5,8 @@
  * object, so the same input yields the same object (counted and hashed once) on
  * every call. That is what keeps consecutive packs byte-identical.
  */
-import type { AssistantMessage, AssistantPart, Message, ToolMessage } from '../message/message.js';
-import { shortenText } from './shorten.js';
+import type { AssistantMessage, AssistantPart, Message, ToolMessage, ToolResultPart } from '../message/message.js';
+import { shortenTallied, shortenText } from './shorten.js';
 import { FRAMING, type TokenCounter } from '../tokens/token-counter.js';
 
 /** Packed forms for one token counter (tool-result shortening depends on the tokenizer). */
@@ -40,14 +40,44 @@ export class PackedForms {
     }) as AssistantMessage | null;
   }
 
-  /** A tool result shortened to at most `cap` raw tokens of content. */
+  /**
+   * A tool result shortened to at most `cap` raw tokens of content. With a counter
+   * that keeps progressive counts, a result that is cut is never tokenized whole, and
+   * the shortened form's count comes from its parts. A result with content parts
+   * that is over the cap becomes text: its text parts joined and shortened, each
+   * image or file replaced by a note that it was left out.
+   */
   tool(message: ToolMessage, cap: number): ToolMessage {
     return this.cached(message, `t${cap}`, () => {
-      const total = this.counter.countCached(message, message.content);
-      if (total <= cap) return message;
-      const content = shortenText(message.content, cap, (text) => this.counter.countText(text), total);
-      return content === message.content ? message : { ...message, content, truncated: true };
+      const { counter } = this;
+      const count = (text: string) => counter.countText(text);
+      const { content } = message;
+      if (typeof content !== 'string') {
+        if (this.partsTokens(content) <= cap) return message;
+        return { ...message, content: shortenText(partsAsText(content), cap, count), truncated: true };
+      }
+      const tally = counter.tally?.(message, content);
+      if (!tally) {
+        const total = counter.countCached(message, content);
+        const shortened = total <= cap ? content : shortenText(content, cap, count, total);
+        return shortened === content ? message : { ...message, content: shortened, truncated: true };
+      }
+      const shortened = shortenTallied(tally, cap, count);
+      if (shortened.text === content) return message;
+      const form: ToolMessage = { ...message, content: shortened.text, truncated: true };
+      counter.remember?.(form, shortened.text, shortened.tokens);
+      return form;
     }) as ToolMessage;
+  }
+
+  /** Raw tokens of a tool result's content parts, as the counter counts them. */
+  private partsTokens(parts: readonly ToolResultPart[]): number {
+    let total = 0;
+    for (const part of parts) {
+      if (part.type === 'text') total += this.counter.countCached(part, part.text);
+      else total += part.type === 'image' ? FRAMING.image : FRAMING.file;
+    }
+    return total;
   }
 
   /** Calibrated tokens of an assistant message's reasoning parts (framing included). */
@@ -90,6 +120,13 @@ export class PackedForms {
     variants.set(key, made);
     return made;
   }
+}
+
+/** Content parts as one text: images and files become a note that they were left out. */
+function partsAsText(parts: readonly ToolResultPart[]): string {
+  return parts
+    .map((part) => (part.type === 'text' ? part.text : `[${part.type} left out of this shortened tool result]`))
+    .join('\n');
 }
 
 function isUnpairedCall(part: AssistantPart, pairedCalls: ReadonlySet<string> | undefined): boolean {

@@ -10,7 +10,7 @@
  * nothing: a call without a stored decision is asked about again, never run unasked.
  */
 import { z } from 'zod';
-import { EpisodicError } from '../errors.js';
+import { type PersistedFormat, parsePersistedJson } from '../support/persisted-format.js';
 
 /** A person's decision on one tool call. */
 export type ApprovalDecision =
@@ -40,24 +40,19 @@ export const ApprovalRecord = z.object({
 /** The versioned record a store keeps per session (see the schema of the same name). */
 export type ApprovalRecord = z.infer<typeof ApprovalRecord>;
 
+/** How stores load a saved approval record. */
+export const approvalRecordFormat: PersistedFormat<typeof ApprovalRecord> = {
+  code: 'invalid_approval_record',
+  name: 'approval record',
+  version: 1,
+  schema: ApprovalRecord,
+  remedy: 'delete it (the calls waiting for approval are then asked about again; none runs unapproved)',
+};
+
 /**
- * Parses a stored record; `where` names its file or row in the error. Throws an
- * {@link EpisodicError} with code `invalid_approval_record` that says how to recover.
+ * Parses a stored record; `where` names its file or row in the error. Throws a
+ * `PersistedFormatError` with code `invalid_approval_record` that says how to recover.
  */
 export function parseApprovalRecord(text: string, where: string): ApprovalRecord {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    value = undefined;
-  }
-  const parsed = ApprovalRecord.safeParse(value);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  const field = issue ? issue.path.join('.') || '(top level)' : '(top level)';
-  throw new EpisodicError(
-    'invalid_approval_record',
-    `${where} is not a version 1 approval record (${field}: ${issue?.message ?? 'not JSON'}): delete it; ` +
-      'the calls waiting for approval are then asked about again (none runs unapproved).',
-  );
+  return parsePersistedJson(approvalRecordFormat, text, { file: where });
 }

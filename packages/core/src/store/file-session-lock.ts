@@ -5,7 +5,10 @@
  * atomic on local file systems); the holder refreshes its mtime every `staleMs / 2`,
  * and a lock whose mtime is older than `staleMs` is stale: its holder died (SIGKILL,
  * power loss), and the next `acquire` removes it and takes the session over. So a
- * dead writer's session can be taken over at most `staleMs` after its last refresh.
+ * dead writer's session can be taken over at most `staleMs` after its last refresh,
+ * plus up to one second for a holder that died before its first refresh (the
+ * library first sets the lock's time rounded up to the next second, to probe the
+ * file system's timestamp precision).
  * `<id>.lease.json` keeps the fencing token (one more at every acquisition) and who
  * holds it, for the busy error.
  *

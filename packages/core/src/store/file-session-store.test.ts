@@ -2,11 +2,39 @@ import { appendFile, type FileHandle, mkdtemp, open, readdir, readFile, rm, writ
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { TranscriptError } from '../errors.js';
 import { FileSessionStore } from './file-session-store.js';
 import type { Message } from '../message/message.js';
+import { StoreWriteError } from './store-write-error.js';
 
 const user: Message = { role: 'user', content: 'hello' };
 const answer: Message = { role: 'assistant', content: [{ type: 'text', text: 'hi' }] };
+
+/** The prototype of every FileHandle, to make writes fail the way a full disk does. */
+const handlePrototype: FileHandle = await (async () => {
+  const probe = await open(tmpdir(), 'r');
+  const prototype = Object.getPrototypeOf(probe) as FileHandle;
+  await probe.close();
+  return prototype;
+})();
+
+function serializedLength(messages: readonly Message[]): number {
+  return messages.reduce((sum, message) => sum + Buffer.byteLength(`${JSON.stringify(message)}\n`), 0);
+}
+
+/** The disk fills up after `room` bytes: the first write takes what fits, the next fails with ENOSPC. */
+function failWritesAfter(room: number) {
+  const original = handlePrototype.write;
+  let left = room;
+  return vi.spyOn(handlePrototype, 'write').mockImplementation(async function (this: FileHandle, data: unknown) {
+    const bytes = Buffer.from(data as Buffer);
+    if (left <= 0) throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+    const taken = bytes.subarray(0, left);
+    left -= taken.length;
+    const writeBytes = original as (this: FileHandle, chunk: Uint8Array) => ReturnType<FileHandle['write']>;
+    return writeBytes.call(this, taken);
+  } as FileHandle['write']);
+}
 
 describe('FileSessionStore', () => {
   let directory: string;
@@ -24,20 +52,41 @@ describe('FileSessionStore', () => {
     );
   });
 
-  it('reports and ignores a torn last line, and keeps it apart from later appends', async () => {
+  it('reports and ignores a torn last line, and cuts it off before the next append', async () => {
     await store.append('s', [user]);
+    const good = await readFile(store.transcriptPath('s'), 'utf8');
     await appendFile(store.transcriptPath('s'), '{"role":"assistant","content":[{"type":"te');
     const loaded = await store.load('s');
     expect(loaded?.messages).toEqual([user]);
     expect(loaded?.torn).toMatchObject({ line: 2, reason: expect.stringMatching(/cut short by a crash/) });
 
-    const before = await readFile(store.transcriptPath('s'), 'utf8');
     await new FileSessionStore({ directory }).append('s', [answer]);
-    const after = await readFile(store.transcriptPath('s'), 'utf8');
-    expect(after.startsWith(before)).toBe(true); // appended only, never rewritten
-    const reloaded = await store.load('s');
-    expect(reloaded?.messages).toEqual([user, answer]);
-    expect(reloaded?.torn?.line).toBe(2);
+    // The fragment is gone, so it never sits between good lines (where it would be damage).
+    expect(await readFile(store.transcriptPath('s'), 'utf8')).toBe(`${good}${JSON.stringify(answer)}\n`);
+    expect(await store.load('s')).toEqual({ messages: [user, answer], packState: undefined });
+  });
+
+  it('refuses a damaged line that is not the last, naming it and the repair command', async () => {
+    const other: Message = { role: 'user', content: 'and the nightly build' };
+    await store.append('s', [user, answer, other, answer]);
+    const text = await readFile(store.transcriptPath('s'), 'utf8');
+    // One changed byte: the closing quote of the third line's content.
+    await writeFile(store.transcriptPath('s'), text.replace('build"', 'buildx'));
+    const error = await store.load('s').catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(TranscriptError);
+    expect(error).toMatchObject({ code: 'invalid_transcript', line: 3 });
+    expect((error as Error).message).toContain(`episodic repair ${store.transcriptPath('s')}`);
+  });
+
+  it('refuses lines that contradict each other, naming both', async () => {
+    const call: Message = { role: 'assistant', content: [{ type: 'tool-call', id: 'c1', name: 't', args: {} }] };
+    const result: Message = { role: 'tool', toolCallId: 'c1', toolName: 't', content: 'ok' };
+    await store.append('s', [user, call, result, result]);
+    await expect(store.load('s')).rejects.toMatchObject({
+      code: 'invalid_transcript',
+      line: 4,
+      message: expect.stringMatching(/already has its result on line 3/),
+    });
   });
 
   it('keeps a last line that lacks only its newline', async () => {
@@ -73,37 +122,60 @@ describe('FileSessionStore', () => {
     expect(await new FileSessionStore({ directory: join(directory, 'missing') }).list()).toEqual([]);
   });
 
-  it('keeps a write that failed half-way apart from the next append of the same store', async () => {
+  it('rolls a write that failed half-way back to the last complete step, with a typed error', async () => {
     await store.append('s', [user]);
-    const probe = await open(join(directory, 'probe'), 'w');
-    const prototype = Object.getPrototypeOf(probe) as FileHandle;
-    await probe.close();
-    const original = prototype.write;
-    const failing = vi.spyOn(prototype, 'write').mockImplementationOnce(async function (this: FileHandle, data: unknown) {
-      // The disk fills up after half the bytes: a torn line, and an error.
-      await original.call(this, String(data).slice(0, 20));
-      throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
-    } as FileHandle['write']);
+    const before = await readFile(store.transcriptPath('s'));
+    const results: Message[] = [1, 2, 3].map((n) => ({ role: 'tool', toolCallId: `c${n}`, toolName: 't', content: 'x'.repeat(50) }));
+    const call: Message = {
+      role: 'assistant',
+      content: [1, 2, 3].map((n) => ({ type: 'tool-call', id: `c${n}`, name: 't', args: {} })),
+    };
+    await store.append('s', [call]);
+    const withCall = await readFile(store.transcriptPath('s'));
+    const failing = failWritesAfter(serializedLength([results[0]!, results[1]!]) + 10);
     try {
-      await expect(store.append('s', [answer])).rejects.toMatchObject({ code: 'ENOSPC' });
+      const error = await store.append('s', results).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(StoreWriteError);
+      expect(error).toMatchObject({ code: 'store_write_failed', errno: 'ENOSPC', cause: { code: 'ENOSPC' } });
+      expect((error as Error).message).toMatch(/the disk is full \(ENOSPC\)\. The transcript was restored/);
     } finally {
       failing.mockRestore();
     }
+    // Two whole result lines were on disk; left there, a resumed step would save them twice.
+    expect(await readFile(store.transcriptPath('s'))).toEqual(withCall);
+    await store.append('s', results);
+    expect((await store.load('s'))?.messages).toEqual([user, call, ...results]);
+    expect(before.length).toBeLessThan(withCall.length);
+  });
+
+  it('ignores and later removes a failed write it could not truncate away', async () => {
+    await store.append('s', [user]);
+    const good = await readFile(store.transcriptPath('s'));
+    const failing = failWritesAfter(serializedLength([answer]));
+    const truncate = vi.spyOn(handlePrototype, 'truncate').mockRejectedValue(
+      Object.assign(new Error('EIO: i/o error, ftruncate'), { code: 'EIO' }),
+    );
+    try {
+      await expect(store.append('s', [answer, answer])).rejects.toMatchObject({
+        code: 'store_write_failed',
+        message: expect.stringMatching(/removes it before its next write/),
+      });
+    } finally {
+      failing.mockRestore();
+      truncate.mockRestore();
+    }
+    expect((await readFile(store.transcriptPath('s'))).length).toBeGreaterThan(good.length);
+    expect((await store.load('s'))?.messages).toEqual([user]);
     const later: Message = { role: 'user', content: 'after the disk was freed' };
     await store.append('s', [later]);
-    const loaded = await store.load('s');
-    expect(loaded?.messages).toEqual([user, later]);
-    expect(loaded?.torn?.line).toBe(2);
+    expect((await store.load('s'))?.messages).toEqual([user, later]);
   });
 
   it('finishes a write the system took only part of, instead of reporting it done', async () => {
     await store.append('s', [user]);
-    const probe = await open(join(directory, 'probe'), 'w');
-    const prototype = Object.getPrototypeOf(probe) as FileHandle;
-    await probe.close();
-    const original = prototype.write;
+    const original = handlePrototype.write;
     // write(2) may take fewer bytes than asked (a disk nearly full, a signal): Node reports it, it does not throw.
-    const short = vi.spyOn(prototype, 'write').mockImplementationOnce(async function (this: FileHandle, data: unknown) {
+    const short = vi.spyOn(handlePrototype, 'write').mockImplementationOnce(async function (this: FileHandle, data: unknown) {
       const writeBytes = original as (this: FileHandle, bytes: Uint8Array) => ReturnType<FileHandle['write']>;
       return writeBytes.call(this, Buffer.from(data as Buffer).subarray(0, 20));
     } as FileHandle['write']);
@@ -119,7 +191,7 @@ describe('FileSessionStore', () => {
     const blocked = join(directory, 'sessions');
     await writeFile(blocked, 'a file where the directory should be');
     const late = new FileSessionStore({ directory: blocked });
-    await expect(late.append('s', [user])).rejects.toMatchObject({ code: 'EEXIST' });
+    await expect(late.append('s', [user])).rejects.toMatchObject({ code: 'store_write_failed', errno: 'EEXIST' });
     await rm(blocked);
     await late.append('s', [user]);
     expect((await late.load('s'))?.messages).toEqual([user]);

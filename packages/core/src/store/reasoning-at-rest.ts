@@ -15,7 +15,7 @@
  * ignored and deleted on load).
  */
 import { InvalidArgumentError } from '../errors.js';
-import type { AssistantMessage, Message, ReasoningPart } from '../message/message.js';
+import { type AssistantMessage, isEpisodeStart, type Message, type ReasoningPart } from '../message/message.js';
 import { fingerprintOf, lastUserIndex, type ReasoningSidecar } from './reasoning-sidecar.js';
 import type { SessionStore, WriteOptions } from './session-store.js';
 
@@ -52,7 +52,7 @@ export class ReasoningAtRest {
     const copies: Message[] = [];
     for (const [position, message] of messages.entries()) {
       const index = offset + position;
-      if (message.role === 'user') {
+      if (isEpisodeStart(message)) {
         episodeStart = index;
         entries = [];
       }

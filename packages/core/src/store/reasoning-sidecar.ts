@@ -4,7 +4,7 @@
  * transcript, and how loading merges it back.
  */
 import { hashText } from '../support/fingerprint.js';
-import { episodeUnfinished } from '../message/episodes.js';
+import { currentEpisodeStart, episodeUnfinished } from '../message/episodes.js';
 import type { AssistantMessage, Message, ReasoningPart } from '../message/message.js';
 
 /** Where reasoning is persisted: `always` in the transcript, or `current-episode` only (in a sidecar). */
@@ -33,9 +33,9 @@ export function fingerprintOf(message: AssistantMessage): string {
   return hashText(visible.filter((piece) => piece !== '').join('\u0000'));
 }
 
+/** Where the current episode starts (see {@link currentEpisodeStart}). */
 export function lastUserIndex(messages: readonly Message[]): number {
-  for (let index = messages.length - 1; index >= 0; index -= 1) if (messages[index]?.role === 'user') return index;
-  return 0;
+  return currentEpisodeStart(messages);
 }
 
 /**

@@ -19,5 +19,10 @@ export async function writeFileAtomic(path: string, text: string, options: { syn
     throw error;
   }
   await handle.close();
-  await rename(temporary, path);
+  try {
+    await rename(temporary, path);
+  } catch (error) {
+    await unlink(temporary).catch(() => {});
+    throw error;
+  }
 }

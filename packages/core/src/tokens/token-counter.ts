@@ -2,11 +2,16 @@
  * Token counting with tiktoken. Counts are cached per part and per message object,
  * so within a session each message is tokenized once, when first seen (the agent
  * loop counts a message when it is appended), and packing costs only additions.
+ *
+ * Text is encoded in chunks cut where tiktoken's pieces meet (see `text-chunks.ts`),
+ * so counting any string takes time linear in its length and never throws; long runs
+ * of one character are cut inside and may count a token more per cut, never fewer.
  */
 import { get_encoding, type Tiktoken, type TiktokenEncoding } from 'tiktoken';
 import { Calibration } from './calibration.js';
 import { InvalidArgumentError } from '../errors.js';
-import type { AssistantPart, Message, ToolSpec, UserPart } from '../message/message.js';
+import type { AssistantPart, Message, ToolResultPart, ToolSpec, UserPart } from '../message/message.js';
+import { countInChunks, type ChunkEncoder, TextTally } from './text-tally.js';
 
 /** Framing overhead in tokens, following OpenAI's published counting recipe. */
 export const FRAMING = {
@@ -20,8 +25,10 @@ export const FRAMING = {
   tool: 8,
   /** Once per request: the priming of the assistant's reply. */
   reply: 3,
-  /** An image in user content, counted flat. */
+  /** An image in user content or a tool result, counted flat. */
   image: 765,
+  /** A file in a tool result (a PDF page or two), counted flat: its size on the wire says little. */
+  file: 1500,
 } as const;
 
 /** Counts tokens. Implementations must be deterministic. */
@@ -44,6 +51,17 @@ export interface TokenCounter {
   countSystem(system: string): number;
   /** Calibrated tokens of tool definitions. Cached per tool object. */
   countTools(tools: readonly ToolSpec[]): number;
+  /**
+   * The progressive count of `text`, kept under `owner` like {@link TokenCounter.countCached} (whose
+   * count it is). Optional; the built-in tiktoken counters have it. The packer uses
+   * it to shorten a long tool result without tokenizing the whole result.
+   */
+  tally?(owner: object, text: string): TextTally;
+  /**
+   * Records that `text`, kept under `owner`, has `tokens` raw tokens because it was
+   * assembled from counted parts at piece boundaries. Optional, paired with `tally`.
+   */
+  remember?(owner: object, text: string, tokens: number): void;
 }
 
 /** The tiktoken encodings a counter can use. */
@@ -77,12 +95,40 @@ export interface TokenCounterOptions {
  */
 export function createTokenCounter(options: TokenCounterOptions = {}): TokenCounter {
   const encoding = options.encoding ?? 'o200k_base';
-  const tiktoken = encoder(encoding);
-  return new CachingCounter(
-    encoding,
-    (text) => (text === '' ? 0 : tiktoken.encode_ordinary(text).length),
-    options.calibration,
-  );
+  const encode = chunkEncoder(encoder(encoding));
+  const counter = new CachingCounter(encoding, (text) => countInChunks(text, encode).tokens, options.calibration);
+  counter.tally = (owner, text) => counter.tallyOf(owner, text, encode);
+  counter.remember = (owner, _text, tokens) => counter.rememberCount(owner, tokens);
+  return counter;
+}
+
+/** Chunks repeated inside long runs, by text; enough for runs of a few different characters. */
+const MAX_REMEMBERED_CHUNKS = 1024;
+
+/**
+ * Encodes one chunk. A chunk is short and holds no long piece, so tiktoken does not
+ * fail on it; if it ever did, the chunk's UTF-8 length stands in (every token is at
+ * least one byte, so the count stays at or above the truth). Chunks cut out of long
+ * runs repeat (a megabyte of `=` is 5,000 equal chunks) and are remembered.
+ */
+function chunkEncoder(tiktoken: Tiktoken): ChunkEncoder {
+  const remembered = new Map<string, number>();
+  return (chunk) => {
+    if (chunk === '') return 0;
+    const known = remembered.get(chunk);
+    if (known !== undefined) return known;
+    let tokens: number;
+    try {
+      tokens = tiktoken.encode_ordinary(chunk).length;
+    } catch {
+      tokens = Buffer.byteLength(chunk, 'utf8');
+    }
+    if (chunk.length >= 64 && chunk.charCodeAt(0) === chunk.charCodeAt(chunk.length - 1)) {
+      if (remembered.size >= MAX_REMEMBERED_CHUNKS) remembered.clear();
+      remembered.set(chunk, tokens);
+    }
+    return tokens;
+  };
 }
 
 /**
@@ -98,9 +144,12 @@ const MAX_CACHED_SYSTEMS = 64;
 
 class CachingCounter implements TokenCounter {
   readonly calibration: Calibration;
+  tally?: (owner: object, text: string) => TextTally;
+  remember?: (owner: object, text: string, tokens: number) => void;
   private readonly parts = new WeakMap<object, number>();
   private readonly messages = new WeakMap<object, number>();
-  private readonly texts = new WeakMap<object, number>();
+  /** Per owner: its text's count, or the tally that is counting it. */
+  private readonly texts = new WeakMap<object, number | TextTally>();
   /** Raw counts of recent system prompts, least recently used first (sessions may fold in their own). */
   private readonly systems = new Map<string, number>();
 
@@ -117,12 +166,28 @@ class CachingCounter implements TokenCounter {
   }
 
   countCached(owner: object, text: string): number {
-    let count = this.texts.get(owner);
-    if (count === undefined) {
-      count = this.raw(text);
-      this.texts.set(owner, count);
-    }
+    const known = this.texts.get(owner);
+    if (typeof known === 'number') return known;
+    if (known) return known.total();
+    const count = this.raw(text);
+    this.texts.set(owner, count);
     return count;
+  }
+
+  /** @internal The tally behind {@link TokenCounter.tally}. */
+  tallyOf(owner: object, text: string, encode: ChunkEncoder): TextTally {
+    const known = this.texts.get(owner);
+    if (known instanceof TextTally) return known;
+    const tally = new TextTally(text, encode);
+    // A count taken before stays the count: seed the tally with it.
+    if (typeof known === 'number') tally.seed(known);
+    this.texts.set(owner, tally);
+    return tally;
+  }
+
+  /** @internal See {@link TokenCounter.remember}. */
+  rememberCount(owner: object, tokens: number): void {
+    if (!this.texts.has(owner)) this.texts.set(owner, tokens);
   }
 
   countMessage(message: Message): number {
@@ -159,18 +224,25 @@ class CachingCounter implements TokenCounter {
   private rawMessage(message: Message): number {
     switch (message.role) {
       case 'system':
+      case 'developer':
         return FRAMING.message + this.raw(message.content);
       case 'user':
         if (typeof message.content === 'string') return FRAMING.message + this.countCached(message, message.content);
         return FRAMING.message + this.sumParts(message.content);
       case 'assistant':
         return FRAMING.message + this.sumParts(message.content);
-      case 'tool':
-        return FRAMING.message + this.raw(message.toolName) + this.countCached(message, message.content);
+      case 'tool': {
+        const { content } = message;
+        const body = typeof content === 'string' ? this.countCached(message, content) : this.sumParts(content);
+        return FRAMING.message + this.raw(message.toolName) + body;
+      }
+      case 'summary':
+        // Counted like the user message the packer sends it as (framing and text).
+        return FRAMING.message + this.countCached(message, message.content);
     }
   }
 
-  private sumParts(parts: readonly (AssistantPart | UserPart)[]): number {
+  private sumParts(parts: readonly (AssistantPart | UserPart | ToolResultPart)[]): number {
     let total = 0;
     for (const part of parts) {
       let count = this.parts.get(part);
@@ -183,7 +255,7 @@ class CachingCounter implements TokenCounter {
     return total;
   }
 
-  private rawPart(part: AssistantPart | UserPart): number {
+  private rawPart(part: AssistantPart | UserPart | ToolResultPart): number {
     switch (part.type) {
       case 'text':
         return this.countCached(part, part.text);
@@ -193,6 +265,11 @@ class CachingCounter implements TokenCounter {
         return FRAMING.toolCall + this.raw(part.name) + this.raw(JSON.stringify(part.args ?? {}));
       case 'image':
         return FRAMING.image;
+      case 'file':
+        return FRAMING.file;
+      case 'provider-tool':
+        // Sent as the provider's own block, so its JSON is what the provider reads.
+        return this.raw(JSON.stringify(part.providerData));
       default:
         return this.raw(JSON.stringify(part));
     }

@@ -117,6 +117,31 @@ export async function serverForTests(env: NodeJS.ProcessEnv = process.env): Prom
   return { url, stop: async () => {} };
 }
 
+/** A server shared by the tests of one file: see {@link serverPerFile}. */
+export interface SharedServer {
+  /** The server's URL; rejects with the reason (how to get a server) when there is none. */
+  url(): Promise<string>;
+  /** Stops the server if this file started one. */
+  stop(): Promise<void>;
+}
+
+/**
+ * {@link serverForTests} for a test file, started once on first use. Every test that
+ * needs the server awaits `url()`, so without a server each of them fails with the
+ * reason, rather than being reported as skipped by a failed hook.
+ */
+export function serverPerFile(env: NodeJS.ProcessEnv = process.env): SharedServer {
+  let started: Promise<LocalServer> | undefined;
+  const start = () => (started ??= serverForTests(env));
+  return {
+    url: async () => (await start()).url,
+    async stop() {
+      const server = await started?.catch(() => undefined);
+      await server?.stop();
+    },
+  };
+}
+
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();

@@ -11,14 +11,15 @@ import Anthropic from '@anthropic-ai/sdk';
 import type { MessageCreateParamsStreaming, OutputConfig } from '@anthropic-ai/sdk/resources/messages';
 import type { ModelProfile, ModelRef, ModelRequest, StreamOptions } from '@episodic/core';
 import type { AnthropicModelProfile, AnthropicThinkingSetting } from '../profiles/anthropic.js';
-import { resolveApiKey } from '../shared/missing-api-key-error.js';
+import { apiKeysOf, resolveApiKey } from '../shared/missing-api-key-error.js';
 import {
+  createProviderAdapter,
   plainWarnings,
   type PreparedRequest,
   type ProviderAdapter,
   requestWithoutForeignReasoning,
+  unknownOptionWarnings,
 } from '../shared/provider-adapter.js';
-import { runSdkStream, unknownOptionWarnings } from '../shared/run-sdk-stream.js';
 import { placeCacheBreakpoints } from './anthropic-cache-control.js';
 import { mapAnthropicError } from './anthropic-error.js';
 import { anthropicOutputFormat } from './anthropic-output-format.js';
@@ -80,18 +81,15 @@ export function createAnthropicAdapter(options: AnthropicAdapterOptions): Anthro
     });
   const prepare = (request: ModelRequest) => prepareAnthropicRequest(request, model, profile);
   return {
-    model,
-    profile,
-    prepare,
-    async* stream(request, { signal } = {}) {
-      const prepared = prepare(request);
-      yield* runSdkStream({
-        warnings: prepared.warnings,
-        open: () => client.messages.create(prepared.body, { signal, headers: prepared.headers }),
-        map: (events) => mapAnthropicStream(events, model, prepared.prefix),
-        mapError: (error) => mapAnthropicError(error, signal),
-      });
-    },
+    ...createProviderAdapter({
+      secretValues: () => apiKeysOf(client),
+      model,
+      profile,
+      prepare,
+      open: (prepared, signal) => client.messages.create(prepared.body, { signal, headers: prepared.headers }),
+      map: (events, prepared) => mapAnthropicStream(events, model, prepared.prefix),
+      mapError: mapAnthropicError,
+    }),
     async countTokens(request, { signal } = {}) {
       const { body, headers } = prepare(request);
       try {
@@ -139,7 +137,8 @@ function prepareAnthropicRequest(
     thinking.betas.length > 0 ? { 'anthropic-beta': thinking.betas.join(',') } : {};
   const warnings = [
     ...foreign,
-    ...plainWarnings(thinking.warnings, unknownOptionWarnings('anthropic', request.providerOptions, knownProviderOptions)),
+    ...plainWarnings(thinking.warnings),
+    ...unknownOptionWarnings('anthropic', request.providerOptions, knownProviderOptions),
   ];
   return { body, headers, warnings, prefix };
 }

@@ -17,7 +17,7 @@ import type {
   Tool,
   ToolResultBlockParam,
 } from '@anthropic-ai/sdk/resources/messages';
-import type { AssistantMessage, ModelRequest, ReasoningPart, UserMessage } from '@episodic/core';
+import { type AssistantMessage, type ModelRequest, type ReasoningPart, toolResultText, type UserMessage } from '@episodic/core';
 import type { AnthropicModelProfile } from '../profiles/anthropic.js';
 import { stableHash } from '../shared/stable-hash.js';
 import { normalizeToolCallId } from '../shared/tool-call-id.js';
@@ -70,7 +70,8 @@ export function convertToAnthropicMessages(request: ModelRequest, context: Conve
     if (message.role === 'tool') {
       const block: ToolResultBlockParam = { type: 'tool_result', tool_use_id: idOf(message.toolCallId) };
       // Blank output goes as no content: a blank text block is refused.
-      if (hasVisibleText(message.content)) block.content = message.content;
+      const text = toolResultText(message);
+      if (hasVisibleText(text)) block.content = text;
       if (message.isError) block.is_error = true;
       pushUserBlocks(result.messages, [block]);
     }

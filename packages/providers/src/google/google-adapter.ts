@@ -11,14 +11,14 @@
 import type { ModelProfile, ModelRef, ModelRequest, StreamOptions } from '@episodic/core';
 import { type Content, type GenerateContentParameters, GoogleGenAI } from '@google/genai';
 import type { GoogleModelProfile, GoogleThinkingSetting } from '../profiles/google.js';
-import { resolveApiKey } from '../shared/missing-api-key-error.js';
+import { apiKeysOf, resolveApiKey } from '../shared/missing-api-key-error.js';
 import {
-  plainWarnings,
+  createProviderAdapter,
   type PreparedRequest,
   type ProviderAdapter,
   requestWithoutForeignReasoning,
+  unknownOptionWarnings,
 } from '../shared/provider-adapter.js';
-import { runSdkStream, unknownOptionWarnings } from '../shared/run-sdk-stream.js';
 import { convertToGoogleMessages } from './convert-to-google-messages.js';
 import { mapGoogleError } from './google-error.js';
 import { googleOutputConfig } from './google-output-format.js';
@@ -67,19 +67,16 @@ export function createGoogleAdapter(options: GoogleAdapterOptions): GoogleAdapte
     });
   const prepare = (request: ModelRequest) => prepareGoogleRequest(request, model, profile);
   return {
-    model,
-    profile,
-    prepare,
-    async* stream(request, { signal } = {}) {
-      const { body, warnings } = prepare(request);
-      yield* runSdkStream({
-        warnings,
-        // The SDK takes the abort signal inside the request's config.
-        open: () => client.models.generateContentStream(signal ? withSignal(body, signal) : body),
-        map: (chunks) => mapGoogleStream(chunks, model),
-        mapError: (error) => mapGoogleError(error, signal),
-      });
-    },
+    ...createProviderAdapter({
+      secretValues: () => apiKeysOf(client),
+      model,
+      profile,
+      prepare,
+      // The SDK takes the abort signal inside the request's config.
+      open: ({ body }, signal) => client.models.generateContentStream(signal ? withSignal(body, signal) : body),
+      map: (chunks) => mapGoogleStream(chunks, model),
+      mapError: mapGoogleError,
+    }),
     async countTokens(request, { signal } = {}) {
       const { body } = prepare(request);
       const system = body.config?.systemInstruction as Content | undefined;
@@ -121,7 +118,7 @@ function prepareGoogleRequest(
   };
   const warnings = [
     ...foreign,
-    ...plainWarnings(unknownOptionWarnings('google', request.providerOptions, knownProviderOptions)),
+    ...unknownOptionWarnings('google', request.providerOptions, knownProviderOptions),
   ];
   return { body, warnings };
 }

@@ -48,11 +48,12 @@ export function convertToOpenAIChatMessages(
   const result: CompatibleChatMessage[] = system ? [{ role: 'system', content: system }] : [];
   const lastFinal = wire.untilFinal ? lastFinalAnswerIndex(messages) : -1;
   messages.forEach((message, index) => {
-    if (message.role === 'system') result.push({ role: 'system', content: message.content });
+    if (message.role === 'system' || message.role === 'developer') result.push({ role: message.role, content: message.content });
     else if (message.role === 'user') result.push(convertUserMessage(message));
     else if (message.role === 'tool') {
       result.push({ role: 'tool', tool_call_id: message.toolCallId, content: toolOutputText(message) });
-    } else {
+    } else if (message.role === 'assistant') {
+      // Summary lines never reach an adapter from the packer (it sends summaries as user messages).
       const reasoning = message.content.filter((part): part is ReasoningPart => part.type === 'reasoning');
       const keep = wire.sendAs !== 'none' && index >= lastFinal ? reasoning : [];
       result.push(convertAssistantMessage(message, keep, wire));

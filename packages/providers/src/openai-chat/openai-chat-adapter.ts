@@ -16,13 +16,14 @@ import type { OpenAIProfile } from '../profiles/openai.js';
 import { resolveOpenAIProfile } from '../openai-shared/openai-profile.js';
 import { openAIClient, openAIStreamError } from '../openai-shared/openai-client.js';
 import { openAIJsonSchemaFormat } from '../openai-shared/openai-output-format.js';
+import { apiKeysOf } from '../shared/missing-api-key-error.js';
 import {
-  plainWarnings,
+  createProviderAdapter,
   type PreparedRequest,
   type ProviderAdapter,
   requestWithoutForeignReasoning,
+  unknownOptionWarnings,
 } from '../shared/provider-adapter.js';
-import { runSdkStream, unknownOptionWarnings } from '../shared/run-sdk-stream.js';
 import { convertToOpenAIChatMessages } from './convert-to-openai-chat-messages.js';
 import { ChatToolsNeedResponsesError, mapOpenAIChatError } from './openai-chat-error.js';
 import { prepareOpenAIChatTools } from './openai-chat-prepare-tools.js';
@@ -59,20 +60,15 @@ export function createOpenAIChatAdapter(options: OpenAIChatAdapterOptions): Open
   const model: ModelRef = { provider: 'openai', id: options.model };
   const client = openAIClient(options, profile);
   const prepare = (request: ModelRequest) => prepareOpenAIChatRequest(request, model, profile, options);
-  return {
+  return createProviderAdapter({
+    secretValues: () => apiKeysOf(client),
     model,
     profile,
     prepare,
-    async* stream(request, { signal } = {}) {
-      const { body, warnings } = prepare(request);
-      yield* runSdkStream({
-        warnings,
-        open: () => client.chat.completions.create(body, { signal }),
-        map: (chunks) => mapOpenAIChatStream(chunks, model, { fields: [] }),
-        mapError: openAIStreamError(signal, 'openai', mapOpenAIChatError),
-      });
-    },
-  };
+    open: ({ body }, signal) => client.chat.completions.create(body, { signal }),
+    map: (chunks) => mapOpenAIChatStream(chunks, model, { fields: [] }),
+    mapError: openAIStreamError('openai', mapOpenAIChatError),
+  });
 }
 
 /** Builds the streaming request body; throws {@link ChatToolsNeedResponsesError} when the model needs Responses. */
@@ -84,7 +80,7 @@ function prepareOpenAIChatRequest(
 ): PreparedRequest<ChatCompletionCreateParamsStreaming> {
   const { request, warnings: foreign } = requestWithoutForeignReasoning(packed, model);
   const callOptions = request.providerOptions ?? {};
-  const warnings = [...foreign, ...plainWarnings(unknownOptionWarnings('openai-chat', callOptions, callSettingKeys))];
+  const warnings = [...foreign, ...unknownOptionWarnings('openai-chat', callOptions, callSettingKeys)];
   const settings = { ...defaults, ...(callOptions as OpenAIChatCallSettings) };
   const tools = prepareOpenAIChatTools(request.tools);
   if (profile.chatToolsNeedResponses && tools && settings.reasoningEffort !== 'none') {

@@ -19,14 +19,14 @@ import { prepareOpenAIChatTools } from '../openai-chat/openai-chat-prepare-tools
 import { mapOpenAIChatStream } from '../openai-chat/openai-chat-stream.js';
 import type { CompatibleProfile } from '../profiles/openai-compatible.js';
 import { openAIStreamError } from '../openai-shared/openai-client.js';
-import { MissingApiKeyError, resolveApiKey } from '../shared/missing-api-key-error.js';
+import { apiKeysOf, MissingApiKeyError, NO_API_KEY, resolveApiKey } from '../shared/missing-api-key-error.js';
 import {
-  plainWarnings,
+  createProviderAdapter,
   type PreparedRequest,
   type ProviderAdapter,
   requestWithoutForeignReasoning,
+  unknownOptionWarnings,
 } from '../shared/provider-adapter.js';
-import { runSdkStream, unknownOptionWarnings } from '../shared/run-sdk-stream.js';
 import { type CompatibleCapabilities, resolveCompatibleCapabilities } from './openai-compatible-capabilities.js';
 import { mapOpenAICompatibleError, withWrappedErrorBodies } from './openai-compatible-error.js';
 import { resolveCompatibleProfile } from './openai-compatible-profile.js';
@@ -66,7 +66,7 @@ function createClient(options: OpenAICompatibleAdapterOptions, profile: Compatib
     apiKey = resolveApiKey(options.provider, options.apiKey, profile.apiKeyEnv);
   } catch (error) {
     if (!(error instanceof MissingApiKeyError && profile.apiKeyOptional)) throw error;
-    apiKey = 'not-needed';
+    apiKey = NO_API_KEY;
   }
   return new OpenAI({ apiKey, baseURL, maxRetries: options.maxRetries ?? 0, fetch: withWrappedErrorBodies() });
 }
@@ -83,20 +83,15 @@ export function createOpenAICompatibleAdapter(options: OpenAICompatibleAdapterOp
   const model: ModelRef = { provider: options.provider, id: options.model };
   const client = options.client ?? createClient(options, profile);
   const prepare = (request: ModelRequest) => prepareOpenAICompatibleRequest(request, model, capabilities, options);
-  return {
+  return createProviderAdapter({
+    secretValues: () => apiKeysOf(client),
     model,
     profile,
     prepare,
-    async* stream(request, { signal } = {}) {
-      const { body, warnings } = prepare(request);
-      yield* runSdkStream({
-        warnings,
-        open: () => client.chat.completions.create(body, { signal }),
-        map: (chunks) => mapOpenAIChatStream(chunks, model, capabilities.reader),
-        mapError: openAIStreamError(signal, model.provider, (error) => mapOpenAICompatibleError(error, model.provider)),
-      });
-    },
-  };
+    open: ({ body }, signal) => client.chat.completions.create(body, { signal }),
+    map: (chunks) => mapOpenAIChatStream(chunks, model, capabilities.reader),
+    mapError: openAIStreamError(model.provider, (error) => mapOpenAICompatibleError(error, model.provider)),
+  });
 }
 
 /** Builds the streaming request body for a compatible server. */
@@ -108,7 +103,7 @@ function prepareOpenAICompatibleRequest(
 ): PreparedRequest<ChatCompletionCreateParamsStreaming> {
   const { request, warnings: foreign } = requestWithoutForeignReasoning(packed, model);
   const callOptions = request.providerOptions ?? {};
-  const warnings = [...foreign, ...plainWarnings(unknownOptionWarnings(model.provider, callOptions, callSettingKeys))];
+  const warnings = [...foreign, ...unknownOptionWarnings(model.provider, callOptions, callSettingKeys)];
   const effort = (callOptions.reasoningEffort as string | undefined) ?? defaults.reasoningEffort;
   const messages = convertToOpenAIChatMessages(request.system, request.messages, capabilities.wire);
   const tools = prepareOpenAIChatTools(request.tools);

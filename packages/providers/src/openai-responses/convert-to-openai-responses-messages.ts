@@ -25,11 +25,14 @@ import { toolOutputText } from '../shared/tool-output-text.js';
 export function convertToOpenAIResponsesMessages(messages: readonly Message[]): ResponseInputItem[] {
   const input: ResponseInputItem[] = [];
   for (const message of messages) {
-    if (message.role === 'system') continue;
+    if (message.role === 'system' || message.role === 'developer') continue;
     if (message.role === 'user') input.push(convertUserMessage(message));
     else if (message.role === 'tool') {
       input.push({ type: 'function_call_output', call_id: message.toolCallId, output: toolOutputText(message) });
-    } else input.push(...convertAssistantMessage(message));
+    } else if (message.role === 'assistant') {
+      // Summary lines never reach an adapter from the packer (it sends summaries as user messages).
+      input.push(...convertAssistantMessage(message));
+    }
   }
   return input;
 }
@@ -89,7 +92,7 @@ function convertAssistantMessage(message: AssistantMessage): ResponseInputItem[]
             }
           : { role: 'assistant', content: part.text },
       );
-    } else {
+    } else if (part.type === 'tool-call') {
       const id = keepIds ? part.providerData?.id : undefined;
       items.push({
         type: 'function_call',

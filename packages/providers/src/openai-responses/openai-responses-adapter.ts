@@ -15,13 +15,15 @@ import type { OpenAIProfile } from '../profiles/openai.js';
 import { resolveOpenAIProfile } from '../openai-shared/openai-profile.js';
 import { openAIClient, openAIStreamError } from '../openai-shared/openai-client.js';
 import { openAIJsonSchemaFormat } from '../openai-shared/openai-output-format.js';
+import { apiKeysOf } from '../shared/missing-api-key-error.js';
 import {
+  createProviderAdapter,
   plainWarnings,
   type PreparedRequest,
   type ProviderAdapter,
   requestWithoutForeignReasoning,
+  unknownOptionWarnings,
 } from '../shared/provider-adapter.js';
-import { runSdkStream, unknownOptionWarnings } from '../shared/run-sdk-stream.js';
 import { convertToOpenAIResponsesMessages } from './convert-to-openai-responses-messages.js';
 import { mapOpenAIResponsesError } from './openai-responses-error.js';
 import { prepareOpenAIResponsesTools } from './openai-responses-prepare-tools.js';
@@ -70,20 +72,15 @@ export function createOpenAIResponsesAdapter(options: OpenAIResponsesAdapterOpti
   const model: ModelRef = { provider: 'openai', id: options.model };
   const client = openAIClient(options, profile);
   const prepare = (request: ModelRequest) => prepareOpenAIResponsesRequest(request, model, profile, options);
-  return {
+  return createProviderAdapter({
+    secretValues: () => apiKeysOf(client),
     model,
     profile,
     prepare,
-    async* stream(request, { signal } = {}) {
-      const { body, warnings } = prepare(request);
-      yield* runSdkStream({
-        warnings,
-        open: () => client.responses.create(body, { signal }),
-        map: (events) => mapOpenAIResponsesStream(events, model),
-        mapError: openAIStreamError(signal, 'openai', mapOpenAIResponsesError),
-      });
-    },
-  };
+    open: ({ body }, signal) => client.responses.create(body, { signal }),
+    map: (events) => mapOpenAIResponsesStream(events, model),
+    mapError: openAIStreamError('openai', mapOpenAIResponsesError),
+  });
 }
 
 /** Builds the streaming request body and the warnings it raised. */
@@ -101,7 +98,8 @@ function prepareOpenAIResponsesRequest(
   const thinking = buildReasoningParams(model.id, profile, settings);
   const warnings = [
     ...foreign,
-    ...plainWarnings(unknownOptionWarnings('openai-responses', callOptions, callSettingKeys), thinking.warnings),
+    ...unknownOptionWarnings('openai-responses', callOptions, callSettingKeys),
+    ...plainWarnings(thinking.warnings),
   ];
   const body: ResponseCreateParamsStreaming = {
     model: model.id,

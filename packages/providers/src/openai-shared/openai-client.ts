@@ -32,9 +32,8 @@ export function openAIClient(options: OpenAIClientOptions, profile: OpenAIProfil
  * error, so once the caller aborted, the error is an abort whatever surfaced.
  */
 export function openAIStreamError(
-  signal: AbortSignal | undefined,
   provider: string,
   map: (error: unknown) => Error,
-): (error: unknown) => Error {
-  return (error) => (signal?.aborted ? abortedError(provider, error) : map(error));
+): (error: unknown, signal: AbortSignal | undefined) => Error {
+  return (error, signal) => (signal?.aborted ? abortedError(provider, error) : map(error));
 }

@@ -37,6 +37,8 @@ const base = {
   retention: 'episode',
   cacheStyle: 'anthropic-breakpoints',
   tokenizerFactor: 1.2,
+  // Older models strip earlier turns' thinking; rows of newer ones say they bill it.
+  pastReasoning: 'stripped',
   toolCallId: anthropicToolCallIdRule,
   cacheTtl: '5m',
 } as const;
@@ -71,6 +73,7 @@ export const anthropicProfiles: readonly AnthropicModelProfile[] = [
     // The 5.x family: adaptive only, signatures bound to their prefix (PROVIDERS.md).
     pattern: 'claude-[a-z]+-5(?:-\\d+)*',
     ...jsonAnswers,
+    pastReasoning: 'billed',
     signatureBoundToPrefix: true,
     contextWindow: 1_000_000,
     maxOutputTokens: 128_000,
@@ -81,6 +84,7 @@ export const anthropicProfiles: readonly AnthropicModelProfile[] = [
     ...adaptive,
     pattern: 'claude-opus-4-[6-9](?:-\\d{8})?|claude-mythos-preview',
     ...jsonAnswers,
+    pastReasoning: 'billed',
     contextWindow: 200_000,
     maxOutputTokens: 128_000,
     minCacheableTokens: 4096,
@@ -91,6 +95,7 @@ export const anthropicProfiles: readonly AnthropicModelProfile[] = [
     ...adaptive,
     pattern: 'claude-sonnet-4-[6-9](?:-\\d{8})?',
     ...jsonAnswers,
+    pastReasoning: 'billed',
     contextWindow: 200_000,
     maxOutputTokens: 64_000,
     minCacheableTokens: 2048,
@@ -101,6 +106,7 @@ export const anthropicProfiles: readonly AnthropicModelProfile[] = [
     ...manual(8192),
     pattern: 'claude-opus-4-5(?:-\\d{8})?',
     ...jsonAnswers,
+    pastReasoning: 'billed',
     contextWindow: 200_000,
     maxOutputTokens: 64_000,
     minCacheableTokens: 4096,
@@ -174,6 +180,7 @@ export const anthropicProfiles: readonly AnthropicModelProfile[] = [
     ...adaptive,
     pattern: 'claude-.*',
     ...jsonAnswers,
+    pastReasoning: 'billed',
     signatureBoundToPrefix: true,
     contextWindow: 200_000,
     maxOutputTokens: 32_000,

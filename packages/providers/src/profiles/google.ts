@@ -32,6 +32,8 @@ const provider = {
   retention: 'episode',
   cacheStyle: 'gemini-implicit',
   tokenizerFactor: 1.05,
+  // Thoughts come back as signatures only; earlier turns are not validated or billed as thought text.
+  pastReasoning: 'stripped',
   placeholderSignature: 'skip_thought_signature_validator',
 } as const;
 
@@ -48,67 +50,57 @@ const base = { ...provider, contextWindow: 1_048_576, maxOutputTokens: 65_536 } 
 // function declarations ("Function calling with a response mime type: 'application/json'
 // is unsupported"), so its answers come through the final_answer tool.
 // https://ai.google.dev/gemini-api/docs/structured-output
-const jsonAnswers = { structuredOutput: 'native' } as const;
+/** Gemini 3: thinking by level, signatures validated on the current turn's calls, JSON answers natively. */
+const gemini3 = {
+  ...base,
+  thinking: { level: 'high', includeThoughts: true },
+  functionCallSignatures: 'required',
+  structuredOutput: 'native',
+} as const;
+/** Gemini 2.5: thinking by (dynamic) budget, signatures sent back when present. */
+const gemini25 = { ...base, thinking: { budget: -1, includeThoughts: true }, functionCallSignatures: 'optional' } as const;
 
 /** Built-in Gemini profiles. */
 export const googleProfiles: readonly GoogleModelProfile[] = [
   {
-    ...base,
+    ...gemini3,
     pattern: 'gemini-3(?:\\.\\d+)?-pro.*',
-    ...jsonAnswers,
-    thinking: { level: 'high', includeThoughts: true },
-    functionCallSignatures: 'required',
     minCacheableTokens: 4096,
     pricing: { input: 2, cachedInput: 0.2, output: 12 },
   },
   {
-    ...base,
+    ...gemini3,
     pattern: 'gemini-3(?:\\.\\d+)?-flash.*',
-    ...jsonAnswers,
-    thinking: { level: 'high', includeThoughts: true },
-    functionCallSignatures: 'required',
     minCacheableTokens: 1024,
     pricing: { input: 0.5, cachedInput: 0.05, output: 3 },
   },
   {
-    ...base,
+    ...gemini3,
     pattern: 'gemini-3.*',
-    ...jsonAnswers,
-    thinking: { level: 'high', includeThoughts: true },
-    functionCallSignatures: 'required',
     minCacheableTokens: 1024,
   },
   {
-    ...base,
+    ...gemini25,
     pattern: 'gemini-2\\.5-pro.*',
-    thinking: { budget: -1, includeThoughts: true },
-    functionCallSignatures: 'optional',
     minCacheableTokens: 4096,
     pricing: { input: 1.25, cachedInput: 0.125, output: 10 },
   },
   {
-    ...base,
+    ...gemini25,
     pattern: 'gemini-2\\.5-flash-lite.*',
-    thinking: { budget: -1, includeThoughts: true },
-    functionCallSignatures: 'optional',
     minCacheableTokens: 1024,
     pricing: { input: 0.1, cachedInput: 0.01, output: 0.4 },
   },
   {
-    ...base,
+    ...gemini25,
     pattern: 'gemini-2\\.5-flash.*',
-    thinking: { budget: -1, includeThoughts: true },
-    functionCallSignatures: 'optional',
     minCacheableTokens: 1024,
     pricing: { input: 0.3, cachedInput: 0.03, output: 2.5 },
   },
   {
     // Unknown Gemini models: assume a newer one that validates signatures.
-    ...base,
+    ...gemini3,
     pattern: 'gemini-.*',
-    ...jsonAnswers,
-    thinking: { level: 'high', includeThoughts: true },
-    functionCallSignatures: 'required',
     minCacheableTokens: 1024,
   },
 ];

@@ -72,8 +72,8 @@ export function resolveProfile(
   return { ...found, ...overrides, provider: found.provider };
 }
 
-export type { AnthropicModelProfile, AnthropicThinkingSetting } from './anthropic.js';
-export type { GoogleModelProfile, GoogleThinkingSetting } from './google.js';
-export type { OpenAIProfile } from './openai.js';
-export type { CompatibleProfile, ContentReasoning, EffortParameter } from './openai-compatible.js';
+export type { AnthropicModelProfile, AnthropicProfileFields, AnthropicThinkingSetting } from './anthropic.js';
+export type { GoogleModelProfile, GoogleProfileFields, GoogleThinkingSetting } from './google.js';
+export type { OpenAIProfile, OpenAIProfileFields } from './openai.js';
+export type { CompatibleProfile, CompatibleProfileFields, ContentReasoning, EffortParameter } from './openai-compatible.js';
 export { pricesCollected } from './prices-collected.js';

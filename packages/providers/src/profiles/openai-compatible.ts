@@ -13,7 +13,7 @@ export type EffortParameter = 'reasoning_effort' | 'reasoning.effort' | 'none';
 /** Where reasoning hides inside `content`, when it does. */
 export type ContentReasoning = 'think-tags' | 'harmony' | 'none';
 
-/** Fields a compatible profile adds to {@link ModelProfile}. */
+/** Fields a compatible profile adds to `ModelProfile`. */
 export interface CompatibleProfileFields {
   /** Delta/message field the server streams reasoning in (`think-tags`: inside `content`). */
   reasoningField: ReasoningField;

@@ -7,7 +7,7 @@
  */
 import type { ModelProfile } from '@episodic/core';
 
-/** Fields an OpenAI profile adds to {@link ModelProfile}. */
+/** Fields an OpenAI profile adds to `ModelProfile`. */
 export interface OpenAIProfileFields {
   /** The model produces reasoning (accepts `reasoning.effort` / `reasoning_effort`). */
   reasoning: boolean;
@@ -33,6 +33,8 @@ const common = {
   // Automatic prompt caching starts at 1024 prompt tokens on both endpoints.
   minCacheableTokens: 1024,
   tokenizerFactor: 1,
+  // Reasoning items from before the last user message are dropped by the API, not billed.
+  pastReasoning: 'stripped',
   apiKeyEnv: 'OPENAI_API_KEY',
   baseURL: 'https://api.openai.com/v1',
   // Both endpoints take a json_schema answer format (Responses text.format, Chat response_format).

@@ -30,3 +30,16 @@ export function resolveApiKey(
   }
   throw new MissingApiKeyError(provider, environmentVariables);
 }
+
+/** What the compatible adapter sends to a server that needs no key: not a secret. */
+export const NO_API_KEY = 'not-needed';
+
+/**
+ * The API key an SDK client holds (the official clients all keep it in `apiKey`), as
+ * the list an adapter's `secretValues()` returns: the agent keeps it out of tool
+ * results and errors.
+ */
+export function apiKeysOf(client: unknown): string[] {
+  const key = (client as { apiKey?: unknown } | undefined)?.apiKey;
+  return typeof key === 'string' && key !== NO_API_KEY ? [key] : [];
+}

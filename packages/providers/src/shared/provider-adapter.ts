@@ -5,7 +5,7 @@
  * builds the wire request without sending it. The SDK client lives in the
  * factory's closure, so inspecting or logging an adapter never shows its API key.
  */
-import type { ModelAdapter, ModelProfile, ModelRef, ModelRequest } from '@episodic/core';
+import { type ModelAdapter, type ModelProfile, type ModelRef, type ModelRequest, type ModelStreamEvent, SecretRedactor } from '@episodic/core';
 import { stripForeignReasoning } from '@episodic/core/internal';
 
 /** A warning `stream()` yields before any model output; `code` is set on warnings meant to be matched. */
@@ -22,12 +22,65 @@ export interface PreparedRequest<Body> {
   warnings: AdapterWarning[];
 }
 
-/** A model adapter of `@episodic/providers`: {@link ModelAdapter} plus its profile and `prepare()`. */
+/** A model adapter of `@episodic/providers`: core's `ModelAdapter` plus its profile and `prepare()`. */
 export interface ProviderAdapter<Body, Profile extends ModelProfile = ModelProfile> extends ModelAdapter {
   /** The profile this adapter runs with (table row, then the options' overrides). */
   readonly profile: Profile;
   /** Builds the wire request for a packed neutral request without sending it (for tests and debugging). */
   prepare(request: ModelRequest): PreparedRequest<Body>;
+}
+
+/** What differs between wire APIs; {@link createProviderAdapter} builds the adapter around it. */
+export interface AdapterParts<Prepared extends PreparedRequest<unknown>, Raw, Profile extends ModelProfile> {
+  model: ModelRef;
+  profile: Profile;
+  prepare: (request: ModelRequest) => Prepared;
+  /** Opens the SDK stream for a prepared request. */
+  open: (prepared: Prepared, signal: AbortSignal | undefined) => Promise<Raw>;
+  /** Maps the SDK stream to neutral events; the last one is `finish`. */
+  map: (raw: Raw, prepared: Prepared) => AsyncIterable<ModelStreamEvent>;
+  /** Maps anything thrown while opening or reading to a typed error. */
+  mapError: (error: unknown, signal: AbortSignal | undefined) => Error;
+  /** The client's API key(s) (see `apiKeysOf`): kept out of errors here and out of tool results by the agent. */
+  secretValues: () => string[];
+}
+
+/**
+ * The adapter object every factory returns: `prepare` as given, and `stream`, which
+ * prepares the request, yields its warnings, opens the SDK stream, maps its events
+ * and turns whatever the SDK throws into a typed error, with the API key redacted
+ * (a provider may echo it in an error message).
+ */
+export function createProviderAdapter<Prepared extends PreparedRequest<unknown>, Raw, Profile extends ModelProfile>(
+  parts: AdapterParts<Prepared, Raw, Profile>,
+): ProviderAdapter<Prepared['body'], Profile> & { prepare(request: ModelRequest): Prepared } {
+  const { model, profile, prepare, open, map, mapError, secretValues } = parts;
+  return {
+    model,
+    profile,
+    prepare,
+    secretValues,
+    async* stream(request, { signal } = {}) {
+      const prepared = prepare(request);
+      for (const warning of prepared.warnings) yield { type: 'warning', ...warning };
+      try {
+        yield* map(await open(prepared, signal), prepared);
+      } catch (error) {
+        throw new SecretRedactor(secretValues()).redactError(mapError(error, signal));
+      }
+    },
+  };
+}
+
+/** Warnings for provider options this adapter does not know (ignored, never an error). */
+export function unknownOptionWarnings(
+  provider: string,
+  options: Record<string, unknown> | undefined,
+  known: ReadonlySet<string>,
+): AdapterWarning[] {
+  return Object.keys(options ?? {})
+    .filter((key) => !known.has(key))
+    .map((key) => ({ message: `${provider}: unknown provider option "${key}" ignored` }));
 }
 
 /**

@@ -11,6 +11,7 @@
  * not fit is skipped whole and reported.
  */
 import { InvalidArgumentError } from '../../errors.js';
+import { currentEpisodeStart } from '../../message/episodes.js';
 import type { Message, ModelRef, ReasoningPart } from '../../message/message.js';
 import type { TokenCounter } from '../../tokens/token-counter.js';
 
@@ -95,11 +96,6 @@ function noteTokens(note: string, counter: TokenCounter): number {
   const tokens = counter.countText(note);
   lastNote.set(counter, { note, tokens });
   return tokens;
-}
-
-function currentEpisodeStart(messages: readonly Message[]): number {
-  for (let index = messages.length - 1; index >= 0; index -= 1) if (messages[index]?.role === 'user') return index;
-  return 0;
 }
 
 /** A foreign trace before it is counted (counting is the expensive part: only chosen candidates are counted). */

@@ -1,7 +1,9 @@
 /**
  * A {@link ReplayCache} that survives a restart: the memory cache in front, and an
  * append-only JSON Lines log behind it (one entry per line). Opening reads the log
- * back (expired entries and a torn last line are skipped); every `set` appends its
+ * back (expired entries and lines torn by a crash are skipped; a line that is JSON
+ * but not an entry, or from a newer version, throws a `PersistedFormatError` naming
+ * the file, the line and the field); every `set` appends its
  * entries with one write; when the log holds many more lines than live entries it
  * is compacted: the live entries are written to a temporary file, synced, and
  * renamed over the log, so a crash leaves either the old or the new log, whole.
@@ -19,6 +21,7 @@ import { dirname } from 'node:path';
 import { writeFileAtomic } from '../../support/atomic-write.js';
 import { MemoryReplayCache } from './memory-replay-cache.js';
 import type { ReplayCache, ReplayCacheBounds, ReplayCacheStats, ReplayEntry } from './replay-cache.js';
+import { parseReplayLogLine, replayLogLine } from './replay-log.js';
 
 /** Options of {@link FileReplayCache.open}. */
 export interface FileReplayCacheOptions extends ReplayCacheBounds {
@@ -30,29 +33,20 @@ export interface FileReplayCacheOptions extends ReplayCacheBounds {
   compactAfter?: number;
 }
 
-/** One line of the log: an entry as stored. */
-type LogLine = ReplayEntry;
-
-function parseLine(line: string): ReplayEntry | undefined {
+/**
+ * The entry on a line of the log, or undefined for a line that is not JSON: torn by
+ * a crash mid-append, which loses only that entry (a cache miss later). A line that
+ * is JSON but not an entry is damage, and throws a {@link PersistedFormatError}.
+ */
+function entryOf(text: string, file: string, line: number): ReplayEntry | undefined {
+  let value: unknown;
   try {
-    const value = JSON.parse(line) as Partial<LogLine>;
-    if (typeof value.key !== 'string' || !Array.isArray(value.parts) || typeof value.storedAt !== 'number')
-      return undefined;
-    return {
-      key: value.key,
-      provider: String(value.provider),
-      model: String(value.model),
-      parts: value.parts,
-      tokens: Number(value.tokens) || 0,
-      storedAt: value.storedAt,
-    };
+    value = JSON.parse(text);
   } catch {
-    // A torn line from a crash mid-append: the entry is lost, which only costs a miss.
     return undefined;
   }
+  return parseReplayLogLine(value, file, line);
 }
-
-const lineOf = (entry: ReplayEntry) => `${JSON.stringify(entry)}\n`;
 
 /** A replay cache persisted to an append-only log. Open with {@link FileReplayCache.open}. */
 export class FileReplayCache implements ReplayCache {
@@ -73,10 +67,10 @@ export class FileReplayCache implements ReplayCache {
       throw error;
     });
     let lines = 0;
-    for (const line of text.split('\n')) {
+    for (const [index, line] of text.split('\n').entries()) {
       if (line.trim() === '') continue;
       lines += 1;
-      const entry = parseLine(line);
+      const entry = entryOf(line, options.path, index + 1);
       if (entry) memory.put(entry, false);
     }
     await mkdir(dirname(options.path), { recursive: true });
@@ -94,7 +88,7 @@ export class FileReplayCache implements ReplayCache {
   set(entries: readonly ReplayEntry[]): Promise<void> {
     if (this.closed) return Promise.reject(new Error('the replay cache is closed'));
     for (const entry of entries) this.memory.put(entry);
-    const text = entries.map(lineOf).join('');
+    const text = entries.map(replayLogLine).join('');
     this.lines += entries.length;
     // One write at a time, in order; a failed write is reported to its caller only.
     const write = this.writes
@@ -114,7 +108,7 @@ export class FileReplayCache implements ReplayCache {
   /** Rewrites the log with only the live entries (temporary file, sync, rename). */
   async compact(): Promise<void> {
     const live = this.memory.live();
-    await writeFileAtomic(this.options.path, live.map(lineOf).join(''));
+    await writeFileAtomic(this.options.path, live.map(replayLogLine).join(''));
     this.lines = live.length;
   }
 

@@ -12,7 +12,7 @@
  */
 import { hashText } from '../../support/fingerprint.js';
 import type { AssistantMessage, Message, ModelRef, ReasoningPart } from '../../message/message.js';
-import { userText } from '../../message/message.js';
+import { toolResultText, userText } from '../../message/message.js';
 
 /** One cached trace set: the reasoning parts of one assistant message. */
 export interface ReplayEntry {
@@ -82,6 +82,8 @@ function visibleOf(message: Message): string {
       return message.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
     case 'user':
       return userText(message);
+    case 'tool':
+      return toolResultText(message);
     default:
       return message.content;
   }

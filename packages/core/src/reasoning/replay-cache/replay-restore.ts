@@ -4,6 +4,7 @@
  * cache before packing, wherever the target's retention would send reasoning that
  * the history lacks.
  */
+import { currentEpisodeStart as lastEpisodeStart } from '../../message/episodes.js';
 import { keepsReasoning } from '../../message/retention.js';
 import { type AssistantMessage, type Message, type ModelRef, type ReasoningPart, toolCallsOf } from '../../message/message.js';
 import type { Retention } from '../../message/retention.js';
@@ -64,8 +65,7 @@ export interface RestoreResult {
 function currentEpisodeStart(messages: readonly Message[]): number {
   const last = messages.at(-1);
   if (last?.role === 'assistant' && toolCallsOf(last).length === 0) return messages.length;
-  for (let index = messages.length - 1; index >= 0; index -= 1) if (messages[index]?.role === 'user') return index;
-  return 0;
+  return lastEpisodeStart(messages);
 }
 
 /**

@@ -1,0 +1,36 @@
+/**
+ * The agent behind the web chat: read-only file tools over a small sample project,
+ * on the offline scripted model by default (pass any model adapter instead).
+ */
+import { fileURLToPath } from 'node:url';
+import { Agent, type ModelAdapter, type SessionStore } from '@episodic/core';
+import { fileTools } from '@episodic/tools';
+import { demoModel, type DemoModelOptions } from './demo-model.js';
+
+/** The project the assistant reads (found relative to this module, from src/ and dist/ alike). */
+export const SAMPLE_PROJECT = fileURLToPath(new URL('../sample-project/', import.meta.url));
+
+/** The system prompt. */
+export const SYSTEM_PROMPT =
+  'You answer questions about the JavaScript project you can read with your tools. ' +
+  'List the files first, read what the question needs, and answer briefly, quoting the file.';
+
+/** Options of {@link createDemoAgent}. */
+export interface DemoAgentOptions {
+  /** Default: the offline scripted model. */
+  model?: ModelAdapter;
+  /** Settings of the offline model (ignored with `model`). */
+  offline?: DemoModelOptions;
+  store?: SessionStore;
+}
+
+/** Builds the web chat's agent. */
+export function createDemoAgent(options: DemoAgentOptions = {}): Agent {
+  return new Agent({
+    model: options.model ?? demoModel(options.offline),
+    system: SYSTEM_PROMPT,
+    tools: fileTools({ root: SAMPLE_PROJECT }),
+    budget: 16_000,
+    store: options.store,
+  });
+}

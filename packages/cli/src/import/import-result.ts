@@ -1,0 +1,78 @@
+/**
+ * What an importer returns: the session as transcript v1.1 messages, the tool
+ * definitions when the recording holds them, and an account of everything left
+ * out and why, so the user can trust what was kept.
+ */
+import { EpisodicError, type Message, type ToolSpec } from '@episodic/core';
+
+/** The recordings `episodic import --from` reads. */
+export const importSources = ['claude-code', 'codex', 'pi', 'openai-chat', 'anthropic-messages'] as const;
+/** One of {@link importSources}. */
+export type ImportSource = (typeof importSources)[number];
+
+/** Something of the recording that is not in the transcript. */
+export interface DroppedItem {
+  /** What was left out, e.g. `file-history-snapshot lines`. */
+  what: string;
+  /** Why, in plain words. */
+  why: string;
+  count: number;
+  /** The first few recording lines it came from (1-based). */
+  lines: number[];
+}
+
+/** An imported session. */
+export interface ImportResult {
+  source: ImportSource;
+  file: string;
+  messages: Message[];
+  /** Tool definitions, when the recording holds them (API logs do, agent sessions do not). */
+  tools?: ToolSpec[];
+  /**
+   * True when the recording holds the fixed prefix of every call (system prompt and
+   * tool definitions); agent session files do not, so `episodic budget` infers it.
+   */
+  prefixRecorded: boolean;
+  /** The provider the recording talked to, when it says so: for calls whose model it does not name. */
+  provider?: string;
+  dropped: DroppedItem[];
+  /** Facts worth knowing about the recording (agent version, models, format). */
+  notes: string[];
+}
+
+/** Lines of a recording kept per dropped item (the count says how many there were). */
+const keptLineNumbers = 5;
+
+/** Collects what an importer leaves out, grouped by what and why. */
+export class DropLog {
+  private readonly items = new Map<string, DroppedItem>();
+
+  /** Records one thing left out from recording line `line`. */
+  drop(what: string, why: string, line: number, count = 1): void {
+    const key = `${what}\u0000${why}`;
+    let item = this.items.get(key);
+    if (!item) {
+      item = { what, why, count: 0, lines: [] };
+      this.items.set(key, item);
+    }
+    item.count += count;
+    if (item.lines.length < keptLineNumbers && !item.lines.includes(line)) item.lines.push(line);
+  }
+
+  /** Everything dropped, most frequent first. */
+  list(): DroppedItem[] {
+    return [...this.items.values()].sort((a, b) => b.count - a.count);
+  }
+}
+
+/** A recording that cannot be imported: names the file, the line and what is wrong. */
+export class ImportError extends EpisodicError {
+  readonly file: string;
+  readonly line: number | undefined;
+
+  constructor(file: string, line: number | undefined, detail: string) {
+    super('invalid_recording', `${file}${line === undefined ? '' : `, line ${line}`}: ${detail}`);
+    this.file = file;
+    this.line = line;
+  }
+}

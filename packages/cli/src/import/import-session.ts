@@ -1,0 +1,56 @@
+/**
+ * `--from`: reads a recording written by another agent or an API log and returns
+ * it as transcript v1.1, with what was dropped and why. One importer per source.
+ */
+import type { Readable } from 'node:stream';
+import { importAnthropicMessages } from './anthropic-messages.js';
+import { importClaudeCode } from './claude-code.js';
+import { importCodex } from './codex.js';
+import { type ImportResult, type ImportSource, importSources } from './import-result.js';
+import { importOpenAIChat } from './openai-chat.js';
+import { importPi } from './pi.js';
+import { type RecordingLine, readRecordingText, recordingLines } from './recording-lines.js';
+import { withUniqueCallIds } from './unique-call-ids.js';
+import { UsageError } from '../command.js';
+
+type Importer = (records: readonly RecordingLine[], file: string) => ImportResult;
+
+const importers: Readonly<Record<ImportSource, Importer>> = {
+  'claude-code': importClaudeCode,
+  codex: importCodex,
+  pi: importPi,
+  'openai-chat': importOpenAIChat,
+  'anthropic-messages': importAnthropicMessages,
+};
+
+/** The `--from` value as a source, or a usage error listing the sources. */
+export function parseImportSource(value: string): ImportSource {
+  const found = importSources.find((source) => source === value);
+  if (!found) throw new UsageError(`unknown --from "${value}": use one of ${importSources.join(', ')}`);
+  return found;
+}
+
+/** Imports `file` (or standard input for `-`) recorded by `source`. Throws `ImportError` naming file and line. */
+export async function importSession(source: ImportSource, file: string, stdin: Readable): Promise<ImportResult> {
+  const name = file === '-' ? '<stdin>' : file;
+  const text = await readRecordingText(file, stdin);
+  const result = importers[source](recordingLines(text, name), name);
+  const unique = withUniqueCallIds(result.messages);
+  if (unique.renamed === 0) return result;
+  const note = `${unique.renamed} tool calls reused an id an earlier call had (the provider numbers calls per response); renamed <id>-2, <id>-3, ... on the call and its result`;
+  return { ...result, messages: unique.messages, notes: [...result.notes, note] };
+}
+
+/** One line for stderr: what was imported and what was left out. */
+export function importSummary(result: ImportResult): string {
+  const messages = result.messages.length;
+  const dropped = result.dropped.reduce((sum, item) => sum + item.count, 0);
+  const head = `Imported ${messages} messages from ${result.file} (${result.source})`;
+  if (dropped === 0) return `${head}; nothing dropped.`;
+  const top = result.dropped
+    .slice(0, 3)
+    .map((item) => `${item.count} ${item.what}`)
+    .join(', ');
+  const more = result.dropped.length > 3 ? `, and ${result.dropped.length - 3} more kinds` : '';
+  return `${head}; dropped ${dropped} items: ${top}${more} (--json says why).`;
+}

@@ -1,0 +1,160 @@
+/**
+ * The packer's settings and the per-message work behind them: defaults resolved
+ * and checked once per pack, tool-result caps, the counting done when a message is
+ * appended, and the check that a new message can be packed at all.
+ */
+import { ContextOverflowError, InvalidArgumentError } from '../errors.js';
+import type { Message, ToolSpec } from '../message/message.js';
+import { type EpisodeContext, type PackedEpisode, packEpisode } from './pack-episode.js';
+import type { PackOptions } from './pack-types.js';
+import { packedFormsFor } from './packed-forms.js';
+import { createTokenCounter, FRAMING, type TokenCounter } from '../tokens/token-counter.js';
+
+let defaultCounter: TokenCounter | undefined;
+
+/** The counter used when none is given: tiktoken o200k_base, created on first use. */
+export function defaultTokenCounter(): TokenCounter {
+  defaultCounter ??= createTokenCounter();
+  return defaultCounter;
+}
+
+/** Counts a context exactly as the packer does: system + tools + messages + reply priming. */
+export function countContext(
+  counter: TokenCounter,
+  context: { system?: string | undefined; tools?: readonly ToolSpec[] | undefined; messages: readonly Message[] },
+): number {
+  let total = counter.calibration.apply(FRAMING.reply);
+  if (context.system) total += counter.countSystem(context.system);
+  if (context.tools && context.tools.length > 0) total += counter.countTools(context.tools);
+  for (const message of context.messages) total += counter.countMessage(message);
+  return total;
+}
+
+/** Share of the budget a head may take (see `pack-layout.ts`); tuned on the packer benchmark. */
+const DEFAULT_HEAD_SHARE = 0.35;
+
+/** Settings of one pack, resolved and checked. */
+export interface Settings {
+  budget: number;
+  lowWater: number;
+  headShare: number;
+  context: EpisodeContext;
+  /** Identifies everything a past episode's packed form depends on. */
+  pastKey: string;
+}
+
+/** Options that decide the packed form of a single message. */
+export type MessageFormOptions = Pick<PackOptions, 'budget' | 'tokenizer' | 'toolResultCap' | 'currentToolResultCap'>;
+
+function toolResultCaps(options: MessageFormOptions): { pastCap: number; currentCap: number } {
+  // Past results are small by default (0.5% of the budget, 64 to 2,000 tokens): old
+  // episodes then take less room, evictions are rarer and the cached prefix lives
+  // longer (measured in bench/results/packer.md). The model can always re-run a tool.
+  const pastCap = options.toolResultCap ?? Math.max(64, Math.min(2000, Math.floor(options.budget * 0.005)));
+  // Current results get a tenth of the budget (at most 16,000 tokens): one huge result
+  // cannot crowd out the episode, and each step appends less uncached input.
+  const currentCap = Math.max(
+    options.currentToolResultCap ?? Math.min(16000, Math.floor(options.budget * 0.1)),
+    pastCap,
+  );
+  return { pastCap, currentCap };
+}
+
+/** Resolves and checks a pack's options; throws {@link InvalidArgumentError}. */
+export function resolveSettings(options: PackOptions, counter: TokenCounter): Settings {
+  const { budget } = options;
+  if (!Number.isFinite(budget) || budget <= 0)
+    throw new InvalidArgumentError(`budget must be a positive number of tokens (got ${budget})`);
+  const lowWater = options.lowWater ?? 0.7;
+  if (!(lowWater > 0 && lowWater <= 1)) throw new InvalidArgumentError(`lowWater must be in (0, 1] (got ${lowWater})`);
+  const headShare = options.headShare ?? DEFAULT_HEAD_SHARE;
+  if (!(headShare >= 0 && headShare < lowWater)) {
+    throw new InvalidArgumentError(`headShare must be in [0, lowWater) (got ${headShare} with lowWater ${lowWater})`);
+  }
+  const { pastCap, currentCap } = toolResultCaps(options);
+  const retention = options.retention ?? 'episode';
+  if (!['episode', 'tool-episodes', 'all', 'none'].includes(retention)) {
+    throw new InvalidArgumentError(`retention must be one of episode, tool-episodes, all, none (got ${retention})`);
+  }
+  return {
+    budget: Math.floor(budget),
+    lowWater,
+    headShare,
+    context: { messages: options.messages, forms: packedFormsFor(counter), counter, retention, pastCap, currentCap },
+    pastKey: `${retention}|${pastCap}|${counter.calibration.factor}`,
+  };
+}
+
+/**
+ * Does the tokenizing work for one message ahead of time: its count and the packed
+ * forms a later `packContext` with the same options will need (shortened tool
+ * results, reasoning-free assistant message). Call it when a message is appended,
+ * so the packing call itself only adds up cached numbers.
+ */
+export function prepareForPacking(message: Message, options: MessageFormOptions): void {
+  const counter = options.tokenizer ?? defaultTokenCounter();
+  const forms = packedFormsFor(counter);
+  if (message.role === 'tool') {
+    // The larger cap first: its count goes further, and the smaller cap's head and
+    // tail come out of the same chunks. A result that is cut is never counted whole.
+    const { pastCap, currentCap } = toolResultCaps(options);
+    counter.countMessage(forms.tool(message, currentCap));
+    counter.countMessage(forms.tool(message, pastCap));
+    return;
+  }
+  counter.countMessage(message);
+  if (message.role === 'assistant') {
+    forms.reasoningTokens(message);
+    const stripped = forms.assistant(message, false);
+    if (stripped) counter.countMessage(stripped);
+  }
+}
+
+/**
+ * Leading system messages are folded into the system prompt. System and developer
+ * lines further on stay where they are, in the episode they stand in (evicted with
+ * it, never cut from the current one), and each adapter places them on its wire.
+ */
+export function foldSystem(
+  messages: readonly Message[],
+  system: string | undefined,
+): { system: string | undefined; start: number } {
+  let start = 0;
+  const parts = system ? [system] : [];
+  while (start < messages.length && messages[start]?.role === 'system') {
+    parts.push(messages[start]?.content as string);
+    start += 1;
+  }
+  return { system: parts.length > 0 ? parts.join('\n\n') : undefined, start };
+}
+
+/** A past episode's packed form, packed once per settings. */
+export function packPast(settings: Settings, start: number, end: number): PackedEpisode {
+  const { context } = settings;
+  return context.forms.pastEpisode(context.messages, start, end, settings.pastKey, () =>
+    packEpisode(context, start, end),
+  );
+}
+
+/**
+ * Throws {@link ContextOverflowError} when `message`, with the system prompt, the
+ * tools and the reply priming, does not fit in the budget: a user message that no
+ * pack of its episode could hold. The agent loop checks a new user message with it
+ * before saving it, so such a message never reaches the transcript.
+ */
+export function checkMessageFits(
+  message: Message,
+  options: Pick<PackOptions, 'messages' | 'system' | 'tools' | 'budget' | 'tokenizer'>,
+): void {
+  const counter = options.tokenizer ?? defaultTokenCounter();
+  const { system } = foldSystem(options.messages, options.system);
+  const context = countContext(counter, { system, tools: options.tools, messages: [message] });
+  if (context <= options.budget) return;
+  const own = counter.countMessage(message);
+  throw new ContextOverflowError(
+    context,
+    Math.floor(options.budget),
+    `The new ${message.role} message alone takes ${own} tokens, so no call could send it; it was not saved. ` +
+      'Send it in smaller parts, or raise the budget.',
+  );
+}

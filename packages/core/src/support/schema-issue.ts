@@ -1,0 +1,82 @@
+/**
+ * A zod failure in words a user can act on: the field it is about (`content[2].type`)
+ * and what is wrong with it (`must be one of text, reasoning, tool-call`). Shared by
+ * every persisted format, so their errors read alike.
+ */
+import type { z } from 'zod';
+
+/** The field a failed parse is about (empty for the value itself) and what is wrong with it. */
+export interface SchemaIssue {
+  field: string;
+  detail: string;
+}
+
+/** Describes the first issue of `error`, raised when parsing `value`. */
+export function describeSchemaIssue(error: z.ZodError, value: unknown): SchemaIssue {
+  const { issue, path } = deepestIssue(error.issues[0] as z.core.$ZodIssue, []);
+  return { field: formatPath(path), detail: describeIssue(issue, path, value) };
+}
+
+/**
+ * Unions report one issue per alternative; the alternative that got furthest
+ * (longest path) says best what is wrong.
+ */
+function deepestIssue(
+  issue: z.core.$ZodIssue,
+  prefix: PropertyKey[],
+): { issue: z.core.$ZodIssue; path: PropertyKey[] } {
+  const path = [...prefix, ...issue.path];
+  if (issue.code !== 'invalid_union' || issue.errors.length === 0) return { issue, path };
+  let best: { issue: z.core.$ZodIssue; path: PropertyKey[] } | undefined;
+  for (const branch of issue.errors) {
+    const first = branch[0];
+    if (!first) continue;
+    const candidate = deepestIssue(first, path);
+    if (!best || candidate.path.length > best.path.length) best = candidate;
+  }
+  return best ?? { issue, path };
+}
+
+function formatPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const key of path) {
+    if (typeof key === 'number') out += `[${key}]`;
+    else out += out ? `.${String(key)}` : String(key);
+  }
+  return out;
+}
+
+function describeIssue(issue: z.core.$ZodIssue, path: readonly PropertyKey[], root: unknown): string {
+  const received = receivedAt(path, root);
+  switch (issue.code) {
+    case 'invalid_union': {
+      const options = (issue as { options?: unknown[] }).options;
+      if (options) return `must be one of ${options.join(', ')}`;
+      return received === undefined ? 'is required' : 'does not match any allowed shape';
+    }
+    case 'invalid_type':
+      if (received === undefined) return 'is required';
+      return `must be ${issue.expected} (got ${describeValue(received)})`;
+    case 'invalid_value':
+      return `must be one of ${issue.values.map((value) => JSON.stringify(value)).join(', ')}`;
+    case 'too_small':
+      return issue.origin === 'string' ? 'must not be empty' : `must be at least ${String(issue.minimum)}`;
+    default:
+      return issue.message;
+  }
+}
+
+function receivedAt(path: readonly PropertyKey[], root: unknown): unknown {
+  let current: unknown = root;
+  for (const key of path) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as Record<PropertyKey, unknown>)[key];
+  }
+  return current;
+}
+
+function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  return typeof value;
+}
