@@ -1,5 +1,7 @@
-// One process of the approval restart test, on a file store. Imports the built packages.
-// Usage: node approval-child.mjs <directory> <session id> pause|approve|reject <call id>
+// One process of the approval restart test. Imports the built packages.
+// Usage: node approval-child.mjs <directory> <store> <session id> pause|approve|reject <call id>
+//   <directory>: where ran.log goes; <store>: `file` (the store lives in <directory> too),
+//   or `postgres <url> <schema>` (three arguments).
 //   pause:   sends the first message; prints the pending approvals as JSON and exits.
 //   approve: approves <call id>, then dies by SIGKILL before resuming (a crash between approval and resume).
 //   reject:  rejects <call id> with a reason and exits normally.
@@ -7,12 +9,20 @@ import { Agent, FileSessionStore } from '@episodic/core';
 import { scriptedModel } from '@episodic/core/testing';
 import { approvalScript, approvalTools } from './approval-script.mjs';
 
-const [directory, id, command, callId] = process.argv.slice(2);
+const [directory, kind, ...rest] = process.argv.slice(2);
+let store;
+if (kind === 'postgres') {
+  const { PostgresSessionStore } = await import('@episodic/postgres');
+  store = new PostgresSessionStore({ connectionString: rest.shift(), schema: rest.shift() });
+} else {
+  store = new FileSessionStore({ directory });
+}
+const [id, command, callId] = rest;
 const agent = new Agent({
   model: scriptedModel({ steps: approvalScript }),
   system: 'You fix CI.',
   tools: approvalTools(directory),
-  store: new FileSessionStore({ directory }),
+  store,
 });
 const session = await agent.session({ id });
 if (command === 'pause') {
@@ -26,3 +36,4 @@ if (command === 'pause') {
 } else {
   throw new Error(`unknown command ${command}`);
 }
+await store.close?.();
