@@ -134,7 +134,7 @@ export type { AgentEvent, AgentEventHandler, EpisodeFinishReason } from './loop/
 export { RunAbortedError, SessionBusyError } from './loop/agent-errors.js';
 export type { AgentTool, ApprovalContext, NeedsApproval, ToolContext, ToolOutput } from './loop/tool.js';
 export { ToolInputError } from './loop/tool-input-error.js';
-export type { SchemaIssue } from './support/schema-issues.js';
+export type { SchemaIssue } from './support/schema-issue.js';
 
 // loop: people in the loop (tool approvals), structured answers, agents as tools.
 export { autoApprove, autoReject } from './loop/approvals.js';

@@ -31,7 +31,7 @@ export type { ForeignReasoningWarning } from './reasoning/handoff/foreign-reason
 // normalisers build on the same conversion, issue wording and name rule as agent.asTool).
 export { isJsonObject, toolInputSchema, typeNames } from './support/json-schema.js';
 export type { JsonSchema } from './support/json-schema.js';
-export { describeIssues } from './support/schema-issues.js';
+export { describeIssues } from './support/schema-issue.js';
 export { assertToolName } from './loop/tool.js';
 
 // store: what another store implementation needs to behave like the built-in ones.

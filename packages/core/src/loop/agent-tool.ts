@@ -14,7 +14,7 @@
 import { z } from 'zod';
 import { hashText } from '../support/fingerprint.js';
 import { toolInputSchema } from '../support/json-schema.js';
-import { describeIssues } from '../support/schema-issues.js';
+import { describeIssues } from '../support/schema-issue.js';
 import type { AssistantMessage, Message, SubSessionReference, UserMessage } from '../message/message.js';
 import { assistantText } from '../message/message.js';
 import { MemorySessionStore } from '../store/memory-session-store.js';

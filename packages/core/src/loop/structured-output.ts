@@ -17,7 +17,7 @@ import type { AssistantMessage, Message, ToolMessage, UserMessage } from '../mes
 import { assistantText, toolCallsOf, toolResultText } from '../message/message.js';
 import type { OutputFormat } from '../model/model-adapter.js';
 import { type JsonSchema, toolInputSchema } from '../support/json-schema.js';
-import { describeIssues, type SchemaIssue } from '../support/schema-issues.js';
+import { describeIssues, type SchemaIssue } from '../support/schema-issue.js';
 import { InvalidArgumentError } from '../errors.js';
 import type { LoopSettings, NextStep } from './run-loop.js';
 import type { AgentTool } from './tool.js';

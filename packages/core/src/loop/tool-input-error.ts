@@ -4,7 +4,7 @@
  * names every bad field and says to call again.
  */
 import { EpisodicError } from '../errors.js';
-import type { SchemaIssue } from '../support/schema-issues.js';
+import type { SchemaIssue } from '../support/schema-issue.js';
 
 /** Thrown by a tool's `execute` for arguments its schema rejects; code `invalid_tool_input`. */
 export class ToolInputError extends EpisodicError {
