@@ -69,7 +69,7 @@ describe('episodic budget: human output', () => {
   });
 
   it('recommends the cheapest run that keeps the current episode whole, over every retention', async () => {
-    const json = await analysisOf([plainFile, '--budgets', '3k,8k,32k']);
+    const json = await analysisOf([plainFile, '--budgets', '3k,32k,64k']);
     expect(json.retentions).toEqual(['episode', 'tool-episodes', 'all']);
     const [small, middle] = json.runs;
     expect(small!.shortenedCalls).toBeGreaterThan(0);
@@ -79,7 +79,7 @@ describe('episodic budget: human output', () => {
     const best = json.recommendation.best!;
     expect(best.cost).toBe(cheapest);
     expect(json.recommendation.byRetention.map((entry) => entry.retention)).toEqual(['episode', 'tool-episodes', 'all']);
-    const text = (await runCli(['budget', plainFile, '--budgets', '3k,8k,32k'])).stdout;
+    const text = (await runCli(['budget', plainFile, '--budgets', '3k,32k,64k'])).stdout;
     expect(text).toContain(
       `Recommendation: ${formatCount(best.budget)} tokens with retention ${best.retention}, the cheapest run that keeps ` +
         'the current episode whole in at least 99.0% of calls',
@@ -394,8 +394,8 @@ describe('episodic budget: bad input exits 1 with a clear message', () => {
   });
 
   it('counts a current-episode tool result cut by the budget, not one cut by the fixed cap', async () => {
-    // One result of ~6,000 tokens (cut below 60k, where the cap is 10% of the budget)
-    // and one of ~40,000 (over the 16,000-token cap at every budget).
+    // One result of ~3,000 tokens (cut below 100k, where the cap is 3% of the budget)
+    // and one of ~40,000 (over the 4,000-token cap at every budget).
     const session: Message[] = [
       { role: 'user', content: 'Read both logs' },
       {
@@ -403,7 +403,7 @@ describe('episodic budget: bad input exits 1 with a clear message', () => {
         content: [{ type: 'tool-call', id: 'mid', name: 'read_log', args: {} }],
         model: sessionModel,
       },
-      { role: 'tool', toolCallId: 'mid', toolName: 'read_log', content: 'step ok\n'.repeat(2000) },
+      { role: 'tool', toolCallId: 'mid', toolName: 'read_log', content: 'step ok\n'.repeat(1000) },
       {
         role: 'assistant',
         content: [{ type: 'tool-call', id: 'big', name: 'read_log', args: {} }],
