@@ -12,6 +12,8 @@ export { FRAMING } from './tokens/token-counter.js';
 
 // packing: a context counted exactly as the packer counts it (the CLI's budget replay).
 export { countContext } from './packing/pack-context.js';
+// packing: the tool-result caps a budget gets by default (the CLI's budget replay compares at equal caps).
+export { toolResultCaps } from './packing/pack-settings.js';
 
 // model: profile lookup over a table (the profile tables live in @episodic/providers).
 export { findProfile } from './model/model-profile.js';

@@ -46,7 +46,8 @@ export interface Settings {
 /** Options that decide the packed form of a single message. */
 export type MessageFormOptions = Pick<PackOptions, 'budget' | 'tokenizer' | 'toolResultCap' | 'currentToolResultCap'>;
 
-function toolResultCaps(options: MessageFormOptions): { pastCap: number; currentCap: number } {
+/** The tool-result caps in force for these options: past episodes' and the current one's, in tokens. */
+export function toolResultCaps(options: MessageFormOptions): { pastCap: number; currentCap: number } {
   // Past results are small by default (0.5% of the budget, 64 to 2,000 tokens): old
   // episodes then take less room, evictions are rarer and the cached prefix lives
   // longer (measured in bench/results/packer.md). The model can always re-run a tool.
