@@ -16,16 +16,16 @@ async function exampleOf(section: string): Promise<string> {
   return block as string;
 }
 
-describe('README "Build an agent"', () => {
+describe('README examples', () => {
   const written: string[] = [];
   afterEach(async () => {
     vi.restoreAllMocks();
     for (const file of written.splice(0)) await rm(file, { force: true });
   });
 
-  it('is under 20 lines and runs as written', async () => {
-    const code = await exampleOf('Build an agent');
-    expect(code.trimEnd().split('\n').length).toBeLessThan(20);
+  /** Runs a section's block as written and returns what it logged, one array per console.log call. */
+  async function run(section: string): Promise<unknown[][]> {
+    const code = await exampleOf(section);
     // Run the block itself (through vitest, so @episodic/* resolve to the sources), from a
     // git-ignored folder inside the repo so its bare imports resolve like the README's reader's.
     const folder = new URL('test-output/', root);
@@ -35,9 +35,27 @@ describe('README "Build an agent"', () => {
     await writeFile(file, code);
     const log = vi.spyOn(console, 'log').mockImplementation(() => {});
     await import(pathToFileURL(file).href);
-    expect(log).toHaveBeenCalledTimes(1);
-    const [text, inputTokens] = log.mock.calls[0] ?? [];
+    return log.mock.calls;
+  }
+
+  it('is under 20 lines and runs as written', async () => {
+    expect((await exampleOf('Build an agent')).trimEnd().split('\n').length).toBeLessThan(20);
+    const logged = await run('Build an agent');
+    expect(logged).toHaveLength(1);
+    const [text, inputTokens] = logged[0] ?? [];
     expect(text).toBe('2 + 3 = 5');
     expect(inputTokens).toBeGreaterThan(50);
+  });
+
+  it('"Tool approvals" pauses, and a reopened session approves and resumes', async () => {
+    expect(await run('Tool approvals')).toEqual([['paused', ['deploy']], ['Deployed to production.']]);
+  });
+
+  it('"Structured answers" recovers from a failed check and logs the typed answer', async () => {
+    expect(await run('Structured answers')).toEqual([['a.test.ts', 3]]);
+  });
+
+  it('"Agents as tools" answers with the sub-agent`s text and counts its calls', async () => {
+    expect(await run('Agents as tools')).toEqual([['a.test.ts is flaky: its retry races onIdle().', 1, 3]]);
   });
 });

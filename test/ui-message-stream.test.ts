@@ -58,6 +58,15 @@ function agent(): Agent {
   });
 }
 
+function arrayStream(chunks: readonly UIMessageChunk[]): ReadableStream<UIMessageChunk> {
+  return new ReadableStream({
+    start(controller) {
+      for (const chunk of chunks) controller.enqueue(chunk);
+      controller.close();
+    },
+  });
+}
+
 async function collect(stream: ReadableStream<UIMessageChunk>): Promise<UIMessageChunk[]> {
   const chunks: UIMessageChunk[] = [];
   for await (const chunk of stream) chunks.push(chunk);
@@ -187,6 +196,29 @@ describe('toUIMessageStream', () => {
     expect(chat.status).toBe('error');
     // The provider's wording (and its request id) stays on the server.
     expect(chat.error?.message).toBe('The agent stopped with an error (model_invalid_request).');
+  });
+
+  it('asks for approval the way the AI SDK does: an approval request on the tool part, the step ends with tool calls', async () => {
+    const deploy: AgentTool = {
+      spec: { name: 'deploy', description: 'Deploys.', inputSchema: { type: 'object' } },
+      needsApproval: true,
+      execute: async () => ({ content: 'deployed' }),
+    };
+    const model = scriptedModel({ steps: [{ toolCalls: [{ id: 'd1', name: 'deploy', args: {} }] }, { text: 'Shipped.' }] });
+    const session = await new Agent({ model, tools: [deploy], budget: 20_000 }).session();
+    const chunks = await collect(toUIMessageStream(session.stream('Ship it')));
+    const schema = uiMessageChunkSchema();
+    for (const chunk of chunks) expect((await schema.validate!(chunk)).success, JSON.stringify(chunk)).toBe(true);
+    expect(chunks).toContainEqual({ type: 'tool-approval-request', approvalId: 'd1', toolCallId: 'd1' });
+    expect(chunks.at(-1)).toMatchObject({ type: 'finish', finishReason: 'tool-calls', messageMetadata: { finishReason: 'paused' } });
+    let rendered: UIMessage | undefined;
+    for await (const update of readUIMessageStream({ stream: arrayStream(chunks) })) rendered = update;
+    const part = rendered!.parts.find((candidate) => candidate.type === 'tool-deploy');
+    expect(part).toMatchObject({ state: 'approval-requested', approval: { id: 'd1' } });
+    await session.approve('d1');
+    const resumed = await collect(toUIMessageStream(session.resumeStream()));
+    expect(resumed).toContainEqual({ type: 'tool-output-available', toolCallId: 'd1', output: 'deployed' });
+    expect(resumed.at(-1)).toMatchObject({ type: 'finish', finishReason: 'stop' });
   });
 
   it('turns a failure to start (a busy session) into an error chunk', async () => {

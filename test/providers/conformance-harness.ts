@@ -8,6 +8,7 @@
 import {
   Agent,
   type AgentEvent,
+  type AgentTool,
   type EpisodeResult,
   MemorySessionStore,
   type ModelAdapter,
@@ -30,7 +31,9 @@ export type ScenarioName =
   | 'abort-mid-stream'
   | 'rate-limit-then-success'
   | 'context-overflow-repack'
-  | 'model-switch';
+  | 'model-switch'
+  | 'approval-pause-resume'
+  | 'structured-output-recovered';
 
 /** What a scenario leaves for provider-specific hooks to inspect. */
 export interface ScenarioResult {
@@ -127,6 +130,8 @@ export interface AgentSetup {
   stopWhen?: StopCondition;
   budget?: number;
   tokenizer?: TokenCounter;
+  /** Default the conformance tools. */
+  tools?: readonly AgentTool[];
 }
 
 /** One scenario's server, adapter, store and records. */
@@ -161,7 +166,7 @@ export class Harness {
     return new Agent({
       model: setup.model ?? this.adapter,
       system: SYSTEM,
-      tools: testAgentTools,
+      tools: setup.tools ?? testAgentTools,
       store: this.store,
       // The loop waits through this; recording instead keeps a 429 scenario instant.
       retry: {

@@ -14,6 +14,7 @@ import {
   RunAbortedError,
 } from '@episodic/core';
 import { expect } from 'vitest';
+import { z } from 'zod';
 import type { ScriptedReply } from '../servers/scripted-server.js';
 import {
   current,
@@ -25,7 +26,7 @@ import {
   type ScenarioResult,
   viewOf,
 } from './conformance-harness.js';
-import { testToolSpecs } from './conformance-tools.js';
+import { testAgentTools, testToolSpecs } from './conformance-tools.js';
 
 const statusesOf = (harness: Harness) => harness.calls().map((call) => call.status);
 
@@ -274,6 +275,78 @@ async function modelSwitch(h: Harness): Promise<ScenarioResult> {
   return h.result(session);
 }
 
+/**
+ * Parallel calls, one of which needs approval: the other runs at once and the
+ * episode pauses; an agent built afresh (as another process would) on the same
+ * store approves and resumes. The resumed call is the same episode, so its
+ * reasoning goes back with its opaque data, and every call has its result.
+ */
+async function approvalPauseResume(h: Harness): Promise<ScenarioResult> {
+  const tools = testAgentTools.map((tool) => (tool.spec.name === 'read_file' ? { ...tool, needsApproval: true } : tool));
+  const both: ScriptedReply = {
+    type: 'reply',
+    reasoning: ['g: read the log and the file'],
+    toolCalls: [
+      { name: 'get_ci_log', args: { run: 5 } },
+      { name: 'read_file', args: { path: 'f.ts' } },
+    ],
+  };
+  h.server.enqueue(both, { type: 'reply', reasoning: ['g: conclude'], text: 'Fixed in f.ts.' });
+  const paused = await h.send(await h.session(h.agent({ tools })), 'Check run 5 and f.ts');
+  expect(paused.status).toBe('paused');
+  expect(paused.pendingApprovals.map((request) => request.toolName)).toEqual(['read_file']);
+  const reopened = await h.session(h.agent({ model: h.createAdapter(h.target.models.primary), tools }));
+  await reopened.approveAll();
+  const result = await h.resume(reopened);
+  expect(result).toMatchObject({ status: 'finished', text: 'Fixed in f.ts.' });
+  const calls = h.calls();
+  expect(statusesOf(h)).toEqual([200, 200]);
+  h.expectEcho(calls[1], current(both));
+  expectNoOrphans(calls);
+  expect(viewOf(calls[1]).toolResultIds).toHaveLength(2);
+  expect(viewOf(calls[1]).toolErrorIds).toEqual([]);
+  return h.result(reopened);
+}
+
+const Diagnosis = z.object({ verdict: z.enum(['flaky', 'broken']), file: z.string() });
+
+/**
+ * A structured answer whose first try breaks the schema: natively (the format in the
+ * wire API's field, the answer as JSON text) where the profile says so, else through
+ * the final_answer tool. The failed check goes back to the model, and the second
+ * answer is accepted and typed.
+ */
+async function structuredOutputRecovered(h: Harness): Promise<ScenarioResult> {
+  const native = h.adapter.profile?.structuredOutput === 'native';
+  const answer = (value: Record<string, unknown>, thought: string): ScriptedReply =>
+    native
+      ? { type: 'reply', reasoning: [thought], text: JSON.stringify(value) }
+      : { type: 'reply', reasoning: [thought], toolCalls: [{ name: 'final_answer', args: value }] };
+  const look: ScriptedReply = {
+    type: 'reply',
+    reasoning: ['s: read the log first'],
+    toolCalls: [{ name: 'get_ci_log', args: { run: 9 } }],
+  };
+  const first = answer({ verdict: 'maybe', file: 'a.test.ts' }, 's: answer');
+  h.server.enqueue(look, first, answer({ verdict: 'flaky', file: 'a.test.ts' }, 's: fix the verdict'));
+  const session = await h.session();
+  const result = await session.send('Why is CI red?', { output: Diagnosis, onEvent: (event) => h.events.push(event) });
+  expect(result.status === 'finished' && result.output).toEqual({ verdict: 'flaky', file: 'a.test.ts' });
+  const calls = h.calls();
+  expect(statusesOf(h)).toEqual([200, 200, 200]);
+  expectNoOrphans(calls);
+  const [asked, , retried] = calls.map(viewOf);
+  if (native) {
+    expect(asked?.outputFormat?.schema).toMatchObject({ properties: { verdict: {}, file: {} } });
+    expect(retried?.userTexts.at(-1)).toContain('does not match the required schema');
+  } else {
+    expect(asked?.outputFormat).toBeUndefined();
+    expect(retried?.toolErrorIds).toEqual([retried?.toolCallIds.at(-1)]);
+    h.expectEcho(calls[2], current(look, first));
+  }
+  return h.result(session);
+}
+
 /** Every scenario of the suite, in the order it runs. */
 export const scenarios: Record<ScenarioName, { title: string; run(harness: Harness): Promise<ScenarioResult> }> = {
   'three-tool-steps': {
@@ -304,5 +377,13 @@ export const scenarios: Record<ScenarioName, { title: string; run(harness: Harne
   'model-switch': {
     title: 'switches model mid-episode and keeps going without sending the other model`s opaque reasoning',
     run: modelSwitch,
+  },
+  'approval-pause-resume': {
+    title: 'pauses for an approval, and a reopened session resumes the same episode with its reasoning',
+    run: approvalPauseResume,
+  },
+  'structured-output-recovered': {
+    title: 'asks for a structured answer (natively where the profile says so), feeds a failed check back and returns the typed answer',
+    run: structuredOutputRecovered,
   },
 };

@@ -47,7 +47,8 @@ describe('the public API of @episodic/providers', () => {
     const fromShared = [...text.matchAll(/export (?:type )?\{([^}]*)\} from '\.\/shared\/[^']+'/g)].flatMap((match) =>
       (match[1] ?? '').split(',').map((name) => name.replace(/\btype\b/, '').trim()).filter(Boolean),
     );
-    expect(fromShared.sort()).toEqual(['AdapterWarning', 'MissingApiKeyError', 'PreparedRequest', 'ProviderAdapter']);
+    // ToolCallIdRule is the type of a public profile field (AnthropicProfileFields.toolCallId).
+    expect(fromShared.sort()).toEqual(['AdapterWarning', 'MissingApiKeyError', 'PreparedRequest', 'ProviderAdapter', 'ToolCallIdRule']);
   });
 
   it('has these runtime values (a change here is a change of the public API)', () => {

@@ -3,6 +3,7 @@
  * PROVIDERS.md from the API and field reports). Used by ./anthropic-server.ts.
  */
 import { canonicalJson, type RequestView } from './scripted-server.js';
+import { anthropicFormatProblem, anthropicFormatView } from './structured-output-rules.js';
 
 /** A content block on the wire (only the fields the checks read). */
 export interface WireBlock {
@@ -104,6 +105,8 @@ export function viewOfAnthropicRequest(body: AnthropicBody, signatures: Signatur
     messageCount: body.messages.length,
     cacheBreakpoints: countBreakpoints(body),
   };
+  const format = anthropicFormatView(body.output_config);
+  if (format) view.outputFormat = format;
   body.messages.forEach((message, index) => {
     for (const block of message.content) {
       if (block.type === 'thinking' || block.type === 'redacted_thinking') {
@@ -143,6 +146,7 @@ export function validateAnthropicRequest(
   context: ValidationContext,
 ): string | undefined {
   return (
+    anthropicFormatProblem(body.output_config, body.model) ??
     checkThinkingConfig(body, headers, context) ??
     checkCacheControl(body) ??
     checkTextBlocks(body) ??

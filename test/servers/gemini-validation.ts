@@ -4,6 +4,7 @@
  * ./gemini-server.ts.
  */
 import type { RequestView } from './scripted-server.js';
+import { geminiFormatProblem, geminiFormatView } from './structured-output-rules.js';
 
 /** A part on the wire (only the fields the checks read). */
 export interface GeminiPart {
@@ -26,6 +27,7 @@ export interface GeminiBody {
   tools?: { functionDeclarations?: { name: string }[] }[];
   generationConfig?: {
     thinkingConfig?: { thinkingBudget?: number; thinkingLevel?: string; includeThoughts?: boolean };
+    [field: string]: unknown;
   };
 }
 
@@ -70,6 +72,8 @@ export function viewOfGeminiRequest(model: string, body: GeminiBody, issued: Map
     messageCount: body.contents.length,
     cacheBreakpoints: 0,
   };
+  const format = geminiFormatView(body.generationConfig);
+  if (format) view.outputFormat = format;
   for (const content of body.contents) {
     const thoughts = content.parts.filter((part) => part.thought === true);
     view.reasoningItems += thoughts.length;
@@ -99,7 +103,9 @@ export function validateGeminiRequest(
   body: GeminiBody,
   context: GeminiValidationContext,
 ): string | undefined {
+  const hasFunctions = (body.tools ?? []).some((tool) => (tool.functionDeclarations?.length ?? 0) > 0);
   return (
+    geminiFormatProblem(body.generationConfig, model, hasFunctions) ??
     checkThinkingConfig(model, body, context) ??
     checkSignaturesGenuine(model, body, context) ??
     checkCallResponsePairing(body, context) ??

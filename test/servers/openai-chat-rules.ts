@@ -43,6 +43,8 @@ export interface ChatFamilyRule {
   errorAfterLength?: { code: number; message: string };
   /** Only these models take the reasoning request fields (`reasoning_format`, `reasoning_effort`); others refuse them. */
   reasoningModels?: RegExp;
+  /** Takes `response_format` type `json_schema` (structured answers); other hosts refuse it. */
+  jsonSchemaAnswers?: boolean;
 }
 
 /** The families the conformance suite runs. */
@@ -68,6 +70,7 @@ export type ChatFamily =
 export const chatFamilyRules: Readonly<Record<ChatFamily, ChatFamilyRule>> = {
   openai: {
     stream: 'none',
+    jsonSchemaAnswers: true,
     maxTokensRefused: /^(o\d|gpt-5(?!-chat))/,
     toolsWithEffortRejected: /^gpt-5\.([2-9]|\d{2,})/,
   },

@@ -9,7 +9,7 @@
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import { modelJson, rewrittenArguments } from './model-json.js';
+import { checkArgumentsVerbatim, modelJson } from './model-json.js';
 import {
   type ChatFamily,
   type ChatFamilyRule,
@@ -37,6 +37,7 @@ import {
   startSse,
   writeSseEvent,
 } from './sse.js';
+import { openAIFormatProblem, openAIFormatView } from './structured-output-rules.js';
 
 type WireMessage = Record<string, unknown> & { role?: string };
 
@@ -72,7 +73,13 @@ export async function startOpenAIChatServer(family: ChatFamily): Promise<OpenAIS
     const messages = Array.isArray(body.messages) ? (body.messages as WireMessage[]) : [];
     const model = String(body.model);
     record.view = viewOfChatRequest(model, messages, rule, issued, sign);
-    const problem = validateChatRequest(body, messages, rule, sign) ?? checkArgumentsVerbatim(messages, model, issuedCalls);
+    const format = chatFormat(body.response_format);
+    const formatView = openAIFormatView(format);
+    if (formatView) record.view.outputFormat = formatView;
+    const problem =
+      responseFormatProblem(format, rule) ??
+      validateChatRequest(body, messages, rule, sign) ??
+      checkArgumentsVerbatim(messages, model, issuedCalls);
     if (problem) return refuse(problem);
     const scripted = queue.shift() ?? { type: 'reply', text: 'ok' };
     if (answerScriptedError(response, record, scripted)) return;
@@ -114,6 +121,22 @@ export async function startOpenAIChatServer(family: ChatFamily): Promise<OpenAIS
     modelCalls: () => requests.filter((entry) => entry.view !== undefined),
     close: () => server.close(),
   };
+}
+
+/** Chat's `response_format` in the Responses shape (`json_schema` fields next to `type`). */
+function chatFormat(responseFormat: unknown): unknown {
+  const format = responseFormat as { type?: unknown; json_schema?: Record<string, unknown> } | undefined;
+  return format?.type === 'json_schema' ? { type: 'json_schema', ...format.json_schema } : format;
+}
+
+/** A json_schema answer format: checked on OpenAI, refused by hosts without it (DeepSeek's wording). */
+function responseFormatProblem(format: unknown, rule: ChatFamilyRule): ChatRejection | undefined {
+  if ((format as { type?: unknown } | undefined)?.type !== 'json_schema') return undefined;
+  if (!rule.jsonSchemaAnswers) {
+    return { status: 400, message: 'This response_format type is unavailable now', code: 'invalid_request_error' };
+  }
+  const problem = openAIFormatProblem(format, 'response_format.json_schema');
+  return problem ? { status: 400, message: problem, param: 'response_format', code: 'invalid_json_schema' } : undefined;
 }
 
 /** The family's rules over the request; the first violation, if any. */
@@ -163,22 +186,6 @@ function validateChatRequest(
 
 function toolCallsOf(message: WireMessage): { id: string; function?: { arguments?: string } }[] {
   return Array.isArray(message.tool_calls) ? (message.tool_calls as { id: string }[]) : [];
-}
-
-/** Strict rule beyond the API: a call of this model goes back with the arguments string it wrote. */
-function checkArgumentsVerbatim(
-  messages: WireMessage[],
-  model: string,
-  issuedCalls: ReadonlyMap<string, { model: string; arguments: string }>,
-): ChatRejection | undefined {
-  for (const [index, message] of messages.entries()) {
-    for (const [position, call] of toolCallsOf(message).entries()) {
-      const known = issuedCalls.get(call.id);
-      if (known?.model === model && call.function?.arguments !== known.arguments)
-        return { status: 400, message: rewrittenArguments(`messages[${index}].tool_calls[${position}].function.arguments`, call.id) };
-    }
-  }
-  return undefined;
 }
 
 function checkAssistantMessage(

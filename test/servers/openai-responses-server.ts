@@ -27,6 +27,7 @@ import {
   startSse,
   writeSseEvent,
 } from './sse.js';
+import { openAIFormatProblem, openAIFormatView } from './structured-output-rules.js';
 
 /** Scripted answers: the neutral ones plus OpenAI-only endings. */
 export type OpenAIScript =
@@ -159,6 +160,11 @@ export async function startOpenAIResponsesServer(): Promise<OpenAIScriptedServer
     const unsupported = reasoningParameterProblem(body);
     if (unsupported) return refuse(400, unsupported.message, unsupported.code);
     record.view = viewOfResponsesRequest(body, issued);
+    const format = (body.text as { format?: unknown } | undefined)?.format;
+    const formatView = openAIFormatView(format);
+    if (formatView) record.view.outputFormat = formatView;
+    const formatProblem = openAIFormatProblem(format, 'text.format');
+    if (formatProblem) return refuse(400, formatProblem, 'invalid_json_schema');
     const problem = validateResponsesInput(body, issued);
     if (problem) return refuse(problem.status, problem.message, problem.code);
     const scripted = queue.shift() ?? { type: 'reply', text: 'ok' };

@@ -33,6 +33,15 @@ export type ScriptedResponse =
   /** Streams `text` and then holds the stream open until the client goes away. */
   | { type: 'stall'; text: string };
 
+/** A structured-answer format a request carried, as the conformance suite sees it. */
+export interface OutputFormatView {
+  /** The format's name, where the wire API has one. */
+  name?: string;
+  /** OpenAI's strict flag. */
+  strict?: boolean;
+  schema: unknown;
+}
+
 /** A request as the conformance suite sees it, independent of the wire format. */
 export interface RequestView {
   model: string;
@@ -56,6 +65,8 @@ export interface RequestView {
   messageCount: number;
   /** Cache breakpoints placed (Anthropic); 0 where the provider caches implicitly. */
   cacheBreakpoints: number;
+  /** The structured-answer format the request carried (native structured output), if any. */
+  outputFormat?: OutputFormatView;
 }
 
 /** One request the server received. */

@@ -7,6 +7,7 @@
  */
 import {
   Agent,
+  type ApprovalRecord,
   type Message,
   SessionBusyError,
   SessionConflictError,
@@ -34,6 +35,10 @@ export interface StoreUnderTest {
 }
 
 const user: Message = { role: 'user', content: 'Run the checks.' };
+const decided: ApprovalRecord = {
+  version: 1,
+  decisions: [{ callId: 'c1', sessionId: 's', decision: 'approved', decidedAt: '2026-01-01T00:00:00.000Z' }],
+};
 const step = (index: number): Message[] => [
   { role: 'assistant', content: [{ type: 'tool-call', id: `c${index}`, name: 'check', args: { index } }] },
   { role: 'tool', toolCallId: `c${index}`, toolName: 'check', content: `ok ${index}`, isError: false },
@@ -79,11 +84,17 @@ export function concurrencyCases(open: () => Promise<StoreUnderTest>, options: {
     );
     await expect(store.append('s', step(1))).rejects.toBeInstanceOf(SessionBusyError);
     await expect(store.saveState('s', { version: 1, evictedEpisodes: 0 })).rejects.toBeInstanceOf(SessionBusyError);
+    // An approval decision between runs is written without a lease: refused while a run holds the session.
+    await expect(store.saveApprovals!('s', decided)).rejects.toBeInstanceOf(SessionBusyError);
+    await expect(store.saveApprovals!('s', decided, { lease: stale })).rejects.toBeInstanceOf(SessionConflictError);
     await other.append('s', step(1), { lease: current, expectedLength: 1 });
     await current.release();
     const loaded = await store.load('s');
     expect(loaded?.messages).toEqual([user, ...step(1)]);
     expect(loaded?.packState).toBeUndefined();
+    expect(loaded?.approvals).toBeUndefined();
+    await store.saveApprovals!('s', decided);
+    expect((await store.load('s'))?.approvals).toEqual(decided);
   });
 
   it('refuses an append that expects another length, writing nothing', async () => {

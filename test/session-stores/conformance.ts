@@ -2,7 +2,7 @@
  * The shared conformance suite every SessionStore runs: each store's test file is a
  * single call to {@link sessionStoreConformance}.
  */
-import { Agent, type Message, type PackState } from '@episodic/core';
+import { Agent, type AgentTool, type ApprovalRecord, type Message, type PackState } from '@episodic/core';
 import { scriptedModel } from '@episodic/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { concurrencyCases, type StoreUnderTest } from './concurrency-conformance.js';
@@ -127,6 +127,49 @@ export function sessionStoreConformance(name: string, factory: StoreFactory, tra
         'user',
         'assistant',
       ]);
+    });
+
+    it('keeps the approval record beside the transcript, replaced whole and deleted on request', async () => {
+      const store = await open();
+      expect(store.saveApprovals, 'stores shared across processes must persist approval decisions').toBeDefined();
+      await store.append('s', [user, assistant]);
+      const record: ApprovalRecord = {
+        version: 1,
+        decisions: [{ callId: 'call_1', sessionId: 's', decision: 'rejected', reason: 'no', decidedAt: '2026-01-01T00:00:00.000Z' }],
+      };
+      await store.saveApprovals?.('s', { version: 1, decisions: [] });
+      await store.saveApprovals?.('s', record);
+      expect((await store.load('s'))?.approvals).toEqual(record);
+      await store.saveApprovals?.('s', undefined);
+      expect((await store.load('s'))?.approvals).toBeUndefined();
+      await store.saveApprovals?.('s', undefined); // deleting twice is harmless
+    });
+
+    it('keeps a paused episode and its approval decisions across reopening', async () => {
+      const store = await open();
+      const ran: string[] = [];
+      const deploy: AgentTool = {
+        spec: { name: 'deploy', description: 'deploys', inputSchema: { type: 'object' } },
+        needsApproval: true,
+        execute: async (_args, context) => {
+          ran.push(context.toolCallId);
+          return { content: 'deployed' };
+        },
+      };
+      const model = scriptedModel({
+        steps: [{ reasoning: 'ship it', toolCalls: [{ id: 'd1', name: 'deploy', args: {} }] }, { text: 'shipped' }],
+      });
+      const agent = new Agent({ model, tools: [deploy], store });
+      const paused = await (await agent.session({ id: 'p' })).send('deploy');
+      expect(paused.status).toBe('paused');
+      const reopened = await agent.session({ id: 'p' });
+      expect(reopened.pendingApprovals).toEqual([{ callId: 'd1', toolName: 'deploy', args: {}, sessionId: 'p' }]);
+      await reopened.approve('d1');
+      const decided = await agent.session({ id: 'p' });
+      expect(decided.pendingApprovals).toEqual([]);
+      expect((await decided.resume()).text).toBe('shipped');
+      expect(ran).toEqual(['d1']);
+      expect((await store.load('p'))?.approvals).toBeUndefined();
     });
 
     describe('one writer per session', () => concurrencyCases(openTested, traits));

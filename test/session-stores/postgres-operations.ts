@@ -45,7 +45,23 @@ export function postgresOperations(name: string, harness: PostgresHarness): void
       expect(applied.flat().sort()).toEqual(Array.from({ length: SCHEMA_VERSION }, (_, index) => index + 1));
       expect(await open().migrate()).toEqual([]);
       const rows = await harness.sql(`SELECT version FROM ${schema}.episodic_migrations ORDER BY version`);
-      expect(rows.map((row) => Number(row.version))).toEqual([1, 2]);
+      expect(rows.map((row) => Number(row.version))).toEqual([1, 2, 3]);
+    });
+
+    it('migrates a version 2 database to the approval column, keeping its sessions', async () => {
+      await open().append('s', [user, answer]);
+      // A database as version 2 left it: no approvals column, two migrations recorded.
+      await harness.sql(`ALTER TABLE ${schema}.episodic_sessions DROP COLUMN approvals`);
+      await harness.sql(`DELETE FROM ${schema}.episodic_migrations WHERE version = 3`);
+      const upgraded = open();
+      expect(await upgraded.migrate()).toEqual([3]);
+      expect((await upgraded.load('s'))?.messages).toEqual([user, answer]);
+      const record = {
+        version: 1 as const,
+        decisions: [{ callId: 'c1', sessionId: 's', decision: 'approved' as const, decidedAt: '2025-01-01T00:00:00.000Z' }],
+      };
+      await upgraded.saveApprovals('s', record);
+      expect((await upgraded.load('s'))?.approvals).toEqual(record);
     });
 
     it('refuses a database migrated by a newer version', async () => {

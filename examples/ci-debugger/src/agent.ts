@@ -64,6 +64,8 @@ export interface CiDebuggerOptions {
   concurrency?: number;
   /** Adjusts the tool set (add your own tools, or stand-ins in tests). */
   customizeTools?: (tools: AgentTool[]) => AgentTool[];
+  /** apply_patch waits for a person's approval (the episode pauses; see `session.approve()`). */
+  confirmPatches?: boolean;
 }
 
 /**
@@ -80,11 +82,15 @@ export interface CiDebugger {
 
 /** Builds the agent around a model. */
 export function createCiDebugger(options: CiDebuggerOptions): CiDebugger {
-  const { tools, scratch } = ciDebuggerTools({
+  const built = ciDebuggerTools({
     project: options.project ?? FIXTURE_PROJECT,
     logs: options.logs ?? FIXTURE_LOGS,
     concurrency: options.concurrency,
   });
+  const { scratch } = built;
+  const tools = options.confirmPatches
+    ? built.tools.map((tool) => (tool.spec.name === 'apply_patch' ? { ...tool, needsApproval: true } : tool))
+    : built.tools;
   const profile = options.model.profile;
   const modelBudget = profile ? profile.contextWindow - profile.maxOutputTokens : DEFAULT_BUDGET;
   const agent = new Agent({

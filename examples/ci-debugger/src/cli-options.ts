@@ -17,6 +17,10 @@ export interface CliOptions {
   task: string | undefined;
   /** Offline only: send the built-in follow-up questions as further episodes. */
   followUp: boolean;
+  /** Ask before each apply_patch call (the episode pauses until you answer). */
+  confirm: boolean;
+  /** With --confirm: approve every patch without asking (the approvals are still recorded). */
+  yes: boolean;
 }
 
 /** The usage text. */
@@ -33,6 +37,8 @@ Without --provider the agent runs offline on a scripted model (no network, no ke
   --sessions DIR    where transcripts are saved (default .episodic/sessions)
   --task TEXT       the first user message (default: find and fix the flaky CI test)
   --no-follow-up    offline: skip the built-in follow-up questions
+  --confirm         ask on the terminal before each patch is applied (apply_patch)
+  --yes             with --confirm: approve every patch without asking
   -h, --help        show this help
 
 Follow-ups: when stdin is not a terminal, each line on stdin is sent as a follow-up
@@ -63,6 +69,9 @@ export function parseCliOptions(argv: readonly string[]): CliOptions {
   if (values.provider === undefined && (values.model !== undefined || values['base-url'] !== undefined)) {
     throw new UsageError('--model and --base-url need --provider NAME.');
   }
+  if (values.yes === true && values.confirm !== true) {
+    throw new UsageError('--yes answers the --confirm question: use it together with --confirm.');
+  }
   const budget = values.budget === undefined ? undefined : Number(values.budget);
   if (budget !== undefined && !(Number.isInteger(budget) && budget >= 2_000)) {
     throw new UsageError(`--budget must be a whole number of tokens, at least 2000 (got "${values.budget}").`);
@@ -76,6 +85,8 @@ export function parseCliOptions(argv: readonly string[]): CliOptions {
     sessions: values.sessions ?? '.episodic/sessions',
     task: values.task,
     followUp: values['no-follow-up'] !== true,
+    confirm: values.confirm === true,
+    yes: values.yes === true,
   };
 }
 
@@ -93,6 +104,8 @@ function parse(argv: readonly string[]) {
       sessions: { type: 'string' },
       task: { type: 'string' },
       'no-follow-up': { type: 'boolean' },
+      confirm: { type: 'boolean' },
+      yes: { type: 'boolean', short: 'y' },
     },
   });
 }

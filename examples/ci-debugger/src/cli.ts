@@ -5,11 +5,20 @@
  * and a summary, and saves the session transcript.
  */
 import path from 'node:path';
-import { type EpisodeResult, EpisodicError, FileSessionStore, type ModelAdapter, type Session } from '@episodic/core';
+import {
+  autoApprove,
+  type EpisodeResult,
+  EpisodicError,
+  FileSessionStore,
+  type ModelAdapter,
+  type RunOptions,
+  type Session,
+} from '@episodic/core';
 import { createCiDebugger, DEFAULT_TASK, OFFLINE_BUDGET, OFFLINE_FOLLOW_UPS } from './agent.js';
 import { type CliOptions, parseCliOptions, USAGE } from './cli-options.js';
 import { followUps } from './follow-ups.js';
 import { offlineModel } from './offline-model.js';
+import { askOnTerminal, untilFinished } from './patch-approval.js';
 import { ProgressPrinter } from './progress.js';
 import { createModel } from './providers.js';
 import { formatSummary } from './summary.js';
@@ -37,7 +46,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   write(offline ? `${OFFLINE_BANNER}\n` : `Episodic CI debugger: ${model.model.provider} / ${model.model.id}\n`);
   const store = new FileSessionStore({ directory: path.resolve(options.sessions) });
   const budget = options.budget ?? (offline ? OFFLINE_BUDGET : undefined);
-  const { agent, scratch } = createCiDebugger({ model, budget, store });
+  const { agent, scratch } = createCiDebugger({ model, budget, store, confirmPatches: options.confirm });
   const session = await agent.session();
   const transcript = store.transcriptPath(session.id);
   write(
@@ -85,6 +94,10 @@ function prepare(
     io.stdout.write(`${USAGE}\n`);
     return 0;
   }
+  if (options.confirm && !options.yes && io.stdin.isTTY !== true) {
+    io.stderr.write('--confirm asks on the terminal, and stdin is not one: run it in a terminal, or add --yes.\n');
+    return 2;
+  }
   const offline = options.provider === undefined;
   try {
     const model = offline
@@ -105,7 +118,15 @@ async function converse(
   progress: ProgressPrinter,
   { offline, io, signal }: { offline: boolean; io: CliIo; signal: AbortSignal },
 ): Promise<EpisodeResult> {
-  const run = (input: string) => session.send(input, { onEvent: progress.onEvent, signal });
+  const runOptions: RunOptions = {
+    onEvent: progress.onEvent,
+    signal,
+    // --confirm --yes: every patch approved without asking (the results still say so).
+    ...(options.yes ? { approvalPolicy: autoApprove } : {}),
+  };
+  const ask = (request: Parameters<typeof askOnTerminal>[0]) =>
+    askOnTerminal(request, { input: io.stdin, output: io.stdout });
+  const run = (input: string) => untilFinished(session, session.send(input, runOptions), { run: runOptions, ask });
   const first = await run(options.task ?? DEFAULT_TASK);
   if (offline && options.followUp && options.task === undefined) {
     for (const question of OFFLINE_FOLLOW_UPS) await run(question);

@@ -70,6 +70,9 @@ export class ProgressPrinter {
         this.totals.toolCalls += 1;
         write(`  → ${printable(event.call.name)} ${preview(JSON.stringify(event.call.args), 140)}\n`);
         break;
+      case 'approval-requested':
+        write(`  ${this.yellow('?')} ${printable(event.request.toolName)} waits for your approval\n`);
+        break;
       case 'tool-result':
         write(
           `  ${event.result.isError ? this.red('✗') : '←'} ${printable(event.result.toolName)} ${size(toolResultText(event.result).length)} ` +
@@ -179,7 +182,7 @@ const CONTROL = /[^\t\n\u0020-\u007e\u00a0-\uffff]/g;
  * Model, user and tool text with its control characters written as `\uXXXX`, so an
  * escape sequence in it cannot retitle, clear or recolour the terminal.
  */
-function printable(text: string): string {
+export function printable(text: string): string {
   return text.replaceAll(CONTROL, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 

@@ -69,7 +69,10 @@ describe('episodic budget: human output', () => {
   });
 
   it('recommends the cheapest run that keeps the current episode whole, over every retention', async () => {
-    const json = await analysisOf([plainFile, '--budgets', '3k,8k,32k']);
+    // Episodes of six steps with long reasoning: the current episode outgrows 3k, not 8k.
+    const heavy = budgetSession({ episodes: 4, steps: 6, resultWords: 400, reasoningWords: 300, system: 'You debug CI failures.' });
+    const heavyFile = await fixtures.write('heavy.jsonl', transcriptText(heavy));
+    const json = await analysisOf([heavyFile, '--budgets', '3k,8k,32k']);
     expect(json.retentions).toEqual(['episode', 'tool-episodes', 'all']);
     const [small, middle] = json.runs;
     expect(small!.shortenedCalls).toBeGreaterThan(0);
@@ -79,13 +82,15 @@ describe('episodic budget: human output', () => {
     const best = json.recommendation.best!;
     expect(best.cost).toBe(cheapest);
     expect(json.recommendation.byRetention.map((entry) => entry.retention)).toEqual(['episode', 'tool-episodes', 'all']);
-    const text = (await runCli(['budget', plainFile, '--budgets', '3k,8k,32k'])).stdout;
+    const text = (await runCli(['budget', heavyFile, '--budgets', '3k,8k,32k'])).stdout;
     expect(text).toContain(
       `Recommendation: ${formatCount(best.budget)} tokens with retention ${best.retention}, the cheapest run that keeps ` +
         'the current episode whole in at least 99.0% of calls',
     );
+    const cap = Math.min(4000, Math.floor(best.budget * 0.03));
+    expect(text).toContain(`At that budget the current episode's tool results are cut to ${formatCount(cap)} tokens each`);
     expect(text).toContain('No usage is recorded, so there is no bill to compare with.');
-    const strict = await analysisOf([plainFile, '--budgets', '3k', '--quality', '100%', '--retention', 'episode']);
+    const strict = await analysisOf([heavyFile, '--budgets', '3k', '--quality', '100%', '--retention', 'episode']);
     expect(strict.recommendation).toMatchObject({ bar: 1, best: null });
   });
 
@@ -393,31 +398,28 @@ describe('episodic budget: bad input exits 1 with a clear message', () => {
     expect(text).toContain('At 3,000 tokens 2 calls did not fit at all');
   });
 
-  it('counts a current-episode tool result cut by the budget, not one cut by the fixed cap', async () => {
-    // One result of ~6,000 tokens (cut below 60k, where the cap is 10% of the budget)
-    // and one of ~40,000 (over the 16,000-token cap at every budget).
-    const session: Message[] = [
-      { role: 'user', content: 'Read both logs' },
-      {
-        role: 'assistant',
-        content: [{ type: 'tool-call', id: 'mid', name: 'read_log', args: {} }],
-        model: sessionModel,
-      },
-      { role: 'tool', toolCallId: 'mid', toolName: 'read_log', content: 'step ok\n'.repeat(2000) },
-      {
-        role: 'assistant',
-        content: [{ type: 'tool-call', id: 'big', name: 'read_log', args: {} }],
-        model: sessionModel,
-      },
-      { role: 'tool', toolCallId: 'big', toolName: 'read_log', content: 'step ok\n'.repeat(13_000) },
-      { role: 'assistant', content: [{ type: 'text', text: 'Both read.' }], model: sessionModel },
-    ];
+  it('counts a current-episode tool result cut by the budget, not one cut to its cap', async () => {
+    // Sixty reads of ~140 tokens each (under the cap at both budgets) make an episode
+    // that outgrows 8k, so the packer shrinks its results there; one result of ~39,000
+    // tokens is over the cap at every budget (3% of it, at most 4,000) and is cut to it.
+    const session: Message[] = [{ role: 'user', content: 'Read the logs' }];
+    const read = (id: string, content: string) => {
+      session.push(
+        { role: 'assistant', content: [{ type: 'tool-call', id, name: 'read_log', args: {} }], model: sessionModel },
+        { role: 'tool', toolCallId: id, toolName: 'read_log', content },
+      );
+    };
+    read('big', 'step ok\n'.repeat(13_000));
+    for (let index = 0; index < 60; index += 1) read(`small-${index}`, `part ${index}: ${'step ok '.repeat(60)}`);
+    session.push({ role: 'assistant', content: [{ type: 'text', text: 'All read.' }], model: sessionModel });
     const file = await fixtures.write('caps.jsonl', transcriptText(session));
     const json = await analysisOf([file, '--budgets', '8k,200k']);
     const [small, large] = json.runs;
-    expect(small!.perCall.map((call) => call.shortened)).toEqual([false, true, true]);
-    expect(large!.perCall.map((call) => call.shortened)).toEqual([false, false, false]);
-    expect(Object.keys(large!.perCall[2]!.cutResults)).toEqual(['big']);
+    expect(small!.perCall[0]!.shortened).toBe(false);
+    expect(small!.perCall[1]!.shortened).toBe(false);
+    expect(small!.perCall.at(-1)!.shortened).toBe(true);
+    expect(large!.perCall.map((call) => call.shortened).every((shortened) => !shortened)).toBe(true);
+    expect(Object.keys(large!.perCall.at(-1)!.cutResults)).toEqual(['big']);
     expect(json.recommendation.best!.budget).toBe(200_000);
   });
 
@@ -472,8 +474,8 @@ describe('episodic budget: progress', () => {
     });
     expect(code).toBe(0);
     const calls = plain.filter((message) => message.role === 'assistant').length;
-    // Two runs and the replay at an unlimited budget that tells budget cuts from fixed caps.
-    expect(stderr.text()).toContain(`\rReplaying [${'#'.repeat(30)}] ${calls * 3}/${calls * 3} calls 100%`);
+    // Two runs and, per budget, the replay with unlimited room at its caps that tells budget cuts from cap cuts.
+    expect(stderr.text()).toContain(`\rReplaying [${'#'.repeat(30)}] ${calls * 4}/${calls * 4} calls 100%`);
     expect(stderr.text().endsWith('\r\u001b[2K')).toBe(true);
     expect(() => JSON.parse(stdout.text())).not.toThrow();
   });

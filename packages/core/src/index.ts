@@ -27,9 +27,11 @@ export type {
   ProviderData,
   ProviderToolPart,
   ReasoningPart,
+  SubSessionReference,
   SummaryMessage,
   SystemMessage,
   TextPart,
+  ToolApproval,
   ToolCallPart,
   ToolMessage,
   ToolResultPart,
@@ -75,6 +77,7 @@ export type {
   ModelErrorKind,
   ModelRequest,
   ModelStreamEvent,
+  OutputFormat,
   StopReason,
   StreamOptions,
 } from './model/model-adapter.js';
@@ -113,6 +116,7 @@ export { FileSessionStore } from './store/file-session-store.js';
 export type { FileSessionStoreOptions } from './store/file-session-store.js';
 export { MemorySessionStore } from './store/memory-session-store.js';
 export type { PersistReasoning, ReasoningSidecar } from './store/reasoning-sidecar.js';
+export type { ApprovalDecision, ApprovalRecord, StoredApprovalDecision } from './store/approval-record.js';
 
 // support: secrets the agent redacts from tool results and errors before they are saved or emitted.
 export { environmentSecrets, MIN_SECRET_LENGTH, REDACTED, SecretRedactor } from './support/secret-redactor.js';
@@ -121,14 +125,24 @@ export { environmentSecrets, MIN_SECRET_LENGTH, REDACTED, SecretRedactor } from 
 export { Agent } from './loop/agent.js';
 export type { AgentOptions, SessionOptions } from './loop/agent.js';
 export { Session } from './loop/session.js';
-export type { RunOptions, SessionInput } from './loop/session.js';
-export type { EpisodeResult } from './loop/run-loop.js';
+export type { OutputOf, RunOptions, SessionInput } from './loop/session.js';
+export type { EpisodeResult, FinishedEpisode, PausedEpisode, RunOutcome } from './loop/episode-result.js';
 export type { PackTuning, RetryOptions } from './loop/model-call.js';
 export { DEFAULT_SUMMARY_INSTRUCTIONS } from './loop/background-summarizer.js';
 export type { SummarizerOptions } from './loop/background-summarizer.js';
 export type { AgentEvent, AgentEventHandler, EpisodeFinishReason } from './loop/agent-events.js';
 export { RunAbortedError, SessionBusyError } from './loop/agent-errors.js';
-export type { AgentTool, ToolContext, ToolOutput } from './loop/tool.js';
+export type { AgentTool, ApprovalContext, NeedsApproval, ToolContext, ToolOutput } from './loop/tool.js';
+export { ToolInputError } from './loop/tool-input-error.js';
+export type { SchemaIssue } from './support/schema-issue.js';
+
+// loop: people in the loop (tool approvals), structured answers, agents as tools.
+export { autoApprove, autoReject } from './loop/approvals.js';
+export type { ApprovalPolicy, ApprovalRequest } from './loop/approvals.js';
+export type { ApprovalTarget } from './loop/session-approvals.js';
+export { DEFAULT_OUTPUT_RETRIES, FINAL_ANSWER_TOOL, StructuredOutputError } from './loop/structured-output.js';
+export { DEFAULT_AGENT_TOOL_INPUT } from './loop/agent-tool.js';
+export type { AgentToolOptions } from './loop/agent-tool.js';
 export { allOf, anyOf, hasToolCall, maxSteps } from './loop/stop-conditions.js';
 export type { StopCondition, StopContext } from './loop/stop-conditions.js';
 

@@ -12,6 +12,8 @@ export { FRAMING } from './tokens/token-counter.js';
 
 // packing: a context counted exactly as the packer counts it (the CLI's budget replay).
 export { countContext } from './packing/pack-context.js';
+// packing: the tool-result caps a budget gets by default (the CLI's budget replay compares at equal caps).
+export { toolResultCaps } from './packing/pack-settings.js';
 
 // model: profile lookup over a table (the profile tables live in @episodic/providers).
 export { findProfile } from './model/model-profile.js';
@@ -27,8 +29,16 @@ export type { RestoreResult } from './reasoning/replay-cache/replay-restore.js';
 export { stripForeignReasoning } from './reasoning/handoff/foreign-reasoning.js';
 export type { ForeignReasoningWarning } from './reasoning/handoff/foreign-reasoning.js';
 
+// tools: building tools from zod schemas (@episodic/tools' defineTool and its schema
+// normalisers build on the same conversion, issue wording and name rule as agent.asTool).
+export { isJsonObject, toolInputSchema, typeNames } from './support/json-schema.js';
+export type { JsonSchema } from './support/json-schema.js';
+export { describeIssues } from './support/schema-issue.js';
+export { assertToolName } from './loop/tool.js';
+
 // store: what another store implementation needs to behave like the built-in ones.
 export { assertSessionId } from './store/session-store.js';
+export { parseApprovalRecord } from './store/approval-record.js';
 export { serializeMessage } from './message/transcript.js';
 export {
   DEFAULT_REPLAY_ENTRIES,

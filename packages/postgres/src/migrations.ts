@@ -66,6 +66,12 @@ export const migrations: readonly Migration[] = [
       `CREATE INDEX episodic_replay_cache_stored_at ON ${schema}.episodic_replay_cache (stored_at)`,
     ],
   },
+  {
+    version: 3,
+    name: 'approval decisions',
+    // The session's approval record (core's ApprovalRecord): decisions not yet acted on.
+    statements: (schema) => [`ALTER TABLE ${schema}.episodic_sessions ADD COLUMN approvals json`],
+  },
 ];
 
 /** The newest schema version this package knows. */

@@ -16,6 +16,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import {
   type AppendOptions,
+  type ApprovalRecord,
   EpisodicError,
   InvalidArgumentError,
   type Message,
@@ -29,7 +30,7 @@ import {
   type StoredSession,
   type WriteOptions,
 } from '@episodic/core';
-import { assertSessionId, serializeMessage } from '@episodic/core/internal';
+import { assertSessionId, parseApprovalRecord, serializeMessage } from '@episodic/core/internal';
 import { type ConnectionOptions, type Database, openDatabase } from './database.js';
 import { LeaseKeeper } from './lease-keeper.js';
 import { migrate, migrateOnce, quoteSchema } from './migrations.js';
@@ -92,20 +93,24 @@ export class PostgresSessionStore implements SessionStore {
   async load(id: string): Promise<StoredSession | undefined> {
     assertSessionId(id);
     await this.migrated();
-    const [row] = await this.database.query<{ message_count: number; pack_state: string | null; sidecar: string | null }>(
-      sql.loadSession(this.tables),
-      [id],
-    );
+    const [row] = await this.database.query<{
+      message_count: number;
+      pack_state: string | null;
+      sidecar: string | null;
+      approvals: string | null;
+    }>(sql.loadSession(this.tables), [id]);
     if (!row || (row.message_count === 0 && row.pack_state === null && row.sidecar === null)) return undefined;
     this.known.add(id);
     const rows = await this.database.query<{ message: string }>(sql.loadMessages(this.tables), [id, row.message_count]);
     const where = `postgres session "${id}"`;
     const messages = rows.map((stored, index) => parseTranscriptLine(stored.message, index + 1, where));
     const sidecar = row.sidecar === null ? undefined : parseVersioned<ReasoningSidecar>(row.sidecar, `${where}: reasoning_sidecar`);
+    const approvals = row.approvals === null ? undefined : parseApprovalRecord(row.approvals, `${where}: approvals`);
     return {
       messages,
       packState: row.pack_state === null ? undefined : parseVersioned<PackState>(row.pack_state, `${where}: pack_state`),
       ...(sidecar ? { reasoningSidecar: sidecar } : {}),
+      ...(approvals ? { approvals } : {}),
     };
   }
 
@@ -162,6 +167,10 @@ export class PostgresSessionStore implements SessionStore {
     await this.replace(id, 'reasoning_sidecar', sidecar ? JSON.stringify(sidecar) : null, options);
   }
 
+  async saveApprovals(id: string, record: ApprovalRecord | undefined, options: WriteOptions = {}): Promise<void> {
+    await this.replace(id, 'approvals', record ? JSON.stringify(record) : null, options);
+  }
+
   async list(): Promise<string[]> {
     await this.migrated();
     return (await this.database.query<{ id: string }>(sql.listSessions(this.tables))).map((row) => row.id);
@@ -197,7 +206,7 @@ export class PostgresSessionStore implements SessionStore {
     await this.database.close();
   }
 
-  private async replace(id: string, column: 'pack_state' | 'reasoning_sidecar', value: string | null, options: WriteOptions) {
+  private async replace(id: string, column: sql.SessionColumn, value: string | null, options: WriteOptions) {
     assertSessionId(id);
     await this.prepareWrite(id, options);
     const rows = await this.database.query(sql.replaceColumn(this.tables, column), [

@@ -48,8 +48,11 @@ export const appendMessages = ({ sessions, messages }: Tables) => `
     FROM bumped CROSS JOIN LATERAL json_array_elements($2::json) WITH ORDINALITY AS m(value, ordinality)
   RETURNING seq`;
 
-/** Replaces a JSON column (pack state, sidecar): $1 id, $2 value or NULL, $3 token, $4 lease ms. */
-export const replaceColumn = ({ sessions }: Tables, column: 'pack_state' | 'reasoning_sidecar') => `
+/** A JSON column of a session, replaced whole. */
+export type SessionColumn = 'pack_state' | 'reasoning_sidecar' | 'approvals';
+
+/** Replaces a JSON column (pack state, sidecar, approvals): $1 id, $2 value or NULL, $3 token, $4 lease ms. */
+export const replaceColumn = ({ sessions }: Tables, column: SessionColumn) => `
   UPDATE ${sessions} SET ${column} = $2::json, updated_at = now(), ${renewal('$3', '$4')}
    WHERE id = $1 AND ${writerCheck('$3')}
   RETURNING 1 AS done`;
@@ -85,7 +88,8 @@ export const releaseLease = ({ sessions }: Tables) => `
 
 /** The session row: $1 id. */
 export const loadSession = ({ sessions }: Tables) => `
-  SELECT message_count, pack_state::text AS pack_state, reasoning_sidecar::text AS sidecar
+  SELECT message_count, pack_state::text AS pack_state, reasoning_sidecar::text AS sidecar,
+         approvals::text AS approvals
     FROM ${sessions} WHERE id = $1`;
 
 /** The first $2 messages of session $1, in order, as stored text. */

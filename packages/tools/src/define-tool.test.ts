@@ -1,7 +1,7 @@
 import { EpisodicError, type ToolContext, type ToolOutput } from '@episodic/core';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
-import { defineTool } from './define-tool.js';
+import { defineTool, type ToolDefinition } from './define-tool.js';
 import { ToolInputError } from './tool-errors.js';
 
 const context = (): ToolContext => ({ signal: new AbortController().signal, toolCallId: 'call_1' });
@@ -212,5 +212,34 @@ describe('tool input JSON Schema', () => {
       mail: { type: 'string', format: 'email' },
     });
     expect(tool.spec.inputSchema).not.toHaveProperty('$schema');
+  });
+});
+
+describe('defineTool needsApproval', () => {
+  const approval = { toolCallId: 'call_1', sessionId: 's' };
+  const input = z.object({ env: z.enum(['staging', 'production']), dryRun: z.boolean().default(false) });
+  const deploy = (needsApproval: ToolDefinition<typeof input>['needsApproval']) =>
+    defineTool({ name: 'deploy', description: 'Deploys a service.', input, execute: () => 'deployed', needsApproval });
+
+  it('passes a boolean through and leaves it out when not given', () => {
+    expect(deploy(true).needsApproval).toBe(true);
+    expect('needsApproval' in deploy(undefined)).toBe(false);
+  });
+
+  it('asks the predicate with validated, typed input, and never for input that will not run', async () => {
+    const seen: unknown[] = [];
+    const tool = deploy((args, context) => {
+      expectTypeOf(args.env).toEqualTypeOf<'staging' | 'production'>();
+      seen.push([args, context.sessionId]);
+      return args.env === 'production' && !args.dryRun;
+    });
+    const asks = tool.needsApproval as (args: unknown, context: typeof approval) => Promise<boolean>;
+    expect(await asks({ env: 'production' }, approval)).toBe(true);
+    expect(await asks({ env: 'staging' }, approval)).toBe(false);
+    expect(await asks({ env: 'moon' }, approval)).toBe(false);
+    expect(seen).toEqual([
+      [{ env: 'production', dryRun: false }, 's'],
+      [{ env: 'staging', dryRun: false }, 's'],
+    ]);
   });
 });

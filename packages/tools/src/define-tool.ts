@@ -3,11 +3,20 @@
  * the agent loop can run: its spec carries the JSON Schema of the input, and its
  * `execute` validates the model's arguments before calling yours.
  */
-import { type AgentTool, InvalidArgumentError, type ToolContext, type ToolOutput, type ToolSpec } from '@episodic/core';
+import {
+  type AgentTool,
+  type ApprovalContext,
+  InvalidArgumentError,
+  type NeedsApproval,
+  ToolInputError,
+  type ToolContext,
+  type ToolOutput,
+  type ToolSpec,
+} from '@episodic/core';
+// Core's (agent.asTool and structured answers build on the same conversion, wording and name rule).
+import { assertToolName, describeIssues, toolInputSchema } from '@episodic/core/internal';
 import type { z } from 'zod';
-import { toolInputSchema } from './json-schema.js';
 import { restoreNormalizedArguments } from './normalized-arguments.js';
-import { ToolInputError, type ToolInputIssue } from './tool-errors.js';
 
 /** What a tool's `execute` may return: plain text, or text flagged as an error. */
 export type ToolResult = string | ToolOutput;
@@ -24,17 +33,19 @@ export interface ToolDefinition<Input extends z.ZodType> {
   execute: (input: z.output<Input>, context: ToolContext) => ToolResult | Promise<ToolResult>;
   /** Per-call timeout in milliseconds; `context.signal` aborts when it passes. */
   timeoutMs?: number;
+  /**
+   * Pauses the episode before a call runs until a person approves it
+   * (`session.approve()`), always (`true`) or when the predicate says so for the
+   * call's validated input. Input that does not validate needs no approval: it does
+   * not run (the model reads the input error). Default false.
+   */
+  needsApproval?: boolean | ((input: z.output<Input>, context: ApprovalContext) => boolean | Promise<boolean>);
 }
 
 /** A tool built by {@link defineTool}: an `AgentTool` of `@episodic/core` that also exposes its zod schema. */
 export interface DefinedTool<Input extends z.ZodType = z.ZodType> extends AgentTool {
   readonly input: Input;
 }
-
-// The names every provider accepts: OpenAI and Anthropic allow [a-zA-Z0-9_-]{1,64};
-// Gemini also wants a letter or `_` first.
-// https://ai.google.dev/api/caching#FunctionDeclaration
-const TOOL_NAME = /^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$/;
 
 /**
  * Builds a tool from a zod schema, with the input type inferred from it.
@@ -53,20 +64,18 @@ const TOOL_NAME = /^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$/;
  */
 export function defineTool<Input extends z.ZodType>(definition: ToolDefinition<Input>): DefinedTool<Input> {
   const { name, description, input, timeoutMs } = definition;
-  if (!TOOL_NAME.test(name)) {
-    throw new InvalidArgumentError(
-      `Tool name "${name}" is not accepted by every provider: use 1 to 64 letters, digits, "_" or "-", starting with a letter or "_".`,
-    );
-  }
+  assertToolName(name);
   if (timeoutMs !== undefined && !(Number.isFinite(timeoutMs) && timeoutMs > 0)) {
     throw new InvalidArgumentError(`Tool ${name}: timeoutMs must be a positive number of milliseconds.`);
   }
   const inputSchema = toolInputSchema(input);
   const spec: ToolSpec = { name, description, inputSchema };
+  const needsApproval = approvalCheck(definition, inputSchema);
   return {
     spec,
     input,
     ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    ...(needsApproval === undefined ? {} : { needsApproval }),
     async execute(args: unknown, context: ToolContext): Promise<ToolOutput> {
       // Some providers omit the arguments of a call that has none.
       const prepared = restoreNormalizedArguments(inputSchema, args ?? {});
@@ -77,55 +86,20 @@ export function defineTool<Input extends z.ZodType>(definition: ToolDefinition<I
   };
 }
 
+/** `needsApproval` over raw arguments: a predicate sees validated input, and invalid input never runs. */
+function approvalCheck<Input extends z.ZodType>(
+  definition: ToolDefinition<Input>,
+  inputSchema: Record<string, unknown>,
+): NeedsApproval | undefined {
+  const { needsApproval } = definition;
+  if (typeof needsApproval !== 'function') return needsApproval;
+  return async (args, context) => {
+    const parsed = await definition.input.safeParseAsync(restoreNormalizedArguments(inputSchema, args ?? {}));
+    return parsed.success ? needsApproval(parsed.data, context) : false;
+  };
+}
+
 function toToolOutput(result: ToolResult): ToolOutput {
   if (typeof result === 'string') return { content: result, isError: false };
   return { content: String(result.content), isError: result.isError === true };
-}
-
-/** Short, model-readable descriptions of zod issues, one per bad field. */
-function describeIssues(issues: readonly z.core.$ZodIssue[], input: unknown): ToolInputIssue[] {
-  return issues.map((issue) => ({ path: formatPath(issue.path), message: describeIssue(issue, input) }));
-}
-
-function describeIssue(issue: z.core.$ZodIssue, input: unknown): string {
-  switch (issue.code) {
-    case 'invalid_type': {
-      const value = valueAt(input, issue.path);
-      return value === undefined
-        ? `missing (expected ${issue.expected})`
-        : `expected ${issue.expected}, got ${kindOf(value)}`;
-    }
-    case 'unrecognized_keys':
-      return `unknown field${issue.keys.length === 1 ? '' : 's'} ${issue.keys.join(', ')}`;
-    case 'invalid_value':
-      return `expected one of ${issue.values.map((value) => JSON.stringify(value)).join(', ')}, got ${JSON.stringify(valueAt(input, issue.path)) ?? 'nothing'}`;
-    case 'invalid_union':
-      return 'does not match any of the allowed shapes';
-    default:
-      return issue.message;
-  }
-}
-
-function formatPath(path: readonly PropertyKey[]): string {
-  let result = '';
-  for (const segment of path) {
-    if (typeof segment === 'number') result += `[${segment}]`;
-    else result += result === '' ? String(segment) : `.${String(segment)}`;
-  }
-  return result;
-}
-
-function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
-  let current = input;
-  for (const segment of path) {
-    if (current === null || typeof current !== 'object') return undefined;
-    current = (current as Record<PropertyKey, unknown>)[segment];
-  }
-  return current;
-}
-
-function kindOf(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'array';
-  return typeof value;
 }

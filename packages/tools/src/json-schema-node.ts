@@ -4,7 +4,12 @@
  * list of rules rather than as tree plumbing.
  */
 
-/** A JSON Schema node (or any JSON object). */
+import { isJsonObject, typeNames } from '@episodic/core/internal';
+
+// The two helpers are core's (its zod converter needs them too).
+export { isJsonObject, typeNames };
+
+/** A JSON Schema node (or any JSON object); the same shape core's zod converter produces. */
 export type JsonSchema = Record<string, unknown>;
 
 /** One rule a schema breaks, found by a checker. */
@@ -13,19 +18,6 @@ export interface SchemaViolation {
   path: string;
   /** What is wrong, in words. */
   message: string;
-}
-
-/** True for a plain (non-array) object. */
-export function isJsonObject(value: unknown): value is JsonSchema {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** The names in a node's `type`, whether it is a string or an array (`[]` when absent). */
-export function typeNames(node: JsonSchema): string[] {
-  const { type } = node;
-  if (typeof type === 'string') return [type];
-  if (Array.isArray(type)) return type.filter((name): name is string => typeof name === 'string');
-  return [];
 }
 
 /** The node's `properties` as a record (empty when absent). */

@@ -104,6 +104,25 @@ export function answer(findings: Findings, evidence: Evidence): ScriptStep {
   };
 }
 
+/** The answer when the person at the terminal declined the patch (apply_patch with --confirm). */
+export function declinedAnswer(findings: Findings, reason: string): ScriptStep {
+  return {
+    reasoning: 'The patch was declined, so nothing was applied or verified. Report the diagnosis and stop.',
+    text: [
+      '## Root cause',
+      '`JobQueue.onIdle()` resolves while a failed job waits for its retry timer: `#isIdle()` counts running and ' +
+        'queued jobs only.',
+      '',
+      '## Patch (declined, not applied)',
+      `The proposed patch counts jobs waiting on a retry timer in \`#retrying\` and makes \`#isIdle()\` require it to be zero. ${reason}`,
+      '',
+      '## Evidence',
+      ...ciEvidence(findings),
+      '- Not verified: the patch was not applied.',
+    ].join('\n'),
+  };
+}
+
 /** The answer when neither the CI seeds nor a seeded batch failed locally. */
 export function notReproducedAnswer(findings: Findings, replayed: TestCounts[], measured: TestCounts): ScriptStep {
   return {

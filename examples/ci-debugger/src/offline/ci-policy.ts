@@ -16,7 +16,7 @@ import {
   knownLogFailures,
   knownRuns,
 } from './ci-analysis.js';
-import { answer, type Findings, notReproducedAnswer, unpatchableAnswer } from './ci-answer.js';
+import { answer, declinedAnswer, type Findings, notReproducedAnswer, unpatchableAnswer } from './ci-answer.js';
 import {
   type EpisodeView,
   escapeRegExp,
@@ -222,6 +222,10 @@ function patchAndVerify(
 ): ScriptStep {
   const patch = resultsOf(view, 'apply_patch').at(-1);
   const file = findings.frame.file;
+  const declined = view.observations.find(
+    (observation) => observation.name === 'apply_patch' && observation.isError && /rejected this call/.test(observation.content ?? ''),
+  );
+  if (!patch && declined) return declinedAnswer(findings, declined.content ?? '');
   if (!patch) {
     return {
       reasoning:

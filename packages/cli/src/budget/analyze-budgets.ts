@@ -19,7 +19,7 @@ import {
   type TokenCounter,
   type ToolSpec,
 } from '@episodic/core';
-import { countContext, FRAMING } from '@episodic/core/internal';
+import { countContext, FRAMING, toolResultCaps } from '@episodic/core/internal';
 import { BilledView } from './billed-view.js';
 import { type EstimatedCall, estimateCalls } from './cache-estimate.js';
 import { compareWithRecording, type Fidelity, inferPrefix, type PrefixInference } from './prefix-inference.js';
@@ -27,7 +27,7 @@ import type { PricedModel } from './priced-model.js';
 import { type Recommendation, recommend } from './recommend.js';
 import { type RecordedBill, recordedBill, replayedBill } from './recorded-bill.js';
 import { replayAsRecorded } from './recorded-replay.js';
-import { countCalls, type ReplaySettings, replaySession, unlimitedBudget } from './replay.js';
+import { countCalls, type ReplayedCall, type ReplaySettings, replaySession, unlimitedBudget } from './replay.js';
 import { type RunSummary, summarizeRun } from './run-summary.js';
 import { smallestUsefulBudget, sweepBudgets, sweepPoints } from './sweep.js';
 
@@ -134,8 +134,8 @@ export function analyzeBudgets(input: BudgetAnalysisInput): BudgetAnalysis {
 
   let done = 0;
   const perReplay = countCalls(sweep.messages);
-  // The reference replay and one per run, plus the replay that finds where a sweep starts.
-  const replays = (budgetCount: number) => 1 + input.retentions.length * budgetCount;
+  // A reference replay per budget and one per run, plus the replay that finds where a sweep starts.
+  const replays = (budgetCount: number) => budgetCount + input.retentions.length * budgetCount;
   let total = perReplay * (replays(input.budgets?.length ?? sweepPoints) + (input.budgets ? 0 : 1));
   const onCall = () => input.onProgress?.(++done, total);
   const budgets = input.budgets
@@ -150,12 +150,23 @@ export function analyzeBudgets(input: BudgetAnalysisInput): BudgetAnalysis {
   const replyTokens = counter.calibration.apply(FRAMING.reply);
   // The recording's first call read this much from the cache: the prefix was warm when it began.
   const warm = Math.min(fidelity?.calls[0]?.reportedCached ?? 0, prefix.totalTokens - replyTokens);
-  // Tool results are capped even at an unlimited budget: only cuts beyond that count.
-  const reference = replaySession({ ...base, budget: unlimitedBudget, retention: 'all', onCall });
+  // Tool results have a cap at every budget (a share of it): only cuts beyond the cap
+  // count, so each budget is set beside a replay with unlimited room at its own caps.
+  const references = new Map<number, ReplayedCall[]>();
+  const referenceAt = (budget: number) => {
+    let reference = references.get(budget);
+    if (!reference) {
+      const { pastCap, currentCap } = toolResultCaps({ budget });
+      const caps = { toolResultCap: pastCap, currentToolResultCap: currentCap };
+      reference = replaySession({ ...base, budget: unlimitedBudget, retention: 'all', caps, onCall });
+      references.set(budget, reference);
+    }
+    return reference;
+  };
   const runs: BudgetRun[] = [];
   for (const retention of input.retentions) {
     for (const budget of budgets) {
-      const replayed = replaySession({ ...base, budget, retention, onCall, reference });
+      const replayed = replaySession({ ...base, budget, retention, onCall, reference: referenceAt(budget) });
       const perCall = estimateCalls(replayed, model.cache, model.pricing, replyTokens, warm);
       runs.push({ ...summarizeRun(budget, retention, perCall), perCall });
     }

@@ -3,6 +3,7 @@
  * with (given or inferred), the replay against the recorded usage, a table per
  * retention, and the recommendation with its saving against what was billed.
  */
+import { toolResultCaps } from '@episodic/core/internal';
 import { type Column, formatCount, formatTable, plural } from '../text-table.js';
 import type { BudgetAnalysis, BudgetRun } from './analyze-budgets.js';
 import { type CallComparison, type Fidelity, gapTolerance, type PrefixInference } from './prefix-inference.js';
@@ -221,6 +222,11 @@ export function formatRecommendation(analysis: BudgetAnalysis): string {
         `the current episode whole in at least ${bar} of calls (${percent(best.wholeShare)}; ` +
         `${plural(best.evictedEpisodes, 'episode')} evicted, ${formatCount(best.reasoningDroppedTokens)} reasoning tokens dropped): ` +
         `${priceOf(best, recommendation)}.`,
+    );
+    const { currentCap } = toolResultCaps({ budget: best.budget });
+    lines.push(
+      `At that budget the current episode's tool results are cut to ${formatCount(currentCap)} tokens each (head and ` +
+        'tail kept; such cuts do not count as shortening): set currentToolResultCap in your agent if it needs more.',
     );
     lines.push(formatSaving(analysis));
   }

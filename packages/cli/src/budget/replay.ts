@@ -46,8 +46,8 @@ export interface ReplayedCall {
   requestTime?: number;
   /**
    * The current episode was not sent whole: the packer cut it (reasoning, results or
-   * steps), a tool result of it was sent shorter than at an unlimited budget (the
-   * current-episode cap grows with the budget), or the call did not fit at all.
+   * steps) to fit, a tool result of it was sent shorter than with unlimited room at the
+   * same tool-result caps, or the call did not fit at all.
    */
   shortened: boolean;
   /** Current-episode tool results sent shortened: characters sent, by tool call id. */
@@ -77,10 +77,12 @@ export interface ReplaySettings {
   /** Transcript line of each message, when `messages` is not the whole transcript. Default: index + 1. */
   lines?: readonly number[] | undefined;
   /**
-   * The same session replayed at an unlimited budget: a result cut there too (tool
-   * results have a cap whatever the budget) only counts as shortened when cut more.
+   * The same session replayed with unlimited room at this budget's tool-result caps:
+   * a result cut there too (to its cap) only counts as shortened when cut more.
    */
   reference?: readonly ReplayedCall[] | undefined;
+  /** Tool-result caps to pack with instead of the budget's defaults (the reference replay). */
+  caps?: { toolResultCap: number; currentToolResultCap: number } | undefined;
 }
 
 /** A budget no session reaches: nothing is evicted and the result caps are at their largest. */
@@ -136,6 +138,7 @@ export function replaySession(settings: ReplaySettings): ReplayedCall[] {
         retention: settings.retention,
         tokenizer: settings.counter,
         state,
+        ...settings.caps,
       });
       state = result.state;
       const cutResults = currentResultsCut(result.messages, originals);
@@ -247,7 +250,7 @@ function currentResultsCut(packed: readonly Message[], originals: ReadonlySet<Me
   return cut;
 }
 
-/** A result is cut by the budget when the unlimited replay sent it whole, or longer. */
+/** A result is cut by the budget when the replay with unlimited room (same caps) sent it whole, or longer. */
 function cutByBudget(cut: Record<string, number>, reference: ReplayedCall | undefined): boolean {
   return Object.entries(cut).some(([id, sent]) => {
     const unlimited = reference?.cutResults[id];

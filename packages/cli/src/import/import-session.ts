@@ -10,6 +10,7 @@ import { type ImportResult, type ImportSource, importSources } from './import-re
 import { importOpenAIChat } from './openai-chat.js';
 import { importPi } from './pi.js';
 import { type RecordingLine, readRecordingText, recordingLines } from './recording-lines.js';
+import { withUniqueCallIds } from './unique-call-ids.js';
 import { UsageError } from '../command.js';
 
 type Importer = (records: readonly RecordingLine[], file: string) => ImportResult;
@@ -33,7 +34,11 @@ export function parseImportSource(value: string): ImportSource {
 export async function importSession(source: ImportSource, file: string, stdin: Readable): Promise<ImportResult> {
   const name = file === '-' ? '<stdin>' : file;
   const text = await readRecordingText(file, stdin);
-  return importers[source](recordingLines(text, name), name);
+  const result = importers[source](recordingLines(text, name), name);
+  const unique = withUniqueCallIds(result.messages);
+  if (unique.renamed === 0) return result;
+  const note = `${unique.renamed} tool calls reused an id an earlier call had (the provider numbers calls per response); renamed <id>-2, <id>-3, ... on the call and its result`;
+  return { ...result, messages: unique.messages, notes: [...result.notes, note] };
 }
 
 /** One line for stderr: what was imported and what was left out. */

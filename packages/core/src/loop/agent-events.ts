@@ -11,9 +11,13 @@
  * reached visible text, `reasoning-leak` once the model's answer is persisted
  * (before its tool calls run); `reasoning-stats` (scope `episode`) before the final
  * `error` (if any) and `episode-finish`;
+ * Approvals: `approval-requested` after the `tool-call` events of a batch, for each
+ * call that waits for a decision; the run then ends with `episode-finish` (reason
+ * `paused`) once the batch's other calls have their results.
  * `reasoning-restored` right after `episode-start` of the first run of a session
  * whose history was completed from a replay cache.
  */
+import type { ApprovalRequest } from './approvals.js';
 import type { AssistantMessage, ModelRef, ToolCallPart, ToolMessage, Usage, UserMessage } from '../message/message.js';
 import type { StopReason } from '../model/model-adapter.js';
 import type { PackStats } from '../packing/pack-types.js';
@@ -29,7 +33,9 @@ export type EpisodeFinishReason =
   /** The run's signal was aborted; the transcript is consistent. */
   | 'aborted'
   /** A model call failed for good (retries exhausted, or not retryable), or the context could not fit. */
-  | 'error';
+  | 'error'
+  /** Tool calls wait for approval; `resume()` continues the episode once they are decided. */
+  | 'paused';
 
 /** An event of a run, in the order described above. */
 export type AgentEvent =
@@ -47,6 +53,8 @@ export type AgentEvent =
   | { type: 'reasoning-delta'; step: number; text: string }
   | { type: 'text-delta'; step: number; text: string }
   | { type: 'tool-call'; step: number; call: ToolCallPart }
+  /** A call of a tool that needs approval waits for a decision (after its `tool-call`; the episode then pauses). */
+  | { type: 'approval-requested'; step: number; request: ApprovalRequest }
   | { type: 'tool-result'; step: number; result: ToolMessage; durationMs: number }
   | {
     type: 'step-finish';
@@ -72,6 +80,8 @@ export type AgentEvent =
     message: AssistantMessage | undefined;
     /** Usage of this episode's model calls. */
     usage: UsageTotals;
+    /** The checked structured answer, when the run asked for one and got it. */
+    output?: unknown;
   };
 
 /** Receives events as they happen. Must not throw. */

@@ -6,6 +6,9 @@ import { randomUUID } from 'node:crypto';
 import { Calibration } from '../tokens/calibration.js';
 import { InvalidArgumentError } from '../errors.js';
 import { MemorySessionStore } from '../store/memory-session-store.js';
+import type { z } from 'zod';
+import { type AgentToolOptions, agentTool, type DEFAULT_AGENT_TOOL_INPUT } from './agent-tool.js';
+import type { ApprovalPolicy } from './approvals.js';
 import type { Message } from '../message/message.js';
 import type { ModelAdapter } from '../model/model-adapter.js';
 import type { SummarizerOptions } from './background-summarizer.js';
@@ -16,6 +19,7 @@ import type { ReplayCache } from '../reasoning/replay-cache/replay-cache.js';
 import type { PersistReasoning } from '../store/reasoning-sidecar.js';
 import type { LoopSettings } from './run-loop.js';
 import { createSession, type Session } from './session.js';
+import { SessionApprovals } from './session-approvals.js';
 import { openSession } from './session-open.js';
 import type { SessionStore } from '../store/session-store.js';
 import { environmentSecrets, SecretRedactor } from '../support/secret-redactor.js';
@@ -75,6 +79,12 @@ export interface AgentOptions {
   handoff?: boolean | HandoffOptions;
   /** Default of {@link SessionOptions.persistReasoning} for this agent's sessions. Default `always`. */
   persistReasoning?: PersistReasoning;
+  /**
+   * Decides calls of tools that need approval before a person is asked (e.g.
+   * `autoApprove` in tests); when it returns undefined the episode pauses. Default:
+   * every such call waits for `session.approve()` / `reject()`.
+   */
+  approvalPolicy?: ApprovalPolicy;
   /**
    * Secret values to keep out of tool results and error messages (replaced with
    * `[redacted]` before anything is saved or emitted), besides the two sets always
@@ -173,6 +183,7 @@ export class Agent {
       toolTimeoutMs: options.toolTimeoutMs,
       pricing: profile?.pricing,
       replayCache: options.replayCache,
+      approvalPolicy: options.approvalPolicy,
       summarizer: options.summarizer,
     };
     if (this.settings.tools.size !== tools.length) {
@@ -182,6 +193,16 @@ export class Agent {
         `two tools share the name "${twice}": every tool needs its own spec.name (rename one of them).`,
       );
     }
+  }
+
+  /**
+   * This agent as a tool for another agent: each call runs it in a session of its
+   * own (own episodes, packer state and budget) and answers with its final text; the
+   * sub-session's id and usage are kept on the result (and count in the caller's
+   * totals); its approvals and the caller's abort propagate. See {@link AgentToolOptions}.
+   */
+  asTool<Input extends z.ZodType = typeof DEFAULT_AGENT_TOOL_INPUT>(options: AgentToolOptions<Input>): AgentTool {
+    return agentTool({ agent: this, approvalPolicy: this.options.approvalPolicy, store: this.store }, options);
   }
 
   /**
@@ -210,6 +231,8 @@ export class Agent {
       persistReasoning: options.persistReasoning ?? this.options.persistReasoning ?? 'always',
       history: options.history,
     });
-    return createSession(settings, store, id, opened);
+    const approvals = new SessionApprovals(store, id, settings.tools, opened.approvals);
+    await approvals.refresh(opened.messages);
+    return createSession(settings, store, id, opened, approvals);
   }
 }

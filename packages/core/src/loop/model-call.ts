@@ -10,7 +10,7 @@ import type { AgentEventHandler } from './agent-events.js';
 import { EpisodicError } from '../errors.js';
 import { type CallHandoff, reasoningForCall, systemWithHandoff } from '../reasoning/handoff/handoff-call.js';
 import type { AssistantMessage, Message, ToolSpec, Usage } from '../message/message.js';
-import type { ModelAdapter, ModelError, ModelRequest, StopReason } from '../model/model-adapter.js';
+import type { ModelAdapter, ModelError, ModelRequest, OutputFormat, StopReason } from '../model/model-adapter.js';
 import { collectResponse } from '../model/model-response.js';
 import { packContext } from '../packing/pack-context.js';
 import type { Retention } from '../message/retention.js';
@@ -54,6 +54,8 @@ export interface ModelCallSettings {
   retry: RetryOptions | undefined;
   /** Cross-model hand-off of the current episode's foreign reasoning; off when undefined. */
   handoff?: HandoffOptions | undefined;
+  /** The final answer's format, sent to adapters with native structured output; none when undefined. */
+  outputFormat?: OutputFormat | undefined;
   /** Secret values kept out of tool results and error messages; none when undefined. */
   secrets?: SecretRedactor | undefined;
 }
@@ -149,6 +151,7 @@ async function sendPackedRequest(
     ...(settings.toolSpecs.length > 0 ? { tools: settings.toolSpecs } : {}),
     ...(settings.maxOutputTokens === undefined ? {} : { maxOutputTokens: settings.maxOutputTokens }),
     ...(settings.providerOptions ? { providerOptions: settings.providerOptions } : {}),
+    ...(settings.outputFormat ? { output: settings.outputFormat } : {}),
   };
   const { message, usage, stopReason } = await collectResponse(settings.model, request, { signal }, (event) => {
     if (event.type === 'reasoning-delta' || event.type === 'text-delta') emit({ type: event.type, step, text: event.text });

@@ -11,12 +11,12 @@
  * a crash (at least once, never zero times).
  */
 import { episodeUnfinished, unansweredToolCalls } from '../message/episodes.js';
+import type { ApprovalPolicy, ApprovalRequest, LoopApprovals } from './approvals.js';
 import { RunAbortedError } from './agent-errors.js';
 import type { AgentEvent, AgentEventHandler } from './agent-events.js';
 import { savableAssistantMessage } from './checked-message.js';
 import {
   type AssistantMessage,
-  assistantText,
   isEpisodeStart,
   type Message,
   type ToolCallPart,
@@ -31,13 +31,15 @@ import type { Pricing } from '../model/model-profile.js';
 import { checkMessageFits, prepareForPacking } from '../packing/pack-context.js';
 import type { PackState } from '../packing/pack-types.js';
 import type { ReplayCache } from '../reasoning/replay-cache/replay-cache.js';
-import { type EpisodeReasoningReport, ReasoningReporter } from '../reasoning/stats/reasoning-report.js';
+import { ReasoningReporter } from '../reasoning/stats/reasoning-report.js';
 import { captureForReplay } from '../reasoning/replay-cache/replay-capture.js';
 import { appendFinishedSummaries, type BackgroundSummarizer, type SummarizerOptions } from './background-summarizer.js';
 import type { StopCondition } from './stop-conditions.js';
 import type { AgentTool } from './tool.js';
-import { executeToolCalls } from './tool-executor.js';
-import { addUsage, emptyUsageTotals, estimateCost, type UsageTotals } from '../model/usage-totals.js';
+import { resultsOf, runToolBatch } from './tool-batch.js';
+import { type EpisodeResult, episodeResult } from './episode-result.js';
+import { AnswerCheck, type OutputSettings } from './structured-output.js';
+import { addSubSessionUsage, addUsage, emptyUsageTotals, estimateCost } from '../model/usage-totals.js';
 
 /** Everything the loop needs that does not change between episodes. */
 export interface LoopSettings extends ModelCallSettings {
@@ -49,12 +51,16 @@ export interface LoopSettings extends ModelCallSettings {
   pricing: Pricing | undefined;
   /** Captures the reasoning of every answer for histories that come back without it; off when undefined. */
   replayCache?: ReplayCache | undefined;
+  /** Decides calls that need approval before a person is asked; undefined asks for all of them. */
+  approvalPolicy?: ApprovalPolicy | undefined;
+  /** The structured answer this run must give (see `withOutput`); none when undefined. */
+  output?: OutputSettings | undefined;
   /** Summaries of evicted episodes, written in the background by each session; off when undefined. */
   summarizer?: SummarizerOptions | undefined;
 }
 
 /** The session side of a run: its transcript, where to persist it, where events go. */
-interface LoopSession {
+export interface LoopSession {
   id: string;
   /** The transcript; the loop appends to it after each successful persist. */
   messages: Message[];
@@ -64,31 +70,19 @@ interface LoopSession {
   emit: AgentEventHandler;
   /** Events about the session itself (load warnings, restored reasoning), emitted after `episode-start` and cleared. */
   notices?: AgentEvent[];
+  /** Decisions on calls that need approval; without it such calls wait for the policy only. */
+  approvals?: LoopApprovals;
   /** Writes summaries of evicted episodes in the background; off when undefined. */
   summarizer?: BackgroundSummarizer | undefined;
 }
 
 /** What the loop does next. */
-type NextStep =
+export type NextStep =
   | { type: 'call-model' }
   | { type: 'run-tools'; message: AssistantMessage; calls: ToolCallPart[]; stopReason: StopReason | undefined }
   | { type: 'final'; message: AssistantMessage | undefined }
-  | { type: 'stop'; message: AssistantMessage };
-
-/** The outcome of an episode that ended normally (aborts and failures throw). */
-export interface EpisodeResult {
-  reason: 'done' | 'stop-condition';
-  /** The episode's last assistant message. */
-  message: AssistantMessage | undefined;
-  /** Its visible text. */
-  text: string;
-  /** Model calls made by this run. */
-  steps: number;
-  /** Usage of this run's model calls. */
-  usage: UsageTotals;
-  /** Reasoning and visible tokens of this run's steps, and the leaks found in them. */
-  reasoning: EpisodeReasoningReport;
-}
+  | { type: 'stop'; message: AssistantMessage }
+  | { type: 'paused'; message: AssistantMessage; pending: ApprovalRequest[] };
 
 /**
  * Runs one episode: with `input`, a new one; without, whatever the transcript's
@@ -101,7 +95,7 @@ export async function runEpisode(
   session: LoopSession,
   input: UserMessage | undefined,
   signal?: AbortSignal,
-): Promise<EpisodeResult> {
+): Promise<EpisodeResult<unknown>> {
   const { emit } = session;
   let usage = emptyUsageTotals(settings.pricing);
   let calls = 0;
@@ -110,14 +104,10 @@ export async function runEpisode(
   emit({ type: 'episode-start', sessionId: session.id, input, resumed: input === undefined, model });
   for (const notice of session.notices?.splice(0) ?? []) emit(notice);
   try {
-    if (input) {
-      // Checked before it is saved: a message no pack can hold would fail every later call of its episode.
-      const { system, toolSpecs: tools, budget, tokenizer } = settings;
-      checkMessageFits(input, { messages: session.messages, system, tools, budget, tokenizer });
-      await append(settings, session, [...unansweredResults(session.messages), input]);
-    }
+    if (input) await startEpisode(settings, session, input);
     let step = stepsInEpisode(session.messages);
     let next: NextStep = pendingStep(session.messages) ?? { type: 'final', message: lastAssistant(session.messages) };
+    const answers = settings.output ? new AnswerCheck(settings.output) : undefined;
     for (;;) {
       switch (next.type) {
         case 'call-model': {
@@ -128,17 +118,29 @@ export async function runEpisode(
           next = outcome.next;
           break;
         }
-        case 'run-tools':
-          next = await runTools(settings, session, next, step, signal);
+        case 'run-tools': {
+          const { message } = next;
+          const outcome = await runTools(settings, session, next, step, signal);
+          for (const result of outcome.results) if (result.subSession) usage = addSubSessionUsage(usage, result.subSession);
+          const answered = outcome.next.type !== 'paused' && (await answers?.afterTools(message, outcome.results));
+          next = answered ? { type: 'final', message } : outcome.next;
           break;
+        }
         case 'final':
-        case 'stop': {
-          await appendFinishedSummaries(session, (lines) => append(settings, session, lines));
-          const reason = next.type === 'final' ? 'done' : 'stop-condition';
-          const reasoning = reporter.finish();
-          emit({ type: 'episode-finish', reason, message: next.message, usage });
-          const text = next.message ? assistantText(next.message) : '';
-          return { reason, message: next.message, text, steps: calls, usage, reasoning };
+        case 'stop':
+        case 'paused': {
+          const feedback = await answers?.atEnd(next, session.messages);
+          if (feedback) {
+            await append(settings, session, [feedback]);
+            next = { type: 'call-model' };
+            break;
+          }
+          // Not while paused: a summary line must not come between a step's tool results.
+          if (next.type !== 'paused') await appendFinishedSummaries(session, (lines) => append(settings, session, lines));
+          const outcome = { message: next.message, steps: calls, usage, reasoning: reporter.finish(), output: answers?.value };
+          const result = episodeResult(next, outcome);
+          emit({ type: 'episode-finish', reason: result.reason, message: next.message, usage, output: outcome.output });
+          return result;
         }
       }
     }
@@ -199,62 +201,41 @@ async function runTools(
   next: Extract<NextStep, { type: 'run-tools' }>,
   step: number,
   signal: AbortSignal | undefined,
-): Promise<NextStep> {
-  const { emit } = session;
-  for (const call of next.calls) emit({ type: 'tool-call', step, call });
-  // The executor answers every call, aborted ones included, so the transcript never
-  // holds a call without its result, whatever happens below. An event handler that
-  // throws must not cut the batch short (its tools would run on unrecorded): its
-  // error is raised once the results are persisted.
-  let handlerFailure: { error: unknown } | undefined;
-  const results = await executeToolCalls(next.calls, {
-    tools: settings.tools,
-    maxConcurrency: settings.maxConcurrency,
-    timeoutMs: settings.toolTimeoutMs,
-    signal,
-    redact: settings.secrets ? (text) => settings.secrets!.redact(text) : undefined,
-    onResult: (result, _call, durationMs) => {
-      try {
-        emit({ type: 'tool-result', step, result, durationMs });
-      } catch (error) {
-        handlerFailure ??= { error };
-      }
-    },
-  });
-  await append(settings, session, results);
+): Promise<{ next: NextStep; results: readonly ToolMessage[] }> {
+  const { pending, results, handlerFailure } = await runToolBatch(settings, session, { ...next, step }, signal);
+  if (results.length > 0) await append(settings, session, results);
+  await session.approvals?.answered(results.map((result) => result.toolCallId));
   if (handlerFailure) throw handlerFailure.error;
-  emit({
-    type: 'step-finish',
-    step,
-    message: next.message,
-    toolResults: results,
-    usage: next.message.usage,
-    stopReason: next.stopReason,
-  });
   if (signal?.aborted) throw new RunAbortedError(signal.reason);
-  const stop = settings.stopWhen({
-    steps: step,
-    message: next.message,
-    toolResults: results,
-    messages: session.messages,
-  });
-  return stop ? { type: 'stop', message: next.message } : { type: 'call-model' };
+  const { message, stopReason } = next;
+  if (pending.length > 0) return { next: { type: 'paused', message, pending }, results };
+  const toolResults = resultsOf(session.messages, message);
+  session.emit({ type: 'step-finish', step, message, toolResults, usage: message.usage, stopReason });
+  const stop = settings.stopWhen({ steps: step, message, toolResults, messages: session.messages });
+  return { next: stop ? { type: 'stop', message } : { type: 'call-model' }, results };
 }
 
 /**
- * Error results for tool calls an interrupted episode left without one, so that a
- * new user message never follows a dangling call (`resume()` runs them instead).
+ * Appends the user message that opens an episode, after error results for the tool
+ * calls an interrupted or paused episode left without one, so that a new user message
+ * never follows a dangling call (`resume()` runs them instead). Decisions on those
+ * calls are spent.
  */
-function unansweredResults(messages: readonly Message[]): ToolMessage[] {
-  const pending = pendingStep(messages);
-  if (pending?.type !== 'run-tools') return [];
-  return pending.calls.map((call) => ({
+async function startEpisode(settings: LoopSettings, session: LoopSession, input: UserMessage): Promise<void> {
+  // Checked before it is saved: a message no pack can hold would fail every later call of its episode.
+  const { system, toolSpecs: tools, budget, tokenizer } = settings;
+  checkMessageFits(input, { messages: session.messages, system, tools, budget, tokenizer });
+  const pending = pendingStep(session.messages);
+  const calls = pending?.type === 'run-tools' ? pending.calls : [];
+  const unanswered = calls.map((call): ToolMessage => ({
     role: 'tool',
     toolCallId: call.id,
     toolName: call.name,
-    content: `Tool "${call.name}" did not run: the session was interrupted and a new message came first.`,
+    content: `Tool "${call.name}" did not run: the episode was interrupted (or waiting for approval) and a new message came first.`,
     isError: true,
   }));
+  await append(settings, session, [...unanswered, input]);
+  if (unanswered.length > 0) await session.approvals?.answered(unanswered.map((result) => result.toolCallId));
 }
 
 /**

@@ -9,6 +9,7 @@ import { InvalidArgumentError } from '../errors.js';
 import type { Message, ModelRef } from '../message/message.js';
 import type { Retention } from '../message/retention.js';
 import type { PackState } from '../packing/pack-types.js';
+import type { ApprovalRecord } from '../store/approval-record.js';
 import type { ReplayCache } from '../reasoning/replay-cache/replay-cache.js';
 import { countMissingReasoning, restoreReasoning } from '../reasoning/replay-cache/replay-restore.js';
 import { ReasoningAtRest } from '../store/reasoning-at-rest.js';
@@ -29,6 +30,8 @@ export interface OpenedSession {
   warnings: string[];
   /** Set with `persistReasoning: 'current-episode'`. */
   atRest: ReasoningAtRest | undefined;
+  /** Approval decisions stored and not yet acted on. */
+  approvals: ApprovalRecord | undefined;
 }
 
 /** Everything {@link openSession} needs. */
@@ -61,6 +64,7 @@ export async function openSession(input: OpenSessionInput): Promise<OpenedSessio
     notices: [],
     warnings: [],
     atRest: undefined,
+    approvals: stored?.approvals,
   };
   if (input.replayCache && opened.messages.length > 0) await restore(opened, input, input.replayCache);
   warnMissing(opened, input);

@@ -11,7 +11,12 @@ import type { Message, UserMessage, UserPart } from '../message/message.js';
 import type { PackState } from '../packing/pack-types.js';
 import type { ReasoningAtRest } from '../store/reasoning-at-rest.js';
 import { type SessionReasoningSummary, summarizeReasoning } from '../reasoning/stats/reasoning-report.js';
-import { type EpisodeResult, type LoopSettings, pendingStep, runEpisode } from './run-loop.js';
+import type { z } from 'zod';
+import type { EpisodeResult } from './episode-result.js';
+import { type LoopSettings, pendingStep, runEpisode } from './run-loop.js';
+import { withOutput } from './structured-output.js';
+import type { ApprovalPolicy, ApprovalRequest } from './approvals.js';
+import type { ApprovalTarget, SessionApprovals } from './session-approvals.js';
 import type { OpenedSession } from './session-open.js';
 import type { SessionLease, SessionStore, TornLine } from '../store/session-store.js';
 import { copyMessage } from '../message/transcript.js';
@@ -20,20 +25,42 @@ import { type UsageTotals, usageTotalsOf } from '../model/usage-totals.js';
 /** What `send` accepts: text, user content parts, or a whole user message. */
 export type SessionInput = string | UserPart[] | UserMessage;
 
+/** The checked answer type of a run given `output` (undefined without one). */
+export type OutputOf<Schema> = Schema extends z.ZodType ? z.output<Schema> : undefined;
+
 /** Options of one run: {@link Session.send}, {@link Session.resume} and their streams. */
-export interface RunOptions {
+export interface RunOptions<Schema extends z.ZodType | undefined = undefined> {
   /** Aborts the run; the transcript stays consistent (see {@link RunAbortedError}). */
   signal?: AbortSignal;
   /** Receives every event as it happens. */
   onEvent?: AgentEventHandler;
+  /** This run's approval policy, instead of the agent's (see {@link AgentOptions.approvalPolicy}). */
+  approvalPolicy?: ApprovalPolicy;
+  /**
+   * A zod object schema the final answer must match: `result.output` is the checked,
+   * typed answer. Asked for natively where the model's profile says the wire API has
+   * structured output (`structuredOutput: 'native'`), else through a `final_answer`
+   * tool; a failed check is fed back up to `outputRetries` times, then the run rejects
+   * with a {@link StructuredOutputError}.
+   */
+  output?: Schema;
+  /** Failed checks fed back before giving up. Default 2. */
+  outputRetries?: number;
+  /** Overrides the profile's `structuredOutput` for this run. */
+  outputMode?: 'native' | 'tool';
 }
 
-let create: (settings: LoopSettings, store: SessionStore, id: string, opened: OpenedSession) => Session;
+type Create = (
+  settings: LoopSettings,
+  store: SessionStore,
+  id: string,
+  opened: OpenedSession,
+  approvals: SessionApprovals,
+) => Session;
+let create: Create;
 
 /** Creates a session from what `agent.session()` prepared (the constructor is private). */
-export function createSession(settings: LoopSettings, store: SessionStore, id: string, opened: OpenedSession): Session {
-  return create(settings, store, id, opened);
-}
+export const createSession: Create = (...args) => create(...args);
 
 /** A conversation: its transcript, pack state and usage. Create with `agent.session()`. */
 export class Session {
@@ -50,7 +77,7 @@ export class Session {
   private running = false;
 
   static {
-    create = (settings, store, id, opened) => new Session(settings, store, id, opened);
+    create = (settings, store, id, opened, approvals) => new Session(settings, store, id, opened, approvals);
   }
 
   // Private, so the public declaration carries none of the loop's types: `agent.session()`
@@ -60,6 +87,7 @@ export class Session {
     store: SessionStore,
     id: string,
     opened: OpenedSession,
+    private readonly approvals: SessionApprovals,
   ) {
     this.id = id;
     this.store = store;
@@ -106,9 +134,50 @@ export class Session {
     await this.summarizer?.settle();
   }
 
-  /** True when the current episode was interrupted and {@link Session.resume} has work to do. */
+  /** True when the current episode was interrupted or paused and {@link Session.resume} has work to do. */
   get unfinished(): boolean {
     return pendingStep(this.state.messages) !== undefined;
+  }
+
+  /**
+   * Tool calls waiting for a decision, in call order; decided ones leave the list (and
+   * run, or are answered as rejected, at the next {@link Session.resume}). Worked out from the
+   * transcript, so a session reopened in another process lists the same calls.
+   */
+  get pendingApprovals(): readonly ApprovalRequest[] {
+    return this.approvals.pending;
+  }
+
+  /**
+   * Approves a waiting call; `resume()` then runs it. The decision is persisted (in
+   * the store's approval record) before this resolves, so it survives a restart. An
+   * optional `note` reaches the model after the tool's output.
+   */
+  approve(call: ApprovalTarget, options: { note?: string } = {}): Promise<void> {
+    return this.decide(() => this.approvals.decide(call, { decision: 'approved', ...options }));
+  }
+
+  /**
+   * Rejects a waiting call; at `resume()` the model reads an error result naming the
+   * `reason` instead of the tool's output. Persisted like {@link Session.approve}.
+   */
+  reject(call: ApprovalTarget, options: { reason?: string } = {}): Promise<void> {
+    return this.decide(() => this.approvals.decide(call, { decision: 'rejected', ...options }));
+  }
+
+  /** Approves every waiting call; returns them. */
+  approveAll(options: { note?: string } = {}): Promise<ApprovalRequest[]> {
+    return this.decide(() => this.approvals.decideAll({ decision: 'approved', ...options }));
+  }
+
+  /** Rejects every waiting call; returns them. */
+  rejectAll(options: { reason?: string } = {}): Promise<ApprovalRequest[]> {
+    return this.decide(() => this.approvals.decideAll({ decision: 'rejected', ...options }));
+  }
+
+  private async decide<T>(record: () => Promise<T>): Promise<T> {
+    if (this.running) throw new SessionBusyError(this.id);
+    return record();
   }
 
   /**
@@ -119,20 +188,25 @@ export class Session {
    * {@link SessionBusyError}, and a store changed by another writer since this
    * session was opened rejects with a {@link SessionConflictError} (open it again).
    */
-  send(input: SessionInput, options: RunOptions = {}): Promise<EpisodeResult> {
+  send<Schema extends z.ZodType | undefined = undefined>(
+    input: SessionInput,
+    options: RunOptions<Schema> = {},
+  ): Promise<EpisodeResult<OutputOf<Schema>>> {
     try {
-      return this.run(toUserMessage(input), options);
+      return this.run(toUserMessage(input), options) as Promise<EpisodeResult<OutputOf<Schema>>>;
     } catch (error) {
       return Promise.reject(error);
     }
   }
 
   /** Continues an interrupted episode (pending tool calls first). Returns at once when nothing is pending. */
-  resume(options: RunOptions = {}): Promise<EpisodeResult> {
+  resume<Schema extends z.ZodType | undefined = undefined>(
+    options: RunOptions<Schema> = {},
+  ): Promise<EpisodeResult<OutputOf<Schema>>> {
     if (this.state.messages.length === 0) {
       return Promise.reject(new InvalidArgumentError('nothing to resume: the session is empty; call send() first'));
     }
-    return this.run(undefined, options);
+    return this.run(undefined, options) as Promise<EpisodeResult<OutputOf<Schema>>>;
   }
 
   /**
@@ -141,16 +215,26 @@ export class Session {
    * errors raised before the episode starts (e.g. a busy session). Breaking out of
    * the loop does not stop the run: abort its signal for that.
    */
-  stream(input: SessionInput, options: RunOptions = {}): AsyncGenerator<AgentEvent> {
+  stream(input: SessionInput, options: RunOptions<z.ZodType | undefined> = {}): AsyncGenerator<AgentEvent> {
     return this.events(toUserMessage(input), options);
   }
 
   /** {@link Session.resume} as a stream of events (see {@link Session.stream}). */
-  resumeStream(options: RunOptions = {}): AsyncGenerator<AgentEvent> {
+  resumeStream(options: RunOptions<z.ZodType | undefined> = {}): AsyncGenerator<AgentEvent> {
     return this.events(undefined, options);
   }
 
-  private async* events(input: UserMessage | undefined, options: RunOptions): AsyncGenerator<AgentEvent> {
+  /** The agent's settings with this run's approval policy and structured answer. */
+  private settingsFor(options: RunOptions<z.ZodType | undefined>): LoopSettings {
+    const { approvalPolicy, output } = options;
+    const settings = approvalPolicy ? { ...this.settings, approvalPolicy } : this.settings;
+    return output ? withOutput(settings, output, { mode: options.outputMode, retries: options.outputRetries }) : settings;
+  }
+
+  private async* events(
+    input: UserMessage | undefined,
+    options: RunOptions<z.ZodType | undefined>,
+  ): AsyncGenerator<AgentEvent> {
     const queue: AgentEvent[] = [];
     let wake: (() => void) | undefined;
     let finished = false;
@@ -185,12 +269,15 @@ export class Session {
     if (failure !== undefined && !reported) throw failure;
   }
 
-  private async run(input: UserMessage | undefined, options: RunOptions): Promise<EpisodeResult> {
+  private async run(
+    input: UserMessage | undefined,
+    options: RunOptions<z.ZodType | undefined>,
+  ): Promise<EpisodeResult<unknown>> {
     if (this.running) throw new SessionBusyError(this.id);
     this.running = true;
     try {
       const lease = await acquireWriter(this.store, this.id, this.state.messages.length);
-      let result: EpisodeResult;
+      let result: EpisodeResult<unknown>;
       try {
         result = await this.runLeased(input, options, lease);
       } catch (error) {
@@ -201,13 +288,20 @@ export class Session {
       await lease.release();
       return result;
     } finally {
-      this.running = false;
+      // After a pause, an abort or a failure alike, the waiting calls are what the transcript says.
+      await this.approvals.refresh(this.state.messages).finally(() => {
+        this.running = false;
+      });
     }
   }
 
   /** One episode under `lease`: every write carries it, every append the length it expects. */
-  private async runLeased(input: UserMessage | undefined, options: RunOptions, lease: SessionLease): Promise<EpisodeResult> {
-    const { store, id, state, atRest } = this;
+  private async runLeased(
+    input: UserMessage | undefined,
+    options: RunOptions<z.ZodType | undefined>,
+    lease: SessionLease,
+  ): Promise<EpisodeResult<unknown>> {
+    const { store, id, state, atRest, approvals } = this;
     if (lease.length !== state.messages.length) {
       throw new SessionConflictError(
         id,
@@ -216,7 +310,7 @@ export class Session {
     }
     const write = { lease };
     const result = await runEpisode(
-      this.settings,
+      this.settingsFor(options),
       {
         id,
         get messages() {
@@ -235,12 +329,17 @@ export class Session {
         saveState: (packState) => store.saveState(id, packState, write),
         emit: options.onEvent ?? (() => {}),
         notices: this.notices,
+        approvals: {
+          decided: (callId, sessionId) => approvals.decided(callId, sessionId),
+          answered: (callIds) => approvals.answered(callIds, write),
+        },
         summarizer: this.summarizer,
       },
       input,
       options.signal,
     );
     await atRest?.settle(write);
+    await approvals.refresh(state.messages, { prune: write });
     return result;
   }
 }

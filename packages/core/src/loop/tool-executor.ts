@@ -13,7 +13,8 @@
  */
 import { EpisodicError } from '../errors.js';
 import type { ToolCallPart, ToolMessage } from '../message/message.js';
-import type { AgentTool, ToolOutput } from './tool.js';
+import type { ApprovalPolicy, ApprovalRequest } from './approvals.js';
+import type { AgentTool, ToolContext, ToolOutput } from './tool.js';
 
 /** Default per-call timeout when neither the tool nor the caller sets one. */
 export const DEFAULT_TOOL_TIMEOUT_MS = 120_000;
@@ -33,6 +34,18 @@ export interface ToolExecutionOptions {
   timeoutMs?: number;
   /** Aborts the whole batch: running calls are told through their signal and answered "aborted" at once. */
   signal?: AbortSignal;
+  /** The session whose transcript holds the calls; passed to each tool in its context. */
+  sessionId?: string;
+  /** Passed to each tool in its context (see {@link ToolContext.approvalFor}). */
+  approvalFor?: ToolContext['approvalFor'];
+  /** Passed to each tool in its context (see {@link ToolContext.approvalPolicy}). */
+  approvalPolicy?: ApprovalPolicy;
+  /**
+   * Receives a call whose tool waits for approvals elsewhere (see
+   * {@link ToolOutput.pendingApprovals}); such a call then gets no result. Without
+   * it, the call is answered with an error (only a session can ask for approvals).
+   */
+  onWaiting?: (call: ToolCallPart, requests: readonly ApprovalRequest[]) => void;
   /**
    * Applied to every result's content, errors included, before `onResult` sees it and
    * before it is returned: the agent passes its secret redactor here, so no tool
@@ -48,12 +61,15 @@ export function toolsByName(tools: readonly AgentTool[]): Map<string, AgentTool>
   return new Map(tools.map((tool) => [tool.spec.name, tool]));
 }
 
-/** Runs `calls` and returns one result per call, in the order of `calls`. Never throws. */
+/**
+ * Runs `calls` and returns one result per call, in the order of `calls` (calls given
+ * to `onWaiting` excepted). Never throws.
+ */
 export async function executeToolCalls(
   calls: readonly ToolCallPart[],
   options: ToolExecutionOptions,
 ): Promise<ToolMessage[]> {
-  const results: ToolMessage[] = new Array(calls.length);
+  const results: (ToolMessage | undefined)[] = new Array(calls.length);
   let next = 0;
   const worker = async () => {
     while (next < calls.length) {
@@ -61,13 +77,11 @@ export async function executeToolCalls(
       const call = calls[index]!;
       const started = performance.now();
       const output = await executeToolCall(call, options);
-      const result: ToolMessage = {
-        role: 'tool',
-        toolCallId: call.id,
-        toolName: call.name,
-        content: options.redact ? options.redact(output.content) : output.content,
-        isError: output.isError === true,
-      };
+      if (output.pendingApprovals?.length && options.onWaiting) {
+        options.onWaiting(call, output.pendingApprovals);
+        continue;
+      }
+      const result = toolMessage(call, output, options.redact);
       results[index] = result;
       options.onResult?.(result, call, performance.now() - started);
     }
@@ -76,7 +90,23 @@ export async function executeToolCalls(
   const limit = options.maxConcurrency ?? DEFAULT_TOOL_CONCURRENCY;
   const width = Math.min(calls.length, limit >= 1 ? Math.floor(limit) : 1);
   await Promise.all(Array.from({ length: width }, worker));
-  return results;
+  return results.filter((result) => result !== undefined);
+}
+
+function toolMessage(call: ToolCallPart, output: ToolOutput, redact: ((text: string) => string) | undefined): ToolMessage {
+  if (output.pendingApprovals?.length) {
+    const output = errorOutput(`Tool "${call.name}" waits for approvals, which only a session can ask for.`);
+    return { role: 'tool', toolCallId: call.id, toolName: call.name, content: output.content, isError: true };
+  }
+  return {
+    role: 'tool',
+    toolCallId: call.id,
+    toolName: call.name,
+    content: redact ? redact(output.content) : output.content,
+    isError: output.isError === true,
+    ...(output.subSession ? { subSession: output.subSession } : {}),
+    ...(output.finalAnswer ? { finalAnswer: true } : {}),
+  };
 }
 
 /** Runs one call; every failure becomes an error output. */
@@ -87,7 +117,7 @@ export async function executeToolCall(call: ToolCallPart, options: ToolExecution
     const names = [...options.tools.keys()].join(', ') || 'none';
     return errorOutput(`Unknown tool "${call.name}". Available tools: ${names}.`);
   }
-  const args = parseArguments(call);
+  const args = parseToolArguments(call);
   if (!args.ok) return errorOutput(args.message);
   const timeoutMs = tool.timeoutMs ?? options.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
   const timeout = new AbortController();
@@ -96,7 +126,7 @@ export async function executeToolCall(call: ToolCallPart, options: ToolExecution
   const timer = timeoutMs <= MAX_TIMER_MS ? setTimeout(() => timeout.abort(), timeoutMs) : undefined;
   const signal = options.signal ? AbortSignal.any([options.signal, timeout.signal]) : timeout.signal;
   try {
-    const output = await untilAborted(() => tool.execute(args.value, { signal, toolCallId: call.id }), signal);
+    const output = await untilAborted(() => tool.execute(args.value, { signal, toolCallId: call.id, ...contextOf(options) }), signal);
     if (typeof output?.content !== 'string') {
       return errorOutput(`Tool "${call.name}" returned no text content (a bug in the tool, not in your call).`);
     }
@@ -110,9 +140,11 @@ export async function executeToolCall(call: ToolCallPart, options: ToolExecution
   }
 }
 
-type ParsedArguments = { ok: true; value: unknown } | { ok: false; message: string };
+/** A call's arguments as the tool will get them, or why it will not run. */
+export type ParsedArguments = { ok: true; value: unknown } | { ok: false; message: string };
 
-function parseArguments(call: ToolCallPart): ParsedArguments {
+/** The arguments a tool receives for `call` (see the module comment), or the error result's message. */
+export function parseToolArguments(call: ToolCallPart): ParsedArguments {
   if (call.args === undefined || call.args === null) return { ok: true, value: {} };
   if (typeof call.args !== 'string') return { ok: true, value: call.args };
   let value: unknown;
@@ -149,6 +181,15 @@ function describeFailure(name: string, error: unknown): string {
   if (EpisodicError.isInstance(error) && error.code === 'invalid_tool_input') return error.message;
   const message = error instanceof Error ? error.message : String(error);
   return `Tool "${name}" failed: ${message || 'unknown error'}`;
+}
+
+function contextOf(options: ToolExecutionOptions): Partial<ToolContext> {
+  const { sessionId, approvalFor, approvalPolicy } = options;
+  return {
+    ...(sessionId === undefined ? {} : { sessionId }),
+    ...(approvalFor ? { approvalFor } : {}),
+    ...(approvalPolicy ? { approvalPolicy } : {}),
+  };
 }
 
 function errorOutput(message: string): ToolOutput {

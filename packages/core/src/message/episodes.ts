@@ -95,9 +95,11 @@ export function unansweredToolCalls(
 
 /**
  * Whether the current episode still needs work: tool calls without results, or a
- * transcript that ends with a user or tool message (the model has not answered).
+ * transcript that ends with a user or tool message (the model has not answered),
+ * unless that tool message accepted a structured final answer (`finalAnswer`).
  */
 export function episodeUnfinished(messages: readonly Message[]): boolean {
-  const role = messages.findLast((message) => message.role !== 'summary')?.role;
-  return role === 'user' || role === 'tool' || unansweredToolCalls(messages) !== undefined;
+  const last = messages.findLast((message) => message.role !== 'summary');
+  const answered = last?.role === 'tool' && last.finalAnswer === true;
+  return last?.role === 'user' || (last?.role === 'tool' && !answered) || unansweredToolCalls(messages) !== undefined;
 }

@@ -204,6 +204,37 @@ export interface AssistantMessage {
   [extra: string]: unknown;
 }
 
+/**
+ * How a call of a tool that needs approval was decided, kept on its result (an
+ * optional field, so v1 readers keep it as an unknown field and v1 files still load).
+ * A rejected call has an error result saying why; an approved call's result is the
+ * tool's output, followed by the person's note when there is one.
+ */
+export interface ToolApproval {
+  decision: 'approved' | 'rejected';
+  /** `person`: `session.approve()` / `reject()`; `policy`: the agent's approval policy. */
+  by: 'person' | 'policy';
+  /** The approver's note (approved calls). */
+  note?: string;
+  /** Why the call was rejected. */
+  reason?: string;
+  [extra: string]: unknown;
+}
+
+/**
+ * The session an agent tool ran its sub-agent in (`agent.asTool()`), kept on the
+ * call's result so it can be opened, inspected and resumed, with what its calls used.
+ */
+export interface SubSessionReference {
+  /** Its id, in the agent tool's store. */
+  id: string;
+  /** Model calls the sub-agent made for this result. */
+  calls: number;
+  /** Their summed usage (`costUsd` when every call's cost was known). */
+  usage: Usage;
+  [extra: string]: unknown;
+}
+
 /** The result of one tool call, paired with the call by `toolCallId`. Never an episode boundary. */
 export interface ToolMessage {
   role: 'tool';
@@ -212,6 +243,12 @@ export interface ToolMessage {
   /** Text (v1), or text, image and file parts (v1.1). */
   content: string | ToolResultPart[];
   isError?: boolean;
+  /** Set when the tool needed approval: who decided and what. */
+  approval?: ToolApproval;
+  /** Set by agent tools: the sub-agent's session and its usage (counted in the session's totals). */
+  subSession?: SubSessionReference;
+  /** True (v1.1) on the result of an accepted `final_answer` call: the episode ended with it (nothing left to resume). */
+  finalAnswer?: boolean;
   [extra: string]: unknown;
 }
 

@@ -102,12 +102,37 @@ export const AssistantMessage = z.looseObject({
   model: ModelRef.optional(),
   usage: Usage.optional(),
 });
+/**
+ * How a call that needed approval was decided (optional; added after v1 without a
+ * version change: v1 files have no such field and load as before, and v1 readers
+ * keep it as an unknown field). The decision is also what the model read: a
+ * rejected call's result is an error naming the reason.
+ */
+export const ToolApproval = z.looseObject({
+  decision: z.enum(['approved', 'rejected']),
+  by: z.enum(['person', 'policy']),
+  note: z.string().optional(),
+  reason: z.string().optional(),
+});
+/**
+ * The session an agent tool ran its sub-agent in, and that run's usage (optional,
+ * added after v1 like `approval`): session totals add it to the model calls'.
+ */
+export const SubSessionReference = z.looseObject({
+  id: z.string().min(1),
+  calls: z.number().int().nonnegative(),
+  usage: Usage,
+});
 export const ToolMessage = z.looseObject({
   role: z.literal('tool'),
   toolCallId: z.string().min(1),
   toolName: z.string().min(1),
   content: z.union([z.string(), z.array(ToolResultPart)]),
   isError: z.boolean().optional(),
+  approval: ToolApproval.optional(),
+  subSession: SubSessionReference.optional(),
+  /** True on an accepted structured final answer's result (v1.1): the episode ended there. */
+  finalAnswer: z.boolean().optional(),
 });
 
 /**

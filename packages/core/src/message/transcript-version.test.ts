@@ -30,6 +30,13 @@ const additions: Record<string, Message> = {
       { type: 'file', url: 'https://ci.example.com/log.txt', mediaType: 'text/plain' },
     ],
   },
+  'the final-answer marker': {
+    role: 'tool',
+    toolCallId: 'call_2',
+    toolName: 'final_answer',
+    content: 'Final answer accepted.',
+    finalAnswer: true,
+  },
   'a system line after the top of the transcript': { role: 'system', content: 'The model is now gpt-5.' },
   'a developer line': { role: 'developer', content: 'Answer briefly.' },
   'the injected marker': { role: 'user', content: '<system-reminder>todo list changed</system-reminder>', injected: true },

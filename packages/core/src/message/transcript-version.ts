@@ -8,8 +8,9 @@
  *
  * What v1.1 adds: tool results with content parts (text, image, file), system lines
  * after the top and `developer` lines anywhere, `provider-tool` parts, the
- * `injected` and `compaction` markers on user messages, and `summary` lines (summaries
- * of evicted episodes the agent loop writes).
+ * `injected` and `compaction` markers on user messages, the `finalAnswer` marker on
+ * the tool result that accepted a structured final answer, and `summary` lines
+ * (summaries of evicted episodes the agent loop writes).
  */
 import { TranscriptError } from '../errors.js';
 import type { Message } from './message.js';
@@ -82,6 +83,8 @@ export function v11Feature(message: Message, afterTop: boolean): { field: string
       if (message.compaction !== undefined) return { field: 'compaction', what: 'a compaction marker' };
       return message.injected !== undefined ? { field: 'injected', what: 'the injected marker' } : undefined;
     case 'tool':
+      // A v1 reader would take an episode ended by an accepted final answer for an unfinished one.
+      if (message.finalAnswer !== undefined) return { field: 'finalAnswer', what: 'the final-answer marker' };
       return typeof message.content === 'string' ? undefined : { field: 'content', what: 'tool result content parts' };
     case 'assistant': {
       const index = message.content.findIndex((part) => part.type === 'provider-tool');

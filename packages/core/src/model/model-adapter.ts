@@ -10,6 +10,18 @@ import type { PackStats } from '../packing/pack-types.js';
 /** Why the model stopped. */
 export type StopReason = 'stop' | 'tool-calls' | 'max-tokens' | 'content-filter' | 'error' | 'other';
 
+/**
+ * A JSON answer the model must give when it answers without tool calls (native
+ * structured output). Adapters whose profile says `structuredOutput: 'native'` send
+ * it in their wire API's field; the loop checks the answer against the schema.
+ */
+export interface OutputFormat {
+  /** Names the format where the wire API asks for a name (letters, digits, `_`, `-`). */
+  name: string;
+  /** JSON Schema of the answer, an object at the root. */
+  schema: Record<string, unknown>;
+}
+
 /** One model call, already packed. */
 export interface ModelRequest {
   system?: string;
@@ -24,6 +36,8 @@ export interface ModelRequest {
   cacheBreakpoints?: PackStats['cacheBreakpoints'];
   /** Options for this provider only; unknown keys give a warning event, not an error. */
   providerOptions?: Record<string, unknown>;
+  /** The final answer's JSON format, for adapters with native structured output (see {@link OutputFormat}). */
+  output?: OutputFormat;
 }
 
 /** Neutral stream events. */

@@ -65,6 +65,13 @@ export interface ModelProfile {
   pastReasoning?: PastReasoning;
   /** List prices, for the estimated cost of calls; unknown when absent. */
   pricing?: Pricing;
+  /**
+   * How a schema-checked final answer (`send(input, { output })`) is asked for:
+   * `native`, the wire API's own structured output (the adapter sends the request's
+   * `output` format, and the model may still call tools first); `tool`, a
+   * `final_answer` tool the model calls with the answer. Default `tool`.
+   */
+  structuredOutput?: 'native' | 'tool';
   /** Provider-specific fields (thinking mode, beta headers, id rules, paired flags, ...). */
   [field: string]: unknown;
 }

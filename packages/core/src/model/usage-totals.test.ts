@@ -71,4 +71,18 @@ describe('session totals across a model switch', () => {
     expect(usages).toHaveLength(2);
     expect(resumed.totals.costUsd).toBeCloseTo(estimateCost(usages[0]!, cheap) + estimateCost(usages[1]!, dear));
   });
+
+  it('adds the sub-sessions of agent tools, with their recorded cost or none', () => {
+    const call: Message = { role: 'assistant', content: [], usage: { inputTokens: 10, outputTokens: 2, costUsd: 1 } };
+    const result = (costUsd?: number): Message => ({
+      role: 'tool',
+      toolCallId: 'c',
+      toolName: 'research',
+      content: 'found',
+      subSession: { id: 's.research.c', calls: 3, usage: { inputTokens: 100, outputTokens: 20, ...(costUsd === undefined ? {} : { costUsd }) } },
+    });
+    const priced = usageTotalsOf([call, result(2)]);
+    expect(priced).toMatchObject({ calls: 4, inputTokens: 110, outputTokens: 22, costUsd: 3 });
+    expect(usageTotalsOf([call, result()]).costUsd).toBeUndefined();
+  });
 });

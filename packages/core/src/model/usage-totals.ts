@@ -2,7 +2,7 @@
  * Token and cost totals over model calls. Costs are estimates from the profile's
  * list prices; providers bill what they bill.
  */
-import type { Message, Usage } from '../message/message.js';
+import type { Message, SubSessionReference, Usage } from '../message/message.js';
 import type { Pricing } from './model-profile.js';
 
 /** Sums of {@link Usage} over calls, plus an estimated cost when pricing is known. */
@@ -72,14 +72,33 @@ function addCost(total: number | undefined, usage: Usage, pricing: Pricing | und
 }
 
 /**
+ * Returns `totals` with the calls of an agent tool's sub-session added (a new
+ * object). Their cost is the one recorded with them: unknown when it is not.
+ */
+export function addSubSessionUsage(totals: UsageTotals, reference: SubSessionReference): UsageTotals {
+  const { usage, calls } = reference;
+  const cost = totals.costUsd === undefined || usage.costUsd === undefined ? undefined : totals.costUsd + usage.costUsd;
+  return { ...addUsage(totals, usage), calls: totals.calls + calls, costUsd: cost };
+}
+
+/**
  * Totals of every assistant message and summary line in a transcript that recorded
  * its usage (the agent loop stores each call's usage on the message it produced, so
- * totals survive a reload).
+ * totals survive a reload), plus the sub-sessions of agent tools, recorded on their
+ * results.
  */
 export function usageTotalsOf(messages: readonly Message[], pricing?: Pricing): UsageTotals {
-  const calls = messages.filter((message) => message.role === 'assistant' || message.role === 'summary');
-  const recorded = calls.some((message) => message.usage?.costUsd !== undefined);
+  const recorded = messages.some((message) =>
+    message.role === 'assistant' || message.role === 'summary'
+      ? message.usage?.costUsd !== undefined
+      : message.role === 'tool' && message.subSession?.usage.costUsd !== undefined,
+  );
   let totals: UsageTotals = { ...emptyUsageTotals(pricing), costUsd: pricing || recorded ? 0 : undefined };
-  for (const message of calls) if (message.usage) totals = addUsage(totals, message.usage, pricing);
+  for (const message of messages) {
+    if ((message.role === 'assistant' || message.role === 'summary') && message.usage) {
+      totals = addUsage(totals, message.usage, pricing);
+    }
+    if (message.role === 'tool' && message.subSession) totals = addSubSessionUsage(totals, message.subSession);
+  }
   return totals;
 }

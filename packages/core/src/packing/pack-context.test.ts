@@ -431,7 +431,12 @@ describe('packContext with transcript v1.1 content', () => {
     expect(typeof sent.content).toBe('string');
     expect(sent.content).toContain('[image left out of this shortened tool result]');
     expect(sent.truncated).toBe(true);
-    const current = packContext({ messages: messages.slice(0, 3), budget: 20_000, toolResultCap: 100 });
+    const current = packContext({
+      messages: messages.slice(0, 3),
+      budget: 20_000,
+      toolResultCap: 100,
+      currentToolResultCap: 5_000,
+    });
     expect(current.messages.at(-1)).toBe(image);
   });
 });

@@ -46,15 +46,21 @@ export interface Settings {
 /** Options that decide the packed form of a single message. */
 export type MessageFormOptions = Pick<PackOptions, 'budget' | 'tokenizer' | 'toolResultCap' | 'currentToolResultCap'>;
 
-function toolResultCaps(options: MessageFormOptions): { pastCap: number; currentCap: number } {
+/** The tool-result caps in force for these options: past episodes' and the current one's, in tokens. */
+export function toolResultCaps(options: MessageFormOptions): { pastCap: number; currentCap: number } {
   // Past results are small by default (0.5% of the budget, 64 to 2,000 tokens): old
   // episodes then take less room, evictions are rarer and the cached prefix lives
   // longer (measured in bench/results/packer.md). The model can always re-run a tool.
   const pastCap = options.toolResultCap ?? Math.max(64, Math.min(2000, Math.floor(options.budget * 0.005)));
-  // Current results get a tenth of the budget (at most 16,000 tokens): one huge result
-  // cannot crowd out the episode, and each step appends less uncached input.
+  // Current results get 3% of the budget, at most 4,000 tokens (about 16 KB of text,
+  // the order of what coding agents show a model of one command's output): one huge
+  // result cannot crowd out the episode, and each step appends less uncached input,
+  // which is what the cached prefix loses on every step. At a tenth of the budget (up
+  // to 16,000) mean prefix reuse on the bench session was 0.640 / 0.893 / 0.948 at
+  // 16k / 64k / 200k; at 3% up to 4,000 it is 0.778 / 0.913 / 0.951, and cheaper.
+  // The model reads the rest by range or with a narrower command.
   const currentCap = Math.max(
-    options.currentToolResultCap ?? Math.min(16000, Math.floor(options.budget * 0.1)),
+    options.currentToolResultCap ?? Math.min(4000, Math.floor(options.budget * 0.03)),
     pastCap,
   );
   return { pastCap, currentCap };

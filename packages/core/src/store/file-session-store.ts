@@ -4,7 +4,9 @@
  * `<directory>/<id>.state.json` is the pack state, replaced atomically (temporary
  * file, fsync, rename); `<directory>/<id>.reasoning.json` is the reasoning sidecar
  * of `persistReasoning: 'current-episode'`, replaced the same way and deleted when
- * its episode ends.
+ * its episode ends; `<directory>/<id>.approvals.json` holds approval decisions not
+ * yet acted on (see approval-record.ts), replaced the same way and deleted once the
+ * calls they decide have results.
  *
  * Crashes: the only damage a crash can do is a torn last line (a write cut short, no
  * newline). Loading reports it in `torn` and ignores it; the next append cuts it off
@@ -30,6 +32,7 @@ import { writeFileAtomic } from '../support/atomic-write.js';
 import { EpisodicError, TranscriptError } from '../errors.js';
 import type { Message } from '../message/message.js';
 import type { PackState } from '../packing/pack-types.js';
+import { type ApprovalRecord, parseApprovalRecord } from './approval-record.js';
 import { packStateFormat } from '../packing/pack-state-schema.js';
 import { parsePersistedJson } from '../support/persisted-format.js';
 import { reasoningSidecarFormat } from './reasoning-sidecar-schema.js';
@@ -101,6 +104,12 @@ export class FileSessionStore implements SessionStore {
     return join(this.directory, `${id}.reasoning.json`);
   }
 
+  /** Path of a session's approval record. */
+  approvalsPath(id: string): string {
+    assertSessionId(id);
+    return join(this.directory, `${id}.approvals.json`);
+  }
+
   /** Path of a session's pack state. */
   statePath(id: string): string {
     assertSessionId(id);
@@ -118,7 +127,14 @@ export class FileSessionStore implements SessionStore {
     const { messages, torn } = parseStoredTranscript(kept ?? Buffer.alloc(0), path);
     this.locks.remember(id, { bytes: kept?.length ?? 0, count: messages.length });
     const sidecar = await this.loadSidecar(id);
-    return { messages, packState, ...(torn ? { torn } : {}), ...(sidecar ? { reasoningSidecar: sidecar } : {}) };
+    const approvals = await this.loadApprovals(id);
+    return {
+      messages,
+      packState,
+      ...(torn ? { torn } : {}),
+      ...(sidecar ? { reasoningSidecar: sidecar } : {}),
+      ...(approvals ? { approvals } : {}),
+    };
   }
 
   /** Takes the session's writer lock (see file-session-lock.ts), or throws a `SessionBusyError`. */
@@ -217,9 +233,17 @@ export class FileSessionStore implements SessionStore {
   }
 
   async saveReasoningSidecar(id: string, sidecar: ReasoningSidecar | undefined, options?: WriteOptions): Promise<void> {
-    const path = this.sidecarPath(id);
+    await this.replaceOrDelete(id, this.sidecarPath(id), sidecar, options);
+  }
+
+  async saveApprovals(id: string, record: ApprovalRecord | undefined, options?: WriteOptions): Promise<void> {
+    await this.replaceOrDelete(id, this.approvalsPath(id), record, options);
+  }
+
+  /** As the session's writer: replaces `path` with `value` as JSON, or deletes it (if there) when `value` is undefined. */
+  private async replaceOrDelete(id: string, path: string, value: object | undefined, options?: WriteOptions): Promise<void> {
     await this.locks.checkWriter(id, options);
-    if (sidecar) return this.replaceFile(path, JSON.stringify(sidecar));
+    if (value) return this.replaceFile(path, JSON.stringify(value));
     await unlink(path).catch((error: NodeJS.ErrnoException) => {
       if (error.code !== 'ENOENT') throw new StoreWriteError(path, error, 'The file is still there.');
     });
@@ -245,6 +269,12 @@ export class FileSessionStore implements SessionStore {
     const path = this.sidecarPath(id);
     const text = (await readIfExists(path))?.toString('utf8');
     return text === undefined ? undefined : parsePersistedJson(reasoningSidecarFormat, text, { file: path });
+  }
+
+  private async loadApprovals(id: string): Promise<ApprovalRecord | undefined> {
+    const path = this.approvalsPath(id);
+    const text = (await readIfExists(path))?.toString('utf8');
+    return text === undefined ? undefined : parseApprovalRecord(text, path);
   }
 
   private async loadState(id: string): Promise<PackState | undefined> {

@@ -8,6 +8,7 @@
  */
 import type { Message } from '../message/message.js';
 import type { PackState } from '../packing/pack-types.js';
+import type { ApprovalRecord } from './approval-record.js';
 import type { ReasoningSidecar } from './reasoning-sidecar.js';
 import { SessionBusyError, SessionConflictError } from './session-errors.js';
 import {
@@ -23,6 +24,7 @@ import {
 export class MemorySessionStore implements SessionStore {
   private readonly sessions = new Map<string, { messages: Message[]; packState: PackState | undefined }>();
   private readonly sidecars = new Map<string, ReasoningSidecar>();
+  private readonly approvals = new Map<string, ApprovalRecord>();
   /** Per session: the latest fencing token handed out, and whether its lease is still held. */
   private readonly leases = new Map<string, { token: number; held: boolean }>();
 
@@ -31,10 +33,12 @@ export class MemorySessionStore implements SessionStore {
     const stored = this.sessions.get(id);
     if (!stored) return undefined;
     const sidecar = this.sidecars.get(id);
+    const approvals = this.approvals.get(id);
     return {
       messages: structuredClone(stored.messages),
       packState: structuredClone(stored.packState),
       ...(sidecar ? { reasoningSidecar: structuredClone(sidecar) } : {}),
+      ...(approvals ? { approvals: structuredClone(approvals) } : {}),
     };
   }
 
@@ -78,6 +82,13 @@ export class MemorySessionStore implements SessionStore {
     this.checkWriter(id, options);
     if (sidecar) this.sidecars.set(id, structuredClone(sidecar));
     else this.sidecars.delete(id);
+  }
+
+  async saveApprovals(id: string, record: ApprovalRecord | undefined, options?: WriteOptions): Promise<void> {
+    assertSessionId(id);
+    this.checkWriter(id, options);
+    if (record) this.approvals.set(id, structuredClone(record));
+    else this.approvals.delete(id);
   }
 
   async list(): Promise<string[]> {

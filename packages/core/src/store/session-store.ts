@@ -6,6 +6,7 @@
 import { InvalidArgumentError } from '../errors.js';
 import type { Message } from '../message/message.js';
 import type { PackState } from '../packing/pack-types.js';
+import type { ApprovalRecord } from './approval-record.js';
 import type { ReasoningSidecar } from './reasoning-sidecar.js';
 
 /** A torn write found when loading: a last line cut short by a crash. It is ignored. */
@@ -23,6 +24,8 @@ export interface StoredSession {
   torn?: TornLine;
   /** The current episode's reasoning kept apart from the transcript, if any (see {@link SessionStore.saveReasoningSidecar}). */
   reasoningSidecar?: ReasoningSidecar;
+  /** Approval decisions not yet acted on (see {@link SessionStore.saveApprovals}). */
+  approvals?: ApprovalRecord;
 }
 
 /**
@@ -92,6 +95,15 @@ export interface SessionStore {
    * episode's reasoning here instead of in the transcript. `load` returns it.
    */
   saveReasoningSidecar?(id: string, sidecar: ReasoningSidecar | undefined, options?: WriteOptions): Promise<void>;
+  /**
+   * Replaces the session's approval record whole, durably; `undefined` deletes it.
+   * `session.approve()` / `reject()` write it (without a lease, so it is refused while
+   * another writer holds the session) so a decision survives a restart until `resume()`
+   * acts on it, which then forgets it under its lease; `load` returns it. A store
+   * without it keeps decisions in memory only: after a crash the calls are asked about
+   * again (none runs unapproved).
+   */
+  saveApprovals?(id: string, record: ApprovalRecord | undefined, options?: WriteOptions): Promise<void>;
   /**
    * Takes the session's single writer lease, or rejects with a `SessionBusyError`
    * when another writer holds it. A store without `acquire` can only be used by one

@@ -1,18 +1,29 @@
 /**
- * A zod failure in words a user can act on: the field it is about (`content[2].type`)
- * and what is wrong with it (`must be one of text, reasoning, tool-call`). Shared by
- * every persisted format, so their errors read alike.
+ * Zod failures in words, for two readers:
+ * - a user, for a saved record that does not load: the field it is about
+ *   (`content[2].type`) and what is wrong with it (`must be one of text, reasoning,
+ *   tool-call`). Shared by every persisted format, so their errors read alike;
+ * - the model, for a tool's input or a structured answer that does not fit: one
+ *   short line per bad field (`edits[2].line: expected number, got string`).
  */
 import type { z } from 'zod';
 
 /** The field a failed parse is about (empty for the value itself) and what is wrong with it. */
-export interface SchemaIssue {
+export interface FieldIssue {
   field: string;
   detail: string;
 }
 
+/** One problem in a value checked against a schema, as the model reads it. */
+export interface SchemaIssue {
+  /** Dotted path to the field, such as `edits[2].line` (empty for the value itself). */
+  path: string;
+  /** What is wrong with it, such as `expected string, got number`. */
+  message: string;
+}
+
 /** Describes the first issue of `error`, raised when parsing `value`. */
-export function describeSchemaIssue(error: z.ZodError, value: unknown): SchemaIssue {
+export function describeSchemaIssue(error: z.ZodError, value: unknown): FieldIssue {
   const { issue, path } = deepestIssue(error.issues[0] as z.core.$ZodIssue, []);
   return { field: formatPath(path), detail: describeIssue(issue, path, value) };
 }
@@ -61,6 +72,30 @@ function describeIssue(issue: z.core.$ZodIssue, path: readonly PropertyKey[], ro
       return `must be one of ${issue.values.map((value) => JSON.stringify(value)).join(', ')}`;
     case 'too_small':
       return issue.origin === 'string' ? 'must not be empty' : `must be at least ${String(issue.minimum)}`;
+    default:
+      return issue.message;
+  }
+}
+
+/** Short, model-readable descriptions of zod issues, one per bad field. */
+export function describeIssues(issues: readonly z.core.$ZodIssue[], input: unknown): SchemaIssue[] {
+  return issues.map((issue) => ({ path: formatPath(issue.path), message: issueForModel(issue, input) }));
+}
+
+function issueForModel(issue: z.core.$ZodIssue, input: unknown): string {
+  switch (issue.code) {
+    case 'invalid_type': {
+      const value = receivedAt(issue.path, input);
+      return value === undefined
+        ? `missing (expected ${issue.expected})`
+        : `expected ${issue.expected}, got ${describeValue(value)}`;
+    }
+    case 'unrecognized_keys':
+      return `unknown field${issue.keys.length === 1 ? '' : 's'} ${issue.keys.join(', ')}`;
+    case 'invalid_value':
+      return `expected one of ${issue.values.map((value) => JSON.stringify(value)).join(', ')}, got ${JSON.stringify(receivedAt(issue.path, input)) ?? 'nothing'}`;
+    case 'invalid_union':
+      return 'does not match any of the allowed shapes';
     default:
       return issue.message;
   }

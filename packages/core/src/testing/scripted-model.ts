@@ -34,6 +34,13 @@ export interface ScriptStep {
   signature?: string;
   text?: string;
   toolCalls?: readonly ScriptToolCall[];
+  /**
+   * A structured final answer, given the way the request asks for it: as JSON text
+   * when the request carries an `output` format (native structured output), else as
+   * a `final_answer` call when that tool is offered, else as JSON text. So one script
+   * tests `send(input, { output })` in either mode.
+   */
+  output?: unknown;
   /** Overrides the computed usage fields. */
   usage?: Partial<Usage>;
   /** Default `tool-calls` when the step calls tools, else `stop`. */
@@ -125,7 +132,12 @@ export function scriptedModel(options: ScriptedModelOptions): ScriptedModel {
       content.push({ type: 'text', text: step.text });
     }
     if (step.error) throw toModelError(step.error);
-    for (const [position, call] of (step.toolCalls ?? []).entries()) {
+    const answer = structuredAnswer(step, request);
+    if (answer.text !== undefined) {
+      for (const text of chunks(answer.text, chunkSize)) yield { type: 'text-delta', text };
+      content.push({ type: 'text', text: answer.text });
+    }
+    for (const [position, call] of [...(step.toolCalls ?? []), ...answer.calls].entries()) {
       const id = call.id ?? `call_${index + 1}_${position + 1}`;
       const raw = typeof call.args === 'string' ? call.args : JSON.stringify(call.args ?? {});
       yield { type: 'tool-call-start', id, name: call.name };
@@ -139,11 +151,20 @@ export function scriptedModel(options: ScriptedModelOptions): ScriptedModel {
       reasoningTokens: step.reasoning ? counter.countText(step.reasoning) : 0,
       ...step.usage,
     };
-    const stopReason = step.stopReason ?? (step.toolCalls?.length ? 'tool-calls' : 'stop');
+    const calledTools = content.some((part) => part.type === 'tool-call');
+    const stopReason = step.stopReason ?? (calledTools ? 'tool-calls' : 'stop');
     yield { type: 'finish', message: { role: 'assistant', content, model }, usage, stopReason };
   }
 
   return { model, profile, requests, stream };
+}
+
+/** How a step's `output` goes out for this request (see {@link ScriptStep.output}). */
+function structuredAnswer(step: ScriptStep, request: ModelRequest): { text?: string; calls: ScriptToolCall[] } {
+  if (step.output === undefined) return { calls: [] };
+  const offered = request.tools?.some((tool) => tool.name === 'final_answer') === true;
+  if (!request.output && offered) return { calls: [{ name: 'final_answer', args: step.output }] };
+  return { text: typeof step.output === 'string' ? step.output : JSON.stringify(step.output), calls: [] };
 }
 
 function toModelError(error: NonNullable<ScriptStep['error']>): ModelError {

@@ -2,7 +2,9 @@
  * `toUIMessageStream`: a session's events as the AI SDK UI message stream, the
  * protocol `useChat` renders: one assistant message per episode, a step per model
  * call, reasoning and text parts as they stream, tool parts with their input and
- * output, and metadata with the packer's stats and the episode's usage.
+ * output, approval requests of tools that need approval (the approval id is the call
+ * id `session.approve()` takes), and metadata with the packer's stats and the
+ * episode's usage.
  *
  * ```ts
  * const events = session.stream(text, { signal });
@@ -38,6 +40,8 @@ const FINISH_REASONS: Readonly<Record<EpisodeFinishReason, UIFinishReason>> = {
   'stop-condition': 'tool-calls',
   error: 'error',
   aborted: 'other',
+  // The step ended with tool calls that wait for a decision, as the AI SDK's own approvals end it.
+  paused: 'tool-calls',
 };
 
 /** The default error text: no provider wording, only the code to look up. */
@@ -53,6 +57,7 @@ export class UIMessageChunkMapper {
   private stepOpen = false;
   private parts = 0;
   private retries = 0;
+  private sessionId: string | undefined;
 
   constructor(private readonly options: UIMessageStreamOptions = {}) {}
 
@@ -60,6 +65,7 @@ export class UIMessageChunkMapper {
   map(event: AgentEvent): UIMessageChunk[] {
     switch (event.type) {
       case 'episode-start': {
+        this.sessionId = event.sessionId;
         const metadata = { sessionId: event.sessionId, model: event.model };
         const id = this.options.messageId;
         return [{ type: 'start', ...(id === undefined ? {} : { messageId: id }), messageMetadata: metadata }];
@@ -79,6 +85,11 @@ export class UIMessageChunkMapper {
           ...this.closePart(),
           { type: 'tool-input-available', toolCallId: event.call.id, toolName: event.call.name, input: event.call.args },
         ];
+      case 'approval-requested': {
+        // A sub-agent's call (through an agent tool) is no tool part of this message.
+        const { callId, sessionId } = event.request;
+        return sessionId === this.sessionId ? [{ type: 'tool-approval-request', approvalId: callId, toolCallId: callId }] : [];
+      }
       case 'tool-result': {
         const { toolCallId, content, isError } = event.result;
         return isError

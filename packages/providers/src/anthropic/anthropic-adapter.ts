@@ -8,7 +8,7 @@
  * own retries are off by default: the agent loop decides about retries.
  */
 import Anthropic from '@anthropic-ai/sdk';
-import type { MessageCreateParamsStreaming } from '@anthropic-ai/sdk/resources/messages';
+import type { MessageCreateParamsStreaming, OutputConfig } from '@anthropic-ai/sdk/resources/messages';
 import type { ModelProfile, ModelRef, ModelRequest, StreamOptions } from '@episodic/core';
 import type { AnthropicModelProfile, AnthropicThinkingSetting } from '../profiles/anthropic.js';
 import { apiKeysOf, resolveApiKey } from '../shared/missing-api-key-error.js';
@@ -22,6 +22,7 @@ import {
 } from '../shared/provider-adapter.js';
 import { placeCacheBreakpoints } from './anthropic-cache-control.js';
 import { mapAnthropicError } from './anthropic-error.js';
+import { anthropicOutputFormat } from './anthropic-output-format.js';
 import { prepareAnthropicTools } from './anthropic-prepare-tools.js';
 import { resolveAnthropicProfile } from './anthropic-profile.js';
 import { mapAnthropicStream } from './anthropic-stream.js';
@@ -130,7 +131,7 @@ function prepareAnthropicRequest(
     ...(converted.system ? { system: converted.system } : {}),
     ...(tools ? { tools } : {}),
     ...(thinking.thinking ? { thinking: thinking.thinking } : {}),
-    ...(thinking.output_config ? { output_config: thinking.output_config } : {}),
+    ...outputConfig(thinking.output_config, request),
   };
   const headers: Record<string, string> =
     thinking.betas.length > 0 ? { 'anthropic-beta': thinking.betas.join(',') } : {};
@@ -147,6 +148,12 @@ function missingThinkingCause(request: ModelRequest, model: ModelRef): MissingTh
   const last = request.messages.findLast((message) => message.role === 'assistant');
   const producer = last?.role === 'assistant' ? last.model : undefined;
   return producer && (producer.provider !== model.provider || producer.id !== model.id) ? 'other-model' : 'no-thinking';
+}
+
+/** `output_config`: the thinking effort and the structured answer's format, when there are any. */
+function outputConfig(thinking: OutputConfig | undefined, request: ModelRequest): { output_config?: OutputConfig } {
+  const format = request.output ? { format: anthropicOutputFormat(request.output) } : {};
+  return thinking || request.output ? { output_config: { ...thinking, ...format } } : {};
 }
 
 /** The profile's thinking setting, or the one this call's `providerOptions.thinking` asks for. */

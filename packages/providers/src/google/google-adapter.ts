@@ -21,6 +21,7 @@ import {
 } from '../shared/provider-adapter.js';
 import { convertToGoogleMessages } from './convert-to-google-messages.js';
 import { mapGoogleError } from './google-error.js';
+import { googleOutputConfig } from './google-output-format.js';
 import { prepareGoogleTools } from './google-prepare-tools.js';
 import { resolveGoogleProfile } from './google-profile.js';
 import { mapGoogleStream } from './google-stream.js';
@@ -112,6 +113,7 @@ function prepareGoogleRequest(
       ...(converted.systemInstruction ? { systemInstruction: converted.systemInstruction } : {}),
       ...(tools ? { tools } : {}),
       ...(thinkingConfig ? { thinkingConfig } : {}),
+      ...(request.output ? googleOutputConfig(request.output) : {}),
     },
   };
   const warnings = [

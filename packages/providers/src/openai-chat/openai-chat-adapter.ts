@@ -15,6 +15,7 @@ import type { OpenAIReasoningEffort } from '../openai-responses/openai-responses
 import type { OpenAIProfile } from '../profiles/openai.js';
 import { resolveOpenAIProfile } from '../openai-shared/openai-profile.js';
 import { openAIClient, openAIStreamError } from '../openai-shared/openai-client.js';
+import { openAIJsonSchemaFormat } from '../openai-shared/openai-output-format.js';
 import { apiKeysOf } from '../shared/missing-api-key-error.js';
 import {
   createProviderAdapter,
@@ -94,6 +95,7 @@ function prepareOpenAIChatRequest(
     ...(tools ? { tools } : {}),
     ...(request.maxOutputTokens ? { max_completion_tokens: request.maxOutputTokens } : {}),
     ...(settings.promptCacheKey ? { prompt_cache_key: settings.promptCacheKey } : {}),
+    ...(request.output ? { response_format: { type: 'json_schema', json_schema: openAIJsonSchemaFormat(request.output) } } : {}),
   };
   if (settings.reasoningEffort) {
     if (profile.reasoning) body.reasoning_effort = settings.reasoningEffort;

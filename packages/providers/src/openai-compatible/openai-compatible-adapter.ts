@@ -11,6 +11,7 @@ import {
   type ModelRef,
   type ModelRequest,
 } from '@episodic/core';
+import { openAIJsonSchemaFormat } from '../openai-shared/openai-output-format.js';
 import OpenAI from 'openai';
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import { convertToOpenAIChatMessages } from '../openai-chat/convert-to-openai-chat-messages.js';
@@ -114,6 +115,8 @@ function prepareOpenAICompatibleRequest(
     stream_options: { include_usage: true },
     ...(tools ? { tools } : {}),
     ...(request.maxOutputTokens ? { [capabilities.maxTokensField]: request.maxOutputTokens } : {}),
+    // Sent only when the profile says the host has it (structuredOutput: 'native'); else the loop uses a tool.
+    ...(request.output ? { response_format: { type: 'json_schema', json_schema: openAIJsonSchemaFormat(request.output) } } : {}),
   } as ChatCompletionCreateParamsStreaming & Record<string, unknown>;
   if (effort) {
     if (capabilities.effortParameter === 'reasoning_effort') body.reasoning_effort = effort as never;

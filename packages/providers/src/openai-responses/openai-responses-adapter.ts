@@ -14,6 +14,7 @@ import type { ResponseCreateParamsStreaming } from 'openai/resources/responses/r
 import type { OpenAIProfile } from '../profiles/openai.js';
 import { resolveOpenAIProfile } from '../openai-shared/openai-profile.js';
 import { openAIClient, openAIStreamError } from '../openai-shared/openai-client.js';
+import { openAIJsonSchemaFormat } from '../openai-shared/openai-output-format.js';
 import { apiKeysOf } from '../shared/missing-api-key-error.js';
 import {
   createProviderAdapter,
@@ -111,6 +112,7 @@ function prepareOpenAIResponsesRequest(
     ...(thinking.include ? { include: thinking.include } : {}),
     ...(settings.promptCacheKey ? { prompt_cache_key: settings.promptCacheKey } : {}),
     ...(thinking.reasoning ? { reasoning: thinking.reasoning } : {}),
+    ...(request.output ? { text: { format: { type: 'json_schema', ...openAIJsonSchemaFormat(request.output) } } } : {}),
   };
   return { body, warnings };
 }

@@ -58,6 +58,10 @@ const manual = (budgetTokens: number) =>
 
 const adaptive = { thinking: { type: 'adaptive' }, betaHeaders: [], signatureBoundToPrefix: false } as const;
 
+// Structured outputs (`output_config.format`) exist from the 4.5 models on.
+// https://docs.claude.com/en/docs/build-with-claude/structured-outputs
+const jsonAnswers = { structuredOutput: 'native' } as const;
+
 const sonnet4Pricing = { input: 3, cachedInput: 0.3, cacheWrite: 3.75, output: 15 };
 const opusNewPricing = { input: 5, cachedInput: 0.5, cacheWrite: 6.25, output: 25 };
 
@@ -68,6 +72,7 @@ export const anthropicProfiles: readonly AnthropicModelProfile[] = [
     ...adaptive,
     // The 5.x family: adaptive only, signatures bound to their prefix (PROVIDERS.md).
     pattern: 'claude-[a-z]+-5(?:-\\d+)*',
+    ...jsonAnswers,
     pastReasoning: 'billed',
     signatureBoundToPrefix: true,
     contextWindow: 1_000_000,
@@ -78,6 +83,7 @@ export const anthropicProfiles: readonly AnthropicModelProfile[] = [
     ...base,
     ...adaptive,
     pattern: 'claude-opus-4-[6-9](?:-\\d{8})?|claude-mythos-preview',
+    ...jsonAnswers,
     pastReasoning: 'billed',
     contextWindow: 200_000,
     maxOutputTokens: 128_000,
@@ -88,6 +94,7 @@ export const anthropicProfiles: readonly AnthropicModelProfile[] = [
     ...base,
     ...adaptive,
     pattern: 'claude-sonnet-4-[6-9](?:-\\d{8})?',
+    ...jsonAnswers,
     pastReasoning: 'billed',
     contextWindow: 200_000,
     maxOutputTokens: 64_000,
@@ -98,6 +105,7 @@ export const anthropicProfiles: readonly AnthropicModelProfile[] = [
     ...base,
     ...manual(8192),
     pattern: 'claude-opus-4-5(?:-\\d{8})?',
+    ...jsonAnswers,
     pastReasoning: 'billed',
     contextWindow: 200_000,
     maxOutputTokens: 64_000,
@@ -107,8 +115,18 @@ export const anthropicProfiles: readonly AnthropicModelProfile[] = [
   {
     ...base,
     ...manual(8192),
+    pattern: 'claude-sonnet-4-5(?:-\\d{8})?',
+    ...jsonAnswers,
+    contextWindow: 200_000,
+    maxOutputTokens: 64_000,
+    minCacheableTokens: 1024,
+    pricing: sonnet4Pricing,
+  },
+  {
+    ...base,
+    ...manual(8192),
     // Also the `claude-sonnet-4-0` alias: an unmatched id would fall to the adaptive row, which 4.x refuses.
-    pattern: 'claude-sonnet-4(?:-[05])?(?:-\\d{8})?',
+    pattern: 'claude-sonnet-4(?:-0)?(?:-\\d{8})?',
     contextWindow: 200_000,
     maxOutputTokens: 64_000,
     minCacheableTokens: 1024,
@@ -118,6 +136,7 @@ export const anthropicProfiles: readonly AnthropicModelProfile[] = [
     ...base,
     ...manual(4096),
     pattern: 'claude-haiku-4-5(?:-\\d{8})?',
+    ...jsonAnswers,
     contextWindow: 200_000,
     maxOutputTokens: 64_000,
     minCacheableTokens: 4096,
@@ -160,6 +179,7 @@ export const anthropicProfiles: readonly AnthropicModelProfile[] = [
     ...base,
     ...adaptive,
     pattern: 'claude-.*',
+    ...jsonAnswers,
     pastReasoning: 'billed',
     signatureBoundToPrefix: true,
     contextWindow: 200_000,

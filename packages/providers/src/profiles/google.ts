@@ -46,8 +46,17 @@ export const googleDefaults: Partial<GoogleModelProfile> = { ...provider, minCac
 
 const base = { ...provider, contextWindow: 1_048_576, maxOutputTokens: 65_536 } as const;
 
-/** Gemini 3: thinking by level, signatures validated on the current turn's calls. */
-const gemini3 = { ...base, thinking: { level: 'high', includeThoughts: true }, functionCallSignatures: 'required' } as const;
+// Gemini 3 answers in JSON while it calls functions; 2.5 refuses a JSON answer next to
+// function declarations ("Function calling with a response mime type: 'application/json'
+// is unsupported"), so its answers come through the final_answer tool.
+// https://ai.google.dev/gemini-api/docs/structured-output
+/** Gemini 3: thinking by level, signatures validated on the current turn's calls, JSON answers natively. */
+const gemini3 = {
+  ...base,
+  thinking: { level: 'high', includeThoughts: true },
+  functionCallSignatures: 'required',
+  structuredOutput: 'native',
+} as const;
 /** Gemini 2.5: thinking by (dynamic) budget, signatures sent back when present. */
 const gemini25 = { ...base, thinking: { budget: -1, includeThoughts: true }, functionCallSignatures: 'optional' } as const;
 

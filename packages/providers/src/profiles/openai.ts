@@ -37,6 +37,8 @@ const common = {
   pastReasoning: 'stripped',
   apiKeyEnv: 'OPENAI_API_KEY',
   baseURL: 'https://api.openai.com/v1',
+  // Both endpoints take a json_schema answer format (Responses text.format, Chat response_format).
+  structuredOutput: 'native',
 } as const;
 
 /** What OpenAI fixes for every model: the fallback's provider fields (the table's last row also catches every id). */
@@ -161,5 +163,7 @@ export const openaiProfiles: readonly OpenAIProfile[] = [
     contextWindow: 128_000,
     maxOutputTokens: 16_384,
     reasoning: false,
+    // An unknown model may predate json_schema answers: ask through the final_answer tool.
+    structuredOutput: 'tool',
   },
 ];
