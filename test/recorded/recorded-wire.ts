@@ -87,3 +87,9 @@ export function textOf(content: unknown): string {
   if (!Array.isArray(content)) return content === undefined || content === null ? '' : JSON.stringify(content);
   return (content as Json[]).map((part) => (typeof part.text === 'string' ? part.text : '')).join('');
 }
+
+/** A conversation's start: the last user message of a list of messages or items. */
+export function lastUserMessage(items: readonly { role?: unknown; content?: unknown }[]): Message[] {
+  const last = items.findLast((item) => item.role === 'user');
+  return [{ role: 'user', content: textOf(last?.content) || 'Hello' }];
+}

@@ -5,7 +5,7 @@
  */
 import type { AssistantMessage, AssistantPart, Message, StopReason } from '@episodic/core';
 import type { RecordedResponse } from './recordings.js';
-import { type RecordedAnswer, sseData, textOf, type WireFormat, type WireTurn } from './recorded-wire.js';
+import { lastUserMessage, type RecordedAnswer, sseData, textOf, type WireFormat, type WireTurn } from './recorded-wire.js';
 
 type Json = Record<string, unknown>;
 type Block = Json & { type: string };
@@ -100,10 +100,7 @@ function keysOfBlocks(blocks: readonly Block[]): string[] {
 
 export const anthropicWire: WireFormat = {
   answer,
-  start(body) {
-    const last = messagesOf(body).findLast((message) => message.role === 'user');
-    return [{ role: 'user', content: textOf(last?.content) || 'Hello' }];
-  },
+  start: (body) => lastUserMessage(messagesOf(body)),
   turns(body) {
     return messagesOf(body).flatMap((message, index): WireTurn[] => {
       if (message.role !== 'assistant') return [];

@@ -7,7 +7,7 @@
  */
 import type { AssistantMessage, Message, StopReason } from '@episodic/core';
 import type { RecordedResponse } from './recordings.js';
-import { parsedArguments, type RecordedAnswer, sseData, textOf, type WireFormat, type WireTurn } from './recorded-wire.js';
+import { lastUserMessage, parsedArguments, type RecordedAnswer, sseData, textOf, type WireFormat, type WireTurn } from './recorded-wire.js';
 
 type Json = Record<string, unknown>;
 
@@ -102,10 +102,7 @@ function normalise(message: Json): Json {
 export function chatWire(fields: readonly string[], details = false): WireFormat {
   return {
     answer: (response) => answerIn(response, fields, details),
-    start(body) {
-      const last = messagesOf(body).findLast((message) => message.role === 'user');
-      return [{ role: 'user', content: textOf(last?.content) || 'Hello' }];
-    },
+    start: (body) => lastUserMessage(messagesOf(body)),
     turns(body) {
       return messagesOf(body).flatMap((message, index): WireTurn[] => {
         if (message.role !== 'assistant') return [];

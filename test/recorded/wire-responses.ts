@@ -5,7 +5,7 @@
  */
 import type { AssistantMessage, Message } from '@episodic/core';
 import type { RecordedResponse } from './recordings.js';
-import { parsedArguments, type RecordedAnswer, sseData, textOf, type WireFormat, type WireTurn } from './recorded-wire.js';
+import { lastUserMessage, parsedArguments, type RecordedAnswer, sseData, textOf, type WireFormat, type WireTurn } from './recorded-wire.js';
 
 type Json = Record<string, unknown>;
 
@@ -84,10 +84,7 @@ function normalise(item: Json): Json {
 
 export const responsesWire: WireFormat = {
   answer,
-  start(body) {
-    const last = inputOf(body).findLast((item) => item.role === 'user');
-    return [{ role: 'user', content: textOf(last?.content) || 'Hello' }];
-  },
+  start: (body) => lastUserMessage(inputOf(body)),
   turns(body) {
     const input = inputOf(body);
     const turns: WireTurn[] = [];
