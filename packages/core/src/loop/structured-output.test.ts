@@ -75,9 +75,8 @@ describe('structured final answers', () => {
     expect(result.steps).toBe(2);
   });
 
-  // Skipped until transcript v1.1's `injected` marker (branch i13-sessions) is on main:
-  // before it, every user message starts an episode, so the feedback drops the reasoning.
-  it.skip('native mode: the feedback does not start an episode, so the rejected answer keeps its reasoning', async () => {
+  // Transcript v1.1's `injected` marker: the feedback is not a person's message, so the episode goes on.
+  it('native mode: the feedback does not start an episode, so the rejected answer keeps its reasoning', async () => {
     const { model, agent } = agentWith([{ reasoning: 'first try', output: { verdict: 'maybe', file: 'a.ts' } }, { output: { verdict: 'flaky', file: 'a.ts' } }], 'native');
     await (await agent.session()).send('Why?', { output: Verdict });
     expect(model.requests[1]?.messages.at(-2)).toMatchObject({ role: 'assistant', content: [{ type: 'reasoning' }, {}] });
