@@ -13,7 +13,9 @@ import type { ModelProfile, ModelRef, ModelRequest, StreamOptions } from '@episo
 import type { AnthropicModelProfile, AnthropicThinkingSetting } from '../profiles/anthropic.js';
 import { apiKeysOf, resolveApiKey } from '../shared/missing-api-key-error.js';
 import {
+  callProvider,
   createProviderAdapter,
+  type ErrorParts,
   plainWarnings,
   type PreparedRequest,
   type ProviderAdapter,
@@ -80,24 +82,20 @@ export function createAnthropicAdapter(options: AnthropicAdapterOptions): Anthro
       maxRetries: options.maxRetries ?? 0,
     });
   const prepare = (request: ModelRequest) => prepareAnthropicRequest(request, model, profile);
+  const errors: ErrorParts = { mapError: mapAnthropicError, secretValues: () => apiKeysOf(client) };
   return {
     ...createProviderAdapter({
-      secretValues: () => apiKeysOf(client),
+      ...errors,
       model,
       profile,
       prepare,
       open: (prepared, signal) => client.messages.create(prepared.body, { signal, headers: prepared.headers }),
       map: (events, prepared) => mapAnthropicStream(events, model, prepared.prefix),
-      mapError: mapAnthropicError,
     }),
     async countTokens(request, { signal } = {}) {
       const { body, headers } = prepare(request);
-      try {
-        const { stream: _stream, max_tokens: _maxTokens, ...counted } = body;
-        return (await client.messages.countTokens(counted, { signal, headers })).input_tokens;
-      } catch (error) {
-        throw mapAnthropicError(error, signal);
-      }
+      const { stream: _stream, max_tokens: _maxTokens, ...counted } = body;
+      return callProvider(errors, signal, async () => (await client.messages.countTokens(counted, { signal, headers })).input_tokens);
     },
   };
 }

@@ -13,7 +13,9 @@ import { type Content, type GenerateContentParameters, GoogleGenAI } from '@goog
 import type { GoogleModelProfile, GoogleThinkingSetting } from '../profiles/google.js';
 import { apiKeysOf, resolveApiKey } from '../shared/missing-api-key-error.js';
 import {
+  callProvider,
   createProviderAdapter,
+  type ErrorParts,
   type PreparedRequest,
   type ProviderAdapter,
   requestWithoutForeignReasoning,
@@ -66,31 +68,29 @@ export function createGoogleAdapter(options: GoogleAdapterOptions): GoogleAdapte
       ...(options.baseURL ? { httpOptions: { baseUrl: options.baseURL } } : {}),
     });
   const prepare = (request: ModelRequest) => prepareGoogleRequest(request, model, profile);
+  const errors: ErrorParts = { mapError: mapGoogleError, secretValues: () => apiKeysOf(client) };
   return {
     ...createProviderAdapter({
-      secretValues: () => apiKeysOf(client),
+      ...errors,
       model,
       profile,
       prepare,
       // The SDK takes the abort signal inside the request's config.
       open: ({ body }, signal) => client.models.generateContentStream(signal ? withSignal(body, signal) : body),
       map: (chunks) => mapGoogleStream(chunks, model),
-      mapError: mapGoogleError,
     }),
     async countTokens(request, { signal } = {}) {
       const { body } = prepare(request);
       const system = body.config?.systemInstruction as Content | undefined;
       const contents = [...(system ? [{ role: 'user', parts: system.parts }] : []), ...(body.contents as Content[])];
-      try {
+      return callProvider(errors, signal, async () => {
         const counted = await client.models.countTokens({
           model: model.id,
           contents,
           ...(signal ? { config: { abortSignal: signal } } : {}),
         });
         return counted.totalTokens ?? 0;
-      } catch (error) {
-        throw mapGoogleError(error, signal);
-      }
+      });
     },
   };
 }

@@ -66,10 +66,34 @@ export function createProviderAdapter<Prepared extends PreparedRequest<unknown>,
       try {
         yield* map(await open(prepared, signal), prepared);
       } catch (error) {
-        throw new SecretRedactor(secretValues()).redactError(mapError(error, signal));
+        throw providerError({ mapError, secretValues }, error, signal);
       }
     },
   };
+}
+
+/** How an adapter turns what its SDK throws into the error its caller sees. */
+export type ErrorParts = Pick<AdapterParts<PreparedRequest<unknown>, unknown, ModelProfile>, 'mapError' | 'secretValues'>;
+
+/** The typed error for what the SDK threw, with the API key redacted (a provider may echo it). */
+function providerError(parts: ErrorParts, error: unknown, signal: AbortSignal | undefined): Error {
+  return new SecretRedactor(parts.secretValues()).redactError(parts.mapError(error, signal));
+}
+
+/**
+ * Runs an SDK call made beside the stream (token counting) with the same error
+ * mapping and key redaction as `stream`.
+ */
+export async function callProvider<T>(
+  parts: ErrorParts,
+  signal: AbortSignal | undefined,
+  call: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    throw providerError(parts, error, signal);
+  }
 }
 
 /** Warnings for provider options this adapter does not know (ignored, never an error). */
