@@ -32,6 +32,8 @@ export interface StoreUnderTest {
   crashWriter?: (id: string, messages: Message[]) => Promise<void>;
   /** The longest a dead writer keeps a session, as configured for the test. */
   takeoverMs?: number;
+  /** Deletes a session as the store allows: its `delete`, or its files removed by hand. */
+  remove: (id: string) => Promise<void>;
 }
 
 const user: Message = { role: 'user', content: 'Run the checks.' };
@@ -95,6 +97,33 @@ export function concurrencyCases(open: () => Promise<StoreUnderTest>, options: {
     expect(loaded?.approvals).toBeUndefined();
     await store.saveApprovals!('s', decided);
     expect((await store.load('s'))?.approvals).toEqual(decided);
+  });
+
+  it('refuses the writer of a deleted session at its next write, also once the session is created again', async () => {
+    const tested = await open();
+    const other = await second(tested);
+    const note = (text: string): Message => ({ role: 'user', content: text });
+    const stale = await tested.store.acquire!('s');
+    await tested.store.append('s', [note('A-1'), note('A-2')], { lease: stale, expectedLength: 0 });
+    await tested.remove('s');
+    const fresh = await other.acquire!('s');
+    expect(fresh.length).toBe(0);
+    await other.append('s', [note('B-1'), note('B-2')], { lease: fresh, expectedLength: 0 });
+    // The stale writer believes the session holds two messages, as it now does: only the lease can tell.
+    await expect(tested.store.append('s', [note('A-3 stale')], { lease: stale, expectedLength: 2 })).rejects.toBeInstanceOf(
+      SessionConflictError,
+    );
+    await expect(tested.store.saveState('s', { version: 1, evictedEpisodes: 9 }, { lease: stale })).rejects.toBeInstanceOf(
+      SessionConflictError,
+    );
+    await stale.release();
+    // Releasing the stale lease must not free the new writer's session.
+    await expect(tested.store.acquire!('s')).rejects.toBeInstanceOf(SessionBusyError);
+    await other.append('s', [note('B-3')], { lease: fresh, expectedLength: 2 });
+    await fresh.release();
+    const loaded = await tested.store.load('s');
+    expect(loaded?.messages).toEqual([note('B-1'), note('B-2'), note('B-3')]);
+    expect(loaded?.packState).toBeUndefined();
   });
 
   it('refuses an append that expects another length, writing nothing', async () => {

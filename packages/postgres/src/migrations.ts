@@ -72,6 +72,18 @@ export const migrations: readonly Migration[] = [
     // The session's approval record (core's ApprovalRecord): decisions not yet acted on.
     statements: (schema) => [`ALTER TABLE ${schema}.episodic_sessions ADD COLUMN approvals json`],
   },
+  {
+    version: 4,
+    name: 'lease tokens from one sequence',
+    // Tokens per row started again at 1 when a session was deleted and created again, so a
+    // writer of the deleted session passed the fencing check of the new one. One sequence
+    // for the schema never repeats a token; it starts above every token handed out so far.
+    statements: (schema) => [
+      `CREATE SEQUENCE ${schema}.episodic_lease_tokens`,
+      `SELECT setval('${schema}.episodic_lease_tokens', COALESCE(MAX(lease_token), 0) + 1, false)
+         FROM ${schema}.episodic_sessions`,
+    ],
+  },
 ];
 
 /** The newest schema version this package knows. */

@@ -95,6 +95,21 @@ export class MemorySessionStore implements SessionStore {
     return [...this.sessions.keys()];
   }
 
+  /**
+   * Deletes a session; true when it existed. A writer still running it is refused at
+   * its next write: the lease is dropped but its token is kept, so the session created
+   * again never hands the same token out.
+   */
+  async delete(id: string): Promise<boolean> {
+    assertSessionId(id);
+    const existed = this.sessions.delete(id);
+    this.sidecars.delete(id);
+    this.approvals.delete(id);
+    const lease = this.leases.get(id);
+    if (lease) this.leases.set(id, { token: lease.token, held: false });
+    return existed;
+  }
+
   /** A write with a lease needs it to be the current one; a write without needs nobody to hold one. */
   private checkWriter(id: string, options: WriteOptions | undefined): void {
     const current = this.leases.get(id);
