@@ -7,6 +7,7 @@
  */
 import { EpisodicError, InvalidArgumentError } from '@episodic/core';
 import type { Database } from './database.js';
+import { connectionFailure } from './database-errors.js';
 
 /** One schema change. */
 export interface Migration {
@@ -114,6 +115,14 @@ export class SchemaTooNewError extends EpisodicError {
 /** Applies the migrations the database lacks; returns the versions applied now. */
 export async function migrate(database: Database, schema: string): Promise<number[]> {
   const quoted = quoteSchema(schema);
+  try {
+    return await applyMigrations(database, schema, quoted);
+  } catch (error) {
+    throw connectionFailure(error, `migrating schema ${schema}`);
+  }
+}
+
+async function applyMigrations(database: Database, schema: string, quoted: string): Promise<number[]> {
   return database.transaction(async (transaction) => {
     // Serializes concurrent migrators; released at commit.
     await transaction.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`episodic migrations ${schema}`]);
