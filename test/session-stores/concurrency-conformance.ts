@@ -7,6 +7,7 @@
  */
 import {
   Agent,
+  ApprovalConflictError,
   type ApprovalRecord,
   type Message,
   SessionBusyError,
@@ -124,6 +125,31 @@ export function concurrencyCases(open: () => Promise<StoreUnderTest>, options: {
     const loaded = await tested.store.load('s');
     expect(loaded?.messages).toEqual([note('B-1'), note('B-2'), note('B-3')]);
     expect(loaded?.packState).toBeUndefined();
+  });
+
+  it('decides an approval once: a second decision made on the same view is refused, not last-writer-wins', async () => {
+    const tested = await open();
+    const other = await second(tested);
+    const decision = (callId: string, verdict: 'approved' | 'rejected'): ApprovalRecord => ({
+      version: 1,
+      revision: 1,
+      decisions: [{ callId, sessionId: 's', decision: verdict, decidedAt: '2026-01-01T00:00:00.000Z' }],
+    });
+    await tested.store.append('s', [user]);
+    // Both deciders loaded the session before either decided: both expect revision 0.
+    await other.saveApprovals!('s', decision('X', 'rejected'), { expectedRevision: 0 });
+    await expect(tested.store.saveApprovals!('s', decision('X', 'approved'), { expectedRevision: 0 })).rejects.toMatchObject({
+      code: 'approval_conflict',
+    });
+    await expect(tested.store.saveApprovals!('s', decision('Y', 'approved'), { expectedRevision: 0 })).rejects.toBeInstanceOf(
+      ApprovalConflictError,
+    );
+    expect((await tested.store.load('s'))?.approvals).toEqual(decision('X', 'rejected'));
+    // Decided again on what is stored now, it is written.
+    const both: ApprovalRecord = { ...decision('X', 'rejected'), revision: 2 };
+    both.decisions.push(decision('Y', 'approved').decisions[0]!);
+    await tested.store.saveApprovals!('s', both, { expectedRevision: 1 });
+    expect((await other.load('s'))?.approvals).toEqual(both);
   });
 
   it('refuses an append that expects another length, writing nothing', async () => {

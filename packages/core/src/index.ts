@@ -108,8 +108,8 @@ export type {
 export type { EpisodeReasoningReport, LocatedLeak, SessionReasoningSummary } from './reasoning/stats/reasoning-report.js';
 
 // store: where sessions live between runs.
-export type { AppendOptions, SessionLease, SessionStore, StoredSession, TornLine, WriteOptions } from './store/session-store.js';
-export { SessionConflictError } from './store/session-errors.js';
+export type { AppendOptions, ApprovalWriteOptions, SessionLease, SessionStore, StoredSession, TornLine, WriteOptions } from './store/session-store.js';
+export { ApprovalConflictError, SessionConflictError } from './store/session-errors.js';
 export { StoreWriteError } from './store/store-write-error.js';
 export { DEFAULT_FILE_LOCK_STALE_MS } from './store/file-session-lock.js';
 export { FileSessionStore } from './store/file-session-store.js';

@@ -63,6 +63,22 @@ export const replaceColumn = ({ sessions }: Tables, column: SessionColumn) => `
    WHERE id = $1 AND ${writerCheck('$3')}
   RETURNING 1 AS done`;
 
+/**
+ * Replaces the approval record if it is still at the revision the decider saw:
+ * $1 id, $2 value or NULL, $3 token, $4 lease ms, $5 expected revision or NULL.
+ * The row lock serializes two deciders; the second re-reads the row and finds
+ * another revision, so it writes nothing.
+ */
+export const replaceApprovals = ({ sessions }: Tables) => `
+  UPDATE ${sessions} SET approvals = $2::json, updated_at = now(), ${renewal('$3', '$4')}
+   WHERE id = $1 AND ${writerCheck('$3')}
+     AND ($5::int IS NULL OR COALESCE((approvals->>'revision')::int, 0) = $5::int)
+  RETURNING 1 AS done`;
+
+/** The approval record's revision (0 without one): $1 id. */
+export const approvalRevision = ({ sessions }: Tables) =>
+  `SELECT COALESCE((approvals->>'revision')::int, 0) AS revision FROM ${sessions} WHERE id = $1`;
+
 /** Makes sure the session row exists (for a write without a lease): $1 id. */
 export const ensureSession = ({ sessions }: Tables) =>
   `INSERT INTO ${sessions} (id) VALUES ($1) ON CONFLICT (id) DO NOTHING`;

@@ -10,9 +10,10 @@ import type { Message } from '../message/message.js';
 import type { PackState } from '../packing/pack-types.js';
 import type { ApprovalRecord } from './approval-record.js';
 import type { ReasoningSidecar } from './reasoning-sidecar.js';
-import { SessionBusyError, SessionConflictError } from './session-errors.js';
+import { checkApprovalRevision, SessionBusyError, SessionConflictError } from './session-errors.js';
 import {
   type AppendOptions,
+  type ApprovalWriteOptions,
   assertSessionId,
   type SessionLease,
   type SessionStore,
@@ -84,9 +85,10 @@ export class MemorySessionStore implements SessionStore {
     else this.sidecars.delete(id);
   }
 
-  async saveApprovals(id: string, record: ApprovalRecord | undefined, options?: WriteOptions): Promise<void> {
+  async saveApprovals(id: string, record: ApprovalRecord | undefined, options?: ApprovalWriteOptions): Promise<void> {
     assertSessionId(id);
     this.checkWriter(id, options);
+    checkApprovalRevision(id, this.approvals.get(id), options?.expectedRevision);
     if (record) this.approvals.set(id, structuredClone(record));
     else this.approvals.delete(id);
   }
