@@ -17,7 +17,7 @@ import type { Retention } from '../message/retention.js';
 import type { HandoffOptions } from '../reasoning/handoff/handoff-note.js';
 import type { ReplayCache } from '../reasoning/replay-cache/replay-cache.js';
 import type { PersistReasoning } from '../store/reasoning-sidecar.js';
-import type { LoopSettings } from './run-loop.js';
+import type { LoopSettings } from './loop-types.js';
 import { createSession, type Session } from './session.js';
 import { SessionApprovals } from './session-approvals.js';
 import { openSession } from './session-open.js';
