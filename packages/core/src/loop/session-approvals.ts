@@ -11,7 +11,7 @@ import type { ApprovalRecord, StoredApprovalDecision } from '../store/approval-r
 import type { SessionStore, WriteOptions } from '../store/session-store.js';
 import { type ApprovalDecision, type ApprovalRequest, approvalRequest, type LoopApprovals } from './approvals.js';
 import type { AgentTool } from './tool.js';
-import { parseToolArguments } from './tool-executor.js';
+import { parseToolArguments } from './tool-arguments.js';
 
 /** Which call a decision is for: its id, or the request itself (needed when two sessions' calls share an id). */
 export type ApprovalTarget = string | Pick<ApprovalRequest, 'callId' | 'sessionId'>;
