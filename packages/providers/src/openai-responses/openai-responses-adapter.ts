@@ -28,21 +28,14 @@ import { convertToOpenAIResponsesMessages } from './convert-to-openai-responses-
 import { mapOpenAIResponsesError } from './openai-responses-error.js';
 import { prepareOpenAIResponsesTools } from './openai-responses-prepare-tools.js';
 import { mapOpenAIResponsesStream } from './openai-responses-stream.js';
+import type { OpenAIResponsesCallSettings } from './openai-responses-settings.js';
 import { buildReasoningParams } from './openai-responses-thinking.js';
 
-/** `reasoning.effort` values. */
-export type OpenAIReasoningEffort = 'none' | 'minimal' | 'low' | 'medium' | 'high' | 'xhigh';
-/** `reasoning.summary` values. */
-export type OpenAIReasoningSummary = 'auto' | 'concise' | 'detailed';
-
-/** Per-call settings, also accepted in `request.providerOptions`. */
-export interface OpenAIResponsesCallSettings {
-  reasoningEffort?: OpenAIReasoningEffort;
-  /** Default `auto` for reasoning models, so summaries stream as reasoning deltas. */
-  reasoningSummary?: OpenAIReasoningSummary;
-  /** Improves cache routing for requests that share a long prefix. */
-  promptCacheKey?: string;
-}
+export type {
+  OpenAIReasoningEffort,
+  OpenAIReasoningSummary,
+  OpenAIResponsesCallSettings,
+} from './openai-responses-settings.js';
 
 /** Options of {@link createOpenAIResponsesAdapter}. */
 export interface OpenAIResponsesAdapterOptions extends OpenAIResponsesCallSettings {
