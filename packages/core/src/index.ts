@@ -73,6 +73,7 @@ export type { SummaryRequest } from './packing/pack-summary.js';
 export { ModelError } from './model/model-adapter.js';
 export { generate } from './model/model-response.js';
 export type {
+  CacheBreakpoints,
   ModelAdapter,
   ModelErrorKind,
   ModelRequest,
