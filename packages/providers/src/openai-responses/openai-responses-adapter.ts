@@ -12,7 +12,7 @@ import type { ModelRef, ModelRequest } from '@episodic/core';
 import type OpenAI from 'openai';
 import type { ResponseCreateParamsStreaming } from 'openai/resources/responses/responses';
 import type { OpenAIProfile } from '../profiles/openai.js';
-import { resolveOpenAIProfile } from '../openai-shared/openai-profile.js';
+import { resolveOpenAIProfile } from '../profiles/openai-resolver.js';
 import { openAIClient, openAIStreamError } from '../openai-shared/openai-client.js';
 import { openAIJsonSchemaFormat } from '../openai-shared/openai-output-format.js';
 import { apiKeysOf } from '../shared/missing-api-key-error.js';
