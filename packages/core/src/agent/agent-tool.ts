@@ -20,12 +20,12 @@ import { assistantText } from '../message/message.js';
 import { MemorySessionStore } from '../store/memory-session-store.js';
 import { type SessionStore, assertSessionId } from '../store/session-store.js';
 import { addUsage, emptyUsageTotals } from '../model/usage-totals.js';
-import type { AgentEventHandler } from './agent-events.js';
-import type { ApprovalPolicy } from './approvals.js';
-import type { EpisodeResult } from './episode-result.js';
+import type { AgentEventHandler } from '../loop/agent-events.js';
+import type { ApprovalPolicy } from '../loop/approvals.js';
+import type { EpisodeResult } from '../loop/episode-result.js';
 import type { RunOptions, Session, SessionInput } from './session.js';
-import { type AgentTool, assertToolName, type NeedsApproval, type ToolContext, type ToolOutput } from './tool.js';
-import { ToolInputError } from './tool-input-error.js';
+import { type AgentTool, assertToolName, type NeedsApproval, type ToolContext, type ToolOutput } from '../loop/tool.js';
+import { ToolInputError } from '../loop/tool-input-error.js';
 
 /** The input of an agent tool when none is given: the task in words. */
 export const DEFAULT_AGENT_TOOL_INPUT = z.object({
