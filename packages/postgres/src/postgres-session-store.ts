@@ -202,7 +202,9 @@ export class PostgresSessionStore implements SessionStore {
 
   /** Retention: deletes sessions untouched for `days` days (and not held by a writer); returns their ids. */
   async deleteIdle({ days }: { days: number }): Promise<string[]> {
-    if (!(days >= 0)) throw new InvalidArgumentError(`deleteIdle needs days >= 0 (got ${days}).`);
+    if (!(days >= 0) || !Number.isFinite(days)) {
+      throw new InvalidArgumentError(`deleteIdle needs a finite number of days >= 0 (got ${days}).`);
+    }
     await this.migrated();
     const rows = await this.database.query<{ id: string }>(sql.deleteIdleSessions(this.tables), [days]);
     for (const row of rows) this.known.delete(row.id);
