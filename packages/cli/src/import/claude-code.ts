@@ -84,6 +84,7 @@ export function importClaudeCode(records: readonly RecordingLine[], file: string
       drops.drop(`${type} lines`, bookkeeping[type] ?? 'a line type that is not part of the conversation', record.line);
     }
   }
+  reportDuplicateUuids(entries, drops);
   const chain = conversationPath(entries, drops);
   const builder = new ClaudeCodeBuilder(drops);
   chain.forEach((entry, index) => builder.add(entry, chain[index + 1]));
@@ -100,6 +101,15 @@ export function importClaudeCode(records: readonly RecordingLine[], file: string
       'the system prompt and tool definitions are not recorded in Claude Code sessions',
     ],
   };
+}
+
+/** The tree keeps one line per uuid (the last): the earlier lines with the same uuid are not read, and are reported. */
+function reportDuplicateUuids(entries: readonly Entry[], drops: DropLog): void {
+  const last = new Map(entries.map((entry) => [entry.uuid, entry.line]));
+  for (const entry of entries) {
+    const kept = last.get(entry.uuid)!;
+    if (kept !== entry.line) drops.drop('lines with a duplicate uuid', `line ${kept} has the same uuid and is the one read`, entry.line);
+  }
 }
 
 /**
