@@ -137,6 +137,22 @@ describe('episodic import', () => {
     expect((await runCli(['import', '--from', 'cursor', claudeFile])).code).toBe(2);
     expect((await runCli(['import', '--from', 'pi', claudeFile, '--json'])).stderr).toContain('--json prints the report on standard output');
   });
+
+  it('exits 1 when conversation content would be left out, and imports it with --lossy', async () => {
+    // The second prompt names a parent that is not in the file: the first exchange is cut off.
+    const cut = claudeLines.map((line) => (line.type === 'user' && line.uuid === 'u2' ? { ...line, parentUuid: 'missing' } : line));
+    const file = await fixtures.write('cut.jsonl', cut.map((line) => JSON.stringify(line)).join('\n'));
+    const refused = await runCli(['import', '--from', 'claude-code', file]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('would leave out conversation content: 2 conversation lines cut off by a broken parent chain');
+    expect(refused.stderr).toContain('--lossy');
+    expect(refused.stdout).toBe('');
+    const accepted = await runCli(['import', '--from', 'claude-code', file, '--lossy']);
+    expect(accepted.code).toBe(0);
+    expect(accepted.stderr).toContain('2 conversation lines cut off by a broken parent chain');
+    const budget = await runCli(['budget', '--from', 'claude-code', file, '--budgets', '200k', '--lossy']);
+    expect(budget.code).toBe(0);
+  });
 });
 
 describe('splitGluedObjects', () => {

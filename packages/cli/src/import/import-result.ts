@@ -19,6 +19,12 @@ export interface DroppedItem {
   count: number;
   /** The first few recording lines it came from (1-based). */
   lines: number[];
+  /**
+   * True when what was left out is conversation content (something with a role and
+   * text) that the session's context held: an import with such a drop is an error
+   * unless the user accepts the loss (`--lossy`).
+   */
+  lossy?: boolean;
 }
 
 /** An imported session. */
@@ -49,10 +55,19 @@ export class DropLog {
 
   /** Records one thing left out from recording line `line`. */
   drop(what: string, why: string, line: number, count = 1): void {
+    this.add(what, why, line, count, false);
+  }
+
+  /** Records conversation content left out from recording line `line`: an error unless the user accepts it. */
+  dropContent(what: string, why: string, line: number): void {
+    this.add(what, why, line, 1, true);
+  }
+
+  private add(what: string, why: string, line: number, count: number, lossy: boolean): void {
     const key = `${what}\u0000${why}`;
     let item = this.items.get(key);
     if (!item) {
-      item = { what, why, count: 0, lines: [] };
+      item = { what, why, count: 0, lines: [], ...(lossy ? { lossy: true } : {}) };
       this.items.set(key, item);
     }
     item.count += count;
@@ -62,6 +77,22 @@ export class DropLog {
   /** Everything dropped, most frequent first. */
   list(): DroppedItem[] {
     return [...this.items.values()].sort((a, b) => b.count - a.count);
+  }
+}
+
+/**
+ * An import that would leave out conversation content: names each kind, why and
+ * the first lines. `--lossy` accepts the loss (the drops are still reported).
+ */
+export class LossyImportError extends EpisodicError {
+  readonly file: string;
+  readonly dropped: DroppedItem[];
+
+  constructor(file: string, dropped: DroppedItem[]) {
+    const list = dropped.map((item) => `${item.count} ${item.what} (${item.why}; line ${item.lines.join(', ')})`).join('; ');
+    super('lossy_import', `${file}: the import would leave out conversation content: ${list}. Pass --lossy to import without it.`);
+    this.file = file;
+    this.dropped = dropped;
   }
 }
 

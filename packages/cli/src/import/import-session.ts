@@ -6,7 +6,7 @@ import type { Readable } from 'node:stream';
 import { importAnthropicMessages } from './anthropic-messages.js';
 import { importClaudeCode } from './claude-code.js';
 import { importCodex } from './codex.js';
-import { type ImportResult, type ImportSource, importSources } from './import-result.js';
+import { type ImportResult, type ImportSource, importSources, LossyImportError } from './import-result.js';
 import { importOpenAIChat } from './openai-chat.js';
 import { importPi } from './pi.js';
 import { type RecordingLine, readRecordingText, recordingLines } from './recording-lines.js';
@@ -30,11 +30,28 @@ export function parseImportSource(value: string): ImportSource {
   return found;
 }
 
-/** Imports `file` (or standard input for `-`) recorded by `source`. Throws `ImportError` naming file and line. */
-export async function importSession(source: ImportSource, file: string, stdin: Readable): Promise<ImportResult> {
+/** How to import. */
+export interface ImportOptions {
+  /** Accept leaving out conversation content (reported, not an error). */
+  lossy?: boolean;
+}
+
+/**
+ * Imports `file` (or standard input for `-`) recorded by `source`. Throws
+ * `ImportError` naming file and line, and `LossyImportError` when conversation
+ * content would be left out and `options.lossy` is not set.
+ */
+export async function importSession(
+  source: ImportSource,
+  file: string,
+  stdin: Readable,
+  options: ImportOptions = {},
+): Promise<ImportResult> {
   const name = file === '-' ? '<stdin>' : file;
   const text = await readRecordingText(file, stdin);
   const result = importers[source](recordingLines(text, name), name);
+  const lost = result.dropped.filter((item) => item.lossy === true);
+  if (lost.length > 0 && options.lossy !== true) throw new LossyImportError(name, lost);
   const unique = withUniqueCallIds(result.messages);
   if (unique.renamed === 0) return result;
   const note = `${unique.renamed} tool calls reused an id an earlier call had (the provider numbers calls per response); renamed <id>-2, <id>-3, ... on the call and its result`;
