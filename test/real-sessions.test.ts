@@ -14,12 +14,13 @@ import { join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { formatTranscript, readTranscript } from '@episodic/core';
 import { describe, expect, it } from 'vitest';
-import { analyzeBudgets } from '../packages/cli/src/budget/analyze-budgets.js';
+import { analyzeBudgets, ImplausiblePrefixError } from '../packages/cli/src/budget/analyze-budgets.js';
 import { formatBudgetReport } from '../packages/cli/src/budget/format-budget.js';
 import { choosePricedModel } from '../packages/cli/src/budget/priced-model.js';
 import { loadPrices } from '../packages/cli/src/budget/pricing.js';
 import { type ImportResult, type ImportSource, LossyImportError } from '../packages/cli/src/import/import-result.js';
 import { importSession } from '../packages/cli/src/import/import-session.js';
+import { prefixLimit } from '../packages/cli/src/import/known-prefixes.js';
 import { renderBudgetReport } from '../packages/cli/src/report/budget-report.js';
 
 interface ManifestFile {
@@ -110,6 +111,10 @@ describe('real recorded sessions', () => {
       }
       const result = await importSession(entry.agent, file, Readable.from(['']), { lossy: lossy[entry.file] !== undefined });
       expect(result.dropped.filter((item) => item.lossy === true).length > 0).toBe(lossy[entry.file] !== undefined);
+      // The import reconciles itself with the recorded usage: an incomplete file is flagged, the others are not.
+      expect(result.reconciliation?.incomplete.length ?? 0, 'calls the transcript cannot account for').toBe(
+        lossy[entry.file] === undefined ? 0 : result.reconciliation!.calls,
+      );
       expect(result.messages.length).toBeGreaterThan(0);
       const text = formatTranscript(result.messages);
       expect(await readTranscript(Readable.from([text]), { file: entry.file })).toHaveLength(result.messages.length);
@@ -117,7 +122,8 @@ describe('real recorded sessions', () => {
 
       const prices = await loadPrices(undefined);
       const model = choosePricedModel(undefined, result.messages, prices, result.provider);
-      const analysis = analyzeBudgets({
+      const limit = prefixLimit(entry.agent, result.agentVersion);
+      const input = {
         source: entry.file,
         messages: result.messages,
         budgets: [Math.max(model.contextWindow, 200_000)],
@@ -126,7 +132,14 @@ describe('real recorded sessions', () => {
         model,
         pricesCollected: prices.collected,
         quality: 0.99,
-      });
+        prefixLimit: limit,
+      };
+      if (lossy[entry.file] !== undefined) {
+        // The missing history is not passed off as a giant system prompt.
+        expect(() => analyzeBudgets(input)).toThrow(ImplausiblePrefixError);
+        return;
+      }
+      const analysis = analyzeBudgets(input);
       const fidelity = analysis.fidelity!;
       expect(fidelity.calls.length).toBeGreaterThan(0);
       expect(fidelity.withinShare).toBeGreaterThanOrEqual(minimumWithin[entry.file] ?? 0.99);

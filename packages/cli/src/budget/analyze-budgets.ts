@@ -22,7 +22,7 @@ import {
 import { countContext, FRAMING, toolResultCaps } from '@episodic/core/internal';
 import { BilledView } from './billed-view.js';
 import { type EstimatedCall, estimateCalls } from './cache-estimate.js';
-import { compareWithRecording, type Fidelity, inferPrefix, type PrefixInference } from './prefix-inference.js';
+import { compareWithRecording, type Fidelity, type FitGroup, inferPrefix, type PrefixInference } from './prefix-inference.js';
 import type { PricedModel } from './priced-model.js';
 import { type Recommendation, recommend } from './recommend.js';
 import { type RecordedBill, recordedBill, replayedBill } from './recorded-bill.js';
@@ -49,6 +49,11 @@ export interface BudgetAnalysisInput {
   pricesCollected: string;
   /** Share of calls that must keep the current episode whole for a run to be recommended. */
   quality: number;
+  /**
+   * The largest fixed prefix the recording's agent plausibly sends (from the
+   * importer); an inferred prefix above it is refused, naming the call.
+   */
+  prefixLimit?: { start: number; afterCompaction: number; measuredOn: string } | undefined;
   /** Called after every replayed call with the calls done and the calls in all (an estimate while sweeping). */
   onProgress?: (done: number, total: number) => void;
 }
@@ -109,6 +114,18 @@ export interface InfeasibleBudget {
   reason: string;
   /** The smallest budget at which every call of the session fits. */
   smallestFeasible: number;
+}
+
+/** The prefix inferred from a call is larger than any the agent sends: history is missing, not a system prompt. */
+export class ImplausiblePrefixError extends EpisodicError {
+  constructor(source: string, group: FitGroup, limit: number, measuredOn: string) {
+    super(
+      'implausible_prefix',
+      `${source}: the call at transcript line ${group.firstLine} reported ${group.prefixTokens} tokens more than the ` +
+        `transcript holds before it, more than any fixed prefix of ${measuredOn} (at most ${limit}): the transcript is ` +
+        'missing history, so no system prompt is inferred from it. Import the whole session (episodic import says what is missing).',
+    );
+  }
 }
 
 /** A transcript with no assistant message has no call to replay. */
@@ -250,6 +267,11 @@ function checkAgainstRecording(input: BudgetAnalysisInput): {
     prefixRecorded: input.prefixRecorded,
     mainModel: name,
   });
+  const limit = input.prefixLimit;
+  for (const group of limit && inference.inferred ? inference.groups : []) {
+    const room = group.segment > 0 ? limit!.afterCompaction : limit!.start;
+    if (group.prefixTokens > room) throw new ImplausiblePrefixError(input.source, group, room, limit!.measuredOn);
+  }
   return { inference, fidelity: compareWithRecording(recorded, inference, input.model.cache) };
 }
 

@@ -93,6 +93,7 @@ export function importClaudeCode(records: readonly RecordingLine[], file: string
     file,
     messages: builder.messages,
     prefixRecorded: false,
+    ...(versions[0] === undefined ? {} : { agentVersion: versions[0] }),
     provider: 'anthropic',
     dropped: drops.list(),
     notes: [

@@ -27,6 +27,36 @@ export interface DroppedItem {
   lossy?: boolean;
 }
 
+/** The largest plausible fixed prefix, in provider tokens, at a session's start and after a compaction. */
+export interface PrefixLimit {
+  start: number;
+  afterCompaction: number;
+  /** What the limit was measured on, for messages. */
+  measuredOn: string;
+}
+
+/** A call whose reported input the transcript cannot account for. */
+export interface IncompleteCall {
+  /** 1-based among the calls with usage. */
+  call: number;
+  /** 1-based transcript line of its assistant message. */
+  line: number;
+  reported: number;
+  /** The transcript's count of the context before the call, in provider tokens. */
+  holds: number;
+}
+
+/** The recorded calls set against the transcript. */
+export interface Reconciliation {
+  calls: number;
+  /** Share of calls whose reported input the transcript plus the fitted prefix meets within 10%. */
+  withinShare: number;
+  /** The fixed prefix the fit found at the session's start (provider tokens). */
+  prefixTokens: number;
+  limit: PrefixLimit;
+  incomplete: IncompleteCall[];
+}
+
 /** An imported session. */
 export interface ImportResult {
   source: ImportSource;
@@ -39,9 +69,13 @@ export interface ImportResult {
    * tool definitions); agent session files do not, so `episodic budget` infers it.
    */
   prefixRecorded: boolean;
+  /** The agent's version, when the recording names it (the known fixed prefix depends on it). */
+  agentVersion?: string;
   /** The provider the recording talked to, when it says so: for calls whose model it does not name. */
   provider?: string;
   dropped: DroppedItem[];
+  /** The recorded calls set against the transcript (see `reconcile.ts`); absent without usage. */
+  reconciliation?: Reconciliation;
   /** Facts worth knowing about the recording (agent version, models, format). */
   notes: string[];
 }
