@@ -45,6 +45,7 @@ export function resolveCompatibleCapabilities(profile: CompatibleProfile): Compa
     wire: {
       sendAs: profile.sendReasoningAs,
       requiredOnToolCalls: profile.reasoningRequiredOnToolCalls === true,
+      onLaterAssistants: profile.reasoningOnLaterAssistants === true,
       untilFinal: profile.reasoningUntilFinal === true,
     },
     requestFlags: profile.requestFlags ?? {},
