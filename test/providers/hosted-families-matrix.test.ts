@@ -45,11 +45,15 @@ async function setup(family: HostedFamily, host: HostedHost, profile: Partial<Co
 
 /** Two episodes, each a tool step then an answer, through the packer with the profile's retention. */
 async function twoToolEpisodes(server: OpenAIScriptedServer, adapter: ModelAdapter): Promise<Message[]> {
-  const step = { type: 'reply', toolCalls: [{ name: 'get_ci_log', args: {} }] } as const;
+  const step = (reasoning: string) => ({
+    type: 'reply' as const,
+    reasoning: [reasoning],
+    toolCalls: [{ name: 'get_ci_log', args: {} }],
+  });
   server.enqueue(
-    { ...step, reasoning: ['need the log'] },
+    step('need the log'),
     { type: 'reply', reasoning: ['it is flaky'], text: 'Flaky test.' },
-    { ...step, reasoning: ['check again'] },
+    step('check again'),
     { type: 'reply', reasoning: ['still flaky'], text: 'Re-run it.' },
   );
   const transcript: Message[] = [];

@@ -96,6 +96,13 @@ export { FileReplayCache } from './reasoning/replay-cache/file-replay-cache.js';
 export type { FileReplayCacheOptions } from './reasoning/replay-cache/file-replay-cache.js';
 export { MemoryReplayCache } from './reasoning/replay-cache/memory-replay-cache.js';
 export type { ReplayCache, ReplayCacheBounds, ReplayCacheStats, ReplayEntry } from './reasoning/replay-cache/replay-cache.js';
+export type {
+  ManagedReplayCache,
+  ReplayCacheReport,
+  ReplayDeleteFilter,
+  ReplayGroup,
+  ReplayListOptions,
+} from './reasoning/replay-cache/replay-cache-admin.js';
 export type { HandoffOptions, HandoffSkip } from './reasoning/handoff/handoff-note.js';
 export type { ReasoningEvent, WarningEvent } from './reasoning/reasoning-events.js';
 export type { LeakFinding } from './reasoning/stats/leak-check.js';

@@ -20,7 +20,13 @@ import { mkdir, open, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { writeFileAtomic } from '../../support/atomic-write.js';
 import { MemoryReplayCache } from './memory-replay-cache.js';
-import type { ReplayCache, ReplayCacheBounds, ReplayCacheStats, ReplayEntry } from './replay-cache.js';
+import type { ReplayCacheBounds, ReplayCacheStats, ReplayEntry } from './replay-cache.js';
+import type {
+  ManagedReplayCache,
+  ReplayCacheReport,
+  ReplayDeleteFilter,
+  ReplayListOptions,
+} from './replay-cache-admin.js';
 import { parseReplayLogLine, replayLogLine } from './replay-log.js';
 
 /** Options of {@link FileReplayCache.open}. */
@@ -49,7 +55,7 @@ function entryOf(text: string, file: string, line: number): ReplayEntry | undefi
 }
 
 /** A replay cache persisted to an append-only log. Open with {@link FileReplayCache.open}. */
-export class FileReplayCache implements ReplayCache {
+export class FileReplayCache implements ManagedReplayCache {
   private writes: Promise<void> = Promise.resolve();
   private closed = false;
 
@@ -103,6 +109,45 @@ export class FileReplayCache implements ReplayCache {
 
   stats(): ReplayCacheStats {
     return this.memory.stats();
+  }
+
+  list(options?: ReplayListOptions): Promise<ReplayEntry[]> {
+    return this.memory.list(options);
+  }
+
+  /** Deletes matching entries and rewrites the log without them. */
+  delete(filter: ReplayDeleteFilter): Promise<number> {
+    return this.rewriteAfter(() => this.memory.delete(filter));
+  }
+
+  /** Deletes every entry (the log becomes empty) and resets the counters. */
+  clear(): Promise<number> {
+    return this.rewriteAfter(() => this.memory.clear());
+  }
+
+  /** Deletes expired entries and rewrites the log without them. */
+  sweep(): Promise<number> {
+    return this.rewriteAfter(() => this.memory.sweep());
+  }
+
+  async report(): Promise<ReplayCacheReport> {
+    await this.writes.catch(() => {});
+    const report = await this.memory.report();
+    return { ...report, persistentEntries: this.lines };
+  }
+
+  /** Runs `change` on the memory side after pending writes, then compacts the log when anything went. */
+  private rewriteAfter(change: () => Promise<number>): Promise<number> {
+    if (this.closed) return Promise.reject(new Error('the replay cache is closed'));
+    const run = this.writes
+      .catch(() => {})
+      .then(async () => {
+        const count = await change();
+        if (count > 0) await this.compact();
+        return count;
+      });
+    this.writes = run.then(() => {});
+    return run;
   }
 
   /** Rewrites the log with only the live entries (temporary file, sync, rename). */
