@@ -58,6 +58,8 @@ function entryOf(text: string, file: string, line: number): ReplayEntry | undefi
 export class FileReplayCache implements ManagedReplayCache {
   private writes: Promise<void> = Promise.resolve();
   private closed = false;
+  /** Log lines of entries that had expired when the log was read: a sweep's to drop. */
+  private expiredOnOpen = 0;
 
   private constructor(
     private readonly memory: MemoryReplayCache,
@@ -73,15 +75,17 @@ export class FileReplayCache implements ManagedReplayCache {
       throw error;
     });
     let lines = 0;
+    let expired = 0;
     for (const [index, line] of text.split('\n').entries()) {
       if (line.trim() === '') continue;
       lines += 1;
       const entry = entryOf(line, options.path, index + 1);
-      if (entry) memory.put(entry, false);
+      if (entry && !memory.put(entry, false)) expired += 1;
     }
     await mkdir(dirname(options.path), { recursive: true });
     // A torn last line must not glue itself to the next append.
     const cache = new FileReplayCache(memory, options, lines);
+    cache.expiredOnOpen = expired;
     if (text.length > 0 && !text.endsWith('\n')) await cache.appendText('\n');
     return cache;
   }
@@ -125,9 +129,13 @@ export class FileReplayCache implements ManagedReplayCache {
     return this.rewriteAfter(() => this.memory.clear());
   }
 
-  /** Deletes expired entries and rewrites the log without them. */
+  /** Deletes expired entries (also those already expired when the log was read) and rewrites the log without them. */
   sweep(): Promise<number> {
-    return this.rewriteAfter(() => this.memory.sweep());
+    return this.rewriteAfter(async () => {
+      const count = (await this.memory.sweep()) + this.expiredOnOpen;
+      this.expiredOnOpen = 0;
+      return count;
+    });
   }
 
   async report(): Promise<ReplayCacheReport> {
