@@ -88,6 +88,8 @@ export type { UsageTotals } from './model/usage-totals.js';
 // reasoning: splitters for reasoning inside text, the replay cache, and the types of
 // the reasoning events, stats and hand-off options the agent reports and takes.
 export { createTagSplitter } from './reasoning/in-text/tag-splitter.js';
+export { createLeadingReasoningDetector } from './reasoning/in-text/leading-reasoning-detector.js';
+export type { LeadingReasoningOptions } from './reasoning/in-text/leading-reasoning-detector.js';
 export type { TagSplitterOptions } from './reasoning/in-text/tag-splitter.js';
 export { createHarmonyParser } from './reasoning/in-text/harmony-parser.js';
 export type { HarmonyPiece } from './reasoning/in-text/harmony-parser.js';

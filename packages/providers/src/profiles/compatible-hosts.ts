@@ -11,8 +11,12 @@ import type { ModelProfile, ReasoningField } from '@episodic/core';
 /** How a reasoning effort is put on the wire. */
 export type EffortParameter = 'reasoning_effort' | 'reasoning.effort' | 'none';
 
-/** Where reasoning hides inside `content`, when it does. */
-export type ContentReasoning = 'think-tags' | 'harmony' | 'none';
+/**
+ * Where reasoning hides inside `content`: `think-tags` and `harmony` split
+ * throughout; `auto` (the default) splits only a reasoning block or Harmony token at
+ * the very start of the answer; `none` never splits.
+ */
+export type ContentReasoning = 'think-tags' | 'harmony' | 'auto' | 'none';
 
 /** Fields a compatible profile adds to `ModelProfile`. */
 export interface CompatibleProfileFields {
@@ -65,7 +69,7 @@ const defaults = {
   tokenizerFactor: 1.15,
   effortParameter: 'none',
   maxTokensField: 'max_tokens',
-  contentReasoning: 'none',
+  contentReasoning: 'auto',
 } as const;
 
 /** A third-party host that streams and takes back `reasoning_content` (the DeepSeek lineage). */

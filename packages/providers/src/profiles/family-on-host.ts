@@ -25,7 +25,7 @@ function unknownHost(provider: string): HostWire {
     tokenizerFactor: 1.2,
     effortParameter: 'none',
     maxTokensField: 'max_tokens',
-    contentReasoning: 'none',
+    contentReasoning: 'auto',
     reasoningField: 'reasoning_content',
     sendReasoningAs: 'none',
   };
