@@ -10,15 +10,15 @@
  */
 import { findProfile } from '@episodic/core/internal';
 import type { ModelProfile, ReasoningField } from '@episodic/core';
-import { resolveProfile } from '../profiles/index.js';
-import { hostRow } from '../profiles/compatible-hosts.js';
-import { familyOnHost } from '../profiles/family-on-host.js';
-import { findModelFamily, type ModelFamily, modelFamilies } from '../profiles/model-families.js';
+import { hostRow } from './compatible-hosts.js';
+import { familyOnHost } from './family-on-host.js';
+import { resolveProfile } from './index.js';
+import { findModelFamily, type ModelFamily, modelFamilies } from './model-families.js';
 import {
   type CompatibleProfile,
   type EffortParameter,
   openaiCompatibleProfiles,
-} from '../profiles/openai-compatible.js';
+} from './openai-compatible.js';
 
 const reasoningFields: readonly ReasoningField[] = [
   'reasoning_content',
