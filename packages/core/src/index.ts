@@ -89,6 +89,8 @@ export type { UsageTotals } from './model/usage-totals.js';
 // reasoning: splitters for reasoning inside text, the replay cache, and the types of
 // the reasoning events, stats and hand-off options the agent reports and takes.
 export { createTagSplitter } from './reasoning/in-text/tag-splitter.js';
+export { createLeadingReasoningDetector } from './reasoning/in-text/leading-reasoning-detector.js';
+export type { LeadingReasoningOptions } from './reasoning/in-text/leading-reasoning-detector.js';
 export type { TagSplitterOptions } from './reasoning/in-text/tag-splitter.js';
 export { createHarmonyParser } from './reasoning/in-text/harmony-parser.js';
 export type { HarmonyPiece } from './reasoning/in-text/harmony-parser.js';
@@ -97,6 +99,13 @@ export { FileReplayCache } from './reasoning/replay-cache/file-replay-cache.js';
 export type { FileReplayCacheOptions } from './reasoning/replay-cache/file-replay-cache.js';
 export { MemoryReplayCache } from './reasoning/replay-cache/memory-replay-cache.js';
 export type { ReplayCache, ReplayCacheBounds, ReplayCacheStats, ReplayEntry } from './reasoning/replay-cache/replay-cache.js';
+export type {
+  ManagedReplayCache,
+  ReplayCacheReport,
+  ReplayDeleteFilter,
+  ReplayGroup,
+  ReplayListOptions,
+} from './reasoning/replay-cache/replay-cache-admin.js';
 export type { HandoffOptions, HandoffSkip } from './reasoning/handoff/handoff-note.js';
 export type { ReasoningEvent, WarningEvent } from './reasoning/reasoning-events.js';
 export type { LeakFinding } from './reasoning/stats/leak-check.js';
