@@ -6,6 +6,7 @@ import { EpisodicError } from '../errors.js';
 import type { AssistantMessage, Message, ModelRef, ToolSpec, Usage } from '../message/message.js';
 import type { ModelProfile } from './model-profile.js';
 import type { PackStats } from '../packing/pack-types.js';
+import type { NativeContextOptions } from './native-context.js';
 
 /** Why the model stopped. */
 export type StopReason = 'stop' | 'tool-calls' | 'max-tokens' | 'content-filter' | 'error' | 'other';
@@ -38,6 +39,8 @@ export interface ModelRequest {
   providerOptions?: Record<string, unknown>;
   /** The final answer's JSON format, for adapters with native structured output (see {@link OutputFormat}). */
   output?: OutputFormat;
+  /** The provider's own context management for this call; an adapter warns about options its API lacks. */
+  nativeContext?: NativeContextOptions;
 }
 
 /** Neutral stream events. */
