@@ -6,12 +6,15 @@
  * by `message_delta`.
  */
 import type {
+  MessageParam,
   MessageDeltaUsage,
   RawMessageStreamEvent,
   Usage as WireUsage,
 } from '@anthropic-ai/sdk/resources/messages';
 import {
+  type AppliedContextEdit,
   type AssistantPart,
+  type CompactionPart,
   ModelError,
   type ModelRef,
   type ModelStreamEvent,
@@ -20,8 +23,10 @@ import {
   type StopReason,
   type TextPart,
   type ToolCallPart,
+  type NativeContextOptions,
   type Usage,
 } from '@episodic/core';
+import { appliedContextEdits } from './anthropic-context-management.js';
 import { providerDataFor } from '../shared/provider-data.js';
 import { recordReasoningTokens } from '../shared/reasoning-tokens.js';
 import { mapAnthropicStopReason } from './map-anthropic-stop-reason.js';
@@ -31,6 +36,7 @@ type BlockState =
   | { kind: 'reasoning'; part: ReasoningPart }
   | { kind: 'tool'; part: ToolCallPart; json: string }
   | { kind: 'server-tool'; part: ProviderToolPart; block: Record<string, unknown>; json: string }
+  | { kind: 'compaction'; part: CompactionPart; block: Record<string, unknown> }
   | { kind: 'other' };
 
 interface StreamState {
@@ -38,6 +44,15 @@ interface StreamState {
   usage: { input: number; cacheRead: number; cacheWrite: number; output: number; reasoning?: number };
   stopReason: StopReason;
   finished: boolean;
+  /** Tokens of a compaction pass inside the call (`usage.iterations` of type `compaction`). */
+  compaction?: { input: number; output: number };
+  contextEdits: AppliedContextEdit[];
+}
+
+/** What the call sent, to read back which tool results the API cleared. */
+export interface SentContext {
+  sent: readonly MessageParam[];
+  native: NativeContextOptions | undefined;
 }
 
 /**
@@ -49,12 +64,14 @@ export async function* mapAnthropicStream(
   events: AsyncIterable<RawMessageStreamEvent>,
   model: ModelRef,
   prefix: string,
+  sent: SentContext = { sent: [], native: undefined },
 ): AsyncGenerator<ModelStreamEvent> {
   const state: StreamState = {
     blocks: [],
     usage: { input: 0, cacheRead: 0, cacheWrite: 0, output: 0 },
     stopReason: 'other',
     finished: false,
+    contextEdits: [],
   };
   for await (const event of events) {
     if (event.type === 'message_start') applyUsage(state, event.message.usage);
@@ -64,6 +81,7 @@ export async function* mapAnthropicStream(
     else if (event.type === 'message_delta') {
       applyUsage(state, event.usage);
       state.stopReason = mapAnthropicStopReason(event.delta.stop_reason);
+      applyContextManagement(state, event as unknown as Record<string, unknown>, sent);
     } else if (event.type === 'message_stop') {
       state.finished = true;
       yield finishEvent(state, model);
@@ -102,6 +120,9 @@ function* startBlock(
   if (block.type === 'tool_use') {
     next = { kind: 'tool', part: { type: 'tool-call', id: block.id, name: block.name, args: {} }, json: '' };
     yield { type: 'tool-call-start', id: block.id, name: block.name };
+  } else if ((block.type as string) === 'compaction') {
+    const copy = { ...(block as unknown as Record<string, unknown>) };
+    next = { kind: 'compaction', part: { type: 'compaction', providerData: providerDataFor(model, { block: copy }) }, block: copy };
   } else if (next.kind === 'other') next = serverToolBlock(block as unknown as Record<string, unknown>, model) ?? next;
   state.blocks[event.index] = next;
 }
@@ -146,6 +167,11 @@ function* applyDelta(
     yield { type: 'tool-call-delta', id: block.part.id, argsDelta: delta.partial_json };
   } else if (delta.type === 'input_json_delta' && block?.kind === 'server-tool') {
     block.json += delta.partial_json;
+  } else if ((delta.type as string) === 'compaction_delta' && block?.kind === 'compaction') {
+    // The summary streams as `compaction_delta` {content}; the block goes back with the whole of it.
+    const content = (delta as unknown as { content?: string | null }).content ?? '';
+    block.block.content = String(block.block.content ?? '') + content;
+    block.part.text = String(block.block.content);
   }
 }
 
@@ -157,6 +183,23 @@ function finishBlock(block: BlockState | undefined): void {
     block.part.args = block.json.length > 0 ? JSON.parse(block.json) : {};
   } catch {
     block.part.args = block.json;
+  }
+}
+
+/**
+ * `context_management.applied_edits` of `message_delta` (what context editing cleared
+ * before the model read the call) and `usage.iterations` (a compaction pass inside it).
+ */
+function applyContextManagement(state: StreamState, event: Record<string, unknown>, sent: SentContext): void {
+  const management = event.context_management as { applied_edits?: unknown } | undefined;
+  if (management) state.contextEdits = appliedContextEdits(management.applied_edits, sent.sent, sent.native);
+  const iterations = (event.usage as { iterations?: unknown } | undefined)?.iterations;
+  if (!Array.isArray(iterations)) return;
+  for (const iteration of iterations as Record<string, unknown>[]) {
+    if (iteration.type !== 'compaction') continue;
+    state.compaction ??= { input: 0, output: 0 };
+    state.compaction.input += Number(iteration.input_tokens ?? 0) + Number(iteration.cache_read_input_tokens ?? 0);
+    state.compaction.output += Number(iteration.output_tokens ?? 0);
   }
 }
 
@@ -178,6 +221,9 @@ function neutralUsage(state: StreamState): Usage {
     cacheWriteTokens: cacheWrite,
     outputTokens: output,
     ...(reasoning === undefined ? {} : { reasoningTokens: reasoning }),
+    ...(state.compaction
+      ? { compactionInputTokens: state.compaction.input, compactionOutputTokens: state.compaction.output }
+      : {}),
   };
 }
 
@@ -187,5 +233,7 @@ function finishEvent(state: StreamState, model: ModelRef): ModelStreamEvent {
   recordReasoningTokens(content, usage.reasoningTokens);
   const hasCalls = content.some((part) => part.type === 'tool-call');
   const stopReason = hasCalls && state.stopReason === 'stop' ? 'tool-calls' : state.stopReason;
-  return { type: 'finish', message: { role: 'assistant', content, model: { ...model }, usage }, usage, stopReason };
+  const edits = state.contextEdits.filter((edit) => edit.clearedInputTokens > 0 || (edit.clearedToolUses ?? 0) > 0);
+  const message = { role: 'assistant' as const, content, model: { ...model }, usage, ...(edits.length > 0 ? { contextEdits: edits } : {}) };
+  return { type: 'finish', message, usage, stopReason };
 }
