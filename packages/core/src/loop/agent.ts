@@ -204,7 +204,9 @@ export class Agent {
       retention: options.retention ?? (policy === 'native' ? 'all' : profile?.retention),
       nativeContext: nativeOptionsFor(policy, mergeNative(profile?.nativeContext, options.nativeContext)),
       tokenizer: this.tokenizer,
-      pack: options.pack,
+      // Under `native` the provider trims (clears, compacts) what the model reads: the packer
+      // shortens no tool result, it only keeps the hard budget and the pairs.
+      pack: policy === 'native' ? { toolResultCap: budget, currentToolResultCap: budget, ...options.pack } : options.pack,
       maxOutputTokens,
       providerOptions: options.providerOptions,
       retry: options.retry,

@@ -98,7 +98,8 @@ function prepareOpenAIResponsesRequest(
   const tools = prepareOpenAIResponsesTools(request.tools);
   const thinking = buildReasoningParams(model.id, profile, settings);
   const native = openAIContextParams(request.nativeContext, thinking.reasoning !== undefined);
-  const reasoning = thinking.reasoning && native.reasoningContext ? { ...thinking.reasoning, context: native.reasoningContext } : thinking.reasoning;
+  const reasoning =
+    thinking.reasoning && native.reasoningContext ? { ...thinking.reasoning, context: native.reasoningContext } : thinking.reasoning;
   const warnings = [
     ...foreign,
     ...unknownOptionWarnings('openai-responses', callOptions, callSettingKeys),
