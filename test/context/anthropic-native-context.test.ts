@@ -122,3 +122,26 @@ describe('anthropic native context management through the agent loop', () => {
     expect(low.status).toBe(400);
   });
 });
+
+describe('anthropic context policy defaults', () => {
+  it('Sonnet 4.6 packs hybrid by default: compaction at 80% of the budget, none below the 50,000 floor, nothing else', async () => {
+    const server = await startAnthropicServer();
+    try {
+      const adapter = createAnthropicAdapter({ model, apiKey: 'k', baseURL: server.url });
+      const agent = new Agent({ model: adapter });
+      expect(agent.context).toBe('hybrid');
+      await (await agent.session()).send({ role: 'user', content: 'hi' });
+      await (await new Agent({ model: adapter, budget: 30_000 }).session()).send({ role: 'user', content: 'hi' });
+      const [large, small] = server.modelCalls();
+      expect((large?.body as { context_management?: unknown }).context_management).toEqual({
+        edits: [{ type: 'compact_20260112', trigger: { type: 'input_tokens', value: Math.floor(agent.budget * 0.8) } }],
+      });
+      expect(small?.body).not.toHaveProperty('context_management');
+      expect(small?.headers['anthropic-beta'] ?? '').not.toContain('compact');
+      const haiku = new Agent({ model: createAnthropicAdapter({ model: 'claude-haiku-4-5', apiKey: 'k' }) });
+      expect(haiku.context).toBe('episodic');
+    } finally {
+      await server.close();
+    }
+  });
+});

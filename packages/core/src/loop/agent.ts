@@ -202,7 +202,7 @@ export class Agent {
       toolSpecs: tools.map((tool) => tool.spec),
       budget,
       retention: options.retention ?? (policy === 'native' ? 'all' : profile?.retention),
-      nativeContext: nativeOptionsFor(policy, mergeNative(profile?.nativeContext, options.nativeContext)),
+      nativeContext: nativeOptionsFor(policy, mergeNative(profile?.nativeContext, options.nativeContext), budget),
       tokenizer: this.tokenizer,
       // Under `native` the provider trims (clears, compacts) what the model reads: the packer
       // shortens no tool result, it only keeps the hard budget and the pairs.

@@ -55,15 +55,44 @@ export interface NativeContextOptions {
    * `compact_20260112`, OpenAI `context_management` compaction). The summary comes back
    * as a `compaction` part; from then on the packer sends nothing older than it.
    */
-  compaction?: { threshold?: number; instructions?: string };
+  compaction?: {
+    /** Input tokens past which the provider compacts. Default (set by the agent): 80% of the agent's budget. */
+    threshold?: number;
+    /** Summarization instructions (Anthropic only). */
+    instructions?: string;
+    /**
+     * The provider's lowest threshold (profile data, never sent): when the default
+     * threshold would be below it, the agent sends no compaction (the packer's
+     * eviction comes first at such budgets anyway).
+     */
+    minThreshold?: number;
+  };
 }
+
+/** Share of the budget at which the provider compacts when no threshold is given (see the bench `context-policies`). */
+export const DEFAULT_COMPACTION_SHARE = 0.8;
 
 /** The native options a policy sends: all of them for `native`, compaction only for `hybrid`, none for `episodic`. */
 export function nativeOptionsFor(
   policy: ContextPolicy,
   options: NativeContextOptions | undefined,
+  budget: number,
 ): NativeContextOptions | undefined {
   if (policy === 'episodic' || options === undefined) return undefined;
-  if (policy === 'native') return options;
-  return options.compaction ? { compaction: options.compaction } : undefined;
+  const { compaction, ...rest } = options;
+  const resolved = compaction ? resolvedCompaction(compaction, budget) : undefined;
+  const chosen = policy === 'native' ? rest : {};
+  const result = { ...chosen, ...(resolved ? { compaction: resolved } : {}) };
+  return Object.keys(result).length > 0 ? result : undefined;
+}
+
+/** The compaction settings to send: the threshold defaulted from the budget, none below the provider's floor. */
+function resolvedCompaction(
+  compaction: NonNullable<NativeContextOptions['compaction']>,
+  budget: number,
+): NativeContextOptions['compaction'] {
+  const { minThreshold, ...sent } = compaction;
+  if (sent.threshold !== undefined) return sent;
+  const threshold = Math.floor(budget * DEFAULT_COMPACTION_SHARE);
+  return minThreshold !== undefined && threshold < minThreshold ? undefined : { ...sent, threshold };
 }
