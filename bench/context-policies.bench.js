@@ -2,8 +2,9 @@
  * `npm run bench -- context-policies`: cost and cache reuse of each context policy
  * (`episodic`, `native`, `hybrid`) per provider profile, on a small generated session
  * family and on the real recorded sessions beside the clone (../shared/fixtures/sessions,
- * or EPISODIC_SHARED_FIXTURES), in one run. How the providers' native management is
- * modelled is stated in ./context-policy-sim.js.
+ * or EPISODIC_SHARED_FIXTURES), in one run. The replay is the one `episodic budget`
+ * runs (packages/cli/src/budget/context-policies.ts, which states how the providers'
+ * native management is modelled).
  */
 import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
@@ -11,19 +12,19 @@ import { join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { createTokenCounter } from '@episodic/core';
 import { importSession } from '../packages/cli/dist/import/import-session.js';
-import { replayPolicy } from './context-policy-sim.js';
+import { replayPolicy } from '../packages/cli/dist/budget/context-policies.js';
 import { generateSession } from './session-generator.js';
 
 const policies = ['episodic', 'native', 'hybrid'];
 
-/** Profiles from the provider tables (prices USD per million tokens); compaction at 80% of the budget. */
+/** Profiles from the provider tables (prices USD per million tokens; budget: context window less max output). */
 const profiles = [
   {
     name: 'anthropic claude-sonnet-4-6',
     model: { provider: 'anthropic', id: 'claude-sonnet-4-6' },
     budget: 136_000,
     cache: 'anthropic',
-    minCacheable: 2048,
+    minCacheableTokens: 2048,
     pricing: { input: 3, cachedInput: 0.3, cacheWrite: 3.75, output: 15 },
   },
   {
@@ -31,10 +32,10 @@ const profiles = [
     model: { provider: 'openai', id: 'gpt-5.6' },
     budget: 272_000,
     cache: 'openai',
-    minCacheable: 1024,
+    minCacheableTokens: 1024,
     pricing: { input: 1.75, cachedInput: 0.175, output: 14 },
   },
-].map((profile) => ({ ...profile, compactAt: Math.floor(profile.budget * 0.8) }));
+];
 
 async function realSessions() {
   const shared = process.env.EPISODIC_SHARED_FIXTURES;
@@ -81,23 +82,24 @@ export default async function contextPolicies() {
         for (const policy of policies) {
           const totals = replayPolicy(session, profile, policy, counter);
           results[policy].push(totals);
-          line[policy] = totals.cost;
+          line[policy] = totals.cost ?? 0;
         }
         perSession.push(line);
       }
       for (const policy of policies) {
         const list = results[policy];
-        const input = sum(list, 'input');
+        const input = sum(list, 'inputTokens');
         rows.push({
           family: family.name,
           profile: profile.name,
           policy,
           calls: sum(list, 'calls'),
           input,
-          reuse: input === 0 ? 0 : sum(list, 'cached') / input,
+          reuse: input === 0 ? 0 : sum(list, 'cachedTokens') / input,
           cost: sum(list, 'cost'),
           compactions: sum(list, 'compactions'),
-          evictions: sum(list, 'evictions'),
+          compacted: sum(list, 'compactedTokens'),
+          evictions: sum(list, 'evictingCalls'),
           skipped: sum(list, 'skipped'),
         });
       }
@@ -110,7 +112,8 @@ function format(rows, perSession, { load, seconds, real }) {
   const table = rows.map((row) => {
     const base = rows.find((other) => other.family === row.family && other.profile === row.profile && other.policy === 'episodic');
     const ratio = base && base.cost > 0 ? (row.cost / base.cost).toFixed(2) : '-';
-    return `| ${row.family} | ${row.profile} | ${row.policy} | ${row.calls} | ${(row.input / 1e6).toFixed(2)} | ${(row.reuse * 100).toFixed(1)}% | $${row.cost.toFixed(2)} | ${ratio} | ${row.compactions} | ${row.evictions} |`;
+    const cells = [row.family, row.profile, row.policy, row.calls, (row.input / 1e6).toFixed(2), `${(row.reuse * 100).toFixed(1)}%`];
+    return `| ${cells.join(' | ')} | $${row.cost.toFixed(2)} | ${ratio} | ${row.compactions} | ${(row.compacted / 1e6).toFixed(2)} | ${row.evictions} |`;
   });
   const wins = perSession.map((line) => {
     const best = policies.reduce((chosen, policy) => (line[policy] < line[chosen] ? policy : chosen), 'episodic');
@@ -119,12 +122,13 @@ function format(rows, perSession, { load, seconds, real }) {
   return `## Context policies (episodic, native, hybrid)
 
 \`npm run bench -- context-policies\`; ${real} real sessions; load ${load}; ${seconds.toFixed(0)} s.
-Model of the providers' native management: bench/context-policy-sim.js (compaction at 80% of the budget, summary 1% of the
-compacted input, 500 to 4,000 tokens; prompt cache at message granularity; answers' output tokens left out). Ratio: cost
-against \`episodic\` on the same sessions and profile.
+Model of the providers' native management: packages/cli/src/budget/context-policies.ts (compaction at 80% of the
+budget, summary 1% of the compacted input, 500 to 4,000 tokens; prompt cache at message granularity; answers' output
+tokens left out). Ratio: cost against \`episodic\` on the same sessions and profile. Compacted: input tokens replaced by
+summaries (what the model lost to compaction; eviction loses whole episodes instead).
 
-| sessions | profile | policy | calls | input Mtok | cached | cost | ratio | compactions | evicting calls |
-| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
+| sessions | profile | policy | calls | input Mtok | cached | cost | ratio | compactions | compacted Mtok | evicting calls |
+| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
 ${table.join('\n')}
 
 Per session (cost episodic | native | hybrid, cheapest last):

@@ -88,7 +88,7 @@ export type {
 export type { ModelResponse } from './model/model-response.js';
 export type { CacheStyle, ModelProfile, PastReasoning, Pricing, ReasoningField } from './model/model-profile.js';
 export type { UsageTotals } from './model/usage-totals.js';
-export { nativeOptionsFor } from './model/native-context.js';
+export { DEFAULT_COMPACTION_SHARE, nativeOptionsFor } from './model/native-context.js';
 export type { ClearToolUsesOptions, ContextPolicy, NativeContextOptions } from './model/native-context.js';
 
 // reasoning: splitters for reasoning inside text, the replay cache, and the types of
