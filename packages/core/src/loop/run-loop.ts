@@ -121,7 +121,9 @@ async function modelStep(
   const context = { messages: session.messages, packState: session.packState, step };
   const result = await callModel(settings, context, emit, signal);
   if (result.summaryRequest) session.summarizer?.request(result.summaryRequest, { ...settings, messages: session.messages });
-  settings.tokenizer.calibration.observe(result.countedTokens, result.usage.inputTokens, result.countedFactor);
+  // The provider reports what it read after its own edits; what was sent is that plus what it cleared.
+  const cleared = (result.message.contextEdits ?? []).reduce((sum, edit) => sum + edit.clearedInputTokens, 0);
+  settings.tokenizer.calibration.observe(result.countedTokens, result.usage.inputTokens + cleared, result.countedFactor);
   // The cost is fixed at call time with this model's prices, so session totals stay
   // right after a switch to a model with other prices.
   const usage: Usage = settings.pricing
