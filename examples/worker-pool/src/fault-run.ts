@@ -12,7 +12,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PostgresSessionStore } from '@episodic/postgres';
 import pg from 'pg';
-import { JobQueue, type NewJob } from './job-queue.js';
+import type { PgBoss } from 'pg-boss';
+import { PoolEvents } from './pool-events.js';
+import { allJobs, bossSchema, createPoolQueue, enqueueJobs, type Job, pendingCount, poolBoss } from './pool-jobs.js';
 import { verifyPool } from './verify-pool.js';
 import type { WorkerConfig } from './worker-config.js';
 
@@ -82,13 +84,17 @@ export async function runFaultScenario(options: FaultRunOptions): Promise<FaultR
   const pool = new pg.Pool({ connectionString: options.connectionString, max: 2 });
   const workspace = await mkdtemp(join(tmpdir(), 'episodic-pool-'));
   const running = new Set<RunningWorker>();
+  const boss = poolBoss(options.connectionString, options.schema);
   try {
     await pool.query(`DROP SCHEMA IF EXISTS "${options.schema}" CASCADE`);
-    const queue = new JobQueue(pool, options.schema);
-    await queue.migrate();
+    await pool.query(`DROP SCHEMA IF EXISTS "${bossSchema(options.schema)}" CASCADE`);
+    const events = new PoolEvents(pool, options.schema);
+    await events.migrate();
     await new PostgresSessionStore({ pool, schema: options.schema }).migrate();
+    await boss.start();
+    await createPoolQueue(boss, options.leaseMs);
     await writeWorkspace(workspace);
-    await queue.enqueue(jobsFor(options));
+    await enqueueJobs(boss, jobsFor(options));
     let count = 0;
     const crashes: string[] = [];
     const config = (name: string): WorkerConfig => ({ ...options, worker: name, workspace });
@@ -103,7 +109,7 @@ export async function runFaultScenario(options: FaultRunOptions): Promise<FaultR
     if (crashes.length > 0) throw new Error(`a worker failed to start: ${crashes[0]}`);
     log(`${options.workers} workers ready; ${options.sessions * options.messagesPerSession} jobs queued`);
     const kills: { job: string; at: number }[] = [];
-    while (kills.length < options.kills && (await queue.pendingCount()) > 0) {
+    while (kills.length < options.kills && (await pendingCount(boss)) > 0) {
       checkTime(started, options);
       const [low, high] = options.killGapMs;
       await sleep(low + Math.random() * (high - low));
@@ -119,15 +125,16 @@ export async function runFaultScenario(options: FaultRunOptions): Promise<FaultR
       start();
     }
     log(`${kills.length} workers killed; waiting for the pool to finish`);
-    while ((await queue.pendingCount()) > 0) {
+    while ((await pendingCount(boss)) > 0) {
       checkTime(started, options);
       await sleep(100);
     }
     await stopWorkers(running);
-    const found = await report(options, { pool, queue, workspace, kills, started });
+    const found = await report(options, { pool, boss, events, workspace, kills, started });
     return { ...found, errors: [...crashes, ...found.errors] };
   } finally {
     for (const worker of running) worker.process.kill('SIGKILL');
+    await boss.stop({ graceful: false }).catch(() => {});
     await pool.end();
     await rm(workspace, { recursive: true, force: true });
   }
@@ -135,10 +142,10 @@ export async function runFaultScenario(options: FaultRunOptions): Promise<FaultR
 
 async function report(
   options: FaultRunOptions,
-  run: { pool: pg.Pool; queue: JobQueue; workspace: string; kills: { job: string; at: number }[]; started: number },
+  run: { pool: pg.Pool; boss: PgBoss; events: PoolEvents; workspace: string; kills: { job: string; at: number }[]; started: number },
 ): Promise<FaultReport> {
-  const events = await run.queue.allEvents();
-  const jobs = await run.queue.allJobs();
+  const events = await run.events.all();
+  const jobs = await allJobs(run.boss);
   const check = await verifyPool(new PostgresSessionStore({ pool: run.pool, schema: options.schema }), jobs);
   const takeoverTimes = run.kills.map((kill) => {
     const next = events.find((event) => event.jobId === kill.job && event.startedMs !== null && event.startedMs > kill.at);
@@ -166,11 +173,12 @@ async function report(
 }
 
 /** Jobs for every session, half of them with reasoning kept out of the transcript (in the sidecar). */
-function jobsFor(options: FaultRunOptions): NewJob[] {
-  const jobs: NewJob[] = [];
+function jobsFor(options: FaultRunOptions): Job[] {
+  const jobs: Job[] = [];
   for (let session = 0; session < options.sessions; session += 1) {
     for (let position = 0; position < options.messagesPerSession; position += 1) {
       jobs.push({
+        id: `s${session}m${position}`,
         sessionId: `session-${session}`,
         position,
         text: `Check the workspace (message ${position + 1} of session ${session}).`,

@@ -10,7 +10,7 @@
  *   the transcript.
  */
 import { type AssistantMessage, type Message, type SessionStore, toolCallsOf } from '@episodic/core';
-import type { Job } from './job-queue.js';
+import type { Job, JobWithState } from './pool-jobs.js';
 import { jobMessage } from './handle-job.js';
 import { reasoningNote, reasoningOf, STEP_TOOLS, TOOL_STEPS } from './pool-agent.js';
 
@@ -25,9 +25,9 @@ export interface PoolCheck {
 }
 
 /** Checks every session of `jobs` (sorted by session and position) in `store`. */
-export async function verifyPool(store: SessionStore, jobs: readonly (Job & { status: string })[]): Promise<PoolCheck> {
+export async function verifyPool(store: SessionStore, jobs: readonly JobWithState[]): Promise<PoolCheck> {
   const check: PoolCheck = { sessions: 0, episodes: 0, messagesChecked: 0, toolCalls: 0, violations: [] };
-  const bySession = new Map<string, (Job & { status: string })[]>();
+  const bySession = new Map<string, JobWithState[]>();
   for (const job of jobs) bySession.set(job.sessionId, [...(bySession.get(job.sessionId) ?? []), job]);
   for (const [sessionId, sessionJobs] of bySession) {
     check.sessions += 1;
