@@ -41,7 +41,8 @@ const note = {
 };
 
 function agentOn(store) {
-  return new Agent({ model: scriptedModel({ steps: script }), tools: [note], store, tokenizer: createApproximateCounter(), budget: 100_000 });
+  const tokenizer = createApproximateCounter();
+  return new Agent({ model: scriptedModel({ steps: script }), tools: [note], store, tokenizer, budget: 100_000 });
 }
 
 /** Runs `episode(index)` for WARMUP + EPISODES episodes; returns ms per episode (median) and steps/s over the measured ones. */
