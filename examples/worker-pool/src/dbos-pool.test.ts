@@ -15,7 +15,9 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runFaultScenario } from './fault-run.js';
 import { faultSizesFrom } from './fault-sizes.js';
 
-const sizes = faultSizesFrom(process.env);
+// A checkpoint per step makes a DBOS episode a few times slower than the plain loop's (bench/results/runtimes.md).
+const base = faultSizesFrom(process.env);
+const sizes = { ...base, timeoutMs: Math.max(base.timeoutMs, 240_000) };
 const server = serverPerFile();
 beforeAll(() => server.url().then(() => {}, () => {}), 120_000);
 afterAll(() => server.stop());

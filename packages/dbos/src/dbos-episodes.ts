@@ -113,7 +113,7 @@ export class DbosEpisodes {
     await DBOS.registerQueue(queueName, {
       partitionConcurrency: 1,
       workerConcurrency: options.concurrency ?? 4,
-      minPollingIntervalMs: 50,
+      minPollingIntervalMs: 100,
       onConflict: 'always_update',
     });
     const heartbeats = new ExecutorHeartbeats({ databaseUrl: options.databaseUrl, schema, executorId, leaseMs: options.leaseMs ?? 10_000 });
