@@ -4,15 +4,15 @@
  * a non-idempotent tool that may have begun is not re-run, and approvals are durable waits.
  */
 import { describe, expect, it } from 'vitest';
-import type { Message, ModelRequest } from '../../index.js';
-import { Agent } from '../agent.js';
-import type { AgentTool } from '../tool.js';
-import { MemorySessionStore } from '../../store/memory-session-store.js';
-import { MemoryJournal, SimulatedCrash } from '../../testing/memory-journal.js';
-import { scriptedModel } from '../../testing/scripted-model.js';
-import { createApproximateCounter } from '../../tokens/token-counter.js';
-import { DurableRunError, stepIds } from './durable-runtime.js';
-import { unknownOutcome } from './durable-tools.js';
+import type { Message, ModelRequest } from '../index.js';
+import { Agent } from './agent.js';
+import type { AgentTool } from '../loop/tool.js';
+import { MemorySessionStore } from '../store/memory-session-store.js';
+import { MemoryJournal, SimulatedCrash } from '../testing/memory-journal.js';
+import { scriptedModel } from '../testing/scripted-model.js';
+import { createApproximateCounter } from '../tokens/token-counter.js';
+import { DurableRunError, stepIds } from '../loop/durable/durable-runtime.js';
+import { unknownOutcome } from '../loop/durable/durable-tools.js';
 
 /** Two tool steps (`effect` then `pay`), then an answer; counts the model calls made. */
 function setup(options: { approve?: boolean } = {}) {
