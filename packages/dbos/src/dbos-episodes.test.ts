@@ -20,6 +20,8 @@ afterAll(() => server.stop());
 it('runs an episode as a workflow whose approval is a durable wait, decided from a client', async () => {
   const url = await server.url();
   const pool = new pg.Pool({ connectionString: url, max: 4 });
+  // A server named by EPISODIC_PG_URL outlives the run: start from nothing.
+  for (const schema of ['dbos_test', 'dbos_test_sys']) await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
   const store = new PostgresSessionStore({ pool, schema: 'dbos_test' });
   await store.migrate();
   let payments = 0;
