@@ -37,7 +37,12 @@ export class ExecutorHeartbeats {
 
   /** Creates the table if missing, beats once, and keeps beating. */
   async start(): Promise<void> {
-    await this.pool.query(`CREATE TABLE IF NOT EXISTS ${this.table} (executor_id text PRIMARY KEY, seen_at timestamptz NOT NULL)`);
+    await this.pool
+      .query(`CREATE TABLE IF NOT EXISTS ${this.table} (executor_id text PRIMARY KEY, seen_at timestamptz NOT NULL)`)
+      .catch((error: { code?: string }) => {
+        // Workers launching together race on IF NOT EXISTS; the loser finds the table made (23505, 42P07).
+        if (error.code !== '23505' && error.code !== '42P07') throw error;
+      });
     await this.beat();
     this.timer = setInterval(() => {
       this.beating = this.beating.then(() => this.beat()).catch(() => {});
