@@ -160,6 +160,9 @@ export { DEFAULT_OUTPUT_RETRIES, FINAL_ANSWER_TOOL, StructuredOutputError } from
 export { DEFAULT_AGENT_TOOL_INPUT } from './agent/agent-tool.js';
 export type { AgentToolOptions } from './agent/agent-tool.js';
 export { allOf, anyOf, hasToolCall, maxSteps } from './loop/stop-conditions.js';
+export { DurableRunError, inlineRuntime, stepIds } from './loop/durable/durable-runtime.js';
+export type { DurableRun, DurableRuntime } from './loop/durable/durable-runtime.js';
+export { unknownOutcome } from './loop/durable/durable-tools.js';
 export type { StopCondition, StopContext } from './loop/stop-conditions.js';
 
 // telemetry: OpenTelemetry traces of sessions, model calls and tool calls (optional peer @opentelemetry/api).
