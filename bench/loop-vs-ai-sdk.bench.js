@@ -21,13 +21,32 @@ import { generateText, jsonSchema, stepCountIs, tool } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { Agent, maxSteps, MemorySessionStore } from '@episodic/core';
 import { scriptedModel } from '@episodic/core/testing';
-import { text } from './step-messages.js';
 
 const STEP_COUNTS = [10, 50, 200, 400];
 const RUNS = Number(process.env.LOOP_VS_RUNS ?? 7);
 /** Steps per run at least, so a run of short episodes is long enough to time. */
 const STEPS_PER_RUN = 400;
-const LOG = text(7, 1500);
+const WORDS = 'build failed test timed out waiting fixture server start port error warning retry npm ci step job'.split(' ');
+
+/** The tool's output: about 1,500 characters of log, different at every call (no count can be reused). */
+export function logText(seed) {
+  let state = Math.imul(seed, 2654435761) >>> 0;
+  const lines = [];
+  for (let length = 0; length < 1500;) {
+    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+    const line = `${(state % 100000).toString().padStart(5, '0')} ${WORDS[state % WORDS.length]} ${WORDS[(state >>> 8) % WORDS.length]} ${WORDS[(state >>> 16) % WORDS.length]} ${state % 997}`;
+    lines.push(line);
+    length += line.length + 1;
+  }
+  return lines.join('\n');
+}
+
+/** A tool body that answers each call with the next log of its own sequence (the same for both loops). */
+function logSequence() {
+  let calls = 0;
+  return () => logText((calls += 1));
+}
+
 const ANSWER = 'The build failed because the fixture server did not start in time.';
 const inputSchema = { type: 'object', properties: { run: { type: 'number' } }, required: ['run'] };
 
@@ -39,9 +58,10 @@ function episodic(steps) {
       return step < steps ? { toolCalls: [{ name: 'read_log', args: { run: step } }] } : { text: ANSWER };
     },
   });
+  const nextLog = logSequence();
   const readLog = {
     spec: { name: 'read_log', description: 'Reads a CI log', inputSchema },
-    execute: async () => ({ content: LOG }),
+    execute: async () => ({ content: nextLog() }),
   };
   const agent = new Agent({
     model,
@@ -76,8 +96,9 @@ function aiSdk(steps) {
       return { content: [call], finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage, warnings: [] };
     },
   });
+  const nextLog = logSequence();
   const tools = {
-    read_log: tool({ description: 'Reads a CI log', inputSchema: jsonSchema(inputSchema), execute: async () => LOG }),
+    read_log: tool({ description: 'Reads a CI log', inputSchema: jsonSchema(inputSchema), execute: async () => nextLog() }),
   };
   return async () => {
     const result = await generateText({
