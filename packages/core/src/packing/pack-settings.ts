@@ -12,7 +12,7 @@ import { createTokenCounter, FRAMING, type TokenCounter } from '../tokens/token-
 
 let defaultCounter: TokenCounter | undefined;
 
-/** The counter used when none is given: tiktoken o200k_base, created on first use. */
+/** The counter used when none is given: o200k_base, created on first use. */
 export function defaultTokenCounter(): TokenCounter {
   defaultCounter ??= createTokenCounter();
   return defaultCounter;

@@ -20,7 +20,7 @@ export interface PackOptions {
   /** Maximum input tokens for this call (as counted by `tokenizer`). */
   budget: number;
   retention?: Retention;
-  /** Default: a shared tiktoken o200k_base counter with a per-message cache. */
+  /** Default: a shared o200k_base counter with a per-message cache. */
   tokenizer?: TokenCounter;
   /** From the previous call of the same session. */
   state?: PackState;
