@@ -24,7 +24,6 @@ const samples: [string, string][] = [
   ['a log around a run of spaces', `${log.slice(0, 20_000)}${' '.repeat(50_000)}${log.slice(-20_000)}`],
 ];
 
-
 /** The encoding module the counter requires (the same instance: Node caches it). */
 const o200k = createRequire(import.meta.url)('gpt-tokenizer/cjs/encoding/o200k_base') as {
   countTokens(text: string): number;

@@ -4,7 +4,6 @@ import { Calibration } from './calibration.js';
 import type { AssistantMessage, Message } from '../message/message.js';
 import { createTokenCounter, FRAMING } from './token-counter.js';
 
-
 /** The encoding module the counter requires (the same instance: Node caches it). */
 const o200k = createRequire(import.meta.url)('gpt-tokenizer/cjs/encoding/o200k_base') as {
   countTokens(text: string): number;
