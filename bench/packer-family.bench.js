@@ -32,9 +32,10 @@ import * as naive from './strategies/naive.js';
 
 const BUDGETS = [16_000, 64_000, 200_000];
 
-/** The packer settings compared; the first is the current defaults. */
+/** The packer settings compared: the defaults, those before issue 26, and others tried. */
 const CANDIDATES = [
   { name: 'defaults', pack: {} },
+  { name: 'previous defaults (current cap 3%, max 4,000)', pack: (budget) => ({ currentToolResultCap: Math.min(4000, Math.floor(budget * 0.03)) }) },
   { name: 'current cap 1.5% (max 2,000)', pack: (budget) => ({ currentToolResultCap: Math.min(2000, Math.floor(budget * 0.015)) }) },
   { name: 'low-water 0.8', pack: { lowWater: 0.8 } },
 ];

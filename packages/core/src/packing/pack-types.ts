@@ -31,7 +31,7 @@ export interface PackOptions {
   lowWater?: number;
   /** Largest tool result of a past episode, in tokens. Default 0.5% of the budget, at least 64 and at most 2,000. */
   toolResultCap?: number;
-  /** Largest tool result of the current episode, in tokens. Default 3% of the budget, at most 4,000 (never below `toolResultCap`). */
+  /** Largest tool result of the current episode, in tokens. Default 3% of the budget, at most 2,000 (never below `toolResultCap`). */
   currentToolResultCap?: number;
   /**
    * Share of the budget the head may take: when the first eviction happens, the
