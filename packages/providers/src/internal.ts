@@ -8,10 +8,10 @@
  * - The built-in profile tables per family (`builtinProfiles` is all of them).
  * - The error classification table and its lookup, one sample per row.
  */
-export { resolveAnthropicProfile } from './anthropic/anthropic-profile.js';
-export { resolveGoogleProfile } from './google/google-profile.js';
-export { resolveCompatibleProfile } from './openai-compatible/openai-compatible-profile.js';
-export { resolveOpenAIProfile } from './openai-shared/openai-profile.js';
+export { resolveAnthropicProfile } from './profiles/anthropic-resolver.js';
+export { resolveGoogleProfile } from './profiles/google-resolver.js';
+export { resolveCompatibleProfile } from './profiles/openai-compatible-resolver.js';
+export { resolveOpenAIProfile } from './profiles/openai-resolver.js';
 export { anthropicProfiles } from './profiles/anthropic.js';
 export { googleProfiles } from './profiles/google.js';
 export { openaiProfiles } from './profiles/openai.js';
