@@ -22,7 +22,7 @@ import { MockLanguageModelV3 } from 'ai/test';
 import { Agent, maxSteps, MemorySessionStore } from '@episodic/core';
 import { scriptedModel } from '@episodic/core/testing';
 
-const STEP_COUNTS = (process.env.LOOP_VS_STEPS ?? "10,50,200,400").split(",").map(Number);
+const STEP_COUNTS = (process.env.LOOP_VS_STEPS ?? '10,50,200,400').split(',').map(Number);
 const RUNS = Number(process.env.LOOP_VS_RUNS ?? 7);
 /** Steps per run at least, so a run of short episodes is long enough to time. */
 const STEPS_PER_RUN = 400;
