@@ -48,6 +48,7 @@ export {
   DEFAULT_REPLAY_TOKENS,
   DEFAULT_REPLAY_TTL_MS,
 } from './reasoning/replay-cache/memory-replay-cache.js';
+export { checkDeleteFilter, listLimit } from './reasoning/replay-cache/replay-cache-admin.js';
 
 // loop and packing helpers the MCP tool server and MCP tools reuse: one tool call
 // run as the loop runs it, and the head-and-tail shortening of long text.
