@@ -87,7 +87,7 @@ describe('episodic budget: human output', () => {
       `Recommendation: ${formatCount(best.budget)} tokens with retention ${best.retention}, the cheapest run that keeps ` +
         'the current episode whole in at least 99.0% of calls',
     );
-    const cap = Math.min(4000, Math.floor(best.budget * 0.03));
+    const cap = Math.min(2000, Math.floor(best.budget * 0.03));
     expect(text).toContain(`At that budget the current episode's tool results are cut to ${formatCount(cap)} tokens each`);
     expect(text).toContain('No usage is recorded, so there is no bill to compare with.');
     const strict = await analysisOf([heavyFile, '--budgets', '3k', '--quality', '100%', '--retention', 'episode']);
@@ -416,7 +416,7 @@ describe('episodic budget: bad input exits 1 with a clear message', () => {
   it('counts a current-episode tool result cut by the budget, not one cut to its cap', async () => {
     // Sixty reads of ~140 tokens each (under the cap at both budgets) make an episode
     // that outgrows 8k, so the packer shrinks its results there; one result of ~39,000
-    // tokens is over the cap at every budget (3% of it, at most 4,000) and is cut to it.
+    // tokens is over the cap at every budget (3% of it, at most 2,000) and is cut to it.
     const session: Message[] = [{ role: 'user', content: 'Read the logs' }];
     const read = (id: string, content: string) => {
       session.push(

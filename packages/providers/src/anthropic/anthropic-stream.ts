@@ -6,12 +6,15 @@
  * by `message_delta`.
  */
 import type {
+  MessageParam,
   MessageDeltaUsage,
   RawMessageStreamEvent,
   Usage as WireUsage,
 } from '@anthropic-ai/sdk/resources/messages';
 import {
+  type AppliedContextEdit,
   type AssistantPart,
+  type CompactionPart,
   ModelError,
   type ModelRef,
   type ModelStreamEvent,
@@ -20,8 +23,10 @@ import {
   type StopReason,
   type TextPart,
   type ToolCallPart,
+  type NativeContextOptions,
   type Usage,
 } from '@episodic/core';
+import { appliedContextEdits } from './anthropic-context-management.js';
 import { providerDataFor } from '../shared/provider-data.js';
 import { recordReasoningTokens } from '../shared/reasoning-tokens.js';
 import { mapAnthropicStopReason } from './map-anthropic-stop-reason.js';
@@ -31,6 +36,7 @@ type BlockState =
   | { kind: 'reasoning'; part: ReasoningPart }
   | { kind: 'tool'; part: ToolCallPart; json: string; input?: unknown }
   | { kind: 'server-tool'; part: ProviderToolPart; block: Record<string, unknown>; json: string }
+  | { kind: 'compaction'; part: CompactionPart; block: Record<string, unknown> }
   | { kind: 'other' };
 
 interface StreamState {
@@ -40,6 +46,15 @@ interface StreamState {
   finished: boolean;
   /** Delta types (per block kind) already warned about. */
   unknownDeltas: Set<string>;
+  /** Tokens of a compaction pass inside the call (`usage.iterations` of type `compaction`). */
+  compaction?: { input: number; output: number };
+  contextEdits: AppliedContextEdit[];
+}
+
+/** What the call sent, to read back which tool results the API cleared. */
+export interface SentContext {
+  sent: readonly MessageParam[];
+  native: NativeContextOptions | undefined;
 }
 
 /**
@@ -51,6 +66,7 @@ export async function* mapAnthropicStream(
   events: AsyncIterable<RawMessageStreamEvent>,
   model: ModelRef,
   prefix: string,
+  sent: SentContext = { sent: [], native: undefined },
 ): AsyncGenerator<ModelStreamEvent> {
   const state: StreamState = {
     blocks: [],
@@ -58,6 +74,7 @@ export async function* mapAnthropicStream(
     stopReason: 'other',
     finished: false,
     unknownDeltas: new Set(),
+    contextEdits: [],
   };
   for await (const event of events) {
     if (event.type === 'message_start') applyUsage(state, event.message.usage);
@@ -67,6 +84,7 @@ export async function* mapAnthropicStream(
     else if (event.type === 'message_delta') {
       applyUsage(state, event.usage);
       state.stopReason = mapAnthropicStopReason(event.delta.stop_reason);
+      applyContextManagement(state, event as unknown as Record<string, unknown>, sent);
     } else if (event.type === 'message_stop') {
       state.finished = true;
       yield finishEvent(state, model);
@@ -105,6 +123,9 @@ function* startBlock(
   if (block.type === 'tool_use') {
     next = { kind: 'tool', part: { type: 'tool-call', id: block.id, name: block.name, args: {} }, json: '', input: block.input };
     yield { type: 'tool-call-start', id: block.id, name: block.name };
+  } else if ((block.type as string) === 'compaction') {
+    const copy = { ...(block as unknown as Record<string, unknown>) };
+    next = { kind: 'compaction', part: { type: 'compaction', providerData: providerDataFor(model, { block: copy }) }, block: copy };
   } else if (next.kind === 'other') next = serverToolBlock(block as unknown as Record<string, unknown>, model) ?? next;
   state.blocks[event.index] = next;
 }
@@ -154,6 +175,11 @@ function* applyDelta(
   } else if (delta.type === 'citations_delta' && block?.kind === 'text') {
     // Citations ride on the text block and go back with it (to Anthropic only).
     block.citations.push(delta.citation);
+  } else if ((delta.type as string) === 'compaction_delta' && block?.kind === 'compaction') {
+    // The summary streams as `compaction_delta` {content}; the block goes back with the whole of it.
+    const content = (delta as unknown as { content?: string | null }).content ?? '';
+    block.block.content = String(block.block.content ?? '') + content;
+    block.part.text = String(block.block.content);
   } else yield* unknownDelta(state, delta as { type: string }, block);
 }
 
@@ -183,6 +209,23 @@ function finishBlock(block: BlockState | undefined, model: ModelRef): void {
   }
 }
 
+/**
+ * `context_management.applied_edits` of `message_delta` (what context editing cleared
+ * before the model read the call) and `usage.iterations` (a compaction pass inside it).
+ */
+function applyContextManagement(state: StreamState, event: Record<string, unknown>, sent: SentContext): void {
+  const management = event.context_management as { applied_edits?: unknown } | undefined;
+  if (management) state.contextEdits = appliedContextEdits(management.applied_edits, sent.sent, sent.native);
+  const iterations = (event.usage as { iterations?: unknown } | undefined)?.iterations;
+  if (!Array.isArray(iterations)) return;
+  for (const iteration of iterations as Record<string, unknown>[]) {
+    if (iteration.type !== 'compaction') continue;
+    state.compaction ??= { input: 0, output: 0 };
+    state.compaction.input += Number(iteration.input_tokens ?? 0) + Number(iteration.cache_read_input_tokens ?? 0);
+    state.compaction.output += Number(iteration.output_tokens ?? 0);
+  }
+}
+
 function applyUsage(state: StreamState, usage: WireUsage | MessageDeltaUsage): void {
   state.usage.input = usage.input_tokens ?? state.usage.input;
   state.usage.cacheRead = usage.cache_read_input_tokens ?? state.usage.cacheRead;
@@ -201,6 +244,9 @@ function neutralUsage(state: StreamState): Usage {
     cacheWriteTokens: cacheWrite,
     outputTokens: output,
     ...(reasoning === undefined ? {} : { reasoningTokens: reasoning }),
+    ...(state.compaction
+      ? { compactionInputTokens: state.compaction.input, compactionOutputTokens: state.compaction.output }
+      : {}),
   };
 }
 
@@ -210,5 +256,7 @@ function finishEvent(state: StreamState, model: ModelRef): ModelStreamEvent {
   recordReasoningTokens(content, usage.reasoningTokens);
   const hasCalls = content.some((part) => part.type === 'tool-call');
   const stopReason = hasCalls && state.stopReason === 'stop' ? 'tool-calls' : state.stopReason;
-  return { type: 'finish', message: { role: 'assistant', content, model: { ...model }, usage }, usage, stopReason };
+  const edits = state.contextEdits.filter((edit) => edit.clearedInputTokens > 0 || (edit.clearedToolUses ?? 0) > 0);
+  const message = { role: 'assistant' as const, content, model: { ...model }, usage, ...(edits.length > 0 ? { contextEdits: edits } : {}) };
+  return { type: 'finish', message, usage, stopReason };
 }

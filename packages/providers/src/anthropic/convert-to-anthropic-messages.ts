@@ -143,9 +143,10 @@ function assistantBlocks(
     } else if (part.type === 'tool-call') {
       const input = typeof part.args === 'object' && part.args !== null ? part.args : {};
       blocks.push({ type: 'tool_use', id: idOf(part.id), name: part.name, input });
-    } else if (part.type === 'provider-tool') {
-      // A tool the API ran itself goes back as the block it came as (other models' are already gone).
-      const block = part.providerData.block;
+    } else if (part.type === 'provider-tool' || part.type === 'compaction') {
+      // A tool the API ran itself, or its compaction, goes back as the block it came as
+      // (other models' have lost their providerData already, and are left out).
+      const block = part.providerData?.block;
       if (typeof block === 'object' && block !== null) blocks.push(block as ContentBlockParam);
     }
   }
@@ -185,7 +186,10 @@ function thinkingBlock(part: ReasoningPart, prefix: string, context: ConversionC
 export function finalTurnLacksThinking(messages: readonly MessageParam[]): boolean {
   if (!continuesToolUseTurn(messages)) return false;
   const assistant = messages.findLast((message) => message.role === 'assistant');
-  const first = Array.isArray(assistant?.content) ? assistant.content[0] : undefined;
+  // A compaction block opens the turn it was made in; the thinking rule applies to what follows it
+  // (the API drops everything before the block). Unverified against the live API: no recording has both.
+  const blocks = Array.isArray(assistant?.content) ? assistant.content : [];
+  const first = blocks.find((block) => (block.type as string) !== 'compaction');
   return first?.type !== 'thinking' && first?.type !== 'redacted_thinking';
 }
 

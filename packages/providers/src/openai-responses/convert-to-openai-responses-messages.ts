@@ -108,6 +108,10 @@ function convertAssistantMessage(message: AssistantMessage): ResponseInputItem[]
             }
           : { role: 'assistant', content: part.text, ...phase },
       );
+    } else if (part.type === 'compaction') {
+      // The compaction item goes back exactly as it came (another model's has lost its data and is left out).
+      const item = part.providerData?.item;
+      if (typeof item === 'object' && item !== null) items.push(item as ResponseInputItem);
     } else if (part.type === 'tool-call') {
       const id = keepIds ? part.providerData?.id : undefined;
       items.push({

@@ -82,6 +82,10 @@ function partsOfItem(item: ResponseOutputItem, model: ModelRef): AssistantPart[]
     const phase = item.phase ? { phase: item.phase } : {};
     return [{ type: 'text', text, providerData: { ...tag, id: item.id, ...phase } }];
   }
+  if ((item.type as string) === 'compaction') {
+    // Opaque: it goes back verbatim, as it came, and only to this model.
+    return [{ type: 'compaction', providerData: { ...tag, item: { ...item } } }];
+  }
   if (item.type === 'function_call') {
     const args = parseArguments(item.arguments, item.name);
     const raw = rawArgumentsField(item.arguments, args);
