@@ -92,11 +92,13 @@ const minimumWithin: Record<string, number> = {
 };
 
 describe('real recorded sessions', () => {
-  for (const entry of manifest.files.filter((listed) => !listed.placed)) {
+  // A file not yet placed runs when a staged copy is present (EPISODIC_SHARED_FIXTURES).
+  const runsHere = (entry: ManifestFile) => entry.placed || existsSync(join(root, entry.file));
+  for (const entry of manifest.files.filter((listed) => !runsHere(listed))) {
     it.skip(`${entry.file}: listed with "placed": false (not yet in the shared fixtures)`, () => {});
   }
   // Each placed file on its own: a missing or changed copy fails its own test.
-  it.each(manifest.files.filter((entry) => entry.placed))(
+  it.each(manifest.files.filter(runsHere))(
     '$file imports, reads back, replays within 10% of the recorded input and reports',
     async (entry) => {
       const file = join(root, entry.file);

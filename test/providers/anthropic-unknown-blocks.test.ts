@@ -9,7 +9,7 @@
 import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
 import type { AssistantMessage, ModelStreamEvent } from '@episodic/core';
 import { describe, expect, it } from 'vitest';
-import { resolveAnthropicProfile } from '../../packages/providers/src/anthropic/anthropic-profile.js';
+import { resolveAnthropicProfile } from '../../packages/providers/src/profiles/anthropic-resolver.js';
 import { mapAnthropicStream } from '../../packages/providers/src/anthropic/anthropic-stream.js';
 import { convertToAnthropicMessages } from '../../packages/providers/src/anthropic/convert-to-anthropic-messages.js';
 import { requestWithoutForeignReasoning } from '../../packages/providers/src/shared/provider-adapter.js';

@@ -9,7 +9,7 @@ import type { GenerateContentResponse } from '@google/genai';
 import type { ResponseStreamEvent } from 'openai/resources/responses/responses';
 import { describe, expect, it } from 'vitest';
 import { convertToGoogleMessages } from '../../packages/providers/src/google/convert-to-google-messages.js';
-import { resolveGoogleProfile } from '../../packages/providers/src/google/google-profile.js';
+import { resolveGoogleProfile } from '../../packages/providers/src/profiles/google-resolver.js';
 import { mapGoogleStream } from '../../packages/providers/src/google/google-stream.js';
 import { convertToOpenAIResponsesMessages } from '../../packages/providers/src/openai-responses/convert-to-openai-responses-messages.js';
 import { mapOpenAIResponsesStream } from '../../packages/providers/src/openai-responses/openai-responses-stream.js';

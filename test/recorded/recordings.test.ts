@@ -2,10 +2,10 @@
  * The real recordings load, and each one is what its manifest row says it is.
  */
 import { describe, expect, it } from 'vitest';
-import { loadRecording, recordingEntries } from './recordings.js';
+import { loadRecording, recordingEntries, runsHere } from './recordings.js';
 
-const placed = recordingEntries().filter((entry) => entry.placed);
-const unplaced = recordingEntries().filter((entry) => !entry.placed);
+const placed = recordingEntries().filter(runsHere);
+const unplaced = recordingEntries().filter((entry) => !runsHere(entry));
 
 describe('real recorded provider traffic', () => {
   it('names a source repository, commit and permissive license for every recording', () => {

@@ -67,6 +67,14 @@ export function recordingPath(entry: RecordingEntry): string {
   return join(sharedFixturesRoot(), 'recorded', entry.source.repo.replace('/', '+'), entry.source.path);
 }
 
+/**
+ * Whether the suites run a recording here: every placed one (missing is a failure),
+ * and one not yet placed when a staged copy is present (EPISODIC_SHARED_FIXTURES).
+ */
+export function runsHere(entry: RecordingEntry): boolean {
+  return entry.placed || existsSync(recordingPath(entry));
+}
+
 /** Why a recording listed as placed cannot be used: missing, or not the file the manifest lists. */
 export class RecordingFileError extends Error {}
 
@@ -136,6 +144,8 @@ function chunkInteractions(text: string, wireApi: WireApi): Interaction[] {
     (streams.at(-1) as Record<string, unknown>[]).push(chunk);
     if (wireApi === 'openai-responses' && /^response\.(completed|incomplete|failed)$/.test(String(chunk.type)))
       streams.push([]);
+    // Consecutive Anthropic responses of one tool loop share a file too: each ends at `message_stop`.
+    if (wireApi === 'anthropic-messages' && chunk.type === 'message_stop') streams.push([]);
   }
   return streams
     .filter((stream) => stream.length > 0)
@@ -144,7 +154,8 @@ function chunkInteractions(text: string, wireApi: WireApi): Interaction[] {
 
 /** Frames chunks the way each API streams them. */
 function sseText(chunks: readonly Record<string, unknown>[], wireApi: WireApi): string {
-  if (wireApi === 'openai-responses')
+  // Anthropic, like Responses, names each event: the SDK reads the `event:` line.
+  if (wireApi === 'openai-responses' || wireApi === 'anthropic-messages')
     return chunks.map((chunk) => `event: ${String(chunk.type)}\ndata: ${JSON.stringify(chunk)}\n\n`).join('');
   const body = chunks.map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`).join('');
   return wireApi === 'gemini' ? body : `${body}data: [DONE]\n\n`;

@@ -19,7 +19,9 @@ function merge(target: Json, delta: Json): void {
   for (const [key, value] of Object.entries(delta)) {
     if (value === null || value === undefined) continue;
     if (Array.isArray(value)) {
-      const list = (target[key] ??= []) as Json[];
+      // Content may start as a string ("") and go on as a list of chunks (Mistral).
+      if (!Array.isArray(target[key])) target[key] = [];
+      const list = target[key] as Json[];
       for (const entry of value as Json[]) {
         const same = (existing: Json) => existing.index === entry.index && (entry.type === undefined || existing.type === entry.type);
         const at = typeof entry.index === 'number' ? list.find(same) : undefined;
@@ -28,6 +30,8 @@ function merge(target: Json, delta: Json): void {
       }
     } else if (typeof value === 'object') merge((target[key] ??= {}) as Json, value as Json);
     else if (joined.has(key) && typeof target[key] === 'string') target[key] = `${target[key] as string}${String(value)}`;
+    // Qwen repeats a call's delta with `id: ""`: the id the call started with stays.
+    else if (key === 'id' && value === '' && typeof target[key] === 'string') continue;
     else target[key] = value;
   }
 }
@@ -63,14 +67,21 @@ function answerIn(response: RecordedResponse, fields: readonly string[], details
     const raw = String(fn.arguments ?? '');
     return { id: String(call.id), name: String(fn.name), args: parsedArguments(raw), raw };
   });
-  const reasoning = fields.map((field) => message[field]).find((value) => typeof value === 'string' && value !== '') as string | undefined;
+  const chunks = Array.isArray(message.content) ? (message.content as Json[]) : [];
+  const chunkText = (type: string) =>
+    chunks
+      .filter((chunk) => chunk.type === type)
+      .map((chunk) => (type === 'text' ? String(chunk.text) : ((chunk.thinking ?? []) as Json[]).map((inner) => String(inner.text ?? '')).join('')))
+      .join('');
+  const reasoning = (fields.map((field) => message[field]).find((value) => typeof value === 'string' && value !== '') ??
+    (chunkText('thinking') || undefined)) as string | undefined;
   const entries = details && Array.isArray(message.reasoning_details) ? (message.reasoning_details as Json[]) : [];
   const detailData = entries.length > 0 ? { providerData: { reasoning_details: entries } } : {};
   const cached = (usage.prompt_tokens_details as Json | undefined)?.cached_tokens ?? usage.prompt_cache_hit_tokens;
   const finish = String(choice.finish_reason);
   return {
     reasoning: reasoning || entries.length > 0 ? [{ type: 'reasoning', text: reasoning ?? '', ...detailData }] : [],
-    text: typeof message.content === 'string' ? message.content : '',
+    text: typeof message.content === 'string' ? message.content : chunkText('text'),
     calls,
     usage: {
       inputTokens: Number(usage.prompt_tokens ?? 0),

@@ -34,7 +34,7 @@ import { mapAnthropicStopReason } from './map-anthropic-stop-reason.js';
 type BlockState =
   | { kind: 'text'; part: TextPart; citations: unknown[] }
   | { kind: 'reasoning'; part: ReasoningPart }
-  | { kind: 'tool'; part: ToolCallPart; json: string }
+  | { kind: 'tool'; part: ToolCallPart; json: string; input?: unknown }
   | { kind: 'server-tool'; part: ProviderToolPart; block: Record<string, unknown>; json: string }
   | { kind: 'compaction'; part: CompactionPart; block: Record<string, unknown> }
   | { kind: 'other' };
@@ -121,7 +121,7 @@ function* startBlock(
       },
     };
   if (block.type === 'tool_use') {
-    next = { kind: 'tool', part: { type: 'tool-call', id: block.id, name: block.name, args: {} }, json: '' };
+    next = { kind: 'tool', part: { type: 'tool-call', id: block.id, name: block.name, args: {} }, json: '', input: block.input };
     yield { type: 'tool-call-start', id: block.id, name: block.name };
   } else if ((block.type as string) === 'compaction') {
     const copy = { ...(block as unknown as Record<string, unknown>) };
@@ -202,7 +202,8 @@ function finishBlock(block: BlockState | undefined, model: ModelRef): void {
   if (block?.kind !== 'tool') return;
   // Invalid JSON is kept as the raw string: tool input validation reports it to the model.
   try {
-    block.part.args = block.json.length > 0 ? JSON.parse(block.json) : {};
+    // A call made from code execution (programmatic tool calling) comes whole in its start block, without deltas.
+    block.part.args = block.json.length > 0 ? JSON.parse(block.json) : (block.input ?? {});
   } catch {
     block.part.args = block.json;
   }

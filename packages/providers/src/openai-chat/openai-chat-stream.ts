@@ -76,6 +76,8 @@ class ChatAccumulator {
   details: Record<string, unknown>[] = [];
   readonly calls = new Map<number, PendingCall>();
   finishReason: string | null = null;
+  /** Content chunk types already warned about. */
+  readonly unknownChunks = new Set<string>();
   usage: UsageWithExtras | undefined;
 
   /** The Harmony tool call being written in `content`, if the last piece was one. */
@@ -243,9 +245,32 @@ async function* readChunks(
       yield { type: 'reasoning-delta', text: reasoning };
     }
     if (reader.details) state.addDetails(delta.reasoning_details);
-    if (delta.content) yield* state.content(delta.content);
+    if (typeof delta.content === 'string' && delta.content) yield* state.content(delta.content);
+    else if (Array.isArray(delta.content)) yield* contentChunks(state, delta.content as unknown[]);
     for (const call of delta.tool_calls ?? []) yield* toolCallDelta(state, call);
     if (choice.finish_reason) state.finishReason = choice.finish_reason;
+  }
+}
+
+/**
+ * Content sent as a list of chunks (Mistral's reasoning models: `thinking` chunks
+ * holding text chunks, then `text` chunks): each read by its type, never joined as
+ * objects. A chunk of another type is said once, not turned into text.
+ */
+function* contentChunks(state: ChatAccumulator, chunks: readonly unknown[]): Generator<ModelStreamEvent> {
+  for (const chunk of chunks as { type?: unknown; text?: unknown; thinking?: unknown }[]) {
+    if (chunk.type === 'text' && typeof chunk.text === 'string') yield* state.content(chunk.text);
+    else if (chunk.type === 'thinking') {
+      const inner = Array.isArray(chunk.thinking) ? (chunk.thinking as { text?: unknown }[]) : [];
+      const text = inner.map((entry) => (typeof entry.text === 'string' ? entry.text : '')).join('');
+      if (text) {
+        state.reasoning += text;
+        yield { type: 'reasoning-delta', text };
+      }
+    } else if (!state.unknownChunks.has(String(chunk.type))) {
+      state.unknownChunks.add(String(chunk.type));
+      yield { type: 'warning', code: 'unknown-content-chunk', message: `a content chunk of type "${String(chunk.type)}" is not read by this adapter` };
+    }
   }
 }
 
