@@ -15,9 +15,11 @@ export type { PersistedFormatLocation, TranscriptLocation } from './errors.js';
 // message: the neutral message model, transcripts (format v1.1, a superset of v1) and episodes.
 export { assistantText, isEpisodeStart, isInstruction, toolCallsOf, toolResultText, userText } from './message/message.js';
 export type {
+  AppliedContextEdit,
   AssistantMessage,
   AssistantPart,
   Compaction,
+  CompactionPart,
   DeveloperMessage,
   FilePart,
   ImagePart,
@@ -68,6 +70,8 @@ export { packContext, prepareForPacking, summaryInput } from './packing/pack-con
 export type { MessageFormOptions } from './packing/pack-context.js';
 export type { PackOptions, PackResult, PackState, PackStats } from './packing/pack-types.js';
 export type { SummaryRequest } from './packing/pack-summary.js';
+export { messagesAfterCompaction } from './packing/compaction-cut.js';
+export type { CompactionCut } from './packing/compaction-cut.js';
 
 // model: the contract between the loop and a model adapter, and model profiles.
 export { ModelError } from './model/model-adapter.js';
@@ -85,6 +89,8 @@ export type {
 export type { ModelResponse } from './model/model-response.js';
 export type { CacheStyle, ModelProfile, PastReasoning, Pricing, ReasoningField } from './model/model-profile.js';
 export type { UsageTotals } from './model/usage-totals.js';
+export { DEFAULT_COMPACTION_SHARE, nativeOptionsFor } from './model/native-context.js';
+export type { ClearToolUsesOptions, ContextPolicy, NativeContextOptions } from './model/native-context.js';
 
 // reasoning: splitters for reasoning inside text, the replay cache, and the types of
 // the reasoning events, stats and hand-off options the agent reports and takes.
@@ -118,8 +124,8 @@ export type {
 export type { EpisodeReasoningReport, LocatedLeak, SessionReasoningSummary } from './reasoning/stats/reasoning-report.js';
 
 // store: where sessions live between runs.
-export type { AppendOptions, SessionLease, SessionStore, StoredSession, TornLine, WriteOptions } from './store/session-store.js';
-export { SessionConflictError } from './store/session-errors.js';
+export type { AppendOptions, ApprovalWriteOptions, SessionLease, SessionStore, StoredSession, TornLine, WriteOptions } from './store/session-store.js';
+export { ApprovalConflictError, SessionConflictError } from './store/session-errors.js';
 export { StoreWriteError } from './store/store-write-error.js';
 export { DEFAULT_FILE_LOCK_STALE_MS } from './store/file-session-lock.js';
 export { FileSessionStore } from './store/file-session-store.js';
@@ -154,6 +160,9 @@ export { DEFAULT_OUTPUT_RETRIES, FINAL_ANSWER_TOOL, StructuredOutputError } from
 export { DEFAULT_AGENT_TOOL_INPUT } from './agent/agent-tool.js';
 export type { AgentToolOptions } from './agent/agent-tool.js';
 export { allOf, anyOf, hasToolCall, maxSteps } from './loop/stop-conditions.js';
+export { DurableRunError, inlineRuntime, stepIds } from './loop/durable/durable-runtime.js';
+export type { DurableRun, DurableRuntime } from './loop/durable/durable-runtime.js';
+export { unknownOutcome } from './loop/durable/durable-tools.js';
 export type { StopCondition, StopContext } from './loop/stop-conditions.js';
 
 // telemetry: OpenTelemetry traces of sessions, model calls and tool calls (optional peer @opentelemetry/api).

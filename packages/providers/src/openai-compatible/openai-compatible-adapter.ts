@@ -32,6 +32,7 @@ import {
 import { type CompatibleCapabilities, resolveCompatibleCapabilities } from './openai-compatible-capabilities.js';
 import { mapOpenAICompatibleError, withWrappedErrorBodies } from './openai-compatible-error.js';
 import { resolveCompatibleProfile } from '../profiles/openai-compatible-resolver.js';
+import { openChatChunks } from '../openai-chat/openai-chat-raw-stream.js';
 
 /** Per-call settings, also accepted in `request.providerOptions`. */
 export interface OpenAICompatibleCallSettings {
@@ -95,7 +96,7 @@ export function createOpenAICompatibleAdapter(options: OpenAICompatibleAdapterOp
     model,
     profile,
     prepare,
-    open: ({ body }, signal) => client.chat.completions.create(body, { signal }),
+    open: ({ body }, signal) => openChatChunks(client, body, signal),
     map: (chunks) => mapOpenAIChatStream(chunks, model, capabilities.reader),
     mapError: openAIStreamError(model.provider, (error) => mapOpenAICompatibleError(error, model.provider)),
   });
