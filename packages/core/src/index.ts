@@ -95,6 +95,8 @@ export type { ClearToolUsesOptions, ContextPolicy, NativeContextOptions } from '
 // reasoning: splitters for reasoning inside text, the replay cache, and the types of
 // the reasoning events, stats and hand-off options the agent reports and takes.
 export { createTagSplitter } from './reasoning/in-text/tag-splitter.js';
+export { createLeadingReasoningDetector } from './reasoning/in-text/leading-reasoning-detector.js';
+export type { LeadingReasoningOptions } from './reasoning/in-text/leading-reasoning-detector.js';
 export type { TagSplitterOptions } from './reasoning/in-text/tag-splitter.js';
 export { createHarmonyParser } from './reasoning/in-text/harmony-parser.js';
 export type { HarmonyPiece } from './reasoning/in-text/harmony-parser.js';
@@ -103,6 +105,13 @@ export { FileReplayCache } from './reasoning/replay-cache/file-replay-cache.js';
 export type { FileReplayCacheOptions } from './reasoning/replay-cache/file-replay-cache.js';
 export { MemoryReplayCache } from './reasoning/replay-cache/memory-replay-cache.js';
 export type { ReplayCache, ReplayCacheBounds, ReplayCacheStats, ReplayEntry } from './reasoning/replay-cache/replay-cache.js';
+export type {
+  ManagedReplayCache,
+  ReplayCacheReport,
+  ReplayDeleteFilter,
+  ReplayGroup,
+  ReplayListOptions,
+} from './reasoning/replay-cache/replay-cache-admin.js';
 export type { HandoffOptions, HandoffSkip } from './reasoning/handoff/handoff-note.js';
 export type { ReasoningEvent, WarningEvent } from './reasoning/reasoning-events.js';
 export type { LeakFinding } from './reasoning/stats/leak-check.js';
@@ -115,8 +124,8 @@ export type {
 export type { EpisodeReasoningReport, LocatedLeak, SessionReasoningSummary } from './reasoning/stats/reasoning-report.js';
 
 // store: where sessions live between runs.
-export type { AppendOptions, SessionLease, SessionStore, StoredSession, TornLine, WriteOptions } from './store/session-store.js';
-export { SessionConflictError } from './store/session-errors.js';
+export type { AppendOptions, ApprovalWriteOptions, SessionLease, SessionStore, StoredSession, TornLine, WriteOptions } from './store/session-store.js';
+export { ApprovalConflictError, SessionConflictError } from './store/session-errors.js';
 export { StoreWriteError } from './store/store-write-error.js';
 export { DEFAULT_FILE_LOCK_STALE_MS } from './store/file-session-lock.js';
 export { FileSessionStore } from './store/file-session-store.js';
@@ -151,6 +160,9 @@ export { DEFAULT_OUTPUT_RETRIES, FINAL_ANSWER_TOOL, StructuredOutputError } from
 export { DEFAULT_AGENT_TOOL_INPUT } from './agent/agent-tool.js';
 export type { AgentToolOptions } from './agent/agent-tool.js';
 export { allOf, anyOf, hasToolCall, maxSteps } from './loop/stop-conditions.js';
+export { DurableRunError, inlineRuntime, stepIds } from './loop/durable/durable-runtime.js';
+export type { DurableRun, DurableRuntime } from './loop/durable/durable-runtime.js';
+export { unknownOutcome } from './loop/durable/durable-tools.js';
 export type { StopCondition, StopContext } from './loop/stop-conditions.js';
 
 // telemetry: OpenTelemetry traces of sessions, model calls and tool calls (optional peer @opentelemetry/api).

@@ -20,6 +20,7 @@ import { parseBudget } from '../parse-budget.js';
 import { readSessionSource, storeHelp, storeOptions } from '../store-source.js';
 import { renderBudgetReport } from '../report/budget-report.js';
 import { assertNotInput, writeReport } from '../report/write-report.js';
+import { prefixLimit } from '../import/known-prefixes.js';
 
 /** Every retention policy. */
 const retentions = ['episode', 'tool-episodes', 'all', 'none'] as const satisfies readonly Retention[];
@@ -116,6 +117,7 @@ ${storeHelp}`,
         system,
         tools,
         prefixRecorded: imported?.prefixRecorded === true || system !== undefined || tools !== undefined,
+        prefixLimit: imported ? prefixLimit(imported.source, imported.agentVersion) : undefined,
         model,
         pricesCollected: prices.collected,
         quality,

@@ -71,7 +71,7 @@ export interface AgentOptions {
   retry?: RetryOptions;
   /**
    * Counter for the packer. Its calibration learns this model's tokenizer from the
-   * reported usage; default tiktoken o200k_base, calibrated from the profile's `tokenizerFactor`.
+   * reported usage; default o200k_base, calibrated from the profile's `tokenizerFactor`.
    */
   tokenizer?: TokenCounter;
   /** Further packing knobs (low-water mark, head share, tool-result caps). */

@@ -32,7 +32,7 @@ import { recordReasoningTokens } from '../shared/reasoning-tokens.js';
 import { mapAnthropicStopReason } from './map-anthropic-stop-reason.js';
 
 type BlockState =
-  | { kind: 'text'; part: TextPart }
+  | { kind: 'text'; part: TextPart; citations: unknown[] }
   | { kind: 'reasoning'; part: ReasoningPart }
   | { kind: 'tool'; part: ToolCallPart; json: string }
   | { kind: 'server-tool'; part: ProviderToolPart; block: Record<string, unknown>; json: string }
@@ -44,6 +44,8 @@ interface StreamState {
   usage: { input: number; cacheRead: number; cacheWrite: number; output: number; reasoning?: number };
   stopReason: StopReason;
   finished: boolean;
+  /** Delta types (per block kind) already warned about. */
+  unknownDeltas: Set<string>;
   /** Tokens of a compaction pass inside the call (`usage.iterations` of type `compaction`). */
   compaction?: { input: number; output: number };
   contextEdits: AppliedContextEdit[];
@@ -71,13 +73,14 @@ export async function* mapAnthropicStream(
     usage: { input: 0, cacheRead: 0, cacheWrite: 0, output: 0 },
     stopReason: 'other',
     finished: false,
+    unknownDeltas: new Set(),
     contextEdits: [],
   };
   for await (const event of events) {
     if (event.type === 'message_start') applyUsage(state, event.message.usage);
     else if (event.type === 'content_block_start') yield* startBlock(state, event, model, prefix);
     else if (event.type === 'content_block_delta') yield* applyDelta(state, event);
-    else if (event.type === 'content_block_stop') finishBlock(state.blocks[event.index]);
+    else if (event.type === 'content_block_stop') finishBlock(state.blocks[event.index], model);
     else if (event.type === 'message_delta') {
       applyUsage(state, event.usage);
       state.stopReason = mapAnthropicStopReason(event.delta.stop_reason);
@@ -101,7 +104,7 @@ function* startBlock(
 ): Generator<ModelStreamEvent> {
   const block = event.content_block;
   let next: BlockState = { kind: 'other' };
-  if (block.type === 'text') next = { kind: 'text', part: { type: 'text', text: block.text } };
+  if (block.type === 'text') next = { kind: 'text', part: { type: 'text', text: block.text }, citations: [...(block.citations ?? [])] };
   if (block.type === 'thinking')
     next = {
       kind: 'reasoning',
@@ -128,21 +131,23 @@ function* startBlock(
 }
 
 /**
- * A tool the API ran itself (`server_tool_use` and its `*_tool_result`: web search,
- * code execution, advisor): kept whole as a provider-tool part, so it goes back
- * verbatim in the turn it belongs to (the API wants the turn as it produced it).
+ * Every block this adapter does not read itself: a tool the API ran (`server_tool_use`
+ * and its `*_tool_result`: web search, code execution, advisor), a remote MCP call
+ * (`mcp_tool_use`, its input streamed by `input_json_delta`, and `mcp_tool_result`),
+ * and any type added later. It is kept whole as a provider-tool part, so it goes
+ * back verbatim and in place in the turn it belongs to (the API wants the turn as it
+ * produced it: an `mcp_tool_result` without its `mcp_tool_use` is refused).
  */
 function serverToolBlock(block: Record<string, unknown>, model: ModelRef): BlockState | undefined {
   const type = String(block.type);
-  const call = type === 'server_tool_use';
-  if (!call && !type.endsWith('_tool_result')) return undefined;
+  const result = type.endsWith('_result');
   const copy = { ...block };
-  const id = String(call ? block.id : block.tool_use_id);
+  const id = typeof block.id === 'string' ? block.id : typeof block.tool_use_id === 'string' ? block.tool_use_id : undefined;
   const part: ProviderToolPart = {
     type: 'provider-tool',
-    name: call ? String(block.name) : type,
-    kind: call ? 'call' : 'result',
-    id,
+    name: !result && typeof block.name === 'string' ? block.name : type,
+    kind: result ? 'result' : 'call',
+    ...(id === undefined ? {} : { id }),
     providerData: providerDataFor(model, { block: copy }),
   };
   return { kind: 'server-tool', part, block: copy, json: '' };
@@ -167,16 +172,33 @@ function* applyDelta(
     yield { type: 'tool-call-delta', id: block.part.id, argsDelta: delta.partial_json };
   } else if (delta.type === 'input_json_delta' && block?.kind === 'server-tool') {
     block.json += delta.partial_json;
+  } else if (delta.type === 'citations_delta' && block?.kind === 'text') {
+    // Citations ride on the text block and go back with it (to Anthropic only).
+    block.citations.push(delta.citation);
   } else if ((delta.type as string) === 'compaction_delta' && block?.kind === 'compaction') {
     // The summary streams as `compaction_delta` {content}; the block goes back with the whole of it.
     const content = (delta as unknown as { content?: string | null }).content ?? '';
     block.block.content = String(block.block.content ?? '') + content;
     block.part.text = String(block.block.content);
-  }
+  } else yield* unknownDelta(state, delta as { type: string }, block);
 }
 
-function finishBlock(block: BlockState | undefined): void {
+/** A delta this adapter cannot apply: said once per type, never silently. */
+function* unknownDelta(state: StreamState, delta: { type: string }, block: BlockState | undefined): Generator<ModelStreamEvent> {
+  const key = `${delta.type}\u0000${block?.kind ?? 'none'}`;
+  if (state.unknownDeltas.has(key)) return;
+  state.unknownDeltas.add(key);
+  const where = block?.kind === 'server-tool' ? `a \`${String(block.block.type)}\` block` : `a ${block?.kind ?? 'missing'} block`;
+  yield {
+    type: 'warning',
+    code: 'unknown-delta',
+    message: `anthropic: a \`${delta.type}\` delta on ${where} is not understood by this adapter and was not applied`,
+  };
+}
+
+function finishBlock(block: BlockState | undefined, model: ModelRef): void {
   if (block?.kind === 'server-tool' && block.json.length > 0) block.block.input = JSON.parse(block.json) as unknown;
+  if (block?.kind === 'text' && block.citations.length > 0) block.part.providerData = providerDataFor(model, { citations: block.citations });
   if (block?.kind !== 'tool') return;
   // Invalid JSON is kept as the raw string: tool input validation reports it to the model.
   try {

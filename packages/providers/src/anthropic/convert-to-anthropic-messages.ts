@@ -17,7 +17,7 @@ import type {
   Tool,
   ToolResultBlockParam,
 } from '@anthropic-ai/sdk/resources/messages';
-import { type AssistantMessage, type ModelRequest, type ReasoningPart, toolResultText, type UserMessage } from '@episodic/core';
+import { type AssistantMessage, type ModelRequest, type ReasoningPart, type TextPart, toolResultText, type UserMessage } from '@episodic/core';
 import type { AnthropicModelProfile } from '../profiles/anthropic.js';
 import { stableHash } from '../shared/stable-hash.js';
 import { normalizeToolCallId } from '../shared/tool-call-id.js';
@@ -139,7 +139,7 @@ function assistantBlocks(
       if (block) blocks.push(block);
       else result.droppedReasoning += 1;
     } else if (part.type === 'text') {
-      if (hasVisibleText(part.text)) blocks.push({ type: 'text', text: part.text });
+      if (hasVisibleText(part.text)) blocks.push(textBlock(part));
     } else if (part.type === 'tool-call') {
       const input = typeof part.args === 'object' && part.args !== null ? part.args : {};
       blocks.push({ type: 'tool_use', id: idOf(part.id), name: part.name, input });
@@ -151,6 +151,14 @@ function assistantBlocks(
     }
   }
   return blocks;
+}
+
+/** A text block, with the citations it came with (another provider's are gone with its providerData). */
+function textBlock(part: TextPart): ContentBlockParam {
+  const citations = part.providerData?.citations;
+  return Array.isArray(citations) && citations.length > 0
+    ? ({ type: 'text', text: part.text, citations } as ContentBlockParam)
+    : { type: 'text', text: part.text };
 }
 
 /**

@@ -121,6 +121,10 @@ function convertAssistantMessage(message: AssistantMessage): ResponseInputItem[]
         arguments: argumentsText(part),
         ...(typeof id === 'string' ? { id } : {}),
       });
+    } else if (part.type === 'provider-tool') {
+      // An item this adapter kept without reading it goes back as it came (other models' are gone already).
+      const item = part.providerData?.item;
+      if (typeof item === 'object' && item !== null) items.push(item as ResponseInputItem);
     }
   }
   return withoutTrailingReasoning(items);
