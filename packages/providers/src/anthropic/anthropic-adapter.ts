@@ -88,6 +88,7 @@ export function createAnthropicAdapter(options: AnthropicAdapterOptions): Anthro
   const errors: ErrorParts = { mapError: mapAnthropicError, secretValues: () => apiKeysOf(client) };
   return {
     ...createProviderAdapter({
+      nativeContext: true,
       ...errors,
       model,
       profile,

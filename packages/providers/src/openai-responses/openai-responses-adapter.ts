@@ -67,6 +67,7 @@ export function createOpenAIResponsesAdapter(options: OpenAIResponsesAdapterOpti
   const client = openAIClient(options, profile);
   const prepare = (request: ModelRequest) => prepareOpenAIResponsesRequest(request, model, profile, options);
   return createProviderAdapter({
+    nativeContext: true,
     secretValues: () => apiKeysOf(client),
     model,
     profile,

@@ -52,6 +52,8 @@ export interface AdapterParts<Prepared extends PreparedRequest<unknown>, Raw, Pr
   mapError: (error: unknown, signal: AbortSignal | undefined) => Error;
   /** The client's API key(s) (see `apiKeysOf`): kept out of errors here and out of tool results by the agent. */
   secretValues: () => string[];
+  /** True when `prepare` maps `request.nativeContext`; otherwise a request that has it gets a warning. */
+  nativeContext?: boolean;
 }
 
 /**
@@ -72,6 +74,10 @@ export function createProviderAdapter<Prepared extends PreparedRequest<unknown>,
     async* stream(request, { signal } = {}) {
       const prepared = prepare(request);
       for (const warning of prepared.warnings) yield { type: 'warning', ...warning };
+      if (request.nativeContext && !parts.nativeContext) {
+        const message = `${model.provider}: this API has no native context management; nativeContext not sent (the packer manages the context).`;
+        yield { type: 'warning', message, code: 'native-context-unsupported' };
+      }
       try {
         yield* map(await open(prepared, signal), prepared);
       } catch (error) {
