@@ -288,6 +288,10 @@ class CachingCounter implements TokenCounter {
       case 'provider-tool':
         // Sent as the provider's own block, so its JSON is what the provider reads.
         return this.raw(JSON.stringify(part.providerData));
+      case 'compaction':
+        // The model reads the summary, not the encrypted bytes: the reported size, else the
+        // readable summary, else (OpenAI's opaque item) the item's JSON as a safe upper bound.
+        return part.tokens ?? (part.text === undefined ? this.raw(JSON.stringify(part.providerData)) : this.countCached(part, part.text));
       default:
         return this.raw(JSON.stringify(part));
     }
