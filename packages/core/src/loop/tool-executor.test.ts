@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EpisodicError } from '../errors.js';
+import { EpisodicError } from '../errors/episodic-error.js';
 import type { ToolCallPart } from '../message/message.js';
 import type { AgentTool } from './tool.js';
 import { executeToolCalls, toolsByName } from './tool-executor.js';

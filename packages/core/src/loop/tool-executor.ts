@@ -11,7 +11,7 @@
  * as produced, and the executor answers with an error result quoting the parse
  * error; a string that does parse to an object is used as the arguments.
  */
-import { EpisodicError } from '../errors.js';
+import { EpisodicError } from '../errors/episodic-error.js';
 import type { ToolCallPart, ToolMessage } from '../message/message.js';
 import type { ApprovalPolicy, ApprovalRequest } from './approval-policy.js';
 import { parseToolArguments } from './tool-arguments.js';

@@ -4,7 +4,7 @@
  */
 import type { SubSessionReference, ToolSpec } from '../message/message.js';
 import type { ApprovalDecision } from '../store/approval-record.js';
-import { InvalidArgumentError } from '../errors.js';
+import { InvalidArgumentError } from '../errors/input-errors.js';
 import type { ApprovalPolicy, ApprovalRequest } from './approval-policy.js';
 
 // The names every provider accepts: OpenAI and Anthropic allow [a-zA-Z0-9_-]{1,64};

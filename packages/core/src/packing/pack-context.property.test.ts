@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { words } from '../../../../test/support/transcripts.js';
-import { ContextOverflowError } from '../errors.js';
+import { ContextOverflowError } from '../errors/input-errors.js';
 import type { AssistantPart, Message } from '../message/message.js';
 import { countContext, packContext } from './pack-context.js';
 import type { Retention } from '../message/retention.js';

@@ -14,7 +14,7 @@
  */
 import { type PackedEpisode, packEpisode, type Reductions } from './pack-episode.js';
 import { episodeStarts } from '../message/episodes.js';
-import { ContextOverflowError, InvalidArgumentError } from '../errors.js';
+import { ContextOverflowError, InvalidArgumentError } from '../errors/input-errors.js';
 import { fingerprint, hashText } from '../support/fingerprint.js';
 import type { Message, ModelMessage, ToolSpec } from '../message/message.js';
 import { evictedCount, fitLayout, type Layout, layoutFromState, layoutState } from './pack-layout.js';

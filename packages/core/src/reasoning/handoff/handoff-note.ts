@@ -10,7 +10,7 @@
  * never cut (a half trace reads like a conclusion it never reached): one that does
  * not fit is skipped whole and reported.
  */
-import { InvalidArgumentError } from '../../errors.js';
+import { InvalidArgumentError } from '../../errors/input-errors.js';
 import { currentEpisodeStart } from '../../message/episodes.js';
 import type { Message, ModelRef, ReasoningPart } from '../../message/message.js';
 import type { TokenCounter } from '../../tokens/token-counter.js';

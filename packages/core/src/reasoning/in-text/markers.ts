@@ -3,7 +3,7 @@
  * tags (`<think>` and friends) and the special tokens of OpenAI's Harmony format.
  * The splitters consume them; the leak check flags them when they reach visible text.
  */
-import { InvalidArgumentError } from '../../errors.js';
+import { InvalidArgumentError } from '../../errors/input-errors.js';
 
 /**
  * Tag names that wrap reasoning in `content` on OpenAI-compatible servers (MiniMax,
