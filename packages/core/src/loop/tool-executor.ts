@@ -2,7 +2,7 @@
  * Runs the tool calls of one assistant message: in parallel up to a limit, each
  * under a timeout, and never throwing. Every failure the model could act on becomes
  * an error {@link ToolMessage} with a short message (no stack trace): unknown tool
- * names, arguments that are not JSON, input the tool rejects (`ToolInputError` from `@episodic/tools`),
+ * names, arguments that are not JSON, input the tool rejects (core's `ToolInputError`, which `defineTool` of `@episodic/tools` throws),
  * thrown errors, timeouts and aborts. So every call gets exactly one result.
  *
  * Arguments that were not valid JSON: an adapter that cannot parse a call's streamed

@@ -76,7 +76,7 @@ export interface AgentTool {
   readonly needsApproval?: NeedsApproval;
   /**
    * Runs the tool. `args` is the parsed JSON the model produced (not yet validated:
-   * the tool validates it and throws `ToolInputError` of `@episodic/tools` when it does not fit).
+   * the tool validates it and throws core's `ToolInputError` when it does not fit).
    */
   execute(args: unknown, context: ToolContext): Promise<ToolOutput>;
   /**

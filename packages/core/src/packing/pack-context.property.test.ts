@@ -1,5 +1,5 @@
 /**
- * Property tests for every packer guarantee in DESIGN.md, over random transcripts
+ * Property tests for every packer guarantee in docs/architecture.md, over random transcripts
  * replayed call by call with the pack state carried, as a live session does.
  */
 import fc from 'fast-check';

@@ -1,6 +1,6 @@
 /**
  * The context packer: builds the input of every model call from the transcript.
- * See DESIGN.md ("Packer") for the guarantees; each is covered by tests.
+ * See docs/architecture.md ("Packer") for the guarantees; each is covered by tests.
  *
  * Order of measures when the context does not fit:
  * 1. evict whole past episodes down to the low-water mark (hysteresis: the

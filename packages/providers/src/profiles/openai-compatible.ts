@@ -1,7 +1,7 @@
 /**
  * Model profiles for OpenAI-compatible Chat Completions servers, as data: where
  * each family puts reasoning, whether and how it goes back, the paired request
- * flags, and where the key and base URL come from. Facts: /work/shared/PROVIDERS.md,
+ * flags, and where the key and base URL come from. Facts: docs/providers.md,
  * "OpenAI-compatible endpoints". Values marked "unverified" could not be confirmed;
  * override them per profile (`createOpenAICompatibleAdapter({ profile: {...} })`).
  */
@@ -140,7 +140,7 @@ const hosts: Record<HostName, Host> = {
     baseURL: 'https://api.fireworks.ai/inference/v1',
     reasoningField: 'reasoning_content',
     sendReasoningAs: 'reasoning_content',
-    // Flag name from PROVIDERS.md; its value is unverified.
+    // Flag name from docs/providers.md; its value is unverified.
     requestFlags: { reasoning_history: 'preserved' },
     effortParameter: 'reasoning_effort',
   },
@@ -202,7 +202,7 @@ export const openaiCompatibleProfiles: readonly CompatibleProfile[] = [
     pricing: deepseekPricing,
   },
   {
-    // Open-weight R1 names: reasoning is display-only; sending it back is a 400 (PROVIDERS.md).
+    // Open-weight R1 names: reasoning is display-only; sending it back is a 400 (docs/providers.md).
     ...hosts.deepseek,
     pattern: 'deepseek-r1(-.*)?',
     contextWindow: 65_536,

@@ -8,7 +8,7 @@ import { InvalidArgumentError } from '../../errors/input-errors.js';
 /**
  * Tag names that wrap reasoning in `content` on OpenAI-compatible servers (MiniMax,
  * Groq's raw reasoning format, some vLLM and Ollama chat templates). See
- * PROVIDERS.md, "Reasoning that shows up as visible text".
+ * docs/providers.md, "Reasoning that shows up as visible text".
  */
 export const DEFAULT_REASONING_TAGS: readonly string[] = ['think', 'thinking', 'reasoning', 'thought', 'analysis'];
 
