@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { FileReplayCache, PersistedFormatError } from '@episodic/core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { entry, replayCacheConformance } from './replay-cache-conformance.js';
+import { entry, failLookups, replayCacheConformance } from './replay-cache-conformance.js';
 
 const directories: string[] = [];
 async function freshPath(): Promise<string> {
@@ -15,7 +15,7 @@ afterEach(async () => {
   for (const directory of directories.splice(0)) await rm(directory, { recursive: true, force: true });
 });
 
-replayCacheConformance('file', async (bounds) => FileReplayCache.open({ ...bounds, path: await freshPath() }));
+replayCacheConformance('file', async (bounds) => FileReplayCache.open({ ...bounds, path: await freshPath() }), failLookups);
 
 describe('FileReplayCache', () => {
   it('survives a restart, skipping a torn last line and expired entries', async () => {

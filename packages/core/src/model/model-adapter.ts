@@ -4,6 +4,7 @@
  */
 import type { AssistantMessage, Message, ModelRef, ToolSpec, Usage } from '../message/message.js';
 import type { ModelProfile } from './model-profile.js';
+import type { NativeContextOptions } from './native-context.js';
 
 export { ModelError, type ModelErrorCode, type ModelErrorKind } from '../errors/model-error.js';
 
@@ -48,6 +49,8 @@ export interface ModelRequest {
   providerOptions?: Record<string, unknown>;
   /** The final answer's JSON format, for adapters with native structured output (see {@link OutputFormat}). */
   output?: OutputFormat;
+  /** The provider's own context management for this call; an adapter warns about options its API lacks. */
+  nativeContext?: NativeContextOptions;
 }
 
 /** Neutral stream events. */

@@ -1,5 +1,9 @@
 /**
- * Token counting with tiktoken. Counts are cached per part and per message object,
+ * Token counting with OpenAI's BPE encodings (o200k_base, cl100k_base), through
+ * gpt-tokenizer: a pure JavaScript encoder that gives tiktoken's counts and keeps
+ * the merges of pieces it has seen, so counting a typical tool result takes a
+ * fraction of the time of tiktoken's WASM build (measured in bench/results/loop-vs-ai-sdk.md).
+ * Counts are cached per part and per message object,
  * so within a session each message is tokenized once, when first seen (the agent
  * loop counts a message when it is appended), and packing costs only additions.
  *
@@ -7,7 +11,7 @@
  * so counting any string takes time linear in its length and never throws; long runs
  * of one character are cut inside and may count a token more per cut, never fewer.
  */
-import { get_encoding, type Tiktoken, type TiktokenEncoding } from 'tiktoken';
+import { createRequire } from 'node:module';
 import { Calibration } from './calibration.js';
 import { reasoningContentTokens, reportedShare } from './reasoning-tokens.js';
 import { InvalidArgumentError } from '../errors/input-errors.js';
@@ -54,7 +58,7 @@ export interface TokenCounter {
   countTools(tools: readonly ToolSpec[]): number;
   /**
    * The progressive count of `text`, kept under `owner` like {@link TokenCounter.countCached} (whose
-   * count it is). Optional; the built-in tiktoken counters have it. The packer uses
+   * count it is). Optional; the built-in BPE counters have it. The packer uses
    * it to shorten a long tool result without tokenizing the whole result.
    */
   tally?(owner: object, text: string): TextTally;
@@ -65,22 +69,34 @@ export interface TokenCounter {
   remember?(owner: object, text: string, tokens: number): void;
 }
 
-/** The tiktoken encodings a counter can use. */
+/** The BPE encodings a counter can use. */
 export type EncodingName = 'o200k_base' | 'cl100k_base';
 
-const encoders = new Map<string, Tiktoken>();
+/** The part of a gpt-tokenizer encoding module the counter uses. */
+interface Encoding {
+  countTokens(text: string, options: { disallowedSpecial: Set<string> }): number;
+}
 
-function encoder(name: EncodingName): Tiktoken {
+const encoders = new Map<string, Encoding>();
+
+/**
+ * The encoding, loaded on first use (its rank table takes a while to build, and
+ * most programs need one encoding at most): required, not imported, for that reason.
+ */
+function encoder(name: EncodingName): Encoding {
   let found = encoders.get(name);
   if (!found) {
     if (name !== 'o200k_base' && name !== 'cl100k_base') {
       throw new InvalidArgumentError(`unknown encoding "${String(name)}": use o200k_base or cl100k_base`);
     }
-    found = get_encoding(name as TiktokenEncoding);
+    found = createRequire(import.meta.url)(`gpt-tokenizer/cjs/encoding/${name}`) as Encoding;
     encoders.set(name, found);
   }
   return found;
 }
+
+/** Special tokens (`<|endoftext|>`) in a text are counted as the text they are, as tiktoken's `encode_ordinary` does. */
+const ORDINARY = { disallowedSpecial: new Set<string>() };
 
 /** Options of {@link createTokenCounter}. */
 export interface TokenCounterOptions {
@@ -107,12 +123,12 @@ export function createTokenCounter(options: TokenCounterOptions = {}): TokenCoun
 const MAX_REMEMBERED_CHUNKS = 1024;
 
 /**
- * Encodes one chunk. A chunk is short and holds no long piece, so tiktoken does not
- * fail on it; if it ever did, the chunk's UTF-8 length stands in (every token is at
+ * Encodes one chunk. A chunk is short and holds no long piece, so the encoder does
+ * not fail on it; if it ever did, the chunk's UTF-8 length stands in (every token is at
  * least one byte, so the count stays at or above the truth). Chunks cut out of long
  * runs repeat (a megabyte of `=` is 5,000 equal chunks) and are remembered.
  */
-function chunkEncoder(tiktoken: Tiktoken): ChunkEncoder {
+function chunkEncoder(encoding: Encoding): ChunkEncoder {
   const remembered = new Map<string, number>();
   return (chunk) => {
     if (chunk === '') return 0;
@@ -120,7 +136,7 @@ function chunkEncoder(tiktoken: Tiktoken): ChunkEncoder {
     if (known !== undefined) return known;
     let tokens: number;
     try {
-      tokens = tiktoken.encode_ordinary(chunk).length;
+      tokens = encoding.countTokens(chunk, ORDINARY);
     } catch {
       tokens = Buffer.byteLength(chunk, 'utf8');
     }
@@ -272,6 +288,10 @@ class CachingCounter implements TokenCounter {
       case 'provider-tool':
         // Sent as the provider's own block, so its JSON is what the provider reads.
         return this.raw(JSON.stringify(part.providerData));
+      case 'compaction':
+        // The model reads the summary, not the encrypted bytes: the reported size, else the
+        // readable summary, else (OpenAI's opaque item) the item's JSON as a safe upper bound.
+        return part.tokens ?? (part.text === undefined ? this.raw(JSON.stringify(part.providerData)) : this.countCached(part, part.text));
       default:
         return this.raw(JSON.stringify(part));
     }
