@@ -1,6 +1,6 @@
 /**
  * A seeded generator of a long, realistic agent session in transcript format v1
- * (see DESIGN.md): user turns, each answered by 2 to 12 assistant steps with
+ * (see docs/architecture.md): user turns, each answered by 2 to 12 assistant steps with
  * reasoning, optional short text and 0 to 3 tool calls, each call followed by its
  * tool result. Sizes are log-normal and bounded by the ranges of the benchmark
  * (issue 2, item 8). The same seed always gives the same session.

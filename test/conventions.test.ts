@@ -1,8 +1,8 @@
 /**
- * STYLE.md conventions, checked rather than written in prose only.
+ * The conventions of CONTRIBUTING.md, checked rather than written in prose only.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, posix } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -18,7 +18,7 @@ const vendorSdk = /from ['"](openai|@anthropic-ai\/sdk|@google\/genai)(\/[^'"]*)
 
 describe('conventions', () => {
   it('names files in kebab-case', () => {
-    const bad = files.filter((file) => !/^[a-z0-9]+(-[a-z0-9]+)*(\.[a-z0-9]+)*$/.test(basename(file)));
+    const bad = files.filter((file) => !/^[a-z0-9]+(-[a-z0-9]+)*(\.[a-z0-9]+(-[a-z0-9]+)*)*$/.test(basename(file)));
     expect(bad).toEqual([]);
   });
 
@@ -63,8 +63,8 @@ describe('conventions', () => {
   });
 
   it('keeps core folders importing one way only', () => {
-    // A folder may import from the folders before it (and from the root's errors.ts), never after.
-    const layers = ['support', 'message', 'tokens', 'model', 'packing', 'reasoning', 'store', 'loop', 'agent', 'telemetry', 'ui-stream', 'testing'];
+    // A folder may import from the folders before it, never after; errors/ is the bottom layer.
+    const layers = ['errors', 'support', 'message', 'tokens', 'model', 'packing', 'reasoning', 'store', 'loop', 'agent', 'telemetry', 'ui-stream', 'testing'];
     const coreRoot = 'packages/core/src/';
     const layerOf = (file: string) => {
       const folder = file.slice(coreRoot.length).split('/');
@@ -84,4 +84,81 @@ describe('conventions', () => {
     }
     expect(wrongWay).toEqual([]);
   });
+
+  it('has no import cycles between source files (type-only imports included)', () => {
+    const known = new Set(sources);
+    const edges = new Map<string, string[]>();
+    for (const file of sources) {
+      const targets: string[] = [];
+      for (const match of readFileSync(file, 'utf8').matchAll(/(?:from|import)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g)) {
+        const target = posix.normalize(posix.join(dirname(file), match[1] as string)).replace(/\.js$/, '.ts');
+        const resolved = known.has(target) ? target : target.replace(/\.ts$/, '.tsx');
+        if (known.has(resolved)) targets.push(resolved);
+      }
+      edges.set(file, targets);
+    }
+    expect(findCycles(edges)).toEqual([]);
+  });
+
+  it('places tests by the rule of CONTRIBUTING.md ("Where tests go")', () => {
+    // Beside its source: `name.test.ts` or `name.aspect.test.ts` next to `name.ts`. Anything else goes in test/.
+    const misplaced = files
+      .filter((file) => /^(packages|examples)\/[^/]+\/src\/.*\.test\.tsx?$/.test(file))
+      .filter((file) => {
+        const stem = file.replace(/\.test\.tsx?$/, '');
+        const candidates = [stem, stem.replace(/\.[a-z0-9-]+$/, '')];
+        return !candidates.some((name) => existsSync(`${name}.ts`) || existsSync(`${name}.tsx`));
+      });
+    expect(misplaced).toEqual([]);
+    const stray = files.filter((file) => /\.test\.tsx?$/.test(file) && !/^(packages|examples)\/[^/]+\/src\/|^test\//.test(file));
+    expect(stray).toEqual([]);
+  });
+
+  it('cites only design documents that are in the repository', () => {
+    // A comment that sends the reader to a document must send them somewhere they can go.
+    const docs = new Set(execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '*.md'], { encoding: 'utf8' }).split('\n'));
+    // Other tools' file conventions, named as such (Codex reads AGENTS.md), not documents of ours.
+    const names = new Set([...[...docs].map((doc) => basename(doc)), 'AGENTS.md', 'CLAUDE.md']);
+    const missing: string[] = [];
+    for (const file of files) {
+      const text = readFileSync(file, 'utf8').replace(/(https?:\/\/|github\.com\/)\S+/g, '');
+      for (const match of text.matchAll(/\b([A-Za-z0-9_./-]*[A-Z][A-Za-z0-9_-]*\.md)\b/g)) {
+        const cited = match[1] as string;
+        const found = cited.includes('/') ? docs.has(cited.replace(/^\.\//, '')) || existsSync(posix.join(dirname(file), cited)) : names.has(cited);
+        if (!found) missing.push(`${file}: ${cited}`);
+      }
+      if (/\/work\/shared|\/work\/main\b/.test(text)) missing.push(`${file}: a path on one machine`);
+    }
+    expect(missing).toEqual([]);
+  });
 });
+
+/** The strongly connected groups of more than one file (Tarjan), each sorted. */
+function findCycles(edges: ReadonlyMap<string, readonly string[]>): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  const visit = (node: string) => {
+    index.set(node, index.size);
+    low.set(node, index.get(node) as number);
+    stack.push(node);
+    onStack.add(node);
+    for (const next of edges.get(node) ?? []) {
+      if (!index.has(next)) visit(next);
+      if (onStack.has(next)) low.set(node, Math.min(low.get(node) as number, low.get(next) as number));
+    }
+    if (low.get(node) !== index.get(node)) return;
+    const group: string[] = [];
+    let member: string | undefined;
+    do {
+      member = stack.pop() as string;
+      onStack.delete(member);
+      group.push(member);
+    } while (member !== node);
+    if (group.length > 1 || (edges.get(node) ?? []).includes(node)) cycles.push(group.sort());
+  };
+  for (const node of edges.keys()) if (!index.has(node)) visit(node);
+  return cycles;
+}

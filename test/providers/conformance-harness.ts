@@ -95,7 +95,7 @@ export interface Answer {
 }
 
 /**
- * Which answers' reasoning a retention policy sends back (DESIGN.md, "Packer",
+ * Which answers' reasoning a retention policy sends back (docs/architecture.md, "Packer",
  * guarantee 2), written out here independently of the packer.
  */
 const sentUnder: Record<Retention, (answer: Answer) => boolean> = {

@@ -184,7 +184,7 @@ interface StreamUsage {
   cacheWrite: number;
 }
 
-/** How far the cache lookup walks back from a breakpoint, in content blocks (PROVIDERS.md). */
+/** How far the cache lookup walks back from a breakpoint, in content blocks (docs/providers.md). */
 const lookbackBlocks = 20;
 
 /**

@@ -1,6 +1,6 @@
 /**
  * What the Anthropic Messages API rejects, with its error strings (collected in
- * PROVIDERS.md from the API and field reports). Used by ./anthropic-server.ts.
+ * docs/providers.md from the API and field reports). Used by ./anthropic-server.ts.
  */
 import { canonicalJson, type RequestView } from './scripted-server.js';
 import { anthropicFormatProblem, anthropicFormatView } from './structured-output-rules.js';

@@ -1,5 +1,5 @@
 /**
- * What the Gemini API rejects, with its error strings (PROVIDERS.md and field
+ * What the Gemini API rejects, with its error strings (docs/providers.md and field
  * reports; https://ai.google.dev/gemini-api/docs/thought-signatures). Used by
  * ./gemini-server.ts.
  */

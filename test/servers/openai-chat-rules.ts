@@ -1,7 +1,7 @@
 /**
  * What each Chat Completions family streams and rejects, as one table the loopback
  * chat server reads. Error texts and status codes are the real ones where they are
- * known (PROVIDERS.md, "OpenAI-compatible endpoints" and "OpenAI Chat Completions");
+ * known (docs/providers.md, "OpenAI-compatible endpoints" and "OpenAI Chat Completions");
  * rows whose wording is unverified say so.
  */
 

@@ -1,7 +1,7 @@
 /**
  * The Responses API's input rules, as the loopback server enforces them, and the
  * neutral view of a request for the conformance suite. Error texts are the real
- * API's (PROVIDERS.md, "OpenAI Responses API"); where the wording is unverified the
+ * API's (docs/providers.md, "OpenAI Responses API"); where the wording is unverified the
  * code (`invalid_encrypted_content`) is the documented part.
  *
  * @see https://platform.openai.com/docs/guides/reasoning#keeping-reasoning-items-in-context

@@ -1,5 +1,5 @@
 /**
- * The one-writer-per-session cases of the store conformance suite (DESIGN.md,
+ * The one-writer-per-session cases of the store conformance suite (docs/architecture.md,
  * "Session stores and many workers"): a second writer is refused before it writes,
  * a stale writer is refused, readers never see half a step, and a dead writer's
  * session is taken over within the store's documented time and resumed with no step

@@ -8,9 +8,11 @@
  * helpers for tests are in `@episodic/core/testing`.
  */
 
-// Errors: one base class with a stable `code`.
-export { ContextOverflowError, EpisodicError, InvalidArgumentError, PersistedFormatError, TranscriptError } from './errors.js';
-export type { PersistedFormatLocation, TranscriptLocation } from './errors.js';
+// Errors (all in errors/): one base class; each class has its own `code` literals and `isInstance`.
+export { ContextOverflowError, InvalidArgumentError, PersistedFormatError, TranscriptError } from './errors/input-errors.js';
+export { EpisodicError } from './errors/episodic-error.js';
+export type { PersistedFormatCode, PersistedFormatLocation, TranscriptLocation } from './errors/input-errors.js';
+export type { ModelErrorCode, ModelErrorKind } from './errors/model-error.js';
 
 // message: the neutral message model, transcripts (format v1.1, a superset of v1) and episodes.
 export { assistantText, isEpisodeStart, isInstruction, toolCallsOf, toolResultText, userText } from './message/message.js';
@@ -74,12 +76,11 @@ export { messagesAfterCompaction } from './packing/compaction-cut.js';
 export type { CompactionCut } from './packing/compaction-cut.js';
 
 // model: the contract between the loop and a model adapter, and model profiles.
-export { ModelError } from './model/model-adapter.js';
+export { ModelError } from './errors/model-error.js';
 export { generate } from './model/model-response.js';
 export type {
   CacheBreakpoints,
   ModelAdapter,
-  ModelErrorKind,
   ModelRequest,
   ModelStreamEvent,
   OutputFormat,
@@ -125,8 +126,8 @@ export type { EpisodeReasoningReport, LocatedLeak, SessionReasoningSummary } fro
 
 // store: where sessions live between runs.
 export type { AppendOptions, ApprovalWriteOptions, SessionLease, SessionStore, StoredSession, TornLine, WriteOptions } from './store/session-store.js';
-export { ApprovalConflictError, SessionConflictError } from './store/session-errors.js';
-export { StoreWriteError } from './store/store-write-error.js';
+export { ApprovalConflictError, SessionConflictError } from './errors/session-errors.js';
+export { StoreWriteError } from './errors/store-write-error.js';
 export { DEFAULT_FILE_LOCK_STALE_MS } from './store/file-session-lock.js';
 export { FileSessionStore } from './store/file-session-store.js';
 export type { FileSessionStoreOptions } from './store/file-session-store.js';
@@ -147,16 +148,18 @@ export type { PackTuning, RetryOptions } from './loop/model-call.js';
 export { DEFAULT_SUMMARY_INSTRUCTIONS } from './loop/background-summarizer.js';
 export type { SummarizerOptions } from './loop/background-summarizer.js';
 export type { AgentEvent, AgentEventHandler, EpisodeFinishReason } from './loop/agent-events.js';
-export { RunAbortedError, SessionBusyError } from './loop/agent-errors.js';
+export { RunAbortedError } from './errors/run-aborted-error.js';
+export { SessionBusyError } from './errors/session-errors.js';
 export type { AgentTool, ApprovalContext, NeedsApproval, ToolContext, ToolOutput } from './loop/tool.js';
-export { ToolInputError } from './loop/tool-input-error.js';
+export { ToolInputError } from './errors/tool-input-error.js';
 export type { SchemaIssue } from './support/schema-issue.js';
 
 // loop: people in the loop (tool approvals), structured answers, agents as tools.
 export { autoApprove, autoReject } from './loop/approvals.js';
 export type { ApprovalPolicy, ApprovalRequest } from './loop/approvals.js';
 export type { ApprovalTarget } from './agent/session-approvals.js';
-export { DEFAULT_OUTPUT_RETRIES, FINAL_ANSWER_TOOL, StructuredOutputError } from './loop/structured-output.js';
+export { DEFAULT_OUTPUT_RETRIES, FINAL_ANSWER_TOOL } from './loop/structured-output.js';
+export { StructuredOutputError } from './errors/structured-output-error.js';
 export { DEFAULT_AGENT_TOOL_INPUT } from './agent/agent-tool.js';
 export type { AgentToolOptions } from './agent/agent-tool.js';
 export { allOf, anyOf, hasToolCall, maxSteps } from './loop/stop-conditions.js';

@@ -41,7 +41,7 @@ export { approvalRequest } from './loop/approvals.js';
 // store: what another store implementation needs to behave like the built-in ones.
 export { assertSessionId } from './store/session-store.js';
 export { parseApprovalRecord } from './store/approval-record.js';
-export { checkApprovalRevision } from './store/session-errors.js';
+export { checkApprovalRevision } from './errors/session-errors.js';
 export { serializeMessage } from './message/transcript.js';
 export {
   DEFAULT_REPLAY_ENTRIES,

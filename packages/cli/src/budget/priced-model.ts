@@ -23,7 +23,7 @@ export interface CacheFacts {
 }
 
 /**
- * How long a cache entry lives without a hit, by cache style (PROVIDERS.md; an
+ * How long a cache entry lives without a hit, by cache style (docs/providers.md; an
  * Anthropic profile's `cacheTtl` says which of its two TTLs is used). OpenAI keeps
  * prefixes 5 to 10 minutes of inactivity: the estimate takes 10.
  */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Agent } from './agent.js';
-import { RunAbortedError } from '../loop/agent-errors.js';
+import { RunAbortedError } from '../errors/run-aborted-error.js';
 import { autoApprove } from '../loop/approvals.js';
 import { MemorySessionStore } from '../store/memory-session-store.js';
 import type { Message, ToolMessage } from '../message/message.js';

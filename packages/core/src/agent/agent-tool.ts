@@ -25,7 +25,7 @@ import type { ApprovalPolicy } from '../loop/approvals.js';
 import type { EpisodeResult } from '../loop/episode-result.js';
 import type { RunOptions, Session, SessionInput } from './session.js';
 import { type AgentTool, assertToolName, type NeedsApproval, type ToolContext, type ToolOutput } from '../loop/tool.js';
-import { ToolInputError } from '../loop/tool-input-error.js';
+import { ToolInputError } from '../errors/tool-input-error.js';
 
 /** The input of an agent tool when none is given: the task in words. */
 export const DEFAULT_AGENT_TOOL_INPUT = z.object({

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Calibration } from '../tokens/calibration.js';
-import { InvalidArgumentError } from '../errors.js';
+import { InvalidArgumentError } from '../errors/input-errors.js';
 import { MemorySessionStore } from '../store/memory-session-store.js';
 import type { z } from 'zod';
 import { type AgentToolOptions, agentTool, type DEFAULT_AGENT_TOOL_INPUT } from './agent-tool.js';

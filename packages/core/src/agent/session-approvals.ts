@@ -4,7 +4,7 @@
  * decisions made so far, persisted through the store's approval record so they
  * survive a restart until `resume()` acts on them.
  */
-import { InvalidArgumentError } from '../errors.js';
+import { InvalidArgumentError } from '../errors/input-errors.js';
 import { unansweredToolCalls } from '../message/episodes.js';
 import type { Message, ToolCallPart } from '../message/message.js';
 import type { ApprovalRecord, StoredApprovalDecision } from '../store/approval-record.js';

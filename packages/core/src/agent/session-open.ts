@@ -5,7 +5,7 @@
  * whatever the model's retention would send but is still missing becomes a warning.
  */
 import type { AgentEvent } from '../loop/agent-events.js';
-import { InvalidArgumentError } from '../errors.js';
+import { InvalidArgumentError } from '../errors/input-errors.js';
 import type { Message, ModelRef } from '../message/message.js';
 import type { Retention } from '../message/retention.js';
 import type { PackState } from '../packing/pack-types.js';
@@ -14,7 +14,7 @@ import type { ReplayCache } from '../reasoning/replay-cache/replay-cache.js';
 import { countMissingReasoning, restoreReasoning } from '../reasoning/replay-cache/replay-restore.js';
 import { ReasoningAtRest } from '../store/reasoning-at-rest.js';
 import { mergeSidecar, type PersistReasoning } from '../store/reasoning-sidecar.js';
-import { SessionBusyError } from '../store/session-errors.js';
+import { SessionBusyError } from '../errors/session-errors.js';
 import type { SessionStore, TornLine } from '../store/session-store.js';
 import { copyMessage } from '../message/transcript.js';
 import { checkConsistency } from '../message/transcript-consistency.js';

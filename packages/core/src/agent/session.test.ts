@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Agent } from './agent.js';
-import { SessionBusyError } from '../loop/agent-errors.js';
+import { SessionBusyError } from '../errors/session-errors.js';
 import type { AgentEvent } from '../loop/agent-events.js';
 import { MemorySessionStore } from '../store/memory-session-store.js';
 import { FileSessionStore } from '../store/file-session-store.js';

@@ -2,11 +2,11 @@
  * `Session`: one conversation with an agent, persisted through a {@link SessionStore}
  * after every step. A thin wrapper over {@link runEpisode}.
  */
-import { SessionBusyError, SessionConflictError } from '../store/session-errors.js';
+import { SessionBusyError, SessionConflictError } from '../errors/session-errors.js';
 import { acquireWriter } from '../store/session-writer.js';
 import type { AgentEvent, AgentEventHandler } from '../loop/agent-events.js';
 import { BackgroundSummarizer } from '../loop/background-summarizer.js';
-import { InvalidArgumentError } from '../errors.js';
+import { InvalidArgumentError } from '../errors/input-errors.js';
 import type { Message, UserMessage, UserPart } from '../message/message.js';
 import type { PackState } from '../packing/pack-types.js';
 import type { ReasoningAtRest } from '../store/reasoning-at-rest.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Agent } from '../agent/agent.js';
-import { SessionBusyError } from './agent-errors.js';
+import { SessionBusyError } from '../errors/session-errors.js';
 import type { AgentEvent } from './agent-events.js';
 import { autoApprove, autoReject } from './approvals.js';
 import { MemorySessionStore } from '../store/memory-session-store.js';

@@ -6,7 +6,7 @@
  * then on. A call never waits for a summary. A summary lost to a crash is asked for
  * again: the next pack of the reopened session requests the same episodes.
  */
-import { EpisodicError } from '../errors.js';
+import { EpisodicError } from '../errors/episodic-error.js';
 import {
   assistantText,
   type ModelMessage,

@@ -6,7 +6,7 @@
  * per response, `call_0` every time): the readers refuse duplicate ids.
  */
 import type { AgentEventHandler } from './agent-events.js';
-import { EpisodicError } from '../errors.js';
+import { EpisodicError } from '../errors/episodic-error.js';
 import type { AssistantMessage, Message } from '../message/message.js';
 import { ModelError } from '../model/model-adapter.js';
 import { copyMessage } from '../message/transcript.js';

@@ -5,9 +5,9 @@
  * honouring the provider's `retryAfter`; a context-overflow error repacks once with
  * a smaller budget, since the provider counted more tokens than the packer did.
  */
-import { RunAbortedError } from './agent-errors.js';
+import { RunAbortedError } from '../errors/run-aborted-error.js';
 import type { AgentEventHandler } from './agent-events.js';
-import { EpisodicError } from '../errors.js';
+import { EpisodicError } from '../errors/episodic-error.js';
 import { type CallHandoff, reasoningForCall, systemWithHandoff } from '../reasoning/handoff/handoff-call.js';
 import type { AssistantMessage, Message, ToolSpec, Usage } from '../message/message.js';
 import type { ModelAdapter, ModelError, ModelRequest, OutputFormat, StopReason } from '../model/model-adapter.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Agent } from '../agent/agent.js';
-import { RunAbortedError } from './agent-errors.js';
+import { RunAbortedError } from '../errors/run-aborted-error.js';
 import type { AgentEvent } from './agent-events.js';
 import { MemorySessionStore } from '../store/memory-session-store.js';
 import { type AssistantMessage, type Message, type ToolMessage, toolCallsOf } from '../message/message.js';

@@ -11,7 +11,7 @@
  * a crash (at least once, never zero times).
  */
 import { episodeUnfinished, unansweredToolCalls } from '../message/episodes.js';
-import { RunAbortedError } from './agent-errors.js';
+import { RunAbortedError } from '../errors/run-aborted-error.js';
 import { savableAssistantMessage } from './checked-message.js';
 import {
   type AssistantMessage,

@@ -12,43 +12,25 @@
  * fails with a {@link StructuredOutputError}.
  */
 import type { z } from 'zod';
-import { EpisodicError } from '../errors.js';
+import { StructuredOutputError } from '../errors/structured-output-error.js';
 import type { AssistantMessage, Message, ToolMessage, UserMessage } from '../message/message.js';
 import { assistantText, toolCallsOf, toolResultText } from '../message/message.js';
 import type { OutputFormat } from '../model/model-adapter.js';
 import { toolInputSchema } from '../support/json-schema.js';
 import { describeIssues, type SchemaIssue } from '../support/schema-issue.js';
-import { InvalidArgumentError } from '../errors.js';
+import { InvalidArgumentError } from '../errors/input-errors.js';
+
+export { StructuredOutputError } from '../errors/structured-output-error.js';
 import type { LoopSettings, NextStep, OutputSettings } from './loop-types.js';
 
 export type { OutputSettings } from './loop-types.js';
 import type { AgentTool } from './tool.js';
-import { ToolInputError } from './tool-input-error.js';
+import { ToolInputError } from '../errors/tool-input-error.js';
 
 /** The tool the model calls with its answer in `tool` mode, and the format's name in `native` mode. */
 export const FINAL_ANSWER_TOOL = 'final_answer';
 /** Failed checks fed back to the model before the run fails, when `outputRetries` is not given. */
 export const DEFAULT_OUTPUT_RETRIES = 2;
-
-/** Why a structured answer could not be had. */
-export class StructuredOutputError extends EpisodicError {
-  /** What was wrong with the last answer (empty when there was none). */
-  readonly issues: readonly SchemaIssue[];
-  /** Answers checked in this run. */
-  readonly attempts: number;
-
-  constructor(kind: 'invalid' | 'missing', detail: string, issues: readonly SchemaIssue[] = [], attempts = 0) {
-    super(
-      kind === 'invalid' ? 'invalid_output' : 'missing_output',
-      kind === 'invalid'
-        ? `The model's final answer did not match the output schema after ${attempts} attempts (${detail}). ` +
-          'Describe the fields better (zod .describe()), loosen the schema, or raise outputRetries.'
-        : `No final answer to check against the output schema: ${detail}.`,
-    );
-    this.issues = issues;
-    this.attempts = attempts;
-  }
-}
 
 /** The run's settings for `schema`: the format for the adapter, or the `final_answer` tool. */
 export function withOutput(

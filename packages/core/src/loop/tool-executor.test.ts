@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EpisodicError } from '../errors.js';
+import { EpisodicError } from '../errors/episodic-error.js';
 import type { ToolCallPart } from '../message/message.js';
 import type { AgentTool } from './tool.js';
 import { executeToolCalls, toolsByName } from './tool-executor.js';
@@ -88,7 +88,7 @@ describe('executeToolCalls', () => {
 
   it('turns input errors and thrown errors into short messages without a stack', async () => {
     const strict = tool('strict', async () => {
-      // the shape of @episodic/tools' ToolInputError: a message written for the model
+      // the shape of core's ToolInputError (thrown by @episodic/tools' defineTool): a message written for the model
       throw new EpisodicError('invalid_tool_input', 'Invalid arguments for tool strict: path: expected string.');
     });
     const broken = tool('broken', async () => {

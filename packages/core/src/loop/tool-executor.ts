@@ -2,7 +2,7 @@
  * Runs the tool calls of one assistant message: in parallel up to a limit, each
  * under a timeout, and never throwing. Every failure the model could act on becomes
  * an error {@link ToolMessage} with a short message (no stack trace): unknown tool
- * names, arguments that are not JSON, input the tool rejects (`ToolInputError` from `@episodic/tools`),
+ * names, arguments that are not JSON, input the tool rejects (core's `ToolInputError`, which `defineTool` of `@episodic/tools` throws),
  * thrown errors, timeouts and aborts. So every call gets exactly one result.
  *
  * Arguments that were not valid JSON: an adapter that cannot parse a call's streamed
@@ -11,7 +11,7 @@
  * as produced, and the executor answers with an error result quoting the parse
  * error; a string that does parse to an object is used as the arguments.
  */
-import { EpisodicError } from '../errors.js';
+import { EpisodicError } from '../errors/episodic-error.js';
 import type { ToolCallPart, ToolMessage } from '../message/message.js';
 import type { ApprovalPolicy, ApprovalRequest } from './approval-policy.js';
 import { parseToolArguments } from './tool-arguments.js';

@@ -4,7 +4,7 @@
  */
 import type { SubSessionReference, ToolSpec } from '../message/message.js';
 import type { ApprovalDecision } from '../store/approval-record.js';
-import { InvalidArgumentError } from '../errors.js';
+import { InvalidArgumentError } from '../errors/input-errors.js';
 import type { ApprovalPolicy, ApprovalRequest } from './approval-policy.js';
 
 // The names every provider accepts: OpenAI and Anthropic allow [a-zA-Z0-9_-]{1,64};
@@ -83,7 +83,7 @@ export interface AgentTool {
   readonly idempotent?: boolean;
   /**
    * Runs the tool. `args` is the parsed JSON the model produced (not yet validated:
-   * the tool validates it and throws `ToolInputError` of `@episodic/tools` when it does not fit).
+   * the tool validates it and throws core's `ToolInputError` when it does not fit).
    */
   execute(args: unknown, context: ToolContext): Promise<ToolOutput>;
   /**

@@ -1,5 +1,5 @@
 /**
- * Episodes: one user message and everything that answers it. See DESIGN.md.
+ * Episodes: one user message and everything that answers it. See docs/architecture.md.
  */
 import {
   type AssistantMessage,

@@ -7,7 +7,7 @@
  * result twice, and providers refuse orphan results. (Where system lines may stand
  * is a matter of the transcript version: see `transcript-version.ts`.)
  */
-import { TranscriptError } from '../errors.js';
+import { TranscriptError } from '../errors/input-errors.js';
 import type { Message } from './message.js';
 
 /** A broken rule: what is wrong, and in which field. */

@@ -4,7 +4,7 @@
  * (`/dev/zero` has none, so the process dies out of memory) and replaces invalid
  * bytes with U+FFFD, silently changing what the session said.
  */
-import { TranscriptError } from '../errors.js';
+import { TranscriptError } from '../errors/input-errors.js';
 import { MAX_LINE_BYTES } from './transcript-limits.js';
 
 /** Bytes of an over-long line kept to show what it was. */

@@ -1,5 +1,5 @@
 /**
- * zod schemas for transcript format v1.1, a strict superset of v1 (see DESIGN.md
+ * zod schemas for transcript format v1.1, a strict superset of v1 (see docs/architecture.md
  * and the README). Objects are loose: unknown fields are kept so that a read/write
  * round trip loses nothing. What only v1.1 has is listed in `transcript-version.ts`.
  * Each schema has the name of its interface in `message.ts`; the check at the bottom

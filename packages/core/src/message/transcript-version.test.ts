@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { TranscriptError } from '../errors.js';
+import { TranscriptError } from '../errors/input-errors.js';
 import type { Message } from './message.js';
 import { formatTranscript, parseTranscriptLine, readTranscript, type ReadTranscriptOptions } from './transcript.js';
 import { transcriptVersionOf, versionLine } from './transcript-version.js';

@@ -13,7 +13,7 @@
  * the tool result that accepted a structured final answer, and `summary` lines
  * (summaries of evicted episodes the agent loop writes).
  */
-import { TranscriptError } from '../errors.js';
+import { TranscriptError } from '../errors/input-errors.js';
 import type { Message } from './message.js';
 
 /** The transcript versions this code reads, oldest first. */

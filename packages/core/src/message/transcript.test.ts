@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { EpisodicError, TranscriptError } from '../errors.js';
+import { EpisodicError } from '../errors/episodic-error.js';
+import { TranscriptError } from '../errors/input-errors.js';
 import type { Message } from './message.js';
 import { formatTranscript, parseTranscriptLine, readTranscript, writeTranscript } from './transcript.js';
 

@@ -2,10 +2,11 @@
  * The model adapter contract: neutral requests in, neutral stream events out.
  * Adapters (in `@episodic/providers`) convert to and from each wire API.
  */
-import { EpisodicError } from '../errors.js';
 import type { AssistantMessage, Message, ModelRef, ToolSpec, Usage } from '../message/message.js';
 import type { ModelProfile } from './model-profile.js';
 import type { NativeContextOptions } from './native-context.js';
+
+export { ModelError, type ModelErrorCode, type ModelErrorKind } from '../errors/model-error.js';
 
 /**
  * Suggested prompt-cache breakpoints: `prefix` (after system and tools) and indexes
@@ -83,38 +84,4 @@ export interface ModelAdapter {
    * adapter never prints them.
    */
   secretValues?(): readonly string[];
-}
-
-/** Kinds of model failure, each with a clear meaning for the loop. */
-export type ModelErrorKind =
-  | 'rate-limit'
-  | 'overloaded'
-  | 'server'
-  | 'context-overflow'
-  | 'auth'
-  | 'invalid-request'
-  | 'aborted'
-  | 'network'
-  | 'protocol';
-
-/** A failed model call, mapped from a provider error. */
-export class ModelError extends EpisodicError {
-  readonly kind: ModelErrorKind;
-  /** True when the same call may succeed later (429, 529, 5xx, network). */
-  readonly retryable: boolean;
-  readonly status: number | undefined;
-  /** Seconds the provider asked to wait, if it said. */
-  readonly retryAfter: number | undefined;
-
-  constructor(
-    kind: ModelErrorKind,
-    message: string,
-    options: { retryable?: boolean; status?: number; retryAfter?: number; cause?: unknown } = {},
-  ) {
-    super(`model_${kind.replace('-', '_')}`, message, { cause: options.cause });
-    this.kind = kind;
-    this.retryable = options.retryable ?? false;
-    this.status = options.status;
-    this.retryAfter = options.retryAfter;
-  }
 }

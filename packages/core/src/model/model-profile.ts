@@ -58,7 +58,7 @@ export interface ModelProfile {
   tokenizerFactor: number;
   /**
    * What the provider does with reasoning from before the last user message when it
-   * is sent back (PROVIDERS.md): `stripped`, removed before the prompt is counted (not
+   * is sent back (docs/providers.md): `stripped`, removed before the prompt is counted (not
    * billed, and sending it or not leaves the cached prefix alone), or `billed`, kept
    * as input (dropping it changes the prefix, so the cache misses from there). Absent:
    * `billed`, the safe assumption for a cost estimate.

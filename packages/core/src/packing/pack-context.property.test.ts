@@ -1,11 +1,11 @@
 /**
- * Property tests for every packer guarantee in DESIGN.md, over random transcripts
+ * Property tests for every packer guarantee in docs/architecture.md, over random transcripts
  * replayed call by call with the pack state carried, as a live session does.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { words } from '../../../../test/support/transcripts.js';
-import { ContextOverflowError } from '../errors.js';
+import { ContextOverflowError } from '../errors/input-errors.js';
 import type { AssistantPart, Message } from '../message/message.js';
 import { countContext, packContext } from './pack-context.js';
 import type { Retention } from '../message/retention.js';

@@ -10,7 +10,7 @@ import {
   user,
   words,
 } from '../../../../test/support/transcripts.js';
-import { ContextOverflowError, InvalidArgumentError } from '../errors.js';
+import { ContextOverflowError, InvalidArgumentError } from '../errors/input-errors.js';
 import type { AssistantMessage, Message, ToolMessage } from '../message/message.js';
 import { countContext, packContext, prepareForPacking } from './pack-context.js';
 import type { SummaryRequest } from './pack-summary.js';

@@ -1,6 +1,6 @@
 /**
  * The context packer: builds the input of every model call from the transcript.
- * See DESIGN.md ("Packer") for the guarantees; each is covered by tests.
+ * See docs/architecture.md ("Packer") for the guarantees; each is covered by tests.
  *
  * Order of measures when the context does not fit:
  * 1. evict whole past episodes down to the low-water mark (hysteresis: the
@@ -14,7 +14,7 @@
  */
 import { type PackedEpisode, packEpisode, type Reductions } from './pack-episode.js';
 import { episodeStarts } from '../message/episodes.js';
-import { ContextOverflowError, InvalidArgumentError } from '../errors.js';
+import { ContextOverflowError, InvalidArgumentError } from '../errors/input-errors.js';
 import { fingerprint, hashText } from '../support/fingerprint.js';
 import type { Message, ModelMessage, ToolSpec } from '../message/message.js';
 import { evictedCount, fitLayout, type Layout, layoutFromState, layoutState } from './pack-layout.js';

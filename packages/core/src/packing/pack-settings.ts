@@ -3,7 +3,7 @@
  * and checked once per pack, tool-result caps, the counting done when a message is
  * appended, and the check that a new message can be packed at all.
  */
-import { ContextOverflowError, InvalidArgumentError } from '../errors.js';
+import { ContextOverflowError, InvalidArgumentError } from '../errors/input-errors.js';
 import type { Message, ToolSpec } from '../message/message.js';
 import { type EpisodeContext, type PackedEpisode, packEpisode } from './pack-episode.js';
 import type { PackOptions } from './pack-types.js';

@@ -1,5 +1,5 @@
 /**
- * Types of the context packer's public contract (see DESIGN.md, "Packer").
+ * Types of the context packer's public contract (see docs/architecture.md, "Packer").
  */
 import type { Message, ModelMessage, ToolSpec } from '../message/message.js';
 import type { Retention } from '../message/retention.js';

@@ -23,7 +23,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../support/atomic-write.js';
-import { SessionBusyError, SessionConflictError } from './session-errors.js';
+import { SessionBusyError, SessionConflictError } from '../errors/session-errors.js';
 import type { SessionLease, WriteOptions } from './session-store.js';
 
 /** Default staleness of the file store's session lock: a dead writer's session is free again after 10 s. */

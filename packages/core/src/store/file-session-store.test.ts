@@ -2,10 +2,10 @@ import { appendFile, type FileHandle, mkdtemp, open, readdir, readFile, rm, writ
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { TranscriptError } from '../errors.js';
+import { TranscriptError } from '../errors/input-errors.js';
 import { FileSessionStore } from './file-session-store.js';
 import type { Message } from '../message/message.js';
-import { StoreWriteError } from './store-write-error.js';
+import { StoreWriteError } from '../errors/store-write-error.js';
 
 const user: Message = { role: 'user', content: 'hello' };
 const answer: Message = { role: 'assistant', content: [{ type: 'text', text: 'hi' }] };

@@ -29,7 +29,8 @@
 import { type FileHandle, mkdir, open, readdir, readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../support/atomic-write.js';
-import { EpisodicError, TranscriptError } from '../errors.js';
+import { EpisodicError } from '../errors/episodic-error.js';
+import { TranscriptError } from '../errors/input-errors.js';
 import type { Message } from '../message/message.js';
 import type { PackState } from '../packing/pack-types.js';
 import { type ApprovalRecord, parseApprovalRecord } from './approval-record.js';
@@ -38,7 +39,7 @@ import { parsePersistedJson } from '../support/persisted-format.js';
 import { reasoningSidecarFormat } from './reasoning-sidecar-schema.js';
 import type { ReasoningSidecar } from './reasoning-sidecar.js';
 import { DEFAULT_FILE_LOCK_STALE_MS, FileSessionLocks } from './file-session-lock.js';
-import { checkApprovalRevision, SessionBusyError, SessionConflictError } from './session-errors.js';
+import { checkApprovalRevision, SessionBusyError, SessionConflictError } from '../errors/session-errors.js';
 import {
   type AppendOptions,
   type ApprovalWriteOptions,
@@ -49,7 +50,7 @@ import {
   type TornLine,
   type WriteOptions,
 } from './session-store.js';
-import { StoreWriteError } from './store-write-error.js';
+import { StoreWriteError } from '../errors/store-write-error.js';
 import { parseTranscriptLineBytes, serializeMessage, withRepairHint } from '../message/transcript.js';
 import { TranscriptConsistency } from '../message/transcript-consistency.js';
 import { splitTranscriptLines, type TranscriptLineBytes } from '../message/transcript-lines.js';

@@ -10,7 +10,7 @@ import type { Message } from '../message/message.js';
 import type { PackState } from '../packing/pack-types.js';
 import type { ApprovalRecord } from './approval-record.js';
 import type { ReasoningSidecar } from './reasoning-sidecar.js';
-import { checkApprovalRevision, SessionBusyError, SessionConflictError } from './session-errors.js';
+import { checkApprovalRevision, SessionBusyError, SessionConflictError } from '../errors/session-errors.js';
 import {
   type AppendOptions,
   type ApprovalWriteOptions,

@@ -14,7 +14,7 @@
  * of a new user message (a stale sidecar, older than the current episode, is
  * ignored and deleted on load).
  */
-import { InvalidArgumentError } from '../errors.js';
+import { InvalidArgumentError } from '../errors/input-errors.js';
 import { type AssistantMessage, isEpisodeStart, type Message, type ReasoningPart } from '../message/message.js';
 import { fingerprintOf, lastUserIndex, type ReasoningSidecar } from './reasoning-sidecar.js';
 import type { SessionStore, WriteOptions } from './session-store.js';

@@ -3,7 +3,7 @@
  * soon as the step completes (write-ahead) and saves the packer's state beside
  * them, so a crash loses at most the model call in flight.
  */
-import { InvalidArgumentError } from '../errors.js';
+import { InvalidArgumentError } from '../errors/input-errors.js';
 import type { Message } from '../message/message.js';
 import type { PackState } from '../packing/pack-types.js';
 import type { ApprovalRecord } from './approval-record.js';

@@ -3,7 +3,7 @@
  * has {@link SessionStore.acquire}, else a lease kept in this process (such a store
  * cannot be shared between processes, so one writer per process is one writer).
  */
-import { SessionBusyError } from './session-errors.js';
+import { SessionBusyError } from '../errors/session-errors.js';
 import type { SessionLease, SessionStore } from './session-store.js';
 
 /** Sessions running in this process, per store without leases of its own. */

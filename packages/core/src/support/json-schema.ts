@@ -7,7 +7,7 @@
  * @see https://zod.dev/json-schema
  */
 import { z } from 'zod';
-import { InvalidArgumentError } from '../errors.js';
+import { InvalidArgumentError } from '../errors/input-errors.js';
 
 /** A JSON Schema node. */
 export type JsonSchema = Record<string, unknown>;

@@ -5,13 +5,13 @@
  * the field and says what to do. Nothing is cast: what comes back passed the schema.
  */
 import type { z } from 'zod';
-import { PersistedFormatError, type PersistedFormatLocation } from '../errors.js';
+import { type PersistedFormatCode, PersistedFormatError, type PersistedFormatLocation } from '../errors/input-errors.js';
 import { describeSchemaIssue } from './schema-issue.js';
 
 /** A saved format: its schema and how to talk about it. */
 export interface PersistedFormat<Schema extends z.ZodType> {
   /** The error code, such as `invalid_session_state`. */
-  code: string;
+  code: PersistedFormatCode;
   /** What a record is, for messages: `pack state`. */
   name: string;
   /** The version this code writes and reads. A record with a higher `version` is from a newer Episodic. */

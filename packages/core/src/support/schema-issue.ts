@@ -7,19 +7,14 @@
  *   short line per bad field (`edits[2].line: expected number, got string`).
  */
 import type { z } from 'zod';
+import type { SchemaIssue } from '../errors/tool-input-error.js';
+
+export type { SchemaIssue } from '../errors/tool-input-error.js';
 
 /** The field a failed parse is about (empty for the value itself) and what is wrong with it. */
 export interface FieldIssue {
   field: string;
   detail: string;
-}
-
-/** One problem in a value checked against a schema, as the model reads it. */
-export interface SchemaIssue {
-  /** Dotted path to the field, such as `edits[2].line` (empty for the value itself). */
-  path: string;
-  /** What is wrong with it, such as `expected string, got number`. */
-  message: string;
 }
 
 /** Describes the first issue of `error`, raised when parsing `value`. */

@@ -6,7 +6,7 @@
  * @see https://opentelemetry.io/docs/specs/semconv/gen-ai/gen-ai-spans/
  * @see https://opentelemetry.io/docs/specs/semconv/gen-ai/gen-ai-agent-spans/
  */
-import { EpisodicError } from '../errors.js';
+import { EpisodicError } from '../errors/episodic-error.js';
 import type { AssistantMessage, ModelRef, Usage, UserMessage } from '../message/message.js';
 import type { StopReason } from '../model/model-adapter.js';
 import type { UsageTotals } from '../model/usage-totals.js';

@@ -10,7 +10,7 @@
  * the ratio (a message in a script that tokenizes badly) is taken at once, while a
  * drop is followed slowly.
  */
-import { InvalidArgumentError } from '../errors.js';
+import { InvalidArgumentError } from '../errors/input-errors.js';
 
 /** Options of {@link Calibration}. */
 export interface CalibrationOptions {

@@ -14,7 +14,7 @@
 import { createRequire } from 'node:module';
 import { Calibration } from './calibration.js';
 import { reasoningContentTokens, reportedShare } from './reasoning-tokens.js';
-import { InvalidArgumentError } from '../errors.js';
+import { InvalidArgumentError } from '../errors/input-errors.js';
 import type { AssistantPart, Message, ToolResultPart, ToolSpec, UserPart } from '../message/message.js';
 import { countInChunks, type ChunkEncoder, TextTally } from './text-tally.js';
 

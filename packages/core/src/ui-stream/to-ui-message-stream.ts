@@ -15,7 +15,7 @@
  * attempt as its own step); only a failure that ends the episode sends an `error`
  * chunk, which `useChat` shows as the chat's error.
  */
-import { EpisodicError } from '../errors.js';
+import { EpisodicError } from '../errors/episodic-error.js';
 import type { AgentEvent, EpisodeFinishReason } from '../loop/agent-events.js';
 import { toolResultText } from '../message/message.js';
 import type { PackStats } from '../packing/pack-types.js';

@@ -21,7 +21,7 @@ import type { CacheControlEphemeral, MessageParam, TextBlockParam, Tool } from '
 
 export const maxCacheBreakpoints = 4;
 
-/** How many content blocks the cache lookup walks back from a breakpoint (PROVIDERS.md). */
+/** How many content blocks the cache lookup walks back from a breakpoint (docs/providers.md). */
 export const cacheLookbackBlocks = 20;
 
 export interface CacheTargets {

@@ -1,5 +1,5 @@
 /**
- * Claude model profiles (data, first match wins). Facts from PROVIDERS.md and
+ * Claude model profiles (data, first match wins). Facts from docs/providers.md and
  * https://docs.claude.com/en/docs/build-with-claude/extended-thinking,
  * https://docs.claude.com/en/docs/build-with-claude/prompt-caching and
  * https://docs.claude.com/en/docs/about-claude/pricing (prices: see `prices-collected.ts`;
@@ -77,7 +77,7 @@ export const anthropicProfiles: readonly AnthropicModelProfile[] = [
   {
     ...base,
     ...adaptive,
-    // The 5.x family: adaptive only, signatures bound to their prefix (PROVIDERS.md).
+    // The 5.x family: adaptive only, signatures bound to their prefix (docs/providers.md).
     pattern: 'claude-[a-z]+-5(?:-\\d+)*',
     ...jsonAnswers,
     pastReasoning: 'billed',

@@ -94,7 +94,7 @@ export const compatibleHosts = {
     reasoningField: 'reasoning_content',
     sendReasoningAs: 'reasoning_content',
     minCacheableTokens: 64,
-    source: 'https://api-docs.deepseek.com/guides/thinking_mode; recorded traffic (PROVIDERS.md)',
+    source: 'https://api-docs.deepseek.com/guides/thinking_mode; recorded traffic (docs/providers.md)',
   },
   zai: {
     ...defaults,
@@ -180,7 +180,7 @@ export const compatibleHosts = {
     sendReasoningAs: 'reasoning',
     requestFlags: { think: true },
     cacheStyle: 'none',
-    source: 'recorded traffic (PROVIDERS.md, Ollama)',
+    source: 'recorded traffic (docs/providers.md, Ollama)',
   },
   vllm: {
     ...defaults,

@@ -1,5 +1,5 @@
 /**
- * Gemini model profiles (data, first match wins). Facts from PROVIDERS.md,
+ * Gemini model profiles (data, first match wins). Facts from docs/providers.md,
  * https://ai.google.dev/gemini-api/docs/thinking,
  * https://ai.google.dev/gemini-api/docs/thought-signatures and
  * https://ai.google.dev/gemini-api/docs/pricing (see `prices-collected.ts`).

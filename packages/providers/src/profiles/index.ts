@@ -1,6 +1,6 @@
 /**
  * The model profile table: every built-in family in one list, looked up by
- * provider and model pattern, with user overrides on top (DESIGN.md, "Reasoning
+ * provider and model pattern, with user overrides on top (docs/architecture.md, "Reasoning
  * profiles"). A family is one file and one line below.
  */
 import type { ModelProfile } from '@episodic/core';

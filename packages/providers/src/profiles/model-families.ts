@@ -50,7 +50,7 @@ export const modelFamilies: readonly ModelFamily[] = [
     maxOutputTokens: 64_000,
     source:
       'https://api-docs.deepseek.com/guides/thinking_mode#tool-calls; recorded 400 "The `reasoning_content` in the ' +
-      'thinking mode must be passed back to the API." (PROVIDERS.md; through OpenCode Zen: ' +
+      'thinking mode must be passed back to the API." (docs/providers.md; through OpenCode Zen: ' +
       'github.com/anomalyco/opencode/issues/28890)',
   },
   {
@@ -74,7 +74,7 @@ export const modelFamilies: readonly ModelFamily[] = [
     maxOutputTokens: 65_536,
     source:
       'recorded 400 "thinking is enabled but reasoning_content is missing in assistant tool call message at index N" ' +
-      '(PROVIDERS.md); https://platform.moonshot.ai/docs/guide/use-kimi-k2-thinking-model',
+      '(docs/providers.md); https://platform.moonshot.ai/docs/guide/use-kimi-k2-thinking-model',
   },
   {
     ...strict,
@@ -83,7 +83,7 @@ export const modelFamilies: readonly ModelFamily[] = [
     retention: 'episode',
     contextWindow: 131_072,
     maxOutputTokens: 32_768,
-    source: 'https://docs.z.ai/guides/capabilities/thinking-mode (required with tools, PROVIDERS.md)',
+    source: 'https://docs.z.ai/guides/capabilities/thinking-mode (required with tools, docs/providers.md)',
   },
   {
     ...strict,

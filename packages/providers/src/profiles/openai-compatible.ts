@@ -3,7 +3,7 @@
  * where one host serves one model in its own way (the host's own families, with
  * their paired flags). Any other known reasoning model on any host gets its
  * family row (`model-families.ts`) combined with the host row
- * (`compatible-hosts.ts`). Facts: /work/shared/PROVIDERS.md, "OpenAI-compatible
+ * (`compatible-hosts.ts`). Facts: docs/providers.md, "OpenAI-compatible
  * endpoints". Values marked "unverified" could not be confirmed; override them per
  * profile (`createOpenAICompatibleAdapter({ profile: {...} })`).
  */
@@ -47,7 +47,7 @@ export const openaiCompatibleProfiles: readonly CompatibleProfile[] = [
     pricing: deepseekPricing,
   },
   {
-    // Open-weight R1 names: reasoning is display-only; sending it back is a 400 (PROVIDERS.md).
+    // Open-weight R1 names: reasoning is display-only; sending it back is a 400 (docs/providers.md).
     ...hosts.deepseek,
     pattern: 'deepseek-r1(-.*)?',
     contextWindow: 65_536,

@@ -1,6 +1,6 @@
 /**
  * Model profiles for OpenAI's own API (Responses and Chat Completions), as data.
- * Facts: /work/shared/PROVIDERS.md, "OpenAI Responses API" and "OpenAI Chat Completions".
+ * Facts: docs/providers.md, "OpenAI Responses API" and "OpenAI Chat Completions".
  *
  * @see https://platform.openai.com/docs/models
  * @see https://platform.openai.com/docs/guides/reasoning

@@ -1,6 +1,6 @@
 /**
  * Ownership of provider-opaque data: signatures, encrypted reasoning and ids
- * are valid only for the provider and model that produced them (PROVIDERS.md,
+ * are valid only for the provider and model that produced them (docs/providers.md,
  * "Switching provider or model inside a session"), so every part that carries
  * them is tagged with its producer. Core strips other models' data before a
  * request is converted (`stripForeignReasoning`).

@@ -10,7 +10,7 @@
  *
  * Without a runtime the loop behaves as it always did (no engine, see `runEpisode`).
  */
-import { EpisodicError } from '../../errors.js';
+import { EpisodicError } from '../../errors/episodic-error.js';
 
 /** An engine's side of the port. Every method may be called again on replay with the same arguments. */
 export interface DurableRuntime {

@@ -6,7 +6,7 @@
  * finds no result, the tool may or may not have done its work before the crash, so
  * it is not run again; the model gets an error result saying the outcome is unknown.
  */
-import { EpisodicError } from '../../errors.js';
+import { EpisodicError } from '../../errors/episodic-error.js';
 import type { AgentTool, ToolContext, ToolOutput } from '../tool.js';
 import { type DurableRun, stepIds } from './durable-runtime.js';
 

@@ -1,5 +1,5 @@
 /**
- * Opaque reasoning data is valid only for the model that produced it (PROVIDERS.md,
+ * Opaque reasoning data is valid only for the model that produced it (docs/providers.md,
  * "Switching provider or model inside a session"). The built-in adapters already
  * refuse to send it; this step makes it a guarantee of the loop for every adapter,
  * user-written ones included: before packing, reasoning parts from another model are

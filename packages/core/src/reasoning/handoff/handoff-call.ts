@@ -1,5 +1,5 @@
 /**
- * The agent loop's side of the cross-model hand-off (see `reasoning/handoff.ts`):
+ * The agent loop's side of the cross-model hand-off (see `handoff-note.ts`):
  * builds the note for one call, reports it as events, and says how many tokens it
  * takes from the packer's budget. The note goes into that call's system prompt
  * only; the transcript, the packed messages and later calls are not changed.

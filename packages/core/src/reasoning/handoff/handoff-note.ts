@@ -1,7 +1,7 @@
 /**
  * Cross-model hand-off: when the next call goes to another model than the one that
  * reasoned earlier in the current episode, that reasoning cannot be sent as
- * reasoning (opaque data is bound to its model, see PROVIDERS.md, "Switching
+ * reasoning (opaque data is bound to its model, see docs/providers.md, "Switching
  * provider or model inside a session"). With hand-off on, the last few of those
  * traces become one framed note that the loop adds to the system prompt of the
  * call. Pure: the loop decides where the note goes and reports the result.
@@ -10,7 +10,7 @@
  * never cut (a half trace reads like a conclusion it never reached): one that does
  * not fit is skipped whole and reported.
  */
-import { InvalidArgumentError } from '../../errors.js';
+import { InvalidArgumentError } from '../../errors/input-errors.js';
 import { currentEpisodeStart } from '../../message/episodes.js';
 import type { Message, ModelRef, ReasoningPart } from '../../message/message.js';
 import type { TokenCounter } from '../../tokens/token-counter.js';

@@ -3,12 +3,12 @@
  * tags (`<think>` and friends) and the special tokens of OpenAI's Harmony format.
  * The splitters consume them; the leak check flags them when they reach visible text.
  */
-import { InvalidArgumentError } from '../../errors.js';
+import { InvalidArgumentError } from '../../errors/input-errors.js';
 
 /**
  * Tag names that wrap reasoning in `content` on OpenAI-compatible servers (MiniMax,
  * Groq's raw reasoning format, some vLLM and Ollama chat templates). See
- * PROVIDERS.md, "Reasoning that shows up as visible text".
+ * docs/providers.md, "Reasoning that shows up as visible text".
  */
 export const DEFAULT_REASONING_TAGS: readonly string[] = ['think', 'thinking', 'reasoning', 'thought', 'analysis'];
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { InvalidArgumentError } from '../../errors.js';
+import { InvalidArgumentError } from '../../errors/input-errors.js';
 import { DEFAULT_REASONING_TAGS } from './markers.js';
 import { normalizePieces, type SplitPiece, type StreamSplitter } from './stream-splitter.js';
 import { createTagSplitter } from './tag-splitter.js';

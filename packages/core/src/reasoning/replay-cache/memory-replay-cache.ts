@@ -2,7 +2,7 @@
  * A {@link ReplayCache} in memory: a Map kept in least-recently-used order, bounded
  * by entries and tokens, with a time to live checked on every lookup.
  */
-import { InvalidArgumentError } from '../../errors.js';
+import { InvalidArgumentError } from '../../errors/input-errors.js';
 import type { ReplayCacheBounds, ReplayCacheStats, ReplayEntry } from './replay-cache.js';
 import {
   checkDeleteFilter,

@@ -4,7 +4,7 @@
  * report of what it holds and how often it helped. The built-in caches (memory,
  * file, PostgreSQL) implement it; the `episodic replay-cache` command runs it.
  */
-import { InvalidArgumentError } from '../../errors.js';
+import { InvalidArgumentError } from '../../errors/input-errors.js';
 import type { ReplayCache, ReplayCacheStats, ReplayEntry } from './replay-cache.js';
 
 /** Which entries {@link ManagedReplayCache.list} returns. */

@@ -4,7 +4,7 @@
  * without it (a chat UI that stores only visible messages, a client that strips
  * `reasoning_content`). Some providers reject such a history: DeepSeek thinking
  * mode needs the reasoning of every assistant message that made tool calls
- * (PROVIDERS.md, "OpenAI-compatible endpoints").
+ * (docs/providers.md, "OpenAI-compatible endpoints").
  *
  * Entries are keyed by the producing provider and model plus the tool-call id (one
  * entry per call of the message) or, for a message without tool calls, a hash of

@@ -5,7 +5,7 @@
  */
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { TranscriptError } from '../errors.js';
+import { TranscriptError } from '../errors/input-errors.js';
 import type { Message } from './message.js';
 import { copyMessage, formatTranscript, readTranscript } from './transcript.js';
 import { checkConsistency } from './transcript-consistency.js';

@@ -1,6 +1,6 @@
 import type { Message, PackStats } from '@episodic/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixtureDir, malformedText, runCli, transcriptText, twoEpisodes } from './testing/cli-harness.js';
+import { fixtureDir, malformedText, runCli, transcriptText, twoEpisodes } from '../testing/cli-harness.js';
 
 interface PackJson {
   messages: Message[];

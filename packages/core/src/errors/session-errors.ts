@@ -2,7 +2,7 @@
  * Errors of the one-writer-per-session rule (see `SessionStore.acquire`). Both are
  * raised before anything is written, so the stored session is unchanged.
  */
-import { EpisodicError } from '../errors.js';
+import { EpisodicError } from './episodic-error.js';
 
 /**
  * Another writer holds the session: another `send()` on the same `Session`, another
@@ -10,7 +10,7 @@ import { EpisodicError } from '../errors.js';
  * puts the job back); `retryAfterMs`, when the store knows it, is how long the
  * holder's lease has left if the holder never renews it (it died).
  */
-export class SessionBusyError extends EpisodicError {
+export class SessionBusyError extends EpisodicError<'session_busy'> {
   readonly sessionId: string;
   /** Time until the holder's lease expires unless renewed, when the store knows it. */
   readonly retryAfterMs: number | undefined;
@@ -33,7 +33,7 @@ export class SessionBusyError extends EpisodicError {
  * was released or taken over by another writer (its fencing token is superseded).
  * Open the session again and retry.
  */
-export class SessionConflictError extends EpisodicError {
+export class SessionConflictError extends EpisodicError<'session_conflict'> {
   readonly sessionId: string;
 
   constructor(sessionId: string, detail: string) {
@@ -48,7 +48,7 @@ export class SessionConflictError extends EpisodicError {
  * one is refused and nothing is written. Open the session again and look at what is
  * decided and still pending.
  */
-export class ApprovalConflictError extends EpisodicError {
+export class ApprovalConflictError extends EpisodicError<'approval_conflict'> {
   readonly sessionId: string;
 
   constructor(sessionId: string, expected: number, found: number) {

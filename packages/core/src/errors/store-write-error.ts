@@ -2,7 +2,7 @@
  * The typed error of a session store write that failed (a full disk, a read-only
  * file system, no permission), with the system error as its `cause`.
  */
-import { EpisodicError } from '../errors.js';
+import { EpisodicError } from './episodic-error.js';
 
 /** What the common system errors mean for the user. */
 const reasons: Readonly<Record<string, string>> = {
@@ -21,7 +21,7 @@ const reasons: Readonly<Record<string, string>> = {
  * back, or the old file intact); the message then says what to do. `cause` is the
  * system error; `errno` its code (`ENOSPC`, `EROFS`, ...), when it has one.
  */
-export class StoreWriteError extends EpisodicError {
+export class StoreWriteError extends EpisodicError<'store_write_failed'> {
   /** The file that could not be written. */
   readonly path: string;
   /** The system error code, such as `ENOSPC`. */

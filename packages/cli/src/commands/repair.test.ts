@@ -6,7 +6,7 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { FileSessionStore, readTranscript } from '@episodic/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { fixtureDir, runCli, transcriptText, twoEpisodes } from './testing/cli-harness.js';
+import { fixtureDir, runCli, transcriptText, twoEpisodes } from '../testing/cli-harness.js';
 
 let fixtures: Awaited<ReturnType<typeof fixtureDir>>;
 beforeEach(async () => {

@@ -6,8 +6,8 @@
 import { readFile } from 'node:fs/promises';
 import { readTranscript } from '@episodic/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { splitGluedObjects } from './import/recording-lines.js';
-import { fixtureDir, runCli } from './testing/cli-harness.js';
+import { splitGluedObjects } from '../import/recording-lines.js';
+import { fixtureDir, runCli } from '../testing/cli-harness.js';
 
 let fixtures: Awaited<ReturnType<typeof fixtureDir>>;
 let claudeFile: string;

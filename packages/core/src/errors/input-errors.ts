@@ -1,30 +1,8 @@
 /**
- * Typed errors. Every error Episodic throws on purpose extends {@link EpisodicError},
- * carries a stable `code`, and says what to do in its message.
- *
- * `isInstance` works across duplicated copies of the package (two versions in one
- * `node_modules` tree), because it checks a global symbol marker rather than the
- * class identity.
+ * Errors about what a caller or a file handed to Episodic: a transcript line, a
+ * context that cannot fit, an option, a saved record in another format.
  */
-const marker = Symbol.for('episodic.error');
-
-/** Base class of every error Episodic throws on purpose. */
-export class EpisodicError extends Error {
-  readonly [marker] = true;
-  /** A stable, machine-readable code such as `invalid_transcript`. */
-  readonly code: string;
-
-  constructor(code: string, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = new.target.name;
-    this.code = code;
-  }
-
-  /** True for any Episodic error, even one thrown by another copy of this package. */
-  static isInstance(value: unknown): value is EpisodicError {
-    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[marker] === true;
-  }
-}
+import { EpisodicError } from './episodic-error.js';
 
 /** Where a transcript problem was found. */
 export interface TranscriptLocation {
@@ -37,7 +15,7 @@ export interface TranscriptLocation {
 }
 
 /** A transcript line that is not valid JSON or does not match transcript format v1. */
-export class TranscriptError extends EpisodicError {
+export class TranscriptError extends EpisodicError<'invalid_transcript'> {
   readonly file: string | undefined;
   readonly line: number;
   readonly field: string | undefined;
@@ -55,7 +33,7 @@ export class TranscriptError extends EpisodicError {
 }
 
 /** The minimum context (system, tools and the current episode's minimum) exceeds the budget. */
-export class ContextOverflowError extends EpisodicError {
+export class ContextOverflowError extends EpisodicError<'context_overflow'> {
   /** Tokens the minimum context needs. */
   readonly required: number;
   /** The budget it had to fit. */
@@ -76,7 +54,7 @@ export class ContextOverflowError extends EpisodicError {
 }
 
 /** An option or argument has a value Episodic cannot use. */
-export class InvalidArgumentError extends EpisodicError {
+export class InvalidArgumentError extends EpisodicError<'invalid_argument'> {
   constructor(message: string) {
     super('invalid_argument', message);
   }
@@ -92,13 +70,20 @@ export interface PersistedFormatLocation {
   field?: string;
 }
 
+/** The formats a {@link PersistedFormatError} can name. */
+export type PersistedFormatCode =
+  | 'invalid_session_state'
+  | 'invalid_reasoning_sidecar'
+  | 'invalid_replay_cache'
+  | 'invalid_approval_record';
+
 /**
  * A saved pack state, reasoning sidecar or replay-cache log that is damaged or was
  * written in a format this version cannot read (a newer one: `field` is `version`).
  * The `code` names the format: `invalid_session_state`, `invalid_reasoning_sidecar`
  * or `invalid_replay_cache`; the message says what to do.
  */
-export class PersistedFormatError extends EpisodicError {
+export class PersistedFormatError extends EpisodicError<PersistedFormatCode> {
   /** The file, or the record's name in a store that is not on disk. */
   readonly file: string;
   /** 1-based line, for files with one record per line. */
@@ -106,7 +91,7 @@ export class PersistedFormatError extends EpisodicError {
   /** The field that is wrong, when one is. */
   readonly field: string | undefined;
 
-  constructor(code: string, location: PersistedFormatLocation, message: string) {
+  constructor(code: PersistedFormatCode, location: PersistedFormatLocation, message: string) {
     super(code, message);
     this.file = location.file;
     this.line = location.line;

@@ -7,7 +7,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { EpisodicError, PersistedFormatError } from '../errors.js';
+import { EpisodicError } from '../errors/episodic-error.js';
+import { PersistedFormatError } from '../errors/input-errors.js';
 import type { Message } from '../message/message.js';
 import { FileSessionStore } from './file-session-store.js';
 

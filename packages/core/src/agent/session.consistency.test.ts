@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { TranscriptError } from '../errors.js';
+import { TranscriptError } from '../errors/input-errors.js';
 import type { Message, ToolMessage } from '../message/message.js';
 import { FileSessionStore } from '../store/file-session-store.js';
 import { MemorySessionStore } from '../store/memory-session-store.js';

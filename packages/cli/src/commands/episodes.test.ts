@@ -1,9 +1,9 @@
 import { createTokenCounter, type Message } from '@episodic/core';
 import { FRAMING } from '@episodic/core/internal';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EpisodeSummary } from './commands/episodes.js';
-import type { SectionTokens } from './section-tokens.js';
-import { fixtureDir, malformedText, runCli, transcriptText, twoEpisodes } from './testing/cli-harness.js';
+import type { EpisodeSummary } from './episodes.js';
+import type { SectionTokens } from '../section-tokens.js';
+import { fixtureDir, malformedText, runCli, transcriptText, twoEpisodes } from '../testing/cli-harness.js';
 
 interface EpisodesJson {
   source: string;

@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { FileReplayCache, type ReplayEntry } from '@episodic/core';
 import { openPGlite, PostgresReplayCache } from '@episodic/postgres';
 import { afterEach, describe, expect, it } from 'vitest';
-import { toolCallKey } from '../../core/src/reasoning/replay-cache/replay-cache.js';
-import { runCli } from './testing/cli-harness.js';
+import { toolCallKey } from '../../../core/src/reasoning/replay-cache/replay-cache.js';
+import { runCli } from '../testing/cli-harness.js';
 
 const directories: string[] = [];
 afterEach(async () => {
