@@ -5,7 +5,8 @@
 //   pause:   sends the first message; prints the pending approvals as JSON and exits.
 //   approve: approves <call id>, then dies by SIGKILL before resuming (a crash between approval and resume).
 //   reject:  rejects <call id> with a reason and exits normally.
-import { Agent, FileSessionStore } from '@episodic/core';
+import { Agent } from '@episodic/core';
+import { FileSessionStore } from '@episodic/core/node';
 import { scriptedModel } from '@episodic/core/testing';
 import { approvalScript, approvalTools } from './approval-script.mjs';
 

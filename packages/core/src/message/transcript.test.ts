@@ -5,7 +5,8 @@ import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { EpisodicError, TranscriptError } from '../errors.js';
 import type { Message } from './message.js';
-import { formatTranscript, parseTranscriptLine, readTranscript, writeTranscript } from './transcript.js';
+import { formatTranscript, parseTranscriptLine } from './transcript.js';
+import { readTranscript, writeTranscript } from './transcript-file.js';
 
 const sample: Message[] = [
   { role: 'system', content: 'You are a CI debugger.' },

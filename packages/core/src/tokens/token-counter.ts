@@ -1,5 +1,6 @@
 /**
- * Token counting with tiktoken. Counts are cached per part and per message object,
+ * Token counting with tiktoken's encodings (tiktoken on Node, js-tiktoken elsewhere,
+ * or the encoder you give). Counts are cached per part and per message object,
  * so within a session each message is tokenized once, when first seen (the agent
  * loop counts a message when it is appended), and packing costs only additions.
  *
@@ -7,12 +8,13 @@
  * so counting any string takes time linear in its length and never throws; long runs
  * of one character are cut inside and may count a token more per cut, never fewer.
  */
-import { get_encoding, type Tiktoken, type TiktokenEncoding } from 'tiktoken';
+// tiktoken on Node, js-tiktoken elsewhere (package.json `imports`).
+import { defaultEncoder } from '#default-encoder';
 import { Calibration } from './calibration.js';
 import { reasoningContentTokens, reportedShare } from './reasoning-tokens.js';
-import { InvalidArgumentError } from '../errors.js';
 import type { AssistantPart, Message, ToolResultPart, ToolSpec, UserPart } from '../message/message.js';
 import { countInChunks, type ChunkEncoder, TextTally } from './text-tally.js';
+import { checkEncodingName, type EncodingName, type TokenEncoder } from './token-encoder.js';
 
 /** Framing overhead in tokens, following OpenAI's published counting recipe. */
 export const FRAMING = {
@@ -65,27 +67,15 @@ export interface TokenCounter {
   remember?(owner: object, text: string, tokens: number): void;
 }
 
-/** The tiktoken encodings a counter can use. */
-export type EncodingName = 'o200k_base' | 'cl100k_base';
-
-const encoders = new Map<string, Tiktoken>();
-
-function encoder(name: EncodingName): Tiktoken {
-  let found = encoders.get(name);
-  if (!found) {
-    if (name !== 'o200k_base' && name !== 'cl100k_base') {
-      throw new InvalidArgumentError(`unknown encoding "${String(name)}": use o200k_base or cl100k_base`);
-    }
-    found = get_encoding(name as TiktokenEncoding);
-    encoders.set(name, found);
-  }
-  return found;
-}
-
 /** Options of {@link createTokenCounter}. */
 export interface TokenCounterOptions {
   /** Default `o200k_base`. */
   encoding?: EncodingName;
+  /**
+   * The tokenizer for that encoding. Default: tiktoken (WASM) on Node, js-tiktoken
+   * (pure JavaScript, the same ids; an optional peer to install) in browsers and edge runtimes.
+   */
+  encoder?: TokenEncoder;
   /** A calibration to share (e.g. one per model); default a new one at factor 1. */
   calibration?: Calibration;
 }
@@ -95,8 +85,8 @@ export interface TokenCounterOptions {
  * caches and calibration follow that session.
  */
 export function createTokenCounter(options: TokenCounterOptions = {}): TokenCounter {
-  const encoding = options.encoding ?? 'o200k_base';
-  const encode = chunkEncoder(encoder(encoding));
+  const encoding = checkEncodingName(options.encoding ?? 'o200k_base');
+  const encode = chunkEncoder(options.encoder ?? defaultEncoder(encoding));
   const counter = new CachingCounter(encoding, (text) => countInChunks(text, encode).tokens, options.calibration);
   counter.tally = (owner, text) => counter.tallyOf(owner, text, encode);
   counter.remember = (owner, _text, tokens) => counter.rememberCount(owner, tokens);
@@ -112,7 +102,9 @@ const MAX_REMEMBERED_CHUNKS = 1024;
  * least one byte, so the count stays at or above the truth). Chunks cut out of long
  * runs repeat (a megabyte of `=` is 5,000 equal chunks) and are remembered.
  */
-function chunkEncoder(tiktoken: Tiktoken): ChunkEncoder {
+const utf8 = new TextEncoder();
+
+function chunkEncoder(encoder: TokenEncoder): ChunkEncoder {
   const remembered = new Map<string, number>();
   return (chunk) => {
     if (chunk === '') return 0;
@@ -120,9 +112,9 @@ function chunkEncoder(tiktoken: Tiktoken): ChunkEncoder {
     if (known !== undefined) return known;
     let tokens: number;
     try {
-      tokens = tiktoken.encode_ordinary(chunk).length;
+      tokens = encoder.encode(chunk).length;
     } catch {
-      tokens = Buffer.byteLength(chunk, 'utf8');
+      tokens = utf8.encode(chunk).length;
     }
     if (chunk.length >= 64 && chunk.charCodeAt(0) === chunk.charCodeAt(chunk.length - 1)) {
       if (remembered.size >= MAX_REMEMBERED_CHUNKS) remembered.clear();
