@@ -64,7 +64,7 @@ describe('conventions', () => {
 
   it('keeps core folders importing one way only', () => {
     // A folder may import from the folders before it (and from the root's errors.ts), never after.
-    const layers = ['support', 'message', 'tokens', 'platform', 'packing', 'model', 'reasoning', 'store', 'loop', 'telemetry', 'ui-stream', 'testing'];
+    const layers = ['support', 'message', 'tokens', 'platform', 'model', 'packing', 'reasoning', 'store', 'loop', 'agent', 'telemetry', 'ui-stream', 'testing'];
     const coreRoot = 'packages/core/src/';
     const layerOf = (file: string) => {
       const folder = file.slice(coreRoot.length).split('/');

@@ -77,6 +77,7 @@ export type { SummaryRequest } from './packing/pack-summary.js';
 export { ModelError } from './model/model-adapter.js';
 export { generate } from './model/model-response.js';
 export type {
+  CacheBreakpoints,
   ModelAdapter,
   ModelErrorKind,
   ModelRequest,
@@ -121,10 +122,10 @@ export type { ApprovalDecision, ApprovalRecord, StoredApprovalDecision } from '.
 export { environmentSecrets, MIN_SECRET_LENGTH, REDACTED, SecretRedactor } from './support/secret-redactor.js';
 
 // loop: agents, sessions, tools, stop conditions and the events of a run.
-export { Agent } from './loop/agent.js';
-export type { AgentOptions, SessionOptions } from './loop/agent.js';
-export { Session } from './loop/session.js';
-export type { OutputOf, RunOptions, SessionInput } from './loop/session.js';
+export { Agent } from './agent/agent.js';
+export type { AgentOptions, SessionOptions } from './agent/agent.js';
+export { Session } from './agent/session.js';
+export type { OutputOf, RunOptions, SessionInput } from './agent/session.js';
 export type { EpisodeResult, FinishedEpisode, PausedEpisode, RunOutcome } from './loop/episode-result.js';
 export type { PackTuning, RetryOptions } from './loop/model-call.js';
 export { DEFAULT_SUMMARY_INSTRUCTIONS } from './loop/background-summarizer.js';
@@ -138,10 +139,10 @@ export type { SchemaIssue } from './support/schema-issue.js';
 // loop: people in the loop (tool approvals), structured answers, agents as tools.
 export { autoApprove, autoReject } from './loop/approvals.js';
 export type { ApprovalPolicy, ApprovalRequest } from './loop/approvals.js';
-export type { ApprovalTarget } from './loop/session-approvals.js';
+export type { ApprovalTarget } from './agent/session-approvals.js';
 export { DEFAULT_OUTPUT_RETRIES, FINAL_ANSWER_TOOL, StructuredOutputError } from './loop/structured-output.js';
-export { DEFAULT_AGENT_TOOL_INPUT } from './loop/agent-tool.js';
-export type { AgentToolOptions } from './loop/agent-tool.js';
+export { DEFAULT_AGENT_TOOL_INPUT } from './agent/agent-tool.js';
+export type { AgentToolOptions } from './agent/agent-tool.js';
 export { allOf, anyOf, hasToolCall, maxSteps } from './loop/stop-conditions.js';
 export type { StopCondition, StopContext } from './loop/stop-conditions.js';
 

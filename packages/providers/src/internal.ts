@@ -9,10 +9,10 @@
  * - The error classification table and its lookup, one sample per row.
  * - The reading back of arguments sent in a normalised schema's shape (`@episodic/tools` runs it).
  */
-export { resolveAnthropicProfile } from './anthropic/anthropic-profile.js';
-export { resolveGoogleProfile } from './google/google-profile.js';
-export { resolveCompatibleProfile } from './openai-compatible/openai-compatible-profile.js';
-export { resolveOpenAIProfile } from './openai-shared/openai-profile.js';
+export { resolveAnthropicProfile } from './profiles/anthropic-resolver.js';
+export { resolveGoogleProfile } from './profiles/google-resolver.js';
+export { resolveCompatibleProfile } from './profiles/openai-compatible-resolver.js';
+export { resolveOpenAIProfile } from './profiles/openai-resolver.js';
 export { anthropicProfiles } from './profiles/anthropic.js';
 export { googleProfiles } from './profiles/google.js';
 export { openaiProfiles } from './profiles/openai.js';

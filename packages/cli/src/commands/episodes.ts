@@ -13,7 +13,7 @@ import {
 import { type Command, ExitCode, parseCommandArgs } from '../command.js';
 import { importSummary } from '../import/import-session.js';
 import { readSessionSource, storeHelp, storeOptions } from '../store-source.js';
-import { renderEpisodesReport } from '../report/episodes-report.js';
+import { type EpisodeSummary, renderEpisodesReport } from '../report/episodes-report.js';
 import { assertNotInput, writeReport } from '../report/write-report.js';
 import { addSections, countSections, emptySections, type SectionTokens } from '../section-tokens.js';
 import { type Column, formatCount, formatTable, plural, preview } from '../text-table.js';
@@ -21,20 +21,7 @@ import { type Column, formatCount, formatTable, plural, preview } from '../text-
 /** Characters of the first user message shown in the table. */
 const firstTextWidth = 40;
 
-/** One episode as `--json` prints it. */
-export interface EpisodeSummary {
-  /** 0-based, as `splitEpisodes` numbers it (the table shows it 1-based). */
-  index: number;
-  /** True for messages before the first user message. */
-  preamble: boolean;
-  /** The first user message's text, in full; empty for a preamble. */
-  firstUserText: string;
-  messages: number;
-  /** Assistant messages: one per model call. */
-  steps: number;
-  toolCalls: number;
-  tokens: SectionTokens;
-}
+export type { EpisodeSummary } from '../report/episodes-report.js';
 
 const options = { json: { type: 'boolean' }, html: { type: 'string' }, ...storeOptions } as const;
 

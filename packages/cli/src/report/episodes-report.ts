@@ -3,10 +3,24 @@
  * a chart of tokens per episode by section and the episode table, on the same
  * self-contained page as the budget report.
  */
-import type { EpisodeSummary } from '../commands/episodes.js';
 import type { SectionTokens } from '../section-tokens.js';
 import { formatCount, plural, preview } from '../text-table.js';
 import { escapeHtml, renderPage } from './html-page.js';
+
+/** One episode as `--json` prints it. */
+export interface EpisodeSummary {
+  /** 0-based, as `splitEpisodes` numbers it (the table shows it 1-based). */
+  index: number;
+  /** True for messages before the first user message. */
+  preamble: boolean;
+  /** The first user message's text, in full; empty for a preamble. */
+  firstUserText: string;
+  messages: number;
+  /** Assistant messages: one per model call. */
+  steps: number;
+  toolCalls: number;
+  tokens: SectionTokens;
+}
 
 /** What the episodes page shows. */
 export interface EpisodesReportInput {

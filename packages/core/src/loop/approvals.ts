@@ -7,35 +7,11 @@
 import type { ApprovalDecision } from '../store/approval-record.js';
 import type { ToolApproval, ToolCallPart, ToolMessage } from '../message/message.js';
 import type { AgentTool, NeedsApproval } from './tool.js';
-import { parseToolArguments } from './tool-executor.js';
+import { parseToolArguments } from './tool-arguments.js';
 
-export type { ApprovalDecision } from '../store/approval-record.js';
+import type { ApprovalPolicy, ApprovalRequest } from './approval-policy.js';
 
-/** A tool call waiting for a person's decision. */
-export interface ApprovalRequest {
-  callId: string;
-  toolName: string;
-  /** The arguments the model gave (parsed, not yet validated). */
-  args: unknown;
-  /** The session whose transcript holds the call: a sub-agent's when the call came up through an agent tool. */
-  sessionId: string;
-}
-
-/**
- * Decides calls without a person: return a decision, or undefined to ask one (the
- * episode pauses). Meant for tests and for rules such as "read-only commands run".
- */
-export type ApprovalPolicy = (
-  request: ApprovalRequest,
-) => ApprovalDecision | undefined | Promise<ApprovalDecision | undefined>;
-
-/** An {@link ApprovalPolicy} that approves every call (tests, trusted sandboxes). */
-export const autoApprove: ApprovalPolicy = () => ({ decision: 'approved' });
-
-/** An {@link ApprovalPolicy} that rejects every call with `reason`. */
-export function autoReject(reason = 'Rejected by the approval policy.'): ApprovalPolicy {
-  return () => ({ decision: 'rejected', reason });
-}
+export { type ApprovalDecision, type ApprovalPolicy, type ApprovalRequest, autoApprove, autoReject } from './approval-policy.js';
 
 /** A decision and who made it. */
 export interface MadeDecision {

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { words } from '../../../../test/support/transcripts.js';
-import { Agent, type AgentOptions } from './agent.js';
+import { Agent, type AgentOptions } from '../agent/agent.js';
 import type { AgentEvent } from './agent-events.js';
 import { FileSessionStore } from '../store/file-session-store.js';
 import type { ModelRequest } from '../model/model-adapter.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Agent } from './agent.js';
+import { Agent } from '../agent/agent.js';
 import { MemorySessionStore } from '../store/memory-session-store.js';
 import type { AssistantMessage } from '../message/message.js';
 import { type ModelAdapter, ModelError } from '../model/model-adapter.js';

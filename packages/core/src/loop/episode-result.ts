@@ -7,7 +7,7 @@ import type { EpisodeReasoningReport } from '../reasoning/stats/reasoning-report
 import type { UsageTotals } from '../model/usage-totals.js';
 import { assistantText } from '../message/message.js';
 import type { ApprovalRequest } from './approvals.js';
-import type { NextStep } from './run-loop.js';
+import type { NextStep } from './loop-types.js';
 
 /** What every run's outcome tells. */
 export interface RunOutcome {

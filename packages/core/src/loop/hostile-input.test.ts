@@ -9,7 +9,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Agent } from './agent.js';
+import { Agent } from '../agent/agent.js';
 import { ContextOverflowError, EpisodicError } from '../errors.js';
 import { FileSessionStore } from '../store/file-session-store.js';
 import type { ModelRequest } from '../model/model-adapter.js';

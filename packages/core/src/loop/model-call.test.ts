@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Agent } from './agent.js';
+import { Agent } from '../agent/agent.js';
 import type { AgentEvent } from './agent-events.js';
 import { ModelError } from '../model/model-adapter.js';
 import { asModelError, OVERFLOW_REPACK_FACTOR, retryDelay } from './model-call.js';

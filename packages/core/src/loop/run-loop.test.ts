@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Agent } from './agent.js';
+import { Agent } from '../agent/agent.js';
 import { RunAbortedError } from './agent-errors.js';
 import type { AgentEvent } from './agent-events.js';
 import { MemorySessionStore } from '../store/memory-session-store.js';

@@ -11,78 +11,27 @@
  * a crash (at least once, never zero times).
  */
 import { episodeUnfinished, unansweredToolCalls } from '../message/episodes.js';
-import type { ApprovalPolicy, ApprovalRequest, LoopApprovals } from './approvals.js';
 import { RunAbortedError } from './agent-errors.js';
-import type { AgentEvent, AgentEventHandler } from './agent-events.js';
 import { savableAssistantMessage } from './checked-message.js';
 import {
   type AssistantMessage,
   isEpisodeStart,
   type Message,
-  type ToolCallPart,
   type ToolMessage,
   toolCallsOf,
   type Usage,
   type UserMessage,
 } from '../message/message.js';
-import type { StopReason } from '../model/model-adapter.js';
-import { callModel, type ModelCallSettings } from './model-call.js';
-import type { Pricing } from '../model/model-profile.js';
+import { callModel } from './model-call.js';
+import type { LoopSession, LoopSettings, NextStep } from './loop-types.js';
 import { checkMessageFits, prepareForPacking } from '../packing/pack-context.js';
-import type { PackState } from '../packing/pack-types.js';
-import type { ReplayCache } from '../reasoning/replay-cache/replay-cache.js';
 import { ReasoningReporter } from '../reasoning/stats/reasoning-report.js';
 import { captureForReplay } from '../reasoning/replay-cache/replay-capture.js';
-import { appendFinishedSummaries, type BackgroundSummarizer, type SummarizerOptions } from './background-summarizer.js';
-import type { StopCondition } from './stop-conditions.js';
-import type { AgentTool } from './tool.js';
+import { appendFinishedSummaries } from './background-summarizer.js';
 import { resultsOf, runToolBatch } from './tool-batch.js';
 import { type EpisodeResult, episodeResult } from './episode-result.js';
-import { AnswerCheck, type OutputSettings } from './structured-output.js';
+import { AnswerCheck } from './structured-output.js';
 import { addSubSessionUsage, addUsage, emptyUsageTotals, estimateCost } from '../model/usage-totals.js';
-
-/** Everything the loop needs that does not change between episodes. */
-export interface LoopSettings extends ModelCallSettings {
-  tools: ReadonlyMap<string, AgentTool>;
-  stopWhen: StopCondition;
-  maxConcurrency: number | undefined;
-  toolTimeoutMs: number | undefined;
-  /** Prices for the cost estimate, usually from the adapter's profile. */
-  pricing: Pricing | undefined;
-  /** Captures the reasoning of every answer for histories that come back without it; off when undefined. */
-  replayCache?: ReplayCache | undefined;
-  /** Decides calls that need approval before a person is asked; undefined asks for all of them. */
-  approvalPolicy?: ApprovalPolicy | undefined;
-  /** The structured answer this run must give (see `withOutput`); none when undefined. */
-  output?: OutputSettings | undefined;
-  /** Summaries of evicted episodes, written in the background by each session; off when undefined. */
-  summarizer?: SummarizerOptions | undefined;
-}
-
-/** The session side of a run: its transcript, where to persist it, where events go. */
-export interface LoopSession {
-  id: string;
-  /** The transcript; the loop appends to it after each successful persist. */
-  messages: Message[];
-  packState: PackState | undefined;
-  persist(messages: readonly Message[]): Promise<void>;
-  saveState(state: PackState): Promise<void>;
-  emit: AgentEventHandler;
-  /** Events about the session itself (load warnings, restored reasoning), emitted after `episode-start` and cleared. */
-  notices?: AgentEvent[];
-  /** Decisions on calls that need approval; without it such calls wait for the policy only. */
-  approvals?: LoopApprovals;
-  /** Writes summaries of evicted episodes in the background; off when undefined. */
-  summarizer?: BackgroundSummarizer | undefined;
-}
-
-/** What the loop does next. */
-export type NextStep =
-  | { type: 'call-model' }
-  | { type: 'run-tools'; message: AssistantMessage; calls: ToolCallPart[]; stopReason: StopReason | undefined }
-  | { type: 'final'; message: AssistantMessage | undefined }
-  | { type: 'stop'; message: AssistantMessage }
-  | { type: 'paused'; message: AssistantMessage; pending: ApprovalRequest[] };
 
 /**
  * Runs one episode: with `input`, a new one; without, whatever the transcript's

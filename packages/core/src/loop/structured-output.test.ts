@@ -1,6 +1,6 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
-import { Agent } from './agent.js';
+import { Agent } from '../agent/agent.js';
 import { maxSteps } from './stop-conditions.js';
 import { StructuredOutputError } from './structured-output.js';
 import type { Message, ToolMessage } from '../message/message.js';

@@ -16,10 +16,12 @@ import { EpisodicError } from '../errors.js';
 import type { AssistantMessage, Message, ToolMessage, UserMessage } from '../message/message.js';
 import { assistantText, toolCallsOf, toolResultText } from '../message/message.js';
 import type { OutputFormat } from '../model/model-adapter.js';
-import { type JsonSchema, toolInputSchema } from '../support/json-schema.js';
+import { toolInputSchema } from '../support/json-schema.js';
 import { describeIssues, type SchemaIssue } from '../support/schema-issue.js';
 import { InvalidArgumentError } from '../errors.js';
-import type { LoopSettings, NextStep } from './run-loop.js';
+import type { LoopSettings, NextStep, OutputSettings } from './loop-types.js';
+
+export type { OutputSettings } from './loop-types.js';
 import type { AgentTool } from './tool.js';
 import { ToolInputError } from './tool-input-error.js';
 
@@ -27,14 +29,6 @@ import { ToolInputError } from './tool-input-error.js';
 export const FINAL_ANSWER_TOOL = 'final_answer';
 /** Failed checks fed back to the model before the run fails, when `outputRetries` is not given. */
 export const DEFAULT_OUTPUT_RETRIES = 2;
-
-/** What a run that asks for a structured answer needs. */
-export interface OutputSettings {
-  schema: z.ZodType;
-  jsonSchema: JsonSchema;
-  mode: 'native' | 'tool';
-  retries: number;
-}
 
 /** Why a structured answer could not be had. */
 export class StructuredOutputError extends EpisodicError {

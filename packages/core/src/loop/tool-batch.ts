@@ -6,7 +6,7 @@
  */
 import type { AssistantMessage, Message, ToolCallPart, ToolMessage } from '../message/message.js';
 import { type ApprovalRequest, approvedResult, gateToolCalls, type GatedCalls, rejectedResult } from './approvals.js';
-import type { LoopSession, LoopSettings } from './run-loop.js';
+import type { LoopSession, LoopSettings } from './loop-types.js';
 import { executeToolCalls } from './tool-executor.js';
 
 /** What a batch left: results to persist, calls still waiting, and an event handler's failure to raise after persisting. */

@@ -13,7 +13,10 @@
  */
 import { EpisodicError } from '../errors.js';
 import type { ToolCallPart, ToolMessage } from '../message/message.js';
-import type { ApprovalPolicy, ApprovalRequest } from './approvals.js';
+import type { ApprovalPolicy, ApprovalRequest } from './approval-policy.js';
+import { parseToolArguments } from './tool-arguments.js';
+
+export { type ParsedArguments, parseToolArguments } from './tool-arguments.js';
 import type { AgentTool, ToolContext, ToolOutput } from './tool.js';
 
 /** Default per-call timeout when neither the tool nor the caller sets one. */
@@ -138,28 +141,6 @@ export async function executeToolCall(call: ToolCallPart, options: ToolExecution
   } finally {
     clearTimeout(timer);
   }
-}
-
-/** A call's arguments as the tool will get them, or why it will not run. */
-export type ParsedArguments = { ok: true; value: unknown } | { ok: false; message: string };
-
-/** The arguments a tool receives for `call` (see the module comment), or the error result's message. */
-export function parseToolArguments(call: ToolCallPart): ParsedArguments {
-  if (call.args === undefined || call.args === null) return { ok: true, value: {} };
-  if (typeof call.args !== 'string') return { ok: true, value: call.args };
-  let value: unknown;
-  try {
-    value = JSON.parse(call.args);
-  } catch (error) {
-    return {
-      ok: false,
-      message: `Invalid JSON arguments for tool "${call.name}" (${(error as Error).message}). Send the arguments as one JSON object.`,
-    };
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return { ok: false, message: `Arguments for tool "${call.name}" must be a JSON object.` };
-  }
-  return { ok: true, value };
 }
 
 /** Settles with the tool's promise, or rejects as soon as `signal` aborts (a tool may ignore its signal). */

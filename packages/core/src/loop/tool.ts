@@ -5,7 +5,7 @@
 import type { SubSessionReference, ToolSpec } from '../message/message.js';
 import type { ApprovalDecision } from '../store/approval-record.js';
 import { InvalidArgumentError } from '../errors.js';
-import type { ApprovalPolicy, ApprovalRequest } from './approvals.js';
+import type { ApprovalPolicy, ApprovalRequest } from './approval-policy.js';
 
 // The names every provider accepts: OpenAI and Anthropic allow [a-zA-Z0-9_-]{1,64};
 // Gemini also wants a letter or `_` first.

@@ -5,7 +5,16 @@
 import { EpisodicError } from '../errors.js';
 import type { AssistantMessage, Message, ModelRef, ToolSpec, Usage } from '../message/message.js';
 import type { ModelProfile } from './model-profile.js';
-import type { PackStats } from '../packing/pack-types.js';
+
+/**
+ * Suggested prompt-cache breakpoints: `prefix` (after system and tools) and indexes
+ * into the packed messages, ascending. The packer computes them; adapters whose API
+ * takes explicit breakpoints place them.
+ */
+export interface CacheBreakpoints {
+  prefix: boolean;
+  messages: number[];
+}
 
 /** Why the model stopped. */
 export type StopReason = 'stop' | 'tool-calls' | 'max-tokens' | 'content-filter' | 'error' | 'other';
@@ -33,7 +42,7 @@ export interface ModelRequest {
   tools?: readonly ToolSpec[];
   maxOutputTokens?: number;
   /** Where the packer suggests cache breakpoints (used by Anthropic-style caching). */
-  cacheBreakpoints?: PackStats['cacheBreakpoints'];
+  cacheBreakpoints?: CacheBreakpoints;
   /** Options for this provider only; unknown keys give a warning event, not an error. */
   providerOptions?: Record<string, unknown>;
   /** The final answer's JSON format, for adapters with native structured output (see {@link OutputFormat}). */

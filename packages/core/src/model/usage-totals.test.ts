@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Agent } from '../loop/agent.js';
+import { Agent } from '../agent/agent.js';
 import { MemorySessionStore } from '../store/memory-session-store.js';
 import type { Message } from '../message/message.js';
 import { scriptedModel } from '../testing/scripted-model.js';

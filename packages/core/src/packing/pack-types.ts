@@ -3,6 +3,7 @@
  */
 import type { Message, ModelMessage, ToolSpec } from '../message/message.js';
 import type { Retention } from '../message/retention.js';
+import type { CacheBreakpoints } from '../model/model-adapter.js';
 import type { SummaryRequest } from './pack-summary.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 
@@ -96,7 +97,7 @@ export interface PackStats {
    * indexes into the packed messages (last message of the head, last message of
    * past history, last message), ascending.
    */
-  cacheBreakpoints: { prefix: boolean; messages: number[] };
+  cacheBreakpoints: CacheBreakpoints;
   /** Tokens at the start of this call that are byte-identical to the previous call's (predicted cache reuse). */
   prefixReuseTokens: number;
 }

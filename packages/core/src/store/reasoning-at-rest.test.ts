@@ -2,7 +2,7 @@ import { access, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Agent } from '../loop/agent.js';
+import { Agent } from '../agent/agent.js';
 import type { AgentEvent } from '../loop/agent-events.js';
 import { FileSessionStore } from './file-session-store.js';
 import type { Message } from '../message/message.js';

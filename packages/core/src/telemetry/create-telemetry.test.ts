@@ -15,7 +15,7 @@ import {
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Agent } from '../loop/agent.js';
+import { Agent } from '../agent/agent.js';
 import type { AgentTool } from '../loop/tool.js';
 import { scriptedModel } from '../testing/scripted-model.js';
 import { createTelemetry, type TelemetryOptions } from './create-telemetry.js';

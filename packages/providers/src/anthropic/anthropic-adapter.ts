@@ -26,7 +26,7 @@ import { placeCacheBreakpoints } from './anthropic-cache-control.js';
 import { mapAnthropicError } from './anthropic-error.js';
 import { anthropicOutputFormat } from './anthropic-output-format.js';
 import { prepareAnthropicTools } from './anthropic-prepare-tools.js';
-import { resolveAnthropicProfile } from './anthropic-profile.js';
+import { resolveAnthropicProfile } from '../profiles/anthropic-resolver.js';
 import { mapAnthropicStream } from './anthropic-stream.js';
 import { buildThinkingParams, type MissingThinkingCause } from './anthropic-thinking.js';
 import {

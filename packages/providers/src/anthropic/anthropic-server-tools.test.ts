@@ -6,7 +6,7 @@
 import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
 import type { ModelStreamEvent } from '@episodic/core';
 import { describe, expect, it } from 'vitest';
-import { resolveAnthropicProfile } from './anthropic-profile.js';
+import { resolveAnthropicProfile } from '../profiles/anthropic-resolver.js';
 import { mapAnthropicStream } from './anthropic-stream.js';
 import { convertToAnthropicMessages } from './convert-to-anthropic-messages.js';
 

@@ -25,7 +25,7 @@ import { convertToGoogleMessages } from './convert-to-google-messages.js';
 import { mapGoogleError } from './google-error.js';
 import { googleOutputConfig } from './google-output-format.js';
 import { prepareGoogleTools } from './google-prepare-tools.js';
-import { resolveGoogleProfile } from './google-profile.js';
+import { resolveGoogleProfile } from '../profiles/google-resolver.js';
 import { mapGoogleStream } from './google-stream.js';
 import { buildThinkingConfig } from './google-thinking.js';
 

@@ -13,7 +13,7 @@ import type OpenAI from 'openai';
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import type { OpenAIReasoningEffort } from '../openai-responses/openai-responses-adapter.js';
 import type { OpenAIProfile } from '../profiles/openai.js';
-import { resolveOpenAIProfile } from '../openai-shared/openai-profile.js';
+import { resolveOpenAIProfile } from '../profiles/openai-resolver.js';
 import { openAIClient, openAIStreamError } from '../openai-shared/openai-client.js';
 import { openAIJsonSchemaFormat } from '../openai-shared/openai-output-format.js';
 import { apiKeysOf } from '../shared/missing-api-key-error.js';

@@ -29,7 +29,7 @@ import {
 } from '../shared/provider-adapter.js';
 import { type CompatibleCapabilities, resolveCompatibleCapabilities } from './openai-compatible-capabilities.js';
 import { mapOpenAICompatibleError, withWrappedErrorBodies } from './openai-compatible-error.js';
-import { resolveCompatibleProfile } from './openai-compatible-profile.js';
+import { resolveCompatibleProfile } from '../profiles/openai-compatible-resolver.js';
 
 /** Per-call settings, also accepted in `request.providerOptions`. */
 export interface OpenAICompatibleCallSettings {

@@ -12,7 +12,7 @@ import type { ModelRef, ModelRequest } from '@episodic/core';
 import type OpenAI from 'openai';
 import type { ResponseCreateParamsStreaming } from 'openai/resources/responses/responses';
 import type { OpenAIProfile } from '../profiles/openai.js';
-import { resolveOpenAIProfile } from '../openai-shared/openai-profile.js';
+import { resolveOpenAIProfile } from '../profiles/openai-resolver.js';
 import { openAIClient, openAIStreamError } from '../openai-shared/openai-client.js';
 import { openAIJsonSchemaFormat } from '../openai-shared/openai-output-format.js';
 import { apiKeysOf } from '../shared/missing-api-key-error.js';
@@ -28,21 +28,14 @@ import { convertToOpenAIResponsesMessages } from './convert-to-openai-responses-
 import { mapOpenAIResponsesError } from './openai-responses-error.js';
 import { prepareOpenAIResponsesTools } from './openai-responses-prepare-tools.js';
 import { mapOpenAIResponsesStream } from './openai-responses-stream.js';
+import type { OpenAIResponsesCallSettings } from './openai-responses-settings.js';
 import { buildReasoningParams } from './openai-responses-thinking.js';
 
-/** `reasoning.effort` values. */
-export type OpenAIReasoningEffort = 'none' | 'minimal' | 'low' | 'medium' | 'high' | 'xhigh';
-/** `reasoning.summary` values. */
-export type OpenAIReasoningSummary = 'auto' | 'concise' | 'detailed';
-
-/** Per-call settings, also accepted in `request.providerOptions`. */
-export interface OpenAIResponsesCallSettings {
-  reasoningEffort?: OpenAIReasoningEffort;
-  /** Default `auto` for reasoning models, so summaries stream as reasoning deltas. */
-  reasoningSummary?: OpenAIReasoningSummary;
-  /** Improves cache routing for requests that share a long prefix. */
-  promptCacheKey?: string;
-}
+export type {
+  OpenAIReasoningEffort,
+  OpenAIReasoningSummary,
+  OpenAIResponsesCallSettings,
+} from './openai-responses-settings.js';
 
 /** Options of {@link createOpenAIResponsesAdapter}. */
 export interface OpenAIResponsesAdapterOptions extends OpenAIResponsesCallSettings {

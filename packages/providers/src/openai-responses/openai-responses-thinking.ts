@@ -9,7 +9,7 @@
 import type { Reasoning } from 'openai/resources/shared';
 import type { ResponseIncludable } from 'openai/resources/responses/responses';
 import type { OpenAIProfile } from '../profiles/openai.js';
-import type { OpenAIResponsesCallSettings } from './openai-responses-adapter.js';
+import type { OpenAIResponsesCallSettings } from './openai-responses-settings.js';
 
 /** The fields to put on the request body, and what to tell the caller. */
 export interface ReasoningParams {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Agent } from '../../loop/agent.js';
+import { Agent } from '../../agent/agent.js';
 import type { AgentEvent } from '../../loop/agent-events.js';
 import { MemorySessionStore } from '../../store/memory-session-store.js';
 import { countContext } from '../../packing/pack-context.js';

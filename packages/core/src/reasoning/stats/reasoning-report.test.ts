@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Agent } from '../../loop/agent.js';
+import { Agent } from '../../agent/agent.js';
 import type { AgentEvent } from '../../loop/agent-events.js';
 import { scriptedModel } from '../../testing/scripted-model.js';
 import { createApproximateCounter } from '../../tokens/token-counter.js';

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Agent } from './agent.js';
-import { RunAbortedError } from './agent-errors.js';
-import { autoApprove } from './approvals.js';
+import { RunAbortedError } from '../loop/agent-errors.js';
+import { autoApprove } from '../loop/approvals.js';
 import { MemorySessionStore } from '../store/memory-session-store.js';
 import type { Message, ToolMessage } from '../message/message.js';
 import { scriptedModel } from '../testing/scripted-model.js';
-import type { AgentTool } from './tool.js';
+import type { AgentTool } from '../loop/tool.js';
 
 const ran: string[] = [];
 const grep: AgentTool = {

@@ -4,7 +4,7 @@
  * brings; a configured replay cache then restores reasoning the transcript lacks;
  * whatever the model's retention would send but is still missing becomes a warning.
  */
-import type { AgentEvent } from './agent-events.js';
+import type { AgentEvent } from '../loop/agent-events.js';
 import { InvalidArgumentError } from '../errors.js';
 import type { Message, ModelRef } from '../message/message.js';
 import type { Retention } from '../message/retention.js';

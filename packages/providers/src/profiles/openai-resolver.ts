@@ -3,8 +3,8 @@
  * one profile resolution for `openai`, with the OpenAI fields checked and
  * defaulted (a user override or a user table row may leave them out).
  */
-import type { OpenAIProfile } from '../profiles/openai.js';
-import { resolveProfile } from '../profiles/index.js';
+import type { OpenAIProfile } from './openai.js';
+import { resolveProfile } from './index.js';
 
 /** Resolves the profile for an OpenAI `model` with the user's `overrides`. */
 export function resolveOpenAIProfile(model: string, overrides: Partial<OpenAIProfile> = {}): OpenAIProfile {

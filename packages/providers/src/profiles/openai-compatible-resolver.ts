@@ -6,12 +6,12 @@
  * its key from `<PROVIDER>_API_KEY`; its base URL must come from the options.
  */
 import type { ReasoningField } from '@episodic/core';
-import { resolveProfile } from '../profiles/index.js';
+import { resolveProfile } from './index.js';
 import {
   type CompatibleProfile,
   type EffortParameter,
   openaiCompatibleProfiles,
-} from '../profiles/openai-compatible.js';
+} from './openai-compatible.js';
 
 const reasoningFields: readonly ReasoningField[] = [
   'reasoning_content',

@@ -3,13 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Agent } from './agent.js';
-import { SessionBusyError } from './agent-errors.js';
-import type { AgentEvent } from './agent-events.js';
+import { SessionBusyError } from '../loop/agent-errors.js';
+import type { AgentEvent } from '../loop/agent-events.js';
 import { MemorySessionStore } from '../store/memory-session-store.js';
 import { FileSessionStore } from '../store/file-session-store.js';
 import type { Message, UserMessage } from '../message/message.js';
 import { scriptedModel } from '../testing/scripted-model.js';
-import type { AgentTool } from './tool.js';
+import type { AgentTool } from '../loop/tool.js';
 
 const ran: string[] = [];
 const lookup: AgentTool = {

@@ -20,13 +20,12 @@ import { assistantText } from '../message/message.js';
 import { MemorySessionStore } from '../store/memory-session-store.js';
 import { type SessionStore, assertSessionId } from '../store/session-store.js';
 import { addUsage, emptyUsageTotals } from '../model/usage-totals.js';
-import type { Agent } from './agent.js';
-import type { AgentEventHandler } from './agent-events.js';
-import type { ApprovalPolicy } from './approvals.js';
-import type { EpisodeResult } from './episode-result.js';
+import type { AgentEventHandler } from '../loop/agent-events.js';
+import type { ApprovalPolicy } from '../loop/approvals.js';
+import type { EpisodeResult } from '../loop/episode-result.js';
 import type { RunOptions, Session, SessionInput } from './session.js';
-import { type AgentTool, assertToolName, type NeedsApproval, type ToolContext, type ToolOutput } from './tool.js';
-import { ToolInputError } from './tool-input-error.js';
+import { type AgentTool, assertToolName, type NeedsApproval, type ToolContext, type ToolOutput } from '../loop/tool.js';
+import { ToolInputError } from '../loop/tool-input-error.js';
 
 /** The input of an agent tool when none is given: the task in words. */
 export const DEFAULT_AGENT_TOOL_INPUT = z.object({
@@ -61,7 +60,8 @@ export interface AgentToolOptions<Input extends z.ZodType = typeof DEFAULT_AGENT
 
 /** What the agent tool needs of its agent (kept narrow so the agent's internals stay its own). */
 export interface SubAgent {
-  readonly agent: Agent;
+  /** Opens (or creates) one of the sub-agent's sessions: `Agent.session`, narrowed to what the tool uses. */
+  readonly agent: { session(options: { id: string; store: SessionStore }): Promise<Session> };
   /** The sub-agent's own approval policy; the caller's applies only when it has none. */
   readonly approvalPolicy: ApprovalPolicy | undefined;
   readonly store: SessionStore | undefined;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Agent } from './agent.js';
-import type { AgentEvent } from './agent-events.js';
+import type { AgentEvent } from '../loop/agent-events.js';
 import { MemorySessionStore } from '../store/memory-session-store.js';
 import type { ToolSpec } from '../message/message.js';
 import { countContext } from '../packing/pack-context.js';

@@ -3,8 +3,8 @@
  * overrides on top, and Google-specific fields checked and defaulted.
  */
 import type { ModelProfile } from '@episodic/core';
-import type { GoogleModelProfile, GoogleThinkingSetting } from '../profiles/google.js';
-import { resolveProfile } from '../profiles/index.js';
+import type { GoogleModelProfile, GoogleThinkingSetting } from './google.js';
+import { resolveProfile } from './index.js';
 
 const defaultPlaceholder = 'skip_thought_signature_validator';
 

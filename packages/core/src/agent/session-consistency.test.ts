@@ -13,8 +13,8 @@ import { FileSessionStore } from '../store/file-session-store.js';
 import { MemorySessionStore } from '../store/memory-session-store.js';
 import { scriptedModel } from '../testing/scripted-model.js';
 import { Agent } from './agent.js';
-import type { AgentEvent } from './agent-events.js';
-import type { AgentTool } from './tool.js';
+import type { AgentEvent } from '../loop/agent-events.js';
+import type { AgentTool } from '../loop/tool.js';
 
 const user: Message = { role: 'user', content: 'go' };
 const call: Message = { role: 'assistant', content: [{ type: 'tool-call', id: 'a', name: 't', args: {} }] };

@@ -3,8 +3,8 @@
  * user overrides on top, and Anthropic-specific fields checked and defaulted.
  */
 import { InvalidArgumentError, type ModelProfile } from '@episodic/core';
-import type { AnthropicModelProfile, AnthropicThinkingSetting } from '../profiles/anthropic.js';
-import { resolveProfile } from '../profiles/index.js';
+import type { AnthropicModelProfile, AnthropicThinkingSetting } from './anthropic.js';
+import { resolveProfile } from './index.js';
 import { anthropicToolCallIdRule, type ToolCallIdRule } from '../shared/tool-call-id.js';
 
 function isThinkingSetting(value: unknown): value is AnthropicThinkingSetting {

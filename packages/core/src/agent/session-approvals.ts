@@ -9,9 +9,9 @@ import { unansweredToolCalls } from '../message/episodes.js';
 import type { Message, ToolCallPart } from '../message/message.js';
 import type { ApprovalRecord, StoredApprovalDecision } from '../store/approval-record.js';
 import type { SessionStore, WriteOptions } from '../store/session-store.js';
-import { type ApprovalDecision, type ApprovalRequest, approvalRequest, type LoopApprovals } from './approvals.js';
-import type { AgentTool } from './tool.js';
-import { parseToolArguments } from './tool-executor.js';
+import { type ApprovalDecision, type ApprovalRequest, approvalRequest, type LoopApprovals } from '../loop/approvals.js';
+import type { AgentTool } from '../loop/tool.js';
+import { parseToolArguments } from '../loop/tool-arguments.js';
 
 /** Which call a decision is for: its id, or the request itself (needed when two sessions' calls share an id). */
 export type ApprovalTarget = string | Pick<ApprovalRequest, 'callId' | 'sessionId'>;

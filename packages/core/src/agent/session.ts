@@ -4,18 +4,19 @@
  */
 import { SessionBusyError, SessionConflictError } from '../store/session-errors.js';
 import { acquireWriter } from '../store/session-writer.js';
-import type { AgentEvent, AgentEventHandler } from './agent-events.js';
-import { BackgroundSummarizer } from './background-summarizer.js';
+import type { AgentEvent, AgentEventHandler } from '../loop/agent-events.js';
+import { BackgroundSummarizer } from '../loop/background-summarizer.js';
 import { InvalidArgumentError } from '../errors.js';
 import type { Message, UserMessage, UserPart } from '../message/message.js';
 import type { PackState } from '../packing/pack-types.js';
 import type { ReasoningAtRest } from '../store/reasoning-at-rest.js';
 import { type SessionReasoningSummary, summarizeReasoning } from '../reasoning/stats/reasoning-report.js';
 import type { z } from 'zod';
-import type { EpisodeResult } from './episode-result.js';
-import { type LoopSettings, pendingStep, runEpisode } from './run-loop.js';
-import { withOutput } from './structured-output.js';
-import type { ApprovalPolicy, ApprovalRequest } from './approvals.js';
+import type { EpisodeResult } from '../loop/episode-result.js';
+import type { LoopSettings } from '../loop/loop-types.js';
+import { pendingStep, runEpisode } from '../loop/run-loop.js';
+import { withOutput } from '../loop/structured-output.js';
+import type { ApprovalPolicy, ApprovalRequest } from '../loop/approvals.js';
 import type { ApprovalTarget, SessionApprovals } from './session-approvals.js';
 import type { OpenedSession } from './session-open.js';
 import type { SessionLease, SessionStore, TornLine } from '../store/session-store.js';

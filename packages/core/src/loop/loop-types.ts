@@ -1,0 +1,69 @@
+/**
+ * The types the step loop shares with its helpers (tool batches, structured output,
+ * episode results) and with the session that drives it. They live apart from
+ * `run-loop.ts` so that those helpers need not import the loop itself.
+ */
+import type { ApprovalPolicy, ApprovalRequest, LoopApprovals } from './approvals.js';
+import type { AgentEvent, AgentEventHandler } from './agent-events.js';
+import type { AssistantMessage, Message, ToolCallPart } from '../message/message.js';
+import type { StopReason } from '../model/model-adapter.js';
+import type { ModelCallSettings } from './model-call.js';
+import type { Pricing } from '../model/model-profile.js';
+import type { PackState } from '../packing/pack-types.js';
+import type { ReplayCache } from '../reasoning/replay-cache/replay-cache.js';
+import type { BackgroundSummarizer, SummarizerOptions } from './background-summarizer.js';
+import type { StopCondition } from './stop-conditions.js';
+import type { AgentTool } from './tool.js';
+import type { JsonSchema } from '../support/json-schema.js';
+import type { z } from 'zod';
+
+/** Everything the loop needs that does not change between episodes. */
+export interface LoopSettings extends ModelCallSettings {
+  tools: ReadonlyMap<string, AgentTool>;
+  stopWhen: StopCondition;
+  maxConcurrency: number | undefined;
+  toolTimeoutMs: number | undefined;
+  /** Prices for the cost estimate, usually from the adapter's profile. */
+  pricing: Pricing | undefined;
+  /** Captures the reasoning of every answer for histories that come back without it; off when undefined. */
+  replayCache?: ReplayCache | undefined;
+  /** Decides calls that need approval before a person is asked; undefined asks for all of them. */
+  approvalPolicy?: ApprovalPolicy | undefined;
+  /** The structured answer this run must give (see `withOutput`); none when undefined. */
+  output?: OutputSettings | undefined;
+  /** Summaries of evicted episodes, written in the background by each session; off when undefined. */
+  summarizer?: SummarizerOptions | undefined;
+}
+
+/** The session side of a run: its transcript, where to persist it, where events go. */
+export interface LoopSession {
+  id: string;
+  /** The transcript; the loop appends to it after each successful persist. */
+  messages: Message[];
+  packState: PackState | undefined;
+  persist(messages: readonly Message[]): Promise<void>;
+  saveState(state: PackState): Promise<void>;
+  emit: AgentEventHandler;
+  /** Events about the session itself (load warnings, restored reasoning), emitted after `episode-start` and cleared. */
+  notices?: AgentEvent[];
+  /** Decisions on calls that need approval; without it such calls wait for the policy only. */
+  approvals?: LoopApprovals;
+  /** Writes summaries of evicted episodes in the background; off when undefined. */
+  summarizer?: BackgroundSummarizer | undefined;
+}
+
+/** What the loop does next. */
+export type NextStep =
+  | { type: 'call-model' }
+  | { type: 'run-tools'; message: AssistantMessage; calls: ToolCallPart[]; stopReason: StopReason | undefined }
+  | { type: 'final'; message: AssistantMessage | undefined }
+  | { type: 'stop'; message: AssistantMessage }
+  | { type: 'paused'; message: AssistantMessage; pending: ApprovalRequest[] };
+
+/** What a run that asks for a structured answer needs. */
+export interface OutputSettings {
+  schema: z.ZodType;
+  jsonSchema: JsonSchema;
+  mode: 'native' | 'tool';
+  retries: number;
+}
