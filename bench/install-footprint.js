@@ -60,9 +60,15 @@ export async function footprint(folder) {
   return { bytes, packages };
 }
 
-/** Median of `runs` fresh-process timings of importing `specifiers` in `folder`, in ms. */
-export async function importMs(folder, specifiers, runs = 5) {
-  const script = `const t = performance.now(); ${specifiers.map((name) => `await import(${JSON.stringify(name)});`).join(' ')} console.log(performance.now() - t);`;
+/**
+ * Median of `runs` fresh-process timings of importing `specifiers` in `folder`, in ms;
+ * with `then`, of running that code after the imports instead (e.g. a first token count).
+ */
+export async function importMs(folder, specifiers, runs = 5, then = undefined) {
+  const imports = specifiers.map((name, index) => `const m${index} = await import(${JSON.stringify(name)});`).join(' ');
+  const script = then
+    ? `${imports} const t = performance.now(); ${then} console.log(performance.now() - t);`
+    : `const t = performance.now(); ${imports} console.log(performance.now() - t);`;
   const times = [];
   for (let index = 0; index < runs; index += 1) {
     times.push(Number(await command(process.execPath, ['--input-type=module', '-e', script], folder)));

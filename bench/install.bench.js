@@ -53,6 +53,18 @@ export default async function installBench() {
       imports: ['@episodic/core', '@episodic/providers/openai'],
       agent: episodicAgent,
     },
+    {
+      // What a browser build needs on top: js-tiktoken, core's optional peer for counting outside Node.
+      label: 'core-openai-js-tiktoken',
+      dependencies: {
+        '@episodic/core': file('@episodic/core'),
+        '@episodic/providers': file('@episodic/providers'),
+        openai: '^6.30.1',
+        'js-tiktoken': '^1.0.21',
+      },
+      imports: ['@episodic/core', '@episodic/providers/openai', 'js-tiktoken'],
+      agent: episodicAgent,
+    },
     { label: 'ai-sdk', dependencies: { ai: 'latest', '@ai-sdk/openai': 'latest', zod: '^4.1.0' }, imports: ['ai', '@ai-sdk/openai'], agent: aiSdkAgent },
   ];
   const rows = [];
@@ -60,14 +72,15 @@ export default async function installBench() {
     const folder = await app(entry.label, entry.dependencies);
     const { bytes, packages } = await footprint(folder);
     const ms = await importMs(folder, entry.imports);
+    const firstCount = entry.label.startsWith('core') ? await importMs(folder, ['@episodic/core'], 5, "m0.createTokenCounter().countText('hello world');") : undefined;
     const node = entry.agent ? await bundle(folder, entry.agent, 'node') : '';
     const browser = entry.agent ? await bundle(folder, entry.agent, 'browser') : '';
-    rows.push({ ...entry, bytes, packages, ms, node, browser });
+    rows.push({ ...entry, bytes, packages, ms, firstCount, node, browser });
   }
   const ai = rows.find((row) => row.label === 'ai-sdk');
   const lines = rows.map(
     (row) =>
-      `| ${row.imports.join(' + ')} | ${mb(row.bytes)} | ${row.packages} | ${row.ms.toFixed(0)} | ${(row.ms / ai.ms).toFixed(2)}x | ${row.node} | ${row.browser} |`,
+      `| ${row.imports.join(' + ')} | ${mb(row.bytes)} | ${row.packages} | ${row.ms.toFixed(0)} | ${(row.ms / ai.ms).toFixed(2)}x | ${row.firstCount === undefined ? '' : row.firstCount.toFixed(0)} | ${row.node} | ${row.browser} |`,
   );
   return `## Install footprint
 
@@ -76,10 +89,12 @@ packages), ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${
 Import: median of 5 fresh processes, \`await import()\` of the listed entries. Bundles: esbuild, minified ESM, of a
 one-provider agent (Episodic: \`Agent\` + \`createOpenAIResponsesAdapter\`; AI SDK: \`generateText\` + \`createOpenAI\`).
 
-| application | installed MB | packages | import ms | vs ai | Node bundle | browser bundle |
-| --- | --- | --- | --- | --- | --- | --- |
+| application | installed MB | packages | import ms | vs ai | first token count ms | Node bundle | browser bundle |
+| --- | --- | --- | --- | --- | --- | --- | --- |
 ${lines.join('\n')}
 
+First token count: \`createTokenCounter().countText()\` once after the import (the tokenizer's load; tiktoken's WASM on Node).
+Browser bundles need js-tiktoken (core's optional peer), installed only in the third application.
 Targets: core + one provider at most 45 MB installed and at most 1.2x the AI SDK's import time.
 `;
 }
