@@ -17,6 +17,7 @@ export default defineConfig({
       { find: /^@episodic\/providers$/, replacement: source('./packages/providers/src/index.ts') },
       { find: /^@episodic\/postgres\/testing$/, replacement: source('./packages/postgres/src/testing/index.ts') },
       { find: /^@episodic\/postgres$/, replacement: source('./packages/postgres/src/index.ts') },
+      { find: /^@episodic\/dbos$/, replacement: source('./packages/dbos/src/index.ts') },
     ],
   },
   test: {

@@ -20,7 +20,8 @@ export const SIZES = {
   toolResult: range(50, 20_000),
 };
 
-function range(min, max) {
+/** A log-normal size range from `min` to `max` tokens (see {@link SIZES}). */
+export function range(min, max) {
   return { median: Math.sqrt(min * max), sigma: Math.log(max / min) / 6, min, max };
 }
 
@@ -78,12 +79,13 @@ function toolCallCount(random) {
 }
 
 function step(random, context, final) {
-  const content = [{ type: 'reasoning', text: prose(logNormal(random, SIZES.reasoning), random) }];
+  const { sizes } = context;
+  const content = sizes.reasoning ? [{ type: 'reasoning', text: prose(logNormal(random, sizes.reasoning), random) }] : [];
   if (final) {
-    content.push({ type: 'text', text: prose(logNormal(random, SIZES.answer), random) });
+    content.push({ type: 'text', text: prose(logNormal(random, sizes.answer), random) });
     return { assistant: { role: 'assistant', content, model: BENCH_MODEL }, results: [] };
   }
-  if (random() < 0.4) content.push({ type: 'text', text: prose(logNormal(random, SIZES.stepText), random) });
+  if (random() < 0.4) content.push({ type: 'text', text: prose(logNormal(random, sizes.stepText), random) });
   const results = [];
   for (let index = toolCallCount(random); index > 0; index -= 1) {
     const tool = TOOL_KINDS[Math.floor(random() * TOOL_KINDS.length)];
@@ -95,7 +97,7 @@ function step(random, context, final) {
       role: 'tool',
       toolCallId: id,
       toolName: tool.name,
-      content: tool.output(logNormal(random, SIZES.toolResult), random),
+      content: tool.output(logNormal(random, sizes.toolResult), random),
       isError,
     });
   }
@@ -104,16 +106,18 @@ function step(random, context, final) {
 
 /**
  * Generates a session: `turns` episodes, each a user message and 2 to 12 steps;
- * every step but the last calls 1 to 3 tools, the last answers with text.
- * @param {{ seed?: number, turns?: number, minSteps?: number, maxSteps?: number }} [options]
+ * every step but the last calls 1 to 3 tools, the last answers with text. `sizes`
+ * overrides size ranges (see {@link SIZES}); `reasoning: null` there gives a model
+ * that does not reason.
+ * @param {{ seed?: number, turns?: number, minSteps?: number, maxSteps?: number, sizes?: Partial<typeof SIZES> }} [options]
  * @returns {import('@episodic/core').Message[]}
  */
-export function generateSession({ seed = 1, turns = 60, minSteps = 2, maxSteps = 12 } = {}) {
+export function generateSession({ seed = 1, turns = 60, minSteps = 2, maxSteps = 12, sizes = {} } = {}) {
   const random = mulberry32(seed);
-  const context = { calls: 0 };
+  const context = { calls: 0, sizes: { ...SIZES, ...sizes } };
   const messages = [];
   for (let turn = 0; turn < turns; turn += 1) {
-    messages.push({ role: 'user', content: prose(logNormal(random, SIZES.user), random) });
+    messages.push({ role: 'user', content: prose(logNormal(random, context.sizes.user), random) });
     const steps = integer(random, minSteps, maxSteps);
     for (let index = 0; index < steps; index += 1) {
       const { assistant, results } = step(random, context, index === steps - 1);

@@ -7,9 +7,11 @@ import { packContext, prepareForPacking } from '@episodic/core';
 
 /**
  * @param {{ budget: number, counter: import('@episodic/core').TokenCounter, system: string,
- *   tools: import('@episodic/core').ToolSpec[], retention?: import('@episodic/core').Retention }} options
+ *   tools: import('@episodic/core').ToolSpec[], retention?: import('@episodic/core').Retention,
+ *   pack?: { lowWater?: number, toolResultCap?: number, currentToolResultCap?: number } }} options
+ *   `pack`: packing knobs other than the defaults (the session-family bench compares settings).
  */
-export function createStrategy({ budget, counter, system, tools, retention = 'episode' }) {
+export function createStrategy({ budget, counter, system, tools, retention = 'episode', pack = {} }) {
   let state;
   let stats;
   return {
@@ -18,10 +20,10 @@ export function createStrategy({ budget, counter, system, tools, retention = 'ep
     onAppend(message) {
       // The agent loop does this as each message is appended: count it and make the
       // packed forms (shortened tool results) so the packing call only adds numbers.
-      prepareForPacking(message, { budget, tokenizer: counter });
+      prepareForPacking(message, { ...pack, budget, tokenizer: counter });
     },
     pack(messages) {
-      const result = packContext({ messages, system, tools, budget, retention, tokenizer: counter, state });
+      const result = packContext({ ...pack, messages, system, tools, budget, retention, tokenizer: counter, state });
       state = result.state;
       stats = result.stats;
       if (result.system !== system)

@@ -7,7 +7,7 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -155,4 +155,25 @@ describe.each(kinds)('approvals across processes ($name)', (kind) => {
     );
     expect(rejected).toMatchObject({ isError: true, approval: { decision: 'rejected', by: 'person', reason: 'not on a Friday' } });
   });
+
+  it('decides a call once when two processes decide it at the same moment: the second is refused, not stored over', async () => {
+    const { directory, store, run } = await open();
+    const id = 'raced-session';
+    expect((await run(id, 'pause')).code).toBe(0);
+    const go = join(directory, 'go');
+    const racers = ['race-approve', 'race-reject'].map((command) => run(id, command, 'patch_1', go));
+    // Both have opened the session (seen no decision) before either decides.
+    await expect.poll(async () => (await readFile(join(directory, 'ready'), 'utf8').catch(() => '')).length, { timeout: 20_000 }).toBe(2);
+    await writeFile(go, '');
+    const outcomes = (await Promise.all(racers)).map((ended) => {
+      expect(ended.stderr).toBe('');
+      return JSON.parse(ended.stdout.trim().split('\n').at(-1)!) as { ok: boolean; code?: string };
+    });
+    const winners = outcomes.filter((outcome) => outcome.ok);
+    expect(winners, JSON.stringify(outcomes)).toHaveLength(1);
+    expect(outcomes.find((outcome) => !outcome.ok)).toMatchObject({ code: 'approval_conflict' });
+    const stored = (await store.load(id))?.approvals?.decisions ?? [];
+    expect(stored).toHaveLength(1);
+    expect(stored[0]!.decision).toBe(outcomes[0]!.ok ? 'approved' : 'rejected');
+  }, 90_000);
 });

@@ -6,7 +6,9 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { truncate } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { PostgresSessionStore } from '@episodic/postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureDir, transcriptText } from '../../packages/cli/src/testing/cli-harness.js';
 
@@ -80,5 +82,23 @@ describe.runIf(process.platform === 'linux')('episodic limits', () => {
     const result = episodic(['budget', transcript, '--budgets', '1k', '--pricing', pricing]);
     expectOneLineError(result, /pattern "\(a\+\)\+\$" took over 200 ms on model id "a{40}!"/);
     expect(result.ms).toBeLessThan(10_000);
+  });
+
+  it('import of a 600 MB file: says it is too large, with the size and the limit', async () => {
+    const file = await fixtures.write('huge.jsonl', '');
+    await truncate(file, 600 * 1024 * 1024);
+    expectOneLineError(episodic(['import', '--from', 'pi', file]), /huge\.jsonl: cannot read it: it is 600 MiB, over the 512 MiB/);
+  });
+
+  it('deleteIdle({ days: Infinity }) is an argument error naming the value, before any SQL', async () => {
+    const store = new PostgresSessionStore({ connectionString: 'postgres://nobody@127.0.0.1:1/none' });
+    try {
+      await expect(store.deleteIdle({ days: Infinity })).rejects.toMatchObject({
+        code: 'invalid_argument',
+        message: expect.stringMatching(/finite number of days.*Infinity/),
+      });
+    } finally {
+      await store.close();
+    }
   });
 });

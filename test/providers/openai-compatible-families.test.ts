@@ -201,7 +201,10 @@ describe('OpenAI-compatible families', () => {
   it('Kimi requires reasoning on tool-call messages: the adapter keeps it, the server names the index otherwise', async () => {
     const { server: local, adapter } = await setup('kimi', 'moonshot', 'kimi-k2-thinking');
     await twoEpisodes(local, adapter);
-    expect(bodyOf(local, 0).thinking).toEqual({ type: 'enabled', keep: 'tool-calls' });
+    // Only kimi-k2.6 takes `keep` ("all" or null, docs/provider-hosts.md); older K2 models get none.
+    expect(bodyOf(local, 0).thinking).toEqual({ type: 'enabled' });
+    const k26 = createOpenAICompatibleAdapter({ provider: 'moonshot', model: 'kimi-k2.6', apiKey: 'k' });
+    expect(k26.profile).toMatchObject({ retention: 'all', requestFlags: { thinking: { type: 'enabled', keep: 'all' } } });
     expect(local.requests.map((request) => request.status)).toEqual([200, 200, 200]);
     const careless = createOpenAICompatibleAdapter({
       provider: 'moonshot',

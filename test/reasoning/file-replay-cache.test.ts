@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { PersistedFormatError } from '@episodic/core';
 import { FileReplayCache } from '@episodic/core/node';
 import { afterEach, describe, expect, it } from 'vitest';
-import { entry, replayCacheConformance } from './replay-cache-conformance.js';
+import { entry, failLookups, replayCacheConformance } from './replay-cache-conformance.js';
 
 const directories: string[] = [];
 async function freshPath(): Promise<string> {
@@ -16,7 +16,7 @@ afterEach(async () => {
   for (const directory of directories.splice(0)) await rm(directory, { recursive: true, force: true });
 });
 
-replayCacheConformance('file', async (bounds) => FileReplayCache.open({ ...bounds, path: await freshPath() }));
+replayCacheConformance('file', async (bounds) => FileReplayCache.open({ ...bounds, path: await freshPath() }), failLookups);
 
 describe('FileReplayCache', () => {
   it('survives a restart, skipping a torn last line and expired entries', async () => {

@@ -1,8 +1,8 @@
 import { MemoryReplayCache } from '@episodic/core';
 import { expect, it } from 'vitest';
-import { replayCacheConformance } from './replay-cache-conformance.js';
+import { failLookups, replayCacheConformance } from './replay-cache-conformance.js';
 
-replayCacheConformance('memory', async (bounds) => new MemoryReplayCache(bounds));
+replayCacheConformance('memory', async (bounds) => new MemoryReplayCache(bounds), failLookups);
 
 it('rejects bounds that are not positive', () => {
   expect(() => new MemoryReplayCache({ maxEntries: 0 })).toThrow(/maxEntries must be positive/);

@@ -74,9 +74,6 @@ export const expectations: Record<string, RecordingExpectation> = {
     recordedTurn: thinkTagsAsField,
     reason: 'the project sent earlier reasoning as <think> text in content; the Cerebras profile sends it in `reasoning`, which Cerebras took in cerebras/reasoning-follow-up-gpt-oss-120b',
   },
-  'openrouter/in-stream-error-after-length-minimax-m2': {
-    unknownUsage: 'the usage rides on the error chunk, which the openai SDK throws before the adapter reads it',
-  },
   'groq/tool-use-failed-400-then-reasoning-tool-calls-gpt-oss-120b': {
     recordedTurn: thinkTagsAsField,
     reason: 'the project sent earlier reasoning as <think> text in content; the Groq profile sends it in `reasoning`, the field Groq streams it in',

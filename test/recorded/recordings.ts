@@ -8,6 +8,7 @@
  * it), or under `EPISODIC_SHARED_FIXTURES`. `manifest.json` here names each one's
  * source repository, path, commit and license.
  */
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,7 +26,12 @@ export interface RecordingEntry {
   hasFollowUp: boolean;
   statuses?: number[];
   notes?: string;
-  source: { repo: string; path: string; commit: string; license: string };
+  /**
+   * True when the file is in the shared fixtures (a missing or changed file is then a
+   * failure); false for a file listed ahead of being placed there (its test is skipped, by name).
+   */
+  placed: boolean;
+  source: { repo: string; path: string; commit: string; license: string; sha256: string; scrub?: string };
 }
 
 /** A recorded response: a JSON body, or a stream as the SSE text the server sent. */
@@ -61,22 +67,27 @@ export function recordingPath(entry: RecordingEntry): string {
   return join(sharedFixturesRoot(), 'recorded', entry.source.repo.replace('/', '+'), entry.source.path);
 }
 
-/** Why the recorded suite cannot run here, or undefined when every recording is present. */
-export function missingRecordings(): string | undefined {
-  const missing = recordingEntries().filter((entry) => !existsSync(recordingPath(entry)));
-  if (missing.length === 0) return undefined;
-  return (
-    `${missing.length} of ${recordingEntries().length} real recordings are not present under ` +
-    `${join(sharedFixturesRoot(), 'recorded')} (first: ${recordingPath(missing[0] as RecordingEntry)}). ` +
-    'They are public data the steering repo places in shared/fixtures/recorded/<owner>+<repo>/<path> ' +
-    '(see test/recorded/README.md); set EPISODIC_SHARED_FIXTURES to another copy.'
-  );
-}
+/** Why a recording listed as placed cannot be used: missing, or not the file the manifest lists. */
+export class RecordingFileError extends Error {}
 
-/** Loads a recording in the one shape above. */
+/**
+ * Loads a recording in the one shape above. A placed file that is missing or whose
+ * sha256 differs from the manifest's throws {@link RecordingFileError}, naming it.
+ */
 export function loadRecording(entry: RecordingEntry): Recording {
   const path = recordingPath(entry);
-  const text = readFileSync(path, 'utf8');
+  if (!existsSync(path)) {
+    throw new RecordingFileError(
+      `${entry.id}: ${path} is missing; the shared fixtures (shared/fixtures/recorded/<owner>+<repo>/<path> beside the repo, ` +
+        'or EPISODIC_SHARED_FIXTURES) must hold every recording the manifest marks placed',
+    );
+  }
+  const bytes = readFileSync(path);
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  if (sha256 !== entry.source.sha256) {
+    throw new RecordingFileError(`${entry.id}: ${path} has sha256 ${sha256}, the manifest lists ${entry.source.sha256}`);
+  }
+  const text = bytes.toString('utf8');
   if (path.endsWith('.yaml') || path.endsWith('.yml')) return { ...entry, interactions: cassetteInteractions(text, path) };
   if (path.endsWith('.chunks.txt')) return { ...entry, interactions: chunkInteractions(text, entry.wireApi) };
   return { ...entry, interactions: [{ request: undefined, response: { status: 200, kind: 'json', body: JSON.parse(text) } }] };

@@ -7,6 +7,7 @@
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { contextManagementProblem, type ManagedContext, manageContext } from './anthropic-context-rules.js';
 import {
   type AnthropicBody,
   type IssuedThinking,
@@ -54,6 +55,7 @@ export async function startAnthropicServer(options: AnthropicServerOptions = {})
   const issued = new Map<string, { model: string; blocks: IssuedThinking[] }>();
   const written = new Set<string>();
   const bound = options.boundToPrefix ?? fiveFamily;
+  const summaries = new Set<string>();
 
   const issuedSignatures = new Map<string, string>();
   const compute = (model: string, content: string, prefix: string | undefined) =>
@@ -91,7 +93,11 @@ export async function startAnthropicServer(options: AnthropicServerOptions = {})
       adaptiveOnly: options.adaptiveOnly ?? fiveFamily,
       adaptiveSupported: options.adaptiveSupported ?? adaptiveModels,
     });
-    if (problem) return reject(response, record, 400, 'invalid_request_error', problem);
+    const contextProblem = problem ?? contextManagementProblem(body, headers);
+    if (contextProblem) return reject(response, record, 400, 'invalid_request_error', contextProblem);
+    const managed = manageContext(body, summaries);
+    if (managed.compaction) summaries.add(managed.compaction.content);
+    record.context = contextView(managed);
     const scripted = queue.next();
     if (scripted.type === 'error') return rejectScripted(response, record, scripted.status, scripted.retryAfterSeconds);
     if (scripted.type === 'context-overflow') {
@@ -104,7 +110,7 @@ export async function startAnthropicServer(options: AnthropicServerOptions = {})
         `prompt is too long: ${tokens + 200_000} tokens > 200000 maximum`,
       );
     }
-    const usage = cacheUsage(body, written);
+    const usage = managedUsage(managed, cacheUsage(managed.body, written));
     startSse(response);
     if (scripted.type === 'stall') {
       writeMessageStart(response, body.model, usage);
@@ -129,6 +135,7 @@ export async function startAnthropicServer(options: AnthropicServerOptions = {})
       usage,
       (content) => sign(body.model, content, bound(body.model) ? prefix : undefined),
       issued,
+      body.context_management === undefined ? undefined : managed,
     );
   };
 
@@ -140,6 +147,25 @@ export async function startAnthropicServer(options: AnthropicServerOptions = {})
     modelCalls: () => requests.filter((request) => request.view !== undefined),
     close: () => server.close(),
   };
+}
+
+/** What the model read, for tests: user texts and tool-result contents after the provider's edits. */
+function contextView(managed: ManagedContext): NonNullable<RecordedRequest['context']> {
+  const seenTexts = managed.body.messages.flatMap((message) =>
+    message.role !== 'user'
+      ? []
+      : message.content.map((block) => (block.type === 'text' ? String(block.text) : JSON.stringify(block.content ?? ''))),
+  );
+  const { appliedEdits, compactionsSent } = managed;
+  return { seenTexts, appliedEdits, compacted: managed.compaction !== undefined, compactionsSent };
+}
+
+/** After a compaction the answering pass reads only the summary (and system and tools). */
+function managedUsage(managed: ManagedContext, usage: StreamUsage): StreamUsage {
+  if (!managed.compaction) return usage;
+  const { system, tools } = managed.body;
+  const input = Math.ceil(JSON.stringify(stripCacheControl({ s: system, t: tools, m: [managed.compaction.content] })).length / 4);
+  return { input, cacheRead: 0, cacheWrite: 0 };
 }
 
 function stripCacheControl(value: unknown): unknown {
@@ -226,11 +252,19 @@ function streamReply(
   usage: StreamUsage,
   sign: (content: string) => string,
   issued: Map<string, { model: string; blocks: IssuedThinking[] }>,
+  managed?: ManagedContext,
 ): void {
-  writeMessageStart(response, model, usage);
+  writeMessageStart(response, model, managed?.compaction ? { ...usage, input: managed.compaction.inputTokens } : usage);
   const blocks: IssuedThinking[] = [];
   let index = 0;
   const event = (data: Record<string, unknown>) => writeSseEvent(response, data, { event: String(data.type) });
+  if (managed?.compaction) {
+    // As recorded: the block starts empty, its summary comes whole in one `compaction_delta`.
+    event({ type: 'content_block_start', index, content_block: { type: 'compaction', content: null } });
+    event({ type: 'content_block_delta', index, delta: { type: 'compaction_delta', content: managed.compaction.content } });
+    event({ type: 'content_block_stop', index });
+    index += 1;
+  }
   for (const thinking of reply.reasoning ?? []) {
     const signature = sign(thinking);
     blocks.push({ type: 'thinking', thinking, signature });
@@ -275,10 +309,21 @@ function streamReply(
       cache_read_input_tokens: reply.usage?.cacheRead ?? usage.cacheRead,
       output_tokens: output,
       output_tokens_details: reply.usage?.reasoning === undefined ? null : { thinking_tokens: reply.usage.reasoning },
+      ...(managed?.compaction ? { iterations: iterationsOf(managed.compaction, usage, output) } : {}),
     },
+    ...(managed ? { context_management: { applied_edits: managed.appliedEdits } } : {}),
   });
   event({ type: 'message_stop' });
   response.end();
+}
+
+/** `usage.iterations` of a call that compacted: the compaction pass, then the answering pass. */
+function iterationsOf(compaction: NonNullable<ManagedContext['compaction']>, usage: StreamUsage, output: number) {
+  const pass = { cache_read_input_tokens: 0, cache_creation_input_tokens: 0 };
+  return [
+    { type: 'compaction', input_tokens: compaction.inputTokens, output_tokens: compaction.outputTokens, ...pass },
+    { type: 'message', input_tokens: usage.input, output_tokens: output, ...pass },
+  ];
 }
 
 /** Splits text in two deltas, as real streams split text at arbitrary points. */

@@ -151,6 +151,7 @@ export function validateAnthropicRequest(
     checkCacheControl(body) ??
     checkTextBlocks(body) ??
     checkToolPairing(body) ??
+    checkServerToolPairing(body) ??
     checkToolUseTurn(body, context) ??
     checkSignatures(body, context.signatures)
   );
@@ -229,6 +230,28 @@ function checkToolPairing(body: AnthropicBody): string | undefined {
     for (const [position, block] of message.content.entries()) {
       if (block.type === 'tool_result' && !asked.includes(block.tool_use_id ?? ''))
         return `messages.${index}.content.${position}: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${block.tool_use_id}. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.`;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * A result of a tool the API ran (`mcp_tool_result`, `web_search_tool_result`, ...)
+ * must follow the call that asked for it (`mcp_tool_use`, `server_tool_use`) in the
+ * request: a follow-up that kept the result but lost the call is refused. The API's
+ * exact words for this case are not in any recording; they are modelled on its
+ * \`tool_result\` pairing error.
+ */
+function checkServerToolPairing(body: AnthropicBody): string | undefined {
+  const calls = new Map<string, string>();
+  for (const [index, message] of body.messages.entries()) {
+    for (const [position, block] of message.content.entries()) {
+      if (block.type === 'mcp_tool_use' || block.type === 'server_tool_use') calls.set(block.id ?? '', block.type);
+      if (!block.type.endsWith('_tool_result') || block.type === 'tool_result') continue;
+      const call = calls.get(block.tool_use_id ?? '');
+      const expected = block.type === 'mcp_tool_result' ? 'mcp_tool_use' : 'server_tool_use';
+      if (call !== expected)
+        return `messages.${index}.content.${position}: \`${block.type}\` block with tool_use_id ${block.tool_use_id} has no corresponding \`${expected}\` block before it.`;
     }
   }
   return undefined;

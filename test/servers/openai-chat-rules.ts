@@ -23,6 +23,8 @@ export interface ChatFamilyRule {
   rejectedFields?: Readonly<Record<string, (index: number) => ChatRejection>>;
   /** A field every assistant message with tool calls must carry (in the whole history). */
   requiredOnToolCalls?: { field: string; error: (index: number) => ChatRejection };
+  /** Once an assistant message carries this field, every later assistant message must (OpenCode Zen). */
+  requiredOnLaterAssistants?: { field: string; error: (index: number) => ChatRejection };
   /** Models that refuse the legacy `max_tokens` (OpenAI's reasoning models). */
   maxTokensRefused?: RegExp;
   /** Models that refuse function tools together with a reasoning effort other than `none`. */

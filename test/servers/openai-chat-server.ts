@@ -41,9 +41,9 @@ import { openAIFormatProblem, openAIFormatView } from './structured-output-rules
 
 type WireMessage = Record<string, unknown> & { role?: string };
 
-/** Starts a strict loopback chat server for one family; `url` is the SDK `baseURL`. */
-export async function startOpenAIChatServer(family: ChatFamily): Promise<OpenAIScriptedServer> {
-  const rule = chatFamilyRules[family];
+/** Starts a strict loopback chat server for one family (or a rule row of your own); `url` is the SDK `baseURL`. */
+export async function startOpenAIChatServer(family: ChatFamily | ChatFamilyRule): Promise<OpenAIScriptedServer> {
+  const rule = typeof family === 'string' ? chatFamilyRules[family] : family;
   const secret = randomBytes(16).toString('hex');
   const sign = (model: string, text: string) =>
     createHmac('sha256', secret).update(`${model}\n${text}`).digest('base64');
@@ -177,6 +177,10 @@ function validateChatRequest(
       continue;
     }
     if (message.role !== 'assistant') continue;
+    const later = rule.requiredOnLaterAssistants;
+    if (later && !(later.field in message) && messages.slice(0, index).some((m) => m.role === 'assistant' && later.field in m)) {
+      return later.error(index);
+    }
     const problem = checkAssistantMessage(message, index, messages, rule, model, sign);
     if (problem) return problem;
     for (const call of toolCallsOf(message)) answered.add(call.id);

@@ -17,6 +17,7 @@ import {
   viewOfResponsesRequest,
 } from './openai-responses-validation.js';
 import { modelJson } from './model-json.js';
+import { compactionProblem, compactThreshold, type IssuedCompactions, issueCompaction } from './openai-responses-compaction.js';
 import type { RecordedRequest, ScriptedReply, ScriptedResponse, ScriptedServer } from './scripted-server.js';
 import {
   clientGone,
@@ -140,6 +141,7 @@ export async function startOpenAIResponsesServer(): Promise<OpenAIScriptedServer
   const queue: OpenAIScript[] = [];
   const requests: RecordedRequest[] = [];
   const issued = new Map<string, IssuedItem>();
+  const compactions: IssuedCompactions = new Map();
   let counter = 0;
   let previousPrefix = '';
   const nextId = (prefix: string) => `${prefix}_${(++counter).toString(16).padStart(24, '0')}`;
@@ -167,6 +169,8 @@ export async function startOpenAIResponsesServer(): Promise<OpenAIScriptedServer
     if (formatProblem) return refuse(400, formatProblem, 'invalid_json_schema');
     const problem = validateResponsesInput(body, issued);
     if (problem) return refuse(problem.status, problem.message, problem.code);
+    const compaction = compactionProblem(body, inputItems(body), compactions);
+    if (compaction) return refuse(400, compaction.message, compaction.code);
     const scripted = queue.shift() ?? { type: 'reply', text: 'ok' };
     if (answerScriptedError(response, record, scripted)) return;
     const prefix = JSON.stringify([body.instructions, body.tools, inputItems(body)]);
@@ -175,6 +179,11 @@ export async function startOpenAIResponsesServer(): Promise<OpenAIScriptedServer
     // With store: false, encrypted reasoning comes back only when asked for (older reasoning models).
     const encrypted = Array.isArray(body.include) && body.include.includes('reasoning.encrypted_content');
     const stream = new ResponseStream(response, String(body.model), issued, nextId, encrypted);
+    const threshold = compactThreshold(body);
+    const compacts = threshold !== undefined && usage.input > threshold;
+    if (compacts) stream.compaction = issueCompaction(String(body.model), inputItems(body).length, compactions, nextId('cmp'));
+    const sentBack = inputItems(body).flatMap((item) => (item.type === 'compaction' ? [String(item.encrypted_content)] : []));
+    record.context = { seenTexts: [], appliedEdits: [], compacted: compacts, compactionsSent: sentBack };
     startSse(response);
     if (scripted.type === 'stall') {
       stream.begin();
@@ -209,6 +218,8 @@ class ResponseStream {
   private readonly output: InputItem[] = [];
   private reasoningId: string | undefined;
   private readonly responseId: string;
+  /** Set when this response compacts: the item goes out before the reply. */
+  compaction: InputItem | undefined;
 
   constructor(
     private readonly response: ServerResponse,
@@ -235,6 +246,12 @@ class ResponseStream {
 
   reply(scripted: ScriptedReply, usage: { input: number; cached: number }): void {
     this.begin();
+    if (this.compaction) {
+      const item = this.compaction;
+      this.send('response.output_item.added', { output_index: this.output.length, item });
+      this.send('response.output_item.done', { output_index: this.output.length, item });
+      this.output.push(item);
+    }
     if (scripted.reasoning && scripted.reasoning.length > 0) this.reasoning(scripted.reasoning);
     // Phase models label a message before tool calls as commentary, the last one as the final answer.
     const phase = scripted.toolCalls?.length ? 'commentary' : 'final_answer';

@@ -80,6 +80,17 @@ export interface RecordedRequest {
   error?: string;
   /** Undefined for requests that are not model calls (e.g. token counting). */
   view?: RequestView;
+  /** What the provider's own context management did to the request (servers that model it). */
+  context?: {
+    /** Texts the model read in user messages and tool results after dropping and clearing. */
+    seenTexts: string[];
+    /** Edits reported back (`applied_edits`). */
+    appliedEdits: Record<string, unknown>[];
+    /** True when this call compacted. */
+    compacted: boolean;
+    /** Compaction items/blocks sent back: their content when this server issued them, else `[forged]`. */
+    compactionsSent: string[];
+  };
 }
 
 /** A running scripted wire server. */

@@ -7,6 +7,7 @@
  */
 import {
   Agent,
+  ApprovalConflictError,
   type ApprovalRecord,
   type Message,
   SessionBusyError,
@@ -32,6 +33,8 @@ export interface StoreUnderTest {
   crashWriter?: (id: string, messages: Message[]) => Promise<void>;
   /** The longest a dead writer keeps a session, as configured for the test. */
   takeoverMs?: number;
+  /** Deletes a session as the store allows: its `delete`, or its files removed by hand. */
+  remove: (id: string) => Promise<void>;
 }
 
 const user: Message = { role: 'user', content: 'Run the checks.' };
@@ -95,6 +98,58 @@ export function concurrencyCases(open: () => Promise<StoreUnderTest>, options: {
     expect(loaded?.approvals).toBeUndefined();
     await store.saveApprovals!('s', decided);
     expect((await store.load('s'))?.approvals).toEqual(decided);
+  });
+
+  it('refuses the writer of a deleted session at its next write, also once the session is created again', async () => {
+    const tested = await open();
+    const other = await second(tested);
+    const note = (text: string): Message => ({ role: 'user', content: text });
+    const stale = await tested.store.acquire!('s');
+    await tested.store.append('s', [note('A-1'), note('A-2')], { lease: stale, expectedLength: 0 });
+    await tested.remove('s');
+    const fresh = await other.acquire!('s');
+    expect(fresh.length).toBe(0);
+    await other.append('s', [note('B-1'), note('B-2')], { lease: fresh, expectedLength: 0 });
+    // The stale writer believes the session holds two messages, as it now does: only the lease can tell.
+    await expect(tested.store.append('s', [note('A-3 stale')], { lease: stale, expectedLength: 2 })).rejects.toBeInstanceOf(
+      SessionConflictError,
+    );
+    await expect(tested.store.saveState('s', { version: 1, evictedEpisodes: 9 }, { lease: stale })).rejects.toBeInstanceOf(
+      SessionConflictError,
+    );
+    await stale.release();
+    // Releasing the stale lease must not free the new writer's session.
+    await expect(tested.store.acquire!('s')).rejects.toBeInstanceOf(SessionBusyError);
+    await other.append('s', [note('B-3')], { lease: fresh, expectedLength: 2 });
+    await fresh.release();
+    const loaded = await tested.store.load('s');
+    expect(loaded?.messages).toEqual([note('B-1'), note('B-2'), note('B-3')]);
+    expect(loaded?.packState).toBeUndefined();
+  });
+
+  it('decides an approval once: a second decision made on the same view is refused, not last-writer-wins', async () => {
+    const tested = await open();
+    const other = await second(tested);
+    const decision = (callId: string, verdict: 'approved' | 'rejected'): ApprovalRecord => ({
+      version: 1,
+      revision: 1,
+      decisions: [{ callId, sessionId: 's', decision: verdict, decidedAt: '2026-01-01T00:00:00.000Z' }],
+    });
+    await tested.store.append('s', [user]);
+    // Both deciders loaded the session before either decided: both expect revision 0.
+    await other.saveApprovals!('s', decision('X', 'rejected'), { expectedRevision: 0 });
+    await expect(tested.store.saveApprovals!('s', decision('X', 'approved'), { expectedRevision: 0 })).rejects.toMatchObject({
+      code: 'approval_conflict',
+    });
+    await expect(tested.store.saveApprovals!('s', decision('Y', 'approved'), { expectedRevision: 0 })).rejects.toBeInstanceOf(
+      ApprovalConflictError,
+    );
+    expect((await tested.store.load('s'))?.approvals).toEqual(decision('X', 'rejected'));
+    // Decided again on what is stored now, it is written.
+    const both: ApprovalRecord = { ...decision('X', 'rejected'), revision: 2 };
+    both.decisions.push(decision('Y', 'approved').decisions[0]!);
+    await tested.store.saveApprovals!('s', both, { expectedRevision: 1 });
+    expect((await other.load('s'))?.approvals).toEqual(both);
   });
 
   it('refuses an append that expects another length, writing nothing', async () => {

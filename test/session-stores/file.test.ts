@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FileSessionStore } from '@episodic/core/node';
@@ -18,6 +18,12 @@ sessionStoreConformance(
       crashWriter: (id, messages) =>
         crashWriterProcess({ kind: 'file', directory, staleMs, id, messages }, 'packages/core/dist/index.js'),
       takeoverMs: staleMs,
+      // The file store has no delete: an operator removes the session's files, lock included.
+      remove: async (id) => {
+        for (const name of await readdir(directory)) {
+          if (name.startsWith(`${id}.`)) await rm(join(directory, name), { recursive: true, force: true });
+        }
+      },
       cleanup: () => rm(directory, { recursive: true, force: true }),
     };
   },

@@ -20,4 +20,19 @@ postgresOperations('pglite', {
   sql: async (text, params) => (await pglite.query<Record<string, unknown>>(text, params)).rows,
 });
 
-replayCacheConformance('pglite', async (bounds) => new PostgresReplayCache({ pglite, schema: freshSchema(), ...bounds }));
+const cacheSchemas = new WeakMap<object, string>();
+replayCacheConformance(
+  'pglite',
+  async (bounds) => {
+    const schema = freshSchema();
+    const cache = new PostgresReplayCache({ pglite, schema, ...bounds });
+    cacheSchemas.set(cache, schema);
+    return cache;
+  },
+  // A real outage: the cache's table is gone (dropped under it).
+  async (cache) => {
+    await cache.list();
+    await pglite.query(`DROP SCHEMA "${cacheSchemas.get(cache)}" CASCADE`);
+    return cache;
+  },
+);

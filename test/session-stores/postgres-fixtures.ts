@@ -34,6 +34,7 @@ export function pgliteFactory(pglite: () => PGlite): StoreFactory {
         await writer.close();
       },
       takeoverMs: testLeaseMs,
+      remove: async (id) => void (await store.delete(id)),
       cleanup: async () => {
         await store.close();
         await pglite().exec(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
@@ -53,9 +54,11 @@ export function serverFactory(url: () => Promise<string>): StoreFactory {
       opened.push(store);
       return store;
     };
+    const store = await open();
     return {
-      store: await open(),
+      store,
       reopen: open,
+      remove: async (id) => void (await store.delete(id)),
       crashWriter: (id, messages) =>
         crashWriterProcess(
           { kind: 'postgres', connectionString, schema, leaseMs: testLeaseMs, id, messages },

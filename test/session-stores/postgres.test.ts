@@ -34,9 +34,18 @@ const cacheSchemas: string[] = [];
 afterAll(async () => {
   for (const schema of cacheSchemas) await dropSchema(await server.url(), schema);
 });
-replayCacheConformance('postgres server', async (bounds) => {
-  const schema = freshSchema();
-  const connectionString = await server.url();
-  cacheSchemas.push(schema);
-  return new PostgresReplayCache({ connectionString, schema, poolSize: 2, ...bounds });
-});
+replayCacheConformance(
+  'postgres server',
+  async (bounds) => {
+    const schema = freshSchema();
+    const connectionString = await server.url();
+    cacheSchemas.push(schema);
+    return new PostgresReplayCache({ connectionString, schema, poolSize: 2, ...bounds });
+  },
+  // A real outage: the cache's connections are gone (its pool ended).
+  async (cache) => {
+    await cache.list();
+    await cache.close?.();
+    return cache;
+  },
+);

@@ -11,19 +11,30 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { type Agent, pipeUIMessageStreamToResponse, type Session, toUIMessageStream } from '@episodic/core';
+import { type Agent, pipeUIMessageStreamToResponse, toUIMessageStream } from '@episodic/core';
 import { z } from 'zod';
 import { PUBLIC_DIR } from './build-page.js';
+import { ChatSessions } from './chat-sessions.js';
+import { PAGE_CSP, type Refusal, refuseCaller, refuseContentType, type RequestGuardOptions, SECURITY_HEADERS } from './request-guard.js';
 
-/** Options of {@link startChatServer}. */
-export interface ChatServerOptions {
+/**
+ * Options of {@link startChatServer}. By default it answers only requests whose
+ * `Host` is loopback or the address it listens on, from its own page's origin (or
+ * no browser at all), with JSON bodies; `allowedHosts`, `allowedOrigins` and
+ * `contentTypes` widen that.
+ */
+export interface ChatServerOptions extends RequestGuardOptions {
   agent: Agent;
   /** Default 3000; 0 picks a free port. */
   port?: number;
   /** Default 127.0.0.1 (this machine only). */
   host?: string;
-  /** Sessions kept in memory; the oldest is dropped past this. Default 100. */
+  /** Sessions kept in memory; the least recently used idle one is dropped past this. Default 100. */
   maxSessions?: number;
+  /** A session unused this long is dropped (reopened from the agent's store on its next message). Default 30 minutes. */
+  sessionIdleMs?: number;
+  /** New sessions one client (remote address) may open per window. Default 20 per minute. */
+  newSessionsPerClient?: { count: number; windowMs: number };
 }
 
 /** A running server. */
@@ -50,14 +61,22 @@ const MAX_BODY_BYTES = 256_000;
 
 /** Starts the server; resolves once it listens. */
 export async function startChatServer(options: ChatServerOptions): Promise<ChatServer> {
-  const sessions = new Map<string, Session>();
+  const sessions = new ChatSessions(options.agent, {
+    maxSessions: options.maxSessions ?? 100,
+    idleMs: options.sessionIdleMs ?? 30 * 60_000,
+    newPerClient: options.newSessionsPerClient ?? { count: 20, windowMs: 60_000 },
+  });
+  const listening = options.host ?? '127.0.0.1';
   const server = createServer((request, response) => {
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) response.setHeader(name, value);
+    const refused = refuseCaller(request, listening, options);
+    if (refused) return refuse(response, refused);
     handle(request, response, options, sessions).catch((error: unknown) => {
       if (!response.headersSent) response.writeHead(500, { 'content-type': 'text/plain' });
       response.end(`Internal error: ${error instanceof Error ? error.message : String(error)}`);
     });
   });
-  await new Promise<void>((resolve) => server.listen(options.port ?? 3000, options.host ?? '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 3000, listening, resolve));
   const { address, port } = server.address() as AddressInfo;
   return {
     url: `http://${address}:${port}/`,
@@ -73,7 +92,7 @@ async function handle(
   request: IncomingMessage,
   response: ServerResponse,
   options: ChatServerOptions,
-  sessions: Map<string, Session>,
+  sessions: ChatSessions,
 ): Promise<void> {
   const path = new URL(request.url ?? '/', 'http://localhost').pathname;
   const asset = STATIC[path];
@@ -81,8 +100,7 @@ async function handle(
     const body = await readFile(join(PUBLIC_DIR, asset.file));
     response.writeHead(200, {
       'content-type': asset.type,
-      // The page loads nothing from elsewhere.
-      'content-security-policy': "default-src 'self'",
+      'content-security-policy': PAGE_CSP,
     });
     return void response.end(body);
   }
@@ -97,8 +115,10 @@ async function chat(
   request: IncomingMessage,
   response: ServerResponse,
   options: ChatServerOptions,
-  sessions: Map<string, Session>,
+  sessions: ChatSessions,
 ): Promise<void> {
+  const wrongType = refuseContentType(request, options);
+  if (wrongType) return refuse(response, wrongType);
   const parsed = ChatRequest.safeParse(await readJson(request));
   if (!parsed.success) {
     response.writeHead(400, { 'content-type': 'text/plain' });
@@ -110,17 +130,24 @@ async function chat(
     response.writeHead(400, { 'content-type': 'text/plain' });
     return void response.end('Bad chat request: the message has no text.');
   }
-  const session = sessions.get(id) ?? (await options.agent.session({ id }));
-  sessions.delete(id);
-  sessions.set(id, session);
-  if (sessions.size > (options.maxSessions ?? 100)) sessions.delete(sessions.keys().next().value!);
+  const lent = await sessions.lend(id, request.socket.remoteAddress ?? 'unknown');
+  if ('status' in lent) return refuse(response, lent);
   // The user closed the page or pressed Stop: end the episode (the transcript stays consistent).
   const controller = new AbortController();
   response.on('close', () => {
     if (!response.writableFinished) controller.abort();
   });
-  const events = session.stream(text, { signal: controller.signal });
-  await pipeUIMessageStreamToResponse(toUIMessageStream(events), response);
+  try {
+    const events = lent.session.stream(text, { signal: controller.signal });
+    await pipeUIMessageStreamToResponse(toUIMessageStream(events), response);
+  } finally {
+    lent.done();
+  }
+}
+
+function refuse(response: ServerResponse, refusal: Refusal): void {
+  response.writeHead(refusal.status, { 'content-type': 'text/plain; charset=utf-8' });
+  response.end(refusal.message);
 }
 
 async function readJson(request: IncomingMessage): Promise<unknown> {

@@ -9,15 +9,18 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { PostgresSessionStore } from '@episodic/postgres';
 import pg from 'pg';
-import { JobQueue, type NewJob } from './job-queue.js';
+import { PoolEvents } from './pool-events.js';
+import type { Job } from './pool-jobs.js';
+import { type PoolBackend, poolBackend, type PoolRuntime } from './pool-backend.js';
 import { verifyPool } from './verify-pool.js';
 import type { WorkerConfig } from './worker-config.js';
 
 /** Sizes and timings of a run. */
 export interface FaultRunOptions {
+  /** What runs the jobs. Default pg-boss. */
+  runtime?: PoolRuntime;
   connectionString: string;
   /** A schema of its own (dropped first). */
   schema: string;
@@ -57,13 +60,13 @@ export interface FaultReport {
   toolCalls: number;
   /** Executions of record_step beyond one per call: tools re-run after a kill inside them (at least once). */
   toolReruns: number;
+  /** record_step calls answered "outcome unknown" (DBOS: it is declared not idempotent, so it never runs twice). */
+  unknownOutcomes: number;
   /** Unexpected errors recorded by workers, and broken invariants. */
   errors: string[];
   violations: string[];
   durationMs: number;
 }
-
-const workerScript = fileURLToPath(new URL('../dist/worker.js', import.meta.url));
 
 interface RunningWorker {
   name: string;
@@ -82,28 +85,31 @@ export async function runFaultScenario(options: FaultRunOptions): Promise<FaultR
   const pool = new pg.Pool({ connectionString: options.connectionString, max: 2 });
   const workspace = await mkdtemp(join(tmpdir(), 'episodic-pool-'));
   const running = new Set<RunningWorker>();
+  const backend = poolBackend(options.runtime ?? 'pg-boss', options.connectionString, options.schema, options.leaseMs);
   try {
-    await pool.query(`DROP SCHEMA IF EXISTS "${options.schema}" CASCADE`);
-    const queue = new JobQueue(pool, options.schema);
-    await queue.migrate();
+    for (const schema of [options.schema, ...backend.schemas]) await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    const events = new PoolEvents(pool, options.schema);
+    await events.migrate();
     await new PostgresSessionStore({ pool, schema: options.schema }).migrate();
     await writeWorkspace(workspace);
-    await queue.enqueue(jobsFor(options));
+    await backend.prepare();
     let count = 0;
     const crashes: string[] = [];
     const config = (name: string): WorkerConfig => ({ ...options, worker: name, workspace });
     const start = () => {
       count += 1;
-      const worker = startWorker(config(`w${count}`));
+      const worker = startWorker(backend.workerScript, config(`w${count}`));
       worker.ready.catch((error: Error) => crashes.push(error.message));
       running.add(worker);
       return worker;
     };
     await Promise.all(Array.from({ length: options.workers }, () => start().ready));
     if (crashes.length > 0) throw new Error(`a worker failed to start: ${crashes[0]}`);
+    await backend.enqueue(jobsFor(options));
+    const pendingCount = async () => (await backend.jobs()).filter((job) => job.status !== 'done').length;
     log(`${options.workers} workers ready; ${options.sessions * options.messagesPerSession} jobs queued`);
     const kills: { job: string; at: number }[] = [];
-    while (kills.length < options.kills && (await queue.pendingCount()) > 0) {
+    while (kills.length < options.kills && (await pendingCount()) > 0) {
       checkTime(started, options);
       const [low, high] = options.killGapMs;
       await sleep(low + Math.random() * (high - low));
@@ -119,26 +125,29 @@ export async function runFaultScenario(options: FaultRunOptions): Promise<FaultR
       start();
     }
     log(`${kills.length} workers killed; waiting for the pool to finish`);
-    while ((await queue.pendingCount()) > 0) {
+    while ((await pendingCount()) > 0) {
       checkTime(started, options);
       await sleep(100);
     }
     await stopWorkers(running);
-    const found = await report(options, { pool, queue, workspace, kills, started });
+    const found = await report(options, { pool, backend, events, workspace, kills, started });
     return { ...found, errors: [...crashes, ...found.errors] };
   } finally {
     for (const worker of running) worker.process.kill('SIGKILL');
+    await backend.close().catch(() => {});
     await pool.end();
     await rm(workspace, { recursive: true, force: true });
   }
 }
 
+type Kill = { job: string; at: number };
+
 async function report(
   options: FaultRunOptions,
-  run: { pool: pg.Pool; queue: JobQueue; workspace: string; kills: { job: string; at: number }[]; started: number },
+  run: { pool: pg.Pool; backend: PoolBackend; events: PoolEvents; workspace: string; kills: Kill[]; started: number },
 ): Promise<FaultReport> {
-  const events = await run.queue.allEvents();
-  const jobs = await run.queue.allJobs();
+  const events = await run.events.all();
+  const jobs = await run.backend.jobs();
   const check = await verifyPool(new PostgresSessionStore({ pool: run.pool, schema: options.schema }), jobs);
   const takeoverTimes = run.kills.map((kill) => {
     const next = events.find((event) => event.jobId === kill.job && event.startedMs !== null && event.startedMs > kill.at);
@@ -159,6 +168,7 @@ async function report(
     messagesChecked: check.messagesChecked,
     toolCalls: check.toolCalls,
     toolReruns: executions.length - new Set(executions.map((line) => line.split(' ')[0])).size,
+    unknownOutcomes: check.unknownOutcomes,
     errors: events.filter((event) => event.kind === 'error').map((event) => `job ${event.jobId}: ${event.detail}`),
     violations: check.violations,
     durationMs: Date.now() - run.started,
@@ -166,11 +176,12 @@ async function report(
 }
 
 /** Jobs for every session, half of them with reasoning kept out of the transcript (in the sidecar). */
-function jobsFor(options: FaultRunOptions): NewJob[] {
-  const jobs: NewJob[] = [];
+function jobsFor(options: FaultRunOptions): Job[] {
+  const jobs: Job[] = [];
   for (let session = 0; session < options.sessions; session += 1) {
     for (let position = 0; position < options.messagesPerSession; position += 1) {
       jobs.push({
+        id: `s${session}m${position}`,
         sessionId: `session-${session}`,
         position,
         text: `Check the workspace (message ${position + 1} of session ${session}).`,
@@ -181,7 +192,7 @@ function jobsFor(options: FaultRunOptions): NewJob[] {
   return jobs;
 }
 
-function startWorker(config: WorkerConfig): RunningWorker {
+function startWorker(workerScript: string, config: WorkerConfig): RunningWorker {
   const child = spawn(process.execPath, [workerScript, JSON.stringify(config)], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const worker: RunningWorker = { name: config.worker, process: child, job: undefined, isReady: false, ready: Promise.resolve() };

@@ -10,7 +10,7 @@
  * error; the worker puts the job back.
  */
 import type { Agent } from '@episodic/core';
-import type { Job } from './job-queue.js';
+import type { Job } from './pool-jobs.js';
 import { jobOfMessage } from './pool-agent.js';
 
 /** What the attempt did, and when the episode started (the lease was taken), for takeover times. */

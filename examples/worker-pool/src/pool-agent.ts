@@ -74,6 +74,12 @@ export interface PoolAgentOptions {
   toolMs: number;
   /** Who runs the tools (written to `executions.log`). */
   worker: string;
+  /**
+   * False declares `record_step` not idempotent: under a durable runtime a call that
+   * may have begun before a crash is then never run again (its result says the
+   * outcome is unknown). Default true (at least once).
+   */
+  recordIdempotent?: boolean;
 }
 
 /** A real tool with a side effect: one line per execution, so re-executions after a crash can be counted. */
@@ -82,6 +88,7 @@ function recordStepTool(options: PoolAgentOptions) {
     name: 'record_step',
     description: 'Records that a step of a job ran.',
     input: z.object({ job: z.string(), step: z.int() }),
+    idempotent: options.recordIdempotent ?? true,
     execute: async ({ job, step }) => {
       await new Promise((resolve) => setTimeout(resolve, options.toolMs));
       await appendFile(join(options.workspace, 'executions.log'), `${job}-${step} ${options.worker}\n`);

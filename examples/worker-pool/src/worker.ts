@@ -1,5 +1,5 @@
 /**
- * One worker process: claims jobs from the job table and runs them on the shared
+ * One worker process: takes jobs from the pg-boss queue and runs them on the shared
  * session store until told to stop (SIGTERM ends it after the current job).
  * Prints `ready`, then `start <job>` and `end <job>` lines, so the fault run knows
  * which workers are in the middle of an episode.
@@ -10,7 +10,8 @@ import { SessionBusyError, SessionConflictError } from '@episodic/core';
 import { PostgresSessionStore } from '@episodic/postgres';
 import pg from 'pg';
 import { handleJob } from './handle-job.js';
-import { type Job, JobQueue } from './job-queue.js';
+import { PoolEvents } from './pool-events.js';
+import { type Job, POOL_QUEUE, poolBoss } from './pool-jobs.js';
 import { poolAgent } from './pool-agent.js';
 import type { WorkerConfig } from './worker-config.js';
 
@@ -19,47 +20,50 @@ const pool = new pg.Pool({ connectionString: config.connectionString, max: 4 });
 // An idle connection closed by the server must not end the worker; the pool reconnects.
 pool.on('error', () => {});
 const store = new PostgresSessionStore({ pool, schema: config.schema, leaseMs: config.leaseMs });
-const queue = new JobQueue(pool, config.schema);
+const events = new PoolEvents(pool, config.schema);
 const agent = poolAgent({ ...config, store });
+const boss = poolBoss(config.connectionString, config.schema);
+await boss.start();
+
+/** Runs one job; a failure is recorded and thrown, for the job to be retried (before the session's later ones). */
+async function runOne(job: Job): Promise<void> {
+  try {
+    const outcome = await handleJob(agent, job);
+    await events.record(job.id, config.worker, outcome.kind, undefined, outcome.startedMs);
+  } catch (error) {
+    if (error instanceof SessionBusyError) {
+      await events.record(job.id, config.worker, 'busy');
+      // Not before the dead writer's lease can have lapsed.
+      await new Promise((resolve) => setTimeout(resolve, Math.min(error.retryAfterMs ?? 100, config.leaseMs)));
+    } else if (error instanceof SessionConflictError) await events.record(job.id, config.worker, 'conflict', error.message);
+    else await events.record(job.id, config.worker, 'error', error instanceof Error ? error.stack : String(error));
+    throw error;
+  }
+}
+
 let stopping = false;
 process.on('SIGTERM', () => {
   stopping = true;
 });
-
-async function runOne(job: Job): Promise<void> {
-  // A failed renewal only lets the claim lapse: another worker then claims the job and finds the session busy.
-  const renew = () => queue.renew(job, config.worker, config.leaseMs).catch(() => {});
-  const renewal = setInterval(() => void renew(), config.leaseMs / 3);
-  try {
-    const outcome = await handleJob(agent, job);
-    await queue.record(job, config.worker, outcome.kind, undefined, outcome.startedMs);
-    await queue.complete(job);
-  } catch (error) {
-    if (error instanceof SessionBusyError) {
-      await queue.record(job, config.worker, 'busy');
-      await queue.retryLater(job, config.worker, Math.min(error.retryAfterMs ?? 100, config.leaseMs) + 20);
-    } else if (error instanceof SessionConflictError) {
-      await queue.record(job, config.worker, 'conflict', error.message);
-      await queue.retryLater(job, config.worker, 0);
-    } else {
-      await queue.record(job, config.worker, 'error', error instanceof Error ? error.stack : String(error));
-      await queue.retryLater(job, config.worker, 200);
-    }
-  } finally {
-    clearInterval(renewal);
-  }
-}
-
 process.stdout.write('ready\n');
+// Its own fetch loop rather than boss.work(): work() polls at most every 500 ms, and a
+// session's next job becomes ready only when the one before completes.
 while (!stopping) {
-  const job = await queue.claim(config.worker, config.leaseMs);
+  const [job] = await boss.fetch<Job>(POOL_QUEUE, { batchSize: 1 });
   if (!job) {
     await new Promise((resolve) => setTimeout(resolve, 25));
     continue;
   }
-  process.stdout.write(`start ${job.id}\n`);
-  await runOne(job);
-  process.stdout.write(`end ${job.id}\n`);
+  process.stdout.write(`start ${job.data.id}\n`);
+  try {
+    await runOne(job.data);
+    await boss.complete(POOL_QUEUE, job.id);
+  } catch (error) {
+    // Back in the queue (state `retry`), still ahead of the session's later jobs.
+    await boss.fail(POOL_QUEUE, job.id, { message: error instanceof Error ? error.message : String(error) });
+  }
+  process.stdout.write(`end ${job.data.id}\n`);
 }
+await boss.stop({ graceful: true, timeout: 10_000 });
 await store.close();
 await pool.end();

@@ -87,7 +87,7 @@ describe('episodic budget: human output', () => {
       `Recommendation: ${formatCount(best.budget)} tokens with retention ${best.retention}, the cheapest run that keeps ` +
         'the current episode whole in at least 99.0% of calls',
     );
-    const cap = Math.min(4000, Math.floor(best.budget * 0.03));
+    const cap = Math.min(2000, Math.floor(best.budget * 0.03));
     expect(text).toContain(`At that budget the current episode's tool results are cut to ${formatCount(cap)} tokens each`);
     expect(text).toContain('No usage is recorded, so there is no bill to compare with.');
     const strict = await analysisOf([heavyFile, '--budgets', '3k', '--quality', '100%', '--retention', 'episode']);
@@ -368,13 +368,28 @@ describe('episodic budget: bad input exits 1 with a clear message', () => {
     expect(result.stderr).toMatch(/^episodic: pricing file .*bad-prices\.json: models\.0\.input: /);
   });
 
-  it('refuses a budget below the system prompt and tools', async () => {
+  it('reports a budget below the system prompt and tools as an infeasible row and sweeps the rest', async () => {
     const system = await fixtures.write('system.txt', 'Follow the repository conventions. '.repeat(40));
     const result = await runCli(['budget', plainFile, '--budgets', '100,8k', '--system', system]);
-    expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(
-      /^episodic: budget 100 tokens is below what every call starts with: \d+ tokens \(system prompt \d+/,
-    );
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/\n\s+100 +infeasible +- /);
+    expect(result.stdout).toMatch(/100 tokens is infeasible: below what every call starts with: \d+ tokens \(system prompt \d+.*; the smallest feasible budget is [\d,]+ tokens\./);
+    expect(result.stdout).toMatch(/\nRecommendation: 8,000 tokens/);
+    expect(result.stdout).toContain('Left out: 100 tokens (infeasible: the fixed prefix leaves no room');
+    const json = await runCli(['budget', plainFile, '--budgets', '100,8k', '--system', system, '--json']);
+    const analysis = JSON.parse(json.stdout) as { budgets: number[]; infeasible: { budget: number; smallestFeasible: number }[] };
+    expect(analysis.budgets).toEqual([8000]);
+    expect(analysis.infeasible).toMatchObject([{ budget: 100 }]);
+    expect(analysis.infeasible[0]!.smallestFeasible).toBeGreaterThan(100);
+  });
+
+  it('says when the fixed prefix leaves no room in any budget asked', async () => {
+    const system = await fixtures.write('system-long.txt', 'Follow the repository conventions. '.repeat(400));
+    const result = await runCli(['budget', plainFile, '--budgets', '100,200', '--system', system]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/\nRecommendation: none: the fixed prefix \(system prompt and tools, \d+ tokens\) leaves no room in any budget asked; the smallest budget at which every call fits is \d+ tokens\./);
+    const html = fixtures.path('no-room.html');
+    expect((await runCli(['budget', plainFile, '--budgets', '100', '--system', system, '--html', html])).code).toBe(0);
   });
 
   it('names a bad --tools file', async () => {
@@ -409,7 +424,7 @@ describe('episodic budget: bad input exits 1 with a clear message', () => {
   it('counts a current-episode tool result cut by the budget, not one cut to its cap', async () => {
     // Sixty reads of ~140 tokens each (under the cap at both budgets) make an episode
     // that outgrows 8k, so the packer shrinks its results there; one result of ~39,000
-    // tokens is over the cap at every budget (3% of it, at most 4,000) and is cut to it.
+    // tokens is over the cap at every budget (3% of it, at most 2,000) and is cut to it.
     const session: Message[] = [{ role: 'user', content: 'Read the logs' }];
     const read = (id: string, content: string) => {
       session.push(

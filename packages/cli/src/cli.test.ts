@@ -9,8 +9,8 @@ describe('episodic (dispatch)', () => {
       expect(result.code).toBe(0);
       expect(result.stderr).toBe('');
       expect(result.stdout).toMatch(/^Usage: episodic <command> \[options\]/);
-      expect(result.stdout).toMatch(/^ {2}pack {6}Pack a transcript/m);
-      expect(result.stdout).toMatch(/^ {2}episodes {2}List the episodes/m);
+      expect(result.stdout).toMatch(/^ {2}pack {10}Pack a transcript/m);
+      expect(result.stdout).toMatch(/^ {2}episodes {6}List the episodes/m);
       expect(result.stdout).toContain('Exit codes: 0 ok, 1 bad input, 2 usage error.');
     }
   });

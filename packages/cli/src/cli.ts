@@ -13,9 +13,18 @@ import { importCommand } from './commands/import.js';
 import { migrateCommand } from './commands/migrate.js';
 import { packCommand } from './commands/pack.js';
 import { repairCommand } from './commands/repair.js';
+import { replayCacheCommand } from './commands/replay-cache.js';
 
 /** Every subcommand, in the order the usage lists them. */
-const commands: readonly Command[] = [packCommand, episodesCommand, budgetCommand, importCommand, repairCommand, migrateCommand];
+const commands: readonly Command[] = [
+  packCommand,
+  episodesCommand,
+  budgetCommand,
+  importCommand,
+  repairCommand,
+  migrateCommand,
+  replayCacheCommand,
+];
 
 /** The top-level usage text. */
 function usage(): string {

@@ -137,6 +137,49 @@ describe('episodic import', () => {
     expect((await runCli(['import', '--from', 'cursor', claudeFile])).code).toBe(2);
     expect((await runCli(['import', '--from', 'pi', claudeFile, '--json'])).stderr).toContain('--json prints the report on standard output');
   });
+
+  it('exits 1 when conversation content would be left out, and imports it with --lossy', async () => {
+    // The second prompt names a parent that is not in the file: the first exchange is cut off.
+    const cut = claudeLines.map((line) => (line.type === 'user' && line.uuid === 'u2' ? { ...line, parentUuid: 'missing' } : line));
+    const file = await fixtures.write('cut.jsonl', cut.map((line) => JSON.stringify(line)).join('\n'));
+    const refused = await runCli(['import', '--from', 'claude-code', file]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('would leave out conversation content: 2 conversation lines cut off by a broken parent chain');
+    expect(refused.stderr).toContain('--lossy');
+    expect(refused.stdout).toBe('');
+    const accepted = await runCli(['import', '--from', 'claude-code', file, '--lossy']);
+    expect(accepted.code).toBe(0);
+    expect(accepted.stderr).toContain('2 conversation lines cut off by a broken parent chain');
+    const budget = await runCli(['budget', '--from', 'claude-code', file, '--budgets', '200k', '--lossy']);
+    expect(budget.code).toBe(0);
+  });
+});
+
+describe('import reconciliation', () => {
+  it('exits 1 with "incomplete" when a call reported far more input than the transcript and a plausible prefix hold', async () => {
+    // The first call reported 120,000 input tokens; the transcript holds one short prompt before it.
+    const big = claudeLines.map((line) =>
+      line.type === 'assistant' && line.uuid === 'a1'
+        ? {
+            ...line,
+            message: {
+              ...line.message!,
+              usage: { input_tokens: 5, cache_read_input_tokens: 120000, cache_creation_input_tokens: 0, output_tokens: 40 },
+            },
+          }
+        : line,
+    );
+    const file = await fixtures.write('incomplete.jsonl', big.map((line) => JSON.stringify(line)).join('\n'));
+    const refused = await runCli(['import', '--from', 'claude-code', file]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/incomplete: call 1 \(transcript line 2\) reported 120005 tokens, the transcript holds \d+; the gap is more than the fixed prefix of Claude Code 2\.x/);
+    const budget = await runCli(['budget', '--from', 'claude-code', file, '--budgets', '200k', '--lossy']);
+    expect(budget.code).toBe(1);
+    expect(budget.stderr).toMatch(/the call at transcript line 2 reported \d+ tokens more than the transcript holds before it, more than any fixed prefix of Claude Code 2\.x/);
+    // The complete session reconciles.
+    const ok = await runCli(['import', '--from', 'claude-code', claudeFile, '-o', fixtures.path('ok.jsonl'), '--json']);
+    expect(JSON.parse(ok.stdout).reconciliation).toMatchObject({ calls: 2, incomplete: [] });
+  });
 });
 
 describe('splitGluedObjects', () => {

@@ -20,6 +20,7 @@ import { readInput } from './read-input.js';
 /** The options every command that reads a session takes. */
 export const storeOptions = {
   from: { type: 'string', short: 'f' },
+  lossy: { type: 'boolean' },
   store: { type: 'string' },
   session: { type: 'string' },
   schema: { type: 'string' },
@@ -28,6 +29,7 @@ export const storeOptions = {
 /** The help lines of {@link storeOptions}. */
 export const storeHelp = `  -f, --from SOURCE  Read another agent's recording: claude-code, codex, pi, openai-chat,
                      anthropic-messages (as episodic import does)
+      --lossy        With --from: read it even when conversation content is left out
       --store SPEC   Read the session from a store instead of a file: postgres://...,
                      pglite:DIR, or a file store directory (with --session)
       --session ID   The session to read from --store
@@ -76,7 +78,7 @@ export async function openStore(spec: string, schema?: string): Promise<OpenedSt
  * (a file, or `-` for standard input). Returns it with the name to show for it.
  */
 export async function readSessionSource(
-  values: { store?: string; session?: string; schema?: string; from?: string },
+  values: { store?: string; session?: string; schema?: string; from?: string; lossy?: boolean },
   positionals: readonly string[],
   stdin: Readable,
 ): Promise<{ source: string; messages: Message[]; imported?: ImportResult }> {
@@ -84,7 +86,7 @@ export async function readSessionSource(
     if (values.session !== undefined) throw new UsageError('--session needs --store');
     const source = onePositional(positionals, 'transcript file (or - for standard input)');
     if (values.from === undefined) return { source, messages: await readInput(source, stdin) };
-    const imported = await importSession(parseImportSource(values.from), source, stdin);
+    const imported = await importSession(parseImportSource(values.from), source, stdin, { lossy: values.lossy === true });
     return { source, messages: imported.messages, imported };
   }
   if (values.from !== undefined) throw new UsageError('give --from with a recording file, not with --store');

@@ -18,9 +18,11 @@ export type { PersistedFormatLocation, TranscriptLocation } from './errors.js';
 // message: the neutral message model, transcripts (format v1.1, a superset of v1) and episodes.
 export { assistantText, isEpisodeStart, isInstruction, toolCallsOf, toolResultText, userText } from './message/message.js';
 export type {
+  AppliedContextEdit,
   AssistantMessage,
   AssistantPart,
   Compaction,
+  CompactionPart,
   DeveloperMessage,
   FilePart,
   ImagePart,
@@ -72,6 +74,8 @@ export { packContext, prepareForPacking, summaryInput } from './packing/pack-con
 export type { MessageFormOptions } from './packing/pack-context.js';
 export type { PackOptions, PackResult, PackState, PackStats } from './packing/pack-types.js';
 export type { SummaryRequest } from './packing/pack-summary.js';
+export { messagesAfterCompaction } from './packing/compaction-cut.js';
+export type { CompactionCut } from './packing/compaction-cut.js';
 
 // model: the contract between the loop and a model adapter, and model profiles.
 export { ModelError } from './model/model-adapter.js';
@@ -89,16 +93,27 @@ export type {
 export type { ModelResponse } from './model/model-response.js';
 export type { CacheStyle, ModelProfile, PastReasoning, Pricing, ReasoningField } from './model/model-profile.js';
 export type { UsageTotals } from './model/usage-totals.js';
+export { DEFAULT_COMPACTION_SHARE, nativeOptionsFor } from './model/native-context.js';
+export type { ClearToolUsesOptions, ContextPolicy, NativeContextOptions } from './model/native-context.js';
 
 // reasoning: splitters for reasoning inside text, the replay cache, and the types of
 // the reasoning events, stats and hand-off options the agent reports and takes.
 export { createTagSplitter } from './reasoning/in-text/tag-splitter.js';
+export { createLeadingReasoningDetector } from './reasoning/in-text/leading-reasoning-detector.js';
+export type { LeadingReasoningOptions } from './reasoning/in-text/leading-reasoning-detector.js';
 export type { TagSplitterOptions } from './reasoning/in-text/tag-splitter.js';
 export { createHarmonyParser } from './reasoning/in-text/harmony-parser.js';
 export type { HarmonyPiece } from './reasoning/in-text/harmony-parser.js';
 export type { SplitPiece, StreamSplitter } from './reasoning/in-text/stream-splitter.js';
 export { MemoryReplayCache } from './reasoning/replay-cache/memory-replay-cache.js';
 export type { ReplayCache, ReplayCacheBounds, ReplayCacheStats, ReplayEntry } from './reasoning/replay-cache/replay-cache.js';
+export type {
+  ManagedReplayCache,
+  ReplayCacheReport,
+  ReplayDeleteFilter,
+  ReplayGroup,
+  ReplayListOptions,
+} from './reasoning/replay-cache/replay-cache-admin.js';
 export type { HandoffOptions, HandoffSkip } from './reasoning/handoff/handoff-note.js';
 export type { ReasoningEvent, WarningEvent } from './reasoning/reasoning-events.js';
 export type { LeakFinding } from './reasoning/stats/leak-check.js';
@@ -111,8 +126,8 @@ export type {
 export type { EpisodeReasoningReport, LocatedLeak, SessionReasoningSummary } from './reasoning/stats/reasoning-report.js';
 
 // store: where sessions live between runs.
-export type { AppendOptions, SessionLease, SessionStore, StoredSession, TornLine, WriteOptions } from './store/session-store.js';
-export { SessionConflictError } from './store/session-errors.js';
+export type { AppendOptions, ApprovalWriteOptions, SessionLease, SessionStore, StoredSession, TornLine, WriteOptions } from './store/session-store.js';
+export { ApprovalConflictError, SessionConflictError } from './store/session-errors.js';
 export { StoreWriteError } from './store/store-write-error.js';
 export { MemorySessionStore } from './store/memory-session-store.js';
 export type { PersistReasoning, ReasoningSidecar } from './store/reasoning-sidecar.js';
@@ -144,6 +159,9 @@ export { DEFAULT_OUTPUT_RETRIES, FINAL_ANSWER_TOOL, StructuredOutputError } from
 export { DEFAULT_AGENT_TOOL_INPUT } from './agent/agent-tool.js';
 export type { AgentToolOptions } from './agent/agent-tool.js';
 export { allOf, anyOf, hasToolCall, maxSteps } from './loop/stop-conditions.js';
+export { DurableRunError, inlineRuntime, stepIds } from './loop/durable/durable-runtime.js';
+export type { DurableRun, DurableRuntime } from './loop/durable/durable-runtime.js';
+export { unknownOutcome } from './loop/durable/durable-tools.js';
 export type { StopCondition, StopContext } from './loop/stop-conditions.js';
 
 // telemetry: OpenTelemetry traces of sessions, model calls and tool calls (optional peer @opentelemetry/api).

@@ -35,16 +35,20 @@ export { isJsonObject, toolInputSchema, typeNames } from './support/json-schema.
 export type { JsonSchema } from './support/json-schema.js';
 export { describeIssues } from './support/schema-issue.js';
 export { assertToolName } from './loop/tool.js';
+// tools: McpToolServer asks the same approval question as the agent loop.
+export { approvalRequest } from './loop/approvals.js';
 
 // store: what another store implementation needs to behave like the built-in ones.
 export { assertSessionId } from './store/session-store.js';
 export { parseApprovalRecord } from './store/approval-record.js';
+export { checkApprovalRevision } from './store/session-errors.js';
 export { serializeMessage } from './message/transcript.js';
 export {
   DEFAULT_REPLAY_ENTRIES,
   DEFAULT_REPLAY_TOKENS,
   DEFAULT_REPLAY_TTL_MS,
 } from './reasoning/replay-cache/memory-replay-cache.js';
+export { checkDeleteFilter, listLimit } from './reasoning/replay-cache/replay-cache-admin.js';
 
 // loop and packing helpers the MCP tool server and MCP tools reuse: one tool call
 // run as the loop runs it, and the head-and-tail shortening of long text.

@@ -77,6 +77,12 @@ function fromPool(opened: Promise<Pool>, owned: boolean): Database {
     async transaction<T>(work: (transaction: Queryable) => Promise<T>) {
       const client = await (await opened).connect();
       let broken = false;
+      // A checked-out client has no pool listener: a backend killed now ('error' on the
+      // client) would end the process unheard. The query in flight rejects on its own.
+      const onError = () => {
+        broken = true;
+      };
+      client.on('error', onError);
       try {
         await client.query('BEGIN');
         const result = await work({
@@ -87,9 +93,10 @@ function fromPool(opened: Promise<Pool>, owned: boolean): Database {
         return result;
       } catch (error) {
         // The work's error is the one to report; a connection that cannot even roll back is discarded.
-        broken = await client.query('ROLLBACK').then(() => false, () => true);
+        if (!broken) broken = await client.query('ROLLBACK').then(() => false, () => true);
         throw error;
       } finally {
+        client.off('error', onError);
         client.release(broken);
       }
     },

@@ -7,3 +7,4 @@ export { openPGlite } from './embedded.js';
 export { type Migration, migrations, SCHEMA_VERSION, SchemaTooNewError } from './migrations.js';
 export { PostgresReplayCache, type PostgresReplayCacheOptions } from './postgres-replay-cache.js';
 export { DEFAULT_LEASE_MS, PostgresSessionStore, type PostgresSessionStoreOptions } from './postgres-session-store.js';
+export { DatabaseConnectionLostError, DatabaseUnavailableError } from './database-errors.js';

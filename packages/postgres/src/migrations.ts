@@ -7,6 +7,7 @@
  */
 import { EpisodicError, InvalidArgumentError } from '@episodic/core';
 import type { Database } from './database.js';
+import { connectionFailure } from './database-errors.js';
 
 /** One schema change. */
 export interface Migration {
@@ -72,6 +73,18 @@ export const migrations: readonly Migration[] = [
     // The session's approval record (core's ApprovalRecord): decisions not yet acted on.
     statements: (schema) => [`ALTER TABLE ${schema}.episodic_sessions ADD COLUMN approvals json`],
   },
+  {
+    version: 4,
+    name: 'lease tokens from one sequence',
+    // Tokens per row started again at 1 when a session was deleted and created again, so a
+    // writer of the deleted session passed the fencing check of the new one. One sequence
+    // for the schema never repeats a token; it starts above every token handed out so far.
+    statements: (schema) => [
+      `CREATE SEQUENCE ${schema}.episodic_lease_tokens`,
+      `SELECT setval('${schema}.episodic_lease_tokens', COALESCE(MAX(lease_token), 0) + 1, false)
+         FROM ${schema}.episodic_sessions`,
+    ],
+  },
 ];
 
 /** The newest schema version this package knows. */
@@ -102,6 +115,14 @@ export class SchemaTooNewError extends EpisodicError {
 /** Applies the migrations the database lacks; returns the versions applied now. */
 export async function migrate(database: Database, schema: string): Promise<number[]> {
   const quoted = quoteSchema(schema);
+  try {
+    return await applyMigrations(database, schema, quoted);
+  } catch (error) {
+    throw connectionFailure(error, `migrating schema ${schema}`);
+  }
+}
+
+async function applyMigrations(database: Database, schema: string, quoted: string): Promise<number[]> {
   return database.transaction(async (transaction) => {
     // Serializes concurrent migrators; released at commit.
     await transaction.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`episodic migrations ${schema}`]);

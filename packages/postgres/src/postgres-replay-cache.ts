@@ -6,18 +6,28 @@
  * are dropped at lookup and at every `set`. Each call is one statement.
  *
  * Ages use the caller's clock (`now`), like the other caches: entries carry the
- * `storedAt` their capture gave them. `stats().entries` is the count the last `set`
+ * `storedAt` their capture gave them. Keys are stored escaped (`\` as `\\`, NUL as
+ * `\0`): core's keys separate their fields with NUL, which PostgreSQL text refuses. `stats().entries` is the count the last `set`
  * (or an expired lookup) saw; other workers change it between calls.
  */
 import {
   InvalidArgumentError,
+  type ManagedReplayCache,
   type ReasoningPart,
-  type ReplayCache,
   type ReplayCacheBounds,
+  type ReplayCacheReport,
   type ReplayCacheStats,
+  type ReplayDeleteFilter,
   type ReplayEntry,
+  type ReplayListOptions,
 } from '@episodic/core';
-import { DEFAULT_REPLAY_ENTRIES, DEFAULT_REPLAY_TOKENS, DEFAULT_REPLAY_TTL_MS } from '@episodic/core/internal';
+import {
+  checkDeleteFilter,
+  DEFAULT_REPLAY_ENTRIES,
+  DEFAULT_REPLAY_TOKENS,
+  DEFAULT_REPLAY_TTL_MS,
+  listLimit,
+} from '@episodic/core/internal';
 import { type ConnectionOptions, type Database, openDatabase } from './database.js';
 import { migrateOnce, quoteSchema } from './migrations.js';
 
@@ -37,13 +47,34 @@ interface EntryRow {
   stored_at: string;
 }
 
+/** A key as stored: NUL (refused by PostgreSQL text) and the escape character escaped. */
+export function storedKey(key: string): string {
+  return key.replaceAll('\\', '\\\\').replaceAll('\u0000', '\\0');
+}
+
+/** The key a stored one stands for. */
+export function keyOf(stored: string): string {
+  return stored.replace(/\\(\\|0)/g, (_, escaped: string) => (escaped === '0' ? '\u0000' : '\\'));
+}
+
+function entryOfRow(row: Omit<EntryRow, 'kind'>): ReplayEntry {
+  return {
+    key: keyOf(row.key),
+    provider: row.provider,
+    model: row.model,
+    parts: JSON.parse(row.parts) as ReasoningPart[],
+    tokens: row.tokens,
+    storedAt: Number(row.stored_at),
+  };
+}
+
 function positive(name: string, value: number): number {
   if (!(value > 0)) throw new InvalidArgumentError(`replay cache ${name} must be positive (got ${value})`);
   return value;
 }
 
 /** Reasoning kept in the database, for every worker. */
-export class PostgresReplayCache implements ReplayCache {
+export class PostgresReplayCache implements ManagedReplayCache {
   private readonly database: Database;
   private readonly schema: string;
   private readonly table: string;
@@ -80,18 +111,11 @@ export class PostgresReplayCache implements ReplayCache {
        gone AS (DELETE FROM ${this.table} WHERE key = $1 AND stored_at < $2::bigint RETURNING key)
        SELECT 'hit' AS kind, * FROM hit
        UNION ALL SELECT 'expired', key, NULL, NULL, NULL, NULL, NULL FROM gone`,
-      [key, this.now() - this.ttlMs],
+      [storedKey(key), this.now() - this.ttlMs],
     );
     const row = rows[0];
     if (row?.kind === 'hit') {
-      const entry: ReplayEntry = {
-        key: row.key,
-        provider: row.provider,
-        model: row.model,
-        parts: JSON.parse(row.parts) as ReasoningPart[],
-        tokens: row.tokens,
-        storedAt: Number(row.stored_at),
-      };
+      const entry = entryOfRow(row);
       this.counters.hits += 1;
       this.counters.restoredTokens += entry.tokens;
       return entry;
@@ -118,7 +142,11 @@ export class PostgresReplayCache implements ReplayCache {
          ON CONFLICT (key) DO UPDATE
             SET provider = excluded.provider, model = excluded.model, parts = excluded.parts,
                 tokens = excluded.tokens, stored_at = excluded.stored_at, recency = nextval('${this.recency}')`,
-        [JSON.stringify(live.map((entry) => ({ ...entry, tokens: Math.max(0, Math.round(entry.tokens)) })))],
+        [
+          JSON.stringify(
+            live.map((entry) => ({ ...entry, key: storedKey(entry.key), tokens: Math.max(0, Math.round(entry.tokens)) })),
+          ),
+        ],
       );
       this.counters.stored += live.length;
     }
@@ -127,6 +155,111 @@ export class PostgresReplayCache implements ReplayCache {
 
   stats(): ReplayCacheStats {
     return { ...this.counters };
+  }
+
+  async list(options: ReplayListOptions = {}): Promise<ReplayEntry[]> {
+    const limit = listLimit(options);
+    await this.migrated();
+    const rows = await this.database.query<Omit<EntryRow, 'kind'>>(
+      `SELECT key, provider, model, parts::text AS parts, tokens, stored_at::text AS stored_at FROM ${this.table}
+        WHERE stored_at >= $1::bigint AND ($2::text IS NULL OR provider = $2) AND ($3::text IS NULL OR model = $3)
+        ORDER BY stored_at DESC LIMIT $4::int`,
+      [this.now() - this.ttlMs, options.provider ?? null, options.model ?? null, limit],
+    );
+    return rows.map(entryOfRow);
+  }
+
+  async delete(filter: ReplayDeleteFilter): Promise<number> {
+    checkDeleteFilter(filter);
+    if ('toolCallId' in filter) {
+      // Keys of tool calls: `call`, provider, model, id, NUL-separated (stored escaped).
+      const suffix = storedKey(`\u0000${filter.toolCallId}`);
+      return this.deleteWhere(`starts_with(key, $1) AND right(key, char_length($2)) = $2`, [storedKey('call\u0000'), suffix]);
+    }
+    const provider = 'provider' in filter ? filter.provider : null;
+    return this.deleteWhere(`($1::text IS NULL OR provider = $1) AND ($2::text IS NULL OR model = $2)`, [
+      provider,
+      filter.model ?? null,
+    ]);
+  }
+
+  async clear(): Promise<number> {
+    const count = await this.deleteWhere('true', []);
+    for (const name of Object.keys(this.counters) as (keyof typeof this.counters)[]) this.counters[name] = 0;
+    return count;
+  }
+
+  async sweep(): Promise<number> {
+    const count = await this.deleteWhere('stored_at < $1::bigint', [this.now() - this.ttlMs]);
+    this.counters.expired += count;
+    return count;
+  }
+
+  async report(): Promise<ReplayCacheReport> {
+    await this.migrated();
+    const oldest = this.now() - this.ttlMs;
+    const rows = await this.database.query<{
+      provider: string;
+      model: string;
+      entries: number;
+      tokens: string;
+      chars: string;
+      oldest: string;
+      newest: string;
+      persistent: number;
+    }>(
+      `SELECT provider, model, count(*)::int AS entries, sum(tokens)::text AS tokens,
+              sum((SELECT coalesce(sum(length(p->>'text')), 0) FROM json_array_elements(parts) AS p))::text AS chars,
+              min(stored_at)::text AS oldest, max(stored_at)::text AS newest,
+              (SELECT count(*) FROM ${this.table})::int AS persistent
+         FROM ${this.table} WHERE stored_at >= $1::bigint GROUP BY provider, model`,
+      [oldest],
+    );
+    const hits = this.counters.hits;
+    const lookups = hits + this.counters.misses;
+    const report: ReplayCacheReport = {
+      ...this.counters,
+      entries: 0,
+      replays: hits,
+      replayRate: lookups === 0 ? 0 : hits / lookups,
+      byProvider: {},
+      byModel: {},
+      tokens: 0,
+      chars: 0,
+      memoryEntries: 0,
+      persistentEntries: rows[0]?.persistent ?? (await this.countAll()),
+    };
+    for (const row of rows) {
+      const tokens = Number(row.tokens);
+      const provider = (report.byProvider[row.provider] ??= { entries: 0, tokens: 0 });
+      provider.entries += row.entries;
+      provider.tokens += tokens;
+      report.byModel[`${row.provider}/${row.model}`] = { entries: row.entries, tokens };
+      report.entries += row.entries;
+      report.tokens += tokens;
+      report.chars += Number(row.chars);
+      report.oldest = Math.min(report.oldest ?? Number(row.oldest), Number(row.oldest));
+      report.newest = Math.max(report.newest ?? Number(row.newest), Number(row.newest));
+    }
+    this.counters.entries = report.entries;
+    return report;
+  }
+
+  private async countAll(): Promise<number> {
+    const [row] = await this.database.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${this.table}`);
+    return row?.n ?? 0;
+  }
+
+  /** Deletes the rows `where` selects; returns how many. */
+  private async deleteWhere(where: string, params: unknown[]): Promise<number> {
+    await this.migrated();
+    const [row] = await this.database.query<{ n: number }>(
+      `WITH gone AS (DELETE FROM ${this.table} WHERE ${where} RETURNING 1) SELECT count(*)::int AS n FROM gone`,
+      params,
+    );
+    const count = row?.n ?? 0;
+    this.counters.entries = Math.max(0, this.counters.entries - count);
+    return count;
   }
 
   /** Closes the connections this cache opened (a pool or PGlite it was given stays open). */

@@ -16,7 +16,9 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import {
   type AppendOptions,
+  ApprovalConflictError,
   type ApprovalRecord,
+  type ApprovalWriteOptions,
   EpisodicError,
   InvalidArgumentError,
   type Message,
@@ -167,8 +169,19 @@ export class PostgresSessionStore implements SessionStore {
     await this.replace(id, 'reasoning_sidecar', sidecar ? JSON.stringify(sidecar) : null, options);
   }
 
-  async saveApprovals(id: string, record: ApprovalRecord | undefined, options: WriteOptions = {}): Promise<void> {
-    await this.replace(id, 'approvals', record ? JSON.stringify(record) : null, options);
+  async saveApprovals(id: string, record: ApprovalRecord | undefined, options: ApprovalWriteOptions = {}): Promise<void> {
+    assertSessionId(id);
+    await this.prepareWrite(id, options);
+    const expected = options.expectedRevision ?? null;
+    const value = record ? JSON.stringify(record) : null;
+    const parameters = [id, value, options.lease?.token ?? null, this.leaseMs, expected];
+    const rows = await this.database.query(sql.replaceApprovals(this.tables), parameters);
+    if (rows.length > 0) return;
+    if (expected !== null) {
+      const [row] = await this.database.query<{ revision: number }>(sql.approvalRevision(this.tables), [id]);
+      if (row && row.revision !== expected) throw new ApprovalConflictError(id, expected, row.revision);
+    }
+    throw await this.refusal(id, options);
   }
 
   async list(): Promise<string[]> {
@@ -189,7 +202,9 @@ export class PostgresSessionStore implements SessionStore {
 
   /** Retention: deletes sessions untouched for `days` days (and not held by a writer); returns their ids. */
   async deleteIdle({ days }: { days: number }): Promise<string[]> {
-    if (!(days >= 0)) throw new InvalidArgumentError(`deleteIdle needs days >= 0 (got ${days}).`);
+    if (!(days >= 0) || !Number.isFinite(days)) {
+      throw new InvalidArgumentError(`deleteIdle needs a finite number of days >= 0 (got ${days}).`);
+    }
     await this.migrated();
     const rows = await this.database.query<{ id: string }>(sql.deleteIdleSessions(this.tables), [days]);
     for (const row of rows) this.known.delete(row.id);

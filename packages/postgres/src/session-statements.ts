@@ -14,11 +14,17 @@
 export interface Tables {
   sessions: string;
   messages: string;
+  /** The sequence lease tokens come from, as a string literal for nextval. */
+  tokens: string;
 }
 
 /** The schema's tables, from its quoted name. */
 export function tablesOf(schema: string): Tables {
-  return { sessions: `${schema}.episodic_sessions`, messages: `${schema}.episodic_messages` };
+  return {
+    sessions: `${schema}.episodic_sessions`,
+    messages: `${schema}.episodic_messages`,
+    tokens: `'${schema}.episodic_lease_tokens'`,
+  };
 }
 
 /** The writer check on the session row for a token parameter (see above). */
@@ -57,6 +63,22 @@ export const replaceColumn = ({ sessions }: Tables, column: SessionColumn) => `
    WHERE id = $1 AND ${writerCheck('$3')}
   RETURNING 1 AS done`;
 
+/**
+ * Replaces the approval record if it is still at the revision the decider saw:
+ * $1 id, $2 value or NULL, $3 token, $4 lease ms, $5 expected revision or NULL.
+ * The row lock serializes two deciders; the second re-reads the row and finds
+ * another revision, so it writes nothing.
+ */
+export const replaceApprovals = ({ sessions }: Tables) => `
+  UPDATE ${sessions} SET approvals = $2::json, updated_at = now(), ${renewal('$3', '$4')}
+   WHERE id = $1 AND ${writerCheck('$3')}
+     AND ($5::int IS NULL OR COALESCE((approvals->>'revision')::int, 0) = $5::int)
+  RETURNING 1 AS done`;
+
+/** The approval record's revision (0 without one): $1 id. */
+export const approvalRevision = ({ sessions }: Tables) =>
+  `SELECT COALESCE((approvals->>'revision')::int, 0) AS revision FROM ${sessions} WHERE id = $1`;
+
 /** Makes sure the session row exists (for a write without a lease): $1 id. */
 export const ensureSession = ({ sessions }: Tables) =>
   `INSERT INTO ${sessions} (id) VALUES ($1) ON CONFLICT (id) DO NOTHING`;
@@ -70,13 +92,15 @@ export const writerState = ({ sessions }: Tables) => `
 
 /**
  * Takes the lease when nobody holds a live one: $1 id, $2 holder, $3 lease ms.
- * Returns the new token and the stored length, or no row (busy).
+ * Returns the new token and the stored length, or no row (busy). The token comes from
+ * the schema's sequence, so it never repeats, even for a session deleted and created
+ * again (a writer of the deleted one is then refused).
  */
-export const acquireLease = ({ sessions }: Tables) => `
+export const acquireLease = ({ sessions, tokens }: Tables) => `
   INSERT INTO ${sessions} AS s (id, lease_token, lease_holder, lease_expires_at)
-  VALUES ($1, 1, $2, now() + $3::int * interval '1 millisecond')
+  VALUES ($1, nextval(${tokens}), $2, now() + $3::int * interval '1 millisecond')
   ON CONFLICT (id) DO UPDATE
-     SET lease_token = s.lease_token + 1, lease_holder = excluded.lease_holder,
+     SET lease_token = excluded.lease_token, lease_holder = excluded.lease_holder,
          lease_expires_at = excluded.lease_expires_at
    WHERE s.lease_holder IS NULL OR s.lease_expires_at <= now()
   RETURNING lease_token::text AS token, message_count`;

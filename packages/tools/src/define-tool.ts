@@ -40,6 +40,8 @@ export interface ToolDefinition<Input extends z.ZodType> {
    * not run (the model reads the input error). Default false.
    */
   needsApproval?: boolean | ((input: z.output<Input>, context: ApprovalContext) => boolean | Promise<boolean>);
+  /** False when running the tool twice does harm: a durable runtime then never re-runs a call that may have begun. Default true. */
+  idempotent?: boolean;
 }
 
 /** A tool built by {@link defineTool}: an `AgentTool` of `@episodic/core` that also exposes its zod schema. */
@@ -76,6 +78,7 @@ export function defineTool<Input extends z.ZodType>(definition: ToolDefinition<I
     input,
     ...(timeoutMs === undefined ? {} : { timeoutMs }),
     ...(needsApproval === undefined ? {} : { needsApproval }),
+    ...(definition.idempotent === false ? { idempotent: false } : {}),
     async execute(args: unknown, context: ToolContext): Promise<ToolOutput> {
       // Some providers omit the arguments of a call that has none.
       const prepared = restoreNormalizedArguments(inputSchema, args ?? {});

@@ -44,3 +44,4 @@ export { McpServerError } from './mcp/mcp-errors.js';
 export type { McpServerErrorCode } from './mcp/mcp-errors.js';
 export { McpToolServer } from './mcp/mcp-tool-server.js';
 export type { McpToolServerOptions } from './mcp/mcp-tool-server.js';
+export type { McpHttpHandlerOptions } from './mcp/mcp-http-handler.js';

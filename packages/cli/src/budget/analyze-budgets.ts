@@ -22,7 +22,7 @@ import {
 import { countContext, FRAMING, toolResultCaps } from '@episodic/core/internal';
 import { BilledView } from './billed-view.js';
 import { type EstimatedCall, estimateCalls } from './cache-estimate.js';
-import { compareWithRecording, type Fidelity, inferPrefix, type PrefixInference } from './prefix-inference.js';
+import { compareWithRecording, type Fidelity, type FitGroup, inferPrefix, type PrefixInference } from './prefix-inference.js';
 import type { PricedModel } from './priced-model.js';
 import { type Recommendation, recommend } from './recommend.js';
 import { type RecordedBill, recordedBill, replayedBill } from './recorded-bill.js';
@@ -49,6 +49,11 @@ export interface BudgetAnalysisInput {
   pricesCollected: string;
   /** Share of calls that must keep the current episode whole for a run to be recommended. */
   quality: number;
+  /**
+   * The largest fixed prefix the recording's agent plausibly sends (from the
+   * importer); an inferred prefix above it is refused, naming the call.
+   */
+  prefixLimit?: { start: number; afterCompaction: number; measuredOn: string } | undefined;
   /** Called after every replayed call with the calls done and the calls in all (an estimate while sweeping). */
   onProgress?: (done: number, total: number) => void;
 }
@@ -82,7 +87,10 @@ export interface BudgetAnalysis {
     inference: PrefixInference | null;
   };
   calls: number;
+  /** The budgets replayed (those that hold the fixed prefix). */
   budgets: number[];
+  /** Budgets asked for that cannot hold the fixed prefix: rows of their own, not replayed. */
+  infeasible: InfeasibleBudget[];
   /** True when the budgets were swept rather than asked. */
   swept: boolean;
   retentions: Retention[];
@@ -99,15 +107,23 @@ export interface BudgetAnalysis {
   compactionsLeftOut: number;
 }
 
-/** A budget cannot hold even the system prompt and tools. */
-export class BudgetBelowPrefixError extends EpisodicError {
-  constructor(budget: number, prefix: { systemTokens: number; toolTokens: number; totalTokens: number }) {
+/** A budget asked for that cannot hold even the system prompt and tools. */
+export interface InfeasibleBudget {
+  budget: number;
+  /** Why, in plain words, with the prefix's parts. */
+  reason: string;
+  /** The smallest budget at which every call of the session fits. */
+  smallestFeasible: number;
+}
+
+/** The prefix inferred from a call is larger than any the agent sends: history is missing, not a system prompt. */
+export class ImplausiblePrefixError extends EpisodicError {
+  constructor(source: string, group: FitGroup, limit: number, measuredOn: string) {
     super(
-      'budget_below_prefix',
-      `budget ${budget} tokens is below what every call starts with: ${prefix.totalTokens} tokens ` +
-        `(system prompt ${prefix.systemTokens}, tools ${prefix.toolTokens}, reply priming ` +
-        `${prefix.totalTokens - prefix.systemTokens - prefix.toolTokens}). ` +
-        'Ask for larger budgets, or shorten the system prompt or tools.',
+      'implausible_prefix',
+      `${source}: the call at transcript line ${group.firstLine} reported ${group.prefixTokens} tokens more than the ` +
+        `transcript holds before it, more than any fixed prefix of ${measuredOn} (at most ${limit}): the transcript is ` +
+        'missing history, so no system prompt is inferred from it. Import the whole session (episodic import says what is missing).',
     );
   }
 }
@@ -119,7 +135,10 @@ export class NoCallsError extends EpisodicError {
   }
 }
 
-/** Runs the analysis. Throws {@link BudgetBelowPrefixError} or {@link NoCallsError} for input it cannot use. */
+/**
+ * Runs the analysis. Budgets below the fixed prefix are reported as infeasible rows,
+ * never an abort. Throws {@link NoCallsError} for a session without calls.
+ */
 export function analyzeBudgets(input: BudgetAnalysisInput): BudgetAnalysis {
   const { messages, model } = input;
   const calls = countCalls(messages);
@@ -144,7 +163,10 @@ export function analyzeBudgets(input: BudgetAnalysisInput): BudgetAnalysis {
         smallestUsefulBudget(replaySession({ ...base, budget: prefix.totalTokens + 1, retention: 'none', onCall })),
         model.contextWindow,
       );
-  for (const budget of budgets) if (budget <= prefix.totalTokens) throw new BudgetBelowPrefixError(budget, prefix);
+  const infeasible = infeasibleBudgets(budgets, prefix, () =>
+    smallestUsefulBudget(replaySession({ ...base, budget: prefix.totalTokens + 1, retention: 'none' })),
+  );
+  budgets.splice(0, budgets.length, ...budgets.filter((budget) => budget > prefix.totalTokens));
   total = done + perReplay * replays(budgets.length);
 
   const replyTokens = counter.calibration.apply(FRAMING.reply);
@@ -171,7 +193,7 @@ export function analyzeBudgets(input: BudgetAnalysisInput): BudgetAnalysis {
       runs.push({ ...summarizeRun(budget, retention, perCall), perCall });
     }
   }
-  const recommendation = recommend(runs, input.quality)!;
+  const recommendation = recommend(runs, input.quality) ?? noRoom(input.quality, prefix, infeasible);
   const bill = recordedBill(messages, model.pricing);
   return {
     source: input.source,
@@ -179,6 +201,7 @@ export function analyzeBudgets(input: BudgetAnalysisInput): BudgetAnalysis {
     prefix: { ...prefix, inference },
     calls,
     budgets,
+    infeasible,
     swept: input.budgets === undefined,
     retentions: [...input.retentions],
     runs,
@@ -188,6 +211,39 @@ export function analyzeBudgets(input: BudgetAnalysisInput): BudgetAnalysis {
     replayedBill: fidelity ? replayedBill(fidelity, model.cache, model.pricing, bill) : null,
     saving: savingOf(recommendation, bill),
     compactionsLeftOut: messages.length - sweep.messages.length,
+  };
+}
+
+/** The budgets at or below the prefix, each with why and the smallest feasible budget (measured once, when needed). */
+function infeasibleBudgets(
+  budgets: readonly number[],
+  prefix: { systemTokens: number; toolTokens: number; totalTokens: number },
+  smallest: () => number,
+): InfeasibleBudget[] {
+  const below = budgets.filter((budget) => budget <= prefix.totalTokens);
+  if (below.length === 0) return [];
+  const smallestFeasible = Math.max(smallest(), prefix.totalTokens + 1);
+  const reason =
+    `below what every call starts with: ${prefix.totalTokens} tokens (system prompt ${prefix.systemTokens}, ` +
+    `tools ${prefix.toolTokens}, reply priming ${prefix.totalTokens - prefix.systemTokens - prefix.toolTokens})`;
+  return below.map((budget) => ({ budget, reason, smallestFeasible }));
+}
+
+/** The recommendation when no budget asked holds the fixed prefix. */
+function noRoom(
+  bar: number,
+  prefix: { totalTokens: number },
+  infeasible: readonly InfeasibleBudget[],
+): Recommendation {
+  const smallest = infeasible[0]?.smallestFeasible ?? prefix.totalTokens + 1;
+  return {
+    bar,
+    rankedBy: 'uncached-tokens',
+    best: null,
+    byRetention: [],
+    noRoom:
+      `the fixed prefix (system prompt and tools, ${prefix.totalTokens} tokens) leaves no room in any budget asked; ` +
+      `the smallest budget at which every call fits is ${smallest} tokens`,
   };
 }
 
@@ -211,6 +267,11 @@ function checkAgainstRecording(input: BudgetAnalysisInput): {
     prefixRecorded: input.prefixRecorded,
     mainModel: name,
   });
+  const limit = input.prefixLimit;
+  for (const group of limit && inference.inferred ? inference.groups : []) {
+    const room = group.segment > 0 ? limit!.afterCompaction : limit!.start;
+    if (group.prefixTokens > room) throw new ImplausiblePrefixError(input.source, group, room, limit!.measuredOn);
+  }
   return { inference, fidelity: compareWithRecording(recorded, inference, input.model.cache) };
 }
 

@@ -5,7 +5,7 @@
  */
 import { toolResultCaps } from '@episodic/core/internal';
 import { type Column, formatCount, formatTable, plural } from '../text-table.js';
-import type { BudgetAnalysis, BudgetRun } from './analyze-budgets.js';
+import type { BudgetAnalysis, BudgetRun, InfeasibleBudget } from './analyze-budgets.js';
 import { type CallComparison, type Fidelity, gapTolerance, type PrefixInference } from './prefix-inference.js';
 import type { Recommendation, RunChoice } from './recommend.js';
 
@@ -29,7 +29,7 @@ export function formatBudgetReport(analysis: BudgetAnalysis): string {
   const sections = [formatHeading(analysis), formatPrefix(analysis)];
   if (analysis.fidelity) sections.push(formatFidelity(analysis.fidelity));
   for (const retention of analysis.retentions) {
-    sections.push(formatRuns(retention, analysis.runs.filter((run) => run.retention === retention)));
+    sections.push(formatRuns(retention, analysis.runs.filter((run) => run.retention === retention), analysis.infeasible));
   }
   sections.push(formatRecommendation(analysis));
   return sections.join('\n\n');
@@ -185,13 +185,19 @@ export function runCells(run: BudgetRun): string[] {
   ];
 }
 
-function formatRuns(retention: string, runs: readonly BudgetRun[]): string {
+function formatRuns(retention: string, runs: readonly BudgetRun[], infeasible: readonly InfeasibleBudget[]): string {
   const rows = runs.map((run) => {
     const cells = runCells(run);
     // Reasoning kept and dropped share one terminal column.
     return [...cells.slice(0, 7), `${cells[7]} / ${cells[8]}`, ...cells.slice(9)];
   });
+  // Infeasible budgets are rows too, in budget order, marked so; the reason follows the table.
+  for (const entry of infeasible) rows.push([formatCount(entry.budget), 'infeasible', ...runColumns.slice(2).map(() => '-')]);
+  rows.sort((a, b) => Number(a[0]!.replace(/,/g, '')) - Number(b[0]!.replace(/,/g, '')));
   const lines = [`Retention ${retention}`, formatTable(runColumns, rows)];
+  for (const entry of infeasible) {
+    lines.push(`${formatCount(entry.budget)} tokens is infeasible: ${entry.reason}; the smallest feasible budget is ${formatCount(entry.smallestFeasible)} tokens.`);
+  }
   for (const run of runs) {
     if (run.overflowCalls > 0) {
       lines.push(
@@ -209,6 +215,7 @@ export function formatRecommendation(analysis: BudgetAnalysis): string {
   const bar = percent(recommendation.bar);
   const best = recommendation.best;
   const lines: string[] = [];
+  if (recommendation.noRoom !== undefined) return `Recommendation: none: ${recommendation.noRoom}.`;
   if (!best) {
     const closest = [...recommendation.byRetention].sort((a, b) => b.closest.wholeShare - a.closest.wholeShare)[0]!.closest;
     lines.push(
@@ -231,6 +238,12 @@ export function formatRecommendation(analysis: BudgetAnalysis): string {
     lines.push(formatSaving(analysis));
   }
   lines.push(`By retention: ${recommendation.byRetention.map((entry) => retentionLine(entry, recommendation)).join('; ')}.`);
+  if (analysis.infeasible.length > 0) {
+    lines.push(
+      `Left out: ${analysis.infeasible.map((entry) => formatCount(entry.budget)).join(', ')} tokens (infeasible: the fixed ` +
+        `prefix leaves no room; the smallest feasible budget is ${formatCount(analysis.infeasible[0]!.smallestFeasible)} tokens).`,
+    );
+  }
   return lines.join('\n');
 }
 

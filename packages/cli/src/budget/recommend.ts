@@ -36,6 +36,8 @@ export interface Recommendation {
   best: RunChoice | null;
   /** Per retention: its cheapest run meeting the bar (null when none does), and its best run by quality. */
   byRetention: { retention: Retention; choice: RunChoice | null; closest: RunChoice }[];
+  /** Set when no budget asked could hold the session's fixed prefix: why, and the smallest that can. */
+  noRoom?: string;
 }
 
 /** Recommends among `runs` (any order); undefined when there are none. */

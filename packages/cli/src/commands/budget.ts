@@ -9,6 +9,7 @@ import { analyzeBudgets, NoCallsError } from '../budget/analyze-budgets.js';
 import { formatBudgetReport } from '../budget/format-budget.js';
 import { readSystemFile, readToolsFile } from '../budget/input-files.js';
 import { choosePricedModel } from '../budget/priced-model.js';
+import { comparePolicies, formatPolicyComparison } from '../budget/policy-comparison.js';
 import { loadPrices } from '../budget/pricing.js';
 import { createProgressBar, type ProgressBar, silentProgress } from '../budget/progress-bar.js';
 import { defaultQualityBar } from '../budget/recommend.js';
@@ -19,6 +20,7 @@ import { parseBudget } from '../parse-budget.js';
 import { readSessionSource, storeHelp, storeOptions } from '../store-source.js';
 import { renderBudgetReport } from '../report/budget-report.js';
 import { assertNotInput, writeReport } from '../report/write-report.js';
+import { prefixLimit } from '../import/known-prefixes.js';
 
 /** Every retention policy. */
 const retentions = ['episode', 'tool-episodes', 'all', 'none'] as const satisfies readonly Retention[];
@@ -62,6 +64,11 @@ known), calls whose current episode was shortened, evicted episodes, reasoning k
 dropped, and the largest call. Then the recommendation: the cheapest budget and
 retention that keeps the current episode whole in at least the --quality share of
 calls, and its predicted saving against what the recorded session was billed.
+
+Last, the context policies the provider supports (episodic; native and hybrid where it
+compacts server-side) replayed at the largest budget, side by side: cost, cache reuse,
+and what compaction replaced by summaries. The providers' own management is modelled
+from their documented rules (the report says how), not measured.
 
 Options:
   -b, --budgets LIST     Budgets to try, comma-separated: 16k,32k,64k,128k (default: a
@@ -110,6 +117,7 @@ ${storeHelp}`,
         system,
         tools,
         prefixRecorded: imported?.prefixRecorded === true || system !== undefined || tools !== undefined,
+        prefixLimit: imported ? prefixLimit(imported.source, imported.agentVersion) : undefined,
         model,
         pricesCollected: prices.collected,
         quality,
@@ -120,10 +128,12 @@ ${storeHelp}`,
     }
 
     if (values.html !== undefined) await writeReport(values.html, renderBudgetReport(analysis));
+    // At the largest budget tried (the model's window when swept), as an agent runs by default.
+    const policies = comparePolicies(messages, model, Math.max(...analysis.budgets), system);
     if (values.json) {
-      io.stdout.write(`${JSON.stringify(analysis, jsonNumbers, 2)}\n`);
+      io.stdout.write(`${JSON.stringify({ ...analysis, contextPolicies: policies }, jsonNumbers, 2)}\n`);
     } else {
-      io.stdout.write(`${formatBudgetReport(analysis)}\n`);
+      io.stdout.write(`${formatBudgetReport(analysis)}\n\n${formatPolicyComparison(policies)}\n`);
     }
     if (values.html !== undefined) io.stderr.write(`Wrote the HTML report to ${values.html}\n`);
     return ExitCode.ok;

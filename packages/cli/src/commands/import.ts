@@ -16,13 +16,14 @@ const options = {
   output: { type: 'string', short: 'o' },
   'tools-out': { type: 'string' },
   json: { type: 'boolean' },
+  lossy: { type: 'boolean' },
 } as const;
 
 /** `episodic import`. */
 export const importCommand: Command = {
   name: 'import',
   summary: "Convert another agent's session or an API log to a transcript",
-  usage: `episodic import --from ${importSources.join('|')} FILE|- [-o FILE] [--tools-out FILE] [--json]`,
+  usage: `episodic import --from ${importSources.join('|')} FILE|- [-o FILE] [--tools-out FILE] [--json] [--lossy]`,
   help: `Reads a session recorded by another agent, or a log of raw API calls, and writes it
 as a transcript (format v1.1) to standard output or -o FILE. Reasoning and its
 signatures, usage, recorded costs, models and tool results are kept; what is left
@@ -41,6 +42,9 @@ Options:
   -f, --from SOURCE      What wrote the file (required)
   -o, --output FILE      Write the transcript here instead of standard output
       --tools-out FILE   Write the tool definitions a log holds (for budget --tools)
+      --lossy            Import even when conversation content (a message with a
+                         role and text) would be left out; without it that is an
+                         error naming what and where
       --json             Print the import report (counts, dropped items with reasons
                          and lines, notes) as JSON on standard output; needs -o`,
 
@@ -51,7 +55,7 @@ Options:
     if (values.json && values.output === undefined) {
       throw new UsageError('--json prints the report on standard output: write the transcript with -o FILE');
     }
-    const result = await importSession(parseImportSource(values.from), file, io.stdin);
+    const result = await importSession(parseImportSource(values.from), file, io.stdin, { lossy: values.lossy === true });
     if (values['tools-out'] !== undefined && !result.tools) {
       throw new UsageError(`--tools-out: a ${result.source} recording holds no tool definitions`);
     }

@@ -34,7 +34,7 @@ const providerToolBlocks: Readonly<Record<string, 'call' | 'result'>> = {
 };
 
 /** An assistant message's blocks as parts; opaque data is tagged with `model`. */
-export function assistantParts(blocks: readonly Block[], model: ModelRef, drops: DropLog, line: number): AssistantPart[] {
+export function assistantParts(blocks: readonly Block[], model: ModelRef): AssistantPart[] {
   const tag = { provider: model.provider, model: model.id };
   const parts: AssistantPart[] = [];
   for (const block of blocks) {
@@ -47,18 +47,18 @@ export function assistantParts(blocks: readonly Block[], model: ModelRef, drops:
       parts.push({ type: 'reasoning', text: '', redacted: true, providerData: { ...tag, data: text(block.data) } });
     } else if (type === 'tool_use') {
       parts.push({ type: 'tool-call', id: text(block.id), name: text(block.name), args: block.input ?? {} });
-    } else if (providerToolBlocks[type]) {
+    } else {
+      // Provider tools, and any block type not known here, are kept whole: they go
+      // back to Anthropic as they came (never dropped).
       const name = text(block.name) || type.replace(/_tool_result$/, '');
       const id = text(block.id) || text(block.tool_use_id);
       parts.push({
         type: 'provider-tool',
         name,
-        kind: providerToolBlocks[type],
+        kind: providerToolBlocks[type] ?? (type.endsWith('_result') ? 'result' : 'call'),
         ...(id ? { id } : {}),
         providerData: { ...tag, block },
       });
-    } else {
-      drops.drop(`assistant "${type}" blocks`, 'a block type this importer does not know', line);
     }
   }
   return parts;
@@ -82,16 +82,16 @@ function toolResultContent(content: unknown, drops: DropLog, line: number): stri
     else if (block.type === 'image') {
       const image = imagePart(block);
       if (image) parts.push(image);
-      else drops.drop('images in tool results', 'an image source other than base64 or URL', line);
+      else drops.dropContent('images in tool results', 'an image source other than base64 or URL', line);
     } else if (block.type === 'document') {
       const source = (block.source ?? {}) as Record<string, unknown>;
       const mediaType = text(source.media_type) || 'application/pdf';
       if (source.type === 'base64') parts.push({ type: 'file', data: text(source.data), mediaType });
       else if (source.type === 'url') parts.push({ type: 'file', url: text(source.url), mediaType });
       else if (source.type === 'text') parts.push({ type: 'text', text: text(source.data) });
-      else drops.drop('documents in tool results', 'a document source this importer does not know', line);
+      else drops.dropContent('documents in tool results', 'a document source this importer does not know', line);
     } else {
-      drops.drop(`"${text(block.type)}" blocks in tool results`, 'a block type this importer does not know', line);
+      drops.dropContent(`"${text(block.type)}" blocks in tool results`, 'a block type this importer does not know', line);
     }
   }
   return parts.every((part) => part.type === 'text') ? parts.map((part) => (part as { text: string }).text).join('\n') : parts;
@@ -131,9 +131,9 @@ export function userBlocks(
     } else if (block.type === 'image') {
       const image = imagePart(block);
       if (image) parts.push(image);
-      else drops.drop('images in user messages', 'an image source other than base64 or URL', line);
+      else drops.dropContent('images in user messages', 'an image source other than base64 or URL', line);
     } else {
-      drops.drop(`user "${text(block.type)}" blocks`, 'transcript user messages hold text and images only', line);
+      drops.dropContent(`user "${text(block.type)}" blocks`, 'transcript user messages hold text and images only', line);
     }
   }
   return { results, parts };

@@ -51,7 +51,7 @@ function convert(wire: readonly Wire[], model: { provider: string; id: string },
     const content = (typeof message.content === 'string' ? message.content : (message.content ?? [])) as string | Block[];
     if (message.role === 'assistant') {
       indexOfWire.push(messages.length);
-      const parts = assistantParts(typeof content === 'string' ? [{ type: 'text', text: content }] : content, model, drops, line);
+      const parts = assistantParts(typeof content === 'string' ? [{ type: 'text', text: content }] : content, model);
       for (const part of parts) if (part.type === 'tool-call') toolNames.set(part.id, part.name);
       messages.push({ role: 'assistant', content: parts, model });
     } else if (message.role === 'user') {

@@ -173,4 +173,71 @@ describe('importClaudeCode', () => {
     expect(error).toBeInstanceOf(ImportError);
     expect((error as Error).message).toBe('session.jsonl, line 2: a Claude Code assistant line: uuid invalid input: expected string, received undefined');
   });
+
+  it('walks the chain through hook progress lines (CLI 2.x) and keeps every conversation line on it', () => {
+    const progress = (uuid: string, parent: string) => ({ type: 'progress', uuid, parentUuid: parent, data: { type: 'hook_progress', hookEvent: 'PostToolUse' }, timestamp: at() });
+    const result = load(
+      lines(
+        user('u1', null, 'Why is CI red?'),
+        assistant('a1', 'u1', 'msg_1', { type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: 'cat ci.log' } }),
+        progress('p1', 'a1'),
+        user('u2', 'p1', [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'FAIL parser.test.ts' }]),
+        progress('p2', 'u2'),
+        assistant('a2', 'p2', 'msg_2', { type: 'text', text: 'The parser test fails.' }),
+      ),
+    );
+    expect(result.messages.map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
+    expect(result.dropped.map((item) => [item.what, item.count])).toEqual([['progress lines', 2]]);
+  });
+
+  it('reports a repeated uuid instead of putting the later line in the first one\'s place', () => {
+    const result = load(
+      lines(
+        user('u1', null, 'Start'),
+        assistant('a1', 'u1', 'msg_1', { type: 'text', text: 'Started.' }),
+        user('u1', null, 'Start'),
+        user('u1', null, 'Something else'),
+        user('u2', 'a1', 'Go on'),
+      ),
+    );
+    expect(result.messages.map((message) => message.role)).toEqual(['user', 'assistant', 'user']);
+    expect((result.messages[0] as UserMessage).content).toBe('Start');
+    expect(result.dropped.map((item) => [item.what, item.count, item.lossy === true, item.lines])).toEqual([
+      ['lines repeating an earlier line (same uuid and content)', 1, false, [3]],
+      ['conversation lines reusing an earlier uuid with other content', 1, true, [4]],
+    ]);
+  });
+
+  it('marks conversation lines cut off by a parent missing from the file as lost content', () => {
+    const result = load(
+      lines(
+        user('u1', null, 'Start'),
+        assistant('a1', 'u1', 'msg_1', { type: 'text', text: 'Started.' }),
+        user('u2', 'gone', 'Go on'),
+        assistant('a2', 'u2', 'msg_2', { type: 'text', text: 'Going on.' }),
+      ),
+    );
+    expect(result.messages).toHaveLength(2);
+    const lost = result.dropped.find((item) => item.lossy === true);
+    expect(lost).toMatchObject({ what: 'conversation lines cut off by a broken parent chain', count: 2, lines: [1, 2] });
+    expect(lost?.why).toContain('line 3 names parent gone');
+  });
+
+  it('keeps an assistant block of a type it does not know, whole, in place', () => {
+    const future = { type: 'container_upload_result', id: 'cu_1', content: { file_id: 'f1' } };
+    const result = load(
+      lines(
+        user('u1', null, 'Go'),
+        assistant('a1', 'u1', 'msg_1', { type: 'text', text: 'Before.' }),
+        assistant('a2', 'a1', 'msg_1', future),
+        assistant('a3', 'a2', 'msg_1', { type: 'text', text: 'After.' }),
+      ),
+    );
+    expect((result.messages[1] as AssistantMessage).content).toMatchObject([
+      { type: 'text', text: 'Before.' },
+      { type: 'provider-tool', name: 'container_upload_result', kind: 'result', id: 'cu_1', providerData: { block: future } },
+      { type: 'text', text: 'After.' },
+    ]);
+    expect(result.dropped).toEqual([]);
+  });
 });

@@ -1,11 +1,11 @@
 /**
  * Claude Code sessions (`~/.claude/projects/<cwd>/<session>.jsonl`) to transcript
  * v1.1. What the format does and how it is read:
- * - Lines form a tree by `uuid` / `parentUuid`; the conversation is the path from
- *   the last line back to the root (a compaction boundary links on through
- *   `logicalParentUuid`). Lines off that path are sub-agent turns (`isSidechain`)
- *   or branches the session left; a file of sub-agent lines only (`agent-*.jsonl`)
- *   is read as that sub-agent's conversation.
+ * - Lines form a tree by `uuid` / `parentUuid`, bookkeeping lines with a uuid
+ *   (hook progress) included; the conversation is the path from the last line back
+ *   to the root (see `claude-code-tree.ts`). Lines off that path are sub-agent turns
+ *   (`isSidechain`) or branches the session left; a file of sub-agent lines only
+ *   (`agent-*.jsonl`) is read as that sub-agent's conversation.
  * - One API response is written as one line per content block, every line with the
  *   same `message.id` and the full usage: the lines are merged into one assistant
  *   message and the usage is taken once (from the last line, which has the final
@@ -19,6 +19,7 @@ import { anthropicUsage, assistantParts, type Block, userBlocks, userMessage } f
 import { DropLog, type ImportResult } from './import-result.js';
 import type { RecordingLine } from './recording-lines.js';
 import { checkShape } from './recording-lines.js';
+import { conversationPath, dropBookkeeping, type TreeLine } from './claude-code-tree.js';
 import { stampTime } from './values.js';
 import { z } from 'zod';
 
@@ -46,13 +47,6 @@ const Entry = z.looseObject({
 });
 type Entry = z.infer<typeof Entry> & { line: number };
 
-/** Lines that are not part of the conversation, and why they are not sent to the model. */
-const bookkeeping: Readonly<Record<string, string>> = {
-  summary: 'the session title shown in the picker, never sent to the model',
-  'file-history-snapshot': 'file backups for undo, never sent to the model',
-  'queue-operation': 'the input queue of the terminal, never sent to the model',
-};
-
 /**
  * Text that only a harness writes: a string made of nothing but these tags (or one
  * of the markers) is injected context, not something a person typed.
@@ -75,24 +69,31 @@ const commandEnvelope = /<command-name>[\s\S]*<\/command-name>/;
 /** Imports a Claude Code session. */
 export function importClaudeCode(records: readonly RecordingLine[], file: string): ImportResult {
   const drops = new DropLog();
-  const entries: Entry[] = [];
+  const tree: TreeLine<Entry>[] = [];
   for (const record of records) {
     const type = typeof record.value.type === 'string' ? record.value.type : '(none)';
     if (type === 'user' || type === 'assistant' || type === 'system') {
-      entries.push({ ...checkShape(Entry, record, file, `a Claude Code ${type} line`), line: record.line });
+      const entry = { ...checkShape(Entry, record, file, `a Claude Code ${type} line`), line: record.line };
+      const content = entry.message === undefined ? undefined : JSON.stringify(entry.message.content);
+      tree.push({ ...treeFields(record.value), type, line: record.line, entry, ...(content === undefined ? {} : { content }) });
+    } else if (typeof record.value.uuid === 'string' && record.value.uuid !== '') {
+      // Bookkeeping lines with a uuid (hook progress) are links of the chain.
+      tree.push({ ...treeFields(record.value), type, line: record.line });
     } else {
-      drops.drop(`${type} lines`, bookkeeping[type] ?? 'a line type that is not part of the conversation', record.line);
+      dropBookkeeping(type, record.line, drops);
     }
   }
-  const chain = conversationPath(entries, drops);
+  const chain = conversationPath(tree, drops);
   const builder = new ClaudeCodeBuilder(drops);
   chain.forEach((entry, index) => builder.add(entry, chain[index + 1]));
-  const versions = [...new Set(entries.map((entry) => entry.version).filter((version) => version !== undefined))];
+  const entries = tree.filter((line) => line.entry !== undefined);
+  const versions = [...new Set(entries.map((line) => line.entry?.version).filter((version) => version !== undefined))];
   return {
     source: 'claude-code',
     file,
     messages: builder.messages,
     prefixRecorded: false,
+    ...(versions[0] === undefined ? {} : { agentVersion: versions[0] }),
     provider: 'anthropic',
     dropped: drops.list(),
     notes: [
@@ -102,31 +103,15 @@ export function importClaudeCode(records: readonly RecordingLine[], file: string
   };
 }
 
-/**
- * The lines from the root to the last line of the conversation. A file whose lines
- * are all sub-agent lines is that sub-agent's conversation.
- */
-function conversationPath(entries: readonly Entry[], drops: DropLog): Entry[] {
-  const sidechainFile = entries.length > 0 && entries.every((entry) => entry.isSidechain === true);
-  const byId = new Map(entries.map((entry) => [entry.uuid, entry]));
-  const leaf = entries.findLast((entry) => (entry.isSidechain === true) === sidechainFile);
-  const path: Entry[] = [];
-  const seen = new Set<string>();
-  for (let entry = leaf; entry && !seen.has(entry.uuid);) {
-    seen.add(entry.uuid);
-    path.push(entry);
-    const parent = entry.parentUuid ?? entry.logicalParentUuid ?? undefined;
-    entry = parent === undefined ? undefined : byId.get(parent);
-  }
-  for (const entry of entries) {
-    if (seen.has(entry.uuid)) continue;
-    if (entry.isSidechain === true && !sidechainFile) {
-      drops.drop('sub-agent lines (isSidechain)', 'another conversation with its own context; the main one keeps the sub-agent\'s answer as a tool result', entry.line);
-    } else {
-      drops.drop('lines on a branch the session left', 'not on the path to the last line (a rewind or a retried request)', entry.line);
-    }
-  }
-  return path.reverse();
+/** The tree fields of a line, read loosely (bookkeeping lines are not checked further). */
+function treeFields(value: Record<string, unknown>): Omit<TreeLine<Entry>, 'type' | 'line'> {
+  const id = (field: unknown) => (typeof field === 'string' ? field : null);
+  return {
+    uuid: String(value.uuid),
+    parentUuid: id(value.parentUuid),
+    logicalParentUuid: id(value.logicalParentUuid),
+    ...(value.isSidechain === true ? { isSidechain: true } : {}),
+  };
 }
 
 /** Builds transcript messages from the conversation path, line by line. */
@@ -174,7 +159,7 @@ class ClaudeCodeBuilder {
     const blocks = typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content;
     const usage = anthropicUsage(message.usage);
     const known = message.id === undefined ? undefined : this.responses.get(message.id);
-    const parts = assistantParts(blocks, model, this.drops, entry.line).filter(
+    const parts = assistantParts(blocks, model).filter(
       (part) => part.type !== 'tool-call' || !this.toolNames.has(part.id),
     );
     for (const part of parts) if (part.type === 'tool-call') this.toolNames.set(part.id, part.name);
@@ -197,8 +182,12 @@ class ClaudeCodeBuilder {
   private addUser(entry: Entry, content: string | Block[], next: Entry | undefined): void {
     const { results, parts } = userBlocks(content, this.toolNames, this.drops, entry.line);
     for (const result of results) {
-      if (!this.toolNames.has(result.toolCallId) || this.answered.has(result.toolCallId)) {
-        this.drops.drop('tool results without their call', 'the call is not on the conversation path (or was answered already)', entry.line);
+      if (this.answered.has(result.toolCallId)) {
+        this.drops.drop('tool results answered already', 'a second result for a call that has one; the first is kept', entry.line);
+        continue;
+      }
+      if (!this.toolNames.has(result.toolCallId)) {
+        this.drops.dropContent('tool results without their call', 'the call is not on the conversation path', entry.line);
         continue;
       }
       this.answered.add(result.toolCallId);

@@ -135,7 +135,7 @@ class CodexBuilder {
       const id = text(item.call_id);
       const name = this.toolNames.get(id);
       if (!name) {
-        this.drops.drop('tool outputs without their call', 'no earlier item makes that call', line);
+        this.drops.dropContent('tool outputs without their call', 'no earlier item makes that call', line);
         return;
       }
       this.toolNames.delete(id);
@@ -192,7 +192,7 @@ class CodexBuilder {
       return;
     }
     if (role !== 'user') {
-      this.drops.drop(`messages of role ${role || '(none)'}`, 'a role the transcript does not have', line);
+      this.drops.dropContent(`messages of role ${role || '(none)'}`, 'a role the transcript does not have', line);
       return;
     }
     const parts = userParts(item.content);

@@ -6,10 +6,11 @@ import type { Readable } from 'node:stream';
 import { importAnthropicMessages } from './anthropic-messages.js';
 import { importClaudeCode } from './claude-code.js';
 import { importCodex } from './codex.js';
-import { type ImportResult, type ImportSource, importSources } from './import-result.js';
+import { type ImportResult, type ImportSource, importSources, LossyImportError } from './import-result.js';
 import { importOpenAIChat } from './openai-chat.js';
 import { importPi } from './pi.js';
 import { type RecordingLine, readRecordingText, recordingLines } from './recording-lines.js';
+import { IncompleteImportError, incompleteSummary, reconcileImport } from './reconcile.js';
 import { withUniqueCallIds } from './unique-call-ids.js';
 import { UsageError } from '../command.js';
 
@@ -30,11 +31,47 @@ export function parseImportSource(value: string): ImportSource {
   return found;
 }
 
-/** Imports `file` (or standard input for `-`) recorded by `source`. Throws `ImportError` naming file and line. */
-export async function importSession(source: ImportSource, file: string, stdin: Readable): Promise<ImportResult> {
+/** How to import. */
+export interface ImportOptions {
+  /** Accept leaving out conversation content (reported, not an error). */
+  lossy?: boolean;
+}
+
+/**
+ * Imports `file` (or standard input for `-`) recorded by `source`. Throws
+ * `ImportError` naming file and line; unless `options.lossy` is set,
+ * `LossyImportError` when conversation content would be left out and
+ * `IncompleteImportError` when the recorded usage shows history the transcript
+ * does not hold.
+ */
+export async function importSession(
+  source: ImportSource,
+  file: string,
+  stdin: Readable,
+  options: ImportOptions = {},
+): Promise<ImportResult> {
   const name = file === '-' ? '<stdin>' : file;
   const text = await readRecordingText(file, stdin);
   const result = importers[source](recordingLines(text, name), name);
+  const lost = result.dropped.filter((item) => item.lossy === true);
+  if (lost.length > 0 && options.lossy !== true) throw new LossyImportError(name, lost);
+  return withReconciliation(withUniqueIds(result), options);
+}
+
+/** The result with its reconciliation against the recorded usage; throws when history is missing (unless lossy). */
+function withReconciliation(result: ImportResult, options: ImportOptions): ImportResult {
+  const reconciliation = reconcileImport(result);
+  if (!reconciliation) return result;
+  if (reconciliation.incomplete.length > 0 && options.lossy !== true) throw new IncompleteImportError(result.file, reconciliation);
+  const note =
+    reconciliation.incomplete.length > 0
+      ? incompleteSummary(reconciliation)
+      : `reconciled with the recorded usage: ${reconciliation.calls} calls, ${Math.round(reconciliation.withinShare * 100)}% within 10% once a fixed prefix of ${reconciliation.prefixTokens} tokens is added`;
+  return { ...result, reconciliation, notes: [...result.notes, note] };
+}
+
+/** The result with tool-call ids made unique. */
+function withUniqueIds(result: ImportResult): ImportResult {
   const unique = withUniqueCallIds(result.messages);
   if (unique.renamed === 0) return result;
   const note = `${unique.renamed} tool calls reused an id an earlier call had (the provider numbers calls per response); renamed <id>-2, <id>-3, ... on the call and its result`;
@@ -46,11 +83,12 @@ export function importSummary(result: ImportResult): string {
   const messages = result.messages.length;
   const dropped = result.dropped.reduce((sum, item) => sum + item.count, 0);
   const head = `Imported ${messages} messages from ${result.file} (${result.source})`;
-  if (dropped === 0) return `${head}; nothing dropped.`;
+  const incomplete = result.reconciliation?.incomplete.length ? ` ${incompleteSummary(result.reconciliation)}.` : '';
+  if (dropped === 0) return `${head}; nothing dropped.${incomplete}`;
   const top = result.dropped
     .slice(0, 3)
     .map((item) => `${item.count} ${item.what}`)
     .join(', ');
   const more = result.dropped.length > 3 ? `, and ${result.dropped.length - 3} more kinds` : '';
-  return `${head}; dropped ${dropped} items: ${top}${more} (--json says why).`;
+  return `${head}; dropped ${dropped} items: ${top}${more} (--json says why).${incomplete}`;
 }

@@ -59,7 +59,7 @@ function convert(wire: readonly Wire[], model: { provider: string; id: string },
     } else if (role === '') {
       throw new ImportError(file, line, 'a message without a role in the last request');
     } else {
-      drops.drop(`messages of role ${role}`, 'a role the transcript does not have', line);
+      drops.dropContent(`messages of role ${role}`, 'a role the transcript does not have', line);
     }
   }
   return { messages, indexOfWire };

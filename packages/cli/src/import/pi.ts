@@ -169,14 +169,14 @@ class PiBuilder {
         this.messages.push(userMessage([{ type: 'text', text: bashText(message) }], true));
         return;
       default:
-        this.drops.drop(`messages of role ${message.role}`, 'a role this importer does not know', record.line);
+        this.drops.dropContent(`messages of role ${message.role}`, 'a role this importer does not know', record.line);
     }
   }
 
   private addAssistant(message: z.infer<typeof PiMessage>, blocks: readonly Record<string, unknown>[], line: number): void {
     const model = { provider: text(message.provider) || 'unknown', id: text(message.model) || 'unknown' };
     const usage = piUsage(message.usage, this.file, line);
-    const parts = assistantParts(blocks, model);
+    const parts = assistantParts(blocks, model, this.drops, line);
     if (parts.length === 0 && (usage?.inputTokens ?? 0) === 0) {
       this.drops.drop('empty assistant messages', `stopped with "${text(message.stopReason)}" before any output or usage`, line);
       return;
@@ -186,7 +186,12 @@ class PiBuilder {
   }
 }
 
-function assistantParts(blocks: readonly Record<string, unknown>[], model: { provider: string; id: string }): AssistantPart[] {
+function assistantParts(
+  blocks: readonly Record<string, unknown>[],
+  model: { provider: string; id: string },
+  drops: DropLog,
+  line: number,
+): AssistantPart[] {
   const tag = { provider: model.provider, model: model.id };
   return blocks.flatMap((block): AssistantPart[] => {
     if (block.type === 'text') return [{ type: 'text', text: text(block.text) }];
@@ -195,6 +200,7 @@ function assistantParts(blocks: readonly Record<string, unknown>[], model: { pro
       return [{ type: 'reasoning', text: text(block.thinking), ...(signature ? { signature } : {}), providerData: tag }];
     }
     if (block.type === 'toolCall') return [{ type: 'tool-call', id: text(block.id), name: text(block.name), args: block.arguments ?? {} }];
+    drops.dropContent(`assistant "${text(block.type)}" blocks`, 'a block type this importer does not know', line);
     return [];
   });
 }

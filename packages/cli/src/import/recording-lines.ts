@@ -4,7 +4,7 @@
  * a message and a compaction entry that way). Each object keeps the number of the
  * line it was on, for errors and for the report of what was dropped.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
 import { ImportError } from './import-result.js';
@@ -15,6 +15,9 @@ export interface RecordingLine {
   line: number;
   value: Record<string, unknown>;
 }
+
+/** The largest recording read (512 MiB): a longer file does not fit one JavaScript string. */
+export const MAX_RECORDING_BYTES = 512 * 2 ** 20;
 
 /** Why a file cannot be read, by error code. */
 const readFailures: Readonly<Record<string, string>> = {
@@ -32,10 +35,19 @@ export async function readRecordingText(file: string, stdin: Readable): Promise<
     return Buffer.concat(chunks).toString('utf8');
   }
   try {
+    // Past this a file does not fit one string: say so before reading it.
+    const { size } = await stat(file);
+    if (size > MAX_RECORDING_BYTES) {
+      const mib = (bytes: number) => `${Math.round(bytes / 2 ** 20)} MiB`;
+      throw Object.assign(new Error(`it is ${mib(size)}, over the ${mib(MAX_RECORDING_BYTES)} a recording may have; split it`), {
+        code: 'EFBIG',
+      });
+    }
     return await readFile(file, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? '';
-    throw new ImportError(file, undefined, `cannot read it: ${readFailures[code] ?? code}`);
+    const reason = readFailures[code] ?? (error as Error).message ?? code;
+    throw new ImportError(file, undefined, `cannot read it: ${reason}`);
   }
 }
 

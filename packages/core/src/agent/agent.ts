@@ -10,6 +10,7 @@ import { type AgentToolOptions, agentTool, type DEFAULT_AGENT_TOOL_INPUT } from 
 import type { ApprovalPolicy } from '../loop/approvals.js';
 import type { Message } from '../message/message.js';
 import type { ModelAdapter } from '../model/model-adapter.js';
+import { type ContextPolicy, type NativeContextOptions, nativeOptionsFor } from '../model/native-context.js';
 import type { SummarizerOptions } from '../loop/background-summarizer.js';
 import type { PackTuning, RetryOptions } from '../loop/model-call.js';
 import type { Retention } from '../message/retention.js';
@@ -40,8 +41,24 @@ export interface AgentOptions {
    * its max output tokens (or `maxOutputTokens` when given).
    */
   budget?: number;
-  /** Which reasoning goes back to the model. Default: the profile's retention, else `episode`. */
+  /**
+   * Which reasoning goes back to the model. Default: `all` under the `native` context
+   * policy (the provider decides what the model reads), else the profile's retention,
+   * else `episode`.
+   */
   retention?: Retention;
+  /**
+   * Who manages the context: the packer (`episodic`), the provider's own context
+   * management (`native`), or both (`hybrid`: the packer packs, the provider compacts
+   * past its threshold). See `ContextPolicy`. Default: the profile's `contextPolicy`, else `episodic`.
+   */
+  context?: ContextPolicy;
+  /**
+   * Settings of the provider's own context management (reasoning context, context
+   * editing, compaction), merged over the profile's `nativeContext`; sent as the
+   * `context` policy allows.
+   */
+  nativeContext?: NativeContextOptions;
   /** When to stop an episode that keeps calling tools. An array means any of them. Default `maxSteps(50)`. */
   stopWhen?: StopCondition | readonly StopCondition[];
   /** Tool calls running at the same time. Default 4. */
@@ -53,7 +70,7 @@ export interface AgentOptions {
   retry?: RetryOptions;
   /**
    * Counter for the packer. Its calibration learns this model's tokenizer from the
-   * reported usage; default tiktoken o200k_base, calibrated from the profile's `tokenizerFactor`.
+   * reported usage; default o200k_base, calibrated from the profile's `tokenizerFactor`.
    */
   tokenizer?: TokenCounter;
   /** Further packing knobs (low-water mark, head share, tool-result caps). */
@@ -136,12 +153,22 @@ function checkToolLimits(options: AgentOptions): void {
   }
 }
 
+/** The profile's native settings with the agent's over them, option by option. */
+function mergeNative(
+  profile: NativeContextOptions | undefined,
+  agent: NativeContextOptions | undefined,
+): NativeContextOptions | undefined {
+  return profile || agent ? { ...profile, ...agent } : undefined;
+}
+
 /** An agent definition; cheap to keep, and shared by all its sessions. */
 export class Agent {
   readonly model: ModelAdapter;
   /** The packer's counter; its calibration is shared by every session of this agent. */
   readonly tokenizer: TokenCounter;
   readonly budget: number;
+  /** The context policy in force (see {@link AgentOptions.context}). */
+  readonly context: ContextPolicy;
   private readonly settings: LoopSettings;
   private readonly store: SessionStore | undefined;
   private readonly options: AgentOptions;
@@ -156,6 +183,8 @@ export class Agent {
       );
     }
     checkToolLimits(options);
+    const policy = options.context ?? profile?.contextPolicy ?? 'episodic';
+    this.context = policy;
     this.model = options.model;
     this.budget = budget;
     this.tokenizer =
@@ -171,9 +200,12 @@ export class Agent {
       tools: toolsByName(tools),
       toolSpecs: tools.map((tool) => tool.spec),
       budget,
-      retention: options.retention ?? profile?.retention,
+      retention: options.retention ?? (policy === 'native' ? 'all' : profile?.retention),
+      nativeContext: nativeOptionsFor(policy, mergeNative(profile?.nativeContext, options.nativeContext), budget),
       tokenizer: this.tokenizer,
-      pack: options.pack,
+      // Under `native` the provider trims (clears, compacts) what the model reads: the packer
+      // shortens no tool result, it only keeps the hard budget and the pairs.
+      pack: policy === 'native' ? { toolResultCap: budget, currentToolResultCap: budget, ...options.pack } : options.pack,
       maxOutputTokens,
       providerOptions: options.providerOptions,
       retry: options.retry,

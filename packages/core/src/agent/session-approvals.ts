@@ -22,6 +22,8 @@ const keyOf = (sessionId: string, callId: string) => `${sessionId}\u0000${callId
 export class SessionApprovals implements LoopApprovals {
   private readonly decisions = new Map<string, StoredApprovalDecision>();
   private waiting: ApprovalRequest[] = [];
+  /** The stored record's revision as this session last saw or wrote it. */
+  private revision: number;
 
   constructor(
     private readonly store: SessionStore,
@@ -30,6 +32,7 @@ export class SessionApprovals implements LoopApprovals {
     record: ApprovalRecord | undefined,
   ) {
     for (const stored of record?.decisions ?? []) this.decisions.set(keyOf(stored.sessionId, stored.callId), stored);
+    this.revision = record?.revision ?? 0;
   }
 
   /** Calls waiting for a decision, in call order (decided ones are left out until `resume()` acts on them). */
@@ -87,16 +90,31 @@ export class SessionApprovals implements LoopApprovals {
   /** Records a decision on one waiting call and persists it; throws for a call that is not waiting. */
   async decide(target: ApprovalTarget, decision: ApprovalDecision): Promise<void> {
     const request = this.find(target);
-    this.decisions.set(keyOf(request.sessionId, request.callId), stored(request, decision));
-    await this.save();
+    await this.decideOnce([request], decision);
   }
 
   /** Records the same decision on every waiting call; returns the calls it decided. */
   async decideAll(decision: ApprovalDecision): Promise<ApprovalRequest[]> {
     const requests = [...this.pending];
-    for (const request of requests) this.decisions.set(keyOf(request.sessionId, request.callId), stored(request, decision));
-    if (requests.length > 0) await this.save();
+    if (requests.length > 0) await this.decideOnce(requests, decision);
     return requests;
+  }
+
+  /**
+   * Writes decisions on the record as this session saw it (compare-and-set): when
+   * another decider wrote since, the store refuses with an `ApprovalConflictError`
+   * and this session forgets the decisions it tried.
+   */
+  private async decideOnce(requests: readonly ApprovalRequest[], decision: ApprovalDecision): Promise<void> {
+    const before = new Map(this.decisions);
+    for (const request of requests) this.decisions.set(keyOf(request.sessionId, request.callId), stored(request, decision));
+    try {
+      await this.save(undefined, true);
+    } catch (error) {
+      this.decisions.clear();
+      for (const [key, value] of before) this.decisions.set(key, value);
+      throw error;
+    }
   }
 
   private find(target: ApprovalTarget): ApprovalRequest {
@@ -122,9 +140,12 @@ export class SessionApprovals implements LoopApprovals {
    * Writes the record. Between runs no lease is held: a store with leases refuses the
    * write with a `SessionBusyError` while another writer (a running episode) holds it.
    */
-  private async save(write?: WriteOptions): Promise<void> {
+  private async save(write?: WriteOptions, compare = false): Promise<void> {
     const decisions = [...this.decisions.values()];
-    await this.store.saveApprovals?.(this.sessionId, decisions.length > 0 ? { version: 1, decisions } : undefined, write);
+    const revision = this.revision + 1;
+    const record: ApprovalRecord | undefined = decisions.length > 0 ? { version: 1, revision, decisions } : undefined;
+    await this.store.saveApprovals?.(this.sessionId, record, compare ? { ...write, expectedRevision: this.revision } : write);
+    this.revision = record ? revision : 0;
   }
 }
 

@@ -102,8 +102,21 @@ function validHistory(history: readonly Message[] | undefined): Message[] {
   return messages;
 }
 
+/**
+ * Completes the transcript from the replay cache. The cache is an aid: when it
+ * fails (its database is down), the session still opens, with a warning, and the
+ * missing-reasoning check below says what the next call lacks.
+ */
 async function restore(opened: OpenedSession, input: OpenSessionInput, cache: ReplayCache): Promise<void> {
-  const result = await restoreReasoning(opened.messages, { cache, target: input.target, retention: input.retention });
+  let result;
+  try {
+    result = await restoreReasoning(opened.messages, { cache, target: input.target, retention: input.retention });
+  } catch (error) {
+    const message = `replay cache: reasoning could not be restored (${(error as Error).message}); the session opens without it.`;
+    opened.warnings.push(message);
+    opened.notices.push({ type: 'warning', step: 0, code: 'replay-cache-failed', message });
+    return;
+  }
   opened.messages = result.messages;
   if (result.restored > 0 || result.missing > 0) {
     opened.notices.push({

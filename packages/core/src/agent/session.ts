@@ -15,6 +15,7 @@ import type { z } from 'zod';
 import type { EpisodeResult } from '../loop/episode-result.js';
 import type { LoopSettings } from '../loop/loop-types.js';
 import { pendingStep, runEpisode } from '../loop/run-loop.js';
+import type { DurableRun } from '../loop/durable/durable-runtime.js';
 import { withOutput } from '../loop/structured-output.js';
 import type { ApprovalPolicy, ApprovalRequest } from '../loop/approvals.js';
 import type { ApprovalTarget, SessionApprovals } from './session-approvals.js';
@@ -49,6 +50,12 @@ export interface RunOptions<Schema extends z.ZodType | undefined = undefined> {
   outputRetries?: number;
   /** Overrides the profile's `structuredOutput` for this run. */
   outputMode?: 'native' | 'tool';
+  /**
+   * Runs the episode on a durable engine (`@episodic/dbos`, `@episodic/restate`):
+   * every model call and tool execution a step, replayed from the engine's record
+   * after a crash. Needs the episode's input (a durable run replays from its start).
+   */
+  durable?: DurableRun;
 }
 
 type Create = (
@@ -227,8 +234,9 @@ export class Session {
 
   /** The agent's settings with this run's approval policy and structured answer. */
   private settingsFor(options: RunOptions<z.ZodType | undefined>): LoopSettings {
-    const { approvalPolicy, output } = options;
-    const settings = approvalPolicy ? { ...this.settings, approvalPolicy } : this.settings;
+    const { approvalPolicy, output, durable } = options;
+    const base = durable ? { ...this.settings, durable } : this.settings;
+    const settings = approvalPolicy ? { ...base, approvalPolicy } : base;
     return output ? withOutput(settings, output, { mode: options.outputMode, retries: options.outputRetries }) : settings;
   }
 

@@ -16,6 +16,8 @@ import type { StopCondition } from './stop-conditions.js';
 import type { AgentTool } from './tool.js';
 import type { JsonSchema } from '../support/json-schema.js';
 import type { z } from 'zod';
+import type { DurableEpisode } from './durable/durable-episode.js';
+import type { DurableRun } from './durable/durable-runtime.js';
 
 /** Everything the loop needs that does not change between episodes. */
 export interface LoopSettings extends ModelCallSettings {
@@ -33,6 +35,8 @@ export interface LoopSettings extends ModelCallSettings {
   output?: OutputSettings | undefined;
   /** Summaries of evicted episodes, written in the background by each session; off when undefined. */
   summarizer?: SummarizerOptions | undefined;
+  /** Runs the episode on a durable runtime (see durable/durable-runtime.ts); today's loop when undefined. */
+  durable?: DurableRun | undefined;
 }
 
 /** The session side of a run: its transcript, where to persist it, where events go. */
@@ -50,6 +54,8 @@ export interface LoopSession {
   approvals?: LoopApprovals;
   /** Writes summaries of evicted episodes in the background; off when undefined. */
   summarizer?: BackgroundSummarizer | undefined;
+  /** Set by a durable run: the episode replays against what the store holds. */
+  durable?: DurableEpisode | undefined;
 }
 
 /** What the loop does next. */

@@ -13,6 +13,8 @@ import type { AssistantMessage, Message, ToolSpec, Usage } from '../message/mess
 import type { ModelAdapter, ModelError, ModelRequest, OutputFormat, StopReason } from '../model/model-adapter.js';
 import { collectResponse } from '../model/model-response.js';
 import { packContext } from '../packing/pack-context.js';
+import { messagesAfterCompaction } from '../packing/compaction-cut.js';
+import type { NativeContextOptions } from '../model/native-context.js';
 import type { Retention } from '../message/retention.js';
 import type { PackOptions, PackResult, PackState, PackStats } from '../packing/pack-types.js';
 import type { HandoffOptions } from '../reasoning/handoff/handoff-note.js';
@@ -58,6 +60,8 @@ export interface ModelCallSettings {
   outputFormat?: OutputFormat | undefined;
   /** Secret values kept out of tool results and error messages; none when undefined. */
   secrets?: SecretRedactor | undefined;
+  /** The provider's own context management sent with every call (already filtered by the context policy). */
+  nativeContext?: NativeContextOptions | undefined;
 }
 
 /** A finished call with the pack that produced its request. */
@@ -92,7 +96,9 @@ export async function callModel(
   signal: AbortSignal | undefined,
 ): Promise<ModelCallResult> {
   const maxRetries = settings.retry?.maxRetries ?? 3;
-  const { messages, handoff } = reasoningForCall(settings, context, emit);
+  const { messages: ownView, handoff } = reasoningForCall(settings, context, emit);
+  // After the provider compacted, it reads its summary in place of the history before it.
+  const { messages } = messagesAfterCompaction(ownView, settings.model.model);
   let budget = settings.budget - (handoff?.tokens ?? 0);
   let repacked = false;
   for (let attempt = 0; ;) {
@@ -152,6 +158,7 @@ async function sendPackedRequest(
     ...(settings.maxOutputTokens === undefined ? {} : { maxOutputTokens: settings.maxOutputTokens }),
     ...(settings.providerOptions ? { providerOptions: settings.providerOptions } : {}),
     ...(settings.outputFormat ? { output: settings.outputFormat } : {}),
+    ...(settings.nativeContext ? { nativeContext: settings.nativeContext } : {}),
   };
   const { message, usage, stopReason } = await collectResponse(settings.model, request, { signal }, (event) => {
     if (event.type === 'reasoning-delta' || event.type === 'text-delta') emit({ type: event.type, step, text: event.text });

@@ -22,7 +22,7 @@ import {
   type Usage,
   type UserMessage,
 } from '../message/message.js';
-import { callModel } from './model-call.js';
+import { callModel, type ModelCallResult } from './model-call.js';
 import type { LoopSession, LoopSettings, NextStep } from './loop-types.js';
 import { checkMessageFits, prepareForPacking } from '../packing/pack-context.js';
 import { ReasoningReporter } from '../reasoning/stats/reasoning-report.js';
@@ -32,6 +32,7 @@ import { resultsOf, runToolBatch } from './tool-batch.js';
 import { type EpisodeResult, episodeResult } from './episode-result.js';
 import { AnswerCheck } from './structured-output.js';
 import { addSubSessionUsage, addUsage, emptyUsageTotals, estimateCost } from '../model/usage-totals.js';
+import { DurableEpisode, type ModelCallOutcome } from './durable/durable-episode.js';
 
 /**
  * Runs one episode: with `input`, a new one; without, whatever the transcript's
@@ -40,12 +41,13 @@ import { addSubSessionUsage, addUsage, emptyUsageTotals, estimateCost } from '..
  * cases the transcript is consistent and persisted.
  */
 export async function runEpisode(
-  settings: LoopSettings,
+  loopSettings: LoopSettings,
   session: LoopSession,
   input: UserMessage | undefined,
   signal?: AbortSignal,
 ): Promise<EpisodeResult<unknown>> {
   const { emit } = session;
+  const settings = loopSettings.durable ? durableSettings(loopSettings, session, input) : loopSettings;
   let usage = emptyUsageTotals(settings.pricing);
   let calls = 0;
   const reporter = new ReasoningReporter(settings.tokenizer, emit);
@@ -78,6 +80,11 @@ export async function runEpisode(
         case 'final':
         case 'stop':
         case 'paused': {
+          if (next.type === 'paused' && session.durable?.canWaitFor(next.pending)) {
+            await session.durable.waitForDecisions(next.pending);
+            next = pendingStep(session.messages) ?? next;
+            break;
+          }
           const feedback = await answers?.atEnd(next, session.messages);
           if (feedback) {
             await append(settings, session, [feedback]);
@@ -87,6 +94,7 @@ export async function runEpisode(
           // Not while paused: a summary line must not come between a step's tool results.
           if (next.type !== 'paused') await appendFinishedSummaries(session, (lines) => append(settings, session, lines));
           const outcome = { message: next.message, steps: calls, usage, reasoning: reporter.finish(), output: answers?.value };
+          session.durable?.replay.finish(session.messages);
           const result = episodeResult(next, outcome);
           emit({ type: 'episode-finish', reason: result.reason, message: next.message, usage, output: outcome.output });
           return result;
@@ -119,9 +127,16 @@ async function modelStep(
   // Summaries finished since the last call are used from this call on; none is waited for.
   await appendFinishedSummaries(session, (lines) => append(settings, session, lines));
   const context = { messages: session.messages, packState: session.packState, step };
-  const result = await callModel(settings, context, emit, signal);
-  if (result.summaryRequest) session.summarizer?.request(result.summaryRequest, { ...settings, messages: session.messages });
-  settings.tokenizer.calibration.observe(result.countedTokens, result.usage.inputTokens, result.countedFactor);
+  const call = () => callModel(settings, context, emit, signal);
+  // A replayed call (no live result) has nothing to learn from and no pack state to keep.
+  const result = session.durable ? await session.durable.callModel(step, call) : liveCall(await call());
+  const { live } = result;
+  if (live?.summaryRequest) session.summarizer?.request(live.summaryRequest, { ...settings, messages: session.messages });
+  if (live) {
+    // The provider reports what it read after its own edits; what was sent is that plus what it cleared.
+    const cleared = (live.message.contextEdits ?? []).reduce((sum, edit) => sum + edit.clearedInputTokens, 0);
+    settings.tokenizer.calibration.observe(live.countedTokens, live.usage.inputTokens + cleared, live.countedFactor);
+  }
   // The cost is fixed at call time with this model's prices, so session totals stay
   // right after a switch to a model with other prices.
   const usage: Usage = settings.pricing
@@ -133,8 +148,10 @@ async function modelStep(
   );
   const previous = session.messages.at(-1);
   await append(settings, session, [message]);
-  session.packState = result.state;
-  await session.saveState(result.state);
+  if (live) {
+    session.packState = live.state;
+    await session.saveState(live.state);
+  }
   reporter.step(step, message);
   if (settings.replayCache) await captureForReplay(settings, { message, previous, step }, emit);
   const calls = toolCallsOf(message);
@@ -152,6 +169,7 @@ async function runTools(
   signal: AbortSignal | undefined,
 ): Promise<{ next: NextStep; results: readonly ToolMessage[] }> {
   const { pending, results, handlerFailure } = await runToolBatch(settings, session, { ...next, step }, signal);
+  session.durable?.throwIfFailed();
   if (results.length > 0) await append(settings, session, results);
   await session.approvals?.answered(results.map((result) => result.toolCallId));
   if (handlerFailure) throw handlerFailure.error;
@@ -194,9 +212,29 @@ async function startEpisode(settings: LoopSettings, session: LoopSession, input:
  */
 async function append(settings: LoopSettings, session: LoopSession, messages: readonly Message[]): Promise<void> {
   const options = { ...settings.pack, budget: settings.budget, tokenizer: settings.tokenizer };
-  for (const message of messages) prepareForPacking(message, options);
-  await session.persist(messages);
-  session.messages.push(...messages);
+  // A replayed step's messages are stored already: taken into memory, not written twice.
+  const { stored, fresh } = session.durable ? session.durable.replay.match(messages) : { stored: [], fresh: messages };
+  for (const message of [...stored, ...fresh]) prepareForPacking(message, options);
+  session.messages.push(...stored);
+  if (fresh.length === 0) return;
+  await session.persist(fresh);
+  session.messages.push(...fresh);
+}
+
+function liveCall(live: ModelCallResult): ModelCallOutcome {
+  return { message: live.message, usage: live.usage, stopReason: live.stopReason, live };
+}
+
+/**
+ * Starts a durable run: rewinds the session to the episode's start, and makes tools
+ * steps (one at a time, so a replay meets its steps in recorded order) and
+ * approvals durable waits.
+ */
+function durableSettings(settings: LoopSettings, session: LoopSession, input: UserMessage | undefined): LoopSettings {
+  const durable = new DurableEpisode(settings.durable!, session.id, session.messages, input);
+  session.durable = durable;
+  session.approvals = durable.approvals(session.approvals);
+  return { ...settings, tools: durable.tools(settings.tools), maxConcurrency: 1 };
 }
 
 /**

@@ -75,6 +75,13 @@ export interface AgentTool {
   /** Pauses the episode before a call runs until a person approves or rejects it (see `session.approve()`). Default false. */
   readonly needsApproval?: NeedsApproval;
   /**
+   * False for a tool whose effect must not happen twice (a payment, an email). Under a
+   * durable runtime such a call that may have begun before a crash is not run again:
+   * the model gets an error result saying its outcome is unknown. Default true (a
+   * call may run again after a crash: at least once).
+   */
+  readonly idempotent?: boolean;
+  /**
    * Runs the tool. `args` is the parsed JSON the model produced (not yet validated:
    * the tool validates it and throws `ToolInputError` of `@episodic/tools` when it does not fit).
    */

@@ -99,6 +99,50 @@ export interface ProviderToolPart {
   [extra: string]: unknown;
 }
 
+/**
+ * A provider's server-side compaction of the context (v1.1): Anthropic's `compaction`
+ * block (`compact_20260112`), OpenAI's `compaction` item (Responses `context_management`).
+ * From this part on, the provider that made it reads the summary in place of everything
+ * before it: it is sent back verbatim (`providerData`) to that provider and model only,
+ * and the packer sends nothing older than the message that holds it (see
+ * `messagesAfterCompaction`). Another provider cannot read it: its adapter leaves it out
+ * with a warning, and the packer then sends the full history again.
+ */
+export interface CompactionPart {
+  type: 'compaction';
+  /** The summary as readable text when the provider returns one (Anthropic); counted, never sent as text. */
+  text?: string;
+  /** Tokens the provider reported for the compacted context, when it said; the counter prefers it. */
+  tokens?: number;
+  /** The provider's block or item exactly as it came, tagged with who produced it. */
+  providerData: ProviderData;
+  [extra: string]: unknown;
+}
+
+/**
+ * What a provider's context editing removed before the model read a call (Anthropic
+ * `context_management.applied_edits`). The provider keeps no state: it applies the same
+ * edits to every call whose input passes the trigger, so the transcript keeps the full
+ * history and this record says what the model did not see on this step.
+ */
+export interface AppliedContextEdit {
+  /** The provider's edit type, e.g. `clear_tool_uses_20250919`, `clear_thinking_20251015`. */
+  type: string;
+  /** Input tokens the edit removed, as the provider reported. */
+  clearedInputTokens: number;
+  /** Tool uses cleared (tool-use edits). */
+  clearedToolUses?: number;
+  /** Assistant turns whose thinking was cleared (thinking edits). */
+  clearedThinkingTurns?: number;
+  /**
+   * The tool calls whose results were cleared, oldest first: derived by the adapter from
+   * the documented rule (oldest results first, excluded tools never) and the count the
+   * provider reported, since the provider names no ids.
+   */
+  toolCallIds?: string[];
+  [extra: string]: unknown;
+}
+
 /** Opaque provider data, tagged with the model that produced it. */
 export interface ProviderData {
   provider: string;
@@ -114,7 +158,7 @@ export interface ProviderData {
 }
 
 /** A part of an assistant message. */
-export type AssistantPart = TextPart | ReasoningPart | ToolCallPart | ProviderToolPart;
+export type AssistantPart = TextPart | ReasoningPart | ToolCallPart | ProviderToolPart | CompactionPart;
 /** A part of a user message. */
 export type UserPart = TextPart | ImagePart;
 /** What a tool result holds when it is more than text (v1.1). */
@@ -191,6 +235,13 @@ export interface Usage {
   reasoningTokens?: number;
   /** Estimated USD of the call, from the producing model's list prices when it was made. */
   costUsd?: number;
+  /**
+   * Tokens of a server-side compaction pass run inside this call (Anthropic
+   * `usage.iterations` of type `compaction`), not included in the fields above, which
+   * describe the pass that answered (and are what the packer's count is checked against).
+   */
+  compactionInputTokens?: number;
+  compactionOutputTokens?: number;
   [extra: string]: unknown;
 }
 
@@ -201,6 +252,8 @@ export interface AssistantMessage {
   /** Who produced it. */
   model?: ModelRef;
   usage?: Usage;
+  /** Edits the provider's context management applied to the call that produced it (v1.1). */
+  contextEdits?: AppliedContextEdit[];
   [extra: string]: unknown;
 }
 

@@ -65,7 +65,29 @@ export const ProviderToolPart = z.looseObject({
   providerData: ProviderData,
 });
 
-export const AssistantPart = z.discriminatedUnion('type', [TextPart, ReasoningPart, ToolCallPart, ProviderToolPart]);
+/** v1.1: a provider's server-side compaction, opaque in `providerData`. */
+export const CompactionPart = z.looseObject({
+  type: z.literal('compaction'),
+  text: z.string().optional(),
+  tokens: z.number().int().nonnegative().optional(),
+  providerData: ProviderData,
+});
+/** v1.1: what a provider's context editing removed before the model read the call. */
+export const AppliedContextEdit = z.looseObject({
+  type: z.string().min(1),
+  clearedInputTokens: z.number().int().nonnegative(),
+  clearedToolUses: z.number().int().nonnegative().optional(),
+  clearedThinkingTurns: z.number().int().nonnegative().optional(),
+  toolCallIds: z.array(z.string()).optional(),
+});
+
+export const AssistantPart = z.discriminatedUnion('type', [
+  TextPart,
+  ReasoningPart,
+  ToolCallPart,
+  ProviderToolPart,
+  CompactionPart,
+]);
 export const UserPart = z.discriminatedUnion('type', [TextPart, ImagePart]);
 /** v1.1: the parts of a tool result that is more than text. */
 export const ToolResultPart = z.discriminatedUnion('type', [TextPart, ImagePart, FilePart]);
@@ -78,6 +100,8 @@ const Usage = z.looseObject({
   outputTokens: z.number().int().nonnegative(),
   reasoningTokens: z.number().int().nonnegative().optional(),
   costUsd: z.number().nonnegative().optional(),
+  compactionInputTokens: z.number().int().nonnegative().optional(),
+  compactionOutputTokens: z.number().int().nonnegative().optional(),
 });
 
 export const SystemMessage = z.looseObject({ role: z.literal('system'), content: z.string() });
@@ -101,6 +125,7 @@ export const AssistantMessage = z.looseObject({
   content: z.array(AssistantPart),
   model: ModelRef.optional(),
   usage: Usage.optional(),
+  contextEdits: z.array(AppliedContextEdit).optional(),
 });
 /**
  * How a call that needed approval was decided (optional; added after v1 without a
@@ -175,6 +200,8 @@ type _TranscriptTypesAgree = [
   Proven<Agree<Types.ReasoningPart, z.output<typeof ReasoningPart>>>,
   Proven<Agree<Types.ToolCallPart, z.output<typeof ToolCallPart>>>,
   Proven<Agree<Types.ImagePart, z.output<typeof ImagePart>>>,
+  Proven<Agree<Types.CompactionPart, z.output<typeof CompactionPart>>>,
+  Proven<Agree<Types.AppliedContextEdit, z.output<typeof AppliedContextEdit>>>,
   Proven<Agree<Types.ModelRef, z.output<typeof ModelRef>>>,
   Proven<Agree<Types.Usage, z.output<typeof Usage>>>,
   Proven<Agree<Types.SystemMessage, z.output<typeof SystemMessage>>>,

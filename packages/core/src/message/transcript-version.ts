@@ -7,7 +7,8 @@
  * messages are all v1 is written without it, byte for byte as v1 wrote it.
  *
  * What v1.1 adds: tool results with content parts (text, image, file), system lines
- * after the top and `developer` lines anywhere, `provider-tool` parts, the
+ * after the top and `developer` lines anywhere, `provider-tool` and `compaction` parts
+ * and applied `contextEdits` on assistant messages, the
  * `injected` and `compaction` markers on user messages, the `finalAnswer` marker on
  * the tool result that accepted a structured final answer, and `summary` lines
  * (summaries of evicted episodes the agent loop writes).
@@ -87,8 +88,10 @@ export function v11Feature(message: Message, afterTop: boolean): { field: string
       if (message.finalAnswer !== undefined) return { field: 'finalAnswer', what: 'the final-answer marker' };
       return typeof message.content === 'string' ? undefined : { field: 'content', what: 'tool result content parts' };
     case 'assistant': {
-      const index = message.content.findIndex((part) => part.type === 'provider-tool');
-      return index === -1 ? undefined : { field: `content[${index}].type`, what: 'a provider-tool part' };
+      if (message.contextEdits !== undefined) return { field: 'contextEdits', what: 'applied context edits' };
+      const index = message.content.findIndex((part) => part.type === 'provider-tool' || part.type === 'compaction');
+      if (index === -1) return undefined;
+      return { field: `content[${index}].type`, what: `a ${message.content[index]?.type} part` };
     }
   }
 }

@@ -5,6 +5,7 @@
 import { EpisodicError } from '../errors.js';
 import type { AssistantMessage, Message, ModelRef, ToolSpec, Usage } from '../message/message.js';
 import type { ModelProfile } from './model-profile.js';
+import type { NativeContextOptions } from './native-context.js';
 
 /**
  * Suggested prompt-cache breakpoints: `prefix` (after system and tools) and indexes
@@ -47,6 +48,8 @@ export interface ModelRequest {
   providerOptions?: Record<string, unknown>;
   /** The final answer's JSON format, for adapters with native structured output (see {@link OutputFormat}). */
   output?: OutputFormat;
+  /** The provider's own context management for this call; an adapter warns about options its API lacks. */
+  nativeContext?: NativeContextOptions;
 }
 
 /** Neutral stream events. */

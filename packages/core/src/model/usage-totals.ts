@@ -44,7 +44,10 @@ export function estimateCost(usage: Usage, pricing: Pricing): number {
     fresh * pricing.input +
     cached * pricing.cachedInput +
     written * (pricing.cacheWrite ?? pricing.input) +
-    usage.outputTokens * pricing.output;
+    usage.outputTokens * pricing.output +
+    // A server-side compaction inside the call is billed as one more sampling pass.
+    (usage.compactionInputTokens ?? 0) * pricing.input +
+    (usage.compactionOutputTokens ?? 0) * pricing.output;
   return dollars / 1_000_000;
 }
 

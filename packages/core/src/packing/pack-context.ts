@@ -185,7 +185,7 @@ function assemble(input: Assembly): PackResult {
   const sumTokens = (episodes: readonly PackedEpisode[]) => episodes.reduce((total, episode) => total + episode.tokens, 0);
   const pastTokens = sumTokens(head) + sumTokens(recent);
   const total = input.fixed.total + (summary?.tokens ?? 0) + pastTokens + current.tokens;
-  const prefixKey = hashText(`${input.folded.system ?? ''}\u0000${input.options.tools ? toolsKey(input.options.tools) : ''}`);
+  const prefixKey = prefixKeyOf(input.folded.system ?? '', input.options.tools ? toolsKey(input.options.tools) : '');
   const messageKeys = packedMessages.map((message) => fingerprint(message));
   const summarized = summary ? { from: summary.from, to: summary.to } : undefined;
   const evicted = evictedCount(layout);
@@ -220,6 +220,17 @@ function assemble(input: Assembly): PackResult {
 }
 
 const toolsKeys = new WeakMap<readonly ToolSpec[], string>();
+
+/** The latest prefix key: a session packs with the same system prompt and tools call after call. */
+let lastPrefix: { system: string; tools: string; key: string } | undefined;
+
+/** The hash of the system prompt and tools, kept for the next pack when they stay the same. */
+function prefixKeyOf(system: string, tools: string): string {
+  if (lastPrefix?.system !== system || lastPrefix.tools !== tools) {
+    lastPrefix = { system, tools, key: hashText(`${system}\u0000${tools}`) };
+  }
+  return lastPrefix.key;
+}
 
 function toolsKey(tools: readonly ToolSpec[]): string {
   let key = toolsKeys.get(tools);

@@ -21,7 +21,7 @@ export interface PackOptions {
   /** Maximum input tokens for this call (as counted by `tokenizer`). */
   budget: number;
   retention?: Retention;
-  /** Default: a shared tiktoken o200k_base counter with a per-message cache. */
+  /** Default: a shared o200k_base counter with a per-message cache. */
   tokenizer?: TokenCounter;
   /** From the previous call of the same session. */
   state?: PackState;
@@ -32,7 +32,7 @@ export interface PackOptions {
   lowWater?: number;
   /** Largest tool result of a past episode, in tokens. Default 0.5% of the budget, at least 64 and at most 2,000. */
   toolResultCap?: number;
-  /** Largest tool result of the current episode, in tokens. Default 3% of the budget, at most 4,000 (never below `toolResultCap`). */
+  /** Largest tool result of the current episode, in tokens. Default 3% of the budget, at most 2,000 (never below `toolResultCap`). */
   currentToolResultCap?: number;
   /**
    * Share of the budget the head may take: when the first eviction happens, the

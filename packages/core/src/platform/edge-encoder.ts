@@ -1,6 +1,6 @@
 /**
  * The default tokenizer in browsers and edge runtimes: js-tiktoken, pure
- * JavaScript with tiktoken's rank files, so it produces tiktoken's ids without a
+ * JavaScript with tiktoken's rank files, so it gives tiktoken's counts without a
  * WASM file to load (`#default-encoder` in package.json resolves here outside
  * Node). js-tiktoken is an optional peer dependency: install it to bundle
  * `@episodic/core` for the browser.
@@ -24,7 +24,7 @@ export function defaultEncoder(name: EncodingName): TokenEncoder {
     }
     const tiktoken = new Tiktoken(o200k);
     // No special token is allowed or refused: their text is encoded as ordinary text, as tiktoken's encode_ordinary does.
-    found = { encode: (text) => tiktoken.encode(text, [], []) };
+    found = { count: (text) => tiktoken.encode(text, [], []).length };
     encoders.set(name, found);
   }
   return found;

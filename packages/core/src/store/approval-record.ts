@@ -35,6 +35,11 @@ export type StoredApprovalDecision = z.infer<typeof StoredApprovalDecision>;
 /** The versioned record a store keeps per session (`<id>.approvals.json` in the file store). */
 export const ApprovalRecord = z.object({
   version: z.literal(1),
+  /**
+   * One more at every decision written: a decider states the revision it saw, and the
+   * store refuses the write when another decider wrote since (absent counts as 0).
+   */
+  revision: z.number().int().nonnegative().optional(),
   decisions: z.array(StoredApprovalDecision),
 });
 /** The versioned record a store keeps per session (see the schema of the same name). */

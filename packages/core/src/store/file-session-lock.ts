@@ -40,6 +40,8 @@ interface HeldLock {
   release: () => Promise<void>;
   /** Set when `proper-lockfile` found the lock taken from us (we stalled past `staleMs`). */
   lost?: Error;
+  /** The lock directory's identity (inode and birth time) when we made it: another one there is another writer's lock. */
+  identity?: string;
 }
 
 /** The locks and known transcript positions of one {@link FileSessionStore}. */
@@ -85,6 +87,7 @@ export class FileSessionLocks {
       throw error;
     }
     try {
+      held.identity = await this.lockIdentity(id);
       held.token = ((await this.readLease(id))?.token ?? 0) + 1;
       const lease = { token: held.token, pid: process.pid, host: hostname(), acquiredAt: new Date().toISOString() };
       await writeFileAtomic(this.leasePath(id), JSON.stringify(lease), { sync: this.sync });
@@ -110,6 +113,12 @@ export class FileSessionLocks {
         throw new SessionConflictError(
           id,
           `this writer lost its lock ${this.lockPath(id)} (${held.lost.message}): another writer may have taken the session over; nothing was written.`,
+        );
+      }
+      if (!(await this.stillOurs(id, held))) {
+        throw new SessionConflictError(
+          id,
+          `its lock ${this.lockPath(id)} was removed (the session deleted by hand?) since this writer took it; nothing was written.`,
         );
       }
       return;
@@ -152,9 +161,29 @@ export class FileSessionLocks {
     else this.positions.delete(id);
   }
 
+  /**
+   * Whether the lock directory is still the one this writer made: removed by hand
+   * (the session deleted) and made again by another writer, it has another inode,
+   * and the lease is lost. One stat per leased write. (The inode alone is not enough:
+   * a file system hands a freed inode out again at once; the birth time tells them
+   * apart unless both were made within one tick of its clock.)
+   */
+  private async stillOurs(id: string, held: HeldLock): Promise<boolean> {
+    if ((await this.lockIdentity(id)) === held.identity) return true;
+    held.lost ??= new Error('the lock directory was removed or replaced');
+    return false;
+  }
+
+  private async lockIdentity(id: string): Promise<string | undefined> {
+    const found = await stat(this.lockPath(id), { bigint: true }).catch(() => undefined);
+    return found && `${found.ino}/${found.birthtimeNs}`;
+  }
+
   private async release(id: string, held: HeldLock): Promise<void> {
     if (this.held.get(id) !== held) return;
     this.held.delete(id);
+    // Not ours any more: the library would remove the new writer's lock directory.
+    if (!(await this.stillOurs(id, held))) return;
     await held.release().catch((error: NodeJS.ErrnoException) => {
       // A compromised lock was already given up by the library; there is nothing left to release.
       if (error.code !== 'ERELEASED') throw error;

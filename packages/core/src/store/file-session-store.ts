@@ -38,9 +38,10 @@ import { parsePersistedJson } from '../support/persisted-format.js';
 import { reasoningSidecarFormat } from './reasoning-sidecar-schema.js';
 import type { ReasoningSidecar } from './reasoning-sidecar.js';
 import { DEFAULT_FILE_LOCK_STALE_MS, FileSessionLocks } from './file-session-lock.js';
-import { SessionConflictError } from './session-errors.js';
+import { checkApprovalRevision, SessionBusyError, SessionConflictError } from './session-errors.js';
 import {
   type AppendOptions,
+  type ApprovalWriteOptions,
   assertSessionId,
   type SessionLease,
   type SessionStore,
@@ -236,8 +237,34 @@ export class FileSessionStore implements SessionStore {
     await this.replaceOrDelete(id, this.sidecarPath(id), sidecar, options);
   }
 
-  async saveApprovals(id: string, record: ApprovalRecord | undefined, options?: WriteOptions): Promise<void> {
-    await this.replaceOrDelete(id, this.approvalsPath(id), record, options);
+  async saveApprovals(id: string, record: ApprovalRecord | undefined, options?: ApprovalWriteOptions): Promise<void> {
+    const expected = options?.expectedRevision;
+    if (expected === undefined || options?.lease) {
+      if (expected !== undefined) checkApprovalRevision(id, await this.loadApprovals(id), expected);
+      return this.replaceOrDelete(id, this.approvalsPath(id), record, options);
+    }
+    // A decision between runs: the session's lock makes the compare and the write one
+    // step, so of two processes deciding at once the second sees the first's record.
+    const lease = await this.acquireBriefly(id);
+    try {
+      checkApprovalRevision(id, await this.loadApprovals(id), expected);
+      await this.replaceOrDelete(id, this.approvalsPath(id), record, { lease });
+    } finally {
+      await lease.release();
+    }
+  }
+
+  /** The session's lock, waiting up to a second while another decider holds it for its write. */
+  private async acquireBriefly(id: string): Promise<SessionLease> {
+    const deadline = Date.now() + 1_000;
+    for (;;) {
+      try {
+        return await this.acquire(id);
+      } catch (error) {
+        if (!(error instanceof SessionBusyError) || Date.now() > deadline) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 10 + Math.random() * 20));
+      }
+    }
   }
 
   /** As the session's writer: replaces `path` with `value` as JSON, or deletes it (if there) when `value` is undefined. */

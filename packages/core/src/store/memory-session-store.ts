@@ -10,9 +10,10 @@ import type { Message } from '../message/message.js';
 import type { PackState } from '../packing/pack-types.js';
 import type { ApprovalRecord } from './approval-record.js';
 import type { ReasoningSidecar } from './reasoning-sidecar.js';
-import { SessionBusyError, SessionConflictError } from './session-errors.js';
+import { checkApprovalRevision, SessionBusyError, SessionConflictError } from './session-errors.js';
 import {
   type AppendOptions,
+  type ApprovalWriteOptions,
   assertSessionId,
   type SessionLease,
   type SessionStore,
@@ -84,15 +85,31 @@ export class MemorySessionStore implements SessionStore {
     else this.sidecars.delete(id);
   }
 
-  async saveApprovals(id: string, record: ApprovalRecord | undefined, options?: WriteOptions): Promise<void> {
+  async saveApprovals(id: string, record: ApprovalRecord | undefined, options?: ApprovalWriteOptions): Promise<void> {
     assertSessionId(id);
     this.checkWriter(id, options);
+    checkApprovalRevision(id, this.approvals.get(id), options?.expectedRevision);
     if (record) this.approvals.set(id, structuredClone(record));
     else this.approvals.delete(id);
   }
 
   async list(): Promise<string[]> {
     return [...this.sessions.keys()];
+  }
+
+  /**
+   * Deletes a session; true when it existed. A writer still running it is refused at
+   * its next write: the lease is dropped but its token is kept, so the session created
+   * again never hands the same token out.
+   */
+  async delete(id: string): Promise<boolean> {
+    assertSessionId(id);
+    const existed = this.sessions.delete(id);
+    this.sidecars.delete(id);
+    this.approvals.delete(id);
+    const lease = this.leases.get(id);
+    if (lease) this.leases.set(id, { token: lease.token, held: false });
+    return existed;
   }
 
   /** A write with a lease needs it to be the current one; a write without needs nobody to hold one. */

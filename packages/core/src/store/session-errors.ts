@@ -41,3 +41,27 @@ export class SessionConflictError extends EpisodicError {
     this.sessionId = sessionId;
   }
 }
+
+/**
+ * Another decider (another process, another `Session` object) wrote the session's
+ * approval decisions since this one loaded them: a decision is made once, so this
+ * one is refused and nothing is written. Open the session again and look at what is
+ * decided and still pending.
+ */
+export class ApprovalConflictError extends EpisodicError {
+  readonly sessionId: string;
+
+  constructor(sessionId: string, expected: number, found: number) {
+    super(
+      'approval_conflict',
+      `Session "${sessionId}": its approval decisions changed since this decision was made (revision ${found}, not the ${expected} this decider saw): another decider wrote them. Nothing was written; open the session again and decide what is still pending.`,
+    );
+    this.sessionId = sessionId;
+  }
+}
+
+/** Throws an {@link ApprovalConflictError} when the stored record is not at the revision the writer expects. */
+export function checkApprovalRevision(sessionId: string, stored: { revision?: number } | undefined, expected: number | undefined): void {
+  const found = stored?.revision ?? 0;
+  if (expected !== undefined && found !== expected) throw new ApprovalConflictError(sessionId, expected, found);
+}

@@ -57,6 +57,16 @@ export interface WriteOptions {
   lease?: SessionLease;
 }
 
+/** Options of {@link SessionStore.saveApprovals}. */
+export interface ApprovalWriteOptions extends WriteOptions {
+  /**
+   * The record's revision the decider saw (0 when there was none): when the store
+   * holds another, it refuses the write with an `ApprovalConflictError`, so two
+   * decisions made at once are never both taken (compare-and-set).
+   */
+  expectedRevision?: number;
+}
+
 /** Options of {@link SessionStore.append}. */
 export interface AppendOptions extends WriteOptions {
   /**
@@ -103,7 +113,7 @@ export interface SessionStore {
    * without it keeps decisions in memory only: after a crash the calls are asked about
    * again (none runs unapproved).
    */
-  saveApprovals?(id: string, record: ApprovalRecord | undefined, options?: WriteOptions): Promise<void>;
+  saveApprovals?(id: string, record: ApprovalRecord | undefined, options?: ApprovalWriteOptions): Promise<void>;
   /**
    * Takes the session's single writer lease, or rejects with a `SessionBusyError`
    * when another writer holds it. A store without `acquire` can only be used by one

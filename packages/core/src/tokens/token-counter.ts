@@ -1,6 +1,9 @@
 /**
- * Token counting with tiktoken's encodings (tiktoken on Node, js-tiktoken elsewhere,
- * or the encoder you give). Counts are cached per part and per message object,
+ * Token counting with OpenAI's BPE encodings (o200k_base, cl100k_base), through
+ * gpt-tokenizer: a pure JavaScript encoder that gives tiktoken's counts and keeps
+ * the merges of pieces it has seen, so counting a typical tool result takes a
+ * fraction of the time of tiktoken's WASM build (measured in bench/results/loop-vs-ai-sdk.md).
+ * Counts are cached per part and per message object,
  * so within a session each message is tokenized once, when first seen (the agent
  * loop counts a message when it is appended), and packing costs only additions.
  *
@@ -8,13 +11,13 @@
  * so counting any string takes time linear in its length and never throws; long runs
  * of one character are cut inside and may count a token more per cut, never fewer.
  */
-// tiktoken on Node, js-tiktoken elsewhere (package.json `imports`).
+// gpt-tokenizer on Node, js-tiktoken elsewhere (package.json `imports`).
 import { defaultEncoder } from '#default-encoder';
 import { Calibration } from './calibration.js';
 import { reasoningContentTokens, reportedShare } from './reasoning-tokens.js';
 import type { AssistantPart, Message, ToolResultPart, ToolSpec, UserPart } from '../message/message.js';
-import { countInChunks, type ChunkEncoder, TextTally } from './text-tally.js';
 import { checkEncodingName, type EncodingName, type TokenEncoder } from './token-encoder.js';
+import { countInChunks, type ChunkEncoder, TextTally } from './text-tally.js';
 
 /** Framing overhead in tokens, following OpenAI's published counting recipe. */
 export const FRAMING = {
@@ -56,7 +59,7 @@ export interface TokenCounter {
   countTools(tools: readonly ToolSpec[]): number;
   /**
    * The progressive count of `text`, kept under `owner` like {@link TokenCounter.countCached} (whose
-   * count it is). Optional; the built-in tiktoken counters have it. The packer uses
+   * count it is). Optional; the built-in BPE counters have it. The packer uses
    * it to shorten a long tool result without tokenizing the whole result.
    */
   tally?(owner: object, text: string): TextTally;
@@ -72,8 +75,8 @@ export interface TokenCounterOptions {
   /** Default `o200k_base`. */
   encoding?: EncodingName;
   /**
-   * The tokenizer for that encoding. Default: tiktoken (WASM) on Node, js-tiktoken
-   * (pure JavaScript, the same ids; an optional peer to install) in browsers and edge runtimes.
+   * The tokenizer for that encoding. Default: gpt-tokenizer on Node, js-tiktoken (pure
+   * JavaScript, the same counts; an optional peer to install) in browsers and edge runtimes.
    */
   encoder?: TokenEncoder;
   /** A calibration to share (e.g. one per model); default a new one at factor 1. */
@@ -85,8 +88,8 @@ export interface TokenCounterOptions {
  * caches and calibration follow that session.
  */
 export function createTokenCounter(options: TokenCounterOptions = {}): TokenCounter {
-  const encoding = checkEncodingName(options.encoding ?? 'o200k_base');
-  const encode = chunkEncoder(options.encoder ?? defaultEncoder(encoding));
+  const encoding = options.encoding ?? 'o200k_base';
+  const encode = chunkEncoder(options.encoder ?? defaultEncoder(checkEncodingName(encoding)));
   const counter = new CachingCounter(encoding, (text) => countInChunks(text, encode).tokens, options.calibration);
   counter.tally = (owner, text) => counter.tallyOf(owner, text, encode);
   counter.remember = (owner, _text, tokens) => counter.rememberCount(owner, tokens);
@@ -97,13 +100,11 @@ export function createTokenCounter(options: TokenCounterOptions = {}): TokenCoun
 const MAX_REMEMBERED_CHUNKS = 1024;
 
 /**
- * Encodes one chunk. A chunk is short and holds no long piece, so tiktoken does not
- * fail on it; if it ever did, the chunk's UTF-8 length stands in (every token is at
+ * Encodes one chunk. A chunk is short and holds no long piece, so the encoder does
+ * not fail on it; if it ever did, the chunk's UTF-8 length stands in (every token is at
  * least one byte, so the count stays at or above the truth). Chunks cut out of long
  * runs repeat (a megabyte of `=` is 5,000 equal chunks) and are remembered.
  */
-const utf8 = new TextEncoder();
-
 function chunkEncoder(encoder: TokenEncoder): ChunkEncoder {
   const remembered = new Map<string, number>();
   return (chunk) => {
@@ -112,9 +113,9 @@ function chunkEncoder(encoder: TokenEncoder): ChunkEncoder {
     if (known !== undefined) return known;
     let tokens: number;
     try {
-      tokens = encoder.encode(chunk).length;
+      tokens = encoder.count(chunk);
     } catch {
-      tokens = utf8.encode(chunk).length;
+      tokens = new TextEncoder().encode(chunk).length;
     }
     if (chunk.length >= 64 && chunk.charCodeAt(0) === chunk.charCodeAt(chunk.length - 1)) {
       if (remembered.size >= MAX_REMEMBERED_CHUNKS) remembered.clear();
@@ -264,6 +265,10 @@ class CachingCounter implements TokenCounter {
       case 'provider-tool':
         // Sent as the provider's own block, so its JSON is what the provider reads.
         return this.raw(JSON.stringify(part.providerData));
+      case 'compaction':
+        // The model reads the summary, not the encrypted bytes: the reported size, else the
+        // readable summary, else (OpenAI's opaque item) the item's JSON as a safe upper bound.
+        return part.tokens ?? (part.text === undefined ? this.raw(JSON.stringify(part.providerData)) : this.countCached(part, part.text));
       default:
         return this.raw(JSON.stringify(part));
     }

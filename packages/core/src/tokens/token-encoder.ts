@@ -1,15 +1,15 @@
 /**
- * The tokenizer under a token counter: text in, token ids out, special tokens
- * encoded as ordinary text. tiktoken (WASM) is the default on Node; browsers and
- * edge runtimes get js-tiktoken (pure JavaScript, the same ids); any other BPE
+ * The tokenizer under a token counter: text in, a token count out, special tokens
+ * counted as ordinary text. gpt-tokenizer is the default on Node; browsers and
+ * edge runtimes get js-tiktoken (pure JavaScript, the same counts); any other BPE
  * tokenizer can be plugged in with `createTokenCounter({ encoder })`.
  */
 import { InvalidArgumentError } from '../errors.js';
 
-/** Encodes text to token ids, treating special-token text as ordinary text. */
+/** Counts the tokens of text, treating special-token text as ordinary text. */
 export interface TokenEncoder {
-  /** The token ids of `text`. Only the count is used, so any array-like of ids will do. */
-  encode(text: string): ArrayLike<number>;
+  /** The number of tokens `text` encodes to. */
+  count(text: string): number;
 }
 
 /** The tiktoken encodings a counter can use. */

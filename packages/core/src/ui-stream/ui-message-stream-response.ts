@@ -48,7 +48,12 @@ export function createUIMessageStreamResponse(
   return new Response(body, { status: init.status ?? 200, headers: { ...UI_MESSAGE_STREAM_HEADERS, ...init.headers } });
 }
 
-/** Writes the chunks to a Node `http` response, honouring backpressure, and ends it. */
+/**
+ * Writes the chunks to a Node `http` response, honouring backpressure, and ends it.
+ * A full socket stops the reading (the stream is pulled, so the producer waits too)
+ * until it drains; one `close` listener for the whole pipe wakes it when the client
+ * goes away (a listener per full socket piled up under a slow consumer).
+ */
 export async function pipeUIMessageStreamToResponse(
   chunks: ReadableStream<UIMessageChunk>,
   response: ServerResponse,
@@ -56,6 +61,18 @@ export async function pipeUIMessageStreamToResponse(
 ): Promise<void> {
   response.writeHead(init.status ?? 200, { ...UI_MESSAGE_STREAM_HEADERS, ...init.headers });
   const reader = toServerSentEvents(chunks).getReader();
+  let wake: (() => void) | undefined;
+  const onClose = () => wake?.();
+  response.once('close', onClose);
+  const drained = () =>
+    new Promise<void>((resolve) => {
+      wake = () => {
+        response.off('drain', wake!);
+        wake = undefined;
+        resolve();
+      };
+      response.on('drain', wake);
+    });
   try {
     for (;;) {
       const { done, value } = await reader.read();
@@ -64,14 +81,10 @@ export async function pipeUIMessageStreamToResponse(
         await reader.cancel();
         break;
       }
-      if (!response.write(value)) {
-        await new Promise<void>((resolve) => {
-          response.once('drain', resolve);
-          response.once('close', resolve);
-        });
-      }
+      if (!response.write(value)) await drained();
     }
   } finally {
+    response.off('close', onClose);
     response.end();
   }
 }

@@ -23,6 +23,7 @@ import {
   unknownOptionWarnings,
 } from '../shared/provider-adapter.js';
 import { placeCacheBreakpoints } from './anthropic-cache-control.js';
+import { anthropicContextParams } from './anthropic-context-management.js';
 import { mapAnthropicError } from './anthropic-error.js';
 import { anthropicOutputFormat } from './anthropic-output-format.js';
 import { prepareAnthropicTools } from './anthropic-prepare-tools.js';
@@ -59,6 +60,8 @@ export interface PreparedAnthropicRequest extends PreparedRequest<MessageCreateP
   headers: Record<string, string>;
   /** Fingerprint of what was sent; stored on the reasoning this call returns. */
   prefix: string;
+  /** The native context options sent, to read back which tool results the API cleared. */
+  nativeContext?: ModelRequest['nativeContext'];
 }
 
 /** The Anthropic adapter: a `ProviderAdapter` plus exact token counts. */
@@ -90,7 +93,8 @@ export function createAnthropicAdapter(options: AnthropicAdapterOptions): Anthro
       profile,
       prepare,
       open: (prepared, signal) => client.messages.create(prepared.body, { signal, headers: prepared.headers }),
-      map: (events, prepared) => mapAnthropicStream(events, model, prepared.prefix),
+      map: (events, prepared) =>
+        mapAnthropicStream(events, model, prepared.prefix, { sent: prepared.body.messages, native: prepared.nativeContext }),
     }),
     async countTokens(request, { signal } = {}) {
       const { body, headers } = prepare(request);
@@ -121,6 +125,7 @@ function prepareAnthropicRequest(
   );
   const suggested = (request.cacheBreakpoints?.messages ?? []).map((index) => converted.wireIndexOf[index] ?? -1);
   placeCacheBreakpoints({ system: converted.system, tools, messages: converted.messages }, profile.cacheTtl, suggested);
+  const native = anthropicContextParams(request.nativeContext, thinking.thinking?.type === 'enabled' || thinking.thinking?.type === 'adaptive');
   const body: MessageCreateParamsStreaming = {
     model: model.id,
     max_tokens: thinking.maxTokens,
@@ -130,15 +135,17 @@ function prepareAnthropicRequest(
     ...(tools ? { tools } : {}),
     ...(thinking.thinking ? { thinking: thinking.thinking } : {}),
     ...outputConfig(thinking.output_config, request),
+    // A beta field the non-beta params type does not name; the wire takes it with its beta header.
+    ...((native.contextManagement ? { context_management: native.contextManagement } : {}) as object),
   };
-  const headers: Record<string, string> =
-    thinking.betas.length > 0 ? { 'anthropic-beta': thinking.betas.join(',') } : {};
+  const betas = [...new Set([...thinking.betas, ...native.betas])];
+  const headers: Record<string, string> = betas.length > 0 ? { 'anthropic-beta': betas.join(',') } : {};
   const warnings = [
     ...foreign,
-    ...plainWarnings(thinking.warnings),
+    ...plainWarnings(thinking.warnings, native.warnings),
     ...unknownOptionWarnings('anthropic', request.providerOptions, knownProviderOptions),
   ];
-  return { body, headers, warnings, prefix };
+  return { body, headers, warnings, prefix, ...(request.nativeContext ? { nativeContext: request.nativeContext } : {}) };
 }
 
 /** Why the last assistant message has no thinking of this model: another model produced it, or it has none. */

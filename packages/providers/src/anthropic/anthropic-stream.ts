@@ -6,12 +6,15 @@
  * by `message_delta`.
  */
 import type {
+  MessageParam,
   MessageDeltaUsage,
   RawMessageStreamEvent,
   Usage as WireUsage,
 } from '@anthropic-ai/sdk/resources/messages';
 import {
+  type AppliedContextEdit,
   type AssistantPart,
+  type CompactionPart,
   ModelError,
   type ModelRef,
   type ModelStreamEvent,
@@ -20,17 +23,20 @@ import {
   type StopReason,
   type TextPart,
   type ToolCallPart,
+  type NativeContextOptions,
   type Usage,
 } from '@episodic/core';
+import { appliedContextEdits } from './anthropic-context-management.js';
 import { providerDataFor } from '../shared/provider-data.js';
 import { recordReasoningTokens } from '../shared/reasoning-tokens.js';
 import { mapAnthropicStopReason } from './map-anthropic-stop-reason.js';
 
 type BlockState =
-  | { kind: 'text'; part: TextPart }
+  | { kind: 'text'; part: TextPart; citations: unknown[] }
   | { kind: 'reasoning'; part: ReasoningPart }
   | { kind: 'tool'; part: ToolCallPart; json: string }
   | { kind: 'server-tool'; part: ProviderToolPart; block: Record<string, unknown>; json: string }
+  | { kind: 'compaction'; part: CompactionPart; block: Record<string, unknown> }
   | { kind: 'other' };
 
 interface StreamState {
@@ -38,6 +44,17 @@ interface StreamState {
   usage: { input: number; cacheRead: number; cacheWrite: number; output: number; reasoning?: number };
   stopReason: StopReason;
   finished: boolean;
+  /** Delta types (per block kind) already warned about. */
+  unknownDeltas: Set<string>;
+  /** Tokens of a compaction pass inside the call (`usage.iterations` of type `compaction`). */
+  compaction?: { input: number; output: number };
+  contextEdits: AppliedContextEdit[];
+}
+
+/** What the call sent, to read back which tool results the API cleared. */
+export interface SentContext {
+  sent: readonly MessageParam[];
+  native: NativeContextOptions | undefined;
 }
 
 /**
@@ -49,21 +66,25 @@ export async function* mapAnthropicStream(
   events: AsyncIterable<RawMessageStreamEvent>,
   model: ModelRef,
   prefix: string,
+  sent: SentContext = { sent: [], native: undefined },
 ): AsyncGenerator<ModelStreamEvent> {
   const state: StreamState = {
     blocks: [],
     usage: { input: 0, cacheRead: 0, cacheWrite: 0, output: 0 },
     stopReason: 'other',
     finished: false,
+    unknownDeltas: new Set(),
+    contextEdits: [],
   };
   for await (const event of events) {
     if (event.type === 'message_start') applyUsage(state, event.message.usage);
     else if (event.type === 'content_block_start') yield* startBlock(state, event, model, prefix);
     else if (event.type === 'content_block_delta') yield* applyDelta(state, event);
-    else if (event.type === 'content_block_stop') finishBlock(state.blocks[event.index]);
+    else if (event.type === 'content_block_stop') finishBlock(state.blocks[event.index], model);
     else if (event.type === 'message_delta') {
       applyUsage(state, event.usage);
       state.stopReason = mapAnthropicStopReason(event.delta.stop_reason);
+      applyContextManagement(state, event as unknown as Record<string, unknown>, sent);
     } else if (event.type === 'message_stop') {
       state.finished = true;
       yield finishEvent(state, model);
@@ -83,7 +104,7 @@ function* startBlock(
 ): Generator<ModelStreamEvent> {
   const block = event.content_block;
   let next: BlockState = { kind: 'other' };
-  if (block.type === 'text') next = { kind: 'text', part: { type: 'text', text: block.text } };
+  if (block.type === 'text') next = { kind: 'text', part: { type: 'text', text: block.text }, citations: [...(block.citations ?? [])] };
   if (block.type === 'thinking')
     next = {
       kind: 'reasoning',
@@ -102,26 +123,31 @@ function* startBlock(
   if (block.type === 'tool_use') {
     next = { kind: 'tool', part: { type: 'tool-call', id: block.id, name: block.name, args: {} }, json: '' };
     yield { type: 'tool-call-start', id: block.id, name: block.name };
+  } else if ((block.type as string) === 'compaction') {
+    const copy = { ...(block as unknown as Record<string, unknown>) };
+    next = { kind: 'compaction', part: { type: 'compaction', providerData: providerDataFor(model, { block: copy }) }, block: copy };
   } else if (next.kind === 'other') next = serverToolBlock(block as unknown as Record<string, unknown>, model) ?? next;
   state.blocks[event.index] = next;
 }
 
 /**
- * A tool the API ran itself (`server_tool_use` and its `*_tool_result`: web search,
- * code execution, advisor): kept whole as a provider-tool part, so it goes back
- * verbatim in the turn it belongs to (the API wants the turn as it produced it).
+ * Every block this adapter does not read itself: a tool the API ran (`server_tool_use`
+ * and its `*_tool_result`: web search, code execution, advisor), a remote MCP call
+ * (`mcp_tool_use`, its input streamed by `input_json_delta`, and `mcp_tool_result`),
+ * and any type added later. It is kept whole as a provider-tool part, so it goes
+ * back verbatim and in place in the turn it belongs to (the API wants the turn as it
+ * produced it: an `mcp_tool_result` without its `mcp_tool_use` is refused).
  */
 function serverToolBlock(block: Record<string, unknown>, model: ModelRef): BlockState | undefined {
   const type = String(block.type);
-  const call = type === 'server_tool_use';
-  if (!call && !type.endsWith('_tool_result')) return undefined;
+  const result = type.endsWith('_result');
   const copy = { ...block };
-  const id = String(call ? block.id : block.tool_use_id);
+  const id = typeof block.id === 'string' ? block.id : typeof block.tool_use_id === 'string' ? block.tool_use_id : undefined;
   const part: ProviderToolPart = {
     type: 'provider-tool',
-    name: call ? String(block.name) : type,
-    kind: call ? 'call' : 'result',
-    id,
+    name: !result && typeof block.name === 'string' ? block.name : type,
+    kind: result ? 'result' : 'call',
+    ...(id === undefined ? {} : { id }),
     providerData: providerDataFor(model, { block: copy }),
   };
   return { kind: 'server-tool', part, block: copy, json: '' };
@@ -146,17 +172,56 @@ function* applyDelta(
     yield { type: 'tool-call-delta', id: block.part.id, argsDelta: delta.partial_json };
   } else if (delta.type === 'input_json_delta' && block?.kind === 'server-tool') {
     block.json += delta.partial_json;
-  }
+  } else if (delta.type === 'citations_delta' && block?.kind === 'text') {
+    // Citations ride on the text block and go back with it (to Anthropic only).
+    block.citations.push(delta.citation);
+  } else if ((delta.type as string) === 'compaction_delta' && block?.kind === 'compaction') {
+    // The summary streams as `compaction_delta` {content}; the block goes back with the whole of it.
+    const content = (delta as unknown as { content?: string | null }).content ?? '';
+    block.block.content = String(block.block.content ?? '') + content;
+    block.part.text = String(block.block.content);
+  } else yield* unknownDelta(state, delta as { type: string }, block);
 }
 
-function finishBlock(block: BlockState | undefined): void {
+/** A delta this adapter cannot apply: said once per type, never silently. */
+function* unknownDelta(state: StreamState, delta: { type: string }, block: BlockState | undefined): Generator<ModelStreamEvent> {
+  const key = `${delta.type}\u0000${block?.kind ?? 'none'}`;
+  if (state.unknownDeltas.has(key)) return;
+  state.unknownDeltas.add(key);
+  const where = block?.kind === 'server-tool' ? `a \`${String(block.block.type)}\` block` : `a ${block?.kind ?? 'missing'} block`;
+  yield {
+    type: 'warning',
+    code: 'unknown-delta',
+    message: `anthropic: a \`${delta.type}\` delta on ${where} is not understood by this adapter and was not applied`,
+  };
+}
+
+function finishBlock(block: BlockState | undefined, model: ModelRef): void {
   if (block?.kind === 'server-tool' && block.json.length > 0) block.block.input = JSON.parse(block.json) as unknown;
+  if (block?.kind === 'text' && block.citations.length > 0) block.part.providerData = providerDataFor(model, { citations: block.citations });
   if (block?.kind !== 'tool') return;
   // Invalid JSON is kept as the raw string: tool input validation reports it to the model.
   try {
     block.part.args = block.json.length > 0 ? JSON.parse(block.json) : {};
   } catch {
     block.part.args = block.json;
+  }
+}
+
+/**
+ * `context_management.applied_edits` of `message_delta` (what context editing cleared
+ * before the model read the call) and `usage.iterations` (a compaction pass inside it).
+ */
+function applyContextManagement(state: StreamState, event: Record<string, unknown>, sent: SentContext): void {
+  const management = event.context_management as { applied_edits?: unknown } | undefined;
+  if (management) state.contextEdits = appliedContextEdits(management.applied_edits, sent.sent, sent.native);
+  const iterations = (event.usage as { iterations?: unknown } | undefined)?.iterations;
+  if (!Array.isArray(iterations)) return;
+  for (const iteration of iterations as Record<string, unknown>[]) {
+    if (iteration.type !== 'compaction') continue;
+    state.compaction ??= { input: 0, output: 0 };
+    state.compaction.input += Number(iteration.input_tokens ?? 0) + Number(iteration.cache_read_input_tokens ?? 0);
+    state.compaction.output += Number(iteration.output_tokens ?? 0);
   }
 }
 
@@ -178,6 +243,9 @@ function neutralUsage(state: StreamState): Usage {
     cacheWriteTokens: cacheWrite,
     outputTokens: output,
     ...(reasoning === undefined ? {} : { reasoningTokens: reasoning }),
+    ...(state.compaction
+      ? { compactionInputTokens: state.compaction.input, compactionOutputTokens: state.compaction.output }
+      : {}),
   };
 }
 
@@ -187,5 +255,7 @@ function finishEvent(state: StreamState, model: ModelRef): ModelStreamEvent {
   recordReasoningTokens(content, usage.reasoningTokens);
   const hasCalls = content.some((part) => part.type === 'tool-call');
   const stopReason = hasCalls && state.stopReason === 'stop' ? 'tool-calls' : state.stopReason;
-  return { type: 'finish', message: { role: 'assistant', content, model: { ...model }, usage }, usage, stopReason };
+  const edits = state.contextEdits.filter((edit) => edit.clearedInputTokens > 0 || (edit.clearedToolUses ?? 0) > 0);
+  const message = { role: 'assistant' as const, content, model: { ...model }, usage, ...(edits.length > 0 ? { contextEdits: edits } : {}) };
+  return { type: 'finish', message, usage, stopReason };
 }

@@ -17,7 +17,7 @@ import type {
   Tool,
   ToolResultBlockParam,
 } from '@anthropic-ai/sdk/resources/messages';
-import { type AssistantMessage, type ModelRequest, type ReasoningPart, toolResultText, type UserMessage } from '@episodic/core';
+import { type AssistantMessage, type ModelRequest, type ReasoningPart, type TextPart, toolResultText, type UserMessage } from '@episodic/core';
 import type { AnthropicModelProfile } from '../profiles/anthropic.js';
 import { stableHash } from '../shared/stable-hash.js';
 import { normalizeToolCallId } from '../shared/tool-call-id.js';
@@ -139,17 +139,26 @@ function assistantBlocks(
       if (block) blocks.push(block);
       else result.droppedReasoning += 1;
     } else if (part.type === 'text') {
-      if (hasVisibleText(part.text)) blocks.push({ type: 'text', text: part.text });
+      if (hasVisibleText(part.text)) blocks.push(textBlock(part));
     } else if (part.type === 'tool-call') {
       const input = typeof part.args === 'object' && part.args !== null ? part.args : {};
       blocks.push({ type: 'tool_use', id: idOf(part.id), name: part.name, input });
-    } else if (part.type === 'provider-tool') {
-      // A tool the API ran itself goes back as the block it came as (other models' are already gone).
-      const block = part.providerData.block;
+    } else if (part.type === 'provider-tool' || part.type === 'compaction') {
+      // A tool the API ran itself, or its compaction, goes back as the block it came as
+      // (other models' have lost their providerData already, and are left out).
+      const block = part.providerData?.block;
       if (typeof block === 'object' && block !== null) blocks.push(block as ContentBlockParam);
     }
   }
   return blocks;
+}
+
+/** A text block, with the citations it came with (another provider's are gone with its providerData). */
+function textBlock(part: TextPart): ContentBlockParam {
+  const citations = part.providerData?.citations;
+  return Array.isArray(citations) && citations.length > 0
+    ? ({ type: 'text', text: part.text, citations } as ContentBlockParam)
+    : { type: 'text', text: part.text };
 }
 
 /**
@@ -177,7 +186,10 @@ function thinkingBlock(part: ReasoningPart, prefix: string, context: ConversionC
 export function finalTurnLacksThinking(messages: readonly MessageParam[]): boolean {
   if (!continuesToolUseTurn(messages)) return false;
   const assistant = messages.findLast((message) => message.role === 'assistant');
-  const first = Array.isArray(assistant?.content) ? assistant.content[0] : undefined;
+  // A compaction block opens the turn it was made in; the thinking rule applies to what follows it
+  // (the API drops everything before the block). Unverified against the live API: no recording has both.
+  const blocks = Array.isArray(assistant?.content) ? assistant.content : [];
+  const first = blocks.find((block) => (block.type as string) !== 'compaction');
   return first?.type !== 'thinking' && first?.type !== 'redacted_thinking';
 }
 

@@ -93,6 +93,10 @@ function modelParts(message: AssistantMessage, providerIds: Set<string>): Part[]
       if (fromProvider) providerIds.add(part.id);
       const args = typeof part.args === 'object' && part.args !== null ? (part.args as Record<string, unknown>) : {};
       parts.push({ functionCall: { name: part.name, args, ...(fromProvider ? { id: part.id } : {}) }, ...signed });
+    } else if (part.type === 'provider-tool') {
+      // A part this adapter kept without reading it goes back as it came (other models' are gone already).
+      const kept = opaque?.part;
+      if (typeof kept === 'object' && kept !== null) parts.push(kept as Part);
     }
   }
   return parts;

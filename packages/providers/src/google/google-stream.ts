@@ -10,6 +10,7 @@ import {
   ModelError,
   type ModelRef,
   type ModelStreamEvent,
+  type ProviderToolPart,
   type ReasoningPart,
   type TextPart,
   type Usage,
@@ -76,6 +77,12 @@ function* mapPart(state: StreamState, part: Part, model: ModelRef): Generator<Mo
     yield { type: 'tool-call-delta', id, argsDelta: JSON.stringify(call.args ?? {}) };
     return;
   }
+  const unknown = Object.keys(part).filter((key) => !readFields.has(key) && (part as Record<string, unknown>)[key] !== undefined);
+  if (unknown.length > 0) {
+    state.open = undefined;
+    state.content.push(opaquePart(part, unknown, model));
+    return;
+  }
   if (typeof part.text !== 'string' && !signature) return;
   const text = part.text ?? '';
   const kind = part.thought ? 'reasoning' : 'text';
@@ -88,6 +95,20 @@ function* mapPart(state: StreamState, part: Part, model: ModelRef): Generator<Mo
     // The signature closes its part: later text starts a new one.
     state.open = undefined;
   }
+}
+
+/** Part fields this adapter reads; a part with any other field is kept whole. */
+const readFields = new Set(['text', 'thought', 'thoughtSignature']);
+
+/**
+ * A part this adapter does not read itself (`executableCode`, `codeExecutionResult`,
+ * `inlineData`, or a field added later): kept whole, signature included, as a
+ * provider-tool part that goes back verbatim and in place to this model only.
+ */
+function opaquePart(part: Part, fields: readonly string[], model: ModelRef): ProviderToolPart {
+  const name = fields[0] ?? 'part';
+  const kind = /Result|Response/.test(name) ? 'result' : 'call';
+  return { type: 'provider-tool', name, kind, providerData: providerDataFor(model, { part: { ...part } }) };
 }
 
 /**

@@ -35,6 +35,11 @@ export interface ChatReasoningWire {
   requiredOnToolCalls?: boolean;
   /** Drop reasoning of assistant messages before the latest final answer (Harmony: analysis ends at `final`). */
   untilFinal?: boolean;
+  /**
+   * Once an assistant message carries the reasoning field, every later one must
+   * carry it too (OpenCode Zen): those without reasoning get an empty string.
+   */
+  onLaterAssistants?: boolean;
 }
 
 /** A Chat Completions message plus the non-standard reasoning fields compatible servers take. */
@@ -48,6 +53,7 @@ export function convertToOpenAIChatMessages(
 ): CompatibleChatMessage[] {
   const result: CompatibleChatMessage[] = system ? [{ role: 'system', content: system }] : [];
   const lastFinal = wire.untilFinal ? lastFinalAnswerIndex(messages) : -1;
+  let carried = false;
   messages.forEach((message, index) => {
     if (message.role === 'system' || message.role === 'developer') result.push({ role: message.role, content: message.content });
     else if (message.role === 'user') result.push(convertUserMessage(message));
@@ -57,10 +63,20 @@ export function convertToOpenAIChatMessages(
       // Summary lines never reach an adapter from the packer (it sends summaries as user messages).
       const reasoning = message.content.filter((part): part is ReasoningPart => part.type === 'reasoning');
       const keep = wire.sendAs !== 'none' && index >= lastFinal ? reasoning : [];
-      result.push(convertAssistantMessage(message, keep, wire));
+      const converted = convertAssistantMessage(message, keep, wire);
+      if (wire.onLaterAssistants && isMessageField(wire.sendAs)) {
+        if (carried && !(wire.sendAs in converted)) converted[wire.sendAs] = '';
+        carried ||= wire.sendAs in converted;
+      }
+      result.push(converted);
     }
   });
   return result;
+}
+
+/** Whether reasoning travels as a plain message field (not inside content, not as details). */
+function isMessageField(field: ReasoningField): field is 'reasoning_content' | 'reasoning' | 'thinking' {
+  return field === 'reasoning_content' || field === 'reasoning' || field === 'thinking';
 }
 
 /** Index just after the last final answer (assistant message without tool calls); -1 when there is none. */

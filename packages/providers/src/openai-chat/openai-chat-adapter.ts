@@ -28,6 +28,7 @@ import { convertToOpenAIChatMessages } from './convert-to-openai-chat-messages.j
 import { ChatToolsNeedResponsesError, mapOpenAIChatError } from './openai-chat-error.js';
 import { prepareOpenAIChatTools } from './openai-chat-prepare-tools.js';
 import { mapOpenAIChatStream } from './openai-chat-stream.js';
+import { openChatChunks } from './openai-chat-raw-stream.js';
 
 /** Per-call settings, also accepted in `request.providerOptions`. */
 export interface OpenAIChatCallSettings {
@@ -65,7 +66,7 @@ export function createOpenAIChatAdapter(options: OpenAIChatAdapterOptions): Open
     model,
     profile,
     prepare,
-    open: ({ body }, signal) => client.chat.completions.create(body, { signal }),
+    open: ({ body }, signal) => openChatChunks(client, body, signal),
     map: (chunks) => mapOpenAIChatStream(chunks, model, { fields: [] }),
     mapError: openAIStreamError('openai', mapOpenAIChatError),
   });

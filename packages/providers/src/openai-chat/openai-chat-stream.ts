@@ -33,10 +33,17 @@ export interface ChatReasoningReader {
   /** Keep OpenRouter `reasoning_details` entries verbatim on the reasoning part. */
   details?: boolean;
   /** Splits reasoning out of `content` (`<think>` tags, Harmony channels). */
-  contentSplitter?: () => StreamSplitter<SplitPiece | { kind: string; text: string }>;
+  contentSplitter?: () => StreamSplitter<SplitPiece | ContentPiece>;
 }
 
 type UsageWithExtras = CompletionUsage & { prompt_cache_hit_tokens?: number };
+
+/** A piece a content splitter returns; Harmony commentary carries its recipient (`functions.NAME` for a tool call). */
+interface ContentPiece {
+  kind: string;
+  text: string;
+  recipient?: string;
+}
 
 /** Neutral usage; DeepSeek reports cache hits as `prompt_cache_hit_tokens`. */
 export function mapOpenAIChatUsage(usage: UsageWithExtras | null | undefined): Usage {
@@ -71,7 +78,10 @@ class ChatAccumulator {
   finishReason: string | null = null;
   usage: UsageWithExtras | undefined;
 
-  constructor(private readonly splitter: StreamSplitter<{ kind: string; text: string }> | undefined) {}
+  /** The Harmony tool call being written in `content`, if the last piece was one. */
+  private harmonyCall: PendingCall | undefined;
+
+  constructor(private readonly splitter: StreamSplitter<ContentPiece> | undefined) {}
 
   * content(text: string): Generator<ModelStreamEvent> {
     const pieces = this.splitter ? this.splitter.push(text) : [{ kind: 'text', text }];
@@ -82,8 +92,13 @@ class ChatAccumulator {
     if (this.splitter) yield* this.pieces(this.splitter.end());
   }
 
-  private* pieces(pieces: readonly { kind: string; text: string }[]): Generator<ModelStreamEvent> {
+  private* pieces(pieces: readonly ContentPiece[]): Generator<ModelStreamEvent> {
     for (const piece of pieces) {
+      if (piece.kind === 'commentary' && piece.recipient?.startsWith('functions.')) {
+        yield* this.harmonyToolCall(piece.recipient.slice('functions.'.length), piece.text);
+        continue;
+      }
+      this.harmonyCall = undefined;
       if (piece.kind === 'reasoning') {
         this.reasoning += piece.text;
         yield { type: 'reasoning-delta', text: piece.text };
@@ -92,6 +107,25 @@ class ChatAccumulator {
         yield { type: 'text-delta', text: piece.text };
       }
     }
+  }
+
+  /**
+   * Raw Harmony `commentary to=functions.NAME` messages are tool calls: their text
+   * is the arguments. Consecutive pieces to the same function continue one call
+   * (the parser merges a message's pieces; two calls in a row to the same function
+   * with nothing between them would read as one).
+   */
+  private* harmonyToolCall(name: string, args: string): Generator<ModelStreamEvent> {
+    let pending = this.harmonyCall?.name === name ? this.harmonyCall : undefined;
+    if (!pending) {
+      const index = this.calls.size === 0 ? 0 : Math.max(...this.calls.keys()) + 1;
+      pending = { id: `call_harmony_${index}`, name, args: '' };
+      this.calls.set(index, pending);
+      this.harmonyCall = pending;
+      yield { type: 'tool-call-start', id: pending.id, name };
+    }
+    pending.args += args;
+    yield { type: 'tool-call-delta', id: pending.id, argsDelta: args };
   }
 
   /**

@@ -1,7 +1,8 @@
 /**
  * The OpenAI-compatible Chat Completions adapter (over the official `openai` SDK),
  * driven by model profiles: DeepSeek, Z.AI GLM, Kimi, MiniMax, OpenRouter, Groq,
- * Cerebras, Fireworks, Ollama, vLLM and gpt-oss on any of them. Each family's quirks
+ * Cerebras, Fireworks, Ollama, vLLM, SiliconFlow, DeepInfra, Together, Nebius,
+ * SambaNova, OpenCode Zen, Xiaomi, and the reasoning model families on any of them. Each family's quirks
  * are capability flags resolved once from its profile (data the user can override).
  *
  * @see https://platform.openai.com/docs/api-reference/chat/create
@@ -18,6 +19,7 @@ import { convertToOpenAIChatMessages } from '../openai-chat/convert-to-openai-ch
 import { prepareOpenAIChatTools } from '../openai-chat/openai-chat-prepare-tools.js';
 import { mapOpenAIChatStream } from '../openai-chat/openai-chat-stream.js';
 import type { CompatibleProfile } from '../profiles/openai-compatible.js';
+import type { ModelFamily } from '../profiles/model-families.js';
 import { openAIStreamError } from '../openai-shared/openai-client.js';
 import { apiKeysOf, MissingApiKeyError, NO_API_KEY, resolveApiKey } from '../shared/missing-api-key-error.js';
 import {
@@ -30,6 +32,7 @@ import {
 import { type CompatibleCapabilities, resolveCompatibleCapabilities } from './openai-compatible-capabilities.js';
 import { mapOpenAICompatibleError, withWrappedErrorBodies } from './openai-compatible-error.js';
 import { resolveCompatibleProfile } from '../profiles/openai-compatible-resolver.js';
+import { openChatChunks } from '../openai-chat/openai-chat-raw-stream.js';
 
 /** Per-call settings, also accepted in `request.providerOptions`. */
 export interface OpenAICompatibleCallSettings {
@@ -39,7 +42,7 @@ export interface OpenAICompatibleCallSettings {
 
 /** Options of {@link createOpenAICompatibleAdapter}. */
 export interface OpenAICompatibleAdapterOptions extends OpenAICompatibleCallSettings {
-  /** The host family: `deepseek`, `zai`, `moonshot`, `minimax`, `openrouter`, `groq`, `cerebras`, `fireworks`, `ollama`, `vllm`, or your own. */
+  /** The host: `deepseek`, `zai`, `moonshot`, `minimax`, `openrouter`, `groq`, `cerebras`, `fireworks`, `ollama`, `vllm`, `siliconflow`, `deepinfra`, `together`, `nebius`, `sambanova`, `opencode`, `xiaomi`, or your own. */
   provider: string;
   model: string;
   /** Default: the profile's environment variables (e.g. `DEEPSEEK_API_KEY`). */
@@ -48,6 +51,11 @@ export interface OpenAICompatibleAdapterOptions extends OpenAICompatibleCallSett
   baseURL?: string;
   /** Overrides of any profile field; a provider without a built-in profile needs at least `baseURL`. */
   profile?: Partial<CompatibleProfile>;
+  /**
+   * Model families matched by model id on any host (default: the built-in ones).
+   * Put your own rows in front of `modelFamilies` to add or override one.
+   */
+  families?: readonly ModelFamily[];
   /** A ready client (then `apiKey` and `baseURL` are ignored). */
   client?: OpenAI;
   /** Retries the SDK itself makes on 429/5xx. Default 0: the agent loop retries on `retryable` errors. */
@@ -78,7 +86,7 @@ export type OpenAICompatibleAdapter = ProviderAdapter<ChatCompletionCreateParams
 
 /** Creates an adapter for an OpenAI-compatible server. */
 export function createOpenAICompatibleAdapter(options: OpenAICompatibleAdapterOptions): OpenAICompatibleAdapter {
-  const profile = resolveCompatibleProfile(options.provider, options.model, options.profile);
+  const profile = resolveCompatibleProfile(options.provider, options.model, options.profile, options.families);
   const capabilities = resolveCompatibleCapabilities(profile);
   const model: ModelRef = { provider: options.provider, id: options.model };
   const client = options.client ?? createClient(options, profile);
@@ -88,7 +96,7 @@ export function createOpenAICompatibleAdapter(options: OpenAICompatibleAdapterOp
     model,
     profile,
     prepare,
-    open: ({ body }, signal) => client.chat.completions.create(body, { signal }),
+    open: ({ body }, signal) => openChatChunks(client, body, signal),
     map: (chunks) => mapOpenAIChatStream(chunks, model, capabilities.reader),
     mapError: openAIStreamError(model.provider, (error) => mapOpenAICompatibleError(error, model.provider)),
   });

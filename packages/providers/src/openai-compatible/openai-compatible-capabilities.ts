@@ -3,7 +3,7 @@
  * profile: how to read reasoning from the stream, how to send it back, and which
  * request fields to add. The adapter reads only these flags; no model-name checks.
  */
-import { createHarmonyParser, createTagSplitter, type ReasoningField } from '@episodic/core';
+import { createHarmonyParser, createLeadingReasoningDetector, createTagSplitter, type ReasoningField } from '@episodic/core';
 import type { ChatReasoningWire } from '../openai-chat/convert-to-openai-chat-messages.js';
 import type { ChatReasoningReader } from '../openai-chat/openai-chat-stream.js';
 import type { CompatibleProfile, EffortParameter } from '../profiles/openai-compatible.js';
@@ -30,12 +30,13 @@ const readFields: Readonly<Record<ReasoningField, readonly string[]>> = {
 const contentSplitters = {
   'think-tags': () => createTagSplitter(),
   harmony: () => createHarmonyParser(),
+  auto: () => createLeadingReasoningDetector(),
   none: undefined,
 } as const;
 
 /** Resolves a profile's capability flags. */
 export function resolveCompatibleCapabilities(profile: CompatibleProfile): CompatibleCapabilities {
-  const splitter = contentSplitters[profile.contentReasoning ?? 'none'];
+  const splitter = contentSplitters[profile.contentReasoning ?? 'auto'];
   return {
     reader: {
       fields: readFields[profile.reasoningField],
@@ -45,6 +46,7 @@ export function resolveCompatibleCapabilities(profile: CompatibleProfile): Compa
     wire: {
       sendAs: profile.sendReasoningAs,
       requiredOnToolCalls: profile.reasoningRequiredOnToolCalls === true,
+      onLaterAssistants: profile.reasoningOnLaterAssistants === true,
       untilFinal: profile.reasoningUntilFinal === true,
     },
     requestFlags: profile.requestFlags ?? {},

@@ -108,6 +108,10 @@ function convertAssistantMessage(message: AssistantMessage): ResponseInputItem[]
             }
           : { role: 'assistant', content: part.text, ...phase },
       );
+    } else if (part.type === 'compaction') {
+      // The compaction item goes back exactly as it came (another model's has lost its data and is left out).
+      const item = part.providerData?.item;
+      if (typeof item === 'object' && item !== null) items.push(item as ResponseInputItem);
     } else if (part.type === 'tool-call') {
       const id = keepIds ? part.providerData?.id : undefined;
       items.push({
@@ -117,6 +121,10 @@ function convertAssistantMessage(message: AssistantMessage): ResponseInputItem[]
         arguments: argumentsText(part),
         ...(typeof id === 'string' ? { id } : {}),
       });
+    } else if (part.type === 'provider-tool') {
+      // An item this adapter kept without reading it goes back as it came (other models' are gone already).
+      const item = part.providerData?.item;
+      if (typeof item === 'object' && item !== null) items.push(item as ResponseInputItem);
     }
   }
   return withoutTrailingReasoning(items);

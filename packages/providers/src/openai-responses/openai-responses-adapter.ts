@@ -28,6 +28,7 @@ import { convertToOpenAIResponsesMessages } from './convert-to-openai-responses-
 import { mapOpenAIResponsesError } from './openai-responses-error.js';
 import { prepareOpenAIResponsesTools } from './openai-responses-prepare-tools.js';
 import { mapOpenAIResponsesStream } from './openai-responses-stream.js';
+import { openAIContextParams } from './openai-responses-context-management.js';
 import type { OpenAIResponsesCallSettings } from './openai-responses-settings.js';
 import { buildReasoningParams } from './openai-responses-thinking.js';
 
@@ -89,10 +90,13 @@ function prepareOpenAIResponsesRequest(
   const input = convertToOpenAIResponsesMessages(request.messages);
   const tools = prepareOpenAIResponsesTools(request.tools);
   const thinking = buildReasoningParams(model.id, profile, settings);
+  const native = openAIContextParams(request.nativeContext, thinking.reasoning !== undefined);
+  const reasoning =
+    thinking.reasoning && native.reasoningContext ? { ...thinking.reasoning, context: native.reasoningContext } : thinking.reasoning;
   const warnings = [
     ...foreign,
     ...unknownOptionWarnings('openai-responses', callOptions, callSettingKeys),
-    ...plainWarnings(thinking.warnings),
+    ...plainWarnings(thinking.warnings, native.warnings),
   ];
   const body: ResponseCreateParamsStreaming = {
     model: model.id,
@@ -104,7 +108,8 @@ function prepareOpenAIResponsesRequest(
     ...(request.maxOutputTokens ? { max_output_tokens: request.maxOutputTokens } : {}),
     ...(thinking.include ? { include: thinking.include } : {}),
     ...(settings.promptCacheKey ? { prompt_cache_key: settings.promptCacheKey } : {}),
-    ...(thinking.reasoning ? { reasoning: thinking.reasoning } : {}),
+    ...(reasoning ? { reasoning } : {}),
+    ...(native.contextManagement ? { context_management: native.contextManagement } : {}),
     ...(request.output ? { text: { format: { type: 'json_schema', ...openAIJsonSchemaFormat(request.output) } } } : {}),
   };
   return { body, warnings };

@@ -82,6 +82,10 @@ function partsOfItem(item: ResponseOutputItem, model: ModelRef): AssistantPart[]
     const phase = item.phase ? { phase: item.phase } : {};
     return [{ type: 'text', text, providerData: { ...tag, id: item.id, ...phase } }];
   }
+  if ((item.type as string) === 'compaction') {
+    // Opaque: it goes back verbatim, as it came, and only to this model.
+    return [{ type: 'compaction', providerData: { ...tag, item: { ...item } } }];
+  }
   if (item.type === 'function_call') {
     const args = parseArguments(item.arguments, item.name);
     const raw = rawArgumentsField(item.arguments, args);
@@ -95,7 +99,20 @@ function partsOfItem(item: ResponseOutputItem, model: ModelRef): AssistantPart[]
       },
     ];
   }
-  return [];
+  return [opaqueItemPart(item as unknown as Record<string, unknown>, tag)];
+}
+
+/**
+ * An output item this adapter does not read itself (a hosted tool's call such as
+ * `web_search_call`, `mcp_call`, `mcp_list_tools`, `code_interpreter_call`, or a type
+ * added later): kept whole as a provider-tool part, so it goes back verbatim and in
+ * place to this model and is left out, with a warning, for any other.
+ */
+function opaqueItemPart(item: Record<string, unknown>, tag: { provider: string; model: string }): AssistantPart {
+  const type = String(item.type);
+  const name = typeof item.name === 'string' ? item.name : type;
+  const id = typeof item.id === 'string' ? item.id : undefined;
+  return { type: 'provider-tool', name, kind: 'call', ...(id === undefined ? {} : { id }), providerData: { ...tag, item: { ...item } } };
 }
 
 function parseArguments(text: string, name: string): unknown {

@@ -61,6 +61,13 @@ const adaptive = { thinking: { type: 'adaptive' }, betaHeaders: [], signatureBou
 // Structured outputs (`output_config.format`) exist from the 4.5 models on.
 // https://docs.claude.com/en/docs/build-with-claude/structured-outputs
 const jsonAnswers = { structuredOutput: 'native' } as const;
+/**
+ * Models with server-side compaction (`compact_20260112`, https://platform.claude.com/docs/en/build-with-claude/compaction:
+ * Opus 4.6+, Sonnet 4.6, Mythos Preview; trigger at least 50,000 tokens) pack with the
+ * `hybrid` policy by default: on `npm run bench -- context-policies` it cost 0.69x
+ * (generated family) and 0.73x (real sessions) of `episodic`, and never more on any session.
+ */
+const serverCompaction = { contextPolicy: 'hybrid', nativeContext: { compaction: { minThreshold: 50_000 } } } as const;
 
 const sonnet4Pricing = { input: 3, cachedInput: 0.3, cacheWrite: 3.75, output: 15 };
 const opusNewPricing = { input: 5, cachedInput: 0.5, cacheWrite: 6.25, output: 25 };
@@ -84,6 +91,7 @@ export const anthropicProfiles: readonly AnthropicModelProfile[] = [
     ...adaptive,
     pattern: 'claude-opus-4-[6-9](?:-\\d{8})?|claude-mythos-preview',
     ...jsonAnswers,
+    ...serverCompaction,
     pastReasoning: 'billed',
     contextWindow: 200_000,
     maxOutputTokens: 128_000,
@@ -95,6 +103,7 @@ export const anthropicProfiles: readonly AnthropicModelProfile[] = [
     ...adaptive,
     pattern: 'claude-sonnet-4-[6-9](?:-\\d{8})?',
     ...jsonAnswers,
+    ...serverCompaction,
     pastReasoning: 'billed',
     contextWindow: 200_000,
     maxOutputTokens: 64_000,

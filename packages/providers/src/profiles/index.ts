@@ -76,4 +76,6 @@ export type { AnthropicModelProfile, AnthropicProfileFields, AnthropicThinkingSe
 export type { GoogleModelProfile, GoogleProfileFields, GoogleThinkingSetting } from './google.js';
 export type { OpenAIProfile, OpenAIProfileFields } from './openai.js';
 export type { CompatibleProfile, CompatibleProfileFields, ContentReasoning, EffortParameter } from './openai-compatible.js';
+export { type CompatibleHost, compatibleHosts } from './compatible-hosts.js';
+export { findModelFamily, type ModelFamily, modelFamilies, normalizeModelId } from './model-families.js';
 export { pricesCollected } from './prices-collected.js';

@@ -1,177 +1,18 @@
 /**
- * Model profiles for OpenAI-compatible Chat Completions servers, as data: where
- * each family puts reasoning, whether and how it goes back, the paired request
- * flags, and where the key and base URL come from. Facts: /work/shared/PROVIDERS.md,
- * "OpenAI-compatible endpoints". Values marked "unverified" could not be confirmed;
- * override them per profile (`createOpenAICompatibleAdapter({ profile: {...} })`).
+ * Model profiles for OpenAI-compatible Chat Completions servers, as data: the rows
+ * where one host serves one model in its own way (the host's own families, with
+ * their paired flags). Any other known reasoning model on any host gets its
+ * family row (`model-families.ts`) combined with the host row
+ * (`compatible-hosts.ts`). Facts: /work/shared/PROVIDERS.md, "OpenAI-compatible
+ * endpoints". Values marked "unverified" could not be confirmed; override them per
+ * profile (`createOpenAICompatibleAdapter({ profile: {...} })`).
  */
-import type { ModelProfile, ReasoningField } from '@episodic/core';
+import { compatibleHosts as hosts, type CompatibleProfile, type CompatibleHost, hostRow } from './compatible-hosts.js';
 
-/** How a reasoning effort is put on the wire. */
-export type EffortParameter = 'reasoning_effort' | 'reasoning.effort' | 'none';
-
-/** Where reasoning hides inside `content`, when it does. */
-export type ContentReasoning = 'think-tags' | 'harmony' | 'none';
-
-/** Fields a compatible profile adds to `ModelProfile`. */
-export interface CompatibleProfileFields {
-  /** Delta/message field the server streams reasoning in (`think-tags`: inside `content`). */
-  reasoningField: ReasoningField;
-  /** Where reasoning goes back; `none` = never (the server rejects it). */
-  sendReasoningAs: ReasoningField;
-  /** The server rejects an assistant tool-call message without the reasoning field. */
-  reasoningRequiredOnToolCalls?: boolean;
-  /** Drop reasoning before the latest final answer (Harmony: analysis ends at `final`). */
-  reasoningUntilFinal?: boolean;
-  /** Reasoning inside `content`, split out by a core splitter. */
-  contentReasoning?: ContentReasoning;
-  /** Body fields sent with every request (the paired flags of the table). */
-  requestFlags?: Record<string, unknown>;
-  effortParameter: EffortParameter;
-  /** Body field for the output limit. */
-  maxTokensField: 'max_tokens' | 'max_completion_tokens';
-  /** Environment variables the API key is read from, first set wins. */
-  apiKeyEnv: readonly string[];
-  /** Local servers (Ollama, vLLM) need no key: a placeholder is sent when none is set. */
-  apiKeyOptional?: boolean;
-  baseURL: string;
-}
-
-/** A profile of a model behind an OpenAI-compatible server. */
-export type CompatibleProfile = ModelProfile & CompatibleProfileFields;
-
-/** The fields a host row fixes (Omit would lose them to ModelProfile's index signature). */
-type Host = CompatibleProfileFields &
-  Pick<ModelProfile, 'provider' | 'retention' | 'cacheStyle' | 'minCacheableTokens' | 'tokenizerFactor'>;
-
-const defaults = {
-  retention: 'episode',
-  cacheStyle: 'openai-prefix',
-  minCacheableTokens: 1024,
-  // Tokenizers other than o200k count more tokens for the same text.
-  tokenizerFactor: 1.15,
-  effortParameter: 'none',
-  maxTokensField: 'max_tokens',
-  contentReasoning: 'none',
-} as const;
-
-type HostName =
-  | 'deepseek'
-  | 'zai'
-  | 'moonshot'
-  | 'minimax'
-  | 'openrouter'
-  | 'groq'
-  | 'cerebras'
-  | 'fireworks'
-  | 'ollama'
-  | 'vllm';
-
-/** Provider hosts: one row each. */
-const hosts: Record<HostName, Host> = {
-  deepseek: {
-    ...defaults,
-    provider: 'deepseek',
-    apiKeyEnv: ['DEEPSEEK_API_KEY'],
-    baseURL: 'https://api.deepseek.com',
-    reasoningField: 'reasoning_content',
-    sendReasoningAs: 'reasoning_content',
-    cacheStyle: 'openai-prefix',
-    minCacheableTokens: 64,
-  },
-  zai: {
-    ...defaults,
-    provider: 'zai',
-    apiKeyEnv: ['ZAI_API_KEY', 'Z_AI_API_KEY'],
-    baseURL: 'https://api.z.ai/api/paas/v4',
-    reasoningField: 'reasoning_content',
-    sendReasoningAs: 'reasoning_content',
-  },
-  moonshot: {
-    ...defaults,
-    provider: 'moonshot',
-    apiKeyEnv: ['MOONSHOT_API_KEY', 'KIMI_API_KEY'],
-    baseURL: 'https://api.moonshot.ai/v1',
-    reasoningField: 'reasoning_content',
-    sendReasoningAs: 'reasoning_content',
-  },
-  minimax: {
-    ...defaults,
-    provider: 'minimax',
-    apiKeyEnv: ['MINIMAX_API_KEY'],
-    baseURL: 'https://api.minimax.io/v1',
-    reasoningField: 'think-tags',
-    sendReasoningAs: 'think-tags',
-    contentReasoning: 'think-tags',
-  },
-  openrouter: {
-    ...defaults,
-    provider: 'openrouter',
-    apiKeyEnv: ['OPENROUTER_API_KEY'],
-    baseURL: 'https://openrouter.ai/api/v1',
-    reasoningField: 'reasoning',
-    sendReasoningAs: 'reasoning_details',
-    effortParameter: 'reasoning.effort',
-  },
-  groq: {
-    ...defaults,
-    provider: 'groq',
-    apiKeyEnv: ['GROQ_API_KEY'],
-    baseURL: 'https://api.groq.com/openai/v1',
-    reasoningField: 'reasoning',
-    sendReasoningAs: 'reasoning',
-    requestFlags: { reasoning_format: 'parsed' },
-    effortParameter: 'reasoning_effort',
-  },
-  cerebras: {
-    ...defaults,
-    provider: 'cerebras',
-    apiKeyEnv: ['CEREBRAS_API_KEY'],
-    baseURL: 'https://api.cerebras.ai/v1',
-    reasoningField: 'reasoning',
-    sendReasoningAs: 'reasoning',
-    requestFlags: { reasoning_format: 'parsed' },
-    effortParameter: 'reasoning_effort',
-  },
-  fireworks: {
-    ...defaults,
-    provider: 'fireworks',
-    apiKeyEnv: ['FIREWORKS_API_KEY'],
-    baseURL: 'https://api.fireworks.ai/inference/v1',
-    reasoningField: 'reasoning_content',
-    sendReasoningAs: 'reasoning_content',
-    // Flag name from PROVIDERS.md; its value is unverified.
-    requestFlags: { reasoning_history: 'preserved' },
-    effortParameter: 'reasoning_effort',
-  },
-  ollama: {
-    ...defaults,
-    provider: 'ollama',
-    apiKeyEnv: ['OLLAMA_API_KEY'],
-    apiKeyOptional: true,
-    baseURL: 'http://127.0.0.1:11434/v1',
-    // The OpenAI-compatible endpoint (/v1) streams `reasoning` and took it back on an
-    // assistant message in recorded traffic; `thinking` is the native API's field.
-    reasoningField: 'reasoning',
-    sendReasoningAs: 'reasoning',
-    requestFlags: { think: true },
-    cacheStyle: 'none',
-  },
-  vllm: {
-    ...defaults,
-    provider: 'vllm',
-    apiKeyEnv: ['VLLM_API_KEY'],
-    apiKeyOptional: true,
-    baseURL: 'http://127.0.0.1:8000/v1',
-    // Older vLLM versions used `reasoning_content`; both are read.
-    reasoningField: 'reasoning',
-    sendReasoningAs: 'reasoning',
-    cacheStyle: 'none',
-  },
-};
+export type { CompatibleProfile, CompatibleProfileFields, ContentReasoning, EffortParameter } from './compatible-hosts.js';
 
 /** gpt-oss on any host: Harmony analysis exposed as `reasoning`, dropped once a final answer exists. */
-const gptOss = (host: Host): CompatibleProfile => ({
+const gptOss = (host: CompatibleHost): CompatibleProfile => ({
   ...host,
   pattern: '(openai/)?gpt-oss-.*',
   contextWindow: 131_072,
@@ -185,7 +26,11 @@ const gptOss = (host: Host): CompatibleProfile => ({
 /** DeepSeek's list price for every current model (https://api-docs.deepseek.com/quick_start/pricing; see `prices-collected.ts`). */
 const deepseekPricing = { input: 0.28, cachedInput: 0.028, output: 0.42 };
 
-/** Every compatible profile; within a provider the first matching pattern wins. */
+/**
+ * Every compatible profile; within a provider the first matching pattern wins. A
+ * row with `familiesFirst` is a host's catch-all: a model of a known family
+ * (`model-families.ts`) gets its family on that host instead.
+ */
 export const openaiCompatibleProfiles: readonly CompatibleProfile[] = [
   {
     // `deepseek-reasoner` is now served by the thinking model (recorded traffic: it
@@ -244,19 +89,35 @@ export const openaiCompatibleProfiles: readonly CompatibleProfile[] = [
     pattern: 'kimi-k2\\.7-code.*',
     contextWindow: 262_144,
     maxOutputTokens: 65_536,
+    // Always keeps earlier turns' reasoning; the `keep` flag is unnecessary (docs/provider-hosts.md).
     retention: 'all',
     reasoningRequiredOnToolCalls: true,
-    // `keep` values are unverified; this model keeps all reasoning.
-    requestFlags: { thinking: { type: 'enabled', keep: 'all' } },
+    requestFlags: { thinking: { type: 'enabled' } },
   },
   {
+    // `thinking.keep`: omitted/null ignores earlier turns' reasoning, "all" keeps it
+    // (Preserved Thinking), the only documented values
+    // (https://platform.moonshot.ai/docs/guide/use-kimi-k2-thinking-model). No Kimi
+    // recording backs it yet.
+    ...hosts.moonshot,
+    pattern: 'kimi-k2\\.6.*',
+    contextWindow: 262_144,
+    maxOutputTokens: 65_536,
+    retention: 'all',
+    reasoningRequiredOnToolCalls: true,
+    requestFlags: { thinking: { type: 'enabled', keep: 'all' } },
+    unverified: 'thinking.keep from docs only, no recorded response',
+  },
+  {
+    // Older K2 thinking models take no `keep`; earlier turns' reasoning is ignored by
+    // the server, so only tool-call messages need it (the field must be present).
     ...hosts.moonshot,
     pattern: 'kimi-k2.*',
     contextWindow: 262_144,
     maxOutputTokens: 65_536,
-    retention: 'tool-episodes',
+    retention: 'episode',
     reasoningRequiredOnToolCalls: true,
-    requestFlags: { thinking: { type: 'enabled', keep: 'tool-calls' } },
+    requestFlags: { thinking: { type: 'enabled' } },
   },
   { ...hosts.minimax, pattern: '(MiniMax-)?M2.*|minimax-m2.*', contextWindow: 204_800, maxOutputTokens: 131_072 },
   { ...hosts.openrouter, pattern: '.*', contextWindow: 128_000, maxOutputTokens: 32_768 },
@@ -272,22 +133,30 @@ export const openaiCompatibleProfiles: readonly CompatibleProfile[] = [
     maxOutputTokens: 32_768,
     requestFlags: {},
     effortParameter: 'none',
+    familiesFirst: true,
   },
   gptOss(hosts.cerebras),
-  { ...hosts.cerebras, pattern: '.*', contextWindow: 131_072, maxOutputTokens: 32_768 },
-  { ...hosts.fireworks, pattern: '.*', contextWindow: 131_072, maxOutputTokens: 32_768 },
+  { ...hosts.cerebras, pattern: '.*', contextWindow: 131_072, maxOutputTokens: 32_768, familiesFirst: true },
+  { ...hosts.fireworks, pattern: '.*', contextWindow: 131_072, maxOutputTokens: 32_768, familiesFirst: true },
   gptOss(hosts.ollama),
-  { ...hosts.ollama, pattern: '.*', contextWindow: 32_768, maxOutputTokens: 8_192 },
+  { ...hosts.ollama, pattern: '.*', contextWindow: 32_768, maxOutputTokens: 8_192, familiesFirst: true },
   gptOss(hosts.vllm),
-  { ...hosts.vllm, pattern: '.*', contextWindow: 32_768, maxOutputTokens: 8_192 },
+  { ...hosts.vllm, pattern: '.*', contextWindow: 32_768, maxOutputTokens: 8_192, familiesFirst: true },
 ];
 
 /**
  * What a known compatible host fixes for every model (base URL, key variables,
- * wire fields, cache): the fallback's provider fields for a model without a row.
- * Such a model gets no reasoning back, the safe choice for a model nobody has checked.
+ * wire fields, cache): the fallback's provider fields for a model without a row
+ * or family. Such a model gets no reasoning back, the safe choice for a model nobody has checked.
  */
 export function compatibleHostDefaults(provider: string): Partial<CompatibleProfile> | undefined {
-  if (!Object.hasOwn(hosts, provider)) return undefined;
-  return { ...hosts[provider as HostName], sendReasoningAs: 'none', reasoningRequiredOnToolCalls: false };
+  const host = hostRow(provider);
+  if (!host) return undefined;
+  return { ...hostFields(host), sendReasoningAs: 'none', reasoningRequiredOnToolCalls: false };
+}
+
+/** A host row without its documentation fields (source, unverified, per-family overrides). */
+export function hostFields(host: CompatibleHost): Partial<CompatibleProfile> {
+  const { source: _source, unverified: _unverified, familyOverrides: _overrides, ...fields } = host;
+  return fields;
 }

@@ -5,7 +5,16 @@
  * builds the wire request without sending it. The SDK client lives in the
  * factory's closure, so inspecting or logging an adapter never shows its API key.
  */
-import { type ModelAdapter, type ModelProfile, type ModelRef, type ModelRequest, type ModelStreamEvent, SecretRedactor } from '@episodic/core';
+import {
+  type Message,
+  type ModelAdapter,
+  type ModelProfile,
+  type ModelRef,
+  type ModelRequest,
+  type ModelStreamEvent,
+  type ProviderToolPart,
+  SecretRedactor,
+} from '@episodic/core';
 import { stripForeignReasoning } from '@episodic/core/internal';
 
 /** A warning `stream()` yields before any model output; `code` is set on warnings meant to be matched. */
@@ -118,9 +127,35 @@ export function requestWithoutForeignReasoning(
   model: ModelRef,
 ): { request: ModelRequest; warnings: AdapterWarning[] } {
   const { messages, warning } = stripForeignReasoning(request.messages, model);
+  const left = leftOutProviderTools(messages, model);
   return {
     request: messages === request.messages ? request : { ...request, messages },
-    warnings: warning ? [warning] : [],
+    warnings: [...(warning ? [warning] : []), ...(left ? [left] : [])],
+  };
+}
+
+/**
+ * One warning for the provider-tool parts (tools a provider ran itself, blocks and
+ * items an adapter kept without understanding them) that this call leaves out: their
+ * wire form is their producer's, so only that provider and model get them back.
+ */
+function leftOutProviderTools(messages: readonly Message[], model: ModelRef): AdapterWarning | undefined {
+  const names = new Map<string, number>();
+  for (const message of messages) {
+    if (message.role !== 'assistant') continue;
+    for (const part of message.content) {
+      if (part.type !== 'provider-tool') continue;
+      const data = part.providerData as ProviderToolPart['providerData'] | undefined;
+      if (data !== undefined && data.provider === model.provider && data.model === model.id) continue;
+      names.set(part.name, (names.get(part.name) ?? 0) + 1);
+    }
+  }
+  if (names.size === 0) return undefined;
+  const count = [...names.values()].reduce((sum, value) => sum + value, 0);
+  const list = [...names.entries()].map(([name, n]) => `${name} x${n}`).join(', ');
+  return {
+    code: 'provider-tool-dropped',
+    message: `${count} provider-tool part(s) of another provider or model were not sent to ${model.provider}/${model.id} (${list}): their wire form is valid only for the model that produced them`,
   };
 }
 

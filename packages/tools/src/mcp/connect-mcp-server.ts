@@ -57,6 +57,10 @@ export interface McpConnectOptions {
   connectTimeoutMs?: number;
   /** Tool results longer than this many characters keep their head and tail. Default 100,000. */
   maxResultChars?: number;
+  /** `tools/list` pages read at most; a server whose `nextCursor` goes on fails the listing. Default 100. */
+  maxListPages?: number;
+  /** Tools listed at most; more fails the listing. Default 1,000. */
+  maxTools?: number;
   /** Closes the connection when it aborts (e.g. tie it to the lifetime of your sessions). */
   signal?: AbortSignal;
 }
@@ -66,6 +70,8 @@ export type McpServerOptions = (McpStdioServer | McpHttpServer) & McpConnectOpti
 
 const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
 const DEFAULT_MAX_RESULT_CHARS = 100_000;
+const DEFAULT_MAX_LIST_PAGES = 100;
+const DEFAULT_MAX_TOOLS = 1_000;
 const STDERR_TAIL = 4_000;
 const CLIENT_INFO = { name: 'episodic', version: '0.1.0' };
 
@@ -140,11 +146,18 @@ export class McpConnection {
   private async list(): Promise<AgentTool[]> {
     const changes = this.changes;
     const listed = [];
+    const maxPages = this.options.maxListPages ?? DEFAULT_MAX_LIST_PAGES;
+    const maxTools = this.options.maxTools ?? DEFAULT_MAX_TOOLS;
     try {
       let cursor: string | undefined;
+      let pages = 0;
       do {
+        // A server whose cursor never ends would list forever (and fill the heap).
+        if (pages === maxPages) throw new Error(`it sent more than ${maxPages} pages (maxListPages); its nextCursor never ended`);
         const page = await this.client.listTools(cursor === undefined ? {} : { cursor });
+        pages += 1;
         listed.push(...page.tools);
+        if (listed.length > maxTools) throw new Error(`it listed more than ${maxTools} tools (maxTools)`);
         cursor = page.nextCursor;
       } while (cursor !== undefined);
     } catch (error) {

@@ -13,4 +13,5 @@ export {
 export { base64Bytes, describeContentBlock, type McpContentBlock, toolResultText } from './mcp-content.js';
 export { McpServerError, type McpServerErrorCode } from './mcp-errors.js';
 export { McpToolServer, type McpToolServerOptions } from './mcp-tool-server.js';
+export type { McpHttpHandlerOptions } from './mcp-http-handler.js';
 export { canonicalJson, episodicToolName, type McpToolDefinition, mcpToolSpec, mcpToolSpecs, type McpToolSpec } from './mcp-tool-spec.js';

@@ -11,13 +11,12 @@
  *
  * @see https://modelcontextprotocol.io/specification/2025-06-18/server/tools
  */
-import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AgentTool } from '@episodic/core';
-import { executeToolCall } from '@episodic/core/internal';
+import type { AgentTool, ApprovalPolicy, ToolCallPart } from '@episodic/core';
+import { approvalRequest, executeToolCall } from '@episodic/core/internal';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { type McpHttpHandlerOptions, mcpHttpHandler } from './mcp-http-handler.js';
 
 /** What {@link McpToolServer.create} takes. */
 export interface McpToolServerOptions {
@@ -27,6 +26,12 @@ export interface McpToolServerOptions {
   tools: readonly AgentTool[];
   /** Timeout of a call whose tool sets none, in ms. Default 120,000 (as in the agent loop). */
   toolTimeoutMs?: number;
+  /**
+   * Decides calls of tools with `needsApproval` (there is no person in an MCP call to
+   * ask). Without it, or when it gives no decision, such a call is refused with an
+   * error result and does not run.
+   */
+  approvalPolicy?: ApprovalPolicy;
 }
 
 type ServerSdk = Awaited<ReturnType<typeof loadServerSdk>>;
@@ -92,6 +97,8 @@ export class McpToolServer {
         throw new this.sdk.McpError(this.sdk.ErrorCode.InvalidParams, `Unknown tool "${name}". Tools: ${known}.`);
       }
       const call = { type: 'tool-call' as const, id: String(extra.requestId), name, args: args ?? {} };
+      const refused = await this.approvalRefusal(call, extra.sessionId ?? 'mcp');
+      if (refused) return { content: [{ type: 'text' as const, text: refused }], isError: true };
       const output = await executeToolCall(call, {
         tools: this.tools,
         signal: extra.signal,
@@ -112,28 +119,32 @@ export class McpToolServer {
   /**
    * A Node `http` request handler speaking Streamable HTTP, with one protocol
    * session per client (`Mcp-Session-Id`). Mount it on the path of your choice.
+   * By default it answers loopback `Host` names only and no foreign `Origin` (403),
+   * keeps at most 100 sessions (503 beyond) and closes a session idle for 10 minutes;
+   * see {@link McpHttpHandlerOptions} to widen or narrow that.
    */
-  httpHandler(): (request: IncomingMessage, response: ServerResponse) => Promise<void> {
-    const transports = new Map<string, StreamableHTTPServerTransport>();
-    return async (request, response) => {
-      const id = request.headers['mcp-session-id'];
-      let transport = typeof id === 'string' ? transports.get(id) : undefined;
-      if (!transport && id !== undefined) {
-        response.writeHead(404, { 'content-type': 'application/json' });
-        response.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null }));
-        return;
-      }
-      if (!transport) {
-        const created = new this.sdk.StreamableHTTPServerTransport({
-          sessionIdGenerator: () => randomUUID(),
-          onsessioninitialized: (sessionId) => void transports.set(sessionId, created),
-        });
-        created.onclose = () => void (created.sessionId && transports.delete(created.sessionId));
-        await this.connect(created);
-        transport = created;
-      }
-      await transport.handleRequest(request, response);
-    };
+  httpHandler(options: McpHttpHandlerOptions = {}): (request: IncomingMessage, response: ServerResponse) => Promise<void> {
+    return mcpHttpHandler(this.sdk.StreamableHTTPServerTransport, (transport) => this.connect(transport), options);
+  }
+
+  /** Why a call that needs approval may not run (the text of its error result), or undefined when it may. */
+  private async approvalRefusal(call: ToolCallPart, sessionId: string): Promise<string | undefined> {
+    const request = await approvalRequest(call, this.tools.get(call.name), sessionId);
+    if (!request) return undefined;
+    const refused = `Tool "${call.name}" needs approval`;
+    const policy = this.options.approvalPolicy;
+    if (!policy) {
+      return `${refused}, and this MCP server has no approvalPolicy to decide it: the call was refused and did not run.`;
+    }
+    const decision = await Promise.resolve()
+      .then(() => policy(request))
+      .catch((error: unknown) => error as Error);
+    if (decision instanceof Error) return `${refused}; the approval policy failed (${decision.message}): the call did not run.`;
+    if (!decision) return `${refused}; the approval policy gave no decision: the call was refused and did not run.`;
+    if (decision.decision === 'rejected') {
+      return `${refused}; the approval policy rejected it${decision.reason ? `: ${decision.reason}` : ''}. The call did not run.`;
+    }
+    return undefined;
   }
 
   /** Closes every client session. */

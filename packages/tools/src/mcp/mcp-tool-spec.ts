@@ -41,6 +41,14 @@ export function episodicToolName(name: string, prefix = ''): string {
 
 /** Turns a listed MCP tool into a spec, once; see the file comment. */
 export function mcpToolSpec(tool: McpToolDefinition, prefix = ''): McpToolSpec {
+  const depth = nestingDepth(tool.inputSchema, MAX_SCHEMA_DEPTH);
+  if (depth > MAX_SCHEMA_DEPTH) {
+    throw new McpServerError(
+      'mcp_list_failed',
+      `MCP tool "${tool.name}" has an input schema nested deeper than ${MAX_SCHEMA_DEPTH} levels; no model takes such a schema. ` +
+        'Fix the schema of that tool on the server.',
+    );
+  }
   const { $schema: _dropped, ...schema } = tool.inputSchema;
   const inputSchema = canonicalJson({ type: 'object', ...schema }) as JsonSchema;
   const spec: ToolSpec = {
@@ -69,6 +77,23 @@ export function mcpToolSpecs(tools: readonly McpToolDefinition[], prefix = ''): 
     }
   }
   return specs;
+}
+
+/** Deepest nesting of a listed schema: the walks below recurse, and a hostile server could nest without end. */
+export const MAX_SCHEMA_DEPTH = 100;
+
+/** How deep `value` nests (objects and arrays), counted without recursion, stopping past `limit`. */
+function nestingDepth(value: unknown, limit: number): number {
+  let deepest = 0;
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (typeof node !== 'object' || node === null) continue;
+    deepest = Math.max(deepest, depth);
+    if (deepest > limit) return deepest;
+    for (const child of Object.values(node)) stack.push([child, depth + 1]);
+  }
+  return deepest;
 }
 
 /** JSON with object keys sorted at every level (arrays keep their order). */

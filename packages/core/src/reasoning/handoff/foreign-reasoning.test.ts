@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AssistantMessage, Message, ModelRef } from '../../message/message.js';
-import { withoutForeignReasoning } from './foreign-reasoning.js';
+import { stripForeignReasoning, withoutForeignReasoning } from './foreign-reasoning.js';
 
 const target: ModelRef = { provider: 'openai', id: 'gpt-b' };
 const other = { provider: 'anthropic', model: 'claude-a' };
@@ -49,5 +49,18 @@ describe('withoutForeignReasoning', () => {
     expect(withoutForeignReasoning(messages, target)[0]).toBe(withoutForeignReasoning([foreign], target)[0]);
     // For the model that produced it, nothing is foreign.
     expect(withoutForeignReasoning(messages, { provider: 'anthropic', id: 'claude-a' })).toBe(messages);
+  });
+});
+
+describe('stripForeignReasoning', () => {
+  it('warns about the other model`s reasoning of the current episode, also after an injected user message', () => {
+    const plain: Message[] = [{ role: 'user', content: 'hi' }, foreign, { role: 'tool', toolCallId: 'c1', toolName: 'read', content: 'x' }];
+    expect(stripForeignReasoning(plain, target).warning?.code).toBe('foreign-reasoning-dropped');
+    // Injected context (structured-output feedback, a notice) does not start an episode.
+    const injected: Message[] = [...plain, { role: 'user', content: 'Your answer did not match the schema.', injected: true }];
+    expect(stripForeignReasoning(injected, target).warning?.message).toMatch(/^1 reasoning part\(s\) of another model/);
+    // A message a person typed does: the reasoning is from a past episode, no warning.
+    const typed: Message[] = [...plain, { role: 'user', content: 'next question' }];
+    expect(stripForeignReasoning(typed, target).warning).toBeUndefined();
   });
 });

@@ -16,6 +16,7 @@
  * objects and the packer's per-message caches keep working.
  */
 import type { AssistantMessage, AssistantPart, Message, ModelRef } from '../../message/message.js';
+import { currentEpisodeStart } from '../../message/episodes.js';
 import { isForeign, reasoningProducer } from './handoff-note.js';
 
 const cleaned = new WeakMap<AssistantMessage, Map<string, AssistantMessage>>();
@@ -96,12 +97,15 @@ export function stripForeignReasoning(
   return { messages: stripped, warning: { code: 'foreign-reasoning-dropped', message } };
 }
 
-/** Reasoning parts of other models than `target` after the last user message. */
+/**
+ * Reasoning parts of other models than `target` in the current episode: from the
+ * last user message a person typed (an injected one, such as structured-output
+ * feedback, does not end the episode).
+ */
 function foreignReasoningOfCurrentEpisode(messages: readonly Message[], target: ModelRef): number {
   let count = 0;
-  for (let index = messages.length - 1; index >= 0; index -= 1) {
+  for (let index = currentEpisodeStart(messages); index < messages.length; index += 1) {
     const message = messages[index] as Message;
-    if (message.role === 'user') break;
     if (message.role !== 'assistant') continue;
     for (const part of message.content)
       if (part.type === 'reasoning' && isForeign(reasoningProducer(part, message.model), target)) count += 1;

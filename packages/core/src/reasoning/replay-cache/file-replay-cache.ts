@@ -20,7 +20,13 @@ import { mkdir, open, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { writeFileAtomic } from '../../support/atomic-write.js';
 import { MemoryReplayCache } from './memory-replay-cache.js';
-import type { ReplayCache, ReplayCacheBounds, ReplayCacheStats, ReplayEntry } from './replay-cache.js';
+import type { ReplayCacheBounds, ReplayCacheStats, ReplayEntry } from './replay-cache.js';
+import type {
+  ManagedReplayCache,
+  ReplayCacheReport,
+  ReplayDeleteFilter,
+  ReplayListOptions,
+} from './replay-cache-admin.js';
 import { parseReplayLogLine, replayLogLine } from './replay-log.js';
 
 /** Options of {@link FileReplayCache.open}. */
@@ -49,9 +55,11 @@ function entryOf(text: string, file: string, line: number): ReplayEntry | undefi
 }
 
 /** A replay cache persisted to an append-only log. Open with {@link FileReplayCache.open}. */
-export class FileReplayCache implements ReplayCache {
+export class FileReplayCache implements ManagedReplayCache {
   private writes: Promise<void> = Promise.resolve();
   private closed = false;
+  /** Log lines of entries that had expired when the log was read: a sweep's to drop. */
+  private expiredOnOpen = 0;
 
   private constructor(
     private readonly memory: MemoryReplayCache,
@@ -67,15 +75,17 @@ export class FileReplayCache implements ReplayCache {
       throw error;
     });
     let lines = 0;
+    let expired = 0;
     for (const [index, line] of text.split('\n').entries()) {
       if (line.trim() === '') continue;
       lines += 1;
       const entry = entryOf(line, options.path, index + 1);
-      if (entry) memory.put(entry, false);
+      if (entry && !memory.put(entry, false)) expired += 1;
     }
     await mkdir(dirname(options.path), { recursive: true });
     // A torn last line must not glue itself to the next append.
     const cache = new FileReplayCache(memory, options, lines);
+    cache.expiredOnOpen = expired;
     if (text.length > 0 && !text.endsWith('\n')) await cache.appendText('\n');
     return cache;
   }
@@ -103,6 +113,49 @@ export class FileReplayCache implements ReplayCache {
 
   stats(): ReplayCacheStats {
     return this.memory.stats();
+  }
+
+  list(options?: ReplayListOptions): Promise<ReplayEntry[]> {
+    return this.memory.list(options);
+  }
+
+  /** Deletes matching entries and rewrites the log without them. */
+  delete(filter: ReplayDeleteFilter): Promise<number> {
+    return this.rewriteAfter(() => this.memory.delete(filter));
+  }
+
+  /** Deletes every entry (the log becomes empty) and resets the counters. */
+  clear(): Promise<number> {
+    return this.rewriteAfter(() => this.memory.clear());
+  }
+
+  /** Deletes expired entries (also those already expired when the log was read) and rewrites the log without them. */
+  sweep(): Promise<number> {
+    return this.rewriteAfter(async () => {
+      const count = (await this.memory.sweep()) + this.expiredOnOpen;
+      this.expiredOnOpen = 0;
+      return count;
+    });
+  }
+
+  async report(): Promise<ReplayCacheReport> {
+    await this.writes.catch(() => {});
+    const report = await this.memory.report();
+    return { ...report, persistentEntries: this.lines };
+  }
+
+  /** Runs `change` on the memory side after pending writes, then compacts the log when anything went. */
+  private rewriteAfter(change: () => Promise<number>): Promise<number> {
+    if (this.closed) return Promise.reject(new Error('the replay cache is closed'));
+    const run = this.writes
+      .catch(() => {})
+      .then(async () => {
+        const count = await change();
+        if (count > 0) await this.compact();
+        return count;
+      });
+    this.writes = run.then(() => {});
+    return run;
   }
 
   /** Rewrites the log with only the live entries (temporary file, sync, rename). */

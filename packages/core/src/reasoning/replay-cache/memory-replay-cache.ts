@@ -3,7 +3,18 @@
  * by entries and tokens, with a time to live checked on every lookup.
  */
 import { InvalidArgumentError } from '../../errors.js';
-import type { ReplayCache, ReplayCacheBounds, ReplayCacheStats, ReplayEntry } from './replay-cache.js';
+import type { ReplayCacheBounds, ReplayCacheStats, ReplayEntry } from './replay-cache.js';
+import {
+  checkDeleteFilter,
+  listLimit,
+  type ManagedReplayCache,
+  matchesDelete,
+  matchesList,
+  type ReplayCacheReport,
+  type ReplayDeleteFilter,
+  type ReplayListOptions,
+  reportOf,
+} from './replay-cache-admin.js';
 
 /** Default {@link ReplayCacheBounds.maxEntries}. */
 export const DEFAULT_REPLAY_ENTRIES = 5_000;
@@ -18,7 +29,7 @@ function positive(name: string, value: number): number {
 }
 
 /** Reasoning held in memory; lost when the process ends (see `FileReplayCache` for a persistent one). */
-export class MemoryReplayCache implements ReplayCache {
+export class MemoryReplayCache implements ManagedReplayCache {
   private readonly entries = new Map<string, ReplayEntry>();
   private readonly maxEntries: number;
   private readonly maxTokens: number;
@@ -85,6 +96,47 @@ export class MemoryReplayCache implements ReplayCache {
 
   stats(): ReplayCacheStats {
     return { entries: this.entries.size, ...this.counters };
+  }
+
+  async list(options: ReplayListOptions = {}): Promise<ReplayEntry[]> {
+    const limit = listLimit(options);
+    const found = this.live().filter((entry) => matchesList(entry, options));
+    return found.sort((a, b) => b.storedAt - a.storedAt).slice(0, limit);
+  }
+
+  async delete(filter: ReplayDeleteFilter): Promise<number> {
+    checkDeleteFilter(filter);
+    return this.removeWhere((entry) => matchesDelete(entry, filter));
+  }
+
+  async clear(): Promise<number> {
+    const count = this.entries.size;
+    this.entries.clear();
+    this.tokens = 0;
+    for (const name of Object.keys(this.counters) as (keyof typeof this.counters)[]) this.counters[name] = 0;
+    return count;
+  }
+
+  async sweep(): Promise<number> {
+    const count = this.removeWhere((entry) => this.isExpired(entry));
+    this.counters.expired += count;
+    return count;
+  }
+
+  async report(): Promise<ReplayCacheReport> {
+    await this.sweep();
+    return reportOf(this.live(), this.stats(), { memoryEntries: this.entries.size, persistentEntries: 0 });
+  }
+
+  /** Removes every entry `test` accepts; returns how many. */
+  private removeWhere(test: (entry: ReplayEntry) => boolean): number {
+    let count = 0;
+    for (const [key, entry] of this.entries) {
+      if (!test(entry)) continue;
+      this.remove(key, entry);
+      count += 1;
+    }
+    return count;
   }
 
   private isExpired(entry: ReplayEntry): boolean {

@@ -109,6 +109,13 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+/** The tag marker pattern of the default tags, built once (the loop checks every step's answer). */
+let defaultTagPattern: RegExp | undefined;
+
+function tagPatternOf(tags: readonly string[]): RegExp {
+  return new RegExp(`</?(?:${normalizeTagNames(tags).map(escapeRegExp).join('|')})>`, 'gi');
+}
+
 const SERVICE_TOKEN_PATTERN = new RegExp(HARMONY_SERVICE_TOKENS.map(escapeRegExp).join('|'), 'g');
 
 function markerFindings(visible: string, pattern: RegExp, kind: LeakFinding['kind']): LeakFinding[] {
@@ -144,8 +151,9 @@ function traceEchoes(input: LeakCheckInput, options: LeakCheckOptions): LeakFind
  * Findings are ordered by position.
  */
 export function checkReasoningLeak(input: LeakCheckInput, options: LeakCheckOptions = {}): LeakFinding[] {
-  const names = normalizeTagNames(options.tags ?? DEFAULT_REASONING_TAGS);
-  const tagPattern = new RegExp(`</?(?:${names.map(escapeRegExp).join('|')})>`, 'gi');
+  // Most steps answer with tool calls only: nothing visible, nothing to find.
+  if (input.visible === '') return [];
+  const tagPattern = options.tags ? tagPatternOf(options.tags) : (defaultTagPattern ??= tagPatternOf(DEFAULT_REASONING_TAGS));
   return [
     ...traceEchoes(input, options),
     ...markerFindings(input.visible, tagPattern, 'tag-marker'),

@@ -1,0 +1,214 @@
+/**
+ * Packing on a family of sessions (issue 26, item 2): the packer's defaults must
+ * hold on sessions of other shapes than the packer bench's one. 24 generated
+ * sessions (tool output tiny / mixed / huge, episodes of 1-3 / 2-12 / 10-60 /
+ * 100-200 steps, reasoning heavy or none) and the real sessions beside the clone
+ * (../shared/fixtures/sessions, or $EPISODIC_SHARED_FIXTURES/sessions, read with the
+ * CLI's importers) are replayed call by call at 16k, 64k and 200k through Episodic
+ * (the current defaults and the settings in CANDIDATES) and the naive window.
+ *
+ * Per session and budget: mean prefix reuse, and cost against the naive window,
+ * with a cached provider (cached input at a tenth of the price, from 1,024 tokens)
+ * and an uncached one (every input token at full price: cost is tokens sent).
+ * Reported as median and worst over the family.
+ *
+ *   node --expose-gc bench/packer-family.bench.js   (or `npm run bench -- packer-family`)
+ *
+ * Needs the built packages (`npx tsc -b`). `FAMILY_QUICK=1` runs a third of the sessions.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { availableParallelism, loadavg } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Readable } from 'node:stream';
+import { pathToFileURL } from 'node:url';
+import { createTokenCounter } from '@episodic/core';
+import { importSession } from '../packages/cli/dist/import/import-session.js';
+import { BENCH_SYSTEM, BENCH_TOOLS } from './agent-prompt.js';
+import { createRecorder, PRICE, reasoningEpisodes } from './metrics.js';
+import { generateSession, range } from './session-generator.js';
+import * as episodic from './strategies/episodic.js';
+import * as naive from './strategies/naive.js';
+
+const BUDGETS = [16_000, 64_000, 200_000];
+
+/** The packer settings compared: the defaults, those before issue 26, and others tried. */
+const CANDIDATES = [
+  { name: 'defaults', pack: {} },
+  { name: 'previous defaults (current cap 3%, max 4,000)', pack: (budget) => ({ currentToolResultCap: Math.min(4000, Math.floor(budget * 0.03)) }) },
+  { name: 'current cap 1.5% (max 2,000)', pack: (budget) => ({ currentToolResultCap: Math.min(2000, Math.floor(budget * 0.015)) }) },
+  { name: 'low-water 0.8', pack: { lowWater: 0.8 } },
+];
+
+const TOOL_SIZES = { tiny: range(10, 300), mixed: range(50, 20_000), huge: range(2_000, 30_000) };
+const EPISODES = { '1-3': [1, 3], '2-12': [2, 12], '10-60': [10, 60], '100-200': [100, 200] };
+const REASONING = { heavy: range(500, 6_000), none: null };
+/** About this many messages per generated session: enough to pass 200k many times over. */
+const TARGET_MESSAGES = 420;
+
+/** The 24 generated shapes, each with its own seed. */
+function generatedFamily() {
+  const family = [];
+  let seed = 100;
+  for (const [tools, toolResult] of Object.entries(TOOL_SIZES)) {
+    for (const [steps, [minSteps, maxSteps]] of Object.entries(EPISODES)) {
+      for (const [reasoningName, reasoning] of Object.entries(REASONING)) {
+        seed += 1;
+        // Steps of 1 to 3 calls: about 2.7 messages per step.
+        const turns = Math.max(1, Math.round(TARGET_MESSAGES / (((minSteps + maxSteps) / 2) * 2.7 + 1)));
+        family.push({
+          name: `tools ${tools}, ${steps} steps, reasoning ${reasoningName}`,
+          make: () => generateSession({ seed, turns, minSteps, maxSteps, sizes: { toolResult, reasoning } }),
+        });
+      }
+    }
+  }
+  return process.env.FAMILY_QUICK ? family.filter((_, index) => index % 3 === 0) : family;
+}
+
+/** The real recorded sessions, imported as the CLI imports them; none when the folder is absent. */
+async function realFamily() {
+  const shared = process.env.EPISODIC_SHARED_FIXTURES;
+  const root = shared ? join(shared, 'sessions') : resolve(import.meta.dirname, '../../shared/fixtures/sessions');
+  if (!existsSync(root)) return [];
+  const family = [];
+  for (const agent of (await readdir(root)).sort()) {
+    for (const file of (await readdir(join(root, agent))).sort()) {
+      if (!file.endsWith('.jsonl')) continue;
+      family.push({
+        name: `real: ${agent}/${file.replace(/\.jsonl$/, '')}`,
+        make: async () => (await importSession(agent, join(root, agent, file), Readable.from(['']))).messages,
+      });
+    }
+  }
+  return process.env.FAMILY_QUICK ? family.filter((_, index) => index % 3 === 0) : family;
+}
+
+/** Replays `messages` through one strategy: a pack before every assistant message. */
+function replay(strategy, messages, recorder) {
+  const transcript = [];
+  let episode = -1;
+  let currentUser;
+  for (const message of messages) {
+    if (message.role === 'assistant' && transcript.length > 0) {
+      let packed;
+      try {
+        packed = strategy.toTranscript(strategy.pack(transcript));
+      } catch {
+        packed = undefined;
+      }
+      recorder.record({ packed, currentEpisode: episode, currentUser, packNanoseconds: 0 });
+    }
+    if (message.role === 'user' && !message.compaction) {
+      episode += 1;
+      currentUser = message;
+    }
+    transcript.push(message);
+    strategy.onAppend(message);
+  }
+}
+
+/** Mean reuse, cost with a cached provider and tokens sent (the uncached provider's cost). */
+function measure(module, options, messages, budget) {
+  const counter = createTokenCounter();
+  const recorder = createRecorder({
+    counter,
+    system: BENCH_SYSTEM,
+    tools: BENCH_TOOLS,
+    budget,
+    episodeOfReasoning: reasoningEpisodes(messages),
+  });
+  const strategy = module.createStrategy({ budget, counter, system: BENCH_SYSTEM, tools: BENCH_TOOLS, ...options });
+  replay(strategy, structuredClone(messages), recorder);
+  const summary = recorder.summary();
+  return { reuse: summary.meanReuse, cached: summary.cost, uncached: summary.tokensSent * PRICE.inputPerToken, threw: summary.threw };
+}
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+
+/** Every session at every budget: per candidate, reuse and cost ratios against the naive window. */
+async function runFamily(family) {
+  const rows = [];
+  for (const member of family) {
+    const messages = await member.make();
+    for (const budget of BUDGETS) {
+      const base = measure(naive, {}, messages, budget);
+      for (const candidate of CANDIDATES) {
+        const pack = typeof candidate.pack === 'function' ? candidate.pack(budget) : candidate.pack;
+        const result = measure(episodic, { pack }, messages, budget);
+        rows.push({
+          session: member.name,
+          budget,
+          candidate: candidate.name,
+          reuse: result.reuse,
+          cachedRatio: result.cached / base.cached,
+          uncachedRatio: result.uncached / base.uncached,
+          threw: result.threw,
+        });
+      }
+    }
+    process.stderr.write(`packer-family: ${member.name} (${messages.length} messages), load ${loadavg()[0].toFixed(1)}\n`);
+  }
+  return rows;
+}
+
+function summaryTable(rows, label) {
+  const lines = [];
+  for (const budget of BUDGETS) {
+    for (const candidate of CANDIDATES) {
+      const group = rows.filter((row) => row.budget === budget && row.candidate === candidate.name);
+      if (group.length === 0) continue;
+      const worst = (key, pick) => group.reduce((best, row) => (pick(row[key], best[key]) ? row : best));
+      const lowReuse = worst('reuse', (a, b) => a < b);
+      const highCost = worst('cachedRatio', (a, b) => a > b);
+      lines.push(
+        `| ${budget / 1000}k | ${candidate.name} | ${median(group.map((row) => row.reuse)).toFixed(3)} | ${lowReuse.reuse.toFixed(3)} (${lowReuse.session}) | ` +
+          `${median(group.map((row) => row.cachedRatio)).toFixed(3)}x | ${highCost.cachedRatio.toFixed(3)}x (${highCost.session}) | ` +
+          `${median(group.map((row) => row.uncachedRatio)).toFixed(3)}x | ${Math.max(...group.map((row) => row.uncachedRatio)).toFixed(3)}x | ` +
+          `${group.reduce((sum, row) => sum + row.threw, 0)} |`,
+      );
+    }
+  }
+  return `### ${label} (${new Set(rows.map((row) => row.session)).size} sessions)
+
+| budget | settings | median reuse | worst reuse (session) | median cost vs naive, cached | worst (session) | median cost vs naive, uncached | worst | failed packs |
+| --- | --- | --- | --- | --- | --- | --- | --- | --- |
+${lines.join('\n')}`;
+}
+
+/** Runs the family and returns a markdown section. */
+export default async function run() {
+  const started = Date.now();
+  const loads = [loadavg()[0]];
+  const generated = await runFamily(generatedFamily());
+  loads.push(loadavg()[0]);
+  const real = await runFamily(await realFamily());
+  loads.push(loadavg()[0]);
+  const sections = [summaryTable(generated, 'Generated sessions'), summaryTable([...generated, ...real], 'Generated and real sessions')];
+  if (real.length > 0) sections.push(summaryTable(real, 'Real sessions'));
+  const markdown = `## Packing on a family of sessions
+
+Each session replayed call by call (a pack before every assistant message) through Episodic and the naive
+window (newest whole messages that fit); reuse is the mean share of each call's input that repeats the
+previous call's prefix; cost is against the naive window on the same session and budget, with cached input
+at ${PRICE.cachedShare}x the price from 1,024 tokens ("cached") or every token at full price ("uncached").
+Generated: tool output tiny (10-300 tokens) / mixed (50-20,000) / huge (2,000-30,000), episodes of 1-3 / 2-12 /
+10-60 / 100-200 steps, reasoning heavy (500-6,000 tokens a step) or none, about ${TARGET_MESSAGES} messages each.
+Real: the recorded sessions beside the clone, imported with the CLI's importers.
+Node ${process.version}, ${availableParallelism()} cores, load average ${loads.map((load) => load.toFixed(1)).join(' / ')}
+(start / after generated / end), ${((Date.now() - started) / 1000).toFixed(0)} s.${process.env.FAMILY_QUICK ? '\nQuick run (FAMILY_QUICK): every third generated and real session only.' : ''}
+
+${sections.join('\n\n')}
+`;
+  await mkdir(new URL('./results/', import.meta.url), { recursive: true });
+  await writeFile(new URL('./results/packer-family.md', import.meta.url), markdown);
+  return markdown;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  process.stdout.write(await run());
+}

@@ -1,0 +1,129 @@
+/**
+ * The runtimes benchmark (issue 27): the same episodes (3 tool steps and an answer:
+ * 4 model calls and 3 tool executions, 7 steps) run one after another on one
+ * PostgreSQL server, by
+ * - the plain loop (the baseline): `session.send()` on the PostgreSQL session store;
+ * - the pg-boss pool's path: each episode a job (send, fetch, run, complete);
+ * - DBOS: each episode a workflow on a partitioned queue, every step checkpointed.
+ * Reports steps per second and the latency each runtime adds per step over the
+ * plain loop, measured in the same run. The model is scripted with no latency, so
+ * the figures are the runtimes' own cost.
+ *
+ *   npm run bench -- runtimes     (EPISODIC_PG_URL names the server; else a throwaway one is started)
+ *
+ * Needs the built packages (`npx tsc -b`). Writes bench/results/runtimes.md.
+ */
+import { availableParallelism, loadavg } from 'node:os';
+import { Agent, createApproximateCounter } from '@episodic/core';
+import { scriptedModel } from '@episodic/core/testing';
+import { DbosEpisodes } from '@episodic/dbos';
+import { PostgresSessionStore } from '@episodic/postgres';
+import { serverForTests } from '@episodic/postgres/testing';
+import pg from 'pg';
+import { PgBoss } from 'pg-boss';
+
+const EPISODES = 40;
+const WARMUP = 5;
+const STEPS_PER_EPISODE = 7;
+
+/** Three steps that call `note`, then an answer, computed from the request so replays agree. */
+function script(request) {
+  const done = request.messages.filter((message) => message.role === 'tool').length;
+  const since = request.messages.slice(request.messages.findLastIndex((message) => message.role === 'user'));
+  const step = since.filter((message) => message.role === 'tool').length;
+  if (step >= 3) return { text: `done after ${done}` };
+  return { text: `step ${step + 1}`, toolCalls: [{ id: `c${done + 1}`, name: 'note', args: { step } }] };
+}
+
+const note = {
+  spec: { name: 'note', description: 'Takes a note.', inputSchema: { type: 'object' } },
+  execute: async (args) => ({ content: `noted ${JSON.stringify(args)}` }),
+};
+
+function agentOn(store) {
+  const tokenizer = createApproximateCounter();
+  return new Agent({ model: scriptedModel({ steps: script }), tools: [note], store, tokenizer, budget: 100_000 });
+}
+
+/** Runs `episode(index)` for WARMUP + EPISODES episodes; returns ms per episode (median) and steps/s over the measured ones. */
+async function measure(episode) {
+  const samples = [];
+  for (let index = 0; index < WARMUP + EPISODES; index += 1) {
+    const before = performance.now();
+    await episode(index);
+    if (index >= WARMUP) samples.push(performance.now() - before);
+  }
+  samples.sort((a, b) => a - b);
+  const total = samples.reduce((sum, value) => sum + value, 0);
+  return { median: samples[Math.floor(samples.length / 2)], stepsPerSecond: (EPISODES * STEPS_PER_EPISODE) / (total / 1000) };
+}
+
+export default async function runtimesBench() {
+  const server = await serverForTests();
+  const pool = new pg.Pool({ connectionString: server.url, max: 4 });
+  const results = [];
+  try {
+    for (const schema of ['bench_rt_plain', 'bench_rt_boss', 'bench_rt_boss_queue', 'bench_rt_dbos', 'bench_rt_dbos_sys']) {
+      await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    }
+    const storeOn = async (schema) => {
+      const store = new PostgresSessionStore({ pool, schema });
+      await store.migrate();
+      return store;
+    };
+
+    const plainAgent = agentOn(await storeOn('bench_rt_plain'));
+    results.push({ name: 'plain loop', ...(await measure(async (index) => (await plainAgent.session({ id: `p${index}` })).send('go'))) });
+
+    const bossAgent = agentOn(await storeOn('bench_rt_boss'));
+    const boss = new PgBoss({ connectionString: server.url, schema: 'bench_rt_boss_queue' });
+    boss.on('error', () => {});
+    await boss.start();
+    await boss.createQueue('bench', { policy: 'key_strict_fifo' });
+    results.push({
+      name: 'pg-boss job per episode',
+      ...(await measure(async (index) => {
+        await boss.send('bench', { id: `b${index}` }, { singletonKey: `b${index}` });
+        const [job] = await boss.fetch('bench');
+        await (await bossAgent.session({ id: job.data.id })).send('go');
+        await boss.complete('bench', job.id);
+      })),
+    });
+    await boss.stop({ graceful: false });
+
+    const dbosAgent = agentOn(await storeOn('bench_rt_dbos'));
+    const episodes = await DbosEpisodes.launch({ agent: dbosAgent, databaseUrl: server.url, schema: 'bench_rt_dbos_sys', concurrency: 1, leaseMs: 10_000 });
+    try {
+      results.push({
+        name: 'DBOS workflow per episode',
+        ...(await measure(async (index) => {
+          await episodes.start({ sessionId: `d${index}`, episode: 0, input: 'go' });
+          await episodes.result(`d${index}`, 0);
+        })),
+      });
+    } finally {
+      await episodes.shutdown();
+    }
+  } finally {
+    await pool.end();
+    await server.stop();
+  }
+  return report(results);
+}
+
+function report(results) {
+  const [plain] = results;
+  const rows = results.map(({ name, median, stepsPerSecond }) => {
+    const added = (median - plain.median) / STEPS_PER_EPISODE;
+    return `| ${name} | ${median.toFixed(1)} | ${stepsPerSecond.toFixed(0)} | ${name === plain.name ? '(baseline)' : `${added.toFixed(2)} ms`} |`;
+  });
+  return `## Runtimes: the plain loop, pg-boss and DBOS on one PostgreSQL server
+
+${EPISODES} episodes of ${STEPS_PER_EPISODE} steps each (4 model calls, 3 tool executions; scripted model, no latency), one after another, after ${WARMUP} warm-up episodes; PostgreSQL on loopback.
+
+| runtime | ms per episode (median) | steps/s | added per step vs plain |
+| --- | ---: | ---: | ---: |
+${rows.join('\n')}
+
+Node ${process.version}, ${availableParallelism()} cores, load average ${loadavg()[0].toFixed(1)} when it finished (other work on the machine moves every figure; the ratios within one run are what to compare).`;
+}

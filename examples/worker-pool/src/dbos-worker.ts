@@ -1,0 +1,54 @@
+/**
+ * One worker process of the pool on DBOS: launches DBOS with the pool's agent and
+ * runs episode workflows from the queue until SIGTERM. `record_step` is declared
+ * not idempotent here: a call that may have begun in a killed process is never run
+ * again. Prints `ready`, then `start <job>` and `end <job>` lines, as worker.ts does.
+ *
+ *   node dist/dbos-worker.js '{"connectionString":"postgres://...","schema":"pool","worker":"w1",...}'
+ */
+import { DbosEpisodes, type EpisodeRequest } from '@episodic/dbos';
+import { PostgresSessionStore } from '@episodic/postgres';
+import pg from 'pg';
+import { dbosSchema } from './pool-backend.js';
+import { PoolEvents } from './pool-events.js';
+import { poolAgent } from './pool-agent.js';
+import type { WorkerConfig } from './worker-config.js';
+
+const config = JSON.parse(process.argv[2] ?? '{}') as WorkerConfig;
+const pool = new pg.Pool({ connectionString: config.connectionString, max: 4 });
+pool.on('error', () => {});
+const store = new PostgresSessionStore({ pool, schema: config.schema, leaseMs: config.leaseMs });
+const events = new PoolEvents(pool, config.schema);
+const agent = poolAgent({ ...config, store, recordIdempotent: false });
+const jobOf = (request: EpisodeRequest) => /^\[job (\w+)\]/.exec(request.input)?.[1] ?? request.sessionId;
+
+const episodes = await DbosEpisodes.launch({
+  agent,
+  databaseUrl: config.connectionString,
+  schema: dbosSchema(config.schema),
+  executorId: `${config.schema}-${config.worker}-${process.pid}`,
+  concurrency: 1,
+  leaseMs: config.leaseMs,
+  observe: {
+    start: (request) => {
+      const job = jobOf(request);
+      process.stdout.write(`start ${job}\n`);
+      // A second start of a job is a takeover: the first one's process died.
+      void pool
+        .query(`SELECT 1 FROM "${config.schema}".pool_events WHERE job_id = $1 LIMIT 1`, [job])
+        .then(({ rowCount }) => events.record(job, config.worker, rowCount ? 'resumed' : 'sent', undefined, Date.now()))
+        .catch(() => {});
+    },
+    end: (request) => process.stdout.write(`end ${jobOf(request)}\n`),
+  },
+});
+process.stdout.write('ready\n');
+
+process.on('SIGTERM', () => {
+  void (async () => {
+    await episodes.shutdown();
+    await store.close();
+    await pool.end();
+    process.exit(0);
+  })();
+});

@@ -1,0 +1,54 @@
+import { createTokenCounter } from '@episodic/core';
+import { describe, expect, it } from 'vitest';
+import { runCli, fixtureDir, transcriptText } from '../testing/cli-harness.js';
+import { budgetSession } from '../testing/budget-sessions.js';
+import { replayPolicy, summaryTokens } from './context-policies.js';
+import type { PolicyComparison } from './policy-comparison.js';
+
+const anthropic = { provider: 'anthropic', id: 'claude-sonnet-4-6' };
+const pricing = { input: 3, cachedInput: 0.3, cacheWrite: 3.75, output: 15 };
+const model = { model: anthropic, budget: 3_000, cache: 'anthropic' as const, minCacheableTokens: 1024, pricing };
+// Long enough to pass 80% of a 3k budget several times (the budget tests evict at 3k).
+const long = budgetSession({ episodes: 14, steps: 3, resultWords: 400, model: anthropic });
+
+describe('replayPolicy', () => {
+  it('compacts past 80% of the budget under hybrid and native, and never under episodic', () => {
+    const counter = createTokenCounter();
+    const episodic = replayPolicy({ messages: long }, model, 'episodic', counter);
+    const hybrid = replayPolicy({ messages: long }, model, 'hybrid', counter);
+    expect(episodic.compactions).toBe(0);
+    expect(episodic.evictingCalls).toBeGreaterThan(0);
+    expect(hybrid.compactions).toBeGreaterThan(0);
+    // Each compaction replaced more than 80% of the budget by a 500-token summary.
+    expect(hybrid.compactedTokens).toBeGreaterThanOrEqual(hybrid.compactions * (2_400 - 500));
+    expect(hybrid.calls).toBe(episodic.calls);
+    // After a compaction the history before it is neither sent nor billed again.
+    expect(hybrid.inputTokens).toBeLessThan(episodic.inputTokens);
+  });
+
+  it('bounds a summary to 500..4,000 tokens at 1% of what it replaces', () => {
+    expect([summaryTokens(10_000), summaryTokens(120_000), summaryTokens(900_000)]).toEqual([500, 1_200, 4_000]);
+  });
+});
+
+describe('episodic budget: context policies', () => {
+  it('compares the policies the provider supports, with the model stated; episodic only elsewhere', async () => {
+    const fixtures = await fixtureDir();
+    try {
+      const anthropicFile = await fixtures.write('anthropic.jsonl', transcriptText(long));
+      const text = await runCli(['budget', anthropicFile, '--budgets', '3k']);
+      expect(text.code).toBe(0);
+      expect(text.stdout).toMatch(/Context policies \(anthropic\/claude-sonnet-4-6, budget 3000; native policies modelled/);
+      for (const policy of ['episodic', 'native', 'hybrid']) expect(text.stdout).toMatch(new RegExp(`\\n  ${policy} +\\$`));
+      const json = JSON.parse((await runCli(['budget', anthropicFile, '--budgets', '3k', '--json'])).stdout) as {
+        contextPolicies: PolicyComparison;
+      };
+      expect(json.contextPolicies.runs.find((run) => run.policy === 'hybrid')?.compactions).toBeGreaterThan(0);
+      const other = budgetSession({ episodes: 2, steps: 2, resultWords: 50, model: { provider: 'deepseek', id: 'deepseek-chat' } });
+      const otherFile = await fixtures.write('deepseek.jsonl', transcriptText(other));
+      expect((await runCli(['budget', otherFile, '--budgets', '8k'])).stdout).toContain('episodic only');
+    } finally {
+      await fixtures.cleanup();
+    }
+  });
+});

@@ -1,0 +1,163 @@
+/**
+ * `episodic budget` and `npm run bench -- context-policies`: a session replayed call by
+ * call under each context policy its provider supports (`episodic`, and `native` /
+ * `hybrid` where the provider compacts), priced. The providers' own management is
+ * modelled from their documented rules, not measured; the report states the model:
+ *
+ * - Prompt cache: a call reuses the messages at its start that are identical to the
+ *   previous call's (message granularity), with the system prompt. OpenAI-style caches
+ *   read a reused prefix from their minimum in 128-token steps and write nothing;
+ *   Anthropic reads from its minimum cacheable prefix and writes the rest at the
+ *   write price (the packer's last breakpoint sits at the end of each request).
+ * - Server-side compaction (`native`, `hybrid`): once a call's input passes the
+ *   threshold (80% of the budget) the provider's compaction pass reads that input
+ *   (billed as the call would have been), writes a summary of 1% of it (500 to 4,000
+ *   tokens: the Anthropic recording in vercel/ai compacted 60,385 tokens into 522, its
+ *   `usage.iterations` bill the two passes) and a second pass answers from the system
+ *   prompt and the summary, uncached. From then on the call's message carries a
+ *   compaction part and `messagesAfterCompaction`, as in the agent loop, cuts the history.
+ * - `native` sends all reasoning back (billed) and caps no tool result; `episodic` and
+ *   `hybrid` pack with episode retention.
+ * Output tokens of the answers are the same under every policy and left out.
+ */
+import {
+  type ContextPolicy,
+  DEFAULT_COMPACTION_SHARE,
+  type Message,
+  messagesAfterCompaction,
+  type ModelRef,
+  type PackState,
+  packContext,
+  type Pricing,
+  type TokenCounter,
+} from '@episodic/core';
+
+/** What the model replays with: who answers, the cache and the prices. */
+export interface PolicyModel {
+  model: ModelRef;
+  budget: number;
+  cache: 'openai' | 'anthropic' | 'none';
+  minCacheableTokens: number;
+  pricing: Pricing | undefined;
+}
+
+/** One policy's replay of a session. */
+export interface PolicyRun {
+  policy: ContextPolicy;
+  calls: number;
+  /** Input tokens of all calls, compaction passes included. */
+  inputTokens: number;
+  cachedTokens: number;
+  /** USD of the input (and the compaction summaries' output); undefined without prices. */
+  cost: number | undefined;
+  compactions: number;
+  /** Input tokens replaced by summaries: what the model lost to compaction. */
+  compactedTokens: number;
+  /** Calls that evicted episodes. */
+  evictingCalls: number;
+  /** Calls whose minimum context did not fit the budget. */
+  skipped: number;
+}
+
+/** Summary size of a compaction of `tokens` input tokens (see the file comment). */
+export function summaryTokens(tokens: number): number {
+  return Math.max(500, Math.min(4000, Math.round(tokens * 0.01)));
+}
+
+/** The policies a provider supports: native ones where it compacts server-side (Anthropic, OpenAI Responses). */
+export function supportedPolicies(provider: string | undefined): ContextPolicy[] {
+  return provider === 'anthropic' || provider === 'openai' ? ['episodic', 'native', 'hybrid'] : ['episodic'];
+}
+
+function cached(model: PolicyModel, reused: number): number {
+  if (model.cache === 'none' || reused < model.minCacheableTokens) return 0;
+  return model.cache === 'openai' ? Math.floor(reused / 128) * 128 : reused;
+}
+
+function price(model: PolicyModel, input: number, cachedTokens: number): number | undefined {
+  const pricing = model.pricing;
+  if (!pricing) return undefined;
+  const fresh = input - cachedTokens;
+  const write = model.cache === 'anthropic' ? fresh * ((pricing.cacheWrite ?? pricing.input) - pricing.input) : 0;
+  return (fresh * pricing.input + cachedTokens * pricing.cachedInput + write) / 1e6;
+}
+
+function addCost(total: number | undefined, more: number | undefined): number | undefined {
+  return total === undefined || more === undefined ? undefined : total + more;
+}
+
+/** Replays `messages` (no system lines) under `policy`; see the file comment for the model. */
+export function replayPolicy(
+  session: { messages: readonly Message[]; system?: string | undefined },
+  model: PolicyModel,
+  policy: ContextPolicy,
+  counter: TokenCounter,
+): PolicyRun {
+  const messages = [...session.messages];
+  const native = policy === 'native';
+  const fixed = session.system ? counter.countSystem(session.system) : 0;
+  const compactAt = Math.floor(model.budget * DEFAULT_COMPACTION_SHARE);
+  const run: PolicyRun = {
+    policy,
+    calls: 0,
+    inputTokens: 0,
+    cachedTokens: 0,
+    cost: model.pricing ? 0 : undefined,
+    compactions: 0,
+    compactedTokens: 0,
+    evictingCalls: 0,
+    skipped: 0,
+  };
+  let state: PackState | undefined;
+  let previous: string[] = [];
+  for (let index = 1; index < messages.length; index += 1) {
+    const produced = messages[index] as Message;
+    if (produced.role !== 'assistant') continue;
+    const { messages: view } = messagesAfterCompaction(messages.slice(0, index), model.model);
+    let packed: ReturnType<typeof packContext>;
+    try {
+      packed = packContext({
+        messages: view,
+        system: session.system,
+        budget: model.budget,
+        tokenizer: counter,
+        retention: native ? 'all' : 'episode',
+        state,
+        ...(native ? { toolResultCap: model.budget, currentToolResultCap: model.budget } : {}),
+      });
+    } catch {
+      run.skipped += 1;
+      continue;
+    }
+    state = packed.state;
+    if (packed.stats.evictedNow) run.evictingCalls += 1;
+    const sent = packed.messages.map((message) => JSON.stringify(message));
+    let same = 0;
+    while (same < sent.length && same < previous.length && sent[same] === previous[same]) same += 1;
+    const reused = fixed + packed.messages.slice(0, same).reduce((sum, message) => sum + counter.countMessage(message), 0);
+    const input = packed.stats.tokens.total;
+    const hit = Math.min(input, cached(model, reused));
+    run.calls += 1;
+    run.inputTokens += input;
+    run.cachedTokens += hit;
+    run.cost = addCost(run.cost, price(model, input, hit));
+    previous = sent;
+    if (policy === 'episodic' || input <= compactAt) continue;
+    // The provider compacts: the pass above wrote the summary, a second one answers from it.
+    const summary = summaryTokens(input);
+    run.compactions += 1;
+    run.compactedTokens += input - summary;
+    run.inputTokens += fixed + summary;
+    const output = model.pricing ? (summary * model.pricing.output) / 1e6 : undefined;
+    run.cost = addCost(addCost(run.cost, price(model, fixed + summary, 0)), output);
+    const part = {
+      type: 'compaction' as const,
+      tokens: summary,
+      text: `summary of ${input} tokens`,
+      providerData: { provider: model.model.provider, model: model.model.id, block: { type: 'compaction' } },
+    };
+    messages[index] = { ...produced, content: [part, ...produced.content] };
+    previous = [];
+  }
+  return run;
+}

@@ -1,0 +1,31 @@
+/**
+ * The fixed prefix (system prompt and tool definitions) each agent sends before the
+ * conversation, which its session files do not record. Measured per agent and major
+ * version from the real sessions in test/fixtures/sessions (the first call's
+ * reported input less the transcript's count, scaled), with room above the largest:
+ * - Claude Code 1.0.98: 14,918 tokens.
+ * - Claude Code 2.0.56-2.0.58: 27,913 / 32,382 / 36,614 at the start of a session;
+ *   52,884 and 54,982 after a compaction (Claude Code re-attaches the files it had
+ *   read, which the session file does not hold).
+ * - Codex CLI 0.34-0.58: 2,566 to 6,162.
+ * - pi (v1 sessions) 1,612 to 4,736; OpenClaw on pi (v3) 4,044 to 12,714.
+ * A gap larger than the limit is not a prefix: the transcript is missing history.
+ */
+import type { ImportSource, PrefixLimit } from './import-result.js';
+
+const limits: Readonly<Record<ImportSource, (version: string | undefined) => PrefixLimit>> = {
+  'claude-code': (version) =>
+    version?.startsWith('1.')
+      ? { start: 24_000, afterCompaction: 40_000, measuredOn: 'Claude Code 1.x (14,918 measured)' }
+      : { start: 48_000, afterCompaction: 72_000, measuredOn: 'Claude Code 2.x (27,913 to 36,614 measured; 54,982 after a compaction)' },
+  codex: () => ({ start: 12_000, afterCompaction: 24_000, measuredOn: 'Codex CLI 0.34 to 0.58 (2,566 to 6,162 measured)' }),
+  pi: () => ({ start: 20_000, afterCompaction: 28_000, measuredOn: 'pi and OpenClaw sessions (1,612 to 12,714 measured)' }),
+  // API logs hold their prefix: anything the transcript lacks is missing history.
+  'openai-chat': () => ({ start: 2_000, afterCompaction: 2_000, measuredOn: 'an API log (it records its prefix)' }),
+  'anthropic-messages': () => ({ start: 2_000, afterCompaction: 2_000, measuredOn: 'an API log (it records its prefix)' }),
+};
+
+/** The plausible prefix limit of `source` at `version` (undefined when the recording names none). */
+export function prefixLimit(source: ImportSource, version: string | undefined): PrefixLimit {
+  return limits[source](version);
+}

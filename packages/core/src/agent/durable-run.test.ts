@@ -1,0 +1,144 @@
+/**
+ * The durability port: an episode run on a runtime replays from its start after a
+ * crash; recorded steps are not run again, stored messages are not written twice,
+ * a non-idempotent tool that may have begun is not re-run, and approvals are durable waits.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Message, ModelRequest } from '../index.js';
+import { Agent } from './agent.js';
+import type { AgentTool } from '../loop/tool.js';
+import { MemorySessionStore } from '../store/memory-session-store.js';
+import { MemoryJournal, SimulatedCrash } from '../testing/memory-journal.js';
+import { scriptedModel } from '../testing/scripted-model.js';
+import { createApproximateCounter } from '../tokens/token-counter.js';
+import { DurableRunError, stepIds } from '../loop/durable/durable-runtime.js';
+import { unknownOutcome } from '../loop/durable/durable-tools.js';
+
+/** Two tool steps (`effect` then `pay`), then an answer; counts the model calls made. */
+function setup(options: { approve?: boolean } = {}) {
+  const store = new MemorySessionStore();
+  const calls = { model: 0, effect: 0, pay: 0, appends: 0 };
+  const append = store.append.bind(store);
+  store.append = (...args) => {
+    calls.appends += args[1].length;
+    return append(...args);
+  };
+  const steps = (request: ModelRequest) => {
+    calls.model += 1;
+    const done = request.messages.filter((message) => message.role === 'tool').length;
+    if (done === 0) return { text: 'first', toolCalls: [{ id: 'c1', name: 'effect', args: {} }] };
+    if (done === 1) return { text: 'second', toolCalls: [{ id: 'c2', name: 'pay', args: {} }] };
+    return { text: 'done' };
+  };
+  const effect: AgentTool = {
+    spec: { name: 'effect', description: 'Idempotent.', inputSchema: { type: 'object' } },
+    execute: async () => ({ content: `effect ${(calls.effect += 1)}` }),
+  };
+  const pay: AgentTool = {
+    spec: { name: 'pay', description: 'Not idempotent.', inputSchema: { type: 'object' } },
+    idempotent: false,
+    ...(options.approve ? { needsApproval: true } : {}),
+    execute: async () => ({ content: `paid ${(calls.pay += 1)}` }),
+  };
+  const tokenizer = createApproximateCounter();
+  const agent = new Agent({ model: scriptedModel({ steps }), tools: [effect, pay], store, budget: 100_000, tokenizer });
+  const journal = new MemoryJournal();
+  const run = async () => (await agent.session({ id: 's' })).send('go', { durable: { runtime: journal, episode: 0 } });
+  return { store, calls, journal, run };
+}
+
+const shape = (messages: readonly Message[]) =>
+  messages.map((message) => (message.role === 'tool' ? `tool:${message.toolCallId}:${String(message.content)}` : message.role));
+
+describe('durable runs', () => {
+  it('without a crash: each step runs once and the transcript is what the plain loop writes', async () => {
+    const { store, calls, journal, run } = setup();
+    const result = await run();
+    expect(result.reason).toBe('done');
+    expect(calls).toEqual({ model: 3, effect: 1, pay: 1, appends: 6 });
+    expect(shape((await store.load('s'))!.messages)).toEqual(['user', 'assistant', 'tool:c1:effect 1', 'assistant', 'tool:c2:paid 1', 'assistant']);
+    expect(journal.ran).toEqual([
+      stepIds.model('s', 0, 1),
+      stepIds.tool('s', 0, 'c1'),
+      stepIds.model('s', 0, 2),
+      stepIds.toolBegan('s', 0, 'c2'),
+      stepIds.tool('s', 0, 'c2'),
+      stepIds.model('s', 0, 3),
+    ]);
+  });
+
+  it('a model call recorded before the crash is not made (or billed) again, and its message is written once', async () => {
+    const { store, calls, journal, run } = setup();
+    journal.crashAt({ stepId: stepIds.model('s', 0, 2), when: 'after' });
+    await expect(run()).rejects.toBeInstanceOf(SimulatedCrash);
+    expect(calls.model).toBe(2);
+    await run();
+    expect(calls.model).toBe(3);
+    expect(calls.appends).toBe(6);
+    expect(shape((await store.load('s'))!.messages)).toHaveLength(6);
+  });
+
+  it('an idempotent tool recorded before the crash is not run again; one not recorded runs again', async () => {
+    const { store, calls, journal, run } = setup();
+    journal.crashAt({ stepId: stepIds.tool('s', 0, 'c1'), when: 'after' });
+    await expect(run()).rejects.toBeInstanceOf(SimulatedCrash);
+    await run();
+    expect(calls.effect).toBe(1);
+    expect(calls.appends).toBe(6);
+    expect(shape((await store.load('s'))!.messages)[2]).toBe('tool:c1:effect 1');
+  });
+
+  it('a non-idempotent tool that may have begun is not run again: the model reads that its outcome is unknown', async () => {
+    const { store, calls, journal, run } = setup();
+    journal.crashAt({ stepId: stepIds.tool('s', 0, 'c2'), when: 'before' });
+    await expect(run()).rejects.toBeInstanceOf(SimulatedCrash);
+    const result = await run();
+    expect(result.reason).toBe('done');
+    expect(calls.pay).toBe(0);
+    const messages = (await store.load('s'))!.messages;
+    expect(messages[4]).toMatchObject({ role: 'tool', toolCallId: 'c2', isError: true, content: unknownOutcome('pay') });
+    expect(calls.appends).toBe(6);
+  });
+
+  it('a crash before a non-idempotent tool began lets it run on the replay', async () => {
+    const { calls, journal, run } = setup();
+    journal.crashAt({ stepId: stepIds.toolBegan('s', 0, 'c2'), when: 'before' });
+    await expect(run()).rejects.toBeInstanceOf(SimulatedCrash);
+    await run();
+    expect(calls.pay).toBe(1);
+  });
+
+  it('a finished episode replayed (the engine had not recorded its end) runs and writes nothing', async () => {
+    const { store, calls, run } = setup();
+    await run();
+    const before = (await store.load('s'))!.messages;
+    const again = await run();
+    expect(again.reason).toBe('done');
+    expect(calls).toMatchObject({ model: 3, effect: 1, pay: 1, appends: 6 });
+    expect((await store.load('s'))!.messages).toEqual(before);
+  });
+
+  it('a replay that finds other messages stored than it produces stops with a typed error', async () => {
+    const { store, run } = setup();
+    await store.append('s', [{ role: 'user', content: 'something else' }]);
+    await expect(run()).rejects.toMatchObject({ code: 'durable_replay_mismatch' });
+    await expect(run()).rejects.toBeInstanceOf(DurableRunError);
+  });
+
+  it('an approval is a durable wait: the decision sent from outside is what the replay uses', async () => {
+    const { store, calls, journal, run } = setup({ approve: true });
+    const first = run();
+    await vi_waitFor(() => journal.waitingFor.length > 0);
+    expect(journal.waitingFor).toEqual([stepIds.approval('s', 'c2')]);
+    journal.send(stepIds.approval('s', 'c2'), { decision: 'approved', note: 'ok' });
+    expect((await first).reason).toBe('done');
+    expect(calls.pay).toBe(1);
+    const messages = (await store.load('s'))!.messages;
+    expect(messages[4]).toMatchObject({ role: 'tool', toolCallId: 'c2', content: expect.stringContaining('paid 1') });
+  });
+});
+
+async function vi_waitFor(condition: () => boolean): Promise<void> {
+  for (let tries = 0; tries < 200 && !condition(); tries += 1) await new Promise((resolve) => setTimeout(resolve, 5));
+  expect(condition()).toBe(true);
+}

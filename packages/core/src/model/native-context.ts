@@ -1,0 +1,98 @@
+/**
+ * The providers' own context management, as neutral options an adapter maps to its
+ * wire API, and the context policy that decides who manages the context: the packer,
+ * the provider, or both. Adapters that cannot do an option warn and leave it out.
+ *
+ * Wire mappings (checked against the vendor docs and SDK types, Nov 2026):
+ * - Anthropic context editing, beta `context-management-2025-06-27`
+ *   (https://platform.claude.com/docs/en/build-with-claude/context-editing):
+ *   `clear_tool_uses_20250919` {trigger, keep, clear_at_least, exclude_tools, clear_tool_inputs},
+ *   `clear_thinking_20251015` {keep: {type: 'thinking_turns', value} | 'all'}.
+ * - Anthropic compaction, beta `compact-2026-01-12`
+ *   (https://platform.claude.com/docs/en/build-with-claude/compaction): `compact_20260112`
+ *   {trigger (default 150,000, at least 50,000 input tokens), instructions}.
+ * - OpenAI Responses: `reasoning.context` ('auto' | 'current_turn' | 'all_turns', GPT-5.6 and
+ *   later) and `context_management: [{type: 'compaction', compact_threshold}]`
+ *   (https://developers.openai.com/api/docs/guides/compaction).
+ */
+
+/**
+ * Who manages what the model reads:
+ * - `episodic`: the packer alone (episode retention, eviction, cache breakpoints); no
+ *   native option is sent.
+ * - `native`: the provider's own management alone (`NativeContextOptions`); the packer
+ *   sends every reasoning part back (retention `all`: the provider decides what the
+ *   model reads) and only guarantees the hard budget and tool-call pairing.
+ * - `hybrid`: the packer as in `episodic`, and the provider compacts past its threshold
+ *   (only `compaction` of the native options is sent).
+ */
+export type ContextPolicy = 'episodic' | 'native' | 'hybrid';
+
+/** Anthropic `clear_tool_uses_20250919`: clears the oldest tool results once the input passes `trigger`. */
+export interface ClearToolUsesOptions {
+  /** Input tokens above which results are cleared. Provider default 100,000. */
+  trigger?: number;
+  /** Most recent tool uses kept. Provider default 3. */
+  keep?: number;
+  /** Fewest input tokens one clearing removes (so the cache miss it causes pays off). */
+  clearAtLeast?: number;
+  /** Tools whose results are never cleared. */
+  excludeTools?: readonly string[];
+  /** Also clear the calls' inputs. Default false. */
+  clearInputs?: boolean;
+}
+
+/** Neutral options for the providers' own context management (see the file comment for the wire). */
+export interface NativeContextOptions {
+  /** OpenAI `reasoning.context`: which past reasoning the model reads. */
+  reasoningContext?: 'auto' | 'current-turn' | 'all-turns';
+  /** Anthropic: clear old tool results. */
+  clearToolUses?: ClearToolUsesOptions;
+  /** Anthropic `clear_thinking_20251015`: thinking turns kept (`all` keeps the cached prefix intact). */
+  clearThinking?: { keep: number | 'all' };
+  /**
+   * Server-side compaction once the input passes `threshold` tokens (Anthropic
+   * `compact_20260112`, OpenAI `context_management` compaction). The summary comes back
+   * as a `compaction` part; from then on the packer sends nothing older than it.
+   */
+  compaction?: {
+    /** Input tokens past which the provider compacts. Default (set by the agent): 80% of the agent's budget. */
+    threshold?: number;
+    /** Summarization instructions (Anthropic only). */
+    instructions?: string;
+    /**
+     * The provider's lowest threshold (profile data, never sent): when the default
+     * threshold would be below it, the agent sends no compaction (the packer's
+     * eviction comes first at such budgets anyway).
+     */
+    minThreshold?: number;
+  };
+}
+
+/** Share of the budget at which the provider compacts when no threshold is given (see the bench `context-policies`). */
+export const DEFAULT_COMPACTION_SHARE = 0.8;
+
+/** The native options a policy sends: all of them for `native`, compaction only for `hybrid`, none for `episodic`. */
+export function nativeOptionsFor(
+  policy: ContextPolicy,
+  options: NativeContextOptions | undefined,
+  budget: number,
+): NativeContextOptions | undefined {
+  if (policy === 'episodic' || options === undefined) return undefined;
+  const { compaction, ...rest } = options;
+  const resolved = compaction ? resolvedCompaction(compaction, budget) : undefined;
+  const chosen = policy === 'native' ? rest : {};
+  const result = { ...chosen, ...(resolved ? { compaction: resolved } : {}) };
+  return Object.keys(result).length > 0 ? result : undefined;
+}
+
+/** The compaction settings to send: the threshold defaulted from the budget, none below the provider's floor. */
+function resolvedCompaction(
+  compaction: NonNullable<NativeContextOptions['compaction']>,
+  budget: number,
+): NativeContextOptions['compaction'] {
+  const { minThreshold, ...sent } = compaction;
+  if (sent.threshold !== undefined) return sent;
+  const threshold = Math.floor(budget * DEFAULT_COMPACTION_SHARE);
+  return minThreshold !== undefined && threshold < minThreshold ? undefined : { ...sent, threshold };
+}

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import type { Message } from '../message/message.js';
+import { nativeOptionsFor } from '../model/native-context.js';
+import { messagesAfterCompaction } from './compaction-cut.js';
+
+const own = { provider: 'anthropic', id: 'claude-sonnet-4-6' };
+const compaction = (model: string) => ({
+  type: 'compaction' as const,
+  text: 'summary',
+  providerData: { provider: 'anthropic', model, block: { type: 'compaction', content: 'summary' } },
+});
+const transcript = (producer: string): Message[] => [
+  { role: 'user', content: 'first question' },
+  { role: 'assistant', content: [{ type: 'tool-call', id: 'a', name: 'read', args: {} }] },
+  { role: 'tool', toolCallId: 'a', toolName: 'read', content: 'big log' },
+  { role: 'user', content: 'second question' },
+  { role: 'assistant', content: [{ type: 'tool-call', id: 'b', name: 'read', args: {} }] },
+  { role: 'tool', toolCallId: 'b', toolName: 'read', content: 'another log' },
+  { role: 'assistant', content: [compaction(producer), { type: 'tool-call', id: 'c', name: 'read', args: {} }] },
+  { role: 'tool', toolCallId: 'c', toolName: 'read', content: 'after' },
+];
+
+describe('messagesAfterCompaction', () => {
+  it('sends the opening question, then the compacting message on, for the model that compacted', () => {
+    const messages = transcript(own.id);
+    const cut = messagesAfterCompaction(messages, own);
+    expect(cut.messages).toEqual([messages[3], messages[6], messages[7]]);
+    expect(cut).toMatchObject({ compacted: 5, at: 6 });
+  });
+
+  it("leaves another model's compaction alone: that model cannot read it, so the history goes", () => {
+    const messages = transcript('claude-opus-4-6');
+    expect(messagesAfterCompaction(messages, own)).toEqual({ messages, compacted: 0 });
+  });
+});
+
+describe('nativeOptionsFor', () => {
+  const options = { clearToolUses: { keep: 2 }, compaction: { minThreshold: 50_000 } };
+  it('episodic sends nothing; hybrid only compaction; native all, with the threshold from the budget', () => {
+    expect(nativeOptionsFor('episodic', options, 100_000)).toBeUndefined();
+    expect(nativeOptionsFor('hybrid', options, 100_000)).toEqual({ compaction: { threshold: 80_000 } });
+    expect(nativeOptionsFor('native', options, 100_000)).toEqual({ clearToolUses: { keep: 2 }, compaction: { threshold: 80_000 } });
+  });
+
+  it("sends no compaction when the default threshold would be below the provider's floor", () => {
+    expect(nativeOptionsFor('hybrid', options, 40_000)).toBeUndefined();
+    expect(nativeOptionsFor('hybrid', { compaction: { threshold: 60_000, minThreshold: 50_000 } }, 40_000)).toEqual({
+      compaction: { threshold: 60_000 },
+    });
+  });
+});

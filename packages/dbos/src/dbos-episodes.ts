@@ -1,0 +1,155 @@
+/**
+ * A session's episode as a DBOS workflow (id `<session>/<episode>`), on the
+ * PostgreSQL the session store already uses. Each model call and each tool
+ * execution is a checkpointed step (see dbos-runtime.ts); a workflow whose process
+ * died is run again by a live worker, which replays the recorded steps and carries on.
+ *
+ * - One running workflow per session: episodes go through a partitioned DBOS queue
+ *   (partition = session, one at a time per partition, lower episodes first), and the
+ *   session store's lease keeps any second writer out.
+ * - Approvals are durable waits: `approve()` from any process sends the decision.
+ * - Recovery across live workers: every process has its own executor id and a
+ *   heartbeat row (executor-heartbeats.ts); a live worker that finds a silent
+ *   executor hands its pending workflows back to the queue.
+ *
+ * DBOS is one per process: call {@link DbosEpisodes.launch} once.
+ */
+import { randomUUID } from 'node:crypto';
+import { DBOS } from '@dbos-inc/dbos-sdk';
+import {
+  type Agent,
+  type ApprovalDecision,
+  type EpisodeResult,
+  SessionBusyError,
+  SessionConflictError,
+  stepIds,
+} from '@episodic/core';
+import { dbosRuntime, sendTo } from './dbos-runtime.js';
+import { APPLICATION_VERSION, DEFAULT_QUEUE, EPISODE_WORKFLOW, type EpisodeRequest, episodeWorkflowId } from './episode-names.js';
+import { ExecutorHeartbeats } from './executor-heartbeats.js';
+
+/** Options of {@link DbosEpisodes.launch}. */
+export interface DbosEpisodesOptions {
+  /** The agent that runs the episodes (its store is the canonical transcript). */
+  agent: Agent;
+  /** The PostgreSQL server for DBOS's system tables (the session store's server, usually). */
+  databaseUrl: string;
+  /** Schema of DBOS's tables. Default `dbos`. */
+  schema?: string;
+  /** This process's executor id; unique per process. Default a random one. */
+  executorId?: string;
+  /** Episodes this process runs at the same time. Default 4. */
+  concurrency?: number;
+  /** A process silent this long is dead, and its workflows go to live workers. Default 10,000 ms. */
+  leaseMs?: number;
+  /** The queue's name. Default `episodic-episodes`. */
+  queueName?: string;
+  /** Told when this process starts and ends running an episode (a replay after a takeover included). */
+  observe?: { start?(request: EpisodeRequest): void; end?(request: EpisodeRequest): void };
+}
+
+/** What a finished workflow returns. */
+export interface EpisodeSummary {
+  reason: EpisodeResult<unknown>['reason'];
+  /** The last answer's text. */
+  text: string;
+}
+
+let running: Pick<DbosEpisodesOptions, 'agent' | 'observe'> | undefined;
+
+/** The workflow: opens the session and runs (or replays) the episode on the DBOS runtime. */
+async function runEpisodeWorkflow(request: EpisodeRequest): Promise<EpisodeSummary> {
+  const agent = running?.agent;
+  if (!agent) throw new Error('@episodic/dbos: DbosEpisodes.launch() was not called in this process');
+  running?.observe?.start?.(request);
+  try {
+    return await runEpisodeOnce(agent, request);
+  } finally {
+    running?.observe?.end?.(request);
+  }
+}
+
+async function runEpisodeOnce(agent: Agent, request: EpisodeRequest): Promise<EpisodeSummary> {
+  for (;;) {
+    try {
+      const session = await agent.session({ id: request.sessionId, ...request.session });
+      const result = await session.send(request.input, { durable: { runtime: dbosRuntime(), episode: request.episode } });
+      const text = result.message?.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('') ?? '';
+      return { reason: result.reason, text };
+    } catch (error) {
+      // Both come before the episode's first step: retrying consumes no checkpoint.
+      if (error instanceof SessionBusyError) await pause(error.retryAfterMs ?? 100);
+      else if (!(error instanceof SessionConflictError)) throw error;
+    }
+  }
+}
+
+const episodeWorkflow = DBOS.registerWorkflow(runEpisodeWorkflow, { name: EPISODE_WORKFLOW });
+
+/** Episodes as DBOS workflows in this process (see the module comment). */
+export class DbosEpisodes {
+  private constructor(
+    readonly executorId: string,
+    private readonly queueName: string,
+    private readonly heartbeats: ExecutorHeartbeats,
+  ) {}
+
+  /** Configures and launches DBOS in this process, with the episode workflow and its queue. */
+  static async launch(options: DbosEpisodesOptions): Promise<DbosEpisodes> {
+    const executorId = options.executorId ?? `episodic-${randomUUID()}`;
+    const schema = options.schema ?? 'dbos';
+    const queueName = options.queueName ?? DEFAULT_QUEUE;
+    running = { agent: options.agent, observe: options.observe };
+    DBOS.setConfig({
+      name: 'episodic',
+      systemDatabaseUrl: options.databaseUrl,
+      systemDatabaseSchemaName: schema,
+      executorID: executorId,
+      applicationVersion: APPLICATION_VERSION,
+      runAdminServer: false,
+      logLevel: 'error',
+    });
+    await DBOS.launch();
+    await DBOS.registerQueue(queueName, {
+      partitionConcurrency: 1,
+      workerConcurrency: options.concurrency ?? 4,
+      minPollingIntervalMs: 100,
+      onConflict: 'always_update',
+    });
+    const heartbeats = new ExecutorHeartbeats({ databaseUrl: options.databaseUrl, schema, executorId, leaseMs: options.leaseMs ?? 10_000 });
+    await heartbeats.start();
+    return new DbosEpisodes(executorId, queueName, heartbeats);
+  }
+
+  /** Enqueues an episode (once: a workflow id already started is not started again); returns its workflow id. */
+  async start(request: EpisodeRequest): Promise<string> {
+    const workflowID = episodeWorkflowId(request.sessionId, request.episode);
+    await DBOS.startWorkflow(episodeWorkflow, {
+      workflowID,
+      queueName: this.queueName,
+      enqueueOptions: { queuePartitionKey: request.sessionId, priority: request.episode + 1 },
+    })(request);
+    return workflowID;
+  }
+
+  /** The episode's summary once its workflow finished. */
+  async result(sessionId: string, episode: number): Promise<EpisodeSummary> {
+    return (await DBOS.retrieveWorkflow<EpisodeSummary>(episodeWorkflowId(sessionId, episode)).getResult()) as EpisodeSummary;
+  }
+
+  /** Decides a call the episode waits on; works from any process launched on the same database. */
+  async approve(target: { sessionId: string; episode: number; callId: string }, decision: ApprovalDecision): Promise<void> {
+    await sendTo(episodeWorkflowId(target.sessionId, target.episode), stepIds.approval(target.sessionId, target.callId), decision);
+  }
+
+  /** Stops taking work and shuts DBOS down (running workflows are left to recovery). */
+  async shutdown(): Promise<void> {
+    await this.heartbeats.stop();
+    await DBOS.shutdown();
+    running = undefined;
+  }
+}
+
+function pause(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,88 @@
+/**
+ * OpenAI's own context management end to end through the agent loop, against the
+ * loopback Responses server that models it (test/servers/openai-responses-compaction.ts):
+ * `reasoning.context`, and server-side compaction with a crash between the compaction
+ * response and the next call.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Agent, type AssistantMessage } from '@episodic/core';
+import { FileSessionStore } from '@episodic/core/node';
+import { createOpenAIResponsesAdapter } from '@episodic/providers/openai';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type OpenAIScriptedServer, startOpenAIResponsesServer } from '../servers/openai-responses-server.js';
+import { BIG_LOG, crashingNote, readLogTool } from './native-context-harness.js';
+
+describe('openai native context management through the agent loop', () => {
+  let server: OpenAIScriptedServer;
+  const directories: string[] = [];
+  beforeEach(async () => {
+    server = await startOpenAIResponsesServer();
+  });
+  afterEach(async () => {
+    await server.close();
+    for (const directory of directories.splice(0)) await rm(directory, { recursive: true, force: true });
+  });
+  const adapter = (model = 'gpt-5.6') => createOpenAIResponsesAdapter({ model, baseURL: server.url, apiKey: 'test-key' });
+
+  it('compacts past the threshold; resumed after a crash, the session sends the compaction item verbatim and not what it replaced', async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'episodic-openai-compaction-'));
+    directories.push(directory);
+    const note = crashingNote(directory);
+    const agent = new Agent({
+      model: adapter(),
+      tools: [readLogTool(), note.tool],
+      context: 'native',
+      nativeContext: { compaction: { threshold: 40_000 }, reasoningContext: 'all-turns' },
+    });
+    server.enqueue(
+      { type: 'reply', reasoning: ['Read the log.'], toolCalls: [{ name: 'read_log', args: {} }] },
+      { type: 'reply', reasoning: ['Note it.'], toolCalls: [{ name: 'note', args: {} }] },
+      { type: 'reply', reasoning: ['Done.'], text: 'The build is green.' },
+    );
+    const session = await agent.session({ id: 'compacted', store: new FileSessionStore({ directory }) });
+    const controller = new AbortController();
+    const run = session.send({ role: 'user', content: 'Is CI green?' }, { signal: controller.signal }).catch(() => undefined);
+    const copy = await note.snapshot;
+    directories.push(copy);
+    controller.abort(new Error('crash'));
+    await run;
+
+    const [first, second] = server.modelCalls();
+    expect(first?.body).toMatchObject({
+      context_management: [{ type: 'compaction', compact_threshold: 40_000 }],
+      reasoning: { context: 'all_turns' },
+    });
+    expect(second?.context?.compacted).toBe(true);
+
+    const resumed = await agent.session({ id: 'compacted', store: new FileSessionStore({ directory: copy }) });
+    const compacting = resumed.messages.find(
+      (message): message is AssistantMessage =>
+        message.role === 'assistant' && message.content.some((part) => part.type === 'compaction'),
+    );
+    const part = compacting?.content.find((candidate) => candidate.type === 'compaction');
+    const item = part?.providerData.item as { encrypted_content?: string; id?: string } | undefined;
+    expect(item?.id).toMatch(/^cmp_/);
+
+    const result = await resumed.resume();
+    expect(result.text).toBe('The build is green.');
+    const third = server.modelCalls()[2];
+    expect(third?.status).toBe(200);
+    expect(third?.context?.compactionsSent).toEqual([item?.encrypted_content]);
+    expect(JSON.stringify(third?.body)).not.toContain(BIG_LOG.slice(0, 200));
+  });
+
+  it('the server refuses a tampered compaction item and reasoning.context on models before GPT-5.6', async () => {
+    const agent = new Agent({ model: adapter('gpt-5.1'), context: 'native', nativeContext: { reasoningContext: 'current-turn' } });
+    const session = await agent.session();
+    await expect(session.send({ role: 'user', content: 'hi' })).rejects.toThrow(/reasoning\.context/);
+    const tampered = await fetch(`${server.url}/responses`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer k' },
+      body: JSON.stringify({ model: 'gpt-5.6', input: [{ type: 'compaction', encrypted_content: 'Zm9yZ2Vk' }, { role: 'user', content: 'hi' }] }),
+    });
+    expect(tampered.status).toBe(400);
+    expect(((await tampered.json()) as { error: { code: string } }).error.code).toBe('invalid_encrypted_content');
+  });
+});
