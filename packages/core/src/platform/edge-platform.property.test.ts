@@ -11,7 +11,6 @@ import { digestText as edgeDigest } from './edge-hash.js';
 import { defaultEncoder as nodeEncoder } from './node-encoder.js';
 import { digestText as nodeDigest } from './node-hash.js';
 
-
 /** Text of the kinds sessions hold: words, code, unicode, whitespace runs, special-token text. */
 const text = fc.oneof(
   fc.string({ unit: 'grapheme', maxLength: 200 }),
