@@ -23,7 +23,7 @@ import { createHash } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import { createTokenCounter, packContext } from '@episodic/core';
-import { createAnthropicAdapter } from '@episodic/providers';
+import { createAnthropicAdapter } from '@episodic/providers/anthropic';
 import { BENCH_SYSTEM, BENCH_TOOLS } from './agent-prompt.js';
 import { percentile } from './metrics.js';
 import { generateSession } from './session-generator.js';

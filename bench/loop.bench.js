@@ -16,7 +16,8 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Agent, FileSessionStore } from '@episodic/core';
+import { Agent } from '@episodic/core';
+import { FileSessionStore } from '@episodic/core/node';
 import { scriptedModel } from '@episodic/core/testing';
 import { stepMessages, text } from './step-messages.js';
 

@@ -1,16 +1,16 @@
 /**
  * Cold packing (issue 17, item 1): one `packContext` over the whole bench session
  * with a new counter and no state, as when a stored session is opened in a new
- * process, against tokenizing every text of the session once with the encoder the
- * counter uses, gpt-tokenizer's o200k_base (the floor a counter can reach by tokenizing). Both are timed in turns, each
+ * process, against tokenizing every text of the session once with the same tiktoken
+ * encoder (the floor a counter can reach by tokenizing). Both are timed in turns, each
  * on a fresh deep copy, and the medians are compared in the same run.
  */
-import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { get_encoding } from 'tiktoken';
 import { createTokenCounter, packContext } from '@episodic/core';
 import { BENCH_SYSTEM, BENCH_TOOLS } from './agent-prompt.js';
 import { percentile } from './metrics.js';
 
-/** Every text of a transcript that a counter has to see, as the encoder sees it. */
+/** Every text of a transcript that a counter has to see, as tiktoken sees it. */
 export function sessionTexts(messages) {
   const texts = [];
   for (const message of messages) {
@@ -37,8 +37,7 @@ function milliseconds(run) {
  * @returns {{ tokenizeMs: number, tokens: number, rows: Array<{ budget: number, medianMs: number, ratio: number, sent: number }> }}
  */
 export function measureColdPacks({ messages, budgets, repeats }) {
-  // Special tokens count as the text they are, as in the counter.
-  const ordinary = { disallowedSpecial: new Set() };
+  const encoder = get_encoding('o200k_base');
   const texts = sessionTexts(messages);
   let tokens = 0;
   const tokenize = [];
@@ -49,7 +48,7 @@ export function measureColdPacks({ messages, budgets, repeats }) {
     globalThis.gc?.();
     tokenize.push(milliseconds(() => {
       tokens = 0;
-      for (const text of copy) tokens += countTokens(text, ordinary);
+      for (const text of copy) tokens += encoder.encode_ordinary(text).length;
     }));
     for (const budget of budgets) {
       const session = structuredClone(messages);
@@ -66,6 +65,7 @@ export function measureColdPacks({ messages, budgets, repeats }) {
       }));
     }
   }
+  encoder.free();
   const median = (values) => percentile([...values].sort((a, b) => a - b), 0.5);
   const tokenizeMs = median(tokenize);
   return {
@@ -84,8 +84,8 @@ export function formatColdPacks({ tokenizeMs, tokens, rows }, repeats) {
     '### Cold packing',
     '',
     'One `packContext` over the whole session (all 1,045 messages) with a new counter and no state, as when a stored',
-    'session is opened in a new process, against tokenizing every text of the session once with the encoder the counter',
-    `uses (gpt-tokenizer o200k_base, \`countTokens\`, ${tokens.toLocaleString('en-US')} tokens). Medians of ${repeats} runs taken in turns,`,
+    'session is opened in a new process, against tokenizing every text of the session once with the same tiktoken',
+    `encoder (\`encode_ordinary\`, ${tokens.toLocaleString('en-US')} tokens). Medians of ${repeats} runs taken in turns,`,
     'each on a fresh deep copy.',
     '',
     '| Budget | Cold pack median (ms) | Tokenize once median (ms) | Ratio | Tokens sent |',

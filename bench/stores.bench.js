@@ -17,7 +17,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { FileSessionStore } from '@episodic/core';
+import { FileSessionStore } from '@episodic/core/node';
 import { openPGlite, PostgresSessionStore } from '@episodic/postgres';
 import { serverForTests } from '@episodic/postgres/testing';
 import pg from 'pg';

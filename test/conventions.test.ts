@@ -64,7 +64,7 @@ describe('conventions', () => {
 
   it('keeps core folders importing one way only', () => {
     // A folder may import from the folders before it, never after; errors/ is the bottom layer.
-    const layers = ['errors', 'support', 'message', 'tokens', 'model', 'packing', 'reasoning', 'store', 'loop', 'agent', 'telemetry', 'ui-stream', 'testing'];
+    const layers = ['errors', 'support', 'message', 'tokens', 'platform', 'model', 'packing', 'reasoning', 'store', 'loop', 'agent', 'telemetry', 'ui-stream', 'testing'];
     const coreRoot = 'packages/core/src/';
     const layerOf = (file: string) => {
       const folder = file.slice(coreRoot.length).split('/');

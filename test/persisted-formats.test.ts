@@ -8,21 +8,8 @@ import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  Agent,
-  type AgentEvent,
-  type AgentTool,
-  type AssistantMessage,
-  createTokenCounter,
-  FileReplayCache,
-  FileSessionStore,
-  formatTranscript,
-  type Message,
-  type ModelRef,
-  packContext,
-  readTranscript,
-  splitEpisodes,
-} from '@episodic/core';
+import { Agent, type AgentEvent, type AgentTool, type AssistantMessage, createTokenCounter, formatTranscript, type Message, type ModelRef, packContext, splitEpisodes } from '@episodic/core';
+import { FileReplayCache, FileSessionStore, readTranscript } from '@episodic/core/node';
 import { scriptedModel } from '@episodic/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 

@@ -9,7 +9,8 @@
 //            for <go file> to exist, then decides and prints the outcome as JSON.
 import { appendFileSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { Agent, FileSessionStore } from '@episodic/core';
+import { Agent } from '@episodic/core';
+import { FileSessionStore } from '@episodic/core/node';
 import { scriptedModel } from '@episodic/core/testing';
 import { approvalScript, approvalTools } from './approval-script.mjs';
 

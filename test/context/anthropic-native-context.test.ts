@@ -7,8 +7,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Agent, type AssistantMessage, FileSessionStore, type Message } from '@episodic/core';
-import { createAnthropicAdapter } from '@episodic/providers';
+import { Agent, type AssistantMessage, type Message } from '@episodic/core';
+import { FileSessionStore } from '@episodic/core/node';
+import { createAnthropicAdapter } from '@episodic/providers/anthropic';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startAnthropicServer } from '../servers/anthropic-server.js';
 import type { ScriptedServer } from '../servers/scripted-server.js';

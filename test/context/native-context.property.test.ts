@@ -7,7 +7,7 @@
  * server's validation, and its model of context editing and compaction.
  */
 import { createTokenCounter, type Message, messagesAfterCompaction, type ModelRequest, packContext } from '@episodic/core';
-import { createAnthropicAdapter } from '@episodic/providers';
+import { createAnthropicAdapter } from '@episodic/providers/anthropic';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { manageContext } from '../servers/anthropic-context-rules.js';

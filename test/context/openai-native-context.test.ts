@@ -7,8 +7,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Agent, type AssistantMessage, FileSessionStore } from '@episodic/core';
-import { createOpenAIResponsesAdapter } from '@episodic/providers';
+import { Agent, type AssistantMessage } from '@episodic/core';
+import { FileSessionStore } from '@episodic/core/node';
+import { createOpenAIResponsesAdapter } from '@episodic/providers/openai';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type OpenAIScriptedServer, startOpenAIResponsesServer } from '../servers/openai-responses-server.js';
 import { BIG_LOG, crashingNote, readLogTool } from './native-context-harness.js';

@@ -1,7 +1,8 @@
 // Runs one episode of a session on a file store and hangs in the tool of step
 // `hangAt`, so the parent test can SIGKILL it mid-episode. Imports the built packages.
 // Usage: node crash-child.mjs <directory> <session id> <hangAt>
-import { Agent, FileSessionStore } from '@episodic/core';
+import { Agent } from '@episodic/core';
+import { FileSessionStore } from '@episodic/core/node';
 import { scriptedModel } from '@episodic/core/testing';
 import { crashScript, workTool } from './crash-script.mjs';
 

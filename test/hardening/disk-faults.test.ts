@@ -10,7 +10,8 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Agent, type AgentTool, FileSessionStore, readTranscript, StoreWriteError, type ToolMessage } from '@episodic/core';
+import { Agent, type AgentTool, StoreWriteError, type ToolMessage } from '@episodic/core';
+import { FileSessionStore, readTranscript } from '@episodic/core/node';
 import { scriptedModel } from '@episodic/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 

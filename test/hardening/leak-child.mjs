@@ -2,7 +2,8 @@
 // store, printing every event as a JSON line. Imports the built packages.
 // Usage: node leak-child.mjs <store directory> <tool root>   (keys come from the environment)
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { Agent, FileSessionStore } from '@episodic/core';
+import { Agent } from '@episodic/core';
+import { FileSessionStore } from '@episodic/core/node';
 import { scriptedModel } from '@episodic/core/testing';
 import { fileTools, runCommandTool } from '@episodic/tools';
 

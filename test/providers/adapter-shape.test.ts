@@ -5,13 +5,10 @@
  */
 import { inspect } from 'node:util';
 import type { ModelRequest } from '@episodic/core';
-import {
-  createAnthropicAdapter,
-  createGoogleAdapter,
-  createOpenAIChatAdapter,
-  createOpenAICompatibleAdapter,
-  createOpenAIResponsesAdapter,
-} from '@episodic/providers';
+import { createAnthropicAdapter } from '@episodic/providers/anthropic';
+import { createGoogleAdapter } from '@episodic/providers/google';
+import { createOpenAIChatAdapter, createOpenAIResponsesAdapter } from '@episodic/providers/openai';
+import { createOpenAICompatibleAdapter } from '@episodic/providers/openai-compatible';
 import { describe, expect, it } from 'vitest';
 
 const apiKey = 'sk-secret-shape-789';

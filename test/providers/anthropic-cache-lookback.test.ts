@@ -7,7 +7,7 @@
  * than 20 blocks) is followed by a new question, through the real agent loop.
  */
 import { Agent, type AgentEvent, MemorySessionStore } from '@episodic/core';
-import { createAnthropicAdapter } from '@episodic/providers';
+import { createAnthropicAdapter } from '@episodic/providers/anthropic';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startAnthropicServer } from '../servers/anthropic-server.js';
 import type { ScriptedServer } from '../servers/scripted-server.js';

@@ -4,7 +4,7 @@
  * no longer be sent (earlier steps trimmed by the packer, prefix-bound signatures).
  */
 import { assistantText, generate, type Message, toolCallsOf } from '@episodic/core';
-import { createAnthropicAdapter } from '@episodic/providers';
+import { createAnthropicAdapter } from '@episodic/providers/anthropic';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startAnthropicServer } from '../servers/anthropic-server.js';
 import type { ScriptedServer } from '../servers/scripted-server.js';

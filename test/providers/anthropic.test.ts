@@ -7,7 +7,8 @@
 import { inspect } from 'node:util';
 import Anthropic from '@anthropic-ai/sdk';
 import { assistantText, generate, type Message, ModelError, toolCallsOf } from '@episodic/core';
-import { type AnthropicAdapterOptions, createAnthropicAdapter, MissingApiKeyError } from '@episodic/providers';
+import { MissingApiKeyError } from '@episodic/providers';
+import { type AnthropicAdapterOptions, createAnthropicAdapter } from '@episodic/providers/anthropic';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startAnthropicServer } from '../servers/anthropic-server.js';
 import type { ScriptedServer } from '../servers/scripted-server.js';

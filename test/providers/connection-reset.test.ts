@@ -5,13 +5,10 @@
  */
 import { createServer, type Server } from 'node:http';
 import { generate, type ModelAdapter } from '@episodic/core';
-import {
-  createAnthropicAdapter,
-  createGoogleAdapter,
-  createOpenAIChatAdapter,
-  createOpenAICompatibleAdapter,
-  createOpenAIResponsesAdapter,
-} from '@episodic/providers';
+import { createAnthropicAdapter } from '@episodic/providers/anthropic';
+import { createGoogleAdapter } from '@episodic/providers/google';
+import { createOpenAIChatAdapter, createOpenAIResponsesAdapter } from '@episodic/providers/openai';
+import { createOpenAICompatibleAdapter } from '@episodic/providers/openai-compatible';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /** Answers 200, streams one event in each wire's shape, then drops the connection. */

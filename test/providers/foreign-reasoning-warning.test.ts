@@ -16,14 +16,11 @@ import {
 } from '@episodic/core';
 import { stripForeignReasoning } from '@episodic/core/internal';
 import { scriptedModel } from '@episodic/core/testing';
-import {
-  createAnthropicAdapter,
-  createGoogleAdapter,
-  createOpenAIChatAdapter,
-  createOpenAICompatibleAdapter,
-  createOpenAIResponsesAdapter,
-  type ProviderAdapter,
-} from '@episodic/providers';
+import type { ProviderAdapter } from '@episodic/providers';
+import { createAnthropicAdapter } from '@episodic/providers/anthropic';
+import { createGoogleAdapter } from '@episodic/providers/google';
+import { createOpenAIChatAdapter, createOpenAIResponsesAdapter } from '@episodic/providers/openai';
+import { createOpenAICompatibleAdapter } from '@episodic/providers/openai-compatible';
 import { describe, expect, it } from 'vitest';
 
 const apiKey = 'test-key';

@@ -5,7 +5,7 @@
  * through the real agent loop.
  */
 import { Agent, MemorySessionStore } from '@episodic/core';
-import { createGoogleAdapter } from '@episodic/providers';
+import { createGoogleAdapter } from '@episodic/providers/google';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startGeminiServer } from '../servers/gemini-server.js';
 import type { ScriptedServer } from '../servers/scripted-server.js';

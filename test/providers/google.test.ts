@@ -4,7 +4,8 @@
  */
 import { inspect } from 'node:util';
 import { generate, type Message, ModelError } from '@episodic/core';
-import { createGoogleAdapter, type GoogleAdapterOptions, MissingApiKeyError } from '@episodic/providers';
+import { MissingApiKeyError } from '@episodic/providers';
+import { createGoogleAdapter, type GoogleAdapterOptions } from '@episodic/providers/google';
 import {
   ApiError,
   type Content,

@@ -3,7 +3,7 @@
  * then a second user turn. Needs ANTHROPIC_API_KEY (optionally
  * ANTHROPIC_LIVE_MODEL); skipped otherwise, e.g. in CI.
  */
-import { createAnthropicAdapter } from '@episodic/providers';
+import { createAnthropicAdapter } from '@episodic/providers/anthropic';
 import { describe, expect, it } from 'vitest';
 import { runLiveSession } from './live-tools.js';
 

@@ -3,7 +3,7 @@
  * signatures sent back within the turn), then a second user turn. Needs
  * GEMINI_API_KEY (optionally GEMINI_LIVE_MODEL); skipped otherwise, e.g. in CI.
  */
-import { createGoogleAdapter } from '@episodic/providers';
+import { createGoogleAdapter } from '@episodic/providers/google';
 import { describe, expect, it } from 'vitest';
 import { runLiveSession } from './live-tools.js';
 

@@ -5,7 +5,8 @@
  * reported on the part, and the token counter weighs the part by them.
  */
 import { createTokenCounter, generate, type ReasoningPart } from '@episodic/core';
-import { createAnthropicAdapter, createOpenAIResponsesAdapter } from '@episodic/providers';
+import { createAnthropicAdapter } from '@episodic/providers/anthropic';
+import { createOpenAIResponsesAdapter } from '@episodic/providers/openai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startAnthropicServer } from '../servers/anthropic-server.js';
 import { startOpenAIResponsesServer } from '../servers/openai-responses-server.js';

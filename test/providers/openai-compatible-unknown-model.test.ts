@@ -1,4 +1,4 @@
-import { createOpenAICompatibleAdapter } from '@episodic/providers';
+import { createOpenAICompatibleAdapter } from '@episodic/providers/openai-compatible';
 import { resolveCompatibleProfile } from '@episodic/providers/internal';
 import { describe, expect, it } from 'vitest';
 

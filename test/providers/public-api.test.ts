@@ -5,8 +5,13 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import * as anthropic from '@episodic/providers/anthropic';
+import * as google from '@episodic/providers/google';
 import * as internal from '@episodic/providers/internal';
+import * as openai from '@episodic/providers/openai';
+import * as openaiCompatible from '@episodic/providers/openai-compatible';
 import * as providers from '@episodic/providers';
+import { build } from 'esbuild';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
@@ -53,22 +58,44 @@ describe('the public API of @episodic/providers', () => {
 
   it('has these runtime values (a change here is a change of the public API)', () => {
     expect(Object.keys(providers).sort()).toEqual([
-      'ChatToolsNeedResponsesError',
       'MissingApiKeyError',
+      'UnsupportedSchemaError',
       'builtinProfiles',
+      'checkGeminiSchema',
+      'checkOpenAIStrictSchema',
       'compatibleHosts',
-      'createAnthropicAdapter',
-      'createGoogleAdapter',
-      'createOpenAIChatAdapter',
-      'createOpenAICompatibleAdapter',
-      'createOpenAIResponsesAdapter',
       'findModelFamily',
       'modelFamilies',
       'normalizeModelId',
       'pricesCollected',
       'resolveProfile',
+      'toGeminiSchema',
+      'toOpenAIStrictSchema',
     ]);
+    expect(Object.keys(openai).sort()).toEqual(['ChatToolsNeedResponsesError', 'createOpenAIChatAdapter', 'createOpenAIResponsesAdapter']);
+    expect(Object.keys(anthropic)).toEqual(['createAnthropicAdapter']);
+    expect(Object.keys(google)).toEqual(['createGoogleAdapter']);
+    expect(Object.keys(openaiCompatible)).toEqual(['createOpenAICompatibleAdapter']);
     for (const name of Object.keys(internal)) expect(Object.keys(providers)).not.toContain(name);
+  });
+
+  /** The npm packages a bundle of `entry` pulls in (esbuild's metafile, nothing written). */
+  async function packagesIn(entry: string): Promise<string[]> {
+    const result = await build({ entryPoints: [entry], bundle: true, write: false, metafile: true, platform: 'node', format: 'esm', logLevel: 'silent' });
+    const names = Object.keys(result.metafile.inputs).flatMap((path) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path)?.[1] ?? []);
+    return [...new Set(names)];
+  }
+
+  // Each vendor SDK is an optional peer: an application loads only the one it imports.
+  it('loads no vendor SDK from the main entry, and only its own from each provider entry', { timeout: 60_000 }, async () => {
+    const sdks = ['openai', '@anthropic-ai/sdk', '@google/genai'];
+    const loaded = async (entry: string) => (await packagesIn(`packages/providers/src/${entry}`)).filter((name) => sdks.includes(name));
+    expect(await loaded('index.ts')).toEqual([]);
+    expect(await loaded('internal.ts')).toEqual([]);
+    expect(await loaded('openai/index.ts')).toEqual(['openai']);
+    expect(await loaded('openai-compatible/index.ts')).toEqual(['openai']);
+    expect(await loaded('anthropic/index.ts')).toEqual(['@anthropic-ai/sdk']);
+    expect(await loaded('google/index.ts')).toEqual(['@google/genai']);
   });
 
   // Type-checking the sources (with the three SDKs' types) takes a while on a busy machine.

@@ -6,13 +6,10 @@
  */
 import { generate, type ModelAdapter, type ModelRequest } from '@episodic/core';
 import { toolInputSchema } from '@episodic/core/internal';
-import {
-  createAnthropicAdapter,
-  createGoogleAdapter,
-  createOpenAIChatAdapter,
-  createOpenAICompatibleAdapter,
-  createOpenAIResponsesAdapter,
-} from '@episodic/providers';
+import { createAnthropicAdapter } from '@episodic/providers/anthropic';
+import { createGoogleAdapter } from '@episodic/providers/google';
+import { createOpenAIChatAdapter, createOpenAIResponsesAdapter } from '@episodic/providers/openai';
+import { createOpenAICompatibleAdapter } from '@episodic/providers/openai-compatible';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { startAnthropicServer } from '../servers/anthropic-server.js';

@@ -1,7 +1,8 @@
 import { appendFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { FileReplayCache, PersistedFormatError } from '@episodic/core';
+import { PersistedFormatError } from '@episodic/core';
+import { FileReplayCache } from '@episodic/core/node';
 import { afterEach, describe, expect, it } from 'vitest';
 import { entry, failLookups, replayCacheConformance } from './replay-cache-conformance.js';
 

@@ -6,7 +6,7 @@
  * framed note in the system prompt, and both servers accept every request.
  */
 import { Agent, type AgentEvent, type AgentTool, MemorySessionStore, maxSteps } from '@episodic/core';
-import { createAnthropicAdapter } from '@episodic/providers';
+import { createAnthropicAdapter } from '@episodic/providers/anthropic';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createOpenAICompatibleAdapter } from '../../packages/providers/src/openai-compatible/openai-compatible-adapter.js';
 import { startAnthropicServer } from '../servers/anthropic-server.js';

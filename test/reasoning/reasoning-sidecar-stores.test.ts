@@ -6,13 +6,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  FileSessionStore,
-  MemorySessionStore,
-  type Message,
-  type ReasoningSidecar,
-  type SessionStore,
-} from '@episodic/core';
+import { MemorySessionStore, type Message, type ReasoningSidecar, type SessionStore } from '@episodic/core';
+import { FileSessionStore } from '@episodic/core/node';
 import { afterEach, describe, expect, it } from 'vitest';
 
 const directories: string[] = [];

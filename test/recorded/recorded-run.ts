@@ -14,14 +14,11 @@ import {
   packContext,
   type ReasoningPart,
 } from '@episodic/core';
-import {
-  createAnthropicAdapter,
-  createGoogleAdapter,
-  createOpenAIChatAdapter,
-  createOpenAICompatibleAdapter,
-  createOpenAIResponsesAdapter,
-  type ProviderAdapter,
-} from '@episodic/providers';
+import type { ProviderAdapter } from '@episodic/providers';
+import { createAnthropicAdapter } from '@episodic/providers/anthropic';
+import { createGoogleAdapter } from '@episodic/providers/google';
+import { createOpenAIChatAdapter, createOpenAIResponsesAdapter } from '@episodic/providers/openai';
+import { createOpenAICompatibleAdapter } from '@episodic/providers/openai-compatible';
 import { expect } from 'vitest';
 import type { RecordedAnswer, WireFormat } from './recorded-wire.js';
 import type { RecordingEntry } from './recordings.js';

@@ -3,7 +3,7 @@
 // built packages. Usage: node crash-writer-child.mjs '<JSON config>'
 //   {"kind":"file","directory":"...","staleMs":2000,"id":"s","messages":[...]}
 //   {"kind":"postgres","connectionString":"...","schema":"...","leaseMs":500,"id":"s","messages":[...]}
-import { FileSessionStore } from '@episodic/core';
+import { FileSessionStore } from '@episodic/core/node';
 
 const config = JSON.parse(process.argv[2]);
 const store =

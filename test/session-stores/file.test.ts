@@ -1,7 +1,7 @@
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FileSessionStore } from '@episodic/core';
+import { FileSessionStore } from '@episodic/core/node';
 import { sessionStoreConformance } from './conformance.js';
 import { crashWriterProcess } from './crash-writer.js';
 

@@ -5,15 +5,8 @@
  * and a summary, and saves the session transcript.
  */
 import path from 'node:path';
-import {
-  autoApprove,
-  type EpisodeResult,
-  EpisodicError,
-  FileSessionStore,
-  type ModelAdapter,
-  type RunOptions,
-  type Session,
-} from '@episodic/core';
+import { autoApprove, type EpisodeResult, EpisodicError, type ModelAdapter, type RunOptions, type Session } from '@episodic/core';
+import { FileSessionStore } from '@episodic/core/node';
 import { createCiDebugger, DEFAULT_TASK, OFFLINE_BUDGET, OFFLINE_FOLLOW_UPS } from './agent.js';
 import { type CliOptions, parseCliOptions, USAGE } from './cli-options.js';
 import { followUps } from './follow-ups.js';

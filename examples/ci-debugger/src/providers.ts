@@ -5,14 +5,11 @@
  * or `--base-url` supplies them).
  */
 import { EpisodicError, type ModelAdapter } from '@episodic/core';
-import {
-  createAnthropicAdapter,
-  createGoogleAdapter,
-  createOpenAIChatAdapter,
-  createOpenAICompatibleAdapter,
-  createOpenAIResponsesAdapter,
-  type MissingApiKeyError,
-} from '@episodic/providers';
+import type { MissingApiKeyError } from '@episodic/providers';
+import { createAnthropicAdapter } from '@episodic/providers/anthropic';
+import { createGoogleAdapter } from '@episodic/providers/google';
+import { createOpenAIChatAdapter, createOpenAIResponsesAdapter } from '@episodic/providers/openai';
+import { createOpenAICompatibleAdapter } from '@episodic/providers/openai-compatible';
 
 /** What the user asked for on the command line. */
 export interface ProviderChoice {

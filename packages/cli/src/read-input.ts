@@ -2,7 +2,8 @@
  * Reads the transcript a command was given: a file path, or `-` for standard input.
  */
 import type { Readable } from 'node:stream';
-import { EpisodicError, type Message, readTranscript } from '@episodic/core';
+import { EpisodicError, type Message } from '@episodic/core';
+import { readTranscript } from '@episodic/core/node';
 
 /** The name standard input goes by in messages. */
 export const stdinName = '<stdin>';

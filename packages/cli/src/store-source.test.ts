@@ -3,7 +3,8 @@
  * file store directory, a PGlite directory, and a PostgreSQL server (EPISODIC_PG_URL
  * or a throwaway one; the tests fail without either).
  */
-import { FileSessionStore, type Message } from '@episodic/core';
+import { type Message } from '@episodic/core';
+import { FileSessionStore } from '@episodic/core/node';
 import { openPGlite, PostgresSessionStore } from '@episodic/postgres';
 import { serverPerFile } from '@episodic/postgres/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

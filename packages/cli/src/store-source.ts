@@ -9,7 +9,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { EpisodicError, FileSessionStore, type Message, type SessionStore } from '@episodic/core';
+import { EpisodicError, type Message, type SessionStore } from '@episodic/core';
+import { FileSessionStore } from '@episodic/core/node';
 import { openPGlite, PostgresSessionStore } from '@episodic/postgres';
 import { onePositional, UsageError } from './command.js';
 import type { ImportResult } from './import/import-result.js';

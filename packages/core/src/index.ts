@@ -5,7 +5,10 @@
  * This is the public API: every name below is chosen on purpose and listed in
  * `api/core.api.md`, which a test compares with the built package. What other
  * Episodic packages need but users should not touch is in `@episodic/core/internal`;
- * helpers for tests are in `@episodic/core/testing`.
+ * helpers for tests are in `@episodic/core/testing`. This entry imports no Node
+ * built-in, so it bundles for browsers and edge runtimes; what needs the file system
+ * (transcript files, the file session store, the file replay cache) is in
+ * `@episodic/core/node`.
  */
 
 // Errors (all in errors/): one base class; each class has its own `code` literals and `isInstance`.
@@ -44,7 +47,7 @@ export type {
   UserMessage,
   UserPart,
 } from './message/message.js';
-export { formatTranscript, parseTranscriptLine, readTranscript, readTranscriptStream, writeTranscript } from './message/transcript.js';
+export { formatTranscript, parseTranscriptLine } from './message/transcript.js';
 export type { ReadTranscriptOptions } from './message/transcript.js';
 export { checkConsistency } from './message/transcript-consistency.js';
 export { MAX_LINE_BYTES, MAX_NESTING_DEPTH } from './message/transcript-limits.js';
@@ -60,9 +63,10 @@ export { splitEpisodes } from './message/episodes.js';
 export type { Episode } from './message/episodes.js';
 export type { Retention } from './message/retention.js';
 
-// tokens: counting with tiktoken, calibrated to each provider's tokenizer.
+// tokens: counting with tiktoken's encodings (pluggable encoder), calibrated to each provider's tokenizer.
 export { createApproximateCounter, createTokenCounter } from './tokens/token-counter.js';
-export type { EncodingName, TokenCounter, TokenCounterOptions } from './tokens/token-counter.js';
+export type { TokenCounter, TokenCounterOptions } from './tokens/token-counter.js';
+export type { EncodingName, TokenEncoder } from './tokens/token-encoder.js';
 export type { ChunkEncoder, TextSpan, TextTally } from './tokens/text-tally.js';
 export { Calibration } from './tokens/calibration.js';
 export type { CalibrationOptions } from './tokens/calibration.js';
@@ -102,8 +106,6 @@ export type { TagSplitterOptions } from './reasoning/in-text/tag-splitter.js';
 export { createHarmonyParser } from './reasoning/in-text/harmony-parser.js';
 export type { HarmonyPiece } from './reasoning/in-text/harmony-parser.js';
 export type { SplitPiece, StreamSplitter } from './reasoning/in-text/stream-splitter.js';
-export { FileReplayCache } from './reasoning/replay-cache/file-replay-cache.js';
-export type { FileReplayCacheOptions } from './reasoning/replay-cache/file-replay-cache.js';
 export { MemoryReplayCache } from './reasoning/replay-cache/memory-replay-cache.js';
 export type { ReplayCache, ReplayCacheBounds, ReplayCacheStats, ReplayEntry } from './reasoning/replay-cache/replay-cache.js';
 export type {
@@ -128,9 +130,6 @@ export type { EpisodeReasoningReport, LocatedLeak, SessionReasoningSummary } fro
 export type { AppendOptions, ApprovalWriteOptions, SessionLease, SessionStore, StoredSession, TornLine, WriteOptions } from './store/session-store.js';
 export { ApprovalConflictError, SessionConflictError } from './errors/session-errors.js';
 export { StoreWriteError } from './errors/store-write-error.js';
-export { DEFAULT_FILE_LOCK_STALE_MS } from './store/file-session-lock.js';
-export { FileSessionStore } from './store/file-session-store.js';
-export type { FileSessionStoreOptions } from './store/file-session-store.js';
 export { MemorySessionStore } from './store/memory-session-store.js';
 export type { PersistReasoning, ReasoningSidecar } from './store/reasoning-sidecar.js';
 export type { ApprovalDecision, ApprovalRecord, StoredApprovalDecision } from './store/approval-record.js';

@@ -64,3 +64,5 @@ export type { ConsistencyProblem } from './message/transcript-consistency.js';
 export { transcriptLines, splitTranscriptLines, TranscriptLineSplitter } from './message/transcript-lines.js';
 export type { TranscriptLineBytes, TranscriptLinesOptions } from './message/transcript-lines.js';
 export { VersionCheck } from './message/transcript-version.js';
+export { digest } from './support/digest.js';
+export type { DigestAlgorithm, DigestEncoding } from './support/digest.js';

@@ -1,38 +1,17 @@
 /**
- * @episodic/providers: model adapters over the official SDKs, one folder per
- * wire API, all of one shape (`create<Wire>Adapter(options)` returning a
- * {@link ProviderAdapter}), and the model profile table with its one lookup,
- * {@link resolveProfile}. Named exports only; what the repository's tests and
- * sibling packages need beyond these is in `@episodic/providers/internal`.
+ * @episodic/providers: the model profile table with its one lookup,
+ * {@link resolveProfile}, the shape every adapter has ({@link ProviderAdapter}),
+ * and the JSON Schema normalisers for OpenAI strict mode and Gemini. No vendor
+ * SDK is loaded here.
+ *
+ * The adapters are one entry point per vendor SDK, each SDK an optional peer
+ * dependency the application installs for the providers it uses:
+ * `@episodic/providers/openai` (Responses and Chat Completions, `openai`),
+ * `@episodic/providers/anthropic` (`@anthropic-ai/sdk`), `@episodic/providers/google`
+ * (`@google/genai`) and `@episodic/providers/openai-compatible` (`openai`). What the
+ * repository's tests and sibling packages need beyond these is in
+ * `@episodic/providers/internal`.
  */
-export {
-  type AnthropicAdapter,
-  type AnthropicAdapterOptions,
-  createAnthropicAdapter,
-  type PreparedAnthropicRequest,
-} from './anthropic/index.js';
-export { createGoogleAdapter, type GoogleAdapter, type GoogleAdapterOptions } from './google/index.js';
-export {
-  ChatToolsNeedResponsesError,
-  createOpenAIChatAdapter,
-  type OpenAIChatAdapter,
-  type OpenAIChatAdapterOptions,
-  type OpenAIChatCallSettings,
-} from './openai-chat/index.js';
-export {
-  createOpenAICompatibleAdapter,
-  type OpenAICompatibleAdapter,
-  type OpenAICompatibleAdapterOptions,
-  type OpenAICompatibleCallSettings,
-} from './openai-compatible/index.js';
-export {
-  createOpenAIResponsesAdapter,
-  type OpenAIReasoningEffort,
-  type OpenAIReasoningSummary,
-  type OpenAIResponsesAdapter,
-  type OpenAIResponsesAdapterOptions,
-  type OpenAIResponsesCallSettings,
-} from './openai-responses/index.js';
 export {
   type AnthropicModelProfile,
   type AnthropicProfileFields,
@@ -59,3 +38,12 @@ export {
 export { MissingApiKeyError } from './shared/missing-api-key-error.js';
 export type { ToolCallIdRule } from './shared/tool-call-id.js';
 export type { AdapterWarning, PreparedRequest, ProviderAdapter } from './shared/provider-adapter.js';
+export {
+  checkGeminiSchema,
+  checkOpenAIStrictSchema,
+  type JsonSchema,
+  type SchemaViolation,
+  toGeminiSchema,
+  toOpenAIStrictSchema,
+  UnsupportedSchemaError,
+} from './schema/index.js';

@@ -7,6 +7,7 @@
  *   fields checked and defaulted), to test what an adapter will run with.
  * - The built-in profile tables per family (`builtinProfiles` is all of them).
  * - The error classification table and its lookup, one sample per row.
+ * - The reading back of arguments sent in a normalised schema's shape (`@episodic/tools` runs it).
  */
 export { resolveAnthropicProfile } from './profiles/anthropic-resolver.js';
 export { resolveGoogleProfile } from './profiles/google-resolver.js';
@@ -23,3 +24,4 @@ export {
   matchErrorRule,
   type ProviderFailure,
 } from './shared/error-classification.js';
+export { restoreNormalizedArguments } from './schema/normalized-arguments.js';

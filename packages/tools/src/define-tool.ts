@@ -16,7 +16,7 @@ import {
 // Core's (agent.asTool and structured answers build on the same conversion, wording and name rule).
 import { assertToolName, describeIssues, toolInputSchema } from '@episodic/core/internal';
 import type { z } from 'zod';
-import { restoreNormalizedArguments } from './normalized-arguments.js';
+import { restoreNormalizedArguments } from '@episodic/providers/internal';
 
 /** What a tool's `execute` may return: plain text, or text flagged as an error. */
 export type ToolResult = string | ToolOutput;

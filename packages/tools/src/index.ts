@@ -12,10 +12,10 @@ export type { DefinedTool, ToolDefinition, ToolResult } from './define-tool.js';
 export { ToolInputError, ToolUsageError, UnsupportedSchemaError } from './tool-errors.js';
 export type { ToolInputIssue } from './tool-errors.js';
 
-// Schema normalisers: JSON Schema rewritten and checked for OpenAI strict mode and Gemini.
-export { checkOpenAIStrictSchema, toOpenAIStrictSchema } from './openai-strict-schema.js';
-export { checkGeminiSchema, toGeminiSchema } from './gemini-schema.js';
-export type { JsonSchema, SchemaViolation } from './json-schema-node.js';
+// Schema normalisers: JSON Schema rewritten and checked for OpenAI strict mode and Gemini
+// (they live in @episodic/providers, beside the adapters that send them).
+export { checkGeminiSchema, checkOpenAIStrictSchema, toGeminiSchema, toOpenAIStrictSchema } from '@episodic/providers';
+export type { JsonSchema, SchemaViolation } from '@episodic/providers';
 
 // Built-in tools, each confined to a root directory.
 export { fileTools } from './file-tools.js';

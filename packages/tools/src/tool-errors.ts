@@ -17,9 +17,5 @@ export { ToolInputError } from '@episodic/core';
  */
 export class ToolUsageError extends EpisodicError {}
 
-/** A JSON Schema uses something the target provider's schema dialect cannot express. */
-export class UnsupportedSchemaError extends EpisodicError {
-  constructor(message: string) {
-    super('unsupported_schema', message);
-  }
-}
+// In providers, beside the schema normalisers that throw it.
+export { UnsupportedSchemaError } from '@episodic/providers';

@@ -74,7 +74,9 @@ export function choosePricedModel(
   try {
     price = findPrice(prices, chosen);
   } catch (error) {
-    if (!(error instanceof UnknownPriceError)) throw error;
+    // A model named on the command line must be priced (a typo would otherwise pass as n/a);
+    // a transcript's own model without a price is analysed in tokens only.
+    if (!(error instanceof UnknownPriceError) || option !== undefined) throw error;
   }
   const provider = chosen.provider ?? price?.provider;
   const profile = provider ? resolveProfile(provider, chosen.id) : undefined;

@@ -305,6 +305,14 @@ describe('episodic budget: bad input exits 1 with a clear message', () => {
     expect(result.stdout).toBe('');
   });
 
+  it('exits 1 naming the --pricing row to add when --model names a model without a price', async () => {
+    const file = await fixtures.write('plain-unknown.jsonl', transcriptText(budgetSession({ episodes: 1, steps: 1, resultWords: 5 })));
+    const result = await runCli(['budget', file, '--budgets', '8k', '--model', 'acme/unknown-1']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^episodic: no price known for model "acme\/unknown-1": pass --pricing FILE/);
+    expect(result.stdout).toBe('');
+  });
+
   it('reports tokens and cache shares with costs n/a for a model without a price, and says how to add one', async () => {
     const other = budgetSession({
       episodes: 1,

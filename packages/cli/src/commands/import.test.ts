@@ -4,7 +4,7 @@
  * bad input with exit codes. Recordings are small ones written for these tests.
  */
 import { readFile } from 'node:fs/promises';
-import { readTranscript } from '@episodic/core';
+import { readTranscript } from '@episodic/core/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { splitGluedObjects } from '../import/recording-lines.js';
 import { fixtureDir, runCli } from '../testing/cli-harness.js';

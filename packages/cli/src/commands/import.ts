@@ -4,7 +4,8 @@
  * what was left out and why.
  */
 import { writeFile } from 'node:fs/promises';
-import { formatTranscript, readTranscript, writeTranscript } from '@episodic/core';
+import { formatTranscript } from '@episodic/core';
+import { readTranscript, writeTranscript } from '@episodic/core/node';
 import { Readable } from 'node:stream';
 import { type Command, ExitCode, onePositional, parseCommandArgs, UsageError } from '../command.js';
 import { importSources } from '../import/import-result.js';

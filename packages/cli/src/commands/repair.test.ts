@@ -4,7 +4,7 @@
  * moved lines, and then the file store and the reader accept the file again.
  */
 import { readdir, readFile, writeFile } from 'node:fs/promises';
-import { FileSessionStore, readTranscript } from '@episodic/core';
+import { FileSessionStore, readTranscript } from '@episodic/core/node';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fixtureDir, runCli, transcriptText, twoEpisodes } from '../testing/cli-harness.js';
 

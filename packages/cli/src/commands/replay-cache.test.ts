@@ -6,7 +6,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FileReplayCache, type ReplayEntry } from '@episodic/core';
+import { type ReplayEntry } from '@episodic/core';
+import { FileReplayCache } from '@episodic/core/node';
 import { openPGlite, PostgresReplayCache } from '@episodic/postgres';
 import { afterEach, describe, expect, it } from 'vitest';
 import { toolCallKey } from '../../../core/src/reasoning/replay-cache/replay-cache.js';

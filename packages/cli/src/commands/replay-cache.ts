@@ -4,13 +4,8 @@
  * PostgreSQL/PGlite (`PostgresReplayCache`), with text or JSON output.
  */
 import { existsSync } from 'node:fs';
-import {
-  FileReplayCache,
-  type ManagedReplayCache,
-  type ReplayCacheReport,
-  type ReplayDeleteFilter,
-  type ReplayEntry,
-} from '@episodic/core';
+import { type ManagedReplayCache, type ReplayCacheReport, type ReplayDeleteFilter, type ReplayEntry } from '@episodic/core';
+import { FileReplayCache } from '@episodic/core/node';
 import { openPGlite, PostgresReplayCache } from '@episodic/postgres';
 import { type Command, ExitCode, parseCommandArgs, UsageError } from '../command.js';
 import { formatTable } from '../text-table.js';

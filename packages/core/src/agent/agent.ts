@@ -2,7 +2,6 @@
  * `Agent`: a model adapter, a system prompt, tools, packing settings and stop
  * conditions. It holds no conversation; `agent.session()` opens one.
  */
-import { randomUUID } from 'node:crypto';
 import { Calibration } from '../tokens/calibration.js';
 import { InvalidArgumentError } from '../errors/input-errors.js';
 import { MemorySessionStore } from '../store/memory-session-store.js';
@@ -243,7 +242,7 @@ export class Agent {
    */
   async session(options: SessionOptions = {}): Promise<Session> {
     const store = options.store ?? this.store ?? new MemorySessionStore();
-    const id = options.id ?? randomUUID();
+    const id = options.id ?? globalThis.crypto.randomUUID();
     const handoff = options.handoff ?? this.options.handoff;
     const settings: LoopSettings = {
       ...this.settings,

@@ -7,7 +7,8 @@ import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { TranscriptError } from '../errors/input-errors.js';
 import type { Message } from './message.js';
-import { copyMessage, formatTranscript, readTranscript } from './transcript.js';
+import { copyMessage, formatTranscript } from './transcript.js';
+import { readTranscript } from './transcript-file.js';
 import { checkConsistency } from './transcript-consistency.js';
 import { splitTranscriptLines } from './transcript-lines.js';
 

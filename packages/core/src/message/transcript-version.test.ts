@@ -2,7 +2,8 @@ import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { TranscriptError } from '../errors/input-errors.js';
 import type { Message } from './message.js';
-import { formatTranscript, parseTranscriptLine, readTranscript, type ReadTranscriptOptions } from './transcript.js';
+import { formatTranscript, parseTranscriptLine, type ReadTranscriptOptions } from './transcript.js';
+import { readTranscript } from './transcript-file.js';
 import { transcriptVersionOf, versionLine } from './transcript-version.js';
 
 const v1: Message[] = [

@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { EpisodicError } from '../errors/episodic-error.js';
 import { TranscriptError } from '../errors/input-errors.js';
 import type { Message } from './message.js';
-import { formatTranscript, parseTranscriptLine, readTranscript, writeTranscript } from './transcript.js';
+import { formatTranscript, parseTranscriptLine } from './transcript.js';
+import { readTranscript, writeTranscript } from './transcript-file.js';
 
 const sample: Message[] = [
   { role: 'system', content: 'You are a CI debugger.' },

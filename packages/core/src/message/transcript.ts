@@ -1,23 +1,19 @@
 /**
- * Reading and writing transcripts (format v1.1, JSON Lines; v1 files read as they
- * are). The reader streams, so a large session never has to be held as one string;
- * every problem becomes a {@link TranscriptError} naming the line and the field.
+ * Parsing and formatting transcripts (format v1.1, JSON Lines; v1 files read as they
+ * are), with no file system: `transcript-file.ts` reads and writes files and streams
+ * on Node. Every problem becomes a {@link TranscriptError} naming the line and the field.
  */
-import { createReadStream } from 'node:fs';
-import type { Readable } from 'node:stream';
-import { writeFileAtomic } from '../support/atomic-write.js';
 import { describeSchemaIssue } from '../support/schema-issue.js';
 import { EpisodicError } from '../errors/episodic-error.js';
 import { TranscriptError } from '../errors/input-errors.js';
 import type { Message } from './message.js';
 import { TranscriptConsistency } from './transcript-consistency.js';
 import { MAX_NESTING_DEPTH, tooDeepField } from './transcript-limits.js';
-import { decodeTranscriptLine, type TranscriptLineBytes, transcriptLines } from './transcript-lines.js';
+import { decodeTranscriptLine, type TranscriptLineBytes } from './transcript-lines.js';
 import { MessageSchemas } from './transcript-schema.js';
 import {
   isVersionLine,
   type TranscriptVersion,
-  TRANSCRIPT_VERSION,
   transcriptVersionOf,
   VersionCheck,
   versionLine,
@@ -144,39 +140,6 @@ export function withRepairHint(error: TranscriptError, file: string): Transcript
   return new TranscriptError({ file: error.file, line: error.line, field: error.field }, error.detail + hint);
 }
 
-/**
- * Streams a transcript, yielding one validated message per non-blank line: each line
- * checked on its own, against the version in force, and against the lines before it
- * (see `TranscriptConsistency`). `source` is a file path or a readable stream.
- */
-export async function* readTranscriptStream(
-  source: string | Readable,
-  options: ReadTranscriptOptions = {},
-): AsyncGenerator<Message> {
-  const file = typeof source === 'string' ? source : options.file;
-  const input = typeof source === 'string' ? createReadStream(source) : source;
-  const check: LineCheckOptions = {
-    file,
-    maxLineBytes: options.maxLineBytes,
-    consistency: new TranscriptConsistency(),
-    versions: new VersionCheck(options.accept ?? TRANSCRIPT_VERSION, file),
-  };
-  try {
-    for await (const line of transcriptLines(input, { maxLineBytes: options.maxLineBytes, file })) {
-      const message = parseTranscriptLineBytes(line, check);
-      if (message) yield message;
-    }
-  } catch (error) {
-    if (error instanceof TranscriptError && typeof source === 'string') throw withRepairHint(error, source);
-    if (EpisodicError.isInstance(error)) throw error;
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new EpisodicError('file_not_found', `Transcript file not found: ${file}`);
-    throw error;
-  } finally {
-    if (typeof source === 'string') input.destroy();
-  }
-}
-
 /** The parsed version line, when `line` is one (anything else is left to the message parser). */
 function versionLineValue(line: string): { format: unknown; version: unknown } | undefined {
   if (!line.includes('"format"')) return undefined;
@@ -186,16 +149,6 @@ function versionLineValue(line: string): { format: unknown; version: unknown } |
   } catch {
     return undefined;
   }
-}
-
-/** Reads a whole transcript (file path or stream) into memory. */
-export async function readTranscript(
-  source: string | Readable,
-  options: ReadTranscriptOptions = {},
-): Promise<Message[]> {
-  const messages: Message[] = [];
-  for await (const message of readTranscriptStream(source, options)) messages.push(message);
-  return messages;
 }
 
 /** Serialises one message as a transcript line (without the newline). */
@@ -211,13 +164,4 @@ export function serializeMessage(message: Message): string {
 export function formatTranscript(messages: readonly Message[]): string {
   const header = transcriptVersionOf(messages) === '1' ? '' : `${versionLine()}\n`;
   return header + messages.map((message) => `${serializeMessage(message)}\n`).join('');
-}
-
-/**
- * Writes a whole transcript to `path` atomically: it is written to a temporary file
- * beside the target, flushed to disk, then renamed over it, so a crash never leaves
- * a half-written file in place of a good one.
- */
-export async function writeTranscript(path: string, messages: readonly Message[]): Promise<void> {
-  await writeFileAtomic(path, formatTranscript(messages));
 }

@@ -162,7 +162,7 @@ export class FileSessionStore implements SessionStore {
   /**
    * Appends `data` (`count` messages) after the last complete line, durably, once the
    * transcript holds the `expected` number of messages; on failure truncates the file back to where it
-   * was and throws a {@link StoreWriteError}.
+   * was and throws a `StoreWriteError`.
    */
   private async appendBytes(
     id: string,

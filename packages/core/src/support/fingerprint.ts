@@ -4,7 +4,7 @@
  * byte-identical. Fingerprints are cached per object, so each packed form is
  * serialised and hashed once.
  */
-import { createHash } from 'node:crypto';
+import { digest } from './digest.js';
 
 const fingerprints = new WeakMap<object, string>();
 
@@ -20,5 +20,5 @@ export function fingerprint(value: object): string {
 
 /** A short stable hash of a string. */
 export function hashText(text: string): string {
-  return createHash('sha1').update(text).digest('base64url').slice(0, 16);
+  return digest('sha1', text, 'base64url').slice(0, 16);
 }

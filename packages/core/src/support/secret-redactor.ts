@@ -19,9 +19,11 @@ const secretName = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIAL|(^|_)
 /**
  * Values of the environment variables whose names look like keys, tokens, secrets or
  * passwords (`OPENAI_API_KEY`, `GITHUB_TOKEN`, `PGPASSWORD`, ...), at least
- * {@link MIN_SECRET_LENGTH} characters long.
+ * {@link MIN_SECRET_LENGTH} characters long. Default the process environment (none in a browser).
  */
-export function environmentSecrets(environment: Readonly<Record<string, string | undefined>> = process.env): string[] {
+export function environmentSecrets(
+  environment: Readonly<Record<string, string | undefined>> = typeof process === 'undefined' ? {} : process.env,
+): string[] {
   return Object.entries(environment)
     .filter(([name, value]) => secretName.test(name) && value !== undefined && value.length >= MIN_SECRET_LENGTH)
     .map(([, value]) => value as string);

@@ -1,8 +1,6 @@
 /**
- * Token counting with OpenAI's BPE encodings (o200k_base, cl100k_base), through
- * gpt-tokenizer: a pure JavaScript encoder that gives tiktoken's counts and keeps
- * the merges of pieces it has seen, so counting a typical tool result takes a
- * fraction of the time of tiktoken's WASM build (measured in bench/results/loop-vs-ai-sdk.md).
+ * Token counting with OpenAI's BPE encodings (o200k_base, cl100k_base): tiktoken's
+ * WASM build on Node, js-tiktoken elsewhere, or any encoder passed in.
  * Counts are cached per part and per message object,
  * so within a session each message is tokenized once, when first seen (the agent
  * loop counts a message when it is appended), and packing costs only additions.
@@ -11,11 +9,12 @@
  * so counting any string takes time linear in its length and never throws; long runs
  * of one character are cut inside and may count a token more per cut, never fewer.
  */
-import { createRequire } from 'node:module';
+// tiktoken on Node, js-tiktoken elsewhere (package.json `imports`).
+import { defaultEncoder } from '#default-encoder';
 import { Calibration } from './calibration.js';
 import { reasoningContentTokens, reportedShare } from './reasoning-tokens.js';
-import { InvalidArgumentError } from '../errors/input-errors.js';
 import type { AssistantPart, Message, ToolResultPart, ToolSpec, UserPart } from '../message/message.js';
+import { checkEncodingName, type EncodingName, type TokenEncoder } from './token-encoder.js';
 import { countInChunks, type ChunkEncoder, TextTally } from './text-tally.js';
 
 /** Framing overhead in tokens, following OpenAI's published counting recipe. */
@@ -69,39 +68,15 @@ export interface TokenCounter {
   remember?(owner: object, text: string, tokens: number): void;
 }
 
-/** The BPE encodings a counter can use. */
-export type EncodingName = 'o200k_base' | 'cl100k_base';
-
-/** The part of a gpt-tokenizer encoding module the counter uses. */
-interface Encoding {
-  countTokens(text: string, options: { disallowedSpecial: Set<string> }): number;
-}
-
-const encoders = new Map<string, Encoding>();
-
-/**
- * The encoding, loaded on first use (its rank table takes a while to build, and
- * most programs need one encoding at most): required, not imported, for that reason.
- */
-function encoder(name: EncodingName): Encoding {
-  let found = encoders.get(name);
-  if (!found) {
-    if (name !== 'o200k_base' && name !== 'cl100k_base') {
-      throw new InvalidArgumentError(`unknown encoding "${String(name)}": use o200k_base or cl100k_base`);
-    }
-    found = createRequire(import.meta.url)(`gpt-tokenizer/cjs/encoding/${name}`) as Encoding;
-    encoders.set(name, found);
-  }
-  return found;
-}
-
-/** Special tokens (`<|endoftext|>`) in a text are counted as the text they are, as tiktoken's `encode_ordinary` does. */
-const ORDINARY = { disallowedSpecial: new Set<string>() };
-
 /** Options of {@link createTokenCounter}. */
 export interface TokenCounterOptions {
   /** Default `o200k_base`. */
   encoding?: EncodingName;
+  /**
+   * The tokenizer for that encoding. Default: tiktoken (WASM) on Node, js-tiktoken (pure
+   * JavaScript, the same counts; an optional peer to install) in browsers and edge runtimes.
+   */
+  encoder?: TokenEncoder;
   /** A calibration to share (e.g. one per model); default a new one at factor 1. */
   calibration?: Calibration;
 }
@@ -112,7 +87,7 @@ export interface TokenCounterOptions {
  */
 export function createTokenCounter(options: TokenCounterOptions = {}): TokenCounter {
   const encoding = options.encoding ?? 'o200k_base';
-  const encode = chunkEncoder(encoder(encoding));
+  const encode = chunkEncoder(options.encoder ?? defaultEncoder(checkEncodingName(encoding)));
   const counter = new CachingCounter(encoding, (text) => countInChunks(text, encode).tokens, options.calibration);
   counter.tally = (owner, text) => counter.tallyOf(owner, text, encode);
   counter.remember = (owner, _text, tokens) => counter.rememberCount(owner, tokens);
@@ -128,7 +103,7 @@ const MAX_REMEMBERED_CHUNKS = 1024;
  * least one byte, so the count stays at or above the truth). Chunks cut out of long
  * runs repeat (a megabyte of `=` is 5,000 equal chunks) and are remembered.
  */
-function chunkEncoder(encoding: Encoding): ChunkEncoder {
+function chunkEncoder(encoder: TokenEncoder): ChunkEncoder {
   const remembered = new Map<string, number>();
   return (chunk) => {
     if (chunk === '') return 0;
@@ -136,9 +111,9 @@ function chunkEncoder(encoding: Encoding): ChunkEncoder {
     if (known !== undefined) return known;
     let tokens: number;
     try {
-      tokens = encoding.countTokens(chunk, ORDINARY);
+      tokens = encoder.count(chunk);
     } catch {
-      tokens = Buffer.byteLength(chunk, 'utf8');
+      tokens = new TextEncoder().encode(chunk).length;
     }
     if (chunk.length >= 64 && chunk.charCodeAt(0) === chunk.charCodeAt(chunk.length - 1)) {
       if (remembered.size >= MAX_REMEMBERED_CHUNKS) remembered.clear();

@@ -39,7 +39,7 @@ import {
 
 /** Options of {@link createAnthropicAdapter}. */
 export interface AnthropicAdapterOptions {
-  /** Model id, e.g. `claude-sonnet-4-5`. */
+  /** Model id, e.g. `claude-sonnet-4-6`. */
   model: string;
   /** Default: `ANTHROPIC_API_KEY`. */
   apiKey?: string;
@@ -64,7 +64,7 @@ export interface PreparedAnthropicRequest extends PreparedRequest<MessageCreateP
   nativeContext?: ModelRequest['nativeContext'];
 }
 
-/** The Anthropic adapter: {@link ProviderAdapter} plus exact token counts. */
+/** The Anthropic adapter: a `ProviderAdapter` plus exact token counts. */
 export interface AnthropicAdapter extends ProviderAdapter<MessageCreateParamsStreaming, AnthropicModelProfile> {
   prepare(request: ModelRequest): PreparedAnthropicRequest;
   /** Exact input tokens by Anthropic's tokenizer (`POST /v1/messages/count_tokens`). */

@@ -45,7 +45,7 @@ export interface GoogleAdapterOptions {
   client?: GoogleGenAI;
 }
 
-/** The Gemini adapter: {@link ProviderAdapter} plus exact token counts. */
+/** The Gemini adapter: a `ProviderAdapter` plus exact token counts. */
 export interface GoogleAdapter extends ProviderAdapter<GenerateContentParameters, GoogleModelProfile> {
   /**
    * Exact input tokens by Gemini's tokenizer (`models.countTokens`). The Gemini

@@ -1,11 +1,11 @@
 /**
  * Neutral tool specs to Gemini function declarations
  * (https://ai.google.dev/gemini-api/docs/function-calling). Parameters must be
- * in Gemini's OpenAPI schema subset; `@episodic/tools` owns that normaliser.
+ * in Gemini's OpenAPI schema subset; `../schema/gemini-schema.ts` owns that normaliser.
  */
 
 import type { ToolSpec } from '@episodic/core';
-import { type JsonSchema, toGeminiSchema } from '@episodic/tools';
+import { type JsonSchema, toGeminiSchema } from '../schema/index.js';
 import type { FunctionDeclaration, Schema, Tool } from '@google/genai';
 
 /** One call site for the schema normaliser, so swapping it touches one line. */

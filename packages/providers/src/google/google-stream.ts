@@ -5,7 +5,6 @@
  * carried it (a signature may arrive on an empty text part at the very end, so
  * the stream is read to its finish reason), usage is taken from the last chunk.
  */
-import { randomUUID } from 'node:crypto';
 import {
   type AssistantPart,
   ModelError,
@@ -61,7 +60,7 @@ function* mapPart(state: StreamState, part: Part, model: ModelRef): Generator<Mo
   if (part.functionCall) {
     state.open = undefined;
     const call = part.functionCall;
-    const id = call.id ?? `call_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
+    const id = call.id ?? `call_${globalThis.crypto.randomUUID().replace(/-/g, '').slice(0, 16)}`;
     const name = call.name ?? '';
     const opaque = {
       ...(signature ? signatureData(signature) : {}),

@@ -25,7 +25,8 @@ export function resolveApiKey(
 ): string {
   if (explicit) return explicit;
   for (const name of environmentVariables) {
-    const value = process.env[name];
+    // Browsers and some edge runtimes have no process: there the key must be explicit.
+    const value = typeof process === 'undefined' ? undefined : process.env[name];
     if (value) return value;
   }
   throw new MissingApiKeyError(provider, environmentVariables);

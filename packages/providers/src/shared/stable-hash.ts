@@ -2,7 +2,7 @@
  * A short, stable fingerprint of JSON-like data (object keys sorted), used to
  * notice when the prefix a reasoning signature is bound to has changed.
  */
-import { createHash } from 'node:crypto';
+import { digest } from '@episodic/core/internal';
 
 /** JSON with object keys sorted, so equal data always gives equal text. */
 export function canonicalJson(value: unknown): string {
@@ -19,5 +19,5 @@ export function canonicalJson(value: unknown): string {
 
 /** base64url SHA-256 of the canonical JSON, cut to 22 characters (132 bits). */
 export function stableHash(value: unknown): string {
-  return createHash('sha256').update(canonicalJson(value)).digest('base64url').slice(0, 22);
+  return digest('sha256', canonicalJson(value), 'base64url').slice(0, 22);
 }

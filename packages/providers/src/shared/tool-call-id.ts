@@ -3,7 +3,7 @@
  * transcript) may contain characters or lengths the target rejects; the mapping
  * is a pure function of the id so a call and its result always agree.
  */
-import { createHash } from 'node:crypto';
+import { digest } from '@episodic/core/internal';
 
 /** Which ids a wire API accepts. */
 export interface ToolCallIdRule {
@@ -23,7 +23,7 @@ export const anthropicToolCallIdRule: ToolCallIdRule = { allowed: 'a-zA-Z0-9_-',
 export function normalizeToolCallId(id: string, rule: ToolCallIdRule): string {
   const valid = new RegExp(`^[${rule.allowed}]+$`);
   if (id.length > 0 && id.length <= rule.maxLength && valid.test(id)) return id;
-  const suffix = createHash('sha256').update(id).digest('hex').slice(0, 10);
+  const suffix = digest('sha256', id, 'hex').slice(0, 10);
   const cleaned = id.replace(new RegExp(`[^${rule.allowed}]`, 'g'), '_');
   const head = cleaned.slice(0, Math.max(0, rule.maxLength - suffix.length - 1));
   return head.length > 0 ? `${head}_${suffix}` : `id_${suffix}`.slice(0, rule.maxLength);

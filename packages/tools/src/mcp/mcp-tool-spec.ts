@@ -8,9 +8,9 @@
  * nothing), computed once per listing, and the tools are sorted by name.
  */
 import type { ToolSpec } from '@episodic/core';
-import { toGeminiSchema } from '../gemini-schema.js';
+import { type JsonSchema, toGeminiSchema } from '@episodic/providers';
 import { McpServerError } from './mcp-errors.js';
-import { isJsonObject, type JsonSchema } from '../json-schema-node.js';
+import { isJsonObject } from '@episodic/core/internal';
 
 /** The fields of an MCP `Tool` read here. */
 export interface McpToolDefinition {

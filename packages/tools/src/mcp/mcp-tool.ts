@@ -11,7 +11,7 @@
 import type { AgentTool, ToolContext, ToolOutput } from '@episodic/core';
 import { shortenText } from '@episodic/core/internal';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { restoreNormalizedArguments } from '../normalized-arguments.js';
+import { restoreNormalizedArguments } from '@episodic/providers/internal';
 import { type McpContentBlock, toolResultText } from './mcp-content.js';
 import type { McpToolSpec } from './mcp-tool-spec.js';
 

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { checkGeminiSchema, toGeminiSchema } from './gemini-schema.js';
-import { toolInputSchema } from './json-schema.js';
+import { toolInputSchema } from '@episodic/core/internal';
 import type { JsonSchema } from './json-schema-node.js';
 import { restoreNormalizedArguments } from './normalized-arguments.js';
 import { realisticSchemas, structuralErrors } from './realistic-schemas.fixture.js';
-import { UnsupportedSchemaError } from './tool-errors.js';
+import { UnsupportedSchemaError } from './unsupported-schema-error.js';
 
 const messages = (schema: JsonSchema) => checkGeminiSchema(schema).map((item) => `${item.path} ${item.message}`);
 

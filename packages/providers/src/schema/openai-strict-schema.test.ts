@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { toolInputSchema } from './json-schema.js';
+import { toolInputSchema } from '@episodic/core/internal';
 import type { JsonSchema } from './json-schema-node.js';
 import { restoreNormalizedArguments } from './normalized-arguments.js';
 import { checkOpenAIStrictSchema, toOpenAIStrictSchema } from './openai-strict-schema.js';

@@ -32,7 +32,7 @@ import {
   withNote,
 } from './json-schema-node.js';
 import { recordAsEntries } from './normalized-arguments.js';
-import { UnsupportedSchemaError } from './tool-errors.js';
+import { UnsupportedSchemaError } from './unsupported-schema-error.js';
 
 const DIALECT = 'the Gemini schema subset';
 

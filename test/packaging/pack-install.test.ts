@@ -1,0 +1,89 @@
+/**
+ * The packages as a user gets them: every package packed from the working tree,
+ * the tarballs checked for what they must and must not ship, then installed into a
+ * fresh application outside the repository (no workspace links), where the
+ * README's agent example is type-checked under `strict` + `nodenext` and run
+ * offline on the scripted model. Needs npm and its registry (or a warm cache):
+ * without them the install fails, and so does this test.
+ */
+import { lstat, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { installApp, packageFolders, packAll, type PackedPackage, repoRoot, runCommand } from './packed-app.js';
+
+/** The README's offline agent example: its first ts block that builds an Agent on the scripted model. */
+async function readmeAgentExample(): Promise<string> {
+  const readme = await readFile(join(repoRoot, 'README.md'), 'utf8');
+  const blocks = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1] ?? '');
+  const example = blocks.find((block) => block.includes('new Agent(') && block.includes('scriptedModel'));
+  if (!example) throw new Error('README.md has no ts block with `new Agent(` on `scriptedModel`');
+  return example;
+}
+
+/** What a user's `tsc --init` app would check with: strict, nodenext, no DOM. */
+const appTsconfig = {
+  compilerOptions: {
+    target: 'es2022',
+    module: 'nodenext',
+    moduleResolution: 'nodenext',
+    strict: true,
+    skipLibCheck: true, // as `tsc --init` writes it; the example is checked against the packages' declarations
+    types: ['node'],
+    outDir: 'dist',
+  },
+  include: ['*.ts'],
+};
+
+describe('packed packages in a fresh application', () => {
+  let tarballs: string;
+  let packed: PackedPackage[];
+  let app: string;
+
+  beforeAll(async () => {
+    tarballs = await mkdtemp(join(tmpdir(), 'episodic-tarballs-'));
+    packed = await packAll(tarballs);
+    app = await installApp(packed, tarballs, { zod: '^4.1.0', '@types/node': '^20.19.0' });
+  }, 150_000);
+
+  afterAll(async () => {
+    for (const folder of [tarballs, app]) if (folder) await rm(folder, { recursive: true, force: true });
+  });
+
+  it('packs every package with its build, README and LICENSE, and no tests or build info', () => {
+    expect(packed.map((entry) => entry.name).sort()).toEqual(packageFolders.map((folder) => `@episodic/${folder}`).sort());
+    for (const { name, files } of packed) {
+      expect(files, name).toContain('README.md');
+      expect(files, name).toContain('LICENSE');
+      expect(files, name).toContain('package.json');
+      expect(files, name).toContain('dist/index.js');
+      expect(files, name).toContain('dist/index.d.ts');
+      expect(files, name).toContain('dist/index.d.ts.map');
+      expect(files.filter((file) => /\.test\.|\.fixture\.|tsbuildinfo|(^|\/)testing\/.*harness/.test(file)), name).toEqual([]);
+    }
+  });
+
+  it('installs the tarballs themselves, not links into the repository', async () => {
+    for (const { name } of packed) {
+      const installed = join(app, 'node_modules', name);
+      expect((await lstat(installed)).isSymbolicLink(), name).toBe(false);
+      expect(await realpath(installed), name).not.toContain(repoRoot);
+    }
+  });
+
+  it('links the episodic command from the CLI tarball', async () => {
+    const version = await runCommand(join(app, 'node_modules/.bin/episodic'), ['--version'], app);
+    expect(version.trim()).toMatch(/\d+\.\d+\.\d+/);
+  });
+
+  it('type-checks the README agent example under strict + nodenext and runs it', { timeout: 180_000 }, async () => {
+    await writeFile(join(app, 'agent.ts'), await readmeAgentExample());
+    await writeFile(join(app, 'tsconfig.json'), JSON.stringify(appTsconfig, null, 2));
+    const tsc = join(repoRoot, 'node_modules/typescript/bin/tsc');
+    await runCommand(process.execPath, [tsc, '-p', app], app).catch((error: { stdout?: string }) => {
+      throw new Error(`tsc failed in the packed app:\n${error.stdout ?? String(error)}`);
+    });
+    const stdout = await runCommand(process.execPath, [join(app, 'dist/agent.js')], app);
+    expect(stdout).toMatch(/^2 \+ 3 = 5 \d+\n$/);
+  });
+});
