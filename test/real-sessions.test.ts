@@ -128,7 +128,7 @@ describe('real recorded sessions', () => {
         source: entry.file,
         messages: result.messages,
         budgets: [Math.max(model.contextWindow, 200_000)],
-        retentions: ['episode'],
+        retentions: ['episode' as const],
         prefixRecorded: result.prefixRecorded,
         model,
         pricesCollected: prices.collected,

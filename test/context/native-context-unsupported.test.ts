@@ -1,5 +1,5 @@
 /** An adapter whose API has no native context management says so, sends nothing of it, and the call goes on. */
-import { createOpenAIChatAdapter } from '@episodic/providers';
+import { createOpenAIChatAdapter } from '@episodic/providers/openai';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startOpenAIChatServer } from '../servers/openai-chat-server.js';
 import type { ScriptedServer } from '../servers/scripted-server.js';
