@@ -47,7 +47,7 @@ describe('--store with a PGlite directory', () => {
   it('migrates once, then reads sessions for episodes and budget', async () => {
     const directory = dir.path('pglite');
     const migrated = await runCli(['migrate', '--store', `pglite:${directory}`]);
-    expect(migrated).toMatchObject({ code: 0, stdout: `Applied migrations 1, 2, 3 to pglite:${directory} (schema public).\n` });
+    expect(migrated).toMatchObject({ code: 0, stdout: `Applied migrations 1, 2, 3, 4 to pglite:${directory} (schema public).\n` });
     expect((await runCli(['migrate', '--store', `pglite:${directory}`])).stdout).toMatch(/is up to date/);
     const pglite = await openPGlite(directory);
     await new PostgresSessionStore({ pglite }).append('chat-1', session);
@@ -71,7 +71,7 @@ describe('--store with a PostgreSQL server', () => {
     url.password = 'secret-password'; // the test server trusts local connections, whatever the password
     const spec = url.toString();
     const schema = `cli_${Date.now()}`;
-    expect((await runCli(['migrate', '--store', spec, '--schema', schema])).stdout).toMatch(/^Applied migrations 1, 2, 3 to .*\*\*\*/);
+    expect((await runCli(['migrate', '--store', spec, '--schema', schema])).stdout).toMatch(/^Applied migrations 1, 2, 3, 4 to .*\*\*\*/);
     const store = new PostgresSessionStore({ connectionString: spec, schema });
     await store.append('chat-1', session);
     await store.close();
