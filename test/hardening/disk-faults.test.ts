@@ -15,7 +15,7 @@ import { FileSessionStore, readTranscript } from '@episodic/core/node';
 import { scriptedModel } from '@episodic/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 
-const builtCore = fileURLToPath(new URL('../../packages/core/dist/index.js', import.meta.url));
+const builtCore = fileURLToPath(new URL('../../packages/core/dist/node.js', import.meta.url));
 const mounted: string[] = [];
 
 /** A fresh tmpfs of `size` at a new temporary directory. */
