@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import ts from 'typescript';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 const root = new URL('../', import.meta.url);
@@ -58,4 +59,35 @@ describe('README examples', () => {
   it('"Agents as tools" answers with the sub-agent`s text and counts its calls', async () => {
     expect(await run('Agents as tools')).toEqual([['a.test.ts is flaky: its retry races onIdle().', 1, 3]]);
   });
+
+  it('"A stream for web chat UIs" type-checks under strict (given the agent and store of the sections before)', async () => {
+    const readme = await readFile(new URL('README.md', root), 'utf8');
+    const body = readme.slice(readme.indexOf('\n### A stream for web chat UIs\n')).split(/\n##+ /)[1] ?? '';
+    const block = /```ts\n([\s\S]*?)```/.exec(body)?.[1];
+    expect(block, 'the section has a ts block').toBeDefined();
+    // The snippet uses the `agent` and `store` built earlier in the README, as a reader's route file would import them.
+    const given = [
+      "import type { Agent, SessionStore } from '@episodic/core';",
+      'declare const agent: Agent;',
+      'declare const store: SessionStore;',
+    ].join('\n');
+    const folder = new URL('test-output/', root);
+    await mkdir(folder, { recursive: true });
+    const file = fileURLToPath(new URL(`readme-ui-stream-${randomBytes(4).toString('hex')}.ts`, folder));
+    written.push(file);
+    await writeFile(file, `${given}\n${block ?? ''}`);
+    const program = ts.createProgram([file], {
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      strict: true,
+      skipLibCheck: true,
+      types: ['node'],
+      noEmit: true,
+    });
+    const errors = ts
+      .getPreEmitDiagnostics(program)
+      .map((d) => `${d.file ? `line ${d.file.getLineAndCharacterOfPosition(d.start ?? 0).line - 2}: ` : ''}${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
+    expect(errors).toEqual([]);
+  }, 60_000);
 });

@@ -17,6 +17,22 @@ describe('Agent', () => {
     expect(() => new Agent({ model: bare })).toThrow(/needs a positive budget/);
   });
 
+  it('warns once, naming both numbers, on a budget above the context window, and keeps the budget', async () => {
+    const model = scriptedModel({ steps: [{ text: 'ok' }], profile: { contextWindow: 128_000, maxOutputTokens: 16_384 } });
+    const agent = new Agent({ model, budget: 10_000_000 });
+    expect(agent.budget).toBe(10_000_000);
+    expect(agent.warnings).toHaveLength(1);
+    expect(agent.warnings[0]).toMatch(/budget 10,000,000 is above the context window .*\(128,000 tokens\).*at most 111,616/);
+    const session = await agent.session();
+    expect(session.warnings).toEqual(agent.warnings);
+    const events: AgentEvent[] = [];
+    await session.send('hi', { onEvent: (event) => events.push(event) });
+    const warnings = events.filter((event) => event.type === 'warning');
+    expect(warnings).toMatchObject([{ code: 'budget-above-context-window', message: agent.warnings[0] }]);
+    expect(new Agent({ model, budget: 128_000 }).warnings).toEqual([]);
+    expect(new Agent({ model }).warnings).toEqual([]);
+  });
+
   it('rejects two tools with one name', () => {
     const spec: ToolSpec = { name: 'same', description: 'd', inputSchema: {} };
     const tool = { spec, execute: async () => ({ content: '' }) };

@@ -161,12 +161,34 @@ function mergeNative(
   return profile || agent ? { ...profile, ...agent } : undefined;
 }
 
+/**
+ * The warning for a `budget` above the model's context window. The budget is kept as
+ * given (the packer packs up to it, as it always has); the warning says that calls
+ * past the window will be refused and what budget fits.
+ */
+function budgetWarnings(budget: number | undefined, model: ModelAdapter, maxOutputTokens: number | undefined): string[] {
+  const window = model.profile?.contextWindow;
+  if (budget === undefined || window === undefined || budget <= window) return [];
+  const fits = window - (maxOutputTokens ?? 0);
+  const n = (value: number) => value.toLocaleString('en-US');
+  return [
+    `budget ${n(budget)} is above the context window of ${model.model.provider}/${model.model.id} (${n(window)} tokens): ` +
+      `the packer packs up to the budget, and a call past the window will be refused; pass at most ${n(fits)} ` +
+      `(the window minus max output) or leave budget unset.`,
+  ];
+}
+
 /** An agent definition; cheap to keep, and shared by all its sessions. */
 export class Agent {
   readonly model: ModelAdapter;
   /** The packer's counter; its calibration is shared by every session of this agent. */
   readonly tokenizer: TokenCounter;
   readonly budget: number;
+  /**
+   * Warnings about the options as given (code `budget-above-context-window`); every
+   * session of this agent also has them in `session.warnings` and emits them at its first run.
+   */
+  readonly warnings: readonly string[];
   /** The context policy in force (see {@link AgentOptions.context}). */
   readonly context: ContextPolicy;
   private readonly settings: LoopSettings;
@@ -187,6 +209,7 @@ export class Agent {
     this.context = policy;
     this.model = options.model;
     this.budget = budget;
+    this.warnings = budgetWarnings(options.budget, options.model, maxOutputTokens);
     this.tokenizer =
       options.tokenizer ??
       createTokenCounter({ calibration: new Calibration({ initial: profile?.tokenizerFactor ?? 1 }) });
@@ -262,6 +285,10 @@ export class Agent {
       persistReasoning: options.persistReasoning ?? this.options.persistReasoning ?? 'always',
       history: options.history,
     });
+    for (const message of this.warnings) {
+      opened.warnings.push(message);
+      opened.notices.push({ type: 'warning', step: 0, code: 'budget-above-context-window', message });
+    }
     const approvals = new SessionApprovals(store, id, settings.tools, opened.approvals);
     await approvals.refresh(opened.messages);
     return createSession(settings, store, id, opened, approvals);

@@ -16,6 +16,7 @@ import {
   SecretRedactor,
 } from '@episodic/core';
 import { stripForeignReasoning } from '@episodic/core/internal';
+import { unlistedModelWarning } from '../profiles/unlisted-model.js';
 
 /** A warning `stream()` yields before any model output; `code` is set on warnings meant to be matched. */
 export interface AdapterWarning {
@@ -58,7 +59,8 @@ export interface AdapterParts<Prepared extends PreparedRequest<unknown>, Raw, Pr
 
 /**
  * The adapter object every factory returns: `prepare` as given, and `stream`, which
- * prepares the request, yields its warnings, opens the SDK stream, maps its events
+ * prepares the request, yields its warnings (on the first call also the one for a
+ * model id that only prefix-matches its profile, see {@link unlistedModelWarning}), opens the SDK stream, maps its events
  * and turns whatever the SDK throws into a typed error, with the API key redacted
  * (a provider may echo it in an error message).
  */
@@ -66,6 +68,8 @@ export function createProviderAdapter<Prepared extends PreparedRequest<unknown>,
   parts: AdapterParts<Prepared, Raw, Profile>,
 ): ProviderAdapter<Prepared['body'], Profile> & { prepare(request: ModelRequest): Prepared } {
   const { model, profile, prepare, open, map, mapError, secretValues } = parts;
+  // Once per adapter: the id does not change between calls, and a warning on every call is noise.
+  let unlisted = unlistedModelWarning(model, profile);
   return {
     model,
     profile,
@@ -73,6 +77,8 @@ export function createProviderAdapter<Prepared extends PreparedRequest<unknown>,
     secretValues,
     async* stream(request, { signal } = {}) {
       const prepared = prepare(request);
+      if (unlisted) yield { type: 'warning', ...unlisted };
+      unlisted = undefined;
       for (const warning of prepared.warnings) yield { type: 'warning', ...warning };
       if (request.nativeContext && !parts.nativeContext) {
         const message = `${model.provider}: this API has no native context management; nativeContext not sent (the packer manages the context).`;
