@@ -3,14 +3,19 @@
  * MCP SDK's own server classes over Streamable HTTP): one whose `tools/list` pages
  * never end, one listing a tool whose schema is nested 2,000 deep. Listing must
  * settle with a typed `mcp_list_failed`, not run forever or throw a bare RangeError.
+ * And a stdio server whose tool answers with 12 MB, past the SDK's 10 MiB read buffer:
+ * that call is a clear error result, and the next call on the same tools works.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { Agent, type AgentTool, type ToolMessage } from '@episodic/core';
+import { scriptedModel, type ScriptToolCall } from '@episodic/core/testing';
 import { connectMcpServer, McpServerError } from '@episodic/tools';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 
 type Lister = (cursor: string | undefined) => { tools: unknown[]; nextCursor?: string };
@@ -23,8 +28,8 @@ afterEach(async () => {
   }
 });
 
-/** A hostile server: its tools/list answers with `list`. */
-async function hostile(list: Lister): Promise<string> {
+/** A hostile server: its tools/list answers with `list`, its tools/call with `call`. */
+async function hostile(list: Lister, call: () => unknown = () => ({ content: [] })): Promise<string> {
   const sessions = new Map<string, StreamableHTTPServerTransport>();
   const http = createServer(async (request, response) => {
     const id = request.headers['mcp-session-id'];
@@ -36,6 +41,7 @@ async function hostile(list: Lister): Promise<string> {
       });
       const server = new Server({ name: 'hostile', version: '1.0.0' }, { capabilities: { tools: {} } });
       server.setRequestHandler(ListToolsRequestSchema, (request) => list(request.params?.cursor) as never);
+      server.setRequestHandler(CallToolRequestSchema, () => call() as never);
       await server.connect(created);
       transport = created;
     }
@@ -45,6 +51,16 @@ async function hostile(list: Lister): Promise<string> {
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   return `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
 }
+
+/** Runs one episode in which the model calls `calls` (in one step); returns the tool results. */
+async function callThroughAgent(tools: readonly AgentTool[], calls: ScriptToolCall[]): Promise<ToolMessage[]> {
+  const model = scriptedModel({ steps: [{ toolCalls: calls }, { text: 'done' }] });
+  const session = await new Agent({ model, tools, budget: 50_000 }).session();
+  await session.send('go');
+  return session.messages.filter((message): message is ToolMessage => message.role === 'tool');
+}
+
+const hugeResultServer = fileURLToPath(new URL('./mcp-huge-result-server.mjs', import.meta.url));
 
 const tool = (name: string, inputSchema: object = { type: 'object' }) => ({ name, description: name, inputSchema });
 
@@ -89,4 +105,46 @@ describe('MCP client limits against a hostile server', () => {
       await mcp.close();
     }
   });
+
+  it('turns a 12 MB result (past the stdio read buffer) into an error result, and the next call works', async () => {
+    let starts = 0;
+    const mcp = await connectMcpServer({
+      command: process.execPath,
+      args: [hugeResultServer],
+      maxResultChars: 1_000,
+      onStderr: (text) => void (starts += text.split('started').length - 1),
+    });
+    try {
+      const tools = await mcp.tools();
+      const [huge] = await callThroughAgent(tools, [{ name: 'dump', args: { bytes: 12_000_000 } }]);
+      expect(huge).toMatchObject({
+        isError: true,
+        content: expect.stringMatching(/tool "dump" of MCP server "huge-results".*larger than 10,485,760 bytes/),
+      });
+      // The same tool objects, on the same connection object, still work afterwards.
+      const [small] = await callThroughAgent(tools, [{ name: 'dump', args: { bytes: 500 } }]);
+      expect(small).toMatchObject({ isError: false, content: 'x'.repeat(500) });
+      expect(mcp.isClosed).toBe(false);
+      expect(starts).toBe(2);
+      await expect(mcp.tools()).resolves.toHaveLength(1);
+    } finally {
+      await mcp.close();
+    }
+  }, 60_000);
+
+  it('caps a 12 MB result over Streamable HTTP (no line limit there) at maxResultChars', async () => {
+    const url = await hostile(
+      () => ({ tools: [tool('dump')] }),
+      () => ({ content: [{ type: 'text', text: 'y'.repeat(12_000_000) }] }),
+    );
+    const mcp = await connectMcpServer({ url, maxResultChars: 1_000 });
+    try {
+      const [result] = await callThroughAgent(await mcp.tools(), [{ name: 'dump', args: {} }]);
+      expect(result!.isError).toBe(false);
+      expect(result!.content.length).toBeLessThan(1_200);
+      expect(result!.content).toMatch(/^y+[^y]+y+$/);
+    } finally {
+      await mcp.close();
+    }
+  }, 60_000);
 });

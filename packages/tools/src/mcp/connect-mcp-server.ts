@@ -17,6 +17,7 @@
  */
 import type { AgentTool } from '@episodic/core';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { McpServerError } from './mcp-errors.js';
@@ -74,6 +75,8 @@ const DEFAULT_MAX_LIST_PAGES = 100;
 const DEFAULT_MAX_TOOLS = 1_000;
 const STDERR_TAIL = 4_000;
 const CLIENT_INFO = { name: 'episodic', version: '0.1.0' };
+/** What the stdio transport throws when one message outgrows its read buffer (it then closes itself). */
+const READ_BUFFER_OVERFLOW = /ReadBuffer exceeded maximum size of (\d+) bytes/;
 
 /** An open connection to one MCP server. */
 export class McpConnection {
@@ -87,23 +90,22 @@ export class McpConnection {
   private listing: Promise<AgentTool[]> | undefined;
   private readonly listeners = new Set<() => void>();
   private closed = false;
+  /** Clients whose transport closed itself over a message larger than its read buffer, with that limit. */
+  private readonly overflows = new WeakMap<Client, number>();
+  private reopening: Promise<void> | undefined;
+  /** Why opening the connection again failed, when it did (the connection is then closed). */
+  private reopenFailure: string | undefined;
 
   /** @internal Use {@link connectMcpServer}. */
   constructor(
-    private readonly client: Client,
+    private client: Client,
     name: string,
     private readonly options: McpConnectOptions,
-    listChanged: typeof ToolListChangedNotificationSchema,
+    private readonly listChanged: typeof ToolListChangedNotificationSchema,
+    private readonly reopen: () => Promise<Client>,
   ) {
     this.name = name;
-    client.onclose = () => {
-      this.closed = true;
-    };
-    client.setNotificationHandler(listChanged, () => {
-      this.cached = undefined;
-      this.changes += 1;
-      for (const listener of this.listeners) listener();
-    });
+    this.attach(client);
   }
 
   /** True once `close()` ran or the server went away. */
@@ -143,7 +145,80 @@ export class McpConnection {
     await this.client.close();
   }
 
+  /**
+   * @internal Calls a tool for the agent tools of this connection. A result larger than the stdio
+   * transport reads in one message makes the SDK close the transport; the connection
+   * is then opened again (once per loss) and the call fails with `mcp_result_too_large`,
+   * so only that call is lost, not every later one.
+   */
+  async callTool(remoteName: string, input: Record<string, unknown>, options: RequestOptions): ReturnType<Client['callTool']> {
+    const client = await this.ready();
+    try {
+      return await client.callTool({ name: remoteName, arguments: input }, undefined, options);
+    } catch (error) {
+      const limit = this.overflows.get(client);
+      if (limit === undefined) throw error;
+      const then = (await this.recover(client))
+        ? 'The connection was opened again; ask for less (a narrower query, a range or a page).'
+        : `Connecting again failed, so the server cannot be used: ${this.reopenFailure}`;
+      throw new McpServerError(
+        'mcp_result_too_large',
+        `The result of tool "${remoteName}" of MCP server "${this.name}" was larger than ${limit.toLocaleString('en-US')} ` +
+          `bytes, the most its stdio transport reads in one message, so it was dropped before maxResultChars could ` +
+          `shorten it. ${then}`,
+        { cause: error },
+      );
+    }
+  }
+
+  /** The client to use: waits for a reconnection under way, and starts one if the last client was lost. */
+  private async ready(): Promise<Client> {
+    if (this.reopening) await this.reopening;
+    if (this.overflows.has(this.client)) await this.recover(this.client);
+    if (this.closed) throw this.closedError();
+    return this.client;
+  }
+
+  /** Opens a new client in place of `lost` (once, however many calls lost it); true when that worked. */
+  private async recover(lost: Client): Promise<boolean> {
+    if (this.client === lost && !this.closed) {
+      this.reopening ??= this.reopen().then(
+        async (client) => {
+          this.reopening = undefined;
+          if (this.closed) return void (await client.close());
+          this.client = client;
+          this.attach(client);
+        },
+        (error: unknown) => {
+          this.reopening = undefined;
+          this.reopenFailure = error instanceof Error ? error.message : String(error);
+          this.closed = true;
+        },
+      );
+      await lost.close().catch(() => {});
+    }
+    if (this.reopening) await this.reopening;
+    return !this.closed;
+  }
+
+  private attach(client: Client): void {
+    client.onerror = (error) => {
+      const overflow = READ_BUFFER_OVERFLOW.exec(error.message);
+      if (overflow) this.overflows.set(client, Number(overflow[1]));
+    };
+    // A transport that closed itself over an oversized message is reopened by the next call, not given up.
+    client.onclose = () => {
+      if (client === this.client && !this.overflows.has(client)) this.closed = true;
+    };
+    client.setNotificationHandler(this.listChanged, () => {
+      this.cached = undefined;
+      this.changes += 1;
+      for (const listener of this.listeners) listener();
+    });
+  }
+
   private async list(): Promise<AgentTool[]> {
+    const client = await this.ready();
     const changes = this.changes;
     const listed = [];
     const maxPages = this.options.maxListPages ?? DEFAULT_MAX_LIST_PAGES;
@@ -154,14 +229,18 @@ export class McpConnection {
       do {
         // A server whose cursor never ends would list forever (and fill the heap).
         if (pages === maxPages) throw new Error(`it sent more than ${maxPages} pages (maxListPages); its nextCursor never ended`);
-        const page = await this.client.listTools(cursor === undefined ? {} : { cursor });
+        const page = await client.listTools(cursor === undefined ? {} : { cursor });
         pages += 1;
         listed.push(...page.tools);
         if (listed.length > maxTools) throw new Error(`it listed more than ${maxTools} tools (maxTools)`);
         cursor = page.nextCursor;
       } while (cursor !== undefined);
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
+      const limit = this.overflows.get(client);
+      const reason =
+        limit === undefined
+          ? error instanceof Error ? error.message : String(error)
+          : `a page was larger than ${limit.toLocaleString('en-US')} bytes, the most its stdio transport reads in one message`;
       throw new McpServerError('mcp_list_failed', `MCP server "${this.name}" did not list its tools: ${reason}`, {
         cause: error,
       });
@@ -173,7 +252,7 @@ export class McpConnection {
       maxResultChars: this.options.maxResultChars ?? DEFAULT_MAX_RESULT_CHARS,
       isClosed: () => this.closed,
     };
-    const tools = specs.map((listedTool) => mcpAgentTool(this.client, listedTool, settings));
+    const tools = specs.map((listedTool) => mcpAgentTool(this, listedTool, settings));
     this.schemaWarnings.splice(0, this.schemaWarnings.length, ...geminiWarnings(specs));
     if (changes === this.changes) this.cached = tools;
     return tools;
@@ -194,18 +273,11 @@ export class McpConnection {
  */
 export async function connectMcpServer(options: McpServerOptions): Promise<McpConnection> {
   const sdk = await loadSdk();
-  const stderr = { tail: '' };
-  const transport = createTransport(sdk, options, stderr);
-  const client = new sdk.Client(CLIENT_INFO, { capabilities: {} });
   const where = describeServer(options);
-  try {
-    await client.connect(transport, { timeout: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS });
-  } catch (error) {
-    await client.close().catch(() => {});
-    throw connectError(where, error, stderr.tail);
-  }
+  const open = () => openClient(sdk, options, where);
+  const client = await open();
   const name = options.name ?? client.getServerVersion()?.name ?? where;
-  const connection = new McpConnection(client, name, options, sdk.ToolListChangedNotificationSchema);
+  const connection = new McpConnection(client, name, options, sdk.ToolListChangedNotificationSchema, open);
   if (options.signal) {
     if (options.signal.aborted) await connection.close();
     else options.signal.addEventListener('abort', () => void connection.close(), { once: true });
@@ -214,6 +286,20 @@ export async function connectMcpServer(options: McpServerOptions): Promise<McpCo
 }
 
 type Sdk = Awaited<ReturnType<typeof loadSdk>>;
+
+/** Starts or reaches the server and completes the handshake (also used to reconnect). */
+async function openClient(sdk: Sdk, options: McpServerOptions, where: string): Promise<Client> {
+  const stderr = { tail: '' };
+  const transport = createTransport(sdk, options, stderr);
+  const client = new sdk.Client(CLIENT_INFO, { capabilities: {} });
+  try {
+    await client.connect(transport, { timeout: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS });
+  } catch (error) {
+    await client.close().catch(() => {});
+    throw connectError(where, error, stderr.tail);
+  }
+  return client;
+}
 
 async function loadSdk() {
   const [{ Client }, { StdioClientTransport }, { StreamableHTTPClientTransport }, { ToolListChangedNotificationSchema }] =

@@ -15,7 +15,9 @@ export type McpServerErrorCode =
   /** Two of the server's tools have the same provider-safe name. */
   | 'mcp_tool_name_clash'
   /** The connection was closed before the request. */
-  | 'mcp_closed';
+  | 'mcp_closed'
+  /** A tool's result was larger than the transport reads in one message (the connection is reopened). */
+  | 'mcp_result_too_large';
 
 /** An MCP server could not be used; the message names the server and what to check. */
 export class McpServerError extends EpisodicError {

@@ -10,8 +10,10 @@
  */
 import type { AgentTool, ToolContext, ToolOutput } from '@episodic/core';
 import { shortenText } from '@episodic/core/internal';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { restoreNormalizedArguments } from '@episodic/providers/internal';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import { McpServerError } from './mcp-errors.js';
 import { type McpContentBlock, toolResultText } from './mcp-content.js';
 import type { McpToolSpec } from './mcp-tool-spec.js';
 
@@ -30,8 +32,16 @@ export interface McpCallSettings {
   isClosed: () => boolean;
 }
 
+/** What a `tools/call` answers (also the legacy `toolResult` form). */
+export type McpCallResult = Awaited<ReturnType<Client['callTool']>>;
+
+/** What calls the server's tools: the connection, which reopens itself after a transport overflow. */
+export interface McpToolCaller {
+  callTool(remoteName: string, input: Record<string, unknown>, options: RequestOptions): Promise<McpCallResult>;
+}
+
 /** Builds the agent tool for one listed MCP tool. */
-export function mcpAgentTool(client: Client, listed: McpToolSpec, settings: McpCallSettings): AgentTool {
+export function mcpAgentTool(connection: McpToolCaller, listed: McpToolSpec, settings: McpCallSettings): AgentTool {
   const { spec, remoteName } = listed;
   return {
     spec,
@@ -41,15 +51,15 @@ export function mcpAgentTool(client: Client, listed: McpToolSpec, settings: McpC
         throw new Error(`the connection to MCP server "${settings.server}" is closed; the tool cannot run.`);
       }
       const input = restoreNormalizedArguments(spec.inputSchema, args ?? {});
-      let result: Awaited<ReturnType<Client['callTool']>>;
+      let result: McpCallResult;
       try {
-        result = await client.callTool(
-          { name: remoteName, arguments: input as Record<string, unknown> },
-          undefined,
-          { signal: context.signal, timeout: settings.timeoutMs ?? MAX_TIMER_MS },
-        );
+        result = await connection.callTool(remoteName, input as Record<string, unknown>, {
+          signal: context.signal,
+          timeout: settings.timeoutMs ?? MAX_TIMER_MS,
+        });
       } catch (error) {
-        if (context.signal.aborted) throw error;
+        // A typed error already names the server and the tool.
+        if (context.signal.aborted || error instanceof McpServerError) throw error;
         const message = error instanceof Error ? error.message : String(error);
         throw new Error(`MCP server "${settings.server}" answered with an error: ${message}`, { cause: error });
       }
