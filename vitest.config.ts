@@ -3,6 +3,32 @@ import { defineConfig } from 'vitest/config';
 
 const source = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
+/** Every test file; `npm test` (plain `vitest run`) runs all three projects below. */
+const allTests = ['packages/*/src/**/*.test.ts', 'test/**/*.test.ts', 'examples/*/src/**/*.test.ts'];
+
+/** Tests that open a page in Chromium. */
+const browserTests = [
+  'test/budget-report-browser.test.ts',
+  'test/web-chat-browser.test.ts',
+  'test/hardening/web-chat-attacks.test.ts',
+  'test/bundles/**/*.test.ts',
+];
+
+/** Tests that need PostgreSQL (a server or PGlite), pack the packages, or run crashes and disk faults. */
+const integrationTests = [
+  'test/session-stores/**/*.test.ts',
+  'test/approvals/**/*.test.ts',
+  'test/crash/**/*.test.ts',
+  'test/packaging/**/*.test.ts',
+  'test/hardening/postgres-faults.test.ts',
+  'test/hardening/disk-faults.test.ts',
+  'packages/dbos/src/**/*.test.ts',
+  'packages/cli/src/store-source.test.ts',
+  'packages/cli/src/commands/replay-cache.test.ts',
+  'examples/worker-pool/src/fault-run.test.ts',
+  'examples/worker-pool/src/pool-backend.dbos.test.ts',
+];
+
 // Tests run against the TypeScript sources; plain Node uses the built `dist`.
 export default defineConfig({
   resolve: {
@@ -21,8 +47,13 @@ export default defineConfig({
     ],
   },
   test: {
-    include: ['packages/*/src/**/*.test.ts', 'test/**/*.test.ts', 'examples/*/src/**/*.test.ts'],
     testTimeout: 30_000,
     pool: 'forks',
+    // The projects split the files, each exactly once: the unit set is everything else.
+    projects: [
+      { extends: true, test: { name: 'unit', include: allTests, exclude: [...integrationTests, ...browserTests] } },
+      { extends: true, test: { name: 'integration', include: integrationTests } },
+      { extends: true, test: { name: 'browser', include: browserTests } },
+    ],
   },
 });

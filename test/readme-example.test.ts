@@ -39,6 +39,11 @@ describe('README examples', () => {
     return log.mock.calls;
   }
 
+  it('"A first agent" streams the tool result and the answer', async () => {
+    expect((await exampleOf('A first agent')).trimEnd().split('\n').length).toBeLessThan(25);
+    expect(await run('A first agent')).toEqual([['tool:', 'Lisbon: 14°C, light rain'], ['answer:', 'Yes: light rain in Lisbon.']]);
+  });
+
   it('is under 20 lines and runs as written', async () => {
     expect((await exampleOf('Build an agent')).trimEnd().split('\n').length).toBeLessThan(20);
     const logged = await run('Build an agent');

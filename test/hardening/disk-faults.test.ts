@@ -6,16 +6,17 @@
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Agent, type AgentTool, StoreWriteError, type ToolMessage } from '@episodic/core';
 import { FileSessionStore, readTranscript } from '@episodic/core/node';
 import { scriptedModel } from '@episodic/core/testing';
+import { build } from 'esbuild';
 import { afterEach, describe, expect, it } from 'vitest';
 
-const builtCore = fileURLToPath(new URL('../../packages/core/dist/node.js', import.meta.url));
+const builtNodeEntry = fileURLToPath(new URL('../../packages/core/dist/node.js', import.meta.url));
 const mounted: string[] = [];
 
 /** A fresh tmpfs of `size` at a new temporary directory. */
@@ -39,6 +40,40 @@ afterEach(async () => {
     await rm(directory, { recursive: true, force: true });
   }
 });
+
+/**
+ * The built file store bundled into one file in a world-readable temporary folder:
+ * `nobody` may not be able to read the clone (a `git clone` into a 0700 home), so the
+ * child must not import from it.
+ */
+async function bundleForNobody(): Promise<string> {
+  const folder = await mkdtemp(join(tmpdir(), 'episodic-nobody-'));
+  await chmod(folder, 0o755);
+  const file = join(folder, 'file-session-store.mjs');
+  await build({
+    stdin: { contents: `export { FileSessionStore } from ${JSON.stringify(builtNodeEntry)};`, loader: 'js', resolveDir: dirname(builtNodeEntry) },
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    outfile: file,
+    logLevel: 'silent',
+  });
+  await chmod(file, 0o644);
+  const readable = spawnSync(process.execPath, ['-e', `require('node:fs').accessSync(${JSON.stringify(file)}, 4)`], {
+    uid: 65534,
+    gid: 65534,
+    cwd: '/',
+  });
+  if (readable.status !== 0) {
+    await rm(folder, { recursive: true, force: true });
+    const reason = /^\w*Error.*$/m.exec(readable.stderr.toString())?.[0] ?? `exit ${readable.status}`;
+    throw new Error(
+      `nobody (uid 65534) cannot read ${file} (${reason}): the EACCES test needs ` +
+        `a temporary directory (${tmpdir()}) that other users can read; set TMPDIR to one`,
+    );
+  }
+  return file;
+}
 
 /** A tool whose result is `bytes` long, so a batch of them crosses the free space. */
 function bulkyTool(bytes: number): AgentTool {
@@ -107,13 +142,14 @@ describe('file store under real disk faults', () => {
   });
 
   it('a directory the process may not write gives StoreWriteError (EACCES)', async () => {
-    expect(existsSync(builtCore), 'the child imports the built @episodic/core: run `npx tsc -b`').toBe(true);
+    expect(existsSync(builtNodeEntry), 'the child imports the built @episodic/core/node: run `npx tsc -b`').toBe(true);
+    const childStore = await bundleForNobody();
     const directory = await smallDisk('1m');
     const store = new FileSessionStore({ directory });
     await store.append('s', [{ role: 'user', content: 'hello' }]);
     // Root ignores permission bits: the writer runs as nobody, over a directory and file owned by root (0755, 0644).
     const script =
-      `const { FileSessionStore } = await import(${JSON.stringify(builtCore)});` +
+      `const { FileSessionStore } = await import(${JSON.stringify(childStore)});` +
       `const store = new FileSessionStore({ directory: ${JSON.stringify(directory)} });` +
       "const error = await store.append('s', [{ role: 'user', content: 'more' }]).then(() => undefined, (caught) => caught);" +
       'console.log(JSON.stringify({ name: error?.name, errno: error?.errno, message: error?.message }));';
@@ -123,6 +159,7 @@ describe('file store under real disk faults', () => {
       encoding: 'utf8',
       cwd: tmpdir(),
     });
+    await rm(dirname(childStore), { recursive: true, force: true });
     expect(child.stderr).toBe('');
     const reported = JSON.parse(child.stdout) as { name: string; errno: string; message: string };
     expect(reported).toMatchObject({ name: 'StoreWriteError', errno: 'EACCES' });

@@ -12,12 +12,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installApp, packageFolders, packAll, type PackedPackage, repoRoot, runCommand } from './packed-app.js';
 
-/** The README's offline agent example: its first ts block that builds an Agent on the scripted model. */
+/** The README's offline agent example: the ts block of "## Build an agent", which builds an Agent on the scripted model. */
 async function readmeAgentExample(): Promise<string> {
   const readme = await readFile(join(repoRoot, 'README.md'), 'utf8');
-  const blocks = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1] ?? '');
-  const example = blocks.find((block) => block.includes('new Agent(') && block.includes('scriptedModel'));
-  if (!example) throw new Error('README.md has no ts block with `new Agent(` on `scriptedModel`');
+  const section = readme.split('\n## Build an agent\n')[1]?.split(/\n## /)[0] ?? '';
+  const example = /```ts\n([\s\S]*?)```/.exec(section)?.[1];
+  if (!example?.includes('new Agent(') || !example.includes('scriptedModel')) {
+    throw new Error('README.md has no "## Build an agent" ts block with `new Agent(` on `scriptedModel`');
+  }
   return example;
 }
 
