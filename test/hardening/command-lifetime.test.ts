@@ -5,7 +5,7 @@
  * stays in control when the application handles the signal itself.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -14,12 +14,27 @@ import { afterEach, describe, expect, it } from 'vitest';
 const child = fileURLToPath(new URL('./command-child.mjs', import.meta.url));
 const builtTools = fileURLToPath(new URL('../../packages/tools/dist/index.js', import.meta.url));
 
-/** Pids of running `sleep <seconds>` processes (the odd duration marks this test's command). */
+/**
+ * Pids of running `sleep <seconds>` processes (the odd duration marks this test's command).
+ * A killed command whose parent died waits as a zombie until the machine's init reaps it,
+ * which in a container may be never: a zombie has been killed, so it is not counted.
+ */
 function sleepers(seconds: string): number[] {
   try {
-    return execFileSync('pgrep', ['-f', `^sleep ${seconds}$`], { encoding: 'utf8' }).trim().split('\n').map(Number);
+    const pids = execFileSync('pgrep', ['-f', `^sleep ${seconds}$`], { encoding: 'utf8' }).trim().split('\n').map(Number);
+    return pids.filter((pid) => !isZombie(pid));
   } catch {
     return [];
+  }
+}
+
+/** Whether a process has exited and waits to be reaped (state Z in /proc/<pid>/stat); gone counts as not running either. */
+function isZombie(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
+  } catch {
+    return true;
   }
 }
 
