@@ -1,3 +1,4 @@
+import type { ModelStreamEvent } from '@episodic/core';
 import { describe, expect, it } from 'vitest';
 import { createProviderAdapter } from '../shared/provider-adapter.js';
 import { resolveProfile } from './index.js';
@@ -56,8 +57,13 @@ describe('unlistedModelWarning', () => {
       profile: resolveProfile('openai', model.id),
       prepare: () => ({ body: {}, warnings: [] }),
       open: async () => undefined,
-      map: async function* () {
-        yield { type: 'finish', reason: 'stop', usage: { inputTokens: 1, outputTokens: 1 } } as const;
+      map: async function* (): AsyncGenerator<ModelStreamEvent> {
+        yield {
+          type: 'finish',
+          message: { role: 'assistant', content: [{ type: 'text', text: 'hi' }] },
+          usage: { inputTokens: 1, cachedInputTokens: 0, cacheWriteTokens: 0, outputTokens: 1, reasoningTokens: 0 },
+          stopReason: 'stop',
+        };
       },
       mapError: (error) => error as Error,
       secretValues: () => [],
