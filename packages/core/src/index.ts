@@ -152,6 +152,7 @@ export { SessionBusyError } from './errors/session-errors.js';
 export type { AgentTool, ApprovalContext, NeedsApproval, ToolContext, ToolOutput } from './loop/tool.js';
 export { ToolInputError } from './errors/tool-input-error.js';
 export type { SchemaIssue } from './support/schema-issue.js';
+export type { SchemaOutput, StandardJSONSchemaV1, StandardSchemaV1 } from './support/standard-schema.js';
 
 // loop: people in the loop (tool approvals), structured answers, agents as tools.
 export { autoApprove, autoReject } from './loop/approvals.js';

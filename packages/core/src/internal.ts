@@ -29,11 +29,13 @@ export type { RestoreResult } from './reasoning/replay-cache/replay-restore.js';
 export { stripForeignReasoning } from './reasoning/handoff/foreign-reasoning.js';
 export type { ForeignReasoningWarning } from './reasoning/handoff/foreign-reasoning.js';
 
-// tools: building tools from zod schemas (@episodic/tools' defineTool and its schema
+// tools: building tools from Standard Schemas (@episodic/tools' defineTool and its schema
 // normalisers build on the same conversion, issue wording and name rule as agent.asTool).
 export { isJsonObject, toolInputSchema, typeNames } from './support/json-schema.js';
 export type { JsonSchema } from './support/json-schema.js';
 export { describeIssues } from './support/schema-issue.js';
+export { assertStandardSchema, isStandardSchema, validateWith } from './support/standard-schema.js';
+export type { SchemaOutput, StandardSchemaV1 } from './support/standard-schema.js';
 export { assertToolName } from './loop/tool.js';
 // tools: McpToolServer asks the same approval question as the agent loop.
 export { approvalRequest } from './loop/approvals.js';

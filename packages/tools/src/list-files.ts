@@ -4,7 +4,7 @@
  * entries a large result), skipping `node_modules` and `.git` by default.
  */
 import { stat } from 'node:fs/promises';
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import { type DefinedTool, defineTool } from './define-tool.js';
 import { resolveInsideRoot } from './root-path.js';
 import { ToolUsageError } from './tool-errors.js';

@@ -5,7 +5,7 @@
  */
 import { constants, createReadStream } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import { type DefinedTool, defineTool } from './define-tool.js';
 import { PathEscapeError, resolveInsideRoot } from './root-path.js';
 import { refuseSecretFile, type SecretFilesOption } from './secret-files.js';

@@ -13,7 +13,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { stat } from 'node:fs/promises';
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import { type DefinedTool, defineTool } from './define-tool.js';
 import { HeadTailBuffer } from './head-tail-buffer.js';
 import { killGroupOnExit } from './process-groups.js';

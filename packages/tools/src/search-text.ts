@@ -8,7 +8,7 @@
  */
 import { constants } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import { BoundedRegex } from './bounded-regex.js';
 import { type DefinedTool, defineTool } from './define-tool.js';
 import { resolveInsideRoot, toRelative } from './root-path.js';

@@ -11,10 +11,11 @@
  * approvals surface among the caller's (see {@link ToolOutput.pendingApprovals});
  * decisions come back down through the tool context; abort goes down with the signal.
  */
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import { hashText } from '../support/fingerprint.js';
 import { toolInputSchema } from '../support/json-schema.js';
 import { describeIssues } from '../support/schema-issue.js';
+import { type StandardSchemaV1, validateWith } from '../support/standard-schema.js';
 import type { AssistantMessage, Message, SubSessionReference, UserMessage } from '../message/message.js';
 import { assistantText } from '../message/message.js';
 import { MemorySessionStore } from '../store/memory-session-store.js';
@@ -33,15 +34,15 @@ export const DEFAULT_AGENT_TOOL_INPUT = z.object({
 });
 
 /** Options of `agent.asTool()`. */
-export interface AgentToolOptions<Input extends z.ZodType = typeof DEFAULT_AGENT_TOOL_INPUT> {
+export interface AgentToolOptions<Input extends StandardSchemaV1 = typeof DEFAULT_AGENT_TOOL_INPUT> {
   /** The tool's name (letters, digits, `_` and `-`). */
   name: string;
   /** What the agent does and when to call it: the calling model reads this. */
   description: string;
-  /** The zod object schema of the call's arguments. Default `{ task: string }`. */
+  /** The object schema of the call's arguments (any Standard Schema library). Default `{ task: string }`. */
   input?: Input;
   /** The sub-agent's user message for validated input. Default: the `task` field, else the input as JSON. */
-  prompt?: (input: z.output<Input>) => SessionInput;
+  prompt?: (input: StandardSchemaV1.InferOutput<Input>) => SessionInput;
   /**
    * `per-call` (default): every call gets a fresh sub-session. `shared`: one
    * sub-session per calling session and tool, each call a new episode of it (the
@@ -68,9 +69,9 @@ export interface SubAgent {
 }
 
 /** Builds the tool; see the module comment. */
-export function agentTool<Input extends z.ZodType>(sub: SubAgent, options: AgentToolOptions<Input>): AgentTool {
+export function agentTool<Input extends StandardSchemaV1>(sub: SubAgent, options: AgentToolOptions<Input>): AgentTool {
   assertToolName(options.name);
-  const input = (options.input ?? DEFAULT_AGENT_TOOL_INPUT) as z.ZodType;
+  const input: StandardSchemaV1 = options.input ?? DEFAULT_AGENT_TOOL_INPUT;
   const inputSchema = toolInputSchema(input);
   const store = options.store ?? sub.store ?? new MemorySessionStore();
   const queue = new SessionQueue();
@@ -82,8 +83,8 @@ export function agentTool<Input extends z.ZodType>(sub: SubAgent, options: Agent
     timeoutMs: options.timeoutMs ?? Infinity,
     ...(options.needsApproval === undefined ? {} : { needsApproval: options.needsApproval }),
     async execute(args, context) {
-      const parsed = await input.safeParseAsync(args ?? {});
-      if (!parsed.success) throw new ToolInputError(options.name, describeIssues(parsed.error.issues, args));
+      const parsed = await validateWith(input, args ?? {});
+      if (!parsed.success) throw new ToolInputError(options.name, describeIssues(parsed.issues, args));
       const id = idFor(context);
       const prompt = options.prompt ?? defaultPrompt;
       return queue.run(id, async () => {
@@ -93,7 +94,7 @@ export function agentTool<Input extends z.ZodType>(sub: SubAgent, options: Agent
           ...(options.onEvent ? { onEvent: options.onEvent } : {}),
           ...(sub.approvalPolicy || !context.approvalPolicy ? {} : { approvalPolicy: context.approvalPolicy }),
         };
-        const result = await runForCall(session, context, () => prompt(parsed.data as z.output<Input>), run);
+        const result = await runForCall(session, context, () => prompt(parsed.data as StandardSchemaV1.InferOutput<Input>), run);
         return outputOf(session, id, result);
       });
     },

@@ -5,7 +5,7 @@
 import { Calibration } from '../tokens/calibration.js';
 import { InvalidArgumentError } from '../errors/input-errors.js';
 import { MemorySessionStore } from '../store/memory-session-store.js';
-import type { z } from 'zod';
+import type { StandardSchemaV1 } from '../support/standard-schema.js';
 import { type AgentToolOptions, agentTool, type DEFAULT_AGENT_TOOL_INPUT } from './agent-tool.js';
 import type { ApprovalPolicy } from '../loop/approvals.js';
 import type { Message } from '../message/message.js';
@@ -255,7 +255,7 @@ export class Agent {
    * sub-session's id and usage are kept on the result (and count in the caller's
    * totals); its approvals and the caller's abort propagate. See {@link AgentToolOptions}.
    */
-  asTool<Input extends z.ZodType = typeof DEFAULT_AGENT_TOOL_INPUT>(options: AgentToolOptions<Input>): AgentTool {
+  asTool<Input extends StandardSchemaV1 = typeof DEFAULT_AGENT_TOOL_INPUT>(options: AgentToolOptions<Input>): AgentTool {
     return agentTool({ agent: this, approvalPolicy: this.options.approvalPolicy, store: this.store }, options);
   }
 

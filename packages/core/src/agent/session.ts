@@ -11,7 +11,7 @@ import type { Message, UserMessage, UserPart } from '../message/message.js';
 import type { PackState } from '../packing/pack-types.js';
 import type { ReasoningAtRest } from '../store/reasoning-at-rest.js';
 import { type SessionReasoningSummary, summarizeReasoning } from '../reasoning/stats/reasoning-report.js';
-import type { z } from 'zod';
+import type { StandardSchemaV1 } from '../support/standard-schema.js';
 import type { EpisodeResult } from '../loop/episode-result.js';
 import type { LoopSettings } from '../loop/loop-types.js';
 import { pendingStep, runEpisode } from '../loop/run-loop.js';
@@ -28,10 +28,10 @@ import { type UsageTotals, usageTotalsOf } from '../model/usage-totals.js';
 export type SessionInput = string | UserPart[] | UserMessage;
 
 /** The checked answer type of a run given `output` (undefined without one). */
-export type OutputOf<Schema> = Schema extends z.ZodType ? z.output<Schema> : undefined;
+export type OutputOf<Schema> = Schema extends StandardSchemaV1 ? StandardSchemaV1.InferOutput<Schema> : undefined;
 
 /** Options of one run: {@link Session.send}, {@link Session.resume} and their streams. */
-export interface RunOptions<Schema extends z.ZodType | undefined = undefined> {
+export interface RunOptions<Schema extends StandardSchemaV1 | undefined = undefined> {
   /** Aborts the run; the transcript stays consistent (see {@link RunAbortedError}). */
   signal?: AbortSignal;
   /** Receives every event as it happens. */
@@ -39,7 +39,7 @@ export interface RunOptions<Schema extends z.ZodType | undefined = undefined> {
   /** This run's approval policy, instead of the agent's (see {@link AgentOptions.approvalPolicy}). */
   approvalPolicy?: ApprovalPolicy;
   /**
-   * A zod object schema the final answer must match: `result.output` is the checked,
+   * An object schema (zod, valibot, arktype or any Standard Schema library) the final answer must match: `result.output` is the checked,
    * typed answer. Asked for natively where the model's profile says the wire API has
    * structured output (`structuredOutput: 'native'`), else through a `final_answer`
    * tool; a failed check is fed back up to `outputRetries` times, then the run rejects
@@ -196,7 +196,7 @@ export class Session {
    * {@link SessionBusyError}, and a store changed by another writer since this
    * session was opened rejects with a {@link SessionConflictError} (open it again).
    */
-  send<Schema extends z.ZodType | undefined = undefined>(
+  send<Schema extends StandardSchemaV1 | undefined = undefined>(
     input: SessionInput,
     options: RunOptions<Schema> = {},
   ): Promise<EpisodeResult<OutputOf<Schema>>> {
@@ -208,7 +208,7 @@ export class Session {
   }
 
   /** Continues an interrupted episode (pending tool calls first). Returns at once when nothing is pending. */
-  resume<Schema extends z.ZodType | undefined = undefined>(
+  resume<Schema extends StandardSchemaV1 | undefined = undefined>(
     options: RunOptions<Schema> = {},
   ): Promise<EpisodeResult<OutputOf<Schema>>> {
     if (this.state.messages.length === 0) {
@@ -223,17 +223,17 @@ export class Session {
    * errors raised before the episode starts (e.g. a busy session). Breaking out of
    * the loop does not stop the run: abort its signal for that.
    */
-  stream(input: SessionInput, options: RunOptions<z.ZodType | undefined> = {}): AsyncGenerator<AgentEvent> {
+  stream(input: SessionInput, options: RunOptions<StandardSchemaV1 | undefined> = {}): AsyncGenerator<AgentEvent> {
     return this.events(toUserMessage(input), options);
   }
 
   /** {@link Session.resume} as a stream of events (see {@link Session.stream}). */
-  resumeStream(options: RunOptions<z.ZodType | undefined> = {}): AsyncGenerator<AgentEvent> {
+  resumeStream(options: RunOptions<StandardSchemaV1 | undefined> = {}): AsyncGenerator<AgentEvent> {
     return this.events(undefined, options);
   }
 
   /** The agent's settings with this run's approval policy and structured answer. */
-  private settingsFor(options: RunOptions<z.ZodType | undefined>): LoopSettings {
+  private settingsFor(options: RunOptions<StandardSchemaV1 | undefined>): LoopSettings {
     const { approvalPolicy, output, durable } = options;
     const base = durable ? { ...this.settings, durable } : this.settings;
     const settings = approvalPolicy ? { ...base, approvalPolicy } : base;
@@ -242,7 +242,7 @@ export class Session {
 
   private async* events(
     input: UserMessage | undefined,
-    options: RunOptions<z.ZodType | undefined>,
+    options: RunOptions<StandardSchemaV1 | undefined>,
   ): AsyncGenerator<AgentEvent> {
     const queue: AgentEvent[] = [];
     let wake: (() => void) | undefined;
@@ -280,7 +280,7 @@ export class Session {
 
   private async run(
     input: UserMessage | undefined,
-    options: RunOptions<z.ZodType | undefined>,
+    options: RunOptions<StandardSchemaV1 | undefined>,
   ): Promise<EpisodeResult<unknown>> {
     if (this.running) throw new SessionBusyError(this.id);
     this.running = true;
@@ -307,7 +307,7 @@ export class Session {
   /** One episode under `lease`: every write carries it, every append the length it expects. */
   private async runLeased(
     input: UserMessage | undefined,
-    options: RunOptions<z.ZodType | undefined>,
+    options: RunOptions<StandardSchemaV1 | undefined>,
     lease: SessionLease,
   ): Promise<EpisodeResult<unknown>> {
     const { store, id, state, atRest, approvals } = this;

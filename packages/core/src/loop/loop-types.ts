@@ -15,7 +15,7 @@ import type { BackgroundSummarizer, SummarizerOptions } from './background-summa
 import type { StopCondition } from './stop-conditions.js';
 import type { AgentTool } from './tool.js';
 import type { JsonSchema } from '../support/json-schema.js';
-import type { z } from 'zod';
+import type { StandardSchemaV1 } from '../support/standard-schema.js';
 import type { DurableEpisode } from './durable/durable-episode.js';
 import type { DurableRun } from './durable/durable-runtime.js';
 
@@ -68,7 +68,7 @@ export type NextStep =
 
 /** What a run that asks for a structured answer needs. */
 export interface OutputSettings {
-  schema: z.ZodType;
+  schema: StandardSchemaV1;
   jsonSchema: JsonSchema;
   mode: 'native' | 'tool';
   retries: number;

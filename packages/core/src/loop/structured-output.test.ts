@@ -117,7 +117,7 @@ describe('structured final answers', () => {
   it('refuses schemas it cannot ask for, and a tool already named final_answer', async () => {
     const { agent } = agentWith([]);
     const session = await agent.session();
-    await expect(session.send('x', { output: z.array(z.string()) })).rejects.toThrow(/Output schema must be a z.object/);
+    await expect(session.send('x', { output: z.array(z.string()) })).rejects.toThrow(/Output schema must describe an object/);
     const clash = new Agent({ model: scriptedModel({ steps: [] }), tools: [{ ...readLog, spec: { ...readLog.spec, name: 'final_answer' } }] });
     await expect((await clash.session()).send('x', { output: Verdict })).rejects.toThrow(/tool named "final_answer"/);
     expect(session.messages).toEqual([]);

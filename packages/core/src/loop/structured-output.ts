@@ -1,5 +1,6 @@
 /**
- * Structured final answers: `send(input, { output: zodSchema })`. The model's answer
+ * Structured final answers: `send(input, { output: schema })`, with a schema of any
+ * Standard Schema library (zod, valibot, arktype, ...). The model's answer
  * is checked against the schema, asked for in one of two ways (the profile's
  * `structuredOutput`):
  * - `native`: the request carries the schema as an {@link OutputFormat}; the adapter
@@ -11,7 +12,7 @@
  * message that does not start a new episode) up to `retries` times; then the run
  * fails with a {@link StructuredOutputError}.
  */
-import type { z } from 'zod';
+import { type StandardSchemaV1, validateWith } from '../support/standard-schema.js';
 import { StructuredOutputError } from '../errors/structured-output-error.js';
 import type { AssistantMessage, Message, ToolMessage, UserMessage } from '../message/message.js';
 import { assistantText, toolCallsOf, toolResultText } from '../message/message.js';
@@ -35,7 +36,7 @@ export const DEFAULT_OUTPUT_RETRIES = 2;
 /** The run's settings for `schema`: the format for the adapter, or the `final_answer` tool. */
 export function withOutput(
   settings: LoopSettings,
-  schema: z.ZodType,
+  schema: StandardSchemaV1,
   options: { mode?: 'native' | 'tool' | undefined; retries?: number | undefined },
 ): LoopSettings {
   const jsonSchema = toolInputSchema(schema, 'Output schema');
@@ -80,9 +81,9 @@ function finalAnswerTool(output: OutputSettings): AgentTool {
 
 type Checked = { ok: true; value: unknown } | { ok: false; issues: SchemaIssue[] };
 
-async function check(schema: z.ZodType, value: unknown): Promise<Checked> {
-  const parsed = await schema.safeParseAsync(value);
-  return parsed.success ? { ok: true, value: parsed.data } : { ok: false, issues: describeIssues(parsed.error.issues, value) };
+async function check(schema: StandardSchemaV1, value: unknown): Promise<Checked> {
+  const parsed = await validateWith(schema, value);
+  return parsed.success ? { ok: true, value: parsed.data } : { ok: false, issues: describeIssues(parsed.issues, value) };
 }
 
 /** The JSON of an answer given as text (a code fence around it is tolerated). */

@@ -5,7 +5,7 @@
  * Each schema has the name of its interface in `message.ts`; the check at the bottom
  * fails to compile when the two stop describing the same data.
  */
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import type { Agree, Proven } from '../support/schema-agreement.js';
 import type * as Types from './message.js';
 

@@ -3,7 +3,7 @@
  * which a session store keeps beside the transcript. Validated on load; unknown
  * fields are dropped (the state is the packer's own, and rebuilt when missing).
  */
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import type { PersistedFormat } from '../support/persisted-format.js';
 import type { Agree, Proven } from '../support/schema-agreement.js';
 import type * as Types from './pack-types.js';

@@ -9,7 +9,7 @@
  * decision for good and the record forgets it. So a crash at any point loses
  * nothing: a call without a stored decision is asked about again, never run unasked.
  */
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import { type PersistedFormat, parsePersistedJson } from '../support/persisted-format.js';
 
 /** A person's decision on one tool call. */

@@ -3,7 +3,7 @@
  * reasoning kept beside the transcript. Validated on load; the reasoning parts are
  * checked like transcript parts, so their opaque data and unknown fields survive.
  */
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import { ReasoningPart } from '../message/transcript-schema.js';
 import type { PersistedFormat } from '../support/persisted-format.js';
 import type { Agree, Proven } from '../support/schema-agreement.js';

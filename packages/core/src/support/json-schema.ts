@@ -1,13 +1,19 @@
 /**
- * Turns a zod object schema into the JSON Schema a model sees: a tool's input (in
- * its `ToolSpec`) or a structured final answer. Uses zod v4's own converter
- * (`z.toJSONSchema`). In core because agents build tools (`agent.asTool`) and
- * output schemas themselves; `@episodic/tools` re-exports it as `toolInputSchema`.
+ * Turns an object schema into the JSON Schema a model sees: a tool's input (in its
+ * `ToolSpec`) or a structured final answer. Each library's own converter does the
+ * work: zod 4's `z.toJSONSchema`, the Standard JSON Schema converter a library
+ * exposes (arktype; valibot through `toStandardJsonSchema` of
+ * `@valibot/to-json-schema`), and `zod-to-json-schema` for zod 3, which has none.
+ * In core because agents build tools (`agent.asTool`) and output schemas
+ * themselves; `@episodic/tools` re-exports it as `toolInputSchema`.
  *
  * @see https://zod.dev/json-schema
+ * @see https://standardschema.dev/json-schema
  */
-import { z } from 'zod';
+import { z } from 'zod/v4';
+import { zodToJsonSchema } from 'zod-to-json-schema';
 import { InvalidArgumentError } from '../errors/input-errors.js';
+import { assertStandardSchema, type StandardJSONSchemaV1, type StandardSchemaV1 } from './standard-schema.js';
 
 /** A JSON Schema node. */
 export type JsonSchema = Record<string, unknown>;
@@ -26,23 +32,30 @@ export function typeNames(node: JsonSchema): string[] {
 }
 
 /**
- * The JSON Schema (draft 2020-12) of what the model must send for `schema`.
+ * The JSON Schema (draft 2020-12 where the library can write it) of what the model
+ * must send for `schema`, a Standard Schema of zod 3.25+ or 4, arktype, valibot
+ * (wrapped by `toStandardJsonSchema`) or any library that implements Standard JSON
+ * Schema.
  *
  * It describes the schema's *input* side: a field with a default is optional, and
  * transforms do not matter. Recursive schemas come out as `$ref` into `$defs`.
- * Three things zod adds that only cost tokens are removed: the `$schema` line, the
- * safe-integer bounds of `z.int()`, and the long regex zod writes next to each
- * string `format` (the format names the rule; zod still checks it on execution).
+ * Three things converters add that only cost tokens are removed: the `$schema`
+ * line, the safe-integer bounds of integers, and the long regex zod writes next to
+ * each string `format` (the format names the rule; the library still checks it).
  *
- * @throws {InvalidArgumentError} when the schema has no JSON Schema form (e.g. a
- * `z.date()` or a function) or does not describe an object, which every provider
- * requires at the root of tool parameters. `subject` names the schema in the message.
+ * @throws {InvalidArgumentError} when the value is not a Standard Schema, when its
+ * library offers no JSON Schema conversion, when the schema has no JSON Schema form
+ * (e.g. a date or a function), or when it does not describe an object, which every
+ * provider requires at the root of tool parameters. `subject` names the schema in
+ * the message.
  */
-export function toolInputSchema(schema: z.ZodType, subject = 'Tool input schema'): JsonSchema {
+export function toolInputSchema(schema: StandardSchemaV1 | z.ZodType, subject = 'Tool input schema'): JsonSchema {
+  assertStandardSchema(schema, subject);
   let converted: JsonSchema;
   try {
-    converted = z.toJSONSchema(schema, { io: 'input', target: 'draft-2020-12', unrepresentable: 'throw' });
+    converted = convert(schema, subject);
   } catch (error) {
+    if (error instanceof InvalidArgumentError) throw error;
     const reason = error instanceof Error ? error.message : String(error);
     throw new InvalidArgumentError(
       `${subject} has no JSON Schema form (${reason}). Use JSON types only: strings, numbers, booleans, arrays, objects.`,
@@ -52,10 +65,48 @@ export function toolInputSchema(schema: z.ZodType, subject = 'Tool input schema'
   const cleaned = clean(rest);
   if (!typeNames(cleaned).includes('object')) {
     throw new InvalidArgumentError(
-      `${subject} must be a z.object(...): providers require an object at the root of tool parameters and structured answers.`,
+      `${subject} must describe an object (e.g. z.object(...)): providers require an object at the root of tool parameters and structured answers.`,
     );
   }
   return cleaned;
+}
+
+function convert(schema: StandardSchemaV1, subject: string): JsonSchema {
+  // zod 4 (also through zod 3.25's `zod/v4`): its own converter, strict about what
+  // it cannot represent.
+  if ('_zod' in schema) {
+    return z.toJSONSchema(schema as z.ZodType, { io: 'input', target: 'draft-2020-12', unrepresentable: 'throw' });
+  }
+  const props = schema['~standard'] as Partial<StandardJSONSchemaV1.Props>;
+  if (props.jsonSchema && typeof props.jsonSchema.input === 'function') return standardJsonSchema(props.jsonSchema);
+  // zod 3 implements Standard Schema but converts to nothing itself.
+  if (props.vendor === 'zod' && '_def' in schema) {
+    return zodToJsonSchema(schema as never, {
+      target: 'jsonSchema2019-09',
+      $refStrategy: 'root',
+      definitionPath: '$defs',
+      pipeStrategy: 'input',
+      effectStrategy: 'input',
+    }) as JsonSchema;
+  }
+  const hint =
+    props.vendor === 'valibot'
+      ? ' Wrap a valibot schema with toStandardJsonSchema() from @valibot/to-json-schema.'
+      : ' Use a library that implements Standard JSON Schema (https://standardschema.dev/json-schema).';
+  throw new InvalidArgumentError(`${subject} (${String(props.vendor)}) offers no JSON Schema conversion.${hint}`);
+}
+
+function standardJsonSchema(converter: StandardJSONSchemaV1.Converter): JsonSchema {
+  try {
+    return converter.input({ target: 'draft-2020-12' });
+  } catch (error) {
+    // A library may write only older drafts; the keywords providers read are the same.
+    try {
+      return converter.input({ target: 'draft-07' });
+    } catch {
+      throw error;
+    }
+  }
 }
 
 // Keywords holding a map of subschemas, and keywords holding data (copied as they are).

@@ -4,7 +4,7 @@
  * problem becomes a {@link PersistedFormatError} that names the file (and line) and
  * the field and says what to do. Nothing is cast: what comes back passed the schema.
  */
-import type { z } from 'zod';
+import type { z } from 'zod/v4';
 import { type PersistedFormatCode, PersistedFormatError, type PersistedFormatLocation } from '../errors/input-errors.js';
 import { describeSchemaIssue } from './schema-issue.js';
 

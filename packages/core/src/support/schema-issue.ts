@@ -4,10 +4,13 @@
  *   (`content[2].type`) and what is wrong with it (`must be one of text, reasoning,
  *   tool-call`). Shared by every persisted format, so their errors read alike;
  * - the model, for a tool's input or a structured answer that does not fit: one
- *   short line per bad field (`edits[2].line: expected number, got string`).
+ *   short line per bad field (`edits[2].line: expected number, got string`). These
+ *   come from any Standard Schema library: zod's issues get the wording below, the
+ *   others' keep their library's message.
  */
-import type { z } from 'zod';
+import type { z } from 'zod/v4';
 import type { SchemaIssue } from '../errors/tool-input-error.js';
+import { issuePath, type StandardIssue } from './standard-schema.js';
 
 export type { SchemaIssue } from '../errors/tool-input-error.js';
 
@@ -72,9 +75,17 @@ function describeIssue(issue: z.core.$ZodIssue, path: readonly PropertyKey[], ro
   }
 }
 
-/** Short, model-readable descriptions of zod issues, one per bad field. */
-export function describeIssues(issues: readonly z.core.$ZodIssue[], input: unknown): SchemaIssue[] {
-  return issues.map((issue) => ({ path: formatPath(issue.path), message: issueForModel(issue, input) }));
+/** Short, model-readable descriptions of a schema's issues (any Standard Schema library), one per bad field. */
+export function describeIssues(issues: readonly (z.core.$ZodIssue | StandardIssue)[], input: unknown): SchemaIssue[] {
+  return issues.map((issue) => {
+    const path = issuePath(issue);
+    return { path: formatPath(path), message: isZodIssue(issue) ? issueForModel(issue, input) : issue.message };
+  });
+}
+
+// zod (3 and 4) issues carry a `code`; other libraries' have their own fields.
+function isZodIssue(issue: z.core.$ZodIssue | StandardIssue): issue is z.core.$ZodIssue {
+  return typeof issue.code === 'string' && Array.isArray(issue.path);
 }
 
 function issueForModel(issue: z.core.$ZodIssue, input: unknown): string {

@@ -4,7 +4,7 @@
  * and is refused. Validated on load; the reasoning parts are checked like transcript
  * parts, so their opaque data and unknown fields survive.
  */
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import { ReasoningPart } from '../../message/transcript-schema.js';
 import { type PersistedFormat, parsePersisted } from '../../support/persisted-format.js';
 import type { Agree, Proven } from '../../support/schema-agreement.js';
