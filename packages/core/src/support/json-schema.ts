@@ -75,7 +75,14 @@ function convert(schema: StandardSchemaV1, subject: string): JsonSchema {
   // zod 4 (also through zod 3.25's `zod/v4`): its own converter, strict about what
   // it cannot represent.
   if ('_zod' in schema) {
-    return z.toJSONSchema(schema as z.ZodType, { io: 'input', target: 'draft-2020-12', unrepresentable: 'throw' });
+    return z.toJSONSchema(schema as z.ZodType, {
+      io: 'input',
+      target: 'draft-2020-12',
+      unrepresentable: 'throw',
+      // Descriptions live in the registry of the zod copy that made the schema (zod
+      // 3.25's bundled v4 keeps its own), which each schema's `meta()` reads.
+      metadata: { get: (node: { meta?: () => unknown }) => node.meta?.() } as never,
+    });
   }
   const props = schema['~standard'] as Partial<StandardJSONSchemaV1.Props>;
   if (props.jsonSchema && typeof props.jsonSchema.input === 'function') return standardJsonSchema(props.jsonSchema);
