@@ -41,6 +41,7 @@ describe('packed packages in a fresh application', () => {
   let tarballs: string;
   let packed: PackedPackage[];
   let app: string;
+  let zod3App: string | undefined;
 
   beforeAll(async () => {
     tarballs = await mkdtemp(join(tmpdir(), 'episodic-tarballs-'));
@@ -49,7 +50,7 @@ describe('packed packages in a fresh application', () => {
   }, 150_000);
 
   afterAll(async () => {
-    for (const folder of [tarballs, app]) if (folder) await rm(folder, { recursive: true, force: true });
+    for (const folder of [tarballs, app, zod3App]) if (folder) await rm(folder, { recursive: true, force: true });
   });
 
   it('packs every package with its build, README and LICENSE, and no tests or build info', () => {
@@ -79,13 +80,27 @@ describe('packed packages in a fresh application', () => {
   });
 
   it('type-checks the README agent example under strict + nodenext and runs it', { timeout: 180_000 }, async () => {
-    await writeFile(join(app, 'agent.ts'), await readmeAgentExample());
-    await writeFile(join(app, 'tsconfig.json'), JSON.stringify(appTsconfig, null, 2));
-    const tsc = join(repoRoot, 'node_modules/typescript/bin/tsc');
-    await runCommand(process.execPath, [tsc, '-p', app], app).catch((error: { stdout?: string }) => {
-      throw new Error(`tsc failed in the packed app:\n${error.stdout ?? String(error)}`);
-    });
-    const stdout = await runCommand(process.execPath, [join(app, 'dist/agent.js')], app);
-    expect(stdout).toMatch(/^2 \+ 3 = 5 \d+\n$/);
+    expect(await checkAndRunReadmeAgent(app)).toMatch(/^2 \+ 3 = 5 \d+\n$/);
+  });
+
+  // zod is a peer: an application on zod 3 gets its tools checked and converted by
+  // its own zod (before, this failed with TS2740 and "Cannot read properties of
+  // undefined (reading 'def')").
+  it('runs the same example in an application on zod 3', { timeout: 180_000 }, async () => {
+    zod3App = await installApp(packed, tarballs, { zod: '^3.25.76', '@types/node': '^20.19.0' });
+    const zodVersion = JSON.parse(await readFile(join(zod3App, 'node_modules/zod/package.json'), 'utf8')) as { version: string };
+    expect(zodVersion.version).toMatch(/^3\./);
+    expect(await checkAndRunReadmeAgent(zod3App)).toMatch(/^2 \+ 3 = 5 \d+\n$/);
   });
 });
+
+/** Type-checks the README's agent example in `folder` under the app tsconfig, runs it, and returns what it printed. */
+async function checkAndRunReadmeAgent(folder: string): Promise<string> {
+  await writeFile(join(folder, 'agent.ts'), await readmeAgentExample());
+  await writeFile(join(folder, 'tsconfig.json'), JSON.stringify(appTsconfig, null, 2));
+  const tsc = join(repoRoot, 'node_modules/typescript/bin/tsc');
+  await runCommand(process.execPath, [tsc, '-p', folder], folder).catch((error: { stdout?: string }) => {
+    throw new Error(`tsc failed in the packed app:\n${error.stdout ?? String(error)}`);
+  });
+  return runCommand(process.execPath, [join(folder, 'dist/agent.js')], folder);
+}
