@@ -27,6 +27,7 @@ const integrationTests = [
   'packages/cli/src/commands/replay-cache.test.ts',
   'examples/worker-pool/src/fault-run.test.ts',
   'examples/worker-pool/src/pool-backend.dbos.test.ts',
+  'test/examples/basics-postgres.test.ts',
 ];
 
 // Tests run against the TypeScript sources; plain Node uses the built `dist`.
