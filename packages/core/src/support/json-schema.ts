@@ -11,7 +11,7 @@
  * @see https://standardschema.dev/json-schema
  */
 import { z } from 'zod/v4';
-import { zodToJsonSchema } from 'zod-to-json-schema';
+import { zod3ToJsonSchema } from '#zod3-json-schema';
 import { InvalidArgumentError } from '../errors/input-errors.js';
 import { assertStandardSchema, type StandardJSONSchemaV1, type StandardSchemaV1 } from './standard-schema.js';
 
@@ -88,13 +88,13 @@ function convert(schema: StandardSchemaV1, subject: string): JsonSchema {
   if (props.jsonSchema && typeof props.jsonSchema.input === 'function') return standardJsonSchema(props.jsonSchema);
   // zod 3 implements Standard Schema but converts to nothing itself.
   if (props.vendor === 'zod' && '_def' in schema) {
-    return zodToJsonSchema(schema as never, {
+    return zod3ToJsonSchema(schema, {
       target: 'jsonSchema2019-09',
       $refStrategy: 'root',
       definitionPath: '$defs',
       pipeStrategy: 'input',
       effectStrategy: 'input',
-    }) as JsonSchema;
+    });
   }
   const hint =
     props.vendor === 'valibot'
