@@ -7,20 +7,23 @@
  * then throws the same `APIError` the SDK would have thrown.
  */
 import { EventSourceParserStream } from 'eventsource-parser/stream';
-import OpenAI, { APIError } from 'openai';
+import type OpenAI from 'openai';
 import type { ChatCompletionChunk, ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
+import { type LazyOpenAIClient, loadOpenAISdk } from '../openai-shared/openai-sdk.js';
+
+type APIErrorClass = typeof OpenAI.APIError;
 
 /** Opens the stream: HTTP errors are thrown by the SDK as usual; the body is read here. */
 export async function openChatChunks(
-  client: OpenAI,
+  client: LazyOpenAIClient,
   body: ChatCompletionCreateParamsStreaming,
   signal: AbortSignal | undefined,
 ): Promise<AsyncIterable<ChatCompletionChunk>> {
-  const response = await client.chat.completions.create(body, { signal }).asResponse();
-  return chatChunks(response);
+  const response = await (await client.get()).chat.completions.create(body, { signal }).asResponse();
+  return chatChunks(response, (await loadOpenAISdk()).APIError);
 }
 
-async function* chatChunks(response: Response): AsyncGenerator<ChatCompletionChunk> {
+async function* chatChunks(response: Response, APIError: APIErrorClass): AsyncGenerator<ChatCompletionChunk> {
   if (!response.body) throw new APIError(undefined, undefined, 'the stream response has no body', response.headers);
   const events = response.body.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream());
   for await (const event of events) {

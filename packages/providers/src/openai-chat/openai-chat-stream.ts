@@ -18,7 +18,7 @@ import {
   type StreamSplitter,
   type Usage,
 } from '@episodic/core';
-import { APIError, APIUserAbortError } from 'openai';
+import { loadedOpenAISdk } from '../openai-shared/openai-sdk.js';
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import type { CompletionUsage } from 'openai/resources/completions';
 import { providerDataFor } from '../shared/provider-data.js';
@@ -216,8 +216,13 @@ export async function* mapOpenAIChatStream(
  */
 function errorAfterLengthWarning(error: unknown, state: ChatAccumulator, model: ModelRef): ModelStreamEvent | undefined {
   // An error chunk is an APIError with the chunk's error body and no HTTP status (aborts and dropped connections have no body).
+  const sdk = loadedOpenAISdk();
   const errorChunk =
-    error instanceof APIError && error.status === undefined && error.error !== undefined && !(error instanceof APIUserAbortError);
+    sdk !== undefined &&
+    error instanceof sdk.APIError &&
+    error.status === undefined &&
+    error.error !== undefined &&
+    !(error instanceof sdk.APIUserAbortError);
   if (state.finishReason !== 'length' || !errorChunk) return undefined;
   return {
     type: 'warning',

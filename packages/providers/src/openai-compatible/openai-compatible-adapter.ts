@@ -13,7 +13,8 @@ import {
   type ModelRequest,
 } from '@episodic/core';
 import { openAIJsonSchemaFormat } from '../openai-shared/openai-output-format.js';
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
+import { LazyOpenAIClient } from '../openai-shared/openai-sdk.js';
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import { convertToOpenAIChatMessages } from '../openai-chat/convert-to-openai-chat-messages.js';
 import { prepareOpenAIChatTools } from '../openai-chat/openai-chat-prepare-tools.js';
@@ -62,7 +63,7 @@ export interface OpenAICompatibleAdapterOptions extends OpenAICompatibleCallSett
   maxRetries?: number;
 }
 
-function createClient(options: OpenAICompatibleAdapterOptions, profile: CompatibleProfile): OpenAI {
+function createClient(options: OpenAICompatibleAdapterOptions, profile: CompatibleProfile): LazyOpenAIClient {
   const baseURL = options.baseURL ?? profile.baseURL;
   if (!baseURL) {
     throw new InvalidArgumentError(
@@ -76,7 +77,8 @@ function createClient(options: OpenAICompatibleAdapterOptions, profile: Compatib
     if (!(error instanceof MissingApiKeyError && profile.apiKeyOptional)) throw error;
     apiKey = NO_API_KEY;
   }
-  return new OpenAI({ apiKey, baseURL, maxRetries: options.maxRetries ?? 0, fetch: withWrappedErrorBodies() });
+  const maxRetries = options.maxRetries ?? 0;
+  return new LazyOpenAIClient((sdk) => new sdk.OpenAI({ apiKey, baseURL, maxRetries, fetch: withWrappedErrorBodies() }), apiKey);
 }
 
 const callSettingKeys = new Set(['reasoningEffort']);
@@ -89,7 +91,8 @@ export function createOpenAICompatibleAdapter(options: OpenAICompatibleAdapterOp
   const profile = resolveCompatibleProfile(options.provider, options.model, options.profile, options.families);
   const capabilities = resolveCompatibleCapabilities(profile);
   const model: ModelRef = { provider: options.provider, id: options.model };
-  const client = options.client ?? createClient(options, profile);
+  const given = options.client;
+  const client = given ? new LazyOpenAIClient(() => given, given.apiKey ?? undefined, given) : createClient(options, profile);
   const prepare = (request: ModelRequest) => prepareOpenAICompatibleRequest(request, model, capabilities, options);
   return createProviderAdapter({
     secretValues: () => apiKeysOf(client),

@@ -72,7 +72,7 @@ export function createOpenAIResponsesAdapter(options: OpenAIResponsesAdapterOpti
     model,
     profile,
     prepare,
-    open: ({ body }, signal) => client.responses.create(body, { signal }),
+    open: async ({ body }, signal) => (await client.get()).responses.create(body, { signal }),
     map: (events) => mapOpenAIResponsesStream(events, model),
     mapError: openAIStreamError('openai', mapOpenAIResponsesError),
   });

@@ -6,7 +6,7 @@
  * @see https://platform.openai.com/docs/guides/error-codes
  */
 import { ModelError } from '@episodic/core';
-import { APIConnectionError, APIError, APIUserAbortError } from 'openai';
+import { loadedOpenAISdk } from './openai-sdk.js';
 import {
   abortedError,
   classifyModelError,
@@ -37,10 +37,12 @@ function statusOfCode(code: unknown): number | undefined {
  */
 export function mapOpenAIError(error: unknown, provider: string): ModelError {
   if (error instanceof ModelError) return error;
-  if (error instanceof APIUserAbortError || (error instanceof Error && error.name === 'AbortError')) {
+  // The SDK is loaded once a request was made; before that nothing it throws can arrive.
+  const sdk = loadedOpenAISdk();
+  if ((sdk && error instanceof sdk.APIUserAbortError) || (error instanceof Error && error.name === 'AbortError')) {
     return abortedError(provider, error);
   }
-  if (error instanceof APIConnectionError) {
+  if (sdk && error instanceof sdk.APIConnectionError) {
     return new ModelError(
       'network',
       `${provider}: could not connect (${error.message}). Check the base URL and retry.`,
@@ -50,7 +52,7 @@ export function mapOpenAIError(error: unknown, provider: string): ModelError {
       },
     );
   }
-  if (error instanceof APIError) {
+  if (sdk && error instanceof sdk.APIError) {
     // The SDK prefixes the status ("400 ..."); the classification adds it back as "(HTTP 400)".
     const text = error.message.replace(/^\d{3}\s+/, '');
     // The error code is not part of the SDK's message; wording varies by server, the code does not.

@@ -2,10 +2,11 @@
  * The `openai` SDK client for OpenAI's own endpoints (Responses and Chat
  * Completions), and the error mapping their streams share.
  */
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import type { OpenAIProfile } from '../profiles/openai.js';
 import { abortedError } from '../shared/error-classification.js';
 import { resolveApiKey } from '../shared/missing-api-key-error.js';
+import { LazyOpenAIClient } from './openai-sdk.js';
 
 /** Client options both OpenAI adapters take. */
 export interface OpenAIClientOptions {
@@ -15,16 +16,17 @@ export interface OpenAIClientOptions {
   client?: OpenAI;
 }
 
-/** The given client, or a new one with the key from options or the profile's variable (SDK retries off by default: the loop retries). */
-export function openAIClient(options: OpenAIClientOptions, profile: OpenAIProfile): OpenAI {
-  return (
-    options.client ??
-    new OpenAI({
-      apiKey: resolveApiKey('openai', options.apiKey, [profile.apiKeyEnv]),
-      baseURL: options.baseURL ?? profile.baseURL,
-      maxRetries: options.maxRetries ?? 0,
-    })
-  );
+/**
+ * The given client, or one made on the first request with the key from options or
+ * the profile's variable (SDK retries off by default: the loop retries). A missing
+ * key is reported here, when the adapter is created.
+ */
+export function openAIClient(options: OpenAIClientOptions, profile: OpenAIProfile): LazyOpenAIClient {
+  if (options.client) return new LazyOpenAIClient(() => options.client as OpenAI, options.client.apiKey ?? undefined, options.client);
+  const apiKey = resolveApiKey('openai', options.apiKey, [profile.apiKeyEnv]);
+  const baseURL = options.baseURL ?? profile.baseURL;
+  const maxRetries = options.maxRetries ?? 0;
+  return new LazyOpenAIClient((sdk) => new sdk.OpenAI({ apiKey, baseURL, maxRetries }), apiKey);
 }
 
 /**
