@@ -76,6 +76,17 @@ export async function importMs(folder, specifiers, runs = 5, then = undefined) {
   return median(times);
 }
 
+/**
+ * One fresh process importing `specifiers`: wall-clock ms and CPU ms (user + system)
+ * of the imports. CPU time moves less than wall time when the machine is busy.
+ */
+export async function importSample(folder, specifiers) {
+  const imports = specifiers.map((name, index) => `const m${index} = await import(${JSON.stringify(name)});`).join(' ');
+  const script = `const t = performance.now(); const c = process.cpuUsage(); ${imports} const u = process.cpuUsage(c); console.log(performance.now() - t, (u.user + u.system) / 1000);`;
+  const [wall, cpu] = (await command(process.execPath, ['--input-type=module', '-e', script], folder)).trim().split(' ').map(Number);
+  return { wall, cpu };
+}
+
 /** The middle value. */
 export function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
