@@ -1,6 +1,6 @@
 /**
  * The importers and `episodic budget` on real recorded sessions (Claude Code, Codex
- * CLI, pi; public MIT-licensed repositories, listed with source, commit and license in
+ * CLI, pi, Gemini CLI, aider; public MIT-licensed repositories, listed with source, commit and license in
  * test/fixtures/sessions/). The files are not in this repository: they are read from
  * `$EPISODIC_SHARED_FIXTURES/sessions`, else from `../shared/fixtures/sessions` beside
  * the clone. Each must import, read back as a transcript, replay, and report; its
@@ -85,11 +85,20 @@ const facts: Record<string, (result: ImportResult) => void> = {
 const lossy: Record<string, string> = {
   'claude-code/pai-opus45-thinking-short.jsonl':
     "starts mid-session: its first line's parent is not in the file, and its first tool result answers a call made before",
+  'claude-code/brain-10119-glm45-broken-chain.jsonl':
+    'line 465 names a parent that is not in the file: the chain from the last line holds only its tail',
 };
 
 const minimumWithin: Record<string, number> = {
   'codex/moonmind-gpt5-codex-aborted-turn.jsonl': 0.9,
   'pi/openclaw-v3-five-compactions.jsonl': 0.25,
+  // Sub-agent lines on another model inline in the main file: one call of 52 is off.
+  'claude-code/brain-10115-inline-sidechains-two-models.jsonl': 0.95,
+  // That Gemini CLI version recorded no tool calls or results: calls after a tool ran hold less than was sent.
+  'gemini-cli/brain-gemini25pro-no-tool-calls.json': 0.75,
+  // aider logs neither the files added to the chat (sent with every call) nor what it strips from its answers
+  // before sending them back, and rounds its counts: only the first calls of each chat meet the log.
+  'aider/mozgoslav-aider0862-lmstudio-qwen.md': 0.2,
 };
 
 describe('real recorded sessions', () => {
@@ -113,9 +122,11 @@ describe('real recorded sessions', () => {
       const result = await importSession(entry.agent, file, Readable.from(['']), { lossy: lossy[entry.file] !== undefined });
       expect(result.dropped.filter((item) => item.lossy === true).length > 0).toBe(lossy[entry.file] !== undefined);
       // The import reconciles itself with the recorded usage: an incomplete file is flagged, the others are not.
-      expect(result.reconciliation?.incomplete.length ?? 0, 'calls the transcript cannot account for').toBe(
-        lossy[entry.file] === undefined ? 0 : result.reconciliation!.calls,
-      );
+      const incomplete = result.reconciliation?.incomplete.length ?? 0;
+      if (lossy[entry.file] === undefined) expect(incomplete, 'calls the transcript cannot account for').toBe(0);
+      else expect(incomplete, 'an incomplete file has calls its transcript cannot account for').toBeGreaterThan(0);
+      // Nothing with a role is dropped without saying so: every assistant line with usage is a call.
+      expect(result.reconciliation?.calls ?? 0).toBe(result.messages.filter((message) => message.role === 'assistant' && message.usage).length);
       expect(result.messages.length).toBeGreaterThan(0);
       const text = formatTranscript(result.messages);
       expect(await readTranscript(Readable.from([text]), { file: entry.file })).toHaveLength(result.messages.length);

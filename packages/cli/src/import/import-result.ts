@@ -6,7 +6,7 @@
 import { EpisodicError, type Message, type ToolSpec } from '@episodic/core';
 
 /** The recordings `episodic import --from` reads. */
-export const importSources = ['claude-code', 'codex', 'pi', 'openai-chat', 'anthropic-messages'] as const;
+export const importSources = ['claude-code', 'codex', 'pi', 'gemini-cli', 'aider', 'openai-chat', 'anthropic-messages'] as const;
 /** One of {@link importSources}. */
 export type ImportSource = (typeof importSources)[number];
 
