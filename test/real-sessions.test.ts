@@ -87,7 +87,10 @@ const lossy: Record<string, string> = {
     "starts mid-session: its first line's parent is not in the file, and its first tool result answers a call made before",
   'claude-code/brain-10119-glm45-broken-chain.jsonl':
     'line 465 names a parent that is not in the file: the chain from the last line holds only its tail',
+  'pi/openclaw-v3-202d06d4.jsonl': 'OpenClaw recorded the error result of a call it never recorded ("cron list", line 25)',
 };
+/** Lossy files whose recorded usage shows the missing history (the others lose a line, not the context). */
+const incompleteFiles = new Set(['claude-code/pai-opus45-thinking-short.jsonl', 'claude-code/brain-10119-glm45-broken-chain.jsonl']);
 
 const minimumWithin: Record<string, number> = {
   'codex/moonmind-gpt5-codex-aborted-turn.jsonl': 0.9,
@@ -123,10 +126,10 @@ describe('real recorded sessions', () => {
       expect(result.dropped.filter((item) => item.lossy === true).length > 0).toBe(lossy[entry.file] !== undefined);
       // The import reconciles itself with the recorded usage: an incomplete file is flagged, the others are not.
       const incomplete = result.reconciliation?.incomplete.length ?? 0;
-      if (lossy[entry.file] === undefined) expect(incomplete, 'calls the transcript cannot account for').toBe(0);
+      if (!incompleteFiles.has(entry.file)) expect(incomplete, 'calls the transcript cannot account for').toBe(0);
       else expect(incomplete, 'an incomplete file has calls its transcript cannot account for').toBeGreaterThan(0);
-      // Nothing with a role is dropped without saying so: every assistant line with usage is a call.
-      expect(result.reconciliation?.calls ?? 0).toBe(result.messages.filter((message) => message.role === 'assistant' && message.usage).length);
+      // Nothing with a role is dropped without an error: a drop of conversation content is marked lossy.
+      expect(result.dropped.every((item) => item.lossy === true || !/^messages of (role|type)/.test(item.what))).toBe(true);
       expect(result.messages.length).toBeGreaterThan(0);
       const text = formatTranscript(result.messages);
       expect(await readTranscript(Readable.from([text]), { file: entry.file })).toHaveLength(result.messages.length);
@@ -146,7 +149,7 @@ describe('real recorded sessions', () => {
         quality: 0.99,
         prefixLimit: limit,
       };
-      if (lossy[entry.file] !== undefined) {
+      if (incompleteFiles.has(entry.file)) {
         // The missing history is not passed off as a giant system prompt.
         expect(() => analyzeBudgets(input)).toThrow(ImplausiblePrefixError);
         return;
