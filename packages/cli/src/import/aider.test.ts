@@ -51,6 +51,7 @@ describe('importAider', () => {
     expect((result.messages[2] as UserMessage).content).toBe('why does it fail?');
     expect(result.messages[4]).toMatchObject({ injected: true, compaction: { keptMessages: 0 } });
     expect(result.agentVersion).toBe('0.86.2');
+    expect(result.pastReasoning).toBe('stripped');
     expect(result.dropped.map((item) => [item.what, item.count])).toEqual([
       ['aider status lines (> ...)', 3],
       ['answers to aider questions', 1],

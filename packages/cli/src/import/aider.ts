@@ -134,6 +134,8 @@ class AiderReader {
       file: this.file,
       messages: this.messages,
       prefixRecorded: false,
+      // Aider removes the reasoning tags from the history it sends back.
+      pastReasoning: 'stripped',
       ...(versions.length > 0 ? { agentVersion: versions.at(-1)! } : {}),
       dropped: this.drops.list(),
       notes: [
