@@ -88,9 +88,18 @@ const lossy: Record<string, string> = {
   'claude-code/brain-10119-glm45-broken-chain.jsonl':
     'line 465 names a parent that is not in the file: the chain from the last line holds only its tail',
   'pi/openclaw-v3-202d06d4.jsonl': 'OpenClaw recorded the error result of a call it never recorded ("cron list", line 25)',
+  'claude-code/entire-2112-slice-under-limit.jsonl': 'a checkpoint slice: line 18 names a parent that is not in the file',
+  'claude-code/entire-215-slice-incomplete.jsonl': 'a checkpoint slice: line 1 names a parent that is not in the file',
+  'claude-code/entire-217-slice-with-compaction.jsonl': 'a checkpoint slice: line 1 names a parent that is not in the file',
 };
 /** Lossy files whose recorded usage shows the missing history (the others lose a line, not the context). */
-const incompleteFiles = new Set(['claude-code/pai-opus45-thinking-short.jsonl', 'claude-code/brain-10119-glm45-broken-chain.jsonl']);
+const incompleteFiles = new Set([
+  'claude-code/pai-opus45-thinking-short.jsonl',
+  'claude-code/brain-10119-glm45-broken-chain.jsonl',
+  'claude-code/entire-215-slice-incomplete.jsonl',
+  // Only the 6 calls before its compaction are flagged: the summary replaces the missing history.
+  'claude-code/entire-217-slice-with-compaction.jsonl',
+]);
 
 const minimumWithin: Record<string, number> = {
   'codex/moonmind-gpt5-codex-aborted-turn.jsonl': 0.9,
