@@ -60,7 +60,7 @@ export function importGeminiCli(textOfFile: string, file: string): ImportResult 
   const models = new Set(messages.flatMap((message) => (message.role === 'assistant' && message.model ? [message.model.id] : [])));
   const notes = [
     `Gemini CLI chat ${chat.sessionId}; models: ${[...models].join(', ') || 'none recorded'}; lines in the list of dropped items are message numbers`,
-    'the system prompt, tool definitions and GEMINI.md context are not recorded in Gemini CLI chats',
+    'the system prompt, tool definitions and the project context files are not recorded in Gemini CLI chats',
   ];
   if (toolCalls === 0 && messages.some((message) => message.role === 'assistant')) {
     notes.push('no tool calls are recorded in this chat (older Gemini CLI versions kept only the text of each answer)');

@@ -21,8 +21,8 @@ type Importer = (text: string, file: string) => ImportResult;
 /** An importer of JSON Lines: the text is cut into its objects first. */
 const jsonLines =
   (read: (records: readonly RecordingLine[], file: string) => ImportResult): Importer =>
-  (text, file) =>
-    read(recordingLines(text, file), file);
+    (text, file) =>
+      read(recordingLines(text, file), file);
 
 const importers: Readonly<Record<ImportSource, Importer>> = {
   'claude-code': jsonLines(importClaudeCode),
