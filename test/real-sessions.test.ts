@@ -1,6 +1,6 @@
 /**
  * The importers and `episodic budget` on real recorded sessions (Claude Code, Codex
- * CLI, pi; public MIT-licensed repositories, listed with source, commit and license in
+ * CLI, pi, Gemini CLI, aider; public MIT-licensed repositories, listed with source, commit and license in
  * test/fixtures/sessions/). The files are not in this repository: they are read from
  * `$EPISODIC_SHARED_FIXTURES/sessions`, else from `../shared/fixtures/sessions` beside
  * the clone. Each must import, read back as a transcript, replay, and report; its
@@ -85,11 +85,32 @@ const facts: Record<string, (result: ImportResult) => void> = {
 const lossy: Record<string, string> = {
   'claude-code/pai-opus45-thinking-short.jsonl':
     "starts mid-session: its first line's parent is not in the file, and its first tool result answers a call made before",
+  'claude-code/brain-10119-glm45-broken-chain.jsonl':
+    'line 465 names a parent that is not in the file: the chain from the last line holds only its tail',
+  'pi/openclaw-v3-202d06d4.jsonl': 'OpenClaw recorded the error result of a call it never recorded ("cron list", line 25)',
+  'claude-code/entire-2112-slice-under-limit.jsonl': 'a checkpoint slice: line 18 names a parent that is not in the file',
+  'claude-code/entire-215-slice-incomplete.jsonl': 'a checkpoint slice: line 1 names a parent that is not in the file',
+  'claude-code/entire-217-slice-with-compaction.jsonl': 'a checkpoint slice: line 1 names a parent that is not in the file',
 };
+/** Lossy files whose recorded usage shows the missing history (the others lose a line, not the context). */
+const incompleteFiles = new Set([
+  'claude-code/pai-opus45-thinking-short.jsonl',
+  'claude-code/brain-10119-glm45-broken-chain.jsonl',
+  'claude-code/entire-215-slice-incomplete.jsonl',
+  // Only the 6 calls before its compaction are flagged: the summary replaces the missing history.
+  'claude-code/entire-217-slice-with-compaction.jsonl',
+]);
 
 const minimumWithin: Record<string, number> = {
   'codex/moonmind-gpt5-codex-aborted-turn.jsonl': 0.9,
   'pi/openclaw-v3-five-compactions.jsonl': 0.25,
+  // Sub-agent lines on another model inline in the main file: one call of 52 is off.
+  'claude-code/brain-10115-inline-sidechains-two-models.jsonl': 0.95,
+  // That Gemini CLI version recorded no tool calls or results: calls after a tool ran hold less than was sent.
+  'gemini-cli/brain-gemini25pro-no-tool-calls.json': 0.75,
+  // aider logs neither the files added to the chat (sent with every call) nor the summary it sends in place of
+  // older history once that passes its limit: the calls after either are off.
+  'aider/mozgoslav-aider0862-lmstudio-qwen.md': 0.5,
 };
 
 describe('real recorded sessions', () => {
@@ -113,16 +134,20 @@ describe('real recorded sessions', () => {
       const result = await importSession(entry.agent, file, Readable.from(['']), { lossy: lossy[entry.file] !== undefined });
       expect(result.dropped.filter((item) => item.lossy === true).length > 0).toBe(lossy[entry.file] !== undefined);
       // The import reconciles itself with the recorded usage: an incomplete file is flagged, the others are not.
-      expect(result.reconciliation?.incomplete.length ?? 0, 'calls the transcript cannot account for').toBe(
-        lossy[entry.file] === undefined ? 0 : result.reconciliation!.calls,
-      );
+      const incomplete = result.reconciliation?.incomplete.length ?? 0;
+      if (!incompleteFiles.has(entry.file)) expect(incomplete, 'calls the transcript cannot account for').toBe(0);
+      else expect(incomplete, 'an incomplete file has calls its transcript cannot account for').toBeGreaterThan(0);
+      // Nothing with a role is dropped without an error: a drop of conversation content is marked lossy.
+      expect(result.dropped.every((item) => item.lossy === true || !/^messages of (role|type)/.test(item.what))).toBe(true);
       expect(result.messages.length).toBeGreaterThan(0);
       const text = formatTranscript(result.messages);
       expect(await readTranscript(Readable.from([text]), { file: entry.file })).toHaveLength(result.messages.length);
       facts[entry.file]?.(result);
 
       const prices = await loadPrices(undefined);
-      const model = choosePricedModel(undefined, result.messages, prices, result.provider);
+      const priced = choosePricedModel(undefined, result.messages, prices, result.provider);
+      // An agent that leaves earlier reasoning out itself (aider) is billed without it, whatever the model.
+      const model = { ...priced, pastReasoning: result.pastReasoning ?? priced.pastReasoning };
       const limit = prefixLimit(entry.agent, result.agentVersion);
       const input = {
         source: entry.file,
@@ -135,7 +160,7 @@ describe('real recorded sessions', () => {
         quality: 0.99,
         prefixLimit: limit,
       };
-      if (lossy[entry.file] !== undefined) {
+      if (incompleteFiles.has(entry.file)) {
         // The missing history is not passed off as a giant system prompt.
         expect(() => analyzeBudgets(input)).toThrow(ImplausiblePrefixError);
         return;

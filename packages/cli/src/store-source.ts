@@ -27,8 +27,8 @@ export const storeOptions = {
 } as const;
 
 /** The help lines of {@link storeOptions}. */
-export const storeHelp = `  -f, --from SOURCE  Read another agent's recording: claude-code, codex, pi, openai-chat,
-                     anthropic-messages (as episodic import does)
+export const storeHelp = `  -f, --from SOURCE  Read another agent's recording: claude-code, codex, pi, gemini-cli,
+                     aider, openai-chat, anthropic-messages (as episodic import does)
       --lossy        With --from: read it even when conversation content is left out
       --store SPEC   Read the session from a store instead of a file: postgres://...,
                      pglite:DIR, or a file store directory (with --session)

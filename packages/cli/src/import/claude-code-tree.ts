@@ -51,9 +51,19 @@ export function conversationPath<T>(lines: readonly TreeLine<T>[], drops: DropLo
     node = parent === undefined ? undefined : byId.get(parent);
     if (parent !== undefined && !node) missingParent = parent;
   }
+  let cutOff = 0;
   for (const line of lines) {
     if (onPath.has(line) || !byId.has(line.uuid) || byId.get(line.uuid) !== line) continue;
-    reportOffPath(line, { sidechainFile, top, missingParent }, drops);
+    if (reportOffPath(line, { sidechainFile, top, missingParent }, drops)) cutOff += 1;
+  }
+  if (missingParent !== undefined && top && cutOff === 0) {
+    // Nothing of the file lies before the break: the session began before this file
+    // (a resumed session's new file, or a slice of one), and its history is elsewhere.
+    drops.dropContent(
+      'history from before the file',
+      `line ${top.line}, the first on the conversation path, names parent ${missingParent}, which is not in the file: the session began before this file`,
+      top.line,
+    );
   }
   for (const line of onPath) if (!line.entry) dropBookkeeping(line.type, line.line, drops);
   return [...onPath].reverse().flatMap((line) => (line.entry === undefined ? [] : [line.entry]));
@@ -70,19 +80,26 @@ interface PathEnd {
   missingParent: string | undefined;
 }
 
-function reportOffPath(line: TreeLine<unknown>, end: PathEnd, drops: DropLog): void {
-  if (!line.entry) return dropBookkeeping(line.type, line.line, drops);
+/** Reports a line off the path; true when it is conversation cut off by the broken chain. */
+function reportOffPath(line: TreeLine<unknown>, end: PathEnd, drops: DropLog): boolean {
+  if (!line.entry) {
+    dropBookkeeping(line.type, line.line, drops);
+    return false;
+  }
   if (line.isSidechain === true && !end.sidechainFile) {
     drops.drop('sub-agent lines (isSidechain)', "another conversation with its own context; the main one keeps the sub-agent's answer as a tool result", line.line);
-  } else if (end.missingParent !== undefined && end.top && line.line < end.top.line && line.content !== undefined) {
+    return false;
+  }
+  if (end.missingParent !== undefined && end.top && line.line < end.top.line && line.content !== undefined) {
     drops.dropContent(
       'conversation lines cut off by a broken parent chain',
       `line ${end.top.line} names parent ${end.missingParent}, which is not in the file, so the path from the last line stops there`,
       line.line,
     );
-  } else {
-    drops.drop('lines on a branch the session left', 'not on the path to the last line (a rewind or a retried request)', line.line);
+    return true;
   }
+  drops.drop('lines on a branch the session left', 'not on the path to the last line (a rewind or a retried request)', line.line);
+  return false;
 }
 
 /**

@@ -223,6 +223,22 @@ describe('importClaudeCode', () => {
     expect(lost?.why).toContain('line 3 names parent gone');
   });
 
+  it('marks a file that begins mid-session (its first line names a parent not in the file) as lost history', () => {
+    // Resumed sessions and checkpoint slices (Entire's full.jsonl) start this way: the
+    // earlier history is elsewhere, and the transcript alone is not the context.
+    const result = load(
+      lines(
+        { type: 'system', subtype: 'stop_hook_summary', uuid: 's1', parentUuid: 'earlier', timestamp: at() },
+        user('u2', 's1', 'Go on'),
+        assistant('a2', 'u2', 'msg_2', { type: 'text', text: 'Going on.' }),
+      ),
+    );
+    expect(result.messages).toHaveLength(2);
+    expect(result.dropped.filter((item) => item.lossy === true)).toEqual([
+      { what: 'history from before the file', why: expect.stringContaining('names parent earlier'), count: 1, lines: [1], lossy: true },
+    ]);
+  });
+
   it('keeps an assistant block of a type it does not know, whole, in place', () => {
     const future = { type: 'container_upload_result', id: 'cu_1', content: { file_id: 'f1' } };
     const result = load(

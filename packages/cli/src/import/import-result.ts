@@ -3,10 +3,10 @@
  * definitions when the recording holds them, and an account of everything left
  * out and why, so the user can trust what was kept.
  */
-import { EpisodicError, type Message, type ToolSpec } from '@episodic/core';
+import { EpisodicError, type Message, type PastReasoning, type ToolSpec } from '@episodic/core';
 
 /** The recordings `episodic import --from` reads. */
-export const importSources = ['claude-code', 'codex', 'pi', 'openai-chat', 'anthropic-messages'] as const;
+export const importSources = ['claude-code', 'codex', 'pi', 'gemini-cli', 'aider', 'openai-chat', 'anthropic-messages'] as const;
 /** One of {@link importSources}. */
 export type ImportSource = (typeof importSources)[number];
 
@@ -73,6 +73,11 @@ export interface ImportResult {
   agentVersion?: string;
   /** The provider the recording talked to, when it says so: for calls whose model it does not name. */
   provider?: string;
+  /**
+   * `'stripped'` when the agent itself leaves the reasoning of earlier turns out of
+   * what it sends (aider), whatever the provider would accept.
+   */
+  pastReasoning?: PastReasoning;
   dropped: DroppedItem[];
   /** The recorded calls set against the transcript (see `reconcile.ts`); absent without usage. */
   reconciliation?: Reconciliation;

@@ -9,19 +9,30 @@ import { importCodex } from './codex.js';
 import { type ImportResult, type ImportSource, importSources, LossyImportError } from './import-result.js';
 import { importOpenAIChat } from './openai-chat.js';
 import { importPi } from './pi.js';
+import { importAider } from './aider.js';
+import { importGeminiCli } from './gemini-cli.js';
 import { type RecordingLine, readRecordingText, recordingLines } from './recording-lines.js';
 import { IncompleteImportError, incompleteSummary, reconcileImport } from './reconcile.js';
 import { withUniqueCallIds } from './unique-call-ids.js';
 import { UsageError } from '../command.js';
 
-type Importer = (records: readonly RecordingLine[], file: string) => ImportResult;
+type Importer = (text: string, file: string) => ImportResult;
+
+/** An importer of JSON Lines: the text is cut into its objects first. */
+const jsonLines =
+  (read: (records: readonly RecordingLine[], file: string) => ImportResult): Importer =>
+    (text, file) =>
+      read(recordingLines(text, file), file);
 
 const importers: Readonly<Record<ImportSource, Importer>> = {
-  'claude-code': importClaudeCode,
-  codex: importCodex,
-  pi: importPi,
-  'openai-chat': importOpenAIChat,
-  'anthropic-messages': importAnthropicMessages,
+  'claude-code': jsonLines(importClaudeCode),
+  codex: jsonLines(importCodex),
+  pi: jsonLines(importPi),
+  'openai-chat': jsonLines(importOpenAIChat),
+  'anthropic-messages': jsonLines(importAnthropicMessages),
+  // One JSON document and a Markdown log: each reads the whole text.
+  'gemini-cli': importGeminiCli,
+  aider: importAider,
 };
 
 /** The `--from` value as a source, or a usage error listing the sources. */
@@ -52,7 +63,7 @@ export async function importSession(
 ): Promise<ImportResult> {
   const name = file === '-' ? '<stdin>' : file;
   const text = await readRecordingText(file, stdin);
-  const result = importers[source](recordingLines(text, name), name);
+  const result = importers[source](text, name);
   const lost = result.dropped.filter((item) => item.lossy === true);
   if (lost.length > 0 && options.lossy !== true) throw new LossyImportError(name, lost);
   return withReconciliation(withUniqueIds(result), options);

@@ -6,9 +6,14 @@
  * - Claude Code 1.0.98: 14,918 tokens.
  * - Claude Code 2.0.56-2.0.58: 27,913 / 32,382 / 36,614 at the start of a session;
  *   52,884 and 54,982 after a compaction (Claude Code re-attaches the files it had
- *   read, which the session file does not hold).
+ *   read, which the session file does not hold). 2.0.76-2.1.39 (Entire's
+ *   checkpoints): 26,481 to 44,144 (Opus 4.6 on 2.1.37 the largest).
+ * - Claude Code 1.0.115 (Opus 4.1): 13,767 to 14,687.
  * - Codex CLI 0.34-0.58: 2,566 to 6,162.
  * - pi (v1 sessions) 1,612 to 4,736; OpenClaw on pi (v3) 4,044 to 12,714.
+ * - Gemini CLI (September 2025, gemini-2.5-pro): 9,0xx on the first call.
+ * - aider 0.86 (whole-file edit format, 1,024-token repository map): about 1,800 on a
+ *   first "hi"; the files added to the chat come on top and are not logged.
  * A gap larger than the limit is not a prefix: the transcript is missing history.
  */
 import type { ImportSource, PrefixLimit } from './import-result.js';
@@ -17,9 +22,11 @@ const limits: Readonly<Record<ImportSource, (version: string | undefined) => Pre
   'claude-code': (version) =>
     version?.startsWith('1.')
       ? { start: 24_000, afterCompaction: 40_000, measuredOn: 'Claude Code 1.x (14,918 measured)' }
-      : { start: 48_000, afterCompaction: 72_000, measuredOn: 'Claude Code 2.x (27,913 to 36,614 measured; 54,982 after a compaction)' },
+      : { start: 48_000, afterCompaction: 72_000, measuredOn: 'Claude Code 2.x (26,481 to 44,144 measured; 54,982 after a compaction)' },
   codex: () => ({ start: 12_000, afterCompaction: 24_000, measuredOn: 'Codex CLI 0.34 to 0.58 (2,566 to 6,162 measured)' }),
   pi: () => ({ start: 20_000, afterCompaction: 28_000, measuredOn: 'pi and OpenClaw sessions (1,612 to 12,714 measured)' }),
+  'gemini-cli': () => ({ start: 16_000, afterCompaction: 24_000, measuredOn: 'Gemini CLI 0.x (about 9,000 measured)' }),
+  aider: () => ({ start: 12_000, afterCompaction: 12_000, measuredOn: 'aider 0.86 (about 1,800 measured, plus the files added to the chat)' }),
   // API logs hold their prefix: anything the transcript lacks is missing history.
   'openai-chat': () => ({ start: 2_000, afterCompaction: 2_000, measuredOn: 'an API log (it records its prefix)' }),
   'anthropic-messages': () => ({ start: 2_000, afterCompaction: 2_000, measuredOn: 'an API log (it records its prefix)' }),

@@ -101,6 +101,17 @@ describe('importPi', () => {
     expect(result.notes[0]).toContain('pi session format v3');
   });
 
+  it('marks a tool result whose call was never recorded as lost content (OpenClaw writes such results)', () => {
+    const result = load([
+      v1Header,
+      userEntry('Check the cron jobs'),
+      entry({ role: 'toolResult', toolCallId: 'call_x', toolName: 'cron list', content: [{ type: 'text', text: 'Tool cron list not found' }], isError: true }),
+      entry({ role: 'assistant', content: [{ type: 'text', text: 'No cron tool here.' }], ...anthropic }),
+    ]);
+    expect(result.messages.map((message) => message.role)).toEqual(['user', 'assistant']);
+    expect(result.dropped).toEqual([{ what: 'tool results without their call', why: expect.any(String), count: 1, lines: [3], lossy: true }]);
+  });
+
   it('names a file that does not start with a session header', () => {
     expect(() => load([userEntry('hi')])).toThrow(ImportError);
     expect(() => load([userEntry('hi')])).toThrow(/^session\.jsonl, line 1: the pi session header: type /);

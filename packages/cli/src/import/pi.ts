@@ -152,6 +152,12 @@ class PiBuilder {
         return this.addAssistant(message, blocks, record.line);
       case 'toolResult': {
         const id = text(message.toolCallId);
+        // OpenClaw records results of calls it never recorded (a tool name the model made up):
+        // a result without its call is a transcript no reader accepts.
+        if (!this.toolNames.has(id)) {
+          this.drops.dropContent('tool results without their call', 'no earlier assistant message on the path makes that call', record.line);
+          return;
+        }
         this.messages.push({
           role: 'tool',
           toolCallId: id,

@@ -16,7 +16,7 @@ import { prefixLimit } from './known-prefixes.js';
 /** Reconciles an import with its recorded usage; undefined when no call recorded usage. */
 export function reconcileImport(result: ImportResult): Reconciliation | undefined {
   const counter = createTokenCounter();
-  const recorded = replayAsRecorded({ messages: result.messages, tools: result.tools, counter, billing: new BilledView(counter, 'billed') });
+  const recorded = replayAsRecorded({ messages: result.messages, tools: result.tools, counter, billing: new BilledView(counter, result.pastReasoning ?? 'billed') });
   if (recorded.length === 0) return undefined;
   const inference = inferPrefix(recorded, { fallbackFactor: 1, prefixRecorded: result.prefixRecorded });
   const groups = new Map(inference.groups.map((group) => [`${group.segment}\u0000${group.model}`, group]));
