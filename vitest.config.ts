@@ -28,6 +28,7 @@ const integrationTests = [
   'packages/cli/src/commands/replay-cache.test.ts',
   'examples/worker-pool/src/fault-run.test.ts',
   'examples/worker-pool/src/pool-backend.dbos.test.ts',
+  'examples/worker-pool/src/restate-fault-run.test.ts',
 ];
 
 // Tests run against the TypeScript sources; plain Node uses the built `dist`.

@@ -29,16 +29,10 @@ afterAll(() => server?.stop());
 
 const counter = createApproximateCounter();
 
-/** Journal entries of the server's invocations (its SQL introspection API). */
+/** Names of the journaled `ctx.run` entries. */
 async function journaledRuns(): Promise<string[]> {
-  const response = await fetch(`${server.adminUrl}/query`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json' },
-    body: JSON.stringify({ query: "SELECT name FROM sys_journal WHERE entry_type = 'Command: Run' OR entry_type = 'Run'" }),
-  });
-  expect(response.ok, await response.clone().text()).toBe(true);
-  const body = (await response.json()) as { rows: { name: string }[] };
-  return body.rows.map((row) => row.name);
+  const rows = await server.query<{ name: string }>("SELECT name FROM sys_journal WHERE entry_type = 'Command: Run' OR entry_type = 'Run'");
+  return rows.map((row) => row.name);
 }
 
 it('runs episodes on a session object, each model call and tool execution a ctx.run step named by the port', async () => {

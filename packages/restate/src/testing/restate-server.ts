@@ -84,6 +84,17 @@ export class RestateServer {
     }
   }
 
+  /** Rows of a query on the server's introspection tables (`sys_invocation`, `sys_journal`, ...). */
+  async query<Row>(sql: string): Promise<Row[]> {
+    const response = await fetch(`${this.adminUrl}/query`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ query: sql }),
+    });
+    if (!response.ok) throw new RestateEpisodeError('restate_request_failed', `query failed: ${response.status} ${await response.text()}`);
+    return ((await response.json()) as { rows: Row[] }).rows;
+  }
+
   /** SIGKILLs the server (a crash: nothing is flushed on purpose); `restart` brings it back. */
   async kill(): Promise<void> {
     const child = this.process;
