@@ -86,7 +86,9 @@ async function runEpisode(agent: Agent, ctx: restate.WorkflowContext, request: E
     try {
       const session = await agent.session({ id: request.sessionId, ...request.session });
       const durable = { runtime: restateRuntime(ctx), episode: request.episode };
-      const result: EpisodeResult<unknown> = await session.send(request.input, { durable, signal });
+      // No abort signal: an aborted run writes "aborted" tool results, which a replay would then
+      // find stored. When the attempt ends, the runtime's pending step rejects instead (restate-runtime.ts).
+      const result: EpisodeResult<unknown> = await session.send(request.input, { durable });
       const text = result.message?.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('') ?? '';
       return { reason: result.reason, text };
     } catch (error) {
