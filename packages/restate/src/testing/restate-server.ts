@@ -172,6 +172,8 @@ on-max-attempts = "pause"
 [worker.invoker]
 # One invocation per HTTP/2 connection, so a load balancer in front of several endpoints spreads them.
 http2-streams-per-connection-limit = 1
+# An attempt silent this long is suspended and retried (default 1 min): a test notices a stuck one sooner.
+inactivity-timeout = "10s"
 
 [admin]
 bind-address = "127.0.0.1:${ports.admin}"
