@@ -23,11 +23,13 @@ const integrationTests = [
   'test/hardening/postgres-faults.test.ts',
   'test/hardening/disk-faults.test.ts',
   'packages/dbos/src/**/*.test.ts',
+  'packages/restate/src/**/*.test.ts',
   'packages/cli/src/store-source.test.ts',
   'packages/cli/src/commands/replay-cache.test.ts',
   'examples/worker-pool/src/fault-run.test.ts',
   'examples/worker-pool/src/pool-backend.dbos.test.ts',
   'test/examples/basics-postgres.test.ts',
+  'examples/worker-pool/src/restate-fault-run.test.ts',
 ];
 
 // Tests run against the TypeScript sources; plain Node uses the built `dist`.
@@ -45,6 +47,8 @@ export default defineConfig({
       { find: /^@episodic\/postgres\/testing$/, replacement: source('./packages/postgres/src/testing/index.ts') },
       { find: /^@episodic\/postgres$/, replacement: source('./packages/postgres/src/index.ts') },
       { find: /^@episodic\/dbos$/, replacement: source('./packages/dbos/src/index.ts') },
+      { find: /^@episodic\/restate\/testing$/, replacement: source('./packages/restate/src/testing/index.ts') },
+      { find: /^@episodic\/restate$/, replacement: source('./packages/restate/src/index.ts') },
     ],
   },
   test: {

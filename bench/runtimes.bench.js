@@ -5,6 +5,8 @@
  * - the plain loop (the baseline): `session.send()` on the PostgreSQL session store;
  * - the pg-boss pool's path: each episode a job (send, fetch, run, complete);
  * - DBOS: each episode a workflow on a partitioned queue, every step checkpointed.
+ * - Restate: each episode sent to its session object and run as a workflow, every
+ *   step a journaled `ctx.run` (the server from its npm binary, the endpoint in this process).
  * Reports steps per second and the latency each runtime adds per step over the
  * plain loop, measured in the same run. The model is scripted with no latency, so
  * the figures are the runtimes' own cost.
@@ -21,6 +23,8 @@ import { PostgresSessionStore } from '@episodic/postgres';
 import { serverForTests } from '@episodic/postgres/testing';
 import pg from 'pg';
 import { PgBoss } from 'pg-boss';
+import { EpisodesClient, serveEpisodes } from '@episodic/restate';
+import { RestateServer } from '@episodic/restate/testing';
 
 const EPISODES = 40;
 const WARMUP = 5;
@@ -63,7 +67,7 @@ export default async function runtimesBench() {
   const pool = new pg.Pool({ connectionString: server.url, max: 4 });
   const results = [];
   try {
-    for (const schema of ['bench_rt_plain', 'bench_rt_boss', 'bench_rt_boss_queue', 'bench_rt_dbos', 'bench_rt_dbos_sys']) {
+    for (const schema of ['bench_rt_plain', 'bench_rt_boss', 'bench_rt_boss_queue', 'bench_rt_dbos', 'bench_rt_dbos_sys', 'bench_rt_restate']) {
       await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
     }
     const storeOn = async (schema) => {
@@ -104,11 +108,30 @@ export default async function runtimesBench() {
     } finally {
       await episodes.shutdown();
     }
+
+    results.push({ name: 'Restate workflow per episode', ...(await measureRestate(agentOn(await storeOn('bench_rt_restate')))) });
   } finally {
     await pool.end();
     await server.stop();
   }
   return report(results);
+}
+
+/** Episodes on Restate: sent to the session object through the ingress, awaited through the workflow's output. */
+async function measureRestate(agent) {
+  const restate = await RestateServer.start();
+  const endpoint = await serveEpisodes({ agent });
+  try {
+    await restate.register(endpoint.url);
+    const client = new EpisodesClient(restate.ingressUrl);
+    return await measure(async (index) => {
+      await client.send({ sessionId: `r${index}`, episode: 0, input: 'go' });
+      await client.result(`r${index}`, 0);
+    });
+  } finally {
+    await endpoint.close();
+    await restate.stop();
+  }
 }
 
 function report(results) {
@@ -117,7 +140,7 @@ function report(results) {
     const added = (median - plain.median) / STEPS_PER_EPISODE;
     return `| ${name} | ${median.toFixed(1)} | ${stepsPerSecond.toFixed(0)} | ${name === plain.name ? '(baseline)' : `${added.toFixed(2)} ms`} |`;
   });
-  return `## Runtimes: the plain loop, pg-boss and DBOS on one PostgreSQL server
+  return `## Runtimes: the plain loop, pg-boss, DBOS and Restate on one PostgreSQL server
 
 ${EPISODES} episodes of ${STEPS_PER_EPISODE} steps each (4 model calls, 3 tool executions; scripted model, no latency), one after another, after ${WARMUP} warm-up episodes; PostgreSQL on loopback.
 

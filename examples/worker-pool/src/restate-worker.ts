@@ -1,0 +1,57 @@
+/**
+ * One worker process of the pool on Restate: an endpoint serving the episode
+ * services with the pool's agent, on the port it is given (the fault run's load
+ * balancer spreads Restate's calls over the live workers). `record_step` is declared
+ * not idempotent: a call that may have begun in a killed process is never run again.
+ * Prints `ready`, then `start <job>` and `end <job>` lines, as worker.ts does.
+ *
+ *   node dist/restate-worker.js '{"connectionString":"postgres://...","schema":"pool","worker":"w1","port":9081,...}'
+ */
+import { PostgresSessionStore } from '@episodic/postgres';
+import { type EpisodeRequest, serveEpisodes } from '@episodic/restate';
+import pg from 'pg';
+import { PoolEvents } from './pool-events.js';
+import { poolAgent } from './pool-agent.js';
+import type { WorkerConfig } from './worker-config.js';
+
+/** A Restate worker's config: the pool's, and the port its endpoint listens on. */
+export type RestateWorkerConfig = WorkerConfig & { port: number };
+
+const config = JSON.parse(process.argv[2] ?? '{}') as RestateWorkerConfig;
+const pool = new pg.Pool({ connectionString: config.connectionString, max: 4 });
+pool.on('error', () => {});
+const store = new PostgresSessionStore({ pool, schema: config.schema, leaseMs: config.leaseMs });
+const events = new PoolEvents(pool, config.schema);
+const agent = poolAgent({ ...config, store, recordIdempotent: false });
+const jobOf = (request: EpisodeRequest) => /^\[job (\w+)\]/.exec(request.input)?.[1] ?? request.sessionId;
+
+const endpoint = await serveEpisodes({
+  agent,
+  port: config.port,
+  observe: {
+    start: (request) => {
+      const job = jobOf(request);
+      process.stdout.write(`start ${job}\n`);
+      // A second start of a job is a takeover (or a replay after the server restarted).
+      void pool
+        .query(`SELECT 1 FROM "${config.schema}".pool_events WHERE job_id = $1 LIMIT 1`, [job])
+        .then(({ rowCount }) => events.record(job, config.worker, rowCount ? 'resumed' : 'sent', undefined, Date.now()))
+        .catch(() => {});
+    },
+    end: (request) => process.stdout.write(`end ${jobOf(request)}\n`),
+  },
+});
+process.stdout.write('ready\n');
+
+// The fault run holds our stdin: if it dies (a test timed out), so do we, rather than live on as an orphan.
+process.stdin.on('close', () => process.exit(0));
+process.stdin.resume();
+
+process.on('SIGTERM', () => {
+  void (async () => {
+    await endpoint.close();
+    await store.close();
+    await pool.end();
+    process.exit(0);
+  })();
+});

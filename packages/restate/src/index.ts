@@ -1,0 +1,19 @@
+/**
+ * `@episodic/restate`: Episodic agents on Restate (see restate-episodes.ts). On
+ * Node 20 importing it installs `Promise.withResolvers`, which the Restate SDK
+ * needs (with-resolvers.ts).
+ */
+import './with-resolvers.js';
+
+export { restateEpisodes } from './restate-episodes.js';
+export type { ApprovalMessage, RestateEpisodesOptions } from './restate-episodes.js';
+export { serveEpisodes } from './serve-episodes.js';
+export type { EpisodesEndpoint, ServeEpisodesOptions } from './serve-episodes.js';
+export { EpisodesClient } from './episodes-client.js';
+export type { EpisodeState } from './episodes-client.js';
+export { EPISODE_WORKFLOW, episodeKey, SESSION_OBJECT } from './episode-names.js';
+export type { EpisodeRequest, EpisodeSummary } from './episode-names.js';
+export { restateRuntime } from './restate-runtime.js';
+export { RestateEpisodeError } from './restate-episode-error.js';
+export type { RestateEpisodeErrorCode } from './restate-episode-error.js';
+export { installWithResolvers } from './with-resolvers.js';

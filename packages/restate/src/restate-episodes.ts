@@ -1,0 +1,106 @@
+/**
+ * A session's episodes on Restate. Two services:
+ *
+ * - `EpisodicSession`, a virtual object keyed by session id: its exclusive `send`
+ *   handler runs one episode at a time per session, in the order they were sent,
+ *   which makes it the session's single writer across every process.
+ * - `EpisodicEpisode`, a workflow keyed by `<session>/<episode>`: `run` runs (or
+ *   replays) the episode with each model call and each tool execution a `ctx.run`
+ *   step (restate-runtime.ts); `approve` resolves the durable promise an approval
+ *   waits on, from any process.
+ *
+ * The session store stays the canonical transcript; its lease still guards the
+ * session against a writer outside Restate.
+ */
+import {
+  type Agent,
+  type ApprovalDecision,
+  type EpisodeResult,
+  SessionBusyError,
+  SessionConflictError,
+} from '@episodic/core';
+// The SDK calls Promise.withResolvers, which Node 20 lacks.
+import './with-resolvers.js';
+import * as restate from '@restatedev/restate-sdk';
+import { type EpisodeRequest, type EpisodeSummary, EPISODE_WORKFLOW, episodeKey, SESSION_OBJECT } from './episode-names.js';
+import { restateRuntime } from './restate-runtime.js';
+
+/** Options of {@link restateEpisodes}. */
+export interface RestateEpisodesOptions {
+  /** The agent that runs the episodes (its store is the canonical transcript). */
+  agent: Agent;
+  /** Told when this process starts and ends an attempt at an episode (a replay after a takeover included). */
+  observe?: { start?(request: EpisodeRequest): void; end?(request: EpisodeRequest): void };
+  /**
+   * How Restate retries a failed attempt (a killed process included). Default: from
+   * 100 ms, doubling, at most 2 s apart, up to the server's attempt limit (then paused).
+   */
+  retryPolicy?: restate.RetryPolicy;
+}
+
+/** What `approve` is sent: the waited-for name (see `stepIds.approval`) and the decision. */
+export interface ApprovalMessage {
+  name: string;
+  decision: ApprovalDecision;
+}
+
+const DEFAULT_RETRY: restate.RetryPolicy = { initialInterval: 100, exponentiationFactor: 2, maxInterval: 2_000, onMaxAttempts: 'pause' };
+
+/** The two services (see the module comment), to serve with {@link serveEpisodes} or any Restate endpoint. */
+export function restateEpisodes(options: RestateEpisodesOptions) {
+  const retryPolicy = options.retryPolicy ?? DEFAULT_RETRY;
+  const episode = restate.workflow({
+    name: EPISODE_WORKFLOW,
+    handlers: {
+      run: async (ctx: restate.WorkflowContext, request: EpisodeRequest): Promise<EpisodeSummary> => {
+        options.observe?.start?.(request);
+        try {
+          return await runEpisode(options.agent, ctx, request);
+        } finally {
+          options.observe?.end?.(request);
+        }
+      },
+      approve: async (ctx: restate.WorkflowSharedContext, message: ApprovalMessage): Promise<void> => {
+        await ctx.promise<ApprovalDecision>(message.name).resolve(message.decision);
+      },
+    },
+    options: { retryPolicy },
+  });
+  const session = restate.object({
+    name: SESSION_OBJECT,
+    handlers: {
+      // Exclusive: Restate queues a key's calls and runs them one at a time, in order.
+      send: async (ctx: restate.ObjectContext, request: EpisodeRequest): Promise<EpisodeSummary> => {
+        if (request.sessionId !== ctx.key) throw new restate.TerminalError(`request for session "${request.sessionId}" sent to "${ctx.key}"`);
+        return ctx.workflowClient(episode, episodeKey(request.sessionId, request.episode)).run(request);
+      },
+    },
+    options: { retryPolicy },
+  });
+  return { session, episode };
+}
+
+async function runEpisode(agent: Agent, ctx: restate.WorkflowContext, request: EpisodeRequest): Promise<EpisodeSummary> {
+  const signal = ctx.request().attemptCompletedSignal;
+  for (;;) {
+    try {
+      const session = await agent.session({ id: request.sessionId, ...request.session });
+      const durable = { runtime: restateRuntime(ctx), episode: request.episode };
+      // No abort signal: an aborted run writes "aborted" tool results, which a replay would then
+      // find stored. When the attempt ends, the runtime's pending step rejects instead (restate-runtime.ts).
+      const result: EpisodeResult<unknown> = await session.send(request.input, { durable });
+      const text = result.message?.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('') ?? '';
+      return { reason: result.reason, text };
+    } catch (error) {
+      // Both come before the episode's first step: retrying journals nothing. A dead
+      // attempt's lease lapses by itself; waiting here is quicker than a Restate retry.
+      if (signal.aborted) throw error;
+      if (error instanceof SessionBusyError) await pause(error.retryAfterMs ?? 100);
+      else if (!(error instanceof SessionConflictError)) throw error;
+    }
+  }
+}
+
+function pause(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
