@@ -25,9 +25,13 @@ export interface RecordingExpectation {
   after?: (received: ReplayServer['received']) => void;
 }
 
-/** A value with typographic quotes replaced by plain ones. */
+/** A value with typographic quotes and dashes replaced by plain ones. */
 export function foldQuotes(value: unknown): unknown {
-  return JSON.parse(JSON.stringify(value ?? null).replace(/[\u2018\u2019]/g, "'").replace(/[\u201c\u201d]/g, '\\"')) as unknown;
+  const plain = JSON.stringify(value ?? null)
+    .replace(/[\u2018\u2019]/g, "'")
+    .replace(/[\u201c\u201d]/g, '\\"')
+    .replace(/[\u2013\u2014]/g, '-');
+  return JSON.parse(plain) as unknown;
 }
 
 type Json = Record<string, unknown>;
@@ -42,6 +46,18 @@ const repeatedPrompt: RecordingExpectation = {
 function callIdsFrom(theirs: unknown, ours: unknown): unknown {
   const ids = new Map(((ours ?? []) as Json[]).map((item) => [item.call_id, item.id]));
   return (theirs as Json[]).map((item) => (item.type === 'function_call' ? { ...item, id: ids.get(item.call_id) } : item));
+}
+
+/**
+ * Theirs with the `caller` of each block taken from ours where theirs has none: the
+ * project's client dropped it; the adapter sends blocks back as the API gave them, and
+ * the API takes `caller` on input (the SDK's `*BlockParam` types list it).
+ */
+function callersFrom(theirs: unknown, ours: unknown): unknown {
+  const mine = (ours ?? []) as Json[];
+  return (theirs as Json[]).map((block, index) =>
+    block.caller === undefined && mine[index]?.caller !== undefined ? { ...block, caller: mine[index]?.caller } : block,
+  );
 }
 
 /** Theirs with reasoning moved from `<think>` tags in content to the `reasoning` field. */
@@ -88,6 +104,11 @@ export const expectations: Record<string, RecordingExpectation> = {
   },
   'openai-responses/phase-stream-follow-up-gpt-5-5': {
     foldedQuotes: "the cassette's follow-up has plain quotes where the streamed message it answers has typographic ones",
+  },
+  'anthropic/pause-turn-web-search-stream-follow-up-sonnet-4-5': {
+    recordedTurn: callersFrom,
+    reason: 'the project dropped `caller: {type: "direct"}` from the web search blocks; the adapter sends them back verbatim',
+    foldedQuotes: "the cassette's follow-up has plain dashes in search result titles where the stream has en dashes",
   },
   'openai-responses/phase-commentary-final-answer-stream-chunks-gpt-5-3-codex': {
     trimmedDeltas: 'the fixture keeps the first two text deltas of each message; the finished items hold the whole text',

@@ -160,6 +160,23 @@ export function checkRecordedError(result: CallResult, body: unknown): void {
   expect((result.error as Error).message).toContain(text.slice(0, 60));
 }
 
+/**
+ * What the adapter kept whole goes back whole: the follow-up it builds after
+ * `messages` (ending with the answer) carries every unread block of the recorded
+ * answer, verbatim and in order.
+ */
+export function checkKeptWhole(
+  adapter: ProviderAdapter<unknown>,
+  wire: WireFormat,
+  messages: readonly Message[],
+  answer: RecordedAnswer,
+): void {
+  if (!answer.opaque?.length || !answer.opaqueIn) return;
+  const { body } = adapter.prepare({ messages: [...messages, { role: 'user', content: 'And next?' }] });
+  const turn = wire.turns(body).at(-1)?.turn;
+  expect(answer.opaqueIn(turn), 'the blocks kept whole, in the next request').toEqual(answer.opaque);
+}
+
 /** The turn of `wire` in `body` that holds one of `keys` (the last one that does). */
 export function turnWith(wire: WireFormat, body: unknown, keys: readonly string[]) {
   return wire.turns(body).findLast((turn) => turn.keys.some((key) => keys.includes(key)));
