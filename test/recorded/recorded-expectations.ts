@@ -30,7 +30,8 @@ export function foldQuotes(value: unknown): unknown {
   const plain = JSON.stringify(value ?? null)
     .replace(/[\u2018\u2019]/g, "'")
     .replace(/[\u201c\u201d]/g, '\\"')
-    .replace(/[\u2013\u2014]/g, '-');
+    .replace(/\u2013/g, '-')
+    .replace(/\u2014/g, '--');
   return JSON.parse(plain) as unknown;
 }
 
@@ -58,6 +59,29 @@ function callersFrom(theirs: unknown, ours: unknown): unknown {
   return (theirs as Json[]).map((block, index) =>
     block.caller === undefined && mine[index]?.caller !== undefined ? { ...block, caller: mine[index]?.caller } : block,
   );
+}
+
+/** A value the project's client left empty in what it sent back. */
+const blank = (value: unknown) => value === undefined || value === null || (Array.isArray(value) && value.length === 0);
+
+/**
+ * Theirs with the fields of each server tool item (code interpreter, web search, MCP)
+ * that the project's client sent back empty (null, [] or left out) taken from ours:
+ * the adapter sends the item back as the API gave it, which the kept-whole check proves.
+ */
+function serverItemsFrom(theirs: unknown, ours: unknown): unknown {
+  const mine = new Map(((ours ?? []) as Json[]).map((item) => [item.id, item]));
+  return (theirs as Json[]).map((item) => {
+    const own = mine.get(item.id);
+    if (!own || ['message', 'reasoning', 'function_call'].includes(String(item.type))) return item;
+    const filled = Object.entries(own).filter(([key]) => blank(item[key]));
+    const nested = (value: unknown, inner: unknown): unknown =>
+      value && inner && typeof value === 'object' && typeof inner === 'object' && !Array.isArray(value)
+        ? { ...(inner as Json), ...Object.fromEntries(Object.entries(value as Json).filter(([key]) => blank((inner as Json)[key]))) }
+        : inner;
+    const action = item.action === undefined ? {} : { action: nested(own.action, item.action) };
+    return { ...item, ...Object.fromEntries(filled), ...action };
+  });
 }
 
 /** Theirs with reasoning moved from `<think>` tags in content to the `reasoning` field. */
@@ -109,6 +133,21 @@ export const expectations: Record<string, RecordingExpectation> = {
     recordedTurn: callersFrom,
     reason: 'the project dropped `caller: {type: "direct"}` from the web search blocks; the adapter sends them back verbatim',
     foldedQuotes: "the cassette's follow-up has plain dashes in search result titles where the stream has en dashes",
+  },
+  'openai-responses/compaction-stateful-stream-follow-up-gpt-4-1': {
+    foldedQuotes: "the cassette's follow-up has plain quotes and `--` where the streamed story has typographic ones and em dashes",
+  },
+  'openai-responses/code-interpreter-reasoning-follow-up-gpt-5': {
+    recordedTurn: serverItemsFrom,
+    reason: 'the project sent the code interpreter call back with `outputs: null`; the adapter sends the logs the API gave',
+  },
+  'openai-responses/web-search-reasoning-stream-follow-up-gpt-5': {
+    recordedTurn: serverItemsFrom,
+    reason: "the project left out the search action's `sources`; the adapter sends the item back as the API gave it",
+  },
+  'openai-responses/mcp-call-reasoning-follow-up-o4-mini': {
+    recordedTurn: serverItemsFrom,
+    reason: 'the project sent the MCP items back with `tools: []` and `output: null`; the adapter sends what the API gave',
   },
   'openai-responses/phase-commentary-final-answer-stream-chunks-gpt-5-3-codex': {
     trimmedDeltas: 'the fixture keeps the first two text deltas of each message; the finished items hold the whole text',

@@ -112,7 +112,9 @@ export function checkTranscript(
   });
   if (answer.signatures) {
     const signatures = message.content.flatMap((part) => {
-      const signature = part.providerData?.thoughtSignature;
+      // A part the adapter kept whole (code execution, a server tool's call) holds its signature inside.
+      const kept = part.type === 'provider-tool' ? (part.providerData?.part as { thoughtSignature?: unknown } | undefined) : undefined;
+      const signature = kept ? kept.thoughtSignature : part.providerData?.thoughtSignature;
       return typeof signature === 'string' ? [signature] : [];
     });
     expect(signatures).toEqual(answer.signatures);
