@@ -54,6 +54,19 @@ function completionOf(response: RecordedResponse): { completion: Json; error?: s
   return { completion: { choices: [{ message, finish_reason: finish }], usage }, ...(error ? { error } : {}) };
 }
 
+/** A value that says nothing: hosts send `refusal: null`, `annotations: []`. */
+const isEmpty = (value: unknown) =>
+  value === null || value === undefined || value === '' || (Array.isArray(value) && value.length === 0) ||
+  (typeof value === 'object' && value !== null && Object.keys(value).length === 0);
+
+/** Fields of a message the adapter reads (with the host's reasoning fields); every other non-empty one it keeps. */
+const readFields = new Set(['role', 'content', 'tool_calls', 'channel', 'reasoning_content', 'reasoning', 'reasoning_details']);
+
+/** The fields of `message` the adapter does not read, non-empty ones only. */
+function unreadFields(message: Json): Json {
+  return Object.fromEntries(Object.entries(message).filter(([key, value]) => !readFields.has(key) && !isEmpty(value)));
+}
+
 const stopReasons: Record<string, StopReason> = { stop: 'stop', tool_calls: 'tool-calls', length: 'max-tokens', content_filter: 'content-filter' };
 
 /** What a recorded response says; `field` is where this server puts reasoning. */
@@ -90,6 +103,11 @@ function answerIn(response: RecordedResponse, fields: readonly string[], details
       reasoningTokens: Number((usage.completion_tokens_details as Json | undefined)?.reasoning_tokens ?? 0),
     },
     stopReason: finish === 'stop' && calls.length > 0 ? 'tool-calls' : (stopReasons[finish] ?? 'other'),
+    opaque: Object.keys(unreadFields(message)).length > 0 ? [unreadFields(message)] : [],
+    opaqueIn: (turn) => {
+      const fields = unreadFields(turn as Json);
+      return Object.keys(fields).length > 0 ? [fields] : [];
+    },
     ...(error ? { streamError: error, fails: choice.finish_reason === null || choice.finish_reason === undefined } : {}),
   };
 }
@@ -106,7 +124,7 @@ function normalise(message: Json): Json {
     ['reasoning_content', 'reasoning', 'reasoning_details'].flatMap((field) => (message[field] === undefined ? [] : [[field, message[field]]])),
   );
   const content = typeof message.content === 'string' && message.content !== '' ? message.content : null;
-  return { content, ...(calls.length > 0 ? { tool_calls: calls } : {}), ...reasoning };
+  return { ...unreadFields(message), content, ...(calls.length > 0 ? { tool_calls: calls } : {}), ...reasoning };
 }
 
 /** The chat wire for a server that streams reasoning in `fields` (first non-empty wins). */

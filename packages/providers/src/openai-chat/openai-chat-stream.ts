@@ -24,6 +24,7 @@ import type { CompletionUsage } from 'openai/resources/completions';
 import { providerDataFor } from '../shared/provider-data.js';
 import { recordReasoningTokens } from '../shared/reasoning-tokens.js';
 import { callProviderData } from '../shared/tool-arguments.js';
+import { UnreadMessageFields } from './chat-message-fields.js';
 import { mapOpenAIChatStopReason } from './map-openai-chat-stop-reason.js';
 
 /** How to read reasoning from a chunk stream. */
@@ -79,11 +80,18 @@ class ChatAccumulator {
   /** Content chunk types already warned about. */
   readonly unknownChunks = new Set<string>();
   usage: UsageWithExtras | undefined;
+  /** Delta fields this reader does not read, kept for the same model. */
+  readonly unread: UnreadMessageFields;
 
   /** The Harmony tool call being written in `content`, if the last piece was one. */
   private harmonyCall: PendingCall | undefined;
 
-  constructor(private readonly splitter: StreamSplitter<ContentPiece> | undefined) {}
+  constructor(
+    private readonly splitter: StreamSplitter<ContentPiece> | undefined,
+    reader: ChatReasoningReader,
+  ) {
+    this.unread = new UnreadMessageFields([...reader.fields, ...(reader.details ? ['reasoning_details'] : [])]);
+  }
 
   * content(text: string): Generator<ModelStreamEvent> {
     const pieces = this.splitter ? this.splitter.push(text) : [{ kind: 'text', text }];
@@ -166,6 +174,8 @@ class ChatAccumulator {
       const providerData = callProviderData(model, call.args, args);
       content.push({ type: 'tool-call', id: call.id, name: call.name, args, ...(providerData ? { providerData } : {}) });
     }
+    const unread = this.unread.part(model);
+    if (unread) content.push(unread);
     recordReasoningTokens(content, this.usage?.completion_tokens_details?.reasoning_tokens);
     return { role: 'assistant', content, model: { ...model }, usage: mapOpenAIChatUsage(this.usage) };
   }
@@ -189,7 +199,7 @@ export async function* mapOpenAIChatStream(
   model: ModelRef,
   reader: ChatReasoningReader,
 ): AsyncGenerator<ModelStreamEvent> {
-  const state = new ChatAccumulator(reader.contentSplitter?.());
+  const state = new ChatAccumulator(reader.contentSplitter?.(), reader);
   let warning: ModelStreamEvent | undefined;
   try {
     yield* readChunks(chunks, state, reader);
@@ -245,6 +255,7 @@ async function* readChunks(
       yield { type: 'reasoning-delta', text: reasoning };
     }
     if (reader.details) state.addDetails(delta.reasoning_details);
+    state.unread.add(delta);
     if (typeof delta.content === 'string' && delta.content) yield* state.content(delta.content);
     else if (Array.isArray(delta.content)) yield* contentChunks(state, delta.content as unknown[]);
     for (const call of delta.tool_calls ?? []) yield* toolCallDelta(state, call);
