@@ -109,7 +109,7 @@ describe('chat-completion message fields the adapter does not read', () => {
     const first = await run([question]);
     const other = 'qwen/qwen3-32b';
     const { body, warnings } = adapterFor(other).prepare({ messages: [question, first.message as AssistantMessage, next] });
-    expect((body.messages as Json[])[1]).toEqual({ role: 'assistant', content: 'Pydantic AI is an agent framework.' });
+    expect((body.messages as unknown as Json[])[1]).toEqual({ role: 'assistant', content: 'Pydantic AI is an agent framework.' });
     const dropped = warnings.filter((warning) => warning.code === 'provider-tool-dropped');
     expect(dropped).toHaveLength(1);
     expect(dropped[0]?.message).toContain('message-fields x1');

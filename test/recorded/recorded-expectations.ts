@@ -84,6 +84,21 @@ function serverItemsFrom(theirs: unknown, ours: unknown): unknown {
   });
 }
 
+/**
+ * Theirs with the `<think>` block the project sent back in content moved to the
+ * `reasoning_content` field, where the profile sends it. Whitespace around the tags is
+ * set aside (the project re-wrapped the reasoning with newlines of its own).
+ */
+function thinkTagsAsReasoningContent(theirs: unknown, ours: unknown): unknown {
+  const turn = theirs as Json;
+  const mine = (ours ?? {}) as Json;
+  const match = /^<think>([\s\S]*?)<\/think>/.exec(String(turn.content ?? ''));
+  if (!match) return turn;
+  const same = (value: string, own: unknown) => (typeof own === 'string' && value.trim() === own.trim() ? own : value);
+  const content = same(String(turn.content).slice(match[0].length), mine.content);
+  return { ...turn, content, reasoning_content: same(match[1] ?? '', mine.reasoning_content) };
+}
+
 /** Theirs with reasoning moved from `<think>` tags in content to the `reasoning` field. */
 function thinkTagsAsField(theirs: unknown): unknown {
   const turn = theirs as Json;
@@ -148,6 +163,12 @@ export const expectations: Record<string, RecordingExpectation> = {
   'openai-responses/mcp-call-reasoning-follow-up-o4-mini': {
     recordedTurn: serverItemsFrom,
     reason: 'the project sent the MCP items back with `tools: []` and `output: null`; the adapter sends what the API gave',
+  },
+  'huggingface/think-tags-tool-calls-follow-up-deepseek-r1': {
+    recordedTurn: thinkTagsAsReasoningContent,
+    reason:
+      'the project sent R1 reasoning back as <think> text in content, which the host accepted; the profile of an unlisted ' +
+      'host sends it in `reasoning_content` (not shown accepted on this host by any recording)',
   },
   'openai-responses/phase-commentary-final-answer-stream-chunks-gpt-5-3-codex': {
     trimmedDeltas: 'the fixture keeps the first two text deltas of each message; the finished items hold the whole text',

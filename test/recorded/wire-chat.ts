@@ -86,15 +86,17 @@ function answerIn(response: RecordedResponse, fields: readonly string[], details
       .filter((chunk) => chunk.type === type)
       .map((chunk) => (type === 'text' ? String(chunk.text) : ((chunk.thinking ?? []) as Json[]).map((inner) => String(inner.text ?? '')).join('')))
       .join('');
+  // Reasoning in `<think>` tags at the start of content (R1 and Qwen3 served raw) is reasoning, not text.
+  const tagged = typeof message.content === 'string' ? /^<think>([\s\S]*?)<\/think>/.exec(message.content) : null;
   const reasoning = (fields.map((field) => message[field]).find((value) => typeof value === 'string' && value !== '') ??
-    (chunkText('thinking') || undefined)) as string | undefined;
+    (chunkText('thinking') || tagged?.[1] || undefined)) as string | undefined;
   const entries = details && Array.isArray(message.reasoning_details) ? (message.reasoning_details as Json[]) : [];
   const detailData = entries.length > 0 ? { providerData: { reasoning_details: entries } } : {};
   const cached = (usage.prompt_tokens_details as Json | undefined)?.cached_tokens ?? usage.prompt_cache_hit_tokens;
   const finish = String(choice.finish_reason);
   return {
     reasoning: reasoning || entries.length > 0 ? [{ type: 'reasoning', text: reasoning ?? '', ...detailData }] : [],
-    text: typeof message.content === 'string' ? message.content : chunkText('text'),
+    text: typeof message.content === 'string' ? message.content.slice(tagged?.[0].length ?? 0) : chunkText('text'),
     calls,
     usage: {
       inputTokens: Number(usage.prompt_tokens ?? 0),
@@ -137,7 +139,7 @@ export function chatWire(fields: readonly string[], details = false): WireFormat
         if (message.role !== 'assistant') return [];
         const turn = normalise(message);
         // Text is matched without reasoning some clients put before it in <think> tags.
-        const text = turn.content ? [String(turn.content).replace(/^<think>[\s\S]*?<\/think>\s*/, '')] : [];
+        const text = turn.content ? [String(turn.content).replace(/^<think>[\s\S]*?<\/think>\s*/, '').trim()] : [];
         const keys = [...((turn.tool_calls ?? []) as Json[]).map((call) => String(call.id)), ...text];
         return [{ keys, turn, end: index }];
       });
@@ -164,7 +166,7 @@ export function chatWire(fields: readonly string[], details = false): WireFormat
         });
     },
     keysOf(message: AssistantMessage) {
-      return message.content.flatMap((part) => (part.type === 'tool-call' ? [part.id] : part.type === 'text' ? [part.text] : []));
+      return message.content.flatMap((part) => (part.type === 'tool-call' ? [part.id] : part.type === 'text' ? [part.text.trim()] : []));
     },
   };
 }

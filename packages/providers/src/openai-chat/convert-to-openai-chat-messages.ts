@@ -136,9 +136,19 @@ function convertAssistantMessage(
     const details = reasoning.flatMap((part) => detailsOf(part.providerData));
     if (details.length > 0) wireMessage.reasoning_details = details;
   } else if (wire.sendAs !== 'none') {
-    if (reasoningText || (wire.requiredOnToolCalls && toolCalls.length > 0)) wireMessage[wire.sendAs] = reasoningText;
+    if (reasoningText || (wire.requiredOnToolCalls && toolCalls.length > 0)) wireMessage[fieldFor(reasoning, wire.sendAs)] = reasoningText;
   }
   return wireMessage;
+}
+
+/**
+ * The message field reasoning goes back in: the one the host answered in when that was
+ * another message field than the profile's (recorded on the part by the stream reader:
+ * GLM-5.2 on Crusoe answered in `reasoning` and took it back there), else the profile's.
+ */
+function fieldFor(reasoning: readonly ReasoningPart[], sendAs: ReasoningField): string {
+  const answered = reasoning.map((part) => part.providerData?.field).find((field) => typeof field === 'string');
+  return isMessageField(sendAs) && typeof answered === 'string' && isMessageField(answered as ReasoningField) ? answered : sendAs;
 }
 
 /** OpenRouter's `reasoning_details` entries kept verbatim on the part. */

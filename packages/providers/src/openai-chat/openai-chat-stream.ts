@@ -80,6 +80,8 @@ class ChatAccumulator {
   /** Content chunk types already warned about. */
   readonly unknownChunks = new Set<string>();
   usage: UsageWithExtras | undefined;
+  /** The delta field reasoning arrived in (the first one that carried it). */
+  reasoningField: string | undefined;
   /** Delta fields this reader does not read, kept for the same model. */
   readonly unread: UnreadMessageFields;
 
@@ -91,7 +93,11 @@ class ChatAccumulator {
     reader: ChatReasoningReader,
   ) {
     this.unread = new UnreadMessageFields([...reader.fields, ...(reader.details ? ['reasoning_details'] : [])]);
+    this.primaryField = reader.fields[0];
   }
+
+  /** The field this host's profile expects reasoning in. */
+  private readonly primaryField: string | undefined;
 
   * content(text: string): Generator<ModelStreamEvent> {
     const pieces = this.splitter ? this.splitter.push(text) : [{ kind: 'text', text }];
@@ -165,7 +171,9 @@ class ChatAccumulator {
   message(model: ModelRef, withDetails: boolean): AssistantMessage {
     const content: AssistantPart[] = [];
     if (this.reasoning || this.details.length > 0) {
-      const fields = withDetails && this.details.length > 0 ? { reasoning_details: this.details } : {};
+      const fields: Record<string, unknown> = withDetails && this.details.length > 0 ? { reasoning_details: this.details } : {};
+      // A host that answered in another field than its profile's (GLM on a vLLM host: `reasoning`) gets it back there.
+      if (this.reasoningField !== undefined && this.reasoningField !== this.primaryField) fields.field = this.reasoningField;
       content.push({ type: 'reasoning', text: this.reasoning, providerData: providerDataFor(model, fields) });
     }
     if (this.text) content.push({ type: 'text', text: this.text });
@@ -249,9 +257,11 @@ async function* readChunks(
     const choiceUsage = (choice as { usage?: UsageWithExtras | null }).usage;
     if (!chunk.usage && choiceUsage) state.usage = choiceUsage;
     const delta = (choice.delta ?? {}) as ChatCompletionChunk.Choice.Delta & Record<string, unknown>;
-    const reasoning = reader.fields.map((field) => delta[field]).find((value) => typeof value === 'string' && value);
-    if (typeof reasoning === 'string') {
+    const field = reader.fields.find((name) => typeof delta[name] === 'string' && delta[name] !== '');
+    const reasoning = field === undefined ? undefined : (delta[field] as string);
+    if (field !== undefined && reasoning !== undefined) {
       state.reasoning += reasoning;
+      state.reasoningField ??= field;
       yield { type: 'reasoning-delta', text: reasoning };
     }
     if (reader.details) state.addDetails(delta.reasoning_details);
