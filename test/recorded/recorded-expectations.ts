@@ -173,14 +173,6 @@ export const expectations: Record<string, RecordingExpectation> = {
   'openai-responses/phase-commentary-final-answer-stream-chunks-gpt-5-3-codex': {
     trimmedDeltas: 'the fixture keeps the first two text deltas of each message; the finished items hold the whole text',
   },
-  'mistral/thinking-chunks-stream-magistral-medium': {
-    skip:
-      "Mistral's thinking chunks are now read as reasoning (they were joined as \"[object Object]\" text), but the " +
-      'recorded-suite check of their reasoning against the wire does not agree yet (issue 24, left open)',
-  },
-  'mistral/reasoning-chunks': {
-    skip: 'as mistral/thinking-chunks-stream-magistral-medium',
-  },
   'anthropic/programmatic-tool-calling-sonnet-4-5': {
     skip:
       'one stream of this 15-response loop finishes with a stop reason the adapter maps to "other" where the wire reader ' +

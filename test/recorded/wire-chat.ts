@@ -29,7 +29,10 @@ function merge(target: Json, delta: Json): void {
         else list.push(structuredClone(entry));
       }
     } else if (typeof value === 'object') merge((target[key] ??= {}) as Json, value as Json);
-    else if (joined.has(key) && typeof target[key] === 'string') target[key] = `${target[key] as string}${String(value)}`;
+    // Mistral goes on with string content ("" or text) after a list of chunks: a text chunk, not a reset.
+    else if (Array.isArray(target[key]) && typeof value === 'string') {
+      if (value !== '') (target[key] as Json[]).push({ type: 'text', text: value });
+    } else if (joined.has(key) && typeof target[key] === 'string') target[key] = `${target[key] as string}${String(value)}`;
     // Qwen repeats a call's delta with `id: ""`: the id the call started with stays.
     else if (key === 'id' && value === '' && typeof target[key] === 'string') continue;
     else target[key] = value;
