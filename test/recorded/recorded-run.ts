@@ -112,7 +112,9 @@ export function checkTranscript(
   });
   if (answer.signatures) {
     const signatures = message.content.flatMap((part) => {
-      const signature = part.providerData?.thoughtSignature;
+      // A part the adapter kept whole (code execution, a server tool's call) holds its signature inside.
+      const kept = part.type === 'provider-tool' ? (part.providerData?.part as { thoughtSignature?: unknown } | undefined) : undefined;
+      const signature = kept ? kept.thoughtSignature : part.providerData?.thoughtSignature;
       return typeof signature === 'string' ? [signature] : [];
     });
     expect(signatures).toEqual(answer.signatures);
@@ -158,6 +160,23 @@ export function checkRecordedError(result: CallResult, body: unknown): void {
   const error = (body as { error?: { message?: string } }).error;
   const text = error?.message ?? JSON.stringify(body);
   expect((result.error as Error).message).toContain(text.slice(0, 60));
+}
+
+/**
+ * What the adapter kept whole goes back whole: the follow-up it builds after
+ * `messages` (ending with the answer) carries every unread block of the recorded
+ * answer, verbatim and in order.
+ */
+export function checkKeptWhole(
+  adapter: ProviderAdapter<unknown>,
+  wire: WireFormat,
+  messages: readonly Message[],
+  answer: RecordedAnswer,
+): void {
+  if (!answer.opaque?.length || !answer.opaqueIn) return;
+  const { body } = adapter.prepare({ messages: [...messages, { role: 'user', content: 'And next?' }] });
+  const turn = wire.turns(body).at(-1)?.turn;
+  expect(answer.opaqueIn(turn), 'the blocks kept whole, in the next request').toEqual(answer.opaque);
 }
 
 /** The turn of `wire` in `body` that holds one of `keys` (the last one that does). */

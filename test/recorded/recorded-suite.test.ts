@@ -16,6 +16,7 @@ import {
   checkReasoningWeight,
   checkRecordedError,
   checkSignaturesLeave,
+  checkKeptWhole,
   checkTranscript,
   followUpTurn,
   turnWith,
@@ -82,6 +83,7 @@ describe('adapters on real recorded provider traffic', () => {
         expected.check?.(result, index);
         previous = result.message;
         if (previous) messages = [...messages, previous];
+        if (previous) checkKeptWhole(adapter, wire, messages, answer);
       }
       if (entry.hasFollowUp && expected.followUp !== 'not-comparable') expect(followUps).toBeGreaterThan(0);
       if (entry.wireApi === 'gemini') checkSignaturesLeave(messages);

@@ -25,6 +25,14 @@ export interface RecordedAnswer {
   streamError?: string;
   /** The stream ended with that error and no finish: the call fails. */
   fails?: boolean;
+  /**
+   * What the adapter does not read but must keep (Anthropic blocks of other types:
+   * server tools, MCP calls, compaction, later types), as the wire gave it: the next
+   * request must carry each one back verbatim and in this order.
+   */
+  opaque?: unknown[];
+  /** The assistant turn in a request body, in the form `opaque` is given. */
+  opaqueIn?: (turn: unknown) => unknown[];
 }
 
 /** One assistant turn of a request body, normalised for comparison, with the keys that identify it. */

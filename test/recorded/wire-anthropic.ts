@@ -25,6 +25,7 @@ function messageOf(response: RecordedResponse): Json {
       if (delta.type === 'text_delta') block.text = `${String(block.text ?? '')}${String(delta.text)}`;
       if (delta.type === 'thinking_delta') block.thinking = `${String(block.thinking ?? '')}${String(delta.thinking)}`;
       if (delta.type === 'signature_delta') block.signature = `${String(block.signature ?? '')}${String(delta.signature)}`;
+      if (delta.type === 'compaction_delta') block.content = `${String(block.content ?? '')}${String(delta.content)}`;
       if (delta.type === 'input_json_delta')
         json[event.index as number] = `${json[event.index as number] ?? ''}${String(delta.partial_json)}`;
     }
@@ -38,6 +39,10 @@ function messageOf(response: RecordedResponse): Json {
   });
   return { ...message, content: blocks.filter(Boolean) };
 }
+
+/** The block types the adapter reads itself; every other one it keeps whole. */
+const readTypes = new Set(['text', 'thinking', 'redacted_thinking', 'tool_use']);
+const unread = (blocks: readonly Block[]) => blocks.filter((block) => !readTypes.has(block.type)).map(withoutNulls);
 
 const stopReasons: Record<string, StopReason> = {
   end_turn: 'stop',
@@ -71,6 +76,8 @@ function answer(response: RecordedResponse): RecordedAnswer {
       ...(typeof thinking === 'number' ? { reasoningTokens: thinking } : {}),
     },
     stopReason: stopReasons[String(message.stop_reason)] ?? 'other',
+    opaque: unread(blocks),
+    opaqueIn: (turn) => unread(turn as Block[]),
   };
 }
 
@@ -78,14 +85,21 @@ const messagesOf = (body: unknown) => ((body as Json).messages ?? []) as { role:
 const blocksOf = (content: unknown): Block[] =>
   typeof content === 'string' ? [{ type: 'text', text: content }] : (content as Block[]);
 
+/** A value without its null-valued keys: the Python SDK sends unset optional fields as `null`, which the API reads as absent. */
+function withoutNulls(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutNulls);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).flatMap(([key, inner]) => (inner === null ? [] : [[key, withoutNulls(inner)]])));
+}
+
 /**
- * A turn as compared: blocks without `cache_control`, and without whitespace-only
- * text blocks (the API refuses them in input, so the adapter leaves them out).
+ * A turn as compared: blocks without `cache_control` or null fields, and without
+ * whitespace-only text blocks (the API refuses them in input, so the adapter leaves them out).
  */
 function normalise(content: unknown): Block[] {
   return blocksOf(content)
     .filter((block) => !(block.type === 'text' && String(block.text).trim() === ''))
-    .map(({ cache_control: _control, citations: _citations, ...block }) => block as Block);
+    .map(({ cache_control: _control, citations: _citations, ...block }) => withoutNulls(block) as Block);
 }
 
 function keysOfBlocks(blocks: readonly Block[]): string[] {

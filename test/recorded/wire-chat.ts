@@ -29,7 +29,10 @@ function merge(target: Json, delta: Json): void {
         else list.push(structuredClone(entry));
       }
     } else if (typeof value === 'object') merge((target[key] ??= {}) as Json, value as Json);
-    else if (joined.has(key) && typeof target[key] === 'string') target[key] = `${target[key] as string}${String(value)}`;
+    // Mistral goes on with string content ("" or text) after a list of chunks: a text chunk, not a reset.
+    else if (Array.isArray(target[key]) && typeof value === 'string') {
+      if (value !== '') (target[key] as Json[]).push({ type: 'text', text: value });
+    } else if (joined.has(key) && typeof target[key] === 'string') target[key] = `${target[key] as string}${String(value)}`;
     // Qwen repeats a call's delta with `id: ""`: the id the call started with stays.
     else if (key === 'id' && value === '' && typeof target[key] === 'string') continue;
     else target[key] = value;
@@ -54,6 +57,19 @@ function completionOf(response: RecordedResponse): { completion: Json; error?: s
   return { completion: { choices: [{ message, finish_reason: finish }], usage }, ...(error ? { error } : {}) };
 }
 
+/** A value that says nothing: hosts send `refusal: null`, `annotations: []`. */
+const isEmpty = (value: unknown) =>
+  value === null || value === undefined || value === '' || (Array.isArray(value) && value.length === 0) ||
+  (typeof value === 'object' && value !== null && Object.keys(value).length === 0);
+
+/** Fields of a message the adapter reads (with the host's reasoning fields); every other non-empty one it keeps. */
+const readFields = new Set(['role', 'content', 'tool_calls', 'channel', 'reasoning_content', 'reasoning', 'reasoning_details']);
+
+/** The fields of `message` the adapter does not read, non-empty ones only. */
+function unreadFields(message: Json): Json {
+  return Object.fromEntries(Object.entries(message).filter(([key, value]) => !readFields.has(key) && !isEmpty(value)));
+}
+
 const stopReasons: Record<string, StopReason> = { stop: 'stop', tool_calls: 'tool-calls', length: 'max-tokens', content_filter: 'content-filter' };
 
 /** What a recorded response says; `field` is where this server puts reasoning. */
@@ -73,15 +89,17 @@ function answerIn(response: RecordedResponse, fields: readonly string[], details
       .filter((chunk) => chunk.type === type)
       .map((chunk) => (type === 'text' ? String(chunk.text) : ((chunk.thinking ?? []) as Json[]).map((inner) => String(inner.text ?? '')).join('')))
       .join('');
+  // Reasoning in `<think>` tags at the start of content (R1 and Qwen3 served raw) is reasoning, not text.
+  const tagged = typeof message.content === 'string' ? /^<think>([\s\S]*?)<\/think>/.exec(message.content) : null;
   const reasoning = (fields.map((field) => message[field]).find((value) => typeof value === 'string' && value !== '') ??
-    (chunkText('thinking') || undefined)) as string | undefined;
+    (chunkText('thinking') || tagged?.[1] || undefined)) as string | undefined;
   const entries = details && Array.isArray(message.reasoning_details) ? (message.reasoning_details as Json[]) : [];
   const detailData = entries.length > 0 ? { providerData: { reasoning_details: entries } } : {};
   const cached = (usage.prompt_tokens_details as Json | undefined)?.cached_tokens ?? usage.prompt_cache_hit_tokens;
   const finish = String(choice.finish_reason);
   return {
     reasoning: reasoning || entries.length > 0 ? [{ type: 'reasoning', text: reasoning ?? '', ...detailData }] : [],
-    text: typeof message.content === 'string' ? message.content : chunkText('text'),
+    text: typeof message.content === 'string' ? message.content.slice(tagged?.[0].length ?? 0) : chunkText('text'),
     calls,
     usage: {
       inputTokens: Number(usage.prompt_tokens ?? 0),
@@ -90,6 +108,11 @@ function answerIn(response: RecordedResponse, fields: readonly string[], details
       reasoningTokens: Number((usage.completion_tokens_details as Json | undefined)?.reasoning_tokens ?? 0),
     },
     stopReason: finish === 'stop' && calls.length > 0 ? 'tool-calls' : (stopReasons[finish] ?? 'other'),
+    opaque: Object.keys(unreadFields(message)).length > 0 ? [unreadFields(message)] : [],
+    opaqueIn: (turn) => {
+      const fields = unreadFields(turn as Json);
+      return Object.keys(fields).length > 0 ? [fields] : [];
+    },
     ...(error ? { streamError: error, fails: choice.finish_reason === null || choice.finish_reason === undefined } : {}),
   };
 }
@@ -106,7 +129,7 @@ function normalise(message: Json): Json {
     ['reasoning_content', 'reasoning', 'reasoning_details'].flatMap((field) => (message[field] === undefined ? [] : [[field, message[field]]])),
   );
   const content = typeof message.content === 'string' && message.content !== '' ? message.content : null;
-  return { content, ...(calls.length > 0 ? { tool_calls: calls } : {}), ...reasoning };
+  return { ...unreadFields(message), content, ...(calls.length > 0 ? { tool_calls: calls } : {}), ...reasoning };
 }
 
 /** The chat wire for a server that streams reasoning in `fields` (first non-empty wins). */
@@ -119,7 +142,7 @@ export function chatWire(fields: readonly string[], details = false): WireFormat
         if (message.role !== 'assistant') return [];
         const turn = normalise(message);
         // Text is matched without reasoning some clients put before it in <think> tags.
-        const text = turn.content ? [String(turn.content).replace(/^<think>[\s\S]*?<\/think>\s*/, '')] : [];
+        const text = turn.content ? [String(turn.content).replace(/^<think>[\s\S]*?<\/think>\s*/, '').trim()] : [];
         const keys = [...((turn.tool_calls ?? []) as Json[]).map((call) => String(call.id)), ...text];
         return [{ keys, turn, end: index }];
       });
@@ -146,7 +169,7 @@ export function chatWire(fields: readonly string[], details = false): WireFormat
         });
     },
     keysOf(message: AssistantMessage) {
-      return message.content.flatMap((part) => (part.type === 'tool-call' ? [part.id] : part.type === 'text' ? [part.text] : []));
+      return message.content.flatMap((part) => (part.type === 'tool-call' ? [part.id] : part.type === 'text' ? [part.text.trim()] : []));
     },
   };
 }

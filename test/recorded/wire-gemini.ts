@@ -55,11 +55,15 @@ function answer(response: RecordedResponse): RecordedAnswer {
 
 const contentsOf = (body: unknown) => ((body as Json).contents ?? []) as { role?: string; parts: Part[] }[];
 
+/** The fields of a part the comparison reads; any other one (code execution, a server tool's call) is compared as it is. */
+const compared = new Set(['text', 'thought', 'thoughtSignature', 'functionCall']);
+
 /** A model turn as compared: its parts, empty text without a signature left out, signatures as bytes. */
 function normalise(parts: readonly Part[]): Json[] {
   return parts
     .filter((part) => !(part.text === '' && !part.thoughtSignature && !part.functionCall))
     .map((part) => ({
+      ...Object.fromEntries(Object.entries(part).filter(([key]) => !compared.has(key))),
       ...(typeof part.text === 'string' ? { text: part.text } : {}),
       ...(part.thought ? { thought: true } : {}),
       ...(part.functionCall ? { functionCall: { name: part.functionCall.name, args: part.functionCall.args ?? {} } } : {}),

@@ -54,6 +54,8 @@ function answer(response: RecordedResponse): RecordedAnswer {
         ? incomplete === 'content_filter' ? 'content-filter' : 'max-tokens'
         : calls.length > 0 ? 'tool-calls' : 'stop',
     phases: messages.map((item) => (typeof item.phase === 'string' ? item.phase : undefined)),
+    opaque: unread(output),
+    opaqueIn: (turn) => unread(turn as Json[]),
   };
 }
 
@@ -61,8 +63,24 @@ const inputOf = (body: unknown): Json[] => {
   const input = (body as Json).input;
   return typeof input === 'string' ? [{ role: 'user', content: input }] : ((input ?? []) as Json[]);
 };
-const isAssistantItem = (item: Json) =>
-  item.type === 'reasoning' || item.type === 'function_call' || item.role === 'assistant';
+/** What a client sends of its own: user-side messages, tool outputs, approvals, references. */
+const inputTypes = new Set([
+  'function_call_output',
+  'custom_tool_call_output',
+  'computer_call_output',
+  'local_shell_call_output',
+  'shell_call_output',
+  'apply_patch_call_output',
+  'mcp_approval_response',
+  'item_reference',
+]);
+const isInputItem = (item: Json) => (item.role !== undefined && item.role !== 'assistant') || inputTypes.has(String(item.type));
+/** Everything else is the model's output sent back: messages, reasoning, calls, and items of other types (server tools, compaction). */
+const isAssistantItem = (item: Json) => !isInputItem(item);
+
+/** The item types the adapter reads itself; every other one it keeps whole. */
+const readTypes = new Set(['message', 'reasoning', 'function_call']);
+const unread = (items: readonly Json[]) => items.filter((item) => item.type !== undefined && !readTypes.has(String(item.type)));
 
 /**
  * An item as compared. A message sent without its id goes as `{role, content}` or as
@@ -79,6 +97,7 @@ function normalise(item: Json): Json {
     };
   if (item.type === 'function_call')
     return { type: 'function_call', id: item.id, call_id: item.call_id, name: item.name, arguments: item.arguments };
+  if (item.type !== undefined && item.type !== 'message') return item;
   return { type: 'message', id: item.id, text: textOf(item.content), phase: item.phase };
 }
 
@@ -120,9 +139,10 @@ export const responsesWire: WireFormat = {
   },
   keysOf(message: AssistantMessage) {
     return message.content.flatMap((part) => {
-      const id = part.providerData?.id;
+      const id = part.providerData?.id ?? (part.providerData?.item as Json | undefined)?.id;
       if (part.type === 'tool-call') return [part.id];
-      return typeof id === 'string' ? [id] : part.type === 'text' ? [part.text] : [];
+      // A message goes back with its id, or (as some clients send it) as role and text.
+      return [...(typeof id === 'string' ? [id] : []), ...(part.type === 'text' ? [part.text] : [])];
     });
   },
 };

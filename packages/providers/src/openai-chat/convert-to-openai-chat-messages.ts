@@ -10,6 +10,7 @@
 import type {
   AssistantMessage,
   Message,
+  ModelRef,
   ProviderData,
   ReasoningField,
   ReasoningPart,
@@ -21,6 +22,7 @@ import type {
   ChatCompletionMessageToolCall,
 } from 'openai/resources/chat/completions';
 import { argumentsText } from '../shared/tool-arguments.js';
+import { messageFieldsFor } from './chat-message-fields.js';
 import { toolOutputText } from '../shared/tool-output-text.js';
 
 /** How reasoning is sent back on a Chat Completions wire. */
@@ -45,11 +47,15 @@ export interface ChatReasoningWire {
 /** A Chat Completions message plus the non-standard reasoning fields compatible servers take. */
 export type CompatibleChatMessage = ChatCompletionMessageParam & Record<string, unknown>;
 
-/** Converts `system` and the packed messages. */
+/**
+ * Converts `system` and the packed messages. `model` is the one called: the fields it
+ * sent that the adapter does not read go back on their message (see chat-message-fields.ts).
+ */
 export function convertToOpenAIChatMessages(
   system: string | undefined,
   messages: readonly Message[],
   wire: ChatReasoningWire,
+  model?: ModelRef,
 ): CompatibleChatMessage[] {
   const result: CompatibleChatMessage[] = system ? [{ role: 'system', content: system }] : [];
   const lastFinal = wire.untilFinal ? lastFinalAnswerIndex(messages) : -1;
@@ -63,7 +69,7 @@ export function convertToOpenAIChatMessages(
       // Summary lines never reach an adapter from the packer (it sends summaries as user messages).
       const reasoning = message.content.filter((part): part is ReasoningPart => part.type === 'reasoning');
       const keep = wire.sendAs !== 'none' && index >= lastFinal ? reasoning : [];
-      const converted = convertAssistantMessage(message, keep, wire);
+      const converted = convertAssistantMessage(message, keep, wire, messageFieldsFor(message, model));
       if (wire.onLaterAssistants && isMessageField(wire.sendAs)) {
         if (carried && !(wire.sendAs in converted)) converted[wire.sendAs] = '';
         carried ||= wire.sendAs in converted;
@@ -105,6 +111,7 @@ function convertAssistantMessage(
   message: AssistantMessage,
   reasoning: readonly ReasoningPart[],
   wire: ChatReasoningWire,
+  unread: Record<string, unknown>,
 ): CompatibleChatMessage {
   const text = message.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
   const toolCalls: ChatCompletionMessageToolCall[] = message.content.flatMap((part) =>
@@ -119,7 +126,8 @@ function convertAssistantMessage(
       : [],
   );
   const reasoningText = reasoning.map((part) => part.text).join('\n\n');
-  const wireMessage: CompatibleChatMessage = { role: 'assistant', content: text === '' ? null : text };
+  // The host's own unread fields go back on this message; the fields set below are the adapter's.
+  const wireMessage: CompatibleChatMessage = { ...unread, role: 'assistant', content: text === '' ? null : text };
   if (toolCalls.length > 0) wireMessage.tool_calls = toolCalls;
   if (wire.sendAs === 'think-tags') {
     // MiniMax wants the whole content back, reasoning tags included.
@@ -128,9 +136,19 @@ function convertAssistantMessage(
     const details = reasoning.flatMap((part) => detailsOf(part.providerData));
     if (details.length > 0) wireMessage.reasoning_details = details;
   } else if (wire.sendAs !== 'none') {
-    if (reasoningText || (wire.requiredOnToolCalls && toolCalls.length > 0)) wireMessage[wire.sendAs] = reasoningText;
+    if (reasoningText || (wire.requiredOnToolCalls && toolCalls.length > 0)) wireMessage[fieldFor(reasoning, wire.sendAs)] = reasoningText;
   }
   return wireMessage;
+}
+
+/**
+ * The message field reasoning goes back in: the one the host answered in when that was
+ * another message field than the profile's (recorded on the part by the stream reader:
+ * GLM-5.2 on Crusoe answered in `reasoning` and took it back there), else the profile's.
+ */
+function fieldFor(reasoning: readonly ReasoningPart[], sendAs: ReasoningField): string {
+  const answered = reasoning.map((part) => part.providerData?.field).find((field) => typeof field === 'string');
+  return isMessageField(sendAs) && typeof answered === 'string' && isMessageField(answered as ReasoningField) ? answered : sendAs;
 }
 
 /** OpenRouter's `reasoning_details` entries kept verbatim on the part. */

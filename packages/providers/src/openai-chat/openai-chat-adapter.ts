@@ -87,7 +87,7 @@ function prepareOpenAIChatRequest(
   if (profile.chatToolsNeedResponses && tools && settings.reasoningEffort !== 'none') {
     throw new ChatToolsNeedResponsesError(model.id);
   }
-  const messages = convertToOpenAIChatMessages(request.system, request.messages, { sendAs: 'none' });
+  const messages = convertToOpenAIChatMessages(request.system, request.messages, { sendAs: 'none' }, model);
   const body: ChatCompletionCreateParamsStreaming = {
     model: model.id,
     messages,

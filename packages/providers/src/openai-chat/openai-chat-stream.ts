@@ -24,6 +24,7 @@ import type { CompletionUsage } from 'openai/resources/completions';
 import { providerDataFor } from '../shared/provider-data.js';
 import { recordReasoningTokens } from '../shared/reasoning-tokens.js';
 import { callProviderData } from '../shared/tool-arguments.js';
+import { UnreadMessageFields } from './chat-message-fields.js';
 import { mapOpenAIChatStopReason } from './map-openai-chat-stop-reason.js';
 
 /** How to read reasoning from a chunk stream. */
@@ -79,11 +80,24 @@ class ChatAccumulator {
   /** Content chunk types already warned about. */
   readonly unknownChunks = new Set<string>();
   usage: UsageWithExtras | undefined;
+  /** The delta field reasoning arrived in (the first one that carried it). */
+  reasoningField: string | undefined;
+  /** Delta fields this reader does not read, kept for the same model. */
+  readonly unread: UnreadMessageFields;
 
   /** The Harmony tool call being written in `content`, if the last piece was one. */
   private harmonyCall: PendingCall | undefined;
 
-  constructor(private readonly splitter: StreamSplitter<ContentPiece> | undefined) {}
+  constructor(
+    private readonly splitter: StreamSplitter<ContentPiece> | undefined,
+    reader: ChatReasoningReader,
+  ) {
+    this.unread = new UnreadMessageFields([...reader.fields, ...(reader.details ? ['reasoning_details'] : [])]);
+    this.primaryField = reader.fields[0];
+  }
+
+  /** The field this host's profile expects reasoning in. */
+  private readonly primaryField: string | undefined;
 
   * content(text: string): Generator<ModelStreamEvent> {
     const pieces = this.splitter ? this.splitter.push(text) : [{ kind: 'text', text }];
@@ -157,7 +171,9 @@ class ChatAccumulator {
   message(model: ModelRef, withDetails: boolean): AssistantMessage {
     const content: AssistantPart[] = [];
     if (this.reasoning || this.details.length > 0) {
-      const fields = withDetails && this.details.length > 0 ? { reasoning_details: this.details } : {};
+      const fields: Record<string, unknown> = withDetails && this.details.length > 0 ? { reasoning_details: this.details } : {};
+      // A host that answered in another field than its profile's (GLM on a vLLM host: `reasoning`) gets it back there.
+      if (this.reasoningField !== undefined && this.reasoningField !== this.primaryField) fields.field = this.reasoningField;
       content.push({ type: 'reasoning', text: this.reasoning, providerData: providerDataFor(model, fields) });
     }
     if (this.text) content.push({ type: 'text', text: this.text });
@@ -166,6 +182,8 @@ class ChatAccumulator {
       const providerData = callProviderData(model, call.args, args);
       content.push({ type: 'tool-call', id: call.id, name: call.name, args, ...(providerData ? { providerData } : {}) });
     }
+    const unread = this.unread.part(model);
+    if (unread) content.push(unread);
     recordReasoningTokens(content, this.usage?.completion_tokens_details?.reasoning_tokens);
     return { role: 'assistant', content, model: { ...model }, usage: mapOpenAIChatUsage(this.usage) };
   }
@@ -189,7 +207,7 @@ export async function* mapOpenAIChatStream(
   model: ModelRef,
   reader: ChatReasoningReader,
 ): AsyncGenerator<ModelStreamEvent> {
-  const state = new ChatAccumulator(reader.contentSplitter?.());
+  const state = new ChatAccumulator(reader.contentSplitter?.(), reader);
   let warning: ModelStreamEvent | undefined;
   try {
     yield* readChunks(chunks, state, reader);
@@ -244,12 +262,15 @@ async function* readChunks(
     const choiceUsage = (choice as { usage?: UsageWithExtras | null }).usage;
     if (!chunk.usage && choiceUsage) state.usage = choiceUsage;
     const delta = (choice.delta ?? {}) as ChatCompletionChunk.Choice.Delta & Record<string, unknown>;
-    const reasoning = reader.fields.map((field) => delta[field]).find((value) => typeof value === 'string' && value);
-    if (typeof reasoning === 'string') {
+    const field = reader.fields.find((name) => typeof delta[name] === 'string' && delta[name] !== '');
+    const reasoning = field === undefined ? undefined : (delta[field] as string);
+    if (field !== undefined && reasoning !== undefined) {
       state.reasoning += reasoning;
+      state.reasoningField ??= field;
       yield { type: 'reasoning-delta', text: reasoning };
     }
     if (reader.details) state.addDetails(delta.reasoning_details);
+    state.unread.add(delta);
     if (typeof delta.content === 'string' && delta.content) yield* state.content(delta.content);
     else if (Array.isArray(delta.content)) yield* contentChunks(state, delta.content as unknown[]);
     for (const call of delta.tool_calls ?? []) yield* toolCallDelta(state, call);

@@ -116,7 +116,7 @@ function prepareOpenAICompatibleRequest(
   const callOptions = request.providerOptions ?? {};
   const warnings = [...foreign, ...unknownOptionWarnings(model.provider, callOptions, callSettingKeys)];
   const effort = (callOptions.reasoningEffort as string | undefined) ?? defaults.reasoningEffort;
-  const messages = convertToOpenAIChatMessages(request.system, request.messages, capabilities.wire);
+  const messages = convertToOpenAIChatMessages(request.system, request.messages, capabilities.wire, model);
   const tools = prepareOpenAIChatTools(request.tools);
   const body = {
     ...capabilities.requestFlags,
