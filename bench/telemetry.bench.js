@@ -13,7 +13,8 @@
 import { writeFile } from 'node:fs/promises';
 import { availableParallelism, loadavg } from 'node:os';
 import { pathToFileURL } from 'node:url';
-import { Agent, createTelemetry, UIMessageChunkMapper } from '@episodic/core';
+import { Agent, UIMessageChunkMapper } from '@episodic/core';
+import { createTelemetry } from '@episodic/core/telemetry';
 import { scriptedModel } from '@episodic/core/testing';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 

@@ -14,7 +14,7 @@ import {
   maxSteps,
   type ModelAdapter,
 } from '@episodic/core';
-import { stripForeignReasoning } from '@episodic/core/internal';
+import { stripForeignReasoning } from '@episodic/core/reasoning';
 import { scriptedModel } from '@episodic/core/testing';
 import type { ProviderAdapter } from '@episodic/providers';
 import { createAnthropicAdapter } from '@episodic/providers/anthropic';

@@ -12,9 +12,9 @@ import {
   type ModelAdapter,
   ModelError,
   type ModelStreamEvent,
-  packContext,
   type ToolSpec,
 } from '@episodic/core';
+import { packContext } from '@episodic/core/packing';
 import OpenAI from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createOpenAICompatibleAdapter } from '../../packages/providers/src/openai-compatible/openai-compatible-adapter.js';

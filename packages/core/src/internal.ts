@@ -24,11 +24,6 @@ export { toolCallKey } from './reasoning/replay-cache/replay-cache.js';
 export { restoreReasoning } from './reasoning/replay-cache/replay-restore.js';
 export type { RestoreResult } from './reasoning/replay-cache/replay-restore.js';
 
-// reasoning: the one rule that drops other models' opaque reasoning, which adapters
-// also apply for callers that use them without the agent loop.
-export { stripForeignReasoning } from './reasoning/handoff/foreign-reasoning.js';
-export type { ForeignReasoningWarning } from './reasoning/handoff/foreign-reasoning.js';
-
 // tools: building tools from zod schemas (@episodic/tools' defineTool and its schema
 // normalisers build on the same conversion, issue wording and name rule as agent.asTool).
 export { isJsonObject, toolInputSchema, typeNames } from './support/json-schema.js';

@@ -15,7 +15,7 @@ import {
   type ProviderToolPart,
   SecretRedactor,
 } from '@episodic/core';
-import { stripForeignReasoning } from '@episodic/core/internal';
+import { stripForeignReasoning } from '@episodic/core/reasoning';
 import { unlistedModelWarning } from '../profiles/unlisted-model.js';
 
 /** A warning `stream()` yields before any model output; `code` is set on warnings meant to be matched. */

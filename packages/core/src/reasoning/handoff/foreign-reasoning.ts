@@ -80,7 +80,8 @@ export interface ForeignReasoningWarning {
 
 /**
  * `messages` for a call to `target` without another model's reasoning or opaque
- * data (see {@link withoutForeignReasoning}), and the warning to give when the
+ * data (reasoning parts of another model removed, its opaque data taken off text and
+ * tool-call parts; the same array when nothing is foreign), and the warning to give when the
  * current episode held such reasoning. Earlier episodes' foreign reasoning goes
  * without a warning: under the default retention it would not be sent anyway.
  */
