@@ -24,9 +24,10 @@ import { openAIStreamError } from '../openai-shared/openai-client.js';
 import { apiKeysOf, MissingApiKeyError, NO_API_KEY, resolveApiKey } from '../shared/missing-api-key-error.js';
 import {
   createProviderAdapter,
+  leftOutProviderTools,
+  newClient,
   type PreparedRequest,
   type ProviderAdapter,
-  requestWithoutForeignReasoning,
   unknownOptionWarnings,
 } from '../shared/provider-adapter.js';
 import { type CompatibleCapabilities, resolveCompatibleCapabilities } from './openai-compatible-capabilities.js';
@@ -76,7 +77,8 @@ function createClient(options: OpenAICompatibleAdapterOptions, profile: Compatib
     if (!(error instanceof MissingApiKeyError && profile.apiKeyOptional)) throw error;
     apiKey = NO_API_KEY;
   }
-  return new OpenAI({ apiKey, baseURL, maxRetries: options.maxRetries ?? 0, fetch: withWrappedErrorBodies() });
+  const maxRetries = options.maxRetries ?? 0;
+  return newClient(apiKey, (key) => new OpenAI({ apiKey: key, baseURL, maxRetries, fetch: withWrappedErrorBodies() }));
 }
 
 const callSettingKeys = new Set(['reasoningEffort']);
@@ -104,14 +106,14 @@ export function createOpenAICompatibleAdapter(options: OpenAICompatibleAdapterOp
 
 /** Builds the streaming request body for a compatible server. */
 function prepareOpenAICompatibleRequest(
-  packed: ModelRequest,
+  request: ModelRequest,
   model: ModelRef,
   capabilities: CompatibleCapabilities,
   defaults: OpenAICompatibleCallSettings,
 ): PreparedRequest<ChatCompletionCreateParamsStreaming> {
-  const { request, warnings: foreign } = requestWithoutForeignReasoning(packed, model);
+  const leftOut = leftOutProviderTools(request.messages, model);
   const callOptions = request.providerOptions ?? {};
-  const warnings = [...foreign, ...unknownOptionWarnings(model.provider, callOptions, callSettingKeys)];
+  const warnings = [...leftOut, ...unknownOptionWarnings(model.provider, callOptions, callSettingKeys)];
   const effort = (callOptions.reasoningEffort as string | undefined) ?? defaults.reasoningEffort;
   const messages = convertToOpenAIChatMessages(request.system, request.messages, capabilities.wire);
   const tools = prepareOpenAIChatTools(request.tools);

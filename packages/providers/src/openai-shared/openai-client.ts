@@ -6,6 +6,7 @@ import OpenAI from 'openai';
 import type { OpenAIProfile } from '../profiles/openai.js';
 import { abortedError } from '../shared/error-classification.js';
 import { resolveApiKey } from '../shared/missing-api-key-error.js';
+import { newClient } from '../shared/provider-adapter.js';
 
 /** Client options both OpenAI adapters take. */
 export interface OpenAIClientOptions {
@@ -17,13 +18,10 @@ export interface OpenAIClientOptions {
 
 /** The given client, or a new one with the key from options or the profile's variable (SDK retries off by default: the loop retries). */
 export function openAIClient(options: OpenAIClientOptions, profile: OpenAIProfile): OpenAI {
-  return (
-    options.client ??
-    new OpenAI({
-      apiKey: resolveApiKey('openai', options.apiKey, [profile.apiKeyEnv]),
-      baseURL: options.baseURL ?? profile.baseURL,
-      maxRetries: options.maxRetries ?? 0,
-    })
+  if (options.client) return options.client;
+  const baseURL = options.baseURL ?? profile.baseURL;
+  return newClient(resolveApiKey('openai', options.apiKey, [profile.apiKeyEnv]), (apiKey) =>
+    new OpenAI({ apiKey, baseURL, maxRetries: options.maxRetries ?? 0 }),
   );
 }
 
