@@ -48,6 +48,8 @@ export { checkDeleteFilter, listLimit } from './reasoning/replay-cache/replay-ca
 // loop and packing helpers the MCP tool server and MCP tools reuse: one tool call
 // run as the loop runs it, and the head-and-tail shortening of long text.
 export { executeToolCall } from './loop/tool-executor.js';
+// ui-stream: the event-to-chunk mapper alone, which the telemetry benchmark times.
+export { UIMessageChunkMapper } from './ui-stream/to-ui-message-stream.js';
 export { shortenText } from './packing/shorten.js';
 
 // message: transcript lines as bytes, checked one by one and against the lines before
