@@ -39,6 +39,7 @@ export default defineConfig({
       { find: /^@episodic\/core\/testing$/, replacement: source('./packages/core/src/testing/index.ts') },
       { find: /^@episodic\/core\/internal$/, replacement: source('./packages/core/src/internal.ts') },
       { find: /^@episodic\/core\/node$/, replacement: source('./packages/core/src/node.ts') },
+      { find: /^@episodic\/core\/(transcript|packing|reasoning|telemetry|ui-stream)$/, replacement: source('./packages/core/src/$1.ts') },
       { find: /^@episodic\/core$/, replacement: source('./packages/core/src/index.ts') },
       { find: /^@episodic\/tools$/, replacement: source('./packages/tools/src/index.ts') },
       { find: /^@episodic\/providers\/internal$/, replacement: source('./packages/providers/src/internal.ts') },

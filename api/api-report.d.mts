@@ -6,8 +6,6 @@ export interface EntryPoint {
   folder: string;
   /** The entry point's declaration file. */
   entry: string;
-  /** The declaration file of the package's `.` entry. */
-  main: string;
 }
 
 /** What API Extractor found for one entry point. */

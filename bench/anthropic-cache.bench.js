@@ -22,7 +22,8 @@
 import { createHash } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
-import { createTokenCounter, packContext } from '@episodic/core';
+import { createTokenCounter } from '@episodic/core';
+import { packContext } from '@episodic/core/packing';
 import { createAnthropicAdapter } from '@episodic/providers/anthropic';
 import { BENCH_SYSTEM, BENCH_TOOLS } from './agent-prompt.js';
 import { percentile } from './metrics.js';

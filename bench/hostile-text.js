@@ -10,7 +10,8 @@
  */
 import { execFile } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { createTokenCounter, packContext } from '@episodic/core';
+import { createTokenCounter } from '@episodic/core';
+import { packContext } from '@episodic/core/packing';
 import { BENCH_SYSTEM, BENCH_TOOLS } from './agent-prompt.js';
 import { percentile } from './metrics.js';
 import { generateSession, mulberry32 } from './session-generator.js';

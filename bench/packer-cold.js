@@ -6,7 +6,8 @@
  * on a fresh deep copy, and the medians are compared in the same run.
  */
 import { get_encoding } from 'tiktoken';
-import { createTokenCounter, packContext } from '@episodic/core';
+import { createTokenCounter } from '@episodic/core';
+import { packContext } from '@episodic/core/packing';
 import { BENCH_SYSTEM, BENCH_TOOLS } from './agent-prompt.js';
 import { percentile } from './metrics.js';
 

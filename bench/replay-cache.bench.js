@@ -13,7 +13,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { MemoryReplayCache } from '@episodic/core';
+import { MemoryReplayCache } from '@episodic/core/reasoning';
 import { FileReplayCache } from '@episodic/core/node';
 import { openPGlite, PostgresReplayCache } from '@episodic/postgres';
 import { serverForTests } from '@episodic/postgres/testing';

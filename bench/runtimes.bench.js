@@ -16,7 +16,8 @@
  * Needs the built packages (`npx tsc -b`). Writes bench/results/runtimes.md.
  */
 import { availableParallelism, loadavg } from 'node:os';
-import { Agent, createApproximateCounter } from '@episodic/core';
+import { Agent } from '@episodic/core';
+import { createApproximateCounter } from '@episodic/core/testing';
 import { scriptedModel } from '@episodic/core/testing';
 import { DbosEpisodes } from '@episodic/dbos';
 import { PostgresSessionStore } from '@episodic/postgres';

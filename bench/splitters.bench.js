@@ -11,7 +11,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { createHarmonyParser, createTagSplitter } from '@episodic/core';
+import { createHarmonyParser, createTagSplitter } from '@episodic/core/reasoning';
 
 const STREAM_BYTES = 5_000_000;
 const RUNS = 5;

@@ -13,7 +13,9 @@
 import { writeFile } from 'node:fs/promises';
 import { availableParallelism, loadavg } from 'node:os';
 import { pathToFileURL } from 'node:url';
-import { Agent, createTelemetry, UIMessageChunkMapper } from '@episodic/core';
+import { Agent } from '@episodic/core';
+import { UIMessageChunkMapper } from '@episodic/core/internal';
+import { createTelemetry } from '@episodic/core/telemetry';
 import { scriptedModel } from '@episodic/core/testing';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 

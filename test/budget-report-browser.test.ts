@@ -10,7 +10,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createTokenCounter, splitEpisodes, userText } from '@episodic/core';
+import { createTokenCounter, userText } from '@episodic/core';
+import { splitEpisodes } from '@episodic/core/transcript';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderEpisodesReport } from '../packages/cli/src/report/episodes-report.js';

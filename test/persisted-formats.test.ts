@@ -8,7 +8,17 @@ import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Agent, type AgentEvent, type AgentTool, type AssistantMessage, createTokenCounter, formatTranscript, type Message, type ModelRef, packContext, splitEpisodes } from '@episodic/core';
+import {
+  Agent,
+  type AgentEvent,
+  type AgentTool,
+  type AssistantMessage,
+  createTokenCounter,
+  type Message,
+  type ModelRef,
+} from '@episodic/core';
+import { formatTranscript, splitEpisodes } from '@episodic/core/transcript';
+import { packContext } from '@episodic/core/packing';
 import { FileReplayCache, FileSessionStore, readTranscript } from '@episodic/core/node';
 import { scriptedModel } from '@episodic/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';

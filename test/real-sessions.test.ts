@@ -12,7 +12,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
-import { formatTranscript } from '@episodic/core';
+import { formatTranscript } from '@episodic/core/transcript';
 import { readTranscript } from '@episodic/core/node';
 import { describe, expect, it } from 'vitest';
 import { analyzeBudgets, ImplausiblePrefixError } from '../packages/cli/src/budget/analyze-budgets.js';

@@ -5,16 +5,14 @@
  * HTTP transport, as `useChat` uses it) reads our server-sent events, a follow-up
  * turn and a failed turn included.
  */
+import { Agent, type AgentTool, type Session } from '@episodic/core';
 import {
-  Agent,
-  type AgentTool,
   createUIMessageStreamResponse,
   type EpisodicMessageMetadata,
-  type Session,
   toUIMessageStream,
   UI_MESSAGE_STREAM_HEADERS,
   type UIMessageChunk,
-} from '@episodic/core';
+} from '@episodic/core/ui-stream';
 import { type ScriptStep, scriptedModel } from '@episodic/core/testing';
 import {
   AbstractChat,

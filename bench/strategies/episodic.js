@@ -3,7 +3,7 @@
  * message is counted once, when appended) and the pack state carried from call to
  * call. Retention `episode` (the default): past episodes go without reasoning.
  */
-import { packContext, prepareForPacking } from '@episodic/core';
+import { packContext, prepareForPacking } from '@episodic/core/packing';
 
 /**
  * @param {{ budget: number, counter: import('@episodic/core').TokenCounter, system: string,

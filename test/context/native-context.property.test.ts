@@ -6,7 +6,8 @@
  * the packer at a random budget, the Anthropic adapter's wire conversion, the loopback
  * server's validation, and its model of context editing and compaction.
  */
-import { createTokenCounter, type Message, messagesAfterCompaction, type ModelRequest, packContext } from '@episodic/core';
+import { createTokenCounter, type Message, type ModelRequest } from '@episodic/core';
+import { messagesAfterCompaction, packContext } from '@episodic/core/packing';
 import { createAnthropicAdapter } from '@episodic/providers/anthropic';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

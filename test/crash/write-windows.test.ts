@@ -2,7 +2,8 @@
 // throws) right after one write of a step and before the next. Reopening the session
 // from what the store holds and calling resume() must finish the same episode with no
 // step lost or doubled, whatever the window.
-import { Agent, MemorySessionStore, type Message, type PackState, type SessionStore } from '@episodic/core';
+import { Agent, MemorySessionStore, type Message, type SessionStore } from '@episodic/core';
+import { type PackState } from '@episodic/core/packing';
 import { scriptedModel } from '@episodic/core/testing';
 import { describe, expect, it } from 'vitest';
 import { crashScript, TOOL_STEPS, workTool } from './crash-script.mjs';

@@ -6,7 +6,7 @@
  */
 import { createServer, get, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { pipeUIMessageStreamToResponse, type UIMessageChunk } from '@episodic/core';
+import { pipeUIMessageStreamToResponse, type UIMessageChunk } from '@episodic/core/ui-stream';
 import { afterEach, describe, expect, it } from 'vitest';
 
 const warnings: string[] = [];

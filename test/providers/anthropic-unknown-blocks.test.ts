@@ -8,11 +8,12 @@
  */
 import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
 import type { AssistantMessage, ModelStreamEvent } from '@episodic/core';
+import { stripForeignReasoning } from '@episodic/core/reasoning';
 import { describe, expect, it } from 'vitest';
 import { resolveAnthropicProfile } from '../../packages/providers/src/profiles/anthropic-resolver.js';
 import { mapAnthropicStream } from '../../packages/providers/src/anthropic/anthropic-stream.js';
 import { convertToAnthropicMessages } from '../../packages/providers/src/anthropic/convert-to-anthropic-messages.js';
-import { requestWithoutForeignReasoning } from '../../packages/providers/src/shared/provider-adapter.js';
+import { leftOutProviderTools } from '../../packages/providers/src/shared/provider-adapter.js';
 import { type AnthropicBody, normalizeBody, validateAnthropicRequest } from '../servers/anthropic-validation.js';
 
 const model = { provider: 'anthropic', id: 'claude-sonnet-4-5-20250929' };
@@ -109,10 +110,12 @@ describe('Anthropic blocks the adapter does not read itself', () => {
   it('leaves them out for another provider with one warning', async () => {
     const { message } = await mapped();
     const target = { provider: 'openai', id: 'gpt-5' };
-    const { request, warnings } = requestWithoutForeignReasoning({ messages: [{ role: 'user', content: 'Hi' }, message] }, target);
+    // The loop strips another model's opaque data first (core's one rule), then the adapter warns.
+    const { messages } = stripForeignReasoning([{ role: 'user', content: 'Hi' }, message], target);
+    const warnings = leftOutProviderTools(messages, target);
     expect(warnings.filter((warning) => warning.code === 'provider-tool-dropped')).toHaveLength(1);
     expect(warnings.find((warning) => warning.code === 'provider-tool-dropped')?.message).toContain('echo x1, mcp_tool_result x1, container_upload_result x1');
     // The text goes on, without Anthropic's citations.
-    expect((request.messages[1] as AssistantMessage).content.at(-1)).toEqual({ type: 'text', text: 'It echoed hello world.' });
+    expect((messages[1] as AssistantMessage).content.at(-1)).toEqual({ type: 'text', text: 'It echoed hello world.' });
   });
 });

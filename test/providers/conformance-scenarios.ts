@@ -9,10 +9,10 @@ import {
   type AssistantMessage,
   ModelError,
   maxSteps,
-  packContext,
   type ReasoningPart,
   RunAbortedError,
 } from '@episodic/core';
+import { packContext } from '@episodic/core/packing';
 import { expect } from 'vitest';
 import { z } from 'zod';
 import type { ScriptedReply } from '../servers/scripted-server.js';

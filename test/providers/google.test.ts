@@ -4,6 +4,7 @@
  */
 import { inspect } from 'node:util';
 import { generate, type Message, ModelError } from '@episodic/core';
+import { stripForeignReasoning } from '@episodic/core/reasoning';
 import { MissingApiKeyError } from '@episodic/providers';
 import { createGoogleAdapter, type GoogleAdapterOptions } from '@episodic/providers/google';
 import {
@@ -267,8 +268,9 @@ describe('google after another provider in the same turn', () => {
       const adapter = createGoogleAdapter({ model: 'gemini-3-pro-preview', baseURL: server.url, apiKey: 'k' });
       server.enqueue({ type: 'reply', text: 'continuing' });
       const claude = { provider: 'anthropic', model: 'claude-opus-4-5' };
-      const result = await generate(adapter, {
-        messages: [
+      // The agent loop strips the other model's reasoning before every call (core's one rule).
+      const stripped = stripForeignReasoning(
+        [
           { role: 'user', content: 'go' },
           {
             role: 'assistant',
@@ -280,8 +282,9 @@ describe('google after another provider in the same turn', () => {
           },
           { role: 'tool', toolCallId: 'toolu_01', toolName: 'read_file', content: 'x' },
         ],
-        tools: testToolSpecs,
-      });
+        adapter.model,
+      );
+      await generate(adapter, { messages: stripped.messages, tools: testToolSpecs });
       const call = server.modelCalls()[0];
       expect(call?.status).toBe(200);
       expect(call?.view?.reasoningItems).toBe(0);
@@ -293,7 +296,7 @@ describe('google after another provider in the same turn', () => {
           thoughtSignature: 'skip_thought_signature_validator',
         },
       ]);
-      expect(result.warnings.join('\n')).toContain('1 reasoning part(s) of another model in this episode were not sent');
+      expect(stripped.warning?.message).toContain('1 reasoning part(s) of another model in this episode were not sent');
     } finally {
       await server.close();
     }

@@ -5,7 +5,8 @@
  * Negative controls show each refusal is live: the same conversation without the
  * family's rule meets the family's real error text.
  */
-import { generate, type Message, type ModelAdapter, packContext, type ToolSpec } from '@episodic/core';
+import { generate, type Message, type ModelAdapter, type ToolSpec } from '@episodic/core';
+import { packContext } from '@episodic/core/packing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createOpenAICompatibleAdapter } from '../../packages/providers/src/openai-compatible/openai-compatible-adapter.js';
 import type { CompatibleProfile } from '../../packages/providers/src/profiles/openai-compatible.js';

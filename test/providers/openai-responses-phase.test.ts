@@ -5,7 +5,8 @@
  * message of theirs that comes back without it (a strict rule: the real API takes
  * it, and answers worse).
  */
-import { generate, type Message, packContext, type ToolSpec } from '@episodic/core';
+import { generate, type Message, type ToolSpec } from '@episodic/core';
+import { packContext } from '@episodic/core/packing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createOpenAIResponsesAdapter } from '../../packages/providers/src/openai-responses/openai-responses-adapter.js';
 import { type OpenAIScriptedServer, startOpenAIResponsesServer } from '../servers/openai-responses-server.js';

@@ -67,7 +67,6 @@ describe('the public API of @episodic/providers', () => {
       'findModelFamily',
       'modelFamilies',
       'normalizeModelId',
-      'pricesCollected',
       'resolveProfile',
       'toGeminiSchema',
       'toOpenAIStrictSchema',

@@ -1,4 +1,4 @@
-import { MemoryReplayCache } from '@episodic/core';
+import { MemoryReplayCache } from '@episodic/core/reasoning';
 import { expect, it } from 'vitest';
 import { failLookups, replayCacheConformance } from './replay-cache-conformance.js';
 

@@ -8,7 +8,8 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Agent, type AgentTool, MemoryReplayCache, type ReplayCache } from '@episodic/core';
+import { Agent, type AgentTool } from '@episodic/core';
+import { MemoryReplayCache, type ReplayCache } from '@episodic/core/reasoning';
 import { FileSessionStore } from '@episodic/core/node';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createOpenAICompatibleAdapter } from '../../packages/providers/src/openai-compatible/openai-compatible-adapter.js';

@@ -3,7 +3,13 @@
  * each implementation's test file runs.
  */
 
-import { Agent, type ManagedReplayCache, type Message, type ReplayCache, type ReplayCacheBounds, type ReplayEntry } from '@episodic/core';
+import { Agent, type Message } from '@episodic/core';
+import {
+  type ManagedReplayCache,
+  type ReplayCache,
+  type ReplayCacheBounds,
+  type ReplayEntry,
+} from '@episodic/core/reasoning';
 import { scriptedModel } from '@episodic/core/testing';
 import { describe, expect, it } from 'vitest';
 import { toolCallKey } from '../../packages/core/src/reasoning/replay-cache/replay-cache.js';

@@ -13,7 +13,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Agent, type AgentEvent, type AgentTool, MemoryReplayCache, type Message, type ModelAdapter, ModelError, type ReplayCache } from '@episodic/core';
+import { Agent, type AgentEvent, type AgentTool, type Message, type ModelAdapter, ModelError } from '@episodic/core';
+import { MemoryReplayCache, type ReplayCache } from '@episodic/core/reasoning';
 import { FileReplayCache } from '@episodic/core/node';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createOpenAICompatibleAdapter } from '../../packages/providers/src/openai-compatible/openai-compatible-adapter.js';

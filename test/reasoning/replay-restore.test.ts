@@ -2,13 +2,13 @@ import {
   Agent,
   type AssistantMessage,
   createTokenCounter,
-  MemoryReplayCache,
   MemorySessionStore,
   type Message,
   type ModelRef,
   type TokenCounter,
   TranscriptError,
 } from '@episodic/core';
+import { MemoryReplayCache } from '@episodic/core/reasoning';
 import { createApproximateCounter, scriptedModel } from '@episodic/core/testing';
 import { captureReasoning, restoreReasoning } from '../../packages/core/src/reasoning/replay-cache/replay-restore.js';
 import { describe, expect, it } from 'vitest';

@@ -11,9 +11,9 @@ import {
   ModelError,
   type ModelRequest,
   type ModelStreamEvent,
-  packContext,
   type ReasoningPart,
 } from '@episodic/core';
+import { packContext } from '@episodic/core/packing';
 import type { ProviderAdapter } from '@episodic/providers';
 import { createAnthropicAdapter } from '@episodic/providers/anthropic';
 import { createGoogleAdapter } from '@episodic/providers/google';

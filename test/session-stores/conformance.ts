@@ -2,7 +2,8 @@
  * The shared conformance suite every SessionStore runs: each store's test file is a
  * single call to {@link sessionStoreConformance}.
  */
-import { Agent, type AgentTool, type ApprovalRecord, type Message, type PackState } from '@episodic/core';
+import { Agent, type AgentTool, type ApprovalRecord, type Message } from '@episodic/core';
+import { type PackState } from '@episodic/core/packing';
 import { scriptedModel } from '@episodic/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { concurrencyCases, type StoreUnderTest } from './concurrency-conformance.js';

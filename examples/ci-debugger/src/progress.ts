@@ -3,7 +3,8 @@
  * to a preview), each tool call and the size of its result, then one line of
  * context stats after the model call; and totals for the summary at the end.
  */
-import { type AgentEvent, type PackStats, toolResultText, type Usage } from '@episodic/core';
+import { type AgentEvent, toolResultText, type Usage } from '@episodic/core';
+import { type PackStats } from '@episodic/core/packing';
 
 /** Where progress goes and how it looks. */
 export interface ProgressOptions {

@@ -13,12 +13,12 @@ import { join } from 'node:path';
 import {
   Agent,
   type AssistantMessage,
-  createApproximateCounter,
   type Message,
   type ModelRequest,
   type SessionStore,
   userText,
 } from '@episodic/core';
+import { createApproximateCounter } from '@episodic/core/testing';
 import { type ScriptStep, scriptedModel } from '@episodic/core/testing';
 import { defineTool, fileTools } from '@episodic/tools';
 import { z } from 'zod';

@@ -1,14 +1,19 @@
 /**
- * @episodic/core: the neutral message model, transcripts, episodes, token counting,
- * the context packer and the agent loop. No vendor SDK is imported here.
+ * @episodic/core: what an application building an agent needs: the agent and its
+ * sessions, tools, approvals, stop conditions, stores, errors, the message model and
+ * the model adapter contract. No vendor SDK is imported here.
  *
- * This is the public API: every name below is chosen on purpose and listed in
- * `api/core.api.md`, which a test compares with the built package. What other
- * Episodic packages need but users should not touch is in `@episodic/core/internal`;
- * helpers for tests are in `@episodic/core/testing`. This entry imports no Node
- * built-in, so it bundles for browsers and edge runtimes; what needs the file system
- * (transcript files, the file session store, the file replay cache) is in
- * `@episodic/core/node`.
+ * Each name below is chosen on purpose and listed in `api/core.api.md`, which a test
+ * compares with the built package. The advanced layers have their own entry points:
+ * `@episodic/core/transcript` (the transcript format and episodes),
+ * `@episodic/core/packing` (the context packer and summaries),
+ * `@episodic/core/reasoning` (splitters, replay caches, hand-off, reasoning reports),
+ * `@episodic/core/telemetry` (OpenTelemetry traces), `@episodic/core/ui-stream` (the
+ * AI SDK UI message stream) and `@episodic/core/testing` (offline test helpers).
+ * What other Episodic packages need but users should not touch is in
+ * `@episodic/core/internal`. This entry imports no Node built-in, so it bundles for
+ * browsers and edge runtimes; what needs the file system (transcript files, the file
+ * session store, the file replay cache) is in `@episodic/core/node`.
  */
 
 // Errors (all in errors/): one base class; each class has its own `code` literals and `isInstance`.
@@ -17,7 +22,7 @@ export { EpisodicError } from './errors/episodic-error.js';
 export type { PersistedFormatCode, PersistedFormatLocation, TranscriptLocation } from './errors/input-errors.js';
 export type { ModelErrorCode, ModelErrorKind } from './errors/model-error.js';
 
-// message: the neutral message model, transcripts (format v1.1, a superset of v1) and episodes.
+// message: the neutral message model (the transcript format is in @episodic/core/transcript).
 export { assistantText, isEpisodeStart, isInstruction, toolCallsOf, toolResultText, userText } from './message/message.js';
 export type {
   AppliedContextEdit,
@@ -47,37 +52,14 @@ export type {
   UserMessage,
   UserPart,
 } from './message/message.js';
-export { formatTranscript, parseTranscriptLine } from './message/transcript.js';
-export type { ReadTranscriptOptions } from './message/transcript.js';
-export { checkConsistency } from './message/transcript-consistency.js';
-export { MAX_LINE_BYTES, MAX_NESTING_DEPTH } from './message/transcript-limits.js';
-export {
-  TRANSCRIPT_FORMAT,
-  TRANSCRIPT_VERSION,
-  transcriptVersionOf,
-  transcriptVersions,
-  versionLine,
-} from './message/transcript-version.js';
-export type { TranscriptVersion } from './message/transcript-version.js';
-export { splitEpisodes } from './message/episodes.js';
-export type { Episode } from './message/episodes.js';
 export type { Retention } from './message/retention.js';
 
 // tokens: counting with tiktoken's encodings (pluggable encoder), calibrated to each provider's tokenizer.
-export { createApproximateCounter, createTokenCounter } from './tokens/token-counter.js';
+export { createTokenCounter } from './tokens/token-counter.js';
 export type { TokenCounter, TokenCounterOptions } from './tokens/token-counter.js';
 export type { EncodingName, TokenEncoder } from './tokens/token-encoder.js';
-export type { ChunkEncoder, TextSpan, TextTally } from './tokens/text-tally.js';
 export { Calibration } from './tokens/calibration.js';
 export type { CalibrationOptions } from './tokens/calibration.js';
-
-// packing: the context packer.
-export { packContext, prepareForPacking, summaryInput } from './packing/pack-context.js';
-export type { MessageFormOptions } from './packing/pack-context.js';
-export type { PackOptions, PackResult, PackState, PackStats } from './packing/pack-types.js';
-export type { SummaryRequest } from './packing/pack-summary.js';
-export { messagesAfterCompaction } from './packing/compaction-cut.js';
-export type { CompactionCut } from './packing/compaction-cut.js';
 
 // model: the contract between the loop and a model adapter, and model profiles.
 export { ModelError } from './errors/model-error.js';
@@ -94,37 +76,10 @@ export type {
 export type { ModelResponse } from './model/model-response.js';
 export type { CacheStyle, ModelProfile, PastReasoning, Pricing, ReasoningField } from './model/model-profile.js';
 export type { UsageTotals } from './model/usage-totals.js';
-export { DEFAULT_COMPACTION_SHARE, nativeOptionsFor } from './model/native-context.js';
 export type { ClearToolUsesOptions, ContextPolicy, NativeContextOptions } from './model/native-context.js';
 
-// reasoning: splitters for reasoning inside text, the replay cache, and the types of
-// the reasoning events, stats and hand-off options the agent reports and takes.
-export { createTagSplitter } from './reasoning/in-text/tag-splitter.js';
-export { createLeadingReasoningDetector } from './reasoning/in-text/leading-reasoning-detector.js';
-export type { LeadingReasoningOptions } from './reasoning/in-text/leading-reasoning-detector.js';
-export type { TagSplitterOptions } from './reasoning/in-text/tag-splitter.js';
-export { createHarmonyParser } from './reasoning/in-text/harmony-parser.js';
-export type { HarmonyPiece } from './reasoning/in-text/harmony-parser.js';
-export type { SplitPiece, StreamSplitter } from './reasoning/in-text/stream-splitter.js';
-export { MemoryReplayCache } from './reasoning/replay-cache/memory-replay-cache.js';
-export type { ReplayCache, ReplayCacheBounds, ReplayCacheStats, ReplayEntry } from './reasoning/replay-cache/replay-cache.js';
-export type {
-  ManagedReplayCache,
-  ReplayCacheReport,
-  ReplayDeleteFilter,
-  ReplayGroup,
-  ReplayListOptions,
-} from './reasoning/replay-cache/replay-cache-admin.js';
-export type { HandoffOptions, HandoffSkip } from './reasoning/handoff/handoff-note.js';
-export type { ReasoningEvent, WarningEvent } from './reasoning/reasoning-events.js';
-export type { LeakFinding } from './reasoning/stats/leak-check.js';
-export type {
-  EpisodeReasoningStats,
-  ReasoningStats,
-  ReasoningTally,
-  StepReasoningStats,
-} from './reasoning/stats/reasoning-stats.js';
-export type { EpisodeReasoningReport, LocatedLeak, SessionReasoningSummary } from './reasoning/stats/reasoning-report.js';
+// reasoning: the warning events a run reports (the rest of the reasoning layer is in @episodic/core/reasoning).
+export type { WarningEvent } from './reasoning/reasoning-events.js';
 
 // store: where sessions live between runs.
 export type { AppendOptions, ApprovalWriteOptions, SessionLease, SessionStore, StoredSession, TornLine, WriteOptions } from './store/session-store.js';
@@ -135,17 +90,14 @@ export type { PersistReasoning, ReasoningSidecar } from './store/reasoning-sidec
 export type { ApprovalDecision, ApprovalRecord, StoredApprovalDecision } from './store/approval-record.js';
 
 // support: secrets the agent redacts from tool results and errors before they are saved or emitted.
-export { environmentSecrets, MIN_SECRET_LENGTH, REDACTED, SecretRedactor } from './support/secret-redactor.js';
+export { environmentSecrets, SecretRedactor } from './support/secret-redactor.js';
 
 // loop: agents, sessions, tools, stop conditions and the events of a run.
 export { Agent } from './agent/agent.js';
 export type { AgentOptions, SessionOptions } from './agent/agent.js';
-export { Session } from './agent/session.js';
-export type { OutputOf, RunOptions, SessionInput } from './agent/session.js';
+export type { OutputOf, RunOptions, Session, SessionInput } from './agent/session-contract.js';
 export type { EpisodeResult, FinishedEpisode, PausedEpisode, RunOutcome } from './loop/episode-result.js';
-export type { PackTuning, RetryOptions } from './loop/model-call.js';
-export { DEFAULT_SUMMARY_INSTRUCTIONS } from './loop/background-summarizer.js';
-export type { SummarizerOptions } from './loop/background-summarizer.js';
+export type { RetryOptions } from './loop/model-call.js';
 export type { AgentEvent, AgentEventHandler, EpisodeFinishReason } from './loop/agent-events.js';
 export { RunAbortedError } from './errors/run-aborted-error.js';
 export { SessionBusyError } from './errors/session-errors.js';
@@ -167,28 +119,3 @@ export { DurableRunError, inlineRuntime, stepIds } from './loop/durable/durable-
 export type { DurableRun, DurableRuntime } from './loop/durable/durable-runtime.js';
 export { unknownOutcome } from './loop/durable/durable-tools.js';
 export type { StopCondition, StopContext } from './loop/stop-conditions.js';
-
-// telemetry: OpenTelemetry traces of sessions, model calls and tool calls (optional peer @opentelemetry/api).
-export { createTelemetry } from './telemetry/create-telemetry.js';
-export type { Telemetry, TelemetryOptions } from './telemetry/create-telemetry.js';
-export type {
-  OpenTelemetryApi,
-  SpanAttributes,
-  SpanAttributeValue,
-  SpanTime,
-  TelemetryContext,
-  TelemetrySpan,
-  TelemetryTracer,
-} from './telemetry/telemetry-api.js';
-
-// ui-stream: a session's events as the AI SDK UI message stream, for web chat front ends.
-export { toUIMessageStream } from './ui-stream/to-ui-message-stream.js';
-export type { UIMessageStreamOptions } from './ui-stream/to-ui-message-stream.js';
-export type { EpisodicMessageMetadata, UIFinishReason, UIMessageChunk, UIPackMetadata, UIUsageMetadata } from './ui-stream/ui-message-chunk.js';
-export {
-  createUIMessageStreamResponse,
-  pipeUIMessageStreamToResponse,
-  toServerSentEvents,
-  UI_MESSAGE_STREAM_HEADERS,
-} from './ui-stream/ui-message-stream-response.js';
-export type { UIMessageStreamResponseInit } from './ui-stream/ui-message-stream-response.js';

@@ -24,11 +24,6 @@ export { toolCallKey } from './reasoning/replay-cache/replay-cache.js';
 export { restoreReasoning } from './reasoning/replay-cache/replay-restore.js';
 export type { RestoreResult } from './reasoning/replay-cache/replay-restore.js';
 
-// reasoning: the one rule that drops other models' opaque reasoning, which adapters
-// also apply for callers that use them without the agent loop.
-export { stripForeignReasoning } from './reasoning/handoff/foreign-reasoning.js';
-export type { ForeignReasoningWarning } from './reasoning/handoff/foreign-reasoning.js';
-
 // tools: building tools from Standard Schemas (@episodic/tools' defineTool and its schema
 // normalisers build on the same conversion, issue wording and name rule as agent.asTool).
 export { isJsonObject, toolInputSchema, typeNames } from './support/json-schema.js';
@@ -55,6 +50,8 @@ export { checkDeleteFilter, listLimit } from './reasoning/replay-cache/replay-ca
 // loop and packing helpers the MCP tool server and MCP tools reuse: one tool call
 // run as the loop runs it, and the head-and-tail shortening of long text.
 export { executeToolCall } from './loop/tool-executor.js';
+// ui-stream: the event-to-chunk mapper alone, which the telemetry benchmark times.
+export { UIMessageChunkMapper } from './ui-stream/to-ui-message-stream.js';
 export { shortenText } from './packing/shorten.js';
 
 // message: transcript lines as bytes, checked one by one and against the lines before

@@ -7,6 +7,5 @@
 export { readTranscript, readTranscriptStream, writeTranscript } from './message/transcript-file.js';
 export { FileReplayCache } from './reasoning/replay-cache/file-replay-cache.js';
 export type { FileReplayCacheOptions } from './reasoning/replay-cache/file-replay-cache.js';
-export { DEFAULT_FILE_LOCK_STALE_MS } from './store/file-session-lock.js';
 export { FileSessionStore } from './store/file-session-store.js';
 export type { FileSessionStoreOptions } from './store/file-session-store.js';

@@ -4,7 +4,8 @@
  * has not launched DBOS: any process) sends the decision. Recovery across worker
  * processes is tested by the worker pool's DBOS fault run (examples/worker-pool).
  */
-import { Agent, createApproximateCounter, type ModelRequest } from '@episodic/core';
+import { Agent, type ModelRequest } from '@episodic/core';
+import { createApproximateCounter } from '@episodic/core/testing';
 import { scriptedModel } from '@episodic/core/testing';
 import { PostgresSessionStore } from '@episodic/postgres';
 import { serverPerFile } from '@episodic/postgres/testing';

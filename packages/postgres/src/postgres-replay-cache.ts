@@ -10,17 +10,16 @@
  * `\0`): core's keys separate their fields with NUL, which PostgreSQL text refuses. `stats().entries` is the count the last `set`
  * (or an expired lookup) saw; other workers change it between calls.
  */
+import { InvalidArgumentError, type ReasoningPart } from '@episodic/core';
 import {
-  InvalidArgumentError,
   type ManagedReplayCache,
-  type ReasoningPart,
   type ReplayCacheBounds,
   type ReplayCacheReport,
   type ReplayCacheStats,
   type ReplayDeleteFilter,
   type ReplayEntry,
   type ReplayListOptions,
-} from '@episodic/core';
+} from '@episodic/core/reasoning';
 import {
   checkDeleteFilter,
   DEFAULT_REPLAY_ENTRIES,

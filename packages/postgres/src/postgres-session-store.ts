@@ -22,8 +22,6 @@ import {
   EpisodicError,
   InvalidArgumentError,
   type Message,
-  type PackState,
-  parseTranscriptLine,
   type ReasoningSidecar,
   SessionBusyError,
   SessionConflictError,
@@ -32,6 +30,8 @@ import {
   type StoredSession,
   type WriteOptions,
 } from '@episodic/core';
+import { parseTranscriptLine } from '@episodic/core/transcript';
+import { type PackState } from '@episodic/core/packing';
 import { assertSessionId, parseApprovalRecord, serializeMessage } from '@episodic/core/internal';
 import { type ConnectionOptions, type Database, openDatabase } from './database.js';
 import { LeaseKeeper } from './lease-keeper.js';

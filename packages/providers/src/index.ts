@@ -32,7 +32,6 @@ export {
   normalizeModelId,
   type OpenAIProfile,
   type OpenAIProfileFields,
-  pricesCollected,
   resolveProfile,
 } from './profiles/index.js';
 export { MissingApiKeyError } from './shared/missing-api-key-error.js';

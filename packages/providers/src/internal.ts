@@ -7,6 +7,7 @@
  *   fields checked and defaulted), to test what an adapter will run with.
  * - The built-in profile tables per family (`builtinProfiles` is all of them).
  * - The error classification table and its lookup, one sample per row.
+ * - When the built-in prices were collected (the CLI's budget report states it).
  * - The reading back of arguments sent in a normalised schema's shape (`@episodic/tools` runs it).
  */
 export { resolveAnthropicProfile } from './profiles/anthropic-resolver.js';
@@ -17,6 +18,7 @@ export { anthropicProfiles } from './profiles/anthropic.js';
 export { googleProfiles } from './profiles/google.js';
 export { openaiProfiles } from './profiles/openai.js';
 export { openaiCompatibleProfiles } from './profiles/openai-compatible.js';
+export { pricesCollected } from './profiles/prices-collected.js';
 export {
   classifyModelError,
   type ErrorRule,

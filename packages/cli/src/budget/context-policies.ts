@@ -22,15 +22,17 @@
  */
 import {
   type ContextPolicy,
-  DEFAULT_COMPACTION_SHARE,
   type Message,
-  messagesAfterCompaction,
   type ModelRef,
-  type PackState,
-  packContext,
   type Pricing,
   type TokenCounter,
 } from '@episodic/core';
+import {
+  DEFAULT_COMPACTION_SHARE,
+  messagesAfterCompaction,
+  type PackState,
+  packContext,
+} from '@episodic/core/packing';
 
 /** What the model replays with: who answers, the cache and the prices. */
 export interface PolicyModel {

@@ -5,7 +5,8 @@
  * with zod and every problem names the file and the field.
  */
 import { EpisodicError, type Pricing } from '@episodic/core';
-import { builtinProfiles, pricesCollected, resolveProfile } from '@episodic/providers';
+import { builtinProfiles, resolveProfile } from '@episodic/providers';
+import { pricesCollected } from '@episodic/providers/internal';
 import { BoundedRegex } from '@episodic/tools';
 import { z } from 'zod';
 import { readCappedFile, unreadableReason } from '../read-capped-file.js';

@@ -8,12 +8,11 @@
  */
 import {
   type Message,
-  type PackState,
-  packContext,
   type TokenCounter,
   type ToolSpec,
   type Usage,
 } from '@episodic/core';
+import { type PackState, packContext } from '@episodic/core/packing';
 import { BilledView, type BilledRequest } from './billed-view.js';
 import { requestTime } from './call-time.js';
 import { unlimitedBudget } from './replay.js';

@@ -9,14 +9,12 @@ import {
   ContextOverflowError,
   isEpisodeStart,
   type Message,
-  type PackState,
-  type PackStats,
-  packContext,
   type Retention,
   type TokenCounter,
   toolResultText,
   type ToolSpec,
 } from '@episodic/core';
+import { type PackState, type PackStats, packContext } from '@episodic/core/packing';
 import { type BilledRequest, BilledView } from './billed-view.js';
 import { requestTime } from './call-time.js';
 

@@ -6,7 +6,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import { Readable, Writable } from 'node:stream';
-import { createTokenCounter, type Message, packContext } from '@episodic/core';
+import { createTokenCounter, type Message } from '@episodic/core';
+import { packContext } from '@episodic/core/packing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BudgetAnalysis } from '../budget/analyze-budgets.js';
 import { BilledView } from '../budget/billed-view.js';

@@ -4,12 +4,11 @@
  */
 import {
   createTokenCounter,
-  type Episode,
-  splitEpisodes,
   type TokenCounter,
   toolCallsOf,
   userText,
 } from '@episodic/core';
+import { type Episode, splitEpisodes } from '@episodic/core/transcript';
 import { type Command, ExitCode, parseCommandArgs } from '../command.js';
 import { importSummary } from '../import/import-session.js';
 import { readSessionSource, storeHelp, storeOptions } from '../store-source.js';

@@ -4,7 +4,7 @@
  * what was left out and why.
  */
 import { writeFile } from 'node:fs/promises';
-import { formatTranscript } from '@episodic/core';
+import { formatTranscript } from '@episodic/core/transcript';
 import { readTranscript, writeTranscript } from '@episodic/core/node';
 import { Readable } from 'node:stream';
 import { type Command, ExitCode, onePositional, parseCommandArgs, UsageError } from '../command.js';

@@ -1,4 +1,5 @@
-import type { Message, PackStats } from '@episodic/core';
+import type { Message } from '@episodic/core';
+import type { PackStats } from '@episodic/core/packing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureDir, malformedText, runCli, transcriptText, twoEpisodes } from '../testing/cli-harness.js';
 

@@ -2,7 +2,8 @@
  * `episodic pack FILE|- --budget N`: packs a transcript the way the next model call
  * would see it and prints the packed messages and the packer's stats.
  */
-import { createTokenCounter, type Message, type PackResult, packContext, type Retention } from '@episodic/core';
+import { createTokenCounter, type Message, type Retention } from '@episodic/core';
+import { type PackResult, packContext } from '@episodic/core/packing';
 import { type Command, ExitCode, onePositional, parseCommandArgs, UsageError } from '../command.js';
 import { describeMessage } from '../describe-message.js';
 import { parseBudget } from '../parse-budget.js';

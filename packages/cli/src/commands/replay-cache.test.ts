@@ -6,7 +6,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type ReplayEntry } from '@episodic/core';
+import { type ReplayEntry } from '@episodic/core/reasoning';
 import { FileReplayCache } from '@episodic/core/node';
 import { openPGlite, PostgresReplayCache } from '@episodic/postgres';
 import { afterEach, describe, expect, it } from 'vitest';

@@ -4,7 +4,12 @@
  * PostgreSQL/PGlite (`PostgresReplayCache`), with text or JSON output.
  */
 import { existsSync } from 'node:fs';
-import { type ManagedReplayCache, type ReplayCacheReport, type ReplayDeleteFilter, type ReplayEntry } from '@episodic/core';
+import {
+  type ManagedReplayCache,
+  type ReplayCacheReport,
+  type ReplayDeleteFilter,
+  type ReplayEntry,
+} from '@episodic/core/reasoning';
 import { FileReplayCache } from '@episodic/core/node';
 import { openPGlite, PostgresReplayCache } from '@episodic/postgres';
 import { type Command, ExitCode, parseCommandArgs, UsageError } from '../command.js';

@@ -1,5 +1,5 @@
 import type { Message } from '@episodic/core';
-import { checkConsistency } from '@episodic/core';
+import { checkConsistency } from '@episodic/core/transcript';
 import { describe, expect, it } from 'vitest';
 import { withUniqueCallIds } from './unique-call-ids.js';
 

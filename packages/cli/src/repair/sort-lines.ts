@@ -5,7 +5,8 @@
  * rejecting a line can reject later ones (the results of a rejected call).
  */
 import { createReadStream } from 'node:fs';
-import { EpisodicError, TRANSCRIPT_VERSION, type TranscriptError } from '@episodic/core';
+import { EpisodicError, type TranscriptError } from '@episodic/core';
+import { TRANSCRIPT_VERSION } from '@episodic/core/transcript';
 import {
   type LineCheckOptions,
   parseTranscriptLineBytes,

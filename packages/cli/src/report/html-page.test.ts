@@ -1,4 +1,5 @@
-import { createTokenCounter, splitEpisodes } from '@episodic/core';
+import { createTokenCounter } from '@episodic/core';
+import { splitEpisodes } from '@episodic/core/transcript';
 import { describe, expect, it } from 'vitest';
 import { countSections } from '../section-tokens.js';
 import { budgetSession } from '../testing/budget-sessions.js';

@@ -24,7 +24,7 @@ import { addUsage, emptyUsageTotals } from '../model/usage-totals.js';
 import type { AgentEventHandler } from '../loop/agent-events.js';
 import type { ApprovalPolicy } from '../loop/approvals.js';
 import type { EpisodeResult } from '../loop/episode-result.js';
-import type { RunOptions, Session, SessionInput } from './session.js';
+import type { RunOptions, Session, SessionInput } from './session-contract.js';
 import { type AgentTool, assertToolName, type NeedsApproval, type ToolContext, type ToolOutput } from '../loop/tool.js';
 import { ToolInputError } from '../errors/tool-input-error.js';
 

@@ -18,7 +18,8 @@ import type { HandoffOptions } from '../reasoning/handoff/handoff-note.js';
 import type { ReplayCache } from '../reasoning/replay-cache/replay-cache.js';
 import type { PersistReasoning } from '../store/reasoning-sidecar.js';
 import type { LoopSettings } from '../loop/loop-types.js';
-import { createSession, type Session } from './session.js';
+import { AgentSession } from './session.js';
+import type { Session } from './session-contract.js';
 import { SessionApprovals } from './session-approvals.js';
 import { openSession } from './session-open.js';
 import type { SessionStore } from '../store/session-store.js';
@@ -291,6 +292,6 @@ export class Agent {
     }
     const approvals = new SessionApprovals(store, id, settings.tools, opened.approvals);
     await approvals.refresh(opened.messages);
-    return createSession(settings, store, id, opened, approvals);
+    return new AgentSession(settings, store, id, opened, approvals);
   }
 }

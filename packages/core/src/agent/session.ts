@@ -1,13 +1,14 @@
 /**
- * `Session`: one conversation with an agent, persisted through a {@link SessionStore}
- * after every step. A thin wrapper over {@link runEpisode}.
+ * `AgentSession`: one conversation with an agent, persisted through a {@link SessionStore}
+ * after every step; the implementation of the public {@link Session} interface
+ * (`session-contract.ts`). A thin wrapper over {@link runEpisode}.
  */
 import { SessionBusyError, SessionConflictError } from '../errors/session-errors.js';
 import { acquireWriter } from '../store/session-writer.js';
-import type { AgentEvent, AgentEventHandler } from '../loop/agent-events.js';
+import type { AgentEvent } from '../loop/agent-events.js';
 import { BackgroundSummarizer } from '../loop/background-summarizer.js';
 import { InvalidArgumentError } from '../errors/input-errors.js';
-import type { Message, UserMessage, UserPart } from '../message/message.js';
+import type { Message, UserMessage } from '../message/message.js';
 import type { PackState } from '../packing/pack-types.js';
 import type { ReasoningAtRest } from '../store/reasoning-at-rest.js';
 import { type SessionReasoningSummary, summarizeReasoning } from '../reasoning/stats/reasoning-report.js';
@@ -15,63 +16,17 @@ import type { StandardSchemaV1 } from '../support/standard-schema.js';
 import type { EpisodeResult } from '../loop/episode-result.js';
 import type { LoopSettings } from '../loop/loop-types.js';
 import { pendingStep, runEpisode } from '../loop/run-loop.js';
-import type { DurableRun } from '../loop/durable/durable-runtime.js';
 import { withOutput } from '../loop/structured-output.js';
-import type { ApprovalPolicy, ApprovalRequest } from '../loop/approvals.js';
+import type { ApprovalRequest } from '../loop/approvals.js';
 import type { ApprovalTarget, SessionApprovals } from './session-approvals.js';
 import type { OpenedSession } from './session-open.js';
 import type { SessionLease, SessionStore, TornLine } from '../store/session-store.js';
 import { copyMessage } from '../message/transcript.js';
+import type { OutputOf, RunOptions, Session, SessionInput } from './session-contract.js';
 import { type UsageTotals, usageTotalsOf } from '../model/usage-totals.js';
 
-/** What `send` accepts: text, user content parts, or a whole user message. */
-export type SessionInput = string | UserPart[] | UserMessage;
-
-/** The checked answer type of a run given `output` (undefined without one). */
-export type OutputOf<Schema> = Schema extends StandardSchemaV1 ? StandardSchemaV1.InferOutput<Schema> : undefined;
-
-/** Options of one run: {@link Session.send}, {@link Session.resume} and their streams. */
-export interface RunOptions<Schema extends StandardSchemaV1 | undefined = undefined> {
-  /** Aborts the run; the transcript stays consistent (see {@link RunAbortedError}). */
-  signal?: AbortSignal;
-  /** Receives every event as it happens. */
-  onEvent?: AgentEventHandler;
-  /** This run's approval policy, instead of the agent's (see {@link AgentOptions.approvalPolicy}). */
-  approvalPolicy?: ApprovalPolicy;
-  /**
-   * An object schema (zod, valibot, arktype or any Standard Schema library) the final answer must match: `result.output` is the checked,
-   * typed answer. Asked for natively where the model's profile says the wire API has
-   * structured output (`structuredOutput: 'native'`), else through a `final_answer`
-   * tool; a failed check is fed back up to `outputRetries` times, then the run rejects
-   * with a {@link StructuredOutputError}.
-   */
-  output?: Schema;
-  /** Failed checks fed back before giving up. Default 2. */
-  outputRetries?: number;
-  /** Overrides the profile's `structuredOutput` for this run. */
-  outputMode?: 'native' | 'tool';
-  /**
-   * Runs the episode on a durable engine (`@episodic/dbos`, `@episodic/restate`):
-   * every model call and tool execution a step, replayed from the engine's record
-   * after a crash. Needs the episode's input (a durable run replays from its start).
-   */
-  durable?: DurableRun;
-}
-
-type Create = (
-  settings: LoopSettings,
-  store: SessionStore,
-  id: string,
-  opened: OpenedSession,
-  approvals: SessionApprovals,
-) => Session;
-let create: Create;
-
-/** Creates a session from what `agent.session()` prepared (the constructor is private). */
-export const createSession: Create = (...args) => create(...args);
-
-/** A conversation: its transcript, pack state and usage. Create with `agent.session()`. */
-export class Session {
+/** The one implementation of {@link Session}, built by `agent.session()`. */
+export class AgentSession implements Session {
   readonly id: string;
   readonly store: SessionStore;
   /** Set when the stored transcript ended in a torn write that loading ignored. */
@@ -84,13 +39,7 @@ export class Session {
   private readonly summarizer: BackgroundSummarizer | undefined;
   private running = false;
 
-  static {
-    create = (settings, store, id, opened, approvals) => new Session(settings, store, id, opened, approvals);
-  }
-
-  // Private, so the public declaration carries none of the loop's types: `agent.session()`
-  // creates sessions through `createSession` below.
-  private constructor(
+  constructor(
     private readonly settings: LoopSettings,
     store: SessionStore,
     id: string,

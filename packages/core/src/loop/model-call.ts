@@ -122,23 +122,32 @@ export async function callModel(
       return { ...response, stats, state, countedTokens, countedFactor, ...(summaryRequest ? { summaryRequest } : {}) };
     } catch (error) {
       if (signal?.aborted) throw new RunAbortedError(signal.reason);
-      // Providers may echo a key in their message; it must not reach an event or the caller.
-      const failure = asModelError(settings.secrets ? settings.secrets.redactError(error) : error);
+      const failure = asModelError(error);
       if (failure?.kind === 'context-overflow' && !repacked) {
         repacked = true;
         budget = Math.floor(budget * OVERFLOW_REPACK_FACTOR);
-        emit({ type: 'error', error: failure, willRetry: true, retryInMs: 0 });
+        emit({ type: 'error', error: redacted(settings, failure), willRetry: true, retryInMs: 0 });
         continue;
       }
+      // Redacted once, where it leaves the loop (run-loop.ts).
       if (!failure?.retryable || attempt >= maxRetries) throw error;
       const delay = retryDelay(failure, attempt, settings.retry);
       attempt += 1;
-      emit({ type: 'error', error: failure, willRetry: true, retryInMs: delay });
+      emit({ type: 'error', error: redacted(settings, failure), willRetry: true, retryInMs: delay });
       await (settings.retry?.sleep ?? sleep)(delay, signal).catch((reason) => {
         throw signal?.aborted ? new RunAbortedError(signal.reason) : reason;
       });
     }
   }
+}
+
+/**
+ * A retried error as its event shows it: without the agent's secrets (its own and the
+ * environment's; the adapter has already taken its key out). An error that ends the
+ * episode is redacted where it leaves the loop instead, so each error is redacted once.
+ */
+function redacted<T>(settings: { secrets?: SecretRedactor | undefined }, error: T): T {
+  return settings.secrets ? settings.secrets.redactError(error) : error;
 }
 
 /** Sends one packed request and collects its response, forwarding deltas and warnings as agent events. */

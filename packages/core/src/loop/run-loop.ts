@@ -104,6 +104,7 @@ export async function runEpisode(
   } catch (error) {
     const aborted = signal?.aborted === true;
     const raw = aborted && !(error instanceof RunAbortedError) ? new RunAbortedError(signal?.reason) : error;
+    // The one redaction of an error that ends the episode (retried ones are redacted in model-call.ts).
     const failure = settings.secrets ? settings.secrets.redactError(raw) : raw;
     reporter.finish();
     emit({ type: 'error', error: failure as Error, willRetry: false });

@@ -86,7 +86,7 @@ export class TranscriptConsistency {
 
 /**
  * Checks a whole message list (a loaded session, a given history); message N is
- * "line N" of `source` in errors. Throws {@link TranscriptError}.
+ * "line N" of `source` in errors. Throws a `TranscriptError`.
  */
 export function checkConsistency(messages: readonly Message[], source?: string): void {
   const consistency = new TranscriptConsistency();

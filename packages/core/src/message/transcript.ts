@@ -4,7 +4,6 @@
  * on Node. Every problem becomes a {@link TranscriptError} naming the line and the field.
  */
 import { describeSchemaIssue } from '../support/schema-issue.js';
-import { EpisodicError } from '../errors/episodic-error.js';
 import { TranscriptError } from '../errors/input-errors.js';
 import type { Message } from './message.js';
 import { TranscriptConsistency } from './transcript-consistency.js';
@@ -37,7 +36,7 @@ export interface ReadTranscriptOptions {
 
 /**
  * Parses one transcript line. `lineNumber` is 1-based and only used for errors.
- * Throws {@link TranscriptError}.
+ * Throws a `TranscriptError`.
  */
 export function parseTranscriptLine(text: string, lineNumber: number, file?: string): Message {
   let value: unknown;

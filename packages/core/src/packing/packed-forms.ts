@@ -9,7 +9,7 @@ import type { AssistantMessage, AssistantPart, Message, ToolMessage, ToolResultP
 import { hasReasoningData, withoutReasoningData } from '../message/reasoning-data.js';
 import { shortenTallied, shortenText } from './shorten.js';
 import { reasoningContentTokens, reportedShare } from '../tokens/reasoning-tokens.js';
-import { FRAMING, type TokenCounter } from '../tokens/token-counter.js';
+import { FRAMING, rememberTokens, tallyOf, type TokenCounter } from '../tokens/token-counter.js';
 
 /** Packed forms for one token counter (tool-result shortening depends on the tokenizer). */
 export class PackedForms {
@@ -60,7 +60,7 @@ export class PackedForms {
         if (this.partsTokens(content) <= cap) return message;
         return { ...message, content: shortenText(partsAsText(content), cap, count), truncated: true };
       }
-      const tally = counter.tally?.(message, content);
+      const tally = tallyOf(counter, message, content);
       if (!tally) {
         const total = counter.countCached(message, content);
         const shortened = total <= cap ? content : shortenText(content, cap, count, total);
@@ -69,7 +69,7 @@ export class PackedForms {
       const shortened = shortenTallied(tally, cap, count);
       if (shortened.text === content) return message;
       const form: ToolMessage = { ...message, content: shortened.text, truncated: true };
-      counter.remember?.(form, shortened.text, shortened.tokens);
+      rememberTokens(counter, form, shortened.text, shortened.tokens);
       return form;
     }) as ToolMessage;
   }

@@ -22,7 +22,7 @@ export interface WarningEvent {
   code?: string;
 }
 
-/** The events of the reasoning toolkit; part of {@link AgentEvent}. */
+/** The events of the reasoning toolkit; part of `AgentEvent`. */
 export type ReasoningEvent =
   | WarningEvent
   /** Reasoning and visible tokens of one step (counted by the agent's tokenizer, raw tokens). */

@@ -18,39 +18,52 @@ export type ApprovalDecision =
   | { decision: 'rejected'; /** Read by the model in the call's error result. */ reason?: string };
 
 /** One stored decision. */
-export const StoredApprovalDecision = z.object({
+export interface StoredApprovalDecision {
   /** The tool call's id in the transcript of `sessionId`. */
-  callId: z.string().min(1),
+  callId: string;
   /** The session whose transcript holds the call: a sub-agent's, for requests that came up through an agent tool. */
-  sessionId: z.string().min(1),
-  decision: z.enum(['approved', 'rejected']),
-  note: z.string().optional(),
-  reason: z.string().optional(),
+  sessionId: string;
+  decision: 'approved' | 'rejected';
+  note?: string;
+  reason?: string;
   /** ISO 8601 time of the decision. */
-  decidedAt: z.string(),
-});
-/** One stored decision (see the schema of the same name). */
-export type StoredApprovalDecision = z.infer<typeof StoredApprovalDecision>;
+  decidedAt: string;
+}
 
 /** The versioned record a store keeps per session (`<id>.approvals.json` in the file store). */
-export const ApprovalRecord = z.object({
-  version: z.literal(1),
+export interface ApprovalRecord {
+  version: 1;
   /**
    * One more at every decision written: a decider states the revision it saw, and the
    * store refuses the write when another decider wrote since (absent counts as 0).
    */
+  revision?: number;
+  decisions: StoredApprovalDecision[];
+}
+
+// The schemas stay private (persisted formats are checked here, not by applications);
+// `satisfies` keeps them and the interfaces above in step.
+const StoredApprovalDecisionSchema = z.object({
+  callId: z.string().min(1),
+  sessionId: z.string().min(1),
+  decision: z.enum(['approved', 'rejected']),
+  note: z.string().optional(),
+  reason: z.string().optional(),
+  decidedAt: z.string(),
+}) satisfies z.ZodType<StoredApprovalDecision>;
+
+const ApprovalRecordSchema = z.object({
+  version: z.literal(1),
   revision: z.number().int().nonnegative().optional(),
-  decisions: z.array(StoredApprovalDecision),
-});
-/** The versioned record a store keeps per session (see the schema of the same name). */
-export type ApprovalRecord = z.infer<typeof ApprovalRecord>;
+  decisions: z.array(StoredApprovalDecisionSchema),
+}) satisfies z.ZodType<ApprovalRecord>;
 
 /** How stores load a saved approval record. */
-export const approvalRecordFormat: PersistedFormat<typeof ApprovalRecord> = {
+export const approvalRecordFormat: PersistedFormat<typeof ApprovalRecordSchema> = {
   code: 'invalid_approval_record',
   name: 'approval record',
   version: 1,
-  schema: ApprovalRecord,
+  schema: ApprovalRecordSchema,
   remedy: 'delete it (the calls waiting for approval are then asked about again; none runs unapproved)',
 };
 

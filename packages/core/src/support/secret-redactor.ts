@@ -19,7 +19,7 @@ const secretName = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIAL|(^|_)
 /**
  * Values of the environment variables whose names look like keys, tokens, secrets or
  * passwords (`OPENAI_API_KEY`, `GITHUB_TOKEN`, `PGPASSWORD`, ...), at least
- * {@link MIN_SECRET_LENGTH} characters long. Default the process environment (none in a browser).
+ * `MIN_SECRET_LENGTH` (8) characters long. Default the process environment (none in a browser).
  */
 export function environmentSecrets(
   environment: Readonly<Record<string, string | undefined>> = typeof process === 'undefined' ? {} : process.env,
@@ -29,13 +29,13 @@ export function environmentSecrets(
     .map(([, value]) => value as string);
 }
 
-/** Replaces a fixed set of secret values with {@link REDACTED}. */
+/** Replaces a fixed set of secret values with `[redacted]` (`REDACTED`). */
 export class SecretRedactor {
   private readonly pattern: RegExp | undefined;
   /** How many distinct values it replaces. */
   readonly size: number;
 
-  /** `values` shorter than {@link MIN_SECRET_LENGTH} (and undefined ones) are left out. */
+  /** `values` shorter than `MIN_SECRET_LENGTH` (8) (and undefined ones) are left out. */
   constructor(values: Iterable<string | undefined>) {
     const distinct = [...new Set(values)].filter(
       (value): value is string => typeof value === 'string' && value.length >= MIN_SECRET_LENGTH,

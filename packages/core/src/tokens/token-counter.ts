@@ -55,17 +55,24 @@ export interface TokenCounter {
   countSystem(system: string): number;
   /** Calibrated tokens of tool definitions. Cached per tool object. */
   countTools(tools: readonly ToolSpec[]): number;
-  /**
-   * The progressive count of `text`, kept under `owner` like {@link TokenCounter.countCached} (whose
-   * count it is). Optional; the built-in BPE counters have it. The packer uses
-   * it to shorten a long tool result without tokenizing the whole result.
-   */
-  tally?(owner: object, text: string): TextTally;
-  /**
-   * Records that `text`, kept under `owner`, has `tokens` raw tokens because it was
-   * assembled from counted parts at piece boundaries. Optional, paired with `tally`.
-   */
-  remember?(owner: object, text: string, tokens: number): void;
+}
+
+/**
+ * The progressive count of `text`, kept under `owner` like {@link TokenCounter.countCached}
+ * (whose count it is), when `counter` is a built-in BPE counter; else undefined. The
+ * packer uses it to shorten a long tool result without tokenizing the whole result.
+ * A function, not a method of the public interface: the tally is the tokenizer's internals.
+ */
+export function tallyOf(counter: TokenCounter, owner: object, text: string): TextTally | undefined {
+  return counter instanceof CachingCounter ? counter.tally?.(owner, text) : undefined;
+}
+
+/**
+ * Records that `text`, kept under `owner`, has `tokens` raw tokens because it was
+ * assembled from counted parts at piece boundaries (paired with {@link tallyOf}).
+ */
+export function rememberTokens(counter: TokenCounter, owner: object, text: string, tokens: number): void {
+  if (counter instanceof CachingCounter) counter.remember?.(owner, text, tokens);
 }
 
 /** Options of {@link createTokenCounter}. */
@@ -166,7 +173,7 @@ class CachingCounter implements TokenCounter {
     return count;
   }
 
-  /** @internal The tally behind {@link TokenCounter.tally}. */
+  /** The tally behind {@link tallyOf}. */
   tallyOf(owner: object, text: string, encode: ChunkEncoder): TextTally {
     const known = this.texts.get(owner);
     if (known instanceof TextTally) return known;
@@ -177,7 +184,7 @@ class CachingCounter implements TokenCounter {
     return tally;
   }
 
-  /** @internal See {@link TokenCounter.remember}. */
+  /** See {@link rememberTokens}. */
   rememberCount(owner: object, tokens: number): void {
     if (!this.texts.has(owner)) this.texts.set(owner, tokens);
   }

@@ -16,10 +16,11 @@ import {
   callProvider,
   createProviderAdapter,
   type ErrorParts,
+  leftOutProviderTools,
+  newClient,
   plainWarnings,
   type PreparedRequest,
   type ProviderAdapter,
-  requestWithoutForeignReasoning,
   unknownOptionWarnings,
 } from '../shared/provider-adapter.js';
 import { placeCacheBreakpoints } from './anthropic-cache-control.js';
@@ -79,11 +80,9 @@ export function createAnthropicAdapter(options: AnthropicAdapterOptions): Anthro
   const profile = resolveAnthropicProfile(options.model, options.profile, options.thinking);
   const client =
     options.client ??
-    new Anthropic({
-      apiKey: resolveApiKey('anthropic', options.apiKey, ['ANTHROPIC_API_KEY']),
-      baseURL: options.baseURL,
-      maxRetries: options.maxRetries ?? 0,
-    });
+    newClient(resolveApiKey('anthropic', options.apiKey, ['ANTHROPIC_API_KEY']), (apiKey) =>
+      new Anthropic({ apiKey, baseURL: options.baseURL, maxRetries: options.maxRetries ?? 0 }),
+    );
   const prepare = (request: ModelRequest) => prepareAnthropicRequest(request, model, profile);
   const errors: ErrorParts = { mapError: mapAnthropicError, secretValues: () => apiKeysOf(client) };
   return {
@@ -107,11 +106,11 @@ export function createAnthropicAdapter(options: AnthropicAdapterOptions): Anthro
 
 /** Builds the SDK request for a packed neutral request. */
 function prepareAnthropicRequest(
-  packed: ModelRequest,
+  request: ModelRequest,
   model: ModelRef,
   profile: AnthropicModelProfile,
 ): PreparedAnthropicRequest {
-  const { request, warnings: foreign } = requestWithoutForeignReasoning(packed, model);
+  const leftOut = leftOutProviderTools(request.messages, model);
   const tools = prepareAnthropicTools(request.tools);
   const converted = convertToAnthropicMessages(request, { profile, tools });
   const prefix = anthropicPrefixHash(converted.system, tools, converted.messages);
@@ -142,7 +141,7 @@ function prepareAnthropicRequest(
   const betas = [...new Set([...thinking.betas, ...native.betas])];
   const headers: Record<string, string> = betas.length > 0 ? { 'anthropic-beta': betas.join(',') } : {};
   const warnings = [
-    ...foreign,
+    ...leftOut,
     ...plainWarnings(thinking.warnings, native.warnings),
     ...unknownOptionWarnings('anthropic', request.providerOptions, knownProviderOptions),
   ];

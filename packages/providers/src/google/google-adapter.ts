@@ -16,9 +16,10 @@ import {
   callProvider,
   createProviderAdapter,
   type ErrorParts,
+  leftOutProviderTools,
+  newClient,
   type PreparedRequest,
   type ProviderAdapter,
-  requestWithoutForeignReasoning,
   unknownOptionWarnings,
 } from '../shared/provider-adapter.js';
 import { convertToGoogleMessages } from './convert-to-google-messages.js';
@@ -63,10 +64,9 @@ export function createGoogleAdapter(options: GoogleAdapterOptions): GoogleAdapte
   const profile = resolveGoogleProfile(options.model, options.profile, options.thinking);
   const client =
     options.client ??
-    new GoogleGenAI({
-      apiKey: resolveApiKey('google', options.apiKey, ['GEMINI_API_KEY', 'GOOGLE_API_KEY']),
-      ...(options.baseURL ? { httpOptions: { baseUrl: options.baseURL } } : {}),
-    });
+    newClient(resolveApiKey('google', options.apiKey, ['GEMINI_API_KEY', 'GOOGLE_API_KEY']), (apiKey) =>
+      new GoogleGenAI({ apiKey, ...(options.baseURL ? { httpOptions: { baseUrl: options.baseURL } } : {}) }),
+    );
   const prepare = (request: ModelRequest) => prepareGoogleRequest(request, model, profile);
   const errors: ErrorParts = { mapError: mapGoogleError, secretValues: () => apiKeysOf(client) };
   return {
@@ -97,11 +97,11 @@ export function createGoogleAdapter(options: GoogleAdapterOptions): GoogleAdapte
 
 /** Builds the SDK parameters for a packed neutral request. */
 function prepareGoogleRequest(
-  packed: ModelRequest,
+  request: ModelRequest,
   model: ModelRef,
   profile: GoogleModelProfile,
 ): PreparedRequest<GenerateContentParameters> {
-  const { request, warnings: foreign } = requestWithoutForeignReasoning(packed, model);
+  const leftOut = leftOutProviderTools(request.messages, model);
   const converted = convertToGoogleMessages(request.system, request.messages, { profile });
   const tools = prepareGoogleTools(request.tools);
   const thinkingConfig = buildThinkingConfig(profile.thinking);
@@ -117,7 +117,7 @@ function prepareGoogleRequest(
     },
   };
   const warnings = [
-    ...foreign,
+    ...leftOut,
     ...unknownOptionWarnings('google', request.providerOptions, knownProviderOptions),
   ];
   return { body, warnings };

@@ -1,5 +1,5 @@
 import type { AssistantMessage, Message } from '@episodic/core';
-import { stripForeignReasoning } from '@episodic/core/internal';
+import { stripForeignReasoning } from '@episodic/core/reasoning';
 import { describe, expect, it } from 'vitest';
 import { convertToOpenAIChatMessages } from './convert-to-openai-chat-messages.js';
 

@@ -19,9 +19,9 @@ import { openAIJsonSchemaFormat } from '../openai-shared/openai-output-format.js
 import { apiKeysOf } from '../shared/missing-api-key-error.js';
 import {
   createProviderAdapter,
+  leftOutProviderTools,
   type PreparedRequest,
   type ProviderAdapter,
-  requestWithoutForeignReasoning,
   unknownOptionWarnings,
 } from '../shared/provider-adapter.js';
 import { convertToOpenAIChatMessages } from './convert-to-openai-chat-messages.js';
@@ -74,14 +74,14 @@ export function createOpenAIChatAdapter(options: OpenAIChatAdapterOptions): Open
 
 /** Builds the streaming request body; throws {@link ChatToolsNeedResponsesError} when the model needs Responses. */
 function prepareOpenAIChatRequest(
-  packed: ModelRequest,
+  request: ModelRequest,
   model: ModelRef,
   profile: OpenAIProfile,
   defaults: OpenAIChatAdapterOptions,
 ): PreparedRequest<ChatCompletionCreateParamsStreaming> {
-  const { request, warnings: foreign } = requestWithoutForeignReasoning(packed, model);
+  const leftOut = leftOutProviderTools(request.messages, model);
   const callOptions = request.providerOptions ?? {};
-  const warnings = [...foreign, ...unknownOptionWarnings('openai-chat', callOptions, callSettingKeys)];
+  const warnings = [...leftOut, ...unknownOptionWarnings('openai-chat', callOptions, callSettingKeys)];
   const settings = { ...defaults, ...(callOptions as OpenAIChatCallSettings) };
   const tools = prepareOpenAIChatTools(request.tools);
   if (profile.chatToolsNeedResponses && tools && settings.reasoningEffort !== 'none') {

@@ -14,10 +14,9 @@ import {
   ModelError,
   type ModelRef,
   type ModelStreamEvent,
-  type SplitPiece,
-  type StreamSplitter,
   type Usage,
 } from '@episodic/core';
+import { type SplitPiece, type StreamSplitter } from '@episodic/core/reasoning';
 import { loadedOpenAISdk } from '../openai-shared/openai-sdk.js';
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import type { CompletionUsage } from 'openai/resources/completions';

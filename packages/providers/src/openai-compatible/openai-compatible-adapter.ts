@@ -25,9 +25,10 @@ import { openAIStreamError } from '../openai-shared/openai-client.js';
 import { apiKeysOf, MissingApiKeyError, NO_API_KEY, resolveApiKey } from '../shared/missing-api-key-error.js';
 import {
   createProviderAdapter,
+  leftOutProviderTools,
+  newClient,
   type PreparedRequest,
   type ProviderAdapter,
-  requestWithoutForeignReasoning,
   unknownOptionWarnings,
 } from '../shared/provider-adapter.js';
 import { type CompatibleCapabilities, resolveCompatibleCapabilities } from './openai-compatible-capabilities.js';
@@ -78,7 +79,10 @@ function createClient(options: OpenAICompatibleAdapterOptions, profile: Compatib
     apiKey = NO_API_KEY;
   }
   const maxRetries = options.maxRetries ?? 0;
-  return new LazyOpenAIClient((sdk) => new sdk.OpenAI({ apiKey, baseURL, maxRetries, fetch: withWrappedErrorBodies() }), apiKey);
+  return new LazyOpenAIClient(
+    (sdk) => newClient(apiKey, (key) => new sdk.OpenAI({ apiKey: key, baseURL, maxRetries, fetch: withWrappedErrorBodies() })),
+    apiKey,
+  );
 }
 
 const callSettingKeys = new Set(['reasoningEffort']);
@@ -107,14 +111,14 @@ export function createOpenAICompatibleAdapter(options: OpenAICompatibleAdapterOp
 
 /** Builds the streaming request body for a compatible server. */
 function prepareOpenAICompatibleRequest(
-  packed: ModelRequest,
+  request: ModelRequest,
   model: ModelRef,
   capabilities: CompatibleCapabilities,
   defaults: OpenAICompatibleCallSettings,
 ): PreparedRequest<ChatCompletionCreateParamsStreaming> {
-  const { request, warnings: foreign } = requestWithoutForeignReasoning(packed, model);
+  const leftOut = leftOutProviderTools(request.messages, model);
   const callOptions = request.providerOptions ?? {};
-  const warnings = [...foreign, ...unknownOptionWarnings(model.provider, callOptions, callSettingKeys)];
+  const warnings = [...leftOut, ...unknownOptionWarnings(model.provider, callOptions, callSettingKeys)];
   const effort = (callOptions.reasoningEffort as string | undefined) ?? defaults.reasoningEffort;
   const messages = convertToOpenAIChatMessages(request.system, request.messages, capabilities.wire, model);
   const tools = prepareOpenAIChatTools(request.tools);

@@ -3,7 +3,8 @@
  * profile: how to read reasoning from the stream, how to send it back, and which
  * request fields to add. The adapter reads only these flags; no model-name checks.
  */
-import { createHarmonyParser, createLeadingReasoningDetector, createTagSplitter, type ReasoningField } from '@episodic/core';
+import { type ReasoningField } from '@episodic/core';
+import { createHarmonyParser, createLeadingReasoningDetector, createTagSplitter } from '@episodic/core/reasoning';
 import type { ChatReasoningWire } from '../openai-chat/convert-to-openai-chat-messages.js';
 import type { ChatReasoningReader } from '../openai-chat/openai-chat-stream.js';
 import type { CompatibleProfile, EffortParameter } from '../profiles/openai-compatible.js';

@@ -1,5 +1,5 @@
 import type { AssistantMessage } from '@episodic/core';
-import { stripForeignReasoning } from '@episodic/core/internal';
+import { stripForeignReasoning } from '@episodic/core/reasoning';
 import { describe, expect, it } from 'vitest';
 import { convertToOpenAIResponsesMessages } from './convert-to-openai-responses-messages.js';
 

@@ -18,10 +18,10 @@ import { openAIJsonSchemaFormat } from '../openai-shared/openai-output-format.js
 import { apiKeysOf } from '../shared/missing-api-key-error.js';
 import {
   createProviderAdapter,
+  leftOutProviderTools,
   plainWarnings,
   type PreparedRequest,
   type ProviderAdapter,
-  requestWithoutForeignReasoning,
   unknownOptionWarnings,
 } from '../shared/provider-adapter.js';
 import { convertToOpenAIResponsesMessages } from './convert-to-openai-responses-messages.js';
@@ -80,12 +80,12 @@ export function createOpenAIResponsesAdapter(options: OpenAIResponsesAdapterOpti
 
 /** Builds the streaming request body and the warnings it raised. */
 function prepareOpenAIResponsesRequest(
-  packed: ModelRequest,
+  request: ModelRequest,
   model: ModelRef,
   profile: OpenAIProfile,
   defaults: OpenAIResponsesAdapterOptions,
 ): PreparedRequest<ResponseCreateParamsStreaming> {
-  const { request, warnings: foreign } = requestWithoutForeignReasoning(packed, model);
+  const leftOut = leftOutProviderTools(request.messages, model);
   const callOptions = request.providerOptions ?? {};
   const settings = { ...defaults, ...(callOptions as OpenAIResponsesCallSettings) };
   const input = convertToOpenAIResponsesMessages(request.messages);
@@ -95,7 +95,7 @@ function prepareOpenAIResponsesRequest(
   const reasoning =
     thinking.reasoning && native.reasoningContext ? { ...thinking.reasoning, context: native.reasoningContext } : thinking.reasoning;
   const warnings = [
-    ...foreign,
+    ...leftOut,
     ...unknownOptionWarnings('openai-responses', callOptions, callSettingKeys),
     ...plainWarnings(thinking.warnings, native.warnings),
   ];

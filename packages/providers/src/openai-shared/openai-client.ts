@@ -6,6 +6,7 @@ import type OpenAI from 'openai';
 import type { OpenAIProfile } from '../profiles/openai.js';
 import { abortedError } from '../shared/error-classification.js';
 import { resolveApiKey } from '../shared/missing-api-key-error.js';
+import { newClient } from '../shared/provider-adapter.js';
 import { LazyOpenAIClient } from './openai-sdk.js';
 
 /** Client options both OpenAI adapters take. */
@@ -26,7 +27,7 @@ export function openAIClient(options: OpenAIClientOptions, profile: OpenAIProfil
   const apiKey = resolveApiKey('openai', options.apiKey, [profile.apiKeyEnv]);
   const baseURL = options.baseURL ?? profile.baseURL;
   const maxRetries = options.maxRetries ?? 0;
-  return new LazyOpenAIClient((sdk) => new sdk.OpenAI({ apiKey, baseURL, maxRetries }), apiKey);
+  return new LazyOpenAIClient((sdk) => newClient(apiKey, (key) => new sdk.OpenAI({ apiKey: key, baseURL, maxRetries })), apiKey);
 }
 
 /**

@@ -15,7 +15,6 @@ import {
   type ProviderToolPart,
   SecretRedactor,
 } from '@episodic/core';
-import { stripForeignReasoning } from '@episodic/core/internal';
 import { unlistedModelWarning } from '../profiles/unlisted-model.js';
 
 /** A warning `stream()` yields before any model output; `code` is set on warnings meant to be matched. */
@@ -98,7 +97,26 @@ export type ErrorParts = Pick<AdapterParts<PreparedRequest<unknown>, unknown, Mo
 
 /** The typed error for what the SDK threw, with the API key redacted (a provider may echo it). */
 function providerError(parts: ErrorParts, error: unknown, signal: AbortSignal | undefined): Error {
-  return new SecretRedactor(parts.secretValues()).redactError(parts.mapError(error, signal));
+  return withoutKeys(parts.mapError(error, signal), parts.secretValues());
+}
+
+/**
+ * `error` (and its causes) with the API keys replaced, in place. The one place an
+ * adapter's key is taken out of an error, on every path: the stream, calls beside it
+ * ({@link callProvider}) and the SDK client's constructor ({@link newClient}). The agent
+ * loop does not redact the key again; it takes out only its own secrets and the environment's.
+ */
+function withoutKeys<T>(error: T, keys: readonly string[]): T {
+  return new SecretRedactor(keys).redactError(error);
+}
+
+/** The SDK client `build` makes with `apiKey`; what its constructor throws goes out without the key. */
+export function newClient<Client>(apiKey: string, build: (apiKey: string) => Client): Client {
+  try {
+    return build(apiKey);
+  } catch (error) {
+    throw withoutKeys(error, [apiKey]);
+  }
 }
 
 /**
@@ -129,29 +147,16 @@ export function unknownOptionWarnings(
 }
 
 /**
- * The request without other models' reasoning and opaque data, and the warning
- * for it: core's one rule ({@link stripForeignReasoning}), applied here for callers
- * that stream without the agent loop. After the loop it finds nothing to strip,
- * so a call never warns twice.
- */
-export function requestWithoutForeignReasoning(
-  request: ModelRequest,
-  model: ModelRef,
-): { request: ModelRequest; warnings: AdapterWarning[] } {
-  const { messages, warning } = stripForeignReasoning(request.messages, model);
-  const left = leftOutProviderTools(messages, model);
-  return {
-    request: messages === request.messages ? request : { ...request, messages },
-    warnings: [...(warning ? [warning] : []), ...(left ? [left] : [])],
-  };
-}
-
-/**
  * One warning for the provider-tool parts (tools a provider ran itself, blocks and
  * items an adapter kept without understanding them) that this call leaves out: their
  * wire form is their producer's, so only that provider and model get them back.
+ *
+ * Other models' reasoning and opaque data are not removed here: the agent loop does
+ * that once, before every call (core's `stripForeignReasoning`, with its warning), so
+ * an adapter is handed a request that holds none. A caller that streams from an
+ * adapter without the agent calls `stripForeignReasoning` (`@episodic/core/reasoning`) first.
  */
-function leftOutProviderTools(messages: readonly Message[], model: ModelRef): AdapterWarning | undefined {
+export function leftOutProviderTools(messages: readonly Message[], model: ModelRef): AdapterWarning[] {
   const names = new Map<string, number>();
   for (const message of messages) {
     if (message.role !== 'assistant') continue;
@@ -162,13 +167,13 @@ function leftOutProviderTools(messages: readonly Message[], model: ModelRef): Ad
       names.set(part.name, (names.get(part.name) ?? 0) + 1);
     }
   }
-  if (names.size === 0) return undefined;
+  if (names.size === 0) return [];
   const count = [...names.values()].reduce((sum, value) => sum + value, 0);
   const list = [...names.entries()].map(([name, n]) => `${name} x${n}`).join(', ');
-  return {
+  return [{
     code: 'provider-tool-dropped',
     message: `${count} provider-tool part(s) of another provider or model were not sent to ${model.provider}/${model.id} (${list}): their wire form is valid only for the model that produced them`,
-  };
+  }];
 }
 
 /** Plain warning texts as {@link AdapterWarning}s (no code). */

@@ -1,17 +1,17 @@
 /**
  * Opaque reasoning data is valid only for the model that produced it (docs/providers.md,
- * "Switching provider or model inside a session"). The built-in adapters already
- * refuse to send it; this step makes it a guarantee of the loop for every adapter,
- * user-written ones included: before packing, reasoning parts from another model are
- * removed and opaque data of another model is taken off text and tool-call parts.
+ * "Switching provider or model inside a session"). This step makes that a guarantee
+ * of the loop for every adapter, user-written ones included: before packing,
+ * reasoning parts from another model are removed and opaque data of another model is
+ * taken off text, tool-call and provider-tool parts.
  *
  * Untagged data (no `providerData`, no `model` on the message) counts as the
  * target's own: that is history an application brought without provenance.
  *
  * {@link stripForeignReasoning} is the one place this happens, with the one
- * warning: the loop calls it before every model call, and the built-in adapters
- * call it in `prepare()` for users who stream without the loop (after the loop
- * there is nothing left for them to strip, so a call warns once).
+ * warning: the loop calls it before every model call (`handoff-call.ts`), and the
+ * adapters do not strip again, so they rely on it. A caller that streams from an
+ * adapter without the loop calls it first (it is public in `@episodic/core/reasoning`).
  * Results are cached per message and target, so consecutive calls pack the same
  * objects and the packer's per-message caches keep working.
  */
@@ -80,7 +80,8 @@ export interface ForeignReasoningWarning {
 
 /**
  * `messages` for a call to `target` without another model's reasoning or opaque
- * data (see {@link withoutForeignReasoning}), and the warning to give when the
+ * data (reasoning parts of another model removed, its opaque data taken off text and
+ * tool-call parts; the same array when nothing is foreign), and the warning to give when the
  * current episode held such reasoning. Earlier episodes' foreign reasoning goes
  * without a warning: under the default retention it would not be sent anyway.
  */

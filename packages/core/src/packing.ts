@@ -1,0 +1,16 @@
+/**
+ * `@episodic/core/packing`: the context packer the agent runs before every model
+ * call, usable on its own; its options, state and statistics (the `context-packed`
+ * event's `stats`); the tuning an agent takes (`pack`); the background summarizer of
+ * evicted episodes; and the provider-native context options.
+ */
+export { packContext, prepareForPacking, summaryInput } from './packing/pack-context.js';
+export type { MessageFormOptions } from './packing/pack-context.js';
+export type { PackOptions, PackResult, PackState, PackStats } from './packing/pack-types.js';
+export type { SummaryRequest } from './packing/pack-summary.js';
+export { messagesAfterCompaction } from './packing/compaction-cut.js';
+export type { CompactionCut } from './packing/compaction-cut.js';
+export type { PackTuning } from './loop/model-call.js';
+export { DEFAULT_SUMMARY_INSTRUCTIONS } from './loop/background-summarizer.js';
+export type { SummarizerOptions } from './loop/background-summarizer.js';
+export { DEFAULT_COMPACTION_SHARE, nativeOptionsFor } from './model/native-context.js';
