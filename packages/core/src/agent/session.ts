@@ -17,6 +17,7 @@ import type { EpisodeResult } from '../loop/episode-result.js';
 import type { LoopSettings } from '../loop/loop-types.js';
 import { pendingStep, runEpisode } from '../loop/run-loop.js';
 import { withOutput } from '../loop/structured-output.js';
+import { type Transcript, TranscriptWriter } from '../loop/transcript-writer.js';
 import type { ApprovalRequest } from '../loop/approvals.js';
 import type { ApprovalTarget, SessionApprovals } from './session-approvals.js';
 import type { OpenedSession } from './session-open.js';
@@ -33,7 +34,7 @@ export class AgentSession implements Session {
   readonly torn: TornLine | undefined;
   /** Warnings about the session as opened (e.g. reasoning its model needs is missing); also emitted at the next run. */
   readonly warnings: readonly string[];
-  private readonly state: { messages: Message[]; packState: PackState | undefined };
+  private readonly state: Transcript;
   private readonly notices: AgentEvent[];
   private readonly atRest: ReasoningAtRest | undefined;
   private readonly summarizer: BackgroundSummarizer | undefined;
@@ -267,24 +268,13 @@ export class AgentSession implements Session {
       );
     }
     const write = { lease };
+    const settings = this.settingsFor(options);
+    const counting = { ...settings.pack, budget: settings.budget, tokenizer: settings.tokenizer };
     const result = await runEpisode(
-      this.settingsFor(options),
+      settings,
       {
         id,
-        get messages() {
-          return state.messages;
-        },
-        get packState() {
-          return state.packState;
-        },
-        set packState(value) {
-          state.packState = value;
-        },
-        persist: (messages) =>
-          atRest
-            ? atRest.persist(messages, state.messages.length, write)
-            : store.append(id, messages, { lease, expectedLength: state.messages.length }),
-        saveState: (packState) => store.saveState(id, packState, write),
+        writer: new TranscriptWriter({ store, id, lease, atRest }, state, counting),
         emit: options.onEvent ?? (() => {}),
         notices: this.notices,
         approvals: {

@@ -7,7 +7,7 @@
  */
 import type { AgentEventHandler } from './agent-events.js';
 import { EpisodicError } from '../errors/episodic-error.js';
-import type { AssistantMessage, Message } from '../message/message.js';
+import type { AssistantMessage } from '../message/message.js';
 import { ModelError } from '../model/model-adapter.js';
 import { copyMessage } from '../message/transcript.js';
 
@@ -36,21 +36,19 @@ export interface UniqueIds {
 }
 
 /**
- * Gives every tool call of `message` an id that no earlier message (and no other call
- * of this one) uses: `<id>-2`, `<id>-3`, ... The provider only needs a call and its
- * result to agree, and both are sent from the transcript.
+ * Gives every tool call of `message` an id that no earlier message (`usedIds`: the
+ * transcript's tool-call ids) and no other call of this one uses: `<id>-2`, `<id>-3`,
+ * ... The provider only needs a call and its result to agree, and both are sent from
+ * the transcript.
  */
-export function withUniqueToolCallIds(message: AssistantMessage, earlier: readonly Message[]): UniqueIds {
+export function withUniqueToolCallIds(message: AssistantMessage, usedIds: ReadonlySet<string>): UniqueIds {
   const used = new Set<string>();
-  for (const previous of earlier) {
-    if (previous.role !== 'assistant') continue;
-    for (const part of previous.content) if (part.type === 'tool-call') used.add(part.id);
-  }
+  const taken = (id: string) => usedIds.has(id) || used.has(id);
   const renamed: [string, string][] = [];
   const content = message.content.map((part) => {
     if (part.type !== 'tool-call') return part;
     let id = part.id;
-    for (let suffix = 2; used.has(id); suffix += 1) id = `${part.id}-${suffix}`;
+    for (let suffix = 2; taken(id); suffix += 1) id = `${part.id}-${suffix}`;
     used.add(id);
     if (id === part.id) return part;
     renamed.push([part.id, id]);
@@ -66,9 +64,9 @@ export function withUniqueToolCallIds(message: AssistantMessage, earlier: readon
  */
 export function savableAssistantMessage(
   message: AssistantMessage,
-  context: { provider: string; earlier: readonly Message[]; step: number; emit: AgentEventHandler },
+  context: { provider: string; usedIds: ReadonlySet<string>; step: number; emit: AgentEventHandler },
 ): AssistantMessage {
-  const unique = withUniqueToolCallIds(checkedAssistantMessage(message, context.provider), context.earlier);
+  const unique = withUniqueToolCallIds(checkedAssistantMessage(message, context.provider), context.usedIds);
   if (unique.renamed.length > 0) {
     const list = unique.renamed.map(([from, to]) => `${JSON.stringify(from)} -> ${JSON.stringify(to)}`).join(', ');
     context.emit({

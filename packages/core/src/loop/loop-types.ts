@@ -5,11 +5,10 @@
  */
 import type { ApprovalPolicy, ApprovalRequest, LoopApprovals } from './approvals.js';
 import type { AgentEvent, AgentEventHandler } from './agent-events.js';
-import type { AssistantMessage, Message, ToolCallPart } from '../message/message.js';
+import type { AssistantMessage, ToolCallPart } from '../message/message.js';
 import type { StopReason } from '../model/model-adapter.js';
 import type { ModelCallSettings } from './model-call.js';
 import type { Pricing } from '../model/model-profile.js';
-import type { PackState } from '../packing/pack-types.js';
 import type { ReplayCache } from '../reasoning/replay-cache/replay-cache.js';
 import type { BackgroundSummarizer, SummarizerOptions } from './background-summarizer.js';
 import type { StopCondition } from './stop-conditions.js';
@@ -18,6 +17,7 @@ import type { JsonSchema } from '../support/json-schema.js';
 import type { StandardSchemaV1 } from '../support/standard-schema.js';
 import type { DurableEpisode } from './durable/durable-episode.js';
 import type { DurableRun } from './durable/durable-runtime.js';
+import type { TranscriptWriter } from './transcript-writer.js';
 
 /** Everything the loop needs that does not change between episodes. */
 export interface LoopSettings extends ModelCallSettings {
@@ -39,14 +39,11 @@ export interface LoopSettings extends ModelCallSettings {
   durable?: DurableRun | undefined;
 }
 
-/** The session side of a run: its transcript, where to persist it, where events go. */
+/** The session side of a run: the writer of its transcript, where events go. */
 export interface LoopSession {
   id: string;
-  /** The transcript; the loop appends to it after each successful persist. */
-  messages: Message[];
-  packState: PackState | undefined;
-  persist(messages: readonly Message[]): Promise<void>;
-  saveState(state: PackState): Promise<void>;
+  /** The transcript and its one writer for this run: the loop reads and appends through it only. */
+  writer: TranscriptWriter;
   emit: AgentEventHandler;
   /** Events about the session itself (load warnings, restored reasoning), emitted after `episode-start` and cleared. */
   notices?: AgentEvent[];

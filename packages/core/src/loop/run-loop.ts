@@ -24,7 +24,7 @@ import {
 } from '../message/message.js';
 import { callModel, type ModelCallResult } from './model-call.js';
 import type { LoopSession, LoopSettings, NextStep } from './loop-types.js';
-import { checkMessageFits, prepareForPacking } from '../packing/pack-context.js';
+import { checkMessageFits } from '../packing/pack-context.js';
 import { ReasoningReporter } from '../reasoning/stats/reasoning-report.js';
 import { captureForReplay } from '../reasoning/replay-cache/replay-capture.js';
 import { appendFinishedSummaries } from './background-summarizer.js';
@@ -56,8 +56,9 @@ export async function runEpisode(
   for (const notice of session.notices?.splice(0) ?? []) emit(notice);
   try {
     if (input) await startEpisode(settings, session, input);
-    let step = stepsInEpisode(session.messages);
-    let next: NextStep = pendingStep(session.messages) ?? { type: 'final', message: lastAssistant(session.messages) };
+    const { writer } = session;
+    let step = stepsInEpisode(writer.messages);
+    let next: NextStep = pendingStep(writer.messages) ?? { type: 'final', message: lastAssistant(writer.messages) };
     const answers = settings.output ? new AnswerCheck(settings.output) : undefined;
     for (;;) {
       switch (next.type) {
@@ -82,19 +83,19 @@ export async function runEpisode(
         case 'paused': {
           if (next.type === 'paused' && session.durable?.canWaitFor(next.pending)) {
             await session.durable.waitForDecisions(next.pending);
-            next = pendingStep(session.messages) ?? next;
+            next = pendingStep(writer.messages) ?? next;
             break;
           }
-          const feedback = await answers?.atEnd(next, session.messages);
+          const feedback = await answers?.atEnd(next, writer.messages);
           if (feedback) {
-            await append(settings, session, [feedback]);
+            await append(session, [feedback]);
             next = { type: 'call-model' };
             break;
           }
           // Not while paused: a summary line must not come between a step's tool results.
-          if (next.type !== 'paused') await appendFinishedSummaries(session, (lines) => append(settings, session, lines));
+          if (next.type !== 'paused') await appendFinishedSummaries(session, (lines) => append(session, lines));
           const outcome = { message: next.message, steps: calls, usage, reasoning: reporter.finish(), output: answers?.value };
-          session.durable?.replay.finish(session.messages);
+          session.durable?.replay.finish(writer.messages);
           const result = episodeResult(next, outcome);
           emit({ type: 'episode-finish', reason: result.reason, message: next.message, usage, output: outcome.output });
           return result;
@@ -124,15 +125,15 @@ async function modelStep(
   { step, reporter }: { step: number; reporter: ReasoningReporter },
   signal: AbortSignal | undefined,
 ): Promise<{ usage: Usage; next: NextStep }> {
-  const { emit } = session;
+  const { emit, writer } = session;
   // Summaries finished since the last call are used from this call on; none is waited for.
-  await appendFinishedSummaries(session, (lines) => append(settings, session, lines));
-  const context = { messages: session.messages, packState: session.packState, step };
+  await appendFinishedSummaries(session, (lines) => append(session, lines));
+  const context = { messages: writer.messages, packState: writer.packState, step };
   const call = () => callModel(settings, context, emit, signal);
   // A replayed call (no live result) has nothing to learn from and no pack state to keep.
   const result = session.durable ? await session.durable.callModel(step, call) : liveCall(await call());
   const { live } = result;
-  if (live?.summaryRequest) session.summarizer?.request(live.summaryRequest, { ...settings, messages: session.messages });
+  if (live?.summaryRequest) session.summarizer?.request(live.summaryRequest, { ...settings, messages: writer.messages });
   if (live) {
     // The provider reports what it read after its own edits; what was sent is that plus what it cleared.
     const cleared = (live.message.contextEdits ?? []).reduce((sum, edit) => sum + edit.clearedInputTokens, 0);
@@ -145,14 +146,11 @@ async function modelStep(
     : result.usage;
   const message = savableAssistantMessage(
     { ...result.message, model: result.message.model ?? settings.model.model, usage },
-    { provider: settings.model.model.provider, earlier: session.messages, step, emit },
+    { provider: settings.model.model.provider, usedIds: writer.toolCallIds(), step, emit },
   );
-  const previous = session.messages.at(-1);
-  await append(settings, session, [message]);
-  if (live) {
-    session.packState = live.state;
-    await session.saveState(live.state);
-  }
+  const previous = writer.messages.at(-1);
+  await append(session, [message]);
+  if (live) await writer.commit(live.state);
   reporter.step(step, message);
   if (settings.replayCache) await captureForReplay(settings, { message, previous, step }, emit);
   const calls = toolCallsOf(message);
@@ -171,15 +169,15 @@ async function runTools(
 ): Promise<{ next: NextStep; results: readonly ToolMessage[] }> {
   const { pending, results, handlerFailure } = await runToolBatch(settings, session, { ...next, step }, signal);
   session.durable?.throwIfFailed();
-  if (results.length > 0) await append(settings, session, results);
+  if (results.length > 0) await append(session, results);
   await session.approvals?.answered(results.map((result) => result.toolCallId));
   if (handlerFailure) throw handlerFailure.error;
   if (signal?.aborted) throw new RunAbortedError(signal.reason);
   const { message, stopReason } = next;
   if (pending.length > 0) return { next: { type: 'paused', message, pending }, results };
-  const toolResults = resultsOf(session.messages, message);
+  const toolResults = resultsOf(session.writer.messages, message);
   session.emit({ type: 'step-finish', step, message, toolResults, usage: message.usage, stopReason });
-  const stop = settings.stopWhen({ steps: step, message, toolResults, messages: session.messages });
+  const stop = settings.stopWhen({ steps: step, message, toolResults, messages: session.writer.messages });
   return { next: stop ? { type: 'stop', message } : { type: 'call-model' }, results };
 }
 
@@ -192,8 +190,9 @@ async function runTools(
 async function startEpisode(settings: LoopSettings, session: LoopSession, input: UserMessage): Promise<void> {
   // Checked before it is saved: a message no pack can hold would fail every later call of its episode.
   const { system, toolSpecs: tools, budget, tokenizer } = settings;
-  checkMessageFits(input, { messages: session.messages, system, tools, budget, tokenizer });
-  const pending = pendingStep(session.messages);
+  const { messages } = session.writer;
+  checkMessageFits(input, { messages, system, tools, budget, tokenizer });
+  const pending = pendingStep(messages);
   const calls = pending?.type === 'run-tools' ? pending.calls : [];
   const unanswered = calls.map((call): ToolMessage => ({
     role: 'tool',
@@ -202,24 +201,17 @@ async function startEpisode(settings: LoopSettings, session: LoopSession, input:
     content: `Tool "${call.name}" did not run: the episode was interrupted (or waiting for approval) and a new message came first.`,
     isError: true,
   }));
-  await append(settings, session, [...unanswered, input]);
+  await append(session, [...unanswered, input]);
   if (unanswered.length > 0) await session.approvals?.answered(unanswered.map((result) => result.toolCallId));
 }
 
-/**
- * Counts the messages (and their shortened forms) for the packer first, so nothing
- * is saved that the packer cannot count and the next pack only adds cached numbers;
- * then persists, then appends in memory, so memory never runs ahead of the store.
- */
-async function append(settings: LoopSettings, session: LoopSession, messages: readonly Message[]): Promise<void> {
-  const options = { ...settings.pack, budget: settings.budget, tokenizer: settings.tokenizer };
+/** Appends through the writer (it counts, persists, then takes into memory; see transcript-writer.ts). */
+async function append(session: LoopSession, messages: readonly Message[]): Promise<void> {
+  if (!session.durable) return session.writer.append(messages);
   // A replayed step's messages are stored already: taken into memory, not written twice.
-  const { stored, fresh } = session.durable ? session.durable.replay.match(messages) : { stored: [], fresh: messages };
-  for (const message of [...stored, ...fresh]) prepareForPacking(message, options);
-  session.messages.push(...stored);
-  if (fresh.length === 0) return;
-  await session.persist(fresh);
-  session.messages.push(...fresh);
+  const { stored, fresh } = session.durable.replay.match(messages);
+  session.writer.take(stored);
+  await session.writer.append(fresh);
 }
 
 function liveCall(live: ModelCallResult): ModelCallOutcome {
@@ -232,7 +224,7 @@ function liveCall(live: ModelCallResult): ModelCallOutcome {
  * approvals durable waits.
  */
 function durableSettings(settings: LoopSettings, session: LoopSession, input: UserMessage | undefined): LoopSettings {
-  const durable = new DurableEpisode(settings.durable!, session.id, session.messages, input);
+  const durable = new DurableEpisode(settings.durable!, session.id, session.writer.messages, input);
   session.durable = durable;
   session.approvals = durable.approvals(session.approvals);
   return { ...settings, tools: durable.tools(settings.tools), maxConcurrency: 1 };

@@ -16,6 +16,7 @@ import { reasoningContentTokens, reportedShare } from './reasoning-tokens.js';
 import type { AssistantPart, Message, ToolResultPart, ToolSpec, UserPart } from '../message/message.js';
 import { checkEncodingName, type EncodingName, type TokenEncoder } from './token-encoder.js';
 import { countInChunks, type ChunkEncoder, TextTally } from './text-tally.js';
+import { pieceCounting } from './piece-counts.js';
 
 /** Framing overhead in tokens, following OpenAI's published counting recipe. */
 export const FRAMING = {
@@ -94,7 +95,9 @@ export interface TokenCounterOptions {
  */
 export function createTokenCounter(options: TokenCounterOptions = {}): TokenCounter {
   const encoding = options.encoding ?? 'o200k_base';
-  const encode = chunkEncoder(options.encoder ?? defaultEncoder(checkEncodingName(encoding)));
+  // The default tiktoken encoder counts piece by piece (same counts, see piece-counts.ts); one passed in is used as given.
+  const encoder = options.encoder ?? pieceCounting(defaultEncoder(checkEncodingName(encoding)), encoding);
+  const encode = chunkEncoder(encoder);
   const counter = new CachingCounter(encoding, (text) => countInChunks(text, encode).tokens, options.calibration);
   counter.tally = (owner, text) => counter.tallyOf(owner, text, encode);
   counter.remember = (owner, _text, tokens) => counter.rememberCount(owner, tokens);

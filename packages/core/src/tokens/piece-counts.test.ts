@@ -1,0 +1,88 @@
+/**
+ * Piece-by-piece counts against tiktoken's own counts of the whole text: on generated
+ * ASCII text built from the fragments that decide where pieces end, on this
+ * repository's source files, and on text the piece split leaves to tiktoken.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { get_encoding, type TiktokenEncoding } from 'tiktoken';
+import { describe, expect, it } from 'vitest';
+import { pieceCounting } from './piece-counts.js';
+import type { TokenEncoder } from './token-encoder.js';
+
+const tiktoken = get_encoding('o200k_base' as TiktokenEncoding);
+const exact = (text: string) => tiktoken.encode_ordinary(text).length;
+
+/** tiktoken's count, recording every text it was asked for. */
+function recordingEncoder(): TokenEncoder & { seen: string[] } {
+  const seen: string[] = [];
+  return { seen, count: (text) => (seen.push(text), exact(text)) };
+}
+
+/** ASCII fragments on the edges of the pre-tokenizer's rules. */
+const fragment = fc.oneof(
+  fc.constantFrom(
+    ' ', '  ', '   ', '\n', '\n\n', '\r\n', '\r', '\t', ' \n', '\t\n ', '/', '//', "'", "'s", "'S", "'t", "'ll", "'LL",
+    "'Re", "'ve", "'d", "'m", '.', ',', ';', '(', ')', '[', ']', '{', '}', '"', '=', '-', '_', '*', '#', '...', '=>',
+    '->', '\u0000', '\u001f', '\u007f', '\u000b', '\u000c', 'I', 'DON', 'Don', 'x', 'HTTPServer', 'camelCase',
+  ),
+  fc.stringMatching(/^[a-zA-Z]{1,12}$/),
+  fc.stringMatching(/^[0-9]{1,7}$/),
+  fc.stringMatching(/^[A-Za-z0-9+/]{1,40}={0,2}$/),
+  fc.string({ unit: fc.integer({ min: 0, max: 0x7f }).map((code) => String.fromCharCode(code)), maxLength: 12 }),
+  fc.constantFrom('.\n/', ';\n//', '},\n/*', '*\n/usr', '-->\n/'),
+  fc.tuple(fc.constantFrom('don', 'it', 'can', 'I', 'wouldn', 'DON'), fc.constantFrom("'t", "'s", "'M", "'ll")).map(
+    ([word, ending]) => word + ending,
+  ),
+  // Runs longer than the longest cached piece, and of one character class.
+  fc.tuple(fc.constantFrom('a', ' ', '=', '7', '\n', 'Ab'), fc.integer({ min: 40, max: 300 })).map(([unit, times]) =>
+    unit.repeat(times),
+  ),
+);
+const asciiText = fc.array(fragment, { maxLength: 60 }).map((parts) => parts.join(''));
+
+describe('piece-by-piece counts', () => {
+  it("equal tiktoken's count of the whole on generated ASCII text", () => {
+    const encoder = pieceCounting(recordingEncoder(), 'o200k_base');
+    fc.assert(
+      fc.property(asciiText, (text) => {
+        expect(encoder.count(text)).toBe(exact(text));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it("equal tiktoken's count on this repository's source files", () => {
+    const encoder = pieceCounting(recordingEncoder(), 'o200k_base');
+    const folder = new URL('.', import.meta.url).pathname;
+    const sources = readdirSync(join(folder, '..'), { recursive: true, encoding: 'utf8' }).filter((name) =>
+      name.endsWith('.ts'),
+    );
+    expect(sources.length).toBeGreaterThan(50);
+    for (const name of sources) {
+      const text = readFileSync(join(folder, '..', name), 'utf8');
+      expect(encoder.count(text), name).toBe(exact(text));
+    }
+  });
+
+  it('asks tiktoken only for pieces it has not seen, and for non-ASCII text whole', () => {
+    const inner = recordingEncoder();
+    const encoder = pieceCounting(inner, 'o200k_base');
+    const log = '00412 build failed retry 17\n00413 build passed retry 18\n';
+    expect(encoder.count(log)).toBe(exact(log));
+    expect(inner.seen).toContain(' build');
+    expect(inner.seen).not.toContain(log);
+    inner.seen.length = 0;
+    expect(encoder.count(log)).toBe(exact(log));
+    expect(inner.seen).toEqual([]);
+    const accented = 'café résumé naïve';
+    expect(encoder.count(accented)).toBe(exact(accented));
+    expect(inner.seen).toEqual([accented]);
+  });
+
+  it('leaves an encoding without a pattern here to its encoder', () => {
+    const inner = recordingEncoder();
+    expect(pieceCounting(inner, 'cl100k_base')).toBe(inner);
+  });
+});
