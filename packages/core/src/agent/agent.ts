@@ -27,6 +27,7 @@ import { anyOf, maxSteps, type StopCondition } from '../loop/stop-conditions.js'
 import { createTokenCounter, type TokenCounter } from '../tokens/token-counter.js';
 import type { AgentTool } from '../loop/tool.js';
 import { toolsByName } from '../loop/tool-executor.js';
+import { FallbackChain, type FallbackModel, type FallbackOptions } from '../loop/model-fallback.js';
 
 /** Steps per episode when no `stopWhen` is given: a guard against a model that never stops calling tools. */
 const DEFAULT_MAX_STEPS = 50;
@@ -109,6 +110,15 @@ export interface AgentOptions {
    * Values shorter than 8 characters are ignored.
    */
   secrets?: readonly string[];
+  /**
+   * Models to fail over to when `model` fails a step with an error worth it (overload,
+   * server error or dropped connection after the retries, a rate limit waiting past
+   * `maxRetryWaitMs`, model not found): the step is retried on the next one, the
+   * switch is recorded on the step (`AssistantMessage.fallback`), and the model taking
+   * over gets the current episode's reasoning as a hand-off note. An array is the
+   * models in order. See `FallbackOptions`. Default: none.
+   */
+  fallback?: readonly (ModelAdapter | FallbackModel)[] | FallbackOptions;
 }
 
 /** Options of {@link Agent.session}. */
@@ -178,6 +188,16 @@ function budgetWarnings(budget: number | undefined, model: ModelAdapter, maxOutp
   ];
 }
 
+/** The agent's fallback chain, or undefined without fallback models. */
+function fallbackChain(options: AgentOptions, policy: ContextPolicy): FallbackChain | undefined {
+  const fallback = options.fallback;
+  if (!fallback) return undefined;
+  const chain: FallbackOptions = Array.isArray(fallback) ? { models: fallback } : (fallback as FallbackOptions);
+  if (chain.models.length === 0) return undefined;
+  const { budget, maxOutputTokens, retention } = options;
+  return new FallbackChain(options.model, chain, { budget, maxOutputTokens, retention, policy });
+}
+
 /** An agent definition; cheap to keep, and shared by all its sessions. */
 export class Agent {
   readonly model: ModelAdapter;
@@ -239,6 +259,7 @@ export class Agent {
       replayCache: options.replayCache,
       approvalPolicy: options.approvalPolicy,
       summarizer: options.summarizer,
+      fallback: fallbackChain(options, policy),
     };
     if (this.settings.tools.size !== tools.length) {
       const names = tools.map((tool) => tool.spec.name);

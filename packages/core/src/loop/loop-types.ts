@@ -18,6 +18,7 @@ import type { JsonSchema } from '../support/json-schema.js';
 import type { z } from 'zod';
 import type { DurableEpisode } from './durable/durable-episode.js';
 import type { DurableRun } from './durable/durable-runtime.js';
+import type { FallbackChain } from './model-fallback.js';
 
 /** Everything the loop needs that does not change between episodes. */
 export interface LoopSettings extends ModelCallSettings {
@@ -37,6 +38,8 @@ export interface LoopSettings extends ModelCallSettings {
   summarizer?: SummarizerOptions | undefined;
   /** Runs the episode on a durable runtime (see durable/durable-runtime.ts); today's loop when undefined. */
   durable?: DurableRun | undefined;
+  /** Models to fail over to (see model-fallback.ts); none when undefined. */
+  fallback?: FallbackChain | undefined;
 }
 
 /** The session side of a run: its transcript, where to persist it, where events go. */
