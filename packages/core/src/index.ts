@@ -16,6 +16,8 @@ export { ContextOverflowError, InvalidArgumentError, PersistedFormatError, Trans
 export { EpisodicError } from './errors/episodic-error.js';
 export type { PersistedFormatCode, PersistedFormatLocation, TranscriptLocation } from './errors/input-errors.js';
 export type { ModelErrorCode, ModelErrorKind } from './errors/model-error.js';
+export { FallbackExhaustedError } from './errors/fallback-error.js';
+export type { FailoverReason, FallbackAttempt } from './errors/fallback-error.js';
 
 // message: the neutral message model, transcripts (format v1.1, a superset of v1) and episodes.
 export { assistantText, isEpisodeStart, isInstruction, toolCallsOf, toolResultText, userText } from './message/message.js';
@@ -26,6 +28,7 @@ export type {
   Compaction,
   CompactionPart,
   DeveloperMessage,
+  FailedModelCall,
   FilePart,
   ImagePart,
   Message,
@@ -34,6 +37,7 @@ export type {
   ProviderData,
   ProviderToolPart,
   ReasoningPart,
+  StepFallback,
   SubSessionReference,
   SummaryMessage,
   SystemMessage,
@@ -144,6 +148,8 @@ export { Session } from './agent/session.js';
 export type { OutputOf, RunOptions, SessionInput } from './agent/session.js';
 export type { EpisodeResult, FinishedEpisode, PausedEpisode, RunOutcome } from './loop/episode-result.js';
 export type { PackTuning, RetryOptions } from './loop/model-call.js';
+export { DEFAULT_MAX_RETRY_WAIT_MS, failoverReason } from './loop/model-fallback.js';
+export type { FallbackModel, FallbackOptions } from './loop/model-fallback.js';
 export { DEFAULT_SUMMARY_INSTRUCTIONS } from './loop/background-summarizer.js';
 export type { SummarizerOptions } from './loop/background-summarizer.js';
 export type { AgentEvent, AgentEventHandler, EpisodeFinishReason } from './loop/agent-events.js';

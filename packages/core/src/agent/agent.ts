@@ -305,6 +305,7 @@ export class Agent {
       replayCache: this.options.replayCache,
       persistReasoning: options.persistReasoning ?? this.options.persistReasoning ?? 'always',
       history: options.history,
+      handoff: settings.handoff !== undefined || settings.fallback !== undefined,
     });
     for (const message of this.warnings) {
       opened.warnings.push(message);

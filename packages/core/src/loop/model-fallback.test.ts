@@ -8,6 +8,7 @@ import type { AssistantMessage, Message } from '../message/message.js';
 import { failoverReason } from './model-fallback.js';
 import { scriptedModel } from '../testing/scripted-model.js';
 import type { AgentTool } from './tool.js';
+import { MemoryReplayCache } from '../reasoning/replay-cache/memory-replay-cache.js';
 
 const read: AgentTool = {
   spec: { name: 'read', description: 'reads the CI log', inputSchema: { type: 'object' } },
@@ -151,5 +152,42 @@ describe('model fallback', () => {
     expect(failoverReason(error('invalid-request', 400))).toBeUndefined();
     expect(failoverReason(error('auth', 401))).toBeUndefined();
     expect(failoverReason(error('context-overflow', 400))).toBeUndefined();
+  });
+
+  describe('an application-owned history (reasoning stripped) with a replay cache', () => {
+    /** Runs model A for one tool step with the cache, and returns the visible history a chat UI would keep. */
+    async function visibleHistory(cache: MemoryReplayCache): Promise<Message[]> {
+      const first = scriptedModel({ model: a, steps: [{ reasoning: trace, toolCalls: [{ id: 'c1', name: 'read' }] }] });
+      const agent = new Agent({ model: first, tools: [read], replayCache: cache, stopWhen: () => true });
+      const session = await agent.session();
+      await session.send('Why is CI red?');
+      return session.messages.map((message) =>
+        message.role === 'assistant'
+          ? { ...message, content: message.content.filter((part) => part.type !== 'reasoning') }
+          : message,
+      );
+    }
+
+    it('the fallback model gets the primary`s trace from the cache', async () => {
+      const cache = new MemoryReplayCache();
+      const history = await visibleHistory(cache);
+      expect(JSON.stringify(history)).not.toContain(trace);
+      const primary = scriptedModel({ model: a, steps: [{ error: { kind: 'server', status: 500 } }, { error: { kind: 'server', status: 500 } }] });
+      const secondary = scriptedModel({ model: b, steps: [{ text: 'Raise testTimeout.' }] });
+      const agent = new Agent({ model: primary, tools: [read], fallback: [secondary], replayCache: cache, retry });
+      await (await agent.session({ history })).resume();
+      expect(secondary.requests[0]?.system).toContain(trace);
+      expect(JSON.stringify(secondary.requests[0]?.messages)).not.toContain(trace);
+    });
+
+    it('a router switching models by agent gets the note from the cache (hand-off on)', async () => {
+      const cache = new MemoryReplayCache();
+      const history = await visibleHistory(cache);
+      const next = scriptedModel({ model: b, steps: [{ text: 'Raise testTimeout.' }] });
+      const agent = new Agent({ model: next, tools: [read], replayCache: cache, handoff: true });
+      await (await agent.session({ history })).resume();
+      expect(next.requests[0]?.system).toContain(trace);
+      expect(JSON.stringify(next.requests[0]?.messages)).not.toContain(trace);
+    });
   });
 });

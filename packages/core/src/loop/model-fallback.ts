@@ -31,7 +31,6 @@ import type { HandoffOptions } from '../reasoning/handoff/handoff-note.js';
 import type { AgentEventHandler } from './agent-events.js';
 import { asModelError, callModel, type ModelCallResult, type ModelCallSettings } from './model-call.js';
 
-
 /** A fallback model with settings of its own (another provider's options do not fit it). */
 export interface FallbackModel {
   model: ModelAdapter;
