@@ -121,7 +121,7 @@ export type {
 } from './reasoning/replay-cache/replay-cache-admin.js';
 export type { HandoffOptions, HandoffSkip } from './reasoning/handoff/handoff-note.js';
 export type { ReasoningEvent, WarningEvent } from './reasoning/reasoning-events.js';
-export type { LeakFinding } from './reasoning/stats/leak-check.js';
+export type { LeakCheckOptions, LeakFinding } from './reasoning/stats/leak-check.js';
 export type {
   EpisodeReasoningStats,
   ReasoningStats,
@@ -149,6 +149,10 @@ export type { OutputOf, RunOptions, SessionInput } from './agent/session.js';
 export type { EpisodeResult, FinishedEpisode, PausedEpisode, RunOutcome } from './loop/episode-result.js';
 export type { PackTuning, RetryOptions } from './loop/model-call.js';
 export { DEFAULT_MAX_RETRY_WAIT_MS, failoverReason } from './loop/model-fallback.js';
+export { EchoFilter, suppressEcho } from './reasoning/output/echo-filter.js';
+export type { EchoSuppression } from './reasoning/output/echo-filter.js';
+export { withReasoningOutput } from './reasoning/output/reasoning-output.js';
+export type { ReasoningOutputOptions } from './reasoning/output/reasoning-output.js';
 export type { FallbackModel, FallbackOptions } from './loop/model-fallback.js';
 export { DEFAULT_SUMMARY_INSTRUCTIONS } from './loop/background-summarizer.js';
 export type { SummarizerOptions } from './loop/background-summarizer.js';

@@ -28,6 +28,7 @@ import { createTokenCounter, type TokenCounter } from '../tokens/token-counter.j
 import type { AgentTool } from '../loop/tool.js';
 import { toolsByName } from '../loop/tool-executor.js';
 import { FallbackChain, type FallbackModel, type FallbackOptions } from '../loop/model-fallback.js';
+import { type ReasoningOutputOptions, withReasoningOutput } from '../reasoning/output/reasoning-output.js';
 
 /** Steps per episode when no `stopWhen` is given: a guard against a model that never stops calling tools. */
 const DEFAULT_MAX_STEPS = 50;
@@ -119,6 +120,14 @@ export interface AgentOptions {
    * models in order. See `FallbackOptions`. Default: none.
    */
   fallback?: readonly (ModelAdapter | FallbackModel)[] | FallbackOptions;
+  /**
+   * Controls on what the model streams (see `ReasoningOutputOptions`): a reasoning cap
+   * for models without a native thinking budget (the stream is stopped and the answer
+   * asked for), echo suppression for servers that repeat deltas, and the leak check's
+   * settings. Applies to the fallback models too. Default: no cap, no suppression,
+   * the leak check with its defaults.
+   */
+  reasoningOutput?: ReasoningOutputOptions;
 }
 
 /** Options of {@link Agent.session}. */
@@ -192,10 +201,14 @@ function budgetWarnings(budget: number | undefined, model: ModelAdapter, maxOutp
 function fallbackChain(options: AgentOptions, policy: ContextPolicy): FallbackChain | undefined {
   const fallback = options.fallback;
   if (!fallback) return undefined;
-  const chain: FallbackOptions = Array.isArray(fallback) ? { models: fallback } : (fallback as FallbackOptions);
-  if (chain.models.length === 0) return undefined;
+  const given: FallbackOptions = Array.isArray(fallback) ? { models: fallback } : (fallback as FallbackOptions);
+  if (given.models.length === 0) return undefined;
+  const controlled = (model: ModelAdapter) => withReasoningOutput(model, options.reasoningOutput);
+  const models = given.models.map((entry) =>
+    'stream' in entry ? controlled(entry) : { ...entry, model: controlled(entry.model) },
+  );
   const { budget, maxOutputTokens, retention } = options;
-  return new FallbackChain(options.model, chain, { budget, maxOutputTokens, retention, policy });
+  return new FallbackChain(controlled(options.model), { ...given, models }, { budget, maxOutputTokens, retention, policy });
 }
 
 /** An agent definition; cheap to keep, and shared by all its sessions. */
@@ -238,7 +251,7 @@ export class Agent {
     const tools = options.tools ?? [];
     const stopWhen = options.stopWhen ?? maxSteps(DEFAULT_MAX_STEPS);
     this.settings = {
-      model: options.model,
+      model: withReasoningOutput(options.model, options.reasoningOutput),
       system: options.system,
       tools: toolsByName(tools),
       toolSpecs: tools.map((tool) => tool.spec),
@@ -260,6 +273,7 @@ export class Agent {
       approvalPolicy: options.approvalPolicy,
       summarizer: options.summarizer,
       fallback: fallbackChain(options, policy),
+      leakCheck: options.reasoningOutput?.leakCheck,
     };
     if (this.settings.tools.size !== tools.length) {
       const names = tools.map((tool) => tool.spec.name);

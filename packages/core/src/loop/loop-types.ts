@@ -19,6 +19,7 @@ import type { z } from 'zod';
 import type { DurableEpisode } from './durable/durable-episode.js';
 import type { DurableRun } from './durable/durable-runtime.js';
 import type { FallbackChain } from './model-fallback.js';
+import type { LeakCheckOptions } from '../reasoning/stats/leak-check.js';
 
 /** Everything the loop needs that does not change between episodes. */
 export interface LoopSettings extends ModelCallSettings {
@@ -40,6 +41,8 @@ export interface LoopSettings extends ModelCallSettings {
   durable?: DurableRun | undefined;
   /** Models to fail over to (see model-fallback.ts); none when undefined. */
   fallback?: FallbackChain | undefined;
+  /** Settings of the per-step reasoning leak check; `false` turns it off. Default settings when undefined. */
+  leakCheck?: LeakCheckOptions | false | undefined;
 }
 
 /** The session side of a run: its transcript, where to persist it, where events go. */

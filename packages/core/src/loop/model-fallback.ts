@@ -38,7 +38,7 @@ export interface FallbackModel {
   providerOptions?: Record<string, unknown>;
 }
 
-/** Options of an agent's fallback chain (see {@link FallbackChain}). */
+/** Options of an agent's fallback chain (`AgentOptions.fallback`; how it walks its models: model-fallback.ts). */
 export interface FallbackOptions {
   /** The models to fail over to, in order after the agent's `model`. */
   models: readonly (ModelAdapter | FallbackModel)[];

@@ -50,7 +50,7 @@ export async function runEpisode(
   const settings = loopSettings.durable ? durableSettings(loopSettings, session, input) : loopSettings;
   let usage = emptyUsageTotals(settings.pricing);
   let calls = 0;
-  const reporter = new ReasoningReporter(settings.tokenizer, emit);
+  const reporter = new ReasoningReporter(settings.tokenizer, emit, settings.leakCheck);
   const model = settings.model.model;
   emit({ type: 'episode-start', sessionId: session.id, input, resumed: input === undefined, model });
   for (const notice of session.notices?.splice(0) ?? []) emit(notice);

@@ -259,11 +259,7 @@ export interface AssistantMessage {
   [extra: string]: unknown;
 }
 
-/**
- * A step that an agent's fallback chain answered (an optional field, added like
- * `approval`: v1 readers keep it as an unknown field). The message's `model` answered;
- * `failed` are the models tried before it, in order, each with why it failed.
- */
+/** A step a fallback model answered (optional, added like `approval`): the models that failed first, in order. */
 export interface StepFallback {
   failed: FailedModelCall[];
   [extra: string]: unknown;
