@@ -21,6 +21,8 @@ export { ContextOverflowError, InvalidArgumentError, PersistedFormatError, Trans
 export { EpisodicError } from './errors/episodic-error.js';
 export type { PersistedFormatCode, PersistedFormatLocation, TranscriptLocation } from './errors/input-errors.js';
 export type { ModelErrorCode, ModelErrorKind } from './errors/model-error.js';
+export { FallbackExhaustedError } from './errors/fallback-error.js';
+export type { FailoverReason, FallbackAttempt } from './errors/fallback-error.js';
 
 // message: the neutral message model (the transcript format is in @episodic/core/transcript).
 export { assistantText, isEpisodeStart, isInstruction, toolCallsOf, toolResultText, userText } from './message/message.js';
@@ -31,6 +33,7 @@ export type {
   Compaction,
   CompactionPart,
   DeveloperMessage,
+  FailedModelCall,
   FilePart,
   ImagePart,
   Message,
@@ -39,6 +42,7 @@ export type {
   ProviderData,
   ProviderToolPart,
   ReasoningPart,
+  StepFallback,
   SubSessionReference,
   SummaryMessage,
   SystemMessage,
@@ -98,6 +102,10 @@ export type { AgentOptions, SessionOptions } from './agent/agent.js';
 export type { OutputOf, RunOptions, Session, SessionInput } from './agent/session-contract.js';
 export type { EpisodeResult, FinishedEpisode, PausedEpisode, RunOutcome } from './loop/episode-result.js';
 export type { RetryOptions } from './loop/model-call.js';
+export { DEFAULT_MAX_RETRY_WAIT_MS, failoverReason } from './loop/model-fallback.js';
+export type { FallbackModel, FallbackOptions } from './loop/model-fallback.js';
+export { withReasoningOutput } from './reasoning/output/reasoning-output.js';
+export type { ReasoningOutputOptions } from './reasoning/output/reasoning-output.js';
 export type { AgentEvent, AgentEventHandler, EpisodeFinishReason } from './loop/agent-events.js';
 export { RunAbortedError } from './errors/run-aborted-error.js';
 export { SessionBusyError } from './errors/session-errors.js';

@@ -24,7 +24,7 @@ export type { HandoffOptions, HandoffSkip } from './reasoning/handoff/handoff-no
 export { stripForeignReasoning } from './reasoning/handoff/foreign-reasoning.js';
 export type { ForeignReasoningWarning } from './reasoning/handoff/foreign-reasoning.js';
 export type { ReasoningEvent } from './reasoning/reasoning-events.js';
-export type { LeakFinding } from './reasoning/stats/leak-check.js';
+export type { LeakCheckOptions, LeakFinding } from './reasoning/stats/leak-check.js';
 export type {
   EpisodeReasoningStats,
   ReasoningStats,
@@ -32,3 +32,7 @@ export type {
   StepReasoningStats,
 } from './reasoning/stats/reasoning-stats.js';
 export type { EpisodeReasoningReport, LocatedLeak, SessionReasoningSummary } from './reasoning/stats/reasoning-report.js';
+
+// output controls: the echo filter that `reasoningOutput.echoSuppression` runs, for streams read without the agent.
+export { EchoFilter, suppressEcho } from './reasoning/output/echo-filter.js';
+export type { EchoSuppression } from './reasoning/output/echo-filter.js';

@@ -13,9 +13,9 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Agent, createApproximateCounter, MemorySessionStore, type ModelRequest } from '@episodic/core';
+import { Agent, MemorySessionStore, type ModelRequest } from '@episodic/core';
 import { FileSessionStore } from '@episodic/core/node';
-import { scriptedModel } from '@episodic/core/testing';
+import { createApproximateCounter, scriptedModel } from '@episodic/core/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { EpisodesClient } from './episodes-client.js';
 import { serveEpisodes } from './serve-episodes.js';
@@ -71,9 +71,9 @@ it('runs episodes on a session object, each model call and tool execution a ctx.
 /** The child endpoint: the built packages, a file store shared with the test, `pay` needing approval and not idempotent. */
 const childSource = (root: string) => `
 import { appendFile } from 'node:fs/promises';
-import { Agent, createApproximateCounter } from '${root}/packages/core/dist/index.js';
+import { Agent } from '${root}/packages/core/dist/index.js';
 import { FileSessionStore } from '${root}/packages/core/dist/node.js';
-import { scriptedModel } from '${root}/packages/core/dist/testing/index.js';
+import { createApproximateCounter, scriptedModel } from '${root}/packages/core/dist/testing/index.js';
 import { serveEpisodes } from '${root}/packages/restate/dist/index.js';
 const [directory, payments, port] = process.argv.slice(1);
 const steps = (request) => request.messages.at(-1)?.role === 'tool'

@@ -28,6 +28,8 @@ import { anyOf, maxSteps, type StopCondition } from '../loop/stop-conditions.js'
 import { createTokenCounter, type TokenCounter } from '../tokens/token-counter.js';
 import type { AgentTool } from '../loop/tool.js';
 import { toolsByName } from '../loop/tool-executor.js';
+import { FallbackChain, type FallbackModel, type FallbackOptions } from '../loop/model-fallback.js';
+import { type ReasoningOutputOptions, withReasoningOutput } from '../reasoning/output/reasoning-output.js';
 
 /** Steps per episode when no `stopWhen` is given: a guard against a model that never stops calling tools. */
 const DEFAULT_MAX_STEPS = 50;
@@ -110,6 +112,23 @@ export interface AgentOptions {
    * Values shorter than 8 characters are ignored.
    */
   secrets?: readonly string[];
+  /**
+   * Models to fail over to when `model` fails a step with an error worth it (overload,
+   * server error or dropped connection after the retries, a rate limit waiting past
+   * `maxRetryWaitMs`, model not found): the step is retried on the next one, the
+   * switch is recorded on the step (`AssistantMessage.fallback`), and the model taking
+   * over gets the current episode's reasoning as a hand-off note. An array is the
+   * models in order. See `FallbackOptions`. Default: none.
+   */
+  fallback?: readonly (ModelAdapter | FallbackModel)[] | FallbackOptions;
+  /**
+   * Controls on what the model streams (see `ReasoningOutputOptions`): a reasoning cap
+   * for models without a native thinking budget (the stream is stopped and the answer
+   * asked for), echo suppression for servers that repeat deltas, and the leak check's
+   * settings. Applies to the fallback models too. Default: no cap, no suppression,
+   * the leak check with its defaults.
+   */
+  reasoningOutput?: ReasoningOutputOptions;
 }
 
 /** Options of {@link Agent.session}. */
@@ -179,6 +198,20 @@ function budgetWarnings(budget: number | undefined, model: ModelAdapter, maxOutp
   ];
 }
 
+/** The agent's fallback chain, or undefined without fallback models. */
+function fallbackChain(options: AgentOptions, policy: ContextPolicy): FallbackChain | undefined {
+  const fallback = options.fallback;
+  if (!fallback) return undefined;
+  const given: FallbackOptions = Array.isArray(fallback) ? { models: fallback } : (fallback as FallbackOptions);
+  if (given.models.length === 0) return undefined;
+  const controlled = (model: ModelAdapter) => withReasoningOutput(model, options.reasoningOutput);
+  const models = given.models.map((entry) =>
+    'stream' in entry ? controlled(entry) : { ...entry, model: controlled(entry.model) },
+  );
+  const { budget, maxOutputTokens, retention } = options;
+  return new FallbackChain(controlled(options.model), { ...given, models }, { budget, maxOutputTokens, retention, policy });
+}
+
 /** An agent definition; cheap to keep, and shared by all its sessions. */
 export class Agent {
   readonly model: ModelAdapter;
@@ -219,7 +252,7 @@ export class Agent {
     const tools = options.tools ?? [];
     const stopWhen = options.stopWhen ?? maxSteps(DEFAULT_MAX_STEPS);
     this.settings = {
-      model: options.model,
+      model: withReasoningOutput(options.model, options.reasoningOutput),
       system: options.system,
       tools: toolsByName(tools),
       toolSpecs: tools.map((tool) => tool.spec),
@@ -240,6 +273,8 @@ export class Agent {
       replayCache: options.replayCache,
       approvalPolicy: options.approvalPolicy,
       summarizer: options.summarizer,
+      fallback: fallbackChain(options, policy),
+      leakCheck: options.reasoningOutput?.leakCheck,
     };
     if (this.settings.tools.size !== tools.length) {
       const names = tools.map((tool) => tool.spec.name);
@@ -285,6 +320,7 @@ export class Agent {
       replayCache: this.options.replayCache,
       persistReasoning: options.persistReasoning ?? this.options.persistReasoning ?? 'always',
       history: options.history,
+      handoff: settings.handoff !== undefined || settings.fallback !== undefined,
     });
     for (const message of this.warnings) {
       opened.warnings.push(message);

@@ -12,6 +12,7 @@ import type { PackState } from '../packing/pack-types.js';
 import type { ApprovalRecord } from '../store/approval-record.js';
 import type { ReplayCache } from '../reasoning/replay-cache/replay-cache.js';
 import { countMissingReasoning, restoreReasoning } from '../reasoning/replay-cache/replay-restore.js';
+import { restoreForeignTraces } from '../reasoning/handoff/handoff-restore.js';
 import { ReasoningAtRest } from '../store/reasoning-at-rest.js';
 import { mergeSidecar, type PersistReasoning } from '../store/reasoning-sidecar.js';
 import { SessionBusyError } from '../errors/session-errors.js';
@@ -43,6 +44,8 @@ interface OpenSessionInput {
   replayCache: ReplayCache | undefined;
   persistReasoning: PersistReasoning;
   history: readonly Message[] | undefined;
+  /** Hand-off or fallback is on: other models' current-episode traces are restored for the note too. */
+  handoff?: boolean;
 }
 
 /** Loads or starts a session as described above; a given history is persisted at once. */
@@ -111,6 +114,11 @@ async function restore(opened: OpenedSession, input: OpenSessionInput, cache: Re
   let result;
   try {
     result = await restoreReasoning(opened.messages, { cache, target: input.target, retention: input.retention });
+    if (input.handoff) {
+      const foreign = await restoreForeignTraces(result.messages, { cache, target: input.target });
+      const { restored, tokens } = result;
+      result = { ...result, messages: foreign.messages, restored: restored + foreign.restored, tokens: tokens + foreign.tokens };
+    }
   } catch (error) {
     const message = `replay cache: reasoning could not be restored (${(error as Error).message}); the session opens without it.`;
     opened.warnings.push(message);

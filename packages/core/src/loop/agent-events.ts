@@ -20,6 +20,7 @@
 import type { ApprovalRequest } from './approvals.js';
 import type { AssistantMessage, ModelRef, ToolCallPart, ToolMessage, Usage, UserMessage } from '../message/message.js';
 import type { StopReason } from '../model/model-adapter.js';
+import type { FailoverReason } from '../errors/fallback-error.js';
 import type { PackStats } from '../packing/pack-types.js';
 import type { ReasoningEvent } from '../reasoning/reasoning-events.js';
 import type { UsageTotals } from '../model/usage-totals.js';
@@ -49,7 +50,8 @@ export type AgentEvent =
     model: ModelRef;
   }
   /** `step` counts the model calls of the current episode, from 1 (a resumed episode keeps counting). */
-  | { type: 'context-packed'; step: number; stats: PackStats; budget: number }
+  /** `model`: where this call goes (a fallback model after `model-fallback`). */
+  | { type: 'context-packed'; step: number; stats: PackStats; budget: number; model?: ModelRef }
   | { type: 'reasoning-delta'; step: number; text: string }
   | { type: 'text-delta'; step: number; text: string }
   | { type: 'tool-call'; step: number; call: ToolCallPart }
@@ -66,6 +68,11 @@ export type AgentEvent =
     stopReason: StopReason | undefined;
   }
   | ReasoningEvent
+  /**
+   * The step failed on `from` with an error worth failing over (`reason`, the error's
+   * `code`; an `error` event with `willRetry` came just before) and is retried on `to`.
+   */
+  | { type: 'model-fallback'; step: number; from: ModelRef; to: ModelRef; reason: FailoverReason; code: string }
   | {
     type: 'error';
     error: Error;

@@ -18,6 +18,8 @@ import type { StandardSchemaV1 } from '../support/standard-schema.js';
 import type { DurableEpisode } from './durable/durable-episode.js';
 import type { DurableRun } from './durable/durable-runtime.js';
 import type { TranscriptWriter } from './transcript-writer.js';
+import type { FallbackChain } from './model-fallback.js';
+import type { LeakCheckOptions } from '../reasoning/stats/leak-check.js';
 
 /** Everything the loop needs that does not change between episodes. */
 export interface LoopSettings extends ModelCallSettings {
@@ -37,6 +39,10 @@ export interface LoopSettings extends ModelCallSettings {
   summarizer?: SummarizerOptions | undefined;
   /** Runs the episode on a durable runtime (see durable/durable-runtime.ts); today's loop when undefined. */
   durable?: DurableRun | undefined;
+  /** Models to fail over to (see model-fallback.ts); none when undefined. */
+  fallback?: FallbackChain | undefined;
+  /** Settings of the per-step reasoning leak check; `false` turns it off. Default settings when undefined. */
+  leakCheck?: LeakCheckOptions | false | undefined;
 }
 
 /** The session side of a run: the writer of its transcript, where events go. */

@@ -62,6 +62,8 @@ export interface ModelCallSettings {
   secrets?: SecretRedactor | undefined;
   /** The provider's own context management sent with every call (already filtered by the context policy). */
   nativeContext?: NativeContextOptions | undefined;
+  /** Set by a fallback chain with another model left: a retry that would wait longer gives up (see model-fallback.ts). */
+  maxRetryWaitMs?: number | undefined;
 }
 
 /** A finished call with the pack that produced its request. */
@@ -114,7 +116,7 @@ export async function callModel(
       tokenizer: settings.tokenizer,
       state: context.packState,
     });
-    emit({ type: 'context-packed', step: context.step, stats: packed.stats, budget });
+    emit({ type: 'context-packed', step: context.step, stats: packed.stats, budget, model: settings.model.model });
     try {
       const response = await sendPackedRequest(settings, packed, handoff, context.step, emit, signal);
       const countedTokens = packed.stats.tokens.total + (handoff?.tokens ?? 0);
@@ -132,6 +134,7 @@ export async function callModel(
       // Redacted once, where it leaves the loop (run-loop.ts).
       if (!failure?.retryable || attempt >= maxRetries) throw error;
       const delay = retryDelay(failure, attempt, settings.retry);
+      if (delay > (settings.maxRetryWaitMs ?? Infinity)) throw error;
       attempt += 1;
       emit({ type: 'error', error: redacted(settings, failure), willRetry: true, retryInMs: delay });
       await (settings.retry?.sleep ?? sleep)(delay, signal).catch((reason) => {

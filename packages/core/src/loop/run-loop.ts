@@ -50,7 +50,7 @@ export async function runEpisode(
   const settings = loopSettings.durable ? durableSettings(loopSettings, session, input) : loopSettings;
   let usage = emptyUsageTotals(settings.pricing);
   let calls = 0;
-  const reporter = new ReasoningReporter(settings.tokenizer, emit);
+  const reporter = new ReasoningReporter(settings.tokenizer, emit, settings.leakCheck);
   const model = settings.model.model;
   emit({ type: 'episode-start', sessionId: session.id, input, resumed: input === undefined, model });
   for (const notice of session.notices?.splice(0) ?? []) emit(notice);
@@ -129,24 +129,25 @@ async function modelStep(
   // Summaries finished since the last call are used from this call on; none is waited for.
   await appendFinishedSummaries(session, (lines) => append(session, lines));
   const context = { messages: writer.messages, packState: writer.packState, step };
-  const call = () => callModel(settings, context, emit, signal);
+  const call = () =>
+    settings.fallback ? settings.fallback.call(settings, context, emit, signal) : callModel(settings, context, emit, signal);
   // A replayed call (no live result) has nothing to learn from and no pack state to keep.
   const result = session.durable ? await session.durable.callModel(step, call) : liveCall(await call());
   const { live } = result;
+  // The model that answered (a fallback model after a switch) prices and calibrates its call.
+  const used = settings.fallback?.settingsFor(settings, result.message.model) ?? settings;
   if (live?.summaryRequest) session.summarizer?.request(live.summaryRequest, { ...settings, messages: writer.messages });
   if (live) {
     // The provider reports what it read after its own edits; what was sent is that plus what it cleared.
     const cleared = (live.message.contextEdits ?? []).reduce((sum, edit) => sum + edit.clearedInputTokens, 0);
-    settings.tokenizer.calibration.observe(live.countedTokens, live.usage.inputTokens + cleared, live.countedFactor);
+    used.tokenizer.calibration.observe(live.countedTokens, live.usage.inputTokens + cleared, live.countedFactor);
   }
   // The cost is fixed at call time with this model's prices, so session totals stay
   // right after a switch to a model with other prices.
-  const usage: Usage = settings.pricing
-    ? { ...result.usage, costUsd: estimateCost(result.usage, settings.pricing) }
-    : result.usage;
+  const usage: Usage = used.pricing ? { ...result.usage, costUsd: estimateCost(result.usage, used.pricing) } : result.usage;
   const message = savableAssistantMessage(
-    { ...result.message, model: result.message.model ?? settings.model.model, usage },
-    { provider: settings.model.model.provider, usedIds: writer.toolCallIds(), step, emit },
+    { ...result.message, model: result.message.model ?? used.model.model, usage },
+    { provider: used.model.model.provider, usedIds: writer.toolCallIds(), step, emit },
   );
   const previous = writer.messages.at(-1);
   await append(session, [message]);

@@ -254,6 +254,28 @@ export interface AssistantMessage {
   usage?: Usage;
   /** Edits the provider's context management applied to the call that produced it (v1.1). */
   contextEdits?: AppliedContextEdit[];
+  /** Set when this step was answered by a fallback model: the models that failed first (see `AgentOptions.fallback`). */
+  fallback?: StepFallback;
+  [extra: string]: unknown;
+}
+
+/** A step a fallback model answered (optional, added like `approval`): the models that failed first, in order. */
+export interface StepFallback {
+  failed: FailedModelCall[];
+  [extra: string]: unknown;
+}
+
+/** One model of a fallback chain that failed a step. */
+export interface FailedModelCall {
+  model: ModelRef;
+  /** The error's `code`, e.g. `model_overloaded`. */
+  code: string;
+  /** Why it counted as worth failing over: `overloaded`, `server-error`, `rate-limit`, `unreachable`, `model-not-found`. */
+  reason: string;
+  /** HTTP status, when the provider gave one. */
+  status?: number;
+  /** The error message (secrets redacted, at most 500 characters). */
+  message: string;
   [extra: string]: unknown;
 }
 

@@ -120,12 +120,22 @@ export const UserMessage = z.looseObject({
     })
     .optional(),
 });
+/** A model of a fallback chain that failed a step (see `StepFallback`). */
+export const FailedModelCall = z.looseObject({
+  model: ModelRef,
+  code: z.string(),
+  reason: z.string(),
+  status: z.number().int().optional(),
+  message: z.string(),
+});
 export const AssistantMessage = z.looseObject({
   role: z.literal('assistant'),
   content: z.array(AssistantPart),
   model: ModelRef.optional(),
   usage: Usage.optional(),
   contextEdits: z.array(AppliedContextEdit).optional(),
+  /** Set on a step a fallback model answered (added like `approval`, without a version change). */
+  fallback: z.looseObject({ failed: z.array(FailedModelCall) }).optional(),
 });
 /**
  * How a call that needed approval was decided (optional; added after v1 without a

@@ -238,6 +238,25 @@ describe('createTelemetry', () => {
     const output = execFileSync(process.execPath, [join(dir, 'main.mjs')], { encoding: 'utf8' });
     expect(JSON.parse(output)).toEqual({ enabled: false, text: 'fine' });
   }, 60_000);
+
+  it('names the model of each call when a fallback model takes over', async () => {
+    const exporter = new InMemorySpanExporter();
+    const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    const telemetry = await createTelemetry({ tracer: provider.getTracer('test') });
+    const primary = scriptedModel({ model: { provider: 'lab-a', id: 'model-a' }, steps: [{ error: { kind: 'overloaded', status: 529 } }] });
+    const secondary = scriptedModel({ model: { provider: 'lab-b', id: 'model-b' }, steps: [{ text: 'ok' }] });
+    const agent = new Agent({ model: primary, fallback: [secondary], budget: 20_000, retry: { maxRetries: 0 } });
+    await (await agent.session()).send('hi', { onEvent: telemetry.handler() });
+    const spans = exporter.getFinishedSpans();
+    expect(spans.filter((span) => span.name.startsWith('chat ')).map((span) => span.name)).toEqual(['chat model-a', 'chat model-b']);
+    const episode = spans.find((span) => span.name.startsWith('invoke_agent'));
+    const fallback = episode?.events.find((event) => event.name === 'episodic.model_fallback');
+    expect(fallback?.attributes).toMatchObject({
+      'episodic.fallback.from': 'lab-a/model-a',
+      'episodic.fallback.to': 'lab-b/model-b',
+      'episodic.fallback.reason': 'overloaded',
+    });
+  });
 });
 
 function hrMs([seconds, nanos]: [number, number]): number {

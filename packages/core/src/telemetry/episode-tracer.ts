@@ -93,6 +93,14 @@ export class EpisodeTracer {
         return;
       case 'context-packed':
         return this.startCall(episode, event);
+      case 'model-fallback':
+        episode.span.addEvent('episodic.model_fallback', {
+          'episodic.fallback.from': `${event.from.provider}/${event.from.id}`,
+          'episodic.fallback.to': `${event.to.provider}/${event.to.id}`,
+          'episodic.fallback.reason': event.reason,
+          'error.type': event.code,
+        });
+        return;
       case 'reasoning-stats':
         if (event.scope === 'episode') {
           episode.span.setAttributes({
@@ -166,13 +174,15 @@ export class EpisodeTracer {
     this.closeCall();
     const attempt = (episode.attempts.get(event.step) ?? 0) + 1;
     episode.attempts.set(event.step, attempt);
+    // A fallback chain may send this call to another model than the episode's.
+    const model = event.model ?? episode.model;
     const span = this.settings.tracer.startSpan(
-      `chat ${episode.model.id}`,
+      `chat ${model.id}`,
       {
         kind: SPAN_KIND.client,
         attributes: {
           'gen_ai.operation.name': 'chat',
-          ...modelAttributes(episode.model),
+          ...modelAttributes(model),
           'episodic.step': event.step,
           'episodic.attempt': attempt,
           ...packAttributes(event.stats, event.budget),

@@ -30,9 +30,9 @@ export interface LeakCheckInput {
   visible: string;
 }
 
-/** Options of {@link checkReasoningLeak}. */
+/** Options of `checkReasoningLeak`. */
 export interface LeakCheckOptions {
-  /** Tag names to look for; default {@link DEFAULT_REASONING_TAGS}. */
+  /** Tag names to look for; default `DEFAULT_REASONING_TAGS`. */
   tags?: readonly string[];
   /** How many normalised characters of a trace's opening to look for; default 60. */
   probeLength?: number;

@@ -6,7 +6,7 @@
  */
 import type { ReasoningEventHandler } from '../reasoning-events.js';
 import type { AssistantMessage, Message } from '../../message/message.js';
-import { checkAssistantLeak, type LeakFinding } from './leak-check.js';
+import { checkAssistantLeak, type LeakCheckOptions, type LeakFinding } from './leak-check.js';
 import { type ReasoningStats, type ReasoningTally, reasoningStats } from './reasoning-stats.js';
 import type { TokenCounter } from '../../tokens/token-counter.js';
 
@@ -44,6 +44,8 @@ export class ReasoningReporter {
   constructor(
     private readonly counter: TokenCounter,
     private readonly emit: ReasoningEventHandler,
+    /** The leak check's settings; `false` skips it. */
+    private readonly leakCheck: LeakCheckOptions | false = {},
   ) {}
 
   /** Counts a step's answer, checks it for leaks and emits the step's events. */
@@ -56,7 +58,8 @@ export class ReasoningReporter {
     if (stats.reportedReasoningTokens !== undefined)
       this.reported = (this.reported ?? 0) + stats.reportedReasoningTokens;
     this.emit({ type: 'reasoning-stats', scope: 'step', step, stats });
-    const findings = checkAssistantLeak(message);
+    if (this.leakCheck === false) return;
+    const findings = checkAssistantLeak(message, this.leakCheck);
     if (findings.length > 0) {
       this.leaks.push(...findings.map((finding) => ({ ...finding, step })));
       this.emit({ type: 'reasoning-leak', step, findings });
