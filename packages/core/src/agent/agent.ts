@@ -11,6 +11,7 @@ import type { ApprovalPolicy } from '../loop/approvals.js';
 import type { Message } from '../message/message.js';
 import type { ModelAdapter } from '../model/model-adapter.js';
 import { type ContextPolicy, type NativeContextOptions, nativeOptionsFor } from '../model/native-context.js';
+import { packingForProfile } from '../packing/profile-packing.js';
 import type { SummarizerOptions } from '../loop/background-summarizer.js';
 import type { PackTuning, RetryOptions } from '../loop/model-call.js';
 import type { Retention } from '../message/retention.js';
@@ -228,7 +229,12 @@ export class Agent {
       tokenizer: this.tokenizer,
       // Under `native` the provider trims (clears, compacts) what the model reads: the packer
       // shortens no tool result, it only keeps the hard budget and the pairs.
-      pack: policy === 'native' ? { toolResultCap: budget, currentToolResultCap: budget, ...options.pack } : options.pack,
+      // The boundary drop priced and the cache lifetime from the profile (packing/profile-packing.ts).
+      pack: {
+        ...packingForProfile(profile),
+        ...(policy === 'native' ? { toolResultCap: budget, currentToolResultCap: budget } : {}),
+        ...options.pack,
+      },
       maxOutputTokens,
       providerOptions: options.providerOptions,
       retry: options.retry,
