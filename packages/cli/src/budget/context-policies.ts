@@ -17,7 +17,10 @@
  *   prompt and the summary, uncached. From then on the call's message carries a
  *   compaction part and `messagesAfterCompaction`, as in the agent loop, cuts the history.
  * - `native` sends all reasoning back (billed) and caps no tool result; `episodic` and
- *   `hybrid` pack with episode retention.
+ *   `hybrid` pack with episode retention and the packing the agent takes from the profile
+ *   (`packing`: the boundary drop priced, TTL-aware eviction).
+ * - Cache lifetime: with `packing.cacheTtlMs`, a call more than that after the previous
+ *   one (by the messages' recorded times) reads nothing from the cache.
  * Output tokens of the answers are the same under every policy and left out.
  */
 import {
@@ -26,6 +29,7 @@ import {
   type Message,
   messagesAfterCompaction,
   type ModelRef,
+  type PackOptions,
   type PackState,
   packContext,
   type Pricing,
@@ -39,6 +43,15 @@ export interface PolicyModel {
   cache: 'openai' | 'anthropic' | 'none';
   minCacheableTokens: number;
   pricing: Pricing | undefined;
+  /** What the agent takes from the model's profile (`packingForProfile`); none when absent. */
+  packing?: Pick<PackOptions, 'reasoningBoundary' | 'cacheTtlMs'>;
+}
+
+/** When a recorded message was made (ms since the epoch), if its session recorded it. */
+function timeOf(message: Message): number | undefined {
+  const stamp = (message as { timestamp?: unknown }).timestamp;
+  const at = typeof stamp === 'number' ? stamp : typeof stamp === 'string' ? Date.parse(stamp) : Number.NaN;
+  return Number.isFinite(at) ? at : undefined;
 }
 
 /** One policy's replay of a session. */
@@ -110,11 +123,17 @@ export function replayPolicy(
   };
   let state: PackState | undefined;
   let previous: string[] = [];
+  let previousAt: number | undefined;
+  const packing = native ? {} : (model.packing ?? {});
   for (let index = 1; index < messages.length; index += 1) {
     const produced = messages[index] as Message;
     if (produced.role !== 'assistant') continue;
     const { messages: view } = messagesAfterCompaction(messages.slice(0, index), model.model);
     let packed: ReturnType<typeof packContext>;
+    const now = timeOf(produced);
+    const lapsed =
+      model.packing?.cacheTtlMs !== undefined && now !== undefined && previousAt !== undefined && now - previousAt >= model.packing.cacheTtlMs;
+    if (now !== undefined) previousAt = now;
     try {
       packed = packContext({
         messages: view,
@@ -123,6 +142,8 @@ export function replayPolicy(
         tokenizer: counter,
         retention: native ? 'all' : 'episode',
         state,
+        ...packing,
+        ...(now === undefined ? {} : { now }),
         ...(native ? { toolResultCap: model.budget, currentToolResultCap: model.budget } : {}),
       });
     } catch {
@@ -136,7 +157,7 @@ export function replayPolicy(
     while (same < sent.length && same < previous.length && sent[same] === previous[same]) same += 1;
     const reused = fixed + packed.messages.slice(0, same).reduce((sum, message) => sum + counter.countMessage(message), 0);
     const input = packed.stats.tokens.total;
-    const hit = Math.min(input, cached(model, reused));
+    const hit = lapsed ? 0 : Math.min(input, cached(model, reused));
     run.calls += 1;
     run.inputTokens += input;
     run.cachedTokens += hit;
