@@ -131,8 +131,8 @@ export function replayPolicy(
     const { messages: view } = messagesAfterCompaction(messages.slice(0, index), model.model);
     let packed: ReturnType<typeof packContext>;
     const now = timeOf(produced);
-    const lapsed =
-      model.packing?.cacheTtlMs !== undefined && now !== undefined && previousAt !== undefined && now - previousAt >= model.packing.cacheTtlMs;
+    const ttl = model.packing?.cacheTtlMs;
+    const lapsed = ttl !== undefined && now !== undefined && previousAt !== undefined && now - previousAt >= ttl;
     if (now !== undefined) previousAt = now;
     try {
       packed = packContext({

@@ -133,10 +133,11 @@ describe('cache-TTL-aware eviction', () => {
 
   it('drops kept reasoning when cold', () => {
     const messages = session();
-    const first = packContext({ messages: messages.slice(0, -3), budget: 100_000, reasoningBoundary: stripping, cacheTtlMs: 1_000, now: 0 });
-    const warm = packContext({ messages, budget: 100_000, reasoningBoundary: stripping, state: first.state, cacheTtlMs: 1_000, now: 500 });
+    const options = { budget: 100_000, reasoningBoundary: stripping, cacheTtlMs: 1_000 };
+    const first = packContext({ ...options, messages: messages.slice(0, -3), now: 0 });
+    const warm = packContext({ ...options, messages, state: first.state, now: 500 });
     expect(warm.stats.hiddenReasoningParts).toBeGreaterThan(0);
-    const cold = packContext({ messages, budget: 100_000, reasoningBoundary: stripping, state: warm.state, cacheTtlMs: 1_000, now: 5_000 });
+    const cold = packContext({ ...options, messages, state: warm.state, now: 5_000 });
     expect(cold.stats.hiddenReasoningParts).toBe(0);
     expect(staleReasoning(cold.messages)).toBe(0);
   });
@@ -149,8 +150,9 @@ describe('cache-TTL-aware eviction', () => {
     expect(JSON.stringify(warmCounter.messages)).toBe(JSON.stringify(fresh.messages));
     const tokenizer = createTokenCounter();
     packContext({ messages, budget: 50_000, tokenizer });
-    const again = packContext({ messages, budget: 3_000, reasoningBoundary: stripping, tokenizer, state: (replay(messages.slice(0, -2), options).at(-1) as PackResult).state });
-    const coldAgain = packContext({ messages, budget: 3_000, reasoningBoundary: stripping, state: (replay(messages.slice(0, -2), options).at(-1) as PackResult).state });
+    const state = () => (replay(messages.slice(0, -2), options).at(-1) as PackResult).state;
+    const again = packContext({ ...options, messages, tokenizer, state: state() });
+    const coldAgain = packContext({ ...options, messages, state: state() });
     expect(JSON.stringify(again.messages)).toBe(JSON.stringify(coldAgain.messages));
   });
 });
