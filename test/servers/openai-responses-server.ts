@@ -160,7 +160,7 @@ export async function startOpenAIResponsesServer(): Promise<OpenAIScriptedServer
     const compactPath = path.endsWith('/responses/compact');
     if (!path.endsWith('/responses') && !compactPath) return refuse(404, `Invalid URL (POST ${path})`);
     if (!headers.authorization?.startsWith('Bearer ')) return refuse(401, 'You did not provide an API key.');
-    if (compactPath) return compactResponse({ body, record, refuse, issued, compactions, nextId }, response);
+    if (compactPath) return compactResponse({ body, record, issued, compactions, nextId }, response, refuse);
     const unsupported = reasoningParameterProblem(body);
     if (unsupported) return refuse(400, unsupported.message, unsupported.code);
     record.view = viewOfResponsesRequest(body, issued);
@@ -211,48 +211,27 @@ export async function startOpenAIResponsesServer(): Promise<OpenAIScriptedServer
 }
 
 /**
- * `POST /responses/compact` (openai-node `responses.compact`, `CompactedResponse`): the
- * input checked as a create request's, then `object: 'response.compaction'` whose output
- * is the input's user messages followed by one opaque compaction item, bound to the model;
- * later requests may send it back verbatim in place of the history. Not streamed.
+ * `POST /responses/compact` (openai-node `CompactedResponse`): the input checked as a create
+ * request's; the output is its user messages, then one opaque compaction item bound to the model.
  */
-function compactResponse(
-  context: {
-    body: Record<string, unknown>;
-    record: RecordedRequest;
-    refuse: (status: number, message: string, code?: string | null) => void;
-    issued: Map<string, IssuedItem>;
-    compactions: IssuedCompactions;
-    nextId: (prefix: string) => string;
-  },
-  response: ServerResponse,
-): void {
-  const { body, record, refuse, issued, compactions, nextId } = context;
+type CompactContext = { body: Record<string, unknown>; record: RecordedRequest; issued: Map<string, IssuedItem> };
+type CompactIds = { compactions: IssuedCompactions; nextId: (prefix: string) => string };
+function compactResponse(context: CompactContext & CompactIds, response: ServerResponse,
+  refuse: (status: number, message: string, code?: string | null) => void): void {
+  const { body, record, issued, compactions } = context;
   if (typeof body.model !== 'string') return refuse(400, "Missing required parameter: 'model'.", 'missing_required_parameter');
   if (body.stream !== undefined) return refuse(400, "Unknown parameter: 'stream'.", 'unknown_parameter');
   record.view = viewOfResponsesRequest(body, issued);
-  const problem = validateResponsesInput(body, issued);
-  if (problem) return refuse(problem.status, problem.message, problem.code);
-  const compaction = compactionProblem(body, inputItems(body), compactions);
-  if (compaction) return refuse(400, compaction.message, compaction.code);
+  const problem = validateResponsesInput(body, issued) ?? { status: 400, ...compactionProblem(body, inputItems(body), compactions) };
+  if (problem.message) return refuse(problem.status, problem.message, problem.code);
   const input = inputItems(body);
-  const item = issueCompaction(body.model, input.length, compactions, nextId('cmp'));
+  const item = issueCompaction(body.model, input.length, compactions, context.nextId('cmp'));
   const output = [...input.filter((entry) => entry.role === 'user').map((entry) => ({ type: 'message', ...entry })), item];
-  const inputTokens = tokensOf(JSON.stringify([body.instructions, input]));
+  const [inputTokens, outputTokens] = [tokensOf(JSON.stringify([body.instructions, input])), tokensOf(JSON.stringify(item))];
   record.context = { seenTexts: [], appliedEdits: [], compacted: true, compactionsSent: [] };
-  sendJson(response, 200, {
-    id: nextId('resp'),
-    object: 'response.compaction',
-    created_at: Math.floor(Date.now() / 1000),
-    output,
-    usage: {
-      input_tokens: inputTokens,
-      input_tokens_details: { cached_tokens: 0 },
-      output_tokens: tokensOf(JSON.stringify(item)),
-      output_tokens_details: { reasoning_tokens: 0 },
-      total_tokens: inputTokens + tokensOf(JSON.stringify(item)),
-    },
-  });
+  const usage = { input_tokens: inputTokens, input_tokens_details: { cached_tokens: 0 }, output_tokens: outputTokens,
+    output_tokens_details: { reasoning_tokens: 0 }, total_tokens: inputTokens + outputTokens };
+  sendJson(response, 200, { id: context.nextId('resp'), object: 'response.compaction', created_at: Math.floor(Date.now() / 1000), output, usage });
 }
 
 function messageTextOf(item: InputItem): string {

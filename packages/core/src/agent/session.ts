@@ -323,11 +323,10 @@ export class Session {
         if (lease.length !== state.messages.length)
           throw new SessionConflictError(id, 'another writer changed the session since it was opened; open it again. Nothing was written.');
         const message = await compactTranscript(this.settings, state, options.signal);
-        const write = { lease };
-        if (atRest) await atRest.persist([message], state.messages.length, write);
+        if (atRest) await atRest.persist([message], state.messages.length, { lease });
         else await store.append(id, [message], { lease, expectedLength: state.messages.length });
         state.messages.push(message);
-        await atRest?.settle(write);
+        await atRest?.settle({ lease });
         return message;
       } finally {
         await lease.release().catch(() => {});
