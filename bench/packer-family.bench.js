@@ -42,8 +42,8 @@ const FIVE_MINUTES = 300_000;
  * a 5-minute cache with and without TTL-aware eviction.
  */
 const CANDIDATES = [
-  { name: 'defaults', pack: {} },
-  { name: 'previous defaults (drop at the boundary)', pack: {}, profile: {} },
+  { name: 'boundary drop deferred (gpt-5 profile)', pack: {} },
+  { name: 'defaults (drop at the boundary)', pack: {}, profile: {} },
   { name: '5-min cache, TTL-aware', pack: { cacheTtlMs: FIVE_MINUTES }, costTtlMs: FIVE_MINUTES, realOnly: true },
   { name: '5-min cache, not TTL-aware', pack: { cacheTtlMs: undefined }, costTtlMs: FIVE_MINUTES, realOnly: true },
 ];
