@@ -11,6 +11,8 @@ import { readdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { createTokenCounter } from '@episodic/core';
+import { packingForProfile } from '@episodic/core/packing';
+import { resolveProfile } from '@episodic/providers';
 import { importSession } from '../packages/cli/dist/import/import-session.js';
 import { replayPolicy } from '../packages/cli/dist/budget/context-policies.js';
 import { generateSession } from './session-generator.js';
@@ -26,6 +28,8 @@ const profiles = [
     cache: 'anthropic',
     minCacheableTokens: 2048,
     pricing: { input: 3, cachedInput: 0.3, cacheWrite: 3.75, output: 15 },
+    // What the agent takes from the profile: the boundary drop priced, the cache lifetime.
+    packing: packingForProfile(resolveProfile('anthropic', 'claude-sonnet-4-6')),
   },
   {
     name: 'openai gpt-5.6',
@@ -34,6 +38,7 @@ const profiles = [
     cache: 'openai',
     minCacheableTokens: 1024,
     pricing: { input: 1.75, cachedInput: 0.175, output: 14 },
+    packing: packingForProfile(resolveProfile('openai', 'gpt-5.6')),
   },
 ];
 
@@ -46,7 +51,8 @@ async function realSessions() {
     const folder = join(root, agent);
     if (!existsSync(folder)) continue;
     for (const file of (await readdir(folder)).filter((name) => name.endsWith('.jsonl')).sort()) {
-      const result = await importSession(agent, join(folder, file), Readable.from([]));
+      // Lossy: a session recorded incomplete (a result whose call is off the path) replays without what it lacks.
+      const result = await importSession(agent, join(folder, file), Readable.from([]), { lossy: true });
       const system = result.messages.filter((message) => message.role === 'system').map((message) => message.content).join('\n\n');
       const messages = result.messages.filter((message) => message.role !== 'system' && message.role !== 'summary');
       sessions.push({ name: `${agent}/${file.replace(/\.jsonl$/, '')}`, messages, ...(system ? { system } : {}) });
@@ -124,7 +130,10 @@ function format(rows, perSession, { load, seconds, real }) {
 \`npm run bench -- context-policies\`; ${real} real sessions; load ${load}; ${seconds.toFixed(0)} s.
 Model of the providers' native management: packages/cli/src/budget/context-policies.ts (compaction at 80% of the
 budget, summary 1% of the compacted input, 500 to 4,000 tokens; prompt cache at message granularity; answers' output
-tokens left out). Ratio: cost against \`episodic\` on the same sessions and profile. Compacted: input tokens replaced by
+tokens left out). Episodic and hybrid pack with what the agent takes from the profile (the boundary drop priced:
+deferred on gpt-5.6, whose API strips earlier turns' reasoning, at the boundary on Sonnet 4.6, which reads it; TTL-aware
+eviction); a call more than the profile's cache lifetime (Sonnet 5 minutes, OpenAI 1 hour) after the previous one, by
+the real sessions' recorded times, reads nothing from the cache. Ratio: cost against \`episodic\` on the same sessions and profile. Compacted: input tokens replaced by
 summaries (what the model lost to compaction; eviction loses whole episodes instead).
 
 | sessions | profile | policy | calls | input Mtok | cached | cost | ratio | compactions | compacted Mtok | evicting calls |

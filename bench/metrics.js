@@ -75,15 +75,21 @@ function breakdown(calls) {
 /**
  * Records the calls of one strategy at one budget.
  * @param {{ counter: import('@episodic/core').TokenCounter, system: string,
- *   tools: import('@episodic/core').ToolSpec[], budget: number, episodeOfReasoning: Map<string, number> }} options
+ *   tools: import('@episodic/core').ToolSpec[], budget: number, episodeOfReasoning: Map<string, number>,
+ *   stripsPastReasoning?: boolean }} options
+ *   `stripsPastReasoning`: the priced provider strips reasoning of earlier episodes before the model
+ *   reads it (OpenAI): such reasoning is counted as hidden, not as read (it is still billed here).
+ *   `cacheTtlMs`: with each call's `now`, a call more than this after the previous one reads nothing
+ *   from the cache (its cost is uncached; the byte reuse is still reported).
  */
-export function createRecorder({ counter, system, tools, budget, episodeOfReasoning }) {
+export function createRecorder({ counter, system, tools, budget, episodeOfReasoning, stripsPastReasoning = false, cacheTtlMs }) {
   const keys = new WeakMap();
   const reasoningTokens = new Map();
   // System and tools are the same on every call of the bench, so they always match.
   const prefixTokens = counter.countSystem(system) + counter.countTools(tools);
   const calls = [];
   let previous = [];
+  let previousAt;
 
   const keyOf = (message) => {
     let key = keys.get(message);
@@ -109,7 +115,9 @@ export function createRecorder({ counter, system, tools, budget, episodeOfReason
      *   `packed` is undefined when the strategy threw; `cause` labels the call for the breakdown;
      *   `predictedReused` is the packer's own reuse prediction, if it makes one (cross-checked).
      */
-    record({ packed, currentEpisode, currentUser, packNanoseconds, cause = 'step', predictedReused }) {
+    record({ packed, currentEpisode, currentUser, packNanoseconds, cause = 'step', predictedReused, now }) {
+      const lapsed = cacheTtlMs !== undefined && now !== undefined && previousAt !== undefined && now - previousAt >= cacheTtlMs;
+      if (now !== undefined) previousAt = now;
       if (packed === undefined) {
         calls.push({ threw: true, cause, packNanoseconds, tokens: 0, reused: 0, reuse: 0, cost: 0 });
         previous = [];
@@ -120,6 +128,7 @@ export function createRecorder({ counter, system, tools, budget, episodeOfReason
       let reused = prefixTokens;
       let matching = true;
       let pastReasoning = 0;
+      let hiddenPastReasoning = 0;
       let hasCurrentUser = false;
       for (let index = 0; index < packed.length; index += 1) {
         const message = packed[index];
@@ -133,13 +142,14 @@ export function createRecorder({ counter, system, tools, budget, episodeOfReason
           if (part.type !== 'reasoning') continue;
           const episode = episodeOfReasoning.get(part.text);
           // A reasoning text the transcript does not hold was rewritten: count it as past.
-          if (episode === undefined || episode < currentEpisode) pastReasoning += reasoningCost(part.text);
+          if (episode !== undefined && episode < currentEpisode && stripsPastReasoning) hiddenPastReasoning += reasoningCost(part.text);
+          else if (episode === undefined || episode < currentEpisode) pastReasoning += reasoningCost(part.text);
         }
       }
       // The previous call is the cache: the first call (or one after a failure) has none.
       const first = calls.length === 0 || calls[calls.length - 1].threw;
       if (first) reused = 0;
-      const cached = reused >= MIN_CACHED_PREFIX ? reused : 0;
+      const cached = reused >= MIN_CACHED_PREFIX && !lapsed ? reused : 0;
       const cost = (tokens - cached + cached * PRICE.cachedShare) * PRICE.inputPerToken;
       calls.push({
         threw: false,
@@ -150,6 +160,7 @@ export function createRecorder({ counter, system, tools, budget, episodeOfReason
         reuse: reused / tokens,
         cost,
         pastReasoning,
+        hiddenPastReasoning,
         orphans: orphansOf(packed),
         overBudget: tokens > budget,
         empty: packed.length === 0,
@@ -189,6 +200,7 @@ export function createRecorder({ counter, system, tools, budget, episodeOfReason
         callsUnderHalfReuse: calls.filter((call) => call.reuse < 0.5).length,
         cost: ok.reduce((sum, call) => sum + call.cost, 0),
         pastReasoningTokens: ok.reduce((sum, call) => sum + call.pastReasoning, 0),
+        hiddenPastReasoningTokens: ok.reduce((sum, call) => sum + call.hiddenPastReasoning, 0),
         orphanCalls: count((call) => call.orphans > 0),
         overBudget: count((call) => call.overBudget),
         empty: count((call) => call.empty),

@@ -32,12 +32,20 @@ import * as naive from './strategies/naive.js';
 
 const BUDGETS = [16_000, 64_000, 200_000];
 
-/** The packer settings compared: the defaults, those before issue 26, and others tried. */
+/** A 5-minute cache (Anthropic's default TTL), for the TTL-aware eviction rows. */
+const FIVE_MINUTES = 300_000;
+
+/**
+ * The packer settings compared: the defaults (what the agent takes from the gpt-5 profile:
+ * the boundary drop priced, OpenAI's cache lifetime), the previous defaults (past reasoning
+ * dropped at every boundary), and, on the real sessions (they record the time of each call),
+ * a 5-minute cache with and without TTL-aware eviction.
+ */
 const CANDIDATES = [
-  { name: 'defaults', pack: {} },
-  { name: 'previous defaults (current cap 3%, max 4,000)', pack: (budget) => ({ currentToolResultCap: Math.min(4000, Math.floor(budget * 0.03)) }) },
-  { name: 'current cap 1.5% (max 2,000)', pack: (budget) => ({ currentToolResultCap: Math.min(2000, Math.floor(budget * 0.015)) }) },
-  { name: 'low-water 0.8', pack: { lowWater: 0.8 } },
+  { name: 'boundary drop deferred (gpt-5 profile)', pack: {} },
+  { name: 'defaults (drop at the boundary)', pack: {}, profile: {} },
+  { name: '5-min cache, TTL-aware', pack: { cacheTtlMs: FIVE_MINUTES }, costTtlMs: FIVE_MINUTES, realOnly: true },
+  { name: '5-min cache, not TTL-aware', pack: { cacheTtlMs: undefined }, costTtlMs: FIVE_MINUTES, realOnly: true },
 ];
 
 const TOOL_SIZES = { tiny: range(10, 300), mixed: range(50, 20_000), huge: range(2_000, 30_000) };
@@ -77,11 +85,18 @@ async function realFamily() {
       if (!file.endsWith('.jsonl')) continue;
       family.push({
         name: `real: ${agent}/${file.replace(/\.jsonl$/, '')}`,
-        make: async () => (await importSession(agent, join(root, agent, file), Readable.from(['']))).messages,
+        // Lossy: a session recorded incomplete (a result whose call is off the path) replays without what it lacks.
+        make: async () => (await importSession(agent, join(root, agent, file), Readable.from(['']), { lossy: true })).messages,
       });
     }
   }
   return process.env.FAMILY_QUICK ? family.filter((_, index) => index % 3 === 0) : family;
+}
+
+/** When a recorded message was made (ms), if its session recorded it. */
+function timeOf(message) {
+  const at = typeof message.timestamp === 'number' ? message.timestamp : Date.parse(message.timestamp ?? '');
+  return Number.isFinite(at) ? at : undefined;
 }
 
 /** Replays `messages` through one strategy: a pack before every assistant message. */
@@ -92,12 +107,13 @@ function replay(strategy, messages, recorder) {
   for (const message of messages) {
     if (message.role === 'assistant' && transcript.length > 0) {
       let packed;
+      const now = timeOf(message);
       try {
-        packed = strategy.toTranscript(strategy.pack(transcript));
+        packed = strategy.toTranscript(strategy.pack(transcript, now));
       } catch {
         packed = undefined;
       }
-      recorder.record({ packed, currentEpisode: episode, currentUser, packNanoseconds: 0 });
+      recorder.record({ packed, currentEpisode: episode, currentUser, packNanoseconds: 0, now });
     }
     if (message.role === 'user' && !message.compaction) {
       episode += 1;
@@ -109,7 +125,7 @@ function replay(strategy, messages, recorder) {
 }
 
 /** Mean reuse, cost with a cached provider and tokens sent (the uncached provider's cost). */
-function measure(module, options, messages, budget) {
+function measure(module, options, messages, budget, costTtlMs) {
   const counter = createTokenCounter();
   const recorder = createRecorder({
     counter,
@@ -117,11 +133,19 @@ function measure(module, options, messages, budget) {
     tools: BENCH_TOOLS,
     budget,
     episodeOfReasoning: reasoningEpisodes(messages),
+    stripsPastReasoning: true,
+    cacheTtlMs: costTtlMs,
   });
   const strategy = module.createStrategy({ budget, counter, system: BENCH_SYSTEM, tools: BENCH_TOOLS, ...options });
   replay(strategy, structuredClone(messages), recorder);
   const summary = recorder.summary();
-  return { reuse: summary.meanReuse, cached: summary.cost, uncached: summary.tokensSent * PRICE.inputPerToken, threw: summary.threw };
+  return {
+    reuse: summary.meanReuse,
+    cached: summary.cost,
+    uncached: summary.tokensSent * PRICE.inputPerToken,
+    threw: summary.threw,
+    readPastReasoning: summary.pastReasoningTokens,
+  };
 }
 
 const median = (values) => {
@@ -131,15 +155,20 @@ const median = (values) => {
 };
 
 /** Every session at every budget: per candidate, reuse and cost ratios against the naive window. */
-async function runFamily(family) {
+async function runFamily(family, real = false) {
   const rows = [];
   for (const member of family) {
     const messages = await member.make();
     for (const budget of BUDGETS) {
-      const base = measure(naive, {}, messages, budget);
+      const bases = new Map();
       for (const candidate of CANDIDATES) {
+        if (candidate.realOnly && !real) continue;
+        const ttl = candidate.costTtlMs;
+        if (!bases.has(ttl)) bases.set(ttl, measure(naive, {}, messages, budget, ttl));
+        const base = bases.get(ttl);
         const pack = typeof candidate.pack === 'function' ? candidate.pack(budget) : candidate.pack;
-        const result = measure(episodic, { pack }, messages, budget);
+        const profile = candidate.profile ? { profile: candidate.profile } : {};
+        const result = measure(episodic, { pack, ...profile }, messages, budget, ttl);
         rows.push({
           session: member.name,
           budget,
@@ -148,6 +177,7 @@ async function runFamily(family) {
           cachedRatio: result.cached / base.cached,
           uncachedRatio: result.uncached / base.uncached,
           threw: result.threw,
+          readPastReasoning: result.readPastReasoning,
         });
       }
     }
@@ -169,14 +199,14 @@ function summaryTable(rows, label) {
         `| ${budget / 1000}k | ${candidate.name} | ${median(group.map((row) => row.reuse)).toFixed(3)} | ${lowReuse.reuse.toFixed(3)} (${lowReuse.session}) | ` +
           `${median(group.map((row) => row.cachedRatio)).toFixed(3)}x | ${highCost.cachedRatio.toFixed(3)}x (${highCost.session}) | ` +
           `${median(group.map((row) => row.uncachedRatio)).toFixed(3)}x | ${Math.max(...group.map((row) => row.uncachedRatio)).toFixed(3)}x | ` +
-          `${group.reduce((sum, row) => sum + row.threw, 0)} |`,
+          `${group.reduce((sum, row) => sum + row.threw, 0)} | ${group.reduce((sum, row) => sum + row.readPastReasoning, 0)} |`,
       );
     }
   }
   return `### ${label} (${new Set(rows.map((row) => row.session)).size} sessions)
 
-| budget | settings | median reuse | worst reuse (session) | median cost vs naive, cached | worst (session) | median cost vs naive, uncached | worst | failed packs |
-| --- | --- | --- | --- | --- | --- | --- | --- | --- |
+| budget | settings | median reuse | worst reuse (session) | median cost vs naive, cached | worst (session) | median cost vs naive, uncached | worst | failed packs | stale reasoning read (tokens) |
+| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
 ${lines.join('\n')}`;
 }
 
@@ -186,7 +216,7 @@ export default async function run() {
   const loads = [loadavg()[0]];
   const generated = await runFamily(generatedFamily());
   loads.push(loadavg()[0]);
-  const real = await runFamily(await realFamily());
+  const real = await runFamily(await realFamily(), true);
   loads.push(loadavg()[0]);
   const sections = [summaryTable(generated, 'Generated sessions'), summaryTable([...generated, ...real], 'Generated and real sessions')];
   if (real.length > 0) sections.push(summaryTable(real, 'Real sessions'));
@@ -199,6 +229,10 @@ at ${PRICE.cachedShare}x the price from 1,024 tokens ("cached") or every token a
 Generated: tool output tiny (10-300 tokens) / mixed (50-20,000) / huge (2,000-30,000), episodes of 1-3 / 2-12 /
 10-60 / 100-200 steps, reasoning heavy (500-6,000 tokens a step) or none, about ${TARGET_MESSAGES} messages each.
 Real: the recorded sessions beside the clone, imported with the CLI's importers.
+Prices are gpt-5's; OpenAI strips reasoning of earlier turns before the model reads it, so past reasoning the
+packer keeps (a deferred boundary drop) is counted as sent and billed, and "stale reasoning read" counts only
+what the model would read. The 5-minute rows (real sessions, which record each call's time): a call more than
+5 minutes after the previous one reads nothing from the cache, for Episodic and for the naive window alike.
 Node ${process.version}, ${availableParallelism()} cores, load average ${loads.map((load) => load.toFixed(1)).join(' / ')}
 (start / after generated / end), ${((Date.now() - started) / 1000).toFixed(0)} s.${process.env.FAMILY_QUICK ? '\nQuick run (FAMILY_QUICK): every third generated and real session only.' : ''}
 

@@ -123,6 +123,8 @@ async function measure(entry, budget, messages, episodeOfReasoning) {
     tools: BENCH_TOOLS,
     budget,
     episodeOfReasoning,
+    // The prices are gpt-5's, and OpenAI strips earlier turns' reasoning before the model reads it.
+    stripsPastReasoning: true,
   });
   let firstError;
   let strategy;

@@ -3,27 +3,39 @@
  * message is counted once, when appended) and the pack state carried from call to
  * call. Retention `episode` (the default): past episodes go without reasoning.
  */
-import { packContext, prepareForPacking } from '@episodic/core/packing';
+import { packContext, packingForProfile, prepareForPacking } from '@episodic/core/packing';
+import { resolveProfile } from '@episodic/providers';
+
+/**
+ * What the agent takes from the priced model's profile (OpenAI gpt-5, the benches' prices):
+ * the boundary drop priced (OpenAI strips earlier turns' reasoning, so the bytes stay until
+ * the next eviction) and the cache lifetime.
+ */
+export const PROFILE_PACKING = packingForProfile(resolveProfile('openai', 'gpt-5'));
 
 /**
  * @param {{ budget: number, counter: import('@episodic/core').TokenCounter, system: string,
  *   tools: import('@episodic/core').ToolSpec[], retention?: import('@episodic/core').Retention,
  *   pack?: { lowWater?: number, toolResultCap?: number, currentToolResultCap?: number } }} options
- *   `pack`: packing knobs other than the defaults (the session-family bench compares settings).
+ *   `pack`: packing knobs other than the defaults (the session-family bench compares settings);
+ *   `profile`: the options the agent takes from the model's profile (default: gpt-5's; `{}` for none).
  */
-export function createStrategy({ budget, counter, system, tools, retention = 'episode', pack = {} }) {
+export function createStrategy({ budget, counter, system, tools, retention = 'episode', pack = {}, profile = PROFILE_PACKING }) {
+  const options = { ...profile, ...pack };
   let state;
   let stats;
   return {
     name: 'Episodic',
-    settings: `packContext, retention ${retention}, defaults otherwise (low-water 0.7, tool-result caps)`,
+    settings: `packContext, retention ${retention}, gpt-5 profile (boundary drop priced), defaults otherwise (low-water 0.7, tool-result caps)`,
     onAppend(message) {
       // The agent loop does this as each message is appended: count it and make the
       // packed forms (shortened tool results) so the packing call only adds numbers.
-      prepareForPacking(message, { ...pack, budget, tokenizer: counter });
+      prepareForPacking(message, { ...options, budget, tokenizer: counter });
     },
-    pack(messages) {
-      const result = packContext({ ...pack, messages, system, tools, budget, retention, tokenizer: counter, state });
+    /** `now`: the call's time (ms), when the replayed session records one. */
+    pack(messages, now) {
+      const at = now === undefined ? {} : { now };
+      const result = packContext({ ...options, ...at, messages, system, tools, budget, retention, tokenizer: counter, state });
       state = result.state;
       stats = result.stats;
       if (result.system !== system)

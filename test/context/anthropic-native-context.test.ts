@@ -75,6 +75,41 @@ describe('anthropic native context management through the agent loop', () => {
     expect(third?.context?.seenTexts).not.toContain('Is CI green?');
   });
 
+  it('pause_after_compaction: the loop records the paused compaction, then continues the step sending it back', async () => {
+    const agent = new Agent({
+      model: adapter(),
+      tools: [readLogTool()],
+      context: 'native',
+      nativeContext: { compaction: { threshold: 50_000, pauseAfter: true } },
+    });
+    // The second call compacts and pauses (no scripted reply used); the third answers.
+    server.enqueue({ type: 'reply', toolCalls: [{ name: 'read_log', args: {} }] }, { type: 'reply', text: 'The build is green.' });
+    const session = await agent.session();
+    const steps: number[] = [];
+    const result = await session.send(
+      { role: 'user', content: 'Is CI green?' },
+      { onEvent: (event) => (event.type === 'step-finish' ? steps.push(event.step) : undefined) },
+    );
+    // The paused response is no step of its own: the tool step, then the answer.
+    expect(steps).toEqual([1, 2]);
+    expect(result.text).toBe('The build is green.');
+    const [, paused, continued] = server.modelCalls();
+    expect(paused?.body).toMatchObject({
+      context_management: { edits: [{ type: 'compact_20260112', pause_after_compaction: true }] },
+    });
+    expect(paused?.context?.compacted).toBe(true);
+    const assistants = session.messages.filter((message): message is AssistantMessage => message.role === 'assistant');
+    expect(assistants.map((message) => message.content.map((part) => part.type))).toEqual([['tool-call'], ['compaction'], ['text']]);
+    const summary = assistants[1]?.content[0]?.text;
+    expect(summary).toContain('Summary of');
+    // The continuing call sends the compaction back verbatim, last, and not the log it replaced.
+    expect(continued?.status).toBe(200);
+    expect(continued?.context?.compactionsSent).toEqual([summary]);
+    const sent = continued?.body as { messages: { role: string; content: { type: string }[] }[] };
+    expect(sent.messages.at(-1)).toMatchObject({ role: 'assistant', content: [{ type: 'compaction' }] });
+    expect(JSON.stringify(sent)).not.toContain(BIG_LOG.slice(0, 200));
+  });
+
   it('records on the step which tool results clear_tool_uses cleared, while the transcript keeps them', async () => {
     const agent = new Agent({
       model: adapter(),

@@ -73,6 +73,52 @@ describe('openai native context management through the agent loop', () => {
     expect(JSON.stringify(third?.body)).not.toContain(BIG_LOG.slice(0, 200));
   });
 
+  it('session.compact() calls /responses/compact; the item is saved opaque and sent back verbatim, in place of the history', async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'episodic-openai-compact-'));
+    directories.push(directory);
+    const agent = new Agent({ model: adapter(), tools: [readLogTool()] });
+    server.enqueue(
+      { type: 'reply', reasoning: ['Read the log.'], toolCalls: [{ name: 'read_log', args: {} }] },
+      { type: 'reply', text: 'The build is green.' },
+      { type: 'reply', text: 'Yes, still green.' },
+    );
+    const session = await agent.session({ id: 'explicit', store: new FileSessionStore({ directory }) });
+    await session.send({ role: 'user', content: 'Is CI green?' });
+    const compacting = await session.compact();
+
+    const request = server.requests.find((entry) => entry.path.endsWith('/responses/compact'));
+    expect(request?.status).toBe(200);
+    expect(request?.body).toMatchObject({ model: 'gpt-5.6' });
+    expect(request?.body).not.toHaveProperty('stream');
+    expect(JSON.stringify(request?.body)).toContain('line 0: step passed');
+    const part = compacting.content[0];
+    expect(compacting.content).toHaveLength(1);
+    expect(part?.type).toBe('compaction');
+    const item = part?.providerData?.item as { type: string; encrypted_content: string; id: string };
+    expect(item).toMatchObject({ type: 'compaction', id: expect.stringMatching(/^cmp_/) });
+    expect(compacting.usage?.inputTokens).toBeGreaterThan(1_000);
+
+    // Saved: a session opened from the store sends the item back verbatim, and not the log it replaced.
+    const reopened = await agent.session({ id: 'explicit', store: new FileSessionStore({ directory }) });
+    expect(reopened.messages.at(-1)).toEqual(compacting);
+    const result = await reopened.send({ role: 'user', content: 'Still green?' });
+    expect(result.text).toBe('Yes, still green.');
+    const last = server.modelCalls().at(-1);
+    expect(last?.status).toBe(200);
+    expect(last?.context?.compactionsSent).toEqual([item.encrypted_content]);
+    const input = (last?.body as { input: Record<string, unknown>[] }).input;
+    expect(input.find((entry) => entry.type === 'compaction')).toEqual(item);
+    expect(JSON.stringify(last?.body)).not.toContain('line 0: step passed');
+  });
+
+  it('compact() on a model without standalone compaction is a typed error, and nothing is saved', async () => {
+    const { createAnthropicAdapter } = await import('@episodic/providers/anthropic');
+    const agent = new Agent({ model: createAnthropicAdapter({ model: 'claude-sonnet-4-6', apiKey: 'k', baseURL: server.url }) });
+    const session = await agent.session({ history: [{ role: 'user', content: 'hi' }] });
+    await expect(session.compact()).rejects.toMatchObject({ code: 'invalid_argument' });
+    expect(session.messages).toHaveLength(1);
+  });
+
   it('the server refuses a tampered compaction item and reasoning.context on models before GPT-5.6', async () => {
     const agent = new Agent({ model: adapter('gpt-5.1'), context: 'native', nativeContext: { reasoningContext: 'current-turn' } });
     const session = await agent.session();

@@ -9,7 +9,9 @@
  * - `clear_tool_uses_20250919` defaults: trigger 100,000 input tokens, keep 3 tool uses;
  *   oldest results first, excluded tools never, and nothing when fewer than
  *   `clear_at_least` tokens would go;
- * - every block before the latest compaction block is dropped before the model reads.
+ * - every block before the latest compaction block is dropped before the model reads;
+ * - with `pause_after_compaction: true`, a call that compacts answers with the compaction
+ *   block alone (`stop_reason: "compaction"`); the client sends it back to continue.
  * Error texts are ours (no recording of these rejections exists); tests match their gist.
  * Tokens are estimated as the server estimates everything: JSON characters / 4.
  */
@@ -29,6 +31,8 @@ export interface ManagedContext {
   appliedEdits: Record<string, unknown>[];
   /** Set when this call compacts: the summary block and the tokens of the compaction pass. */
   compaction?: { content: string; inputTokens: number; outputTokens: number };
+  /** The compaction pauses the response (`pause_after_compaction`): nothing is sampled after it. */
+  paused?: boolean;
   /** Texts of the compaction blocks the request sent back (verbatim checks). */
   compactionsSent: string[];
 }
@@ -94,7 +98,14 @@ export function manageContext(body: AnthropicBody, issuedSummaries: ReadonlySet<
   const total = tokensOf({ s: view.system, t: view.tools, m: view.messages });
   if (!compact || total <= valueOf(compact.trigger, 150_000)) return { body: view, appliedEdits, compactionsSent };
   const content = `Summary of ${view.messages.length} earlier messages (${total} tokens).`;
-  return { body: view, appliedEdits, compactionsSent, compaction: { content, inputTokens: total, outputTokens: tokensOf(content) } };
+  const paused = compact.pause_after_compaction === true;
+  return {
+    body: view,
+    appliedEdits,
+    compactionsSent,
+    compaction: { content, inputTokens: total, outputTokens: tokensOf(content) },
+    ...(paused ? { paused } : {}),
+  };
 }
 
 function clearThinking(body: AnthropicBody, edit: Edit, applied: Record<string, unknown>[]): AnthropicBody {

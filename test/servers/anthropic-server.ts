@@ -98,6 +98,8 @@ export async function startAnthropicServer(options: AnthropicServerOptions = {})
     const managed = manageContext(body, summaries);
     if (managed.compaction) summaries.add(managed.compaction.content);
     record.context = contextView(managed);
+    // Paused after compacting: the compaction alone, and no scripted reply used.
+    if (managed.compaction && managed.paused) return streamPausedCompaction(response, body.model, managed);
     const scripted = queue.next();
     if (scripted.type === 'error') return rejectScripted(response, record, scripted.status, scripted.retryAfterSeconds);
     if (scripted.type === 'context-overflow') {
@@ -312,6 +314,34 @@ function streamReply(
       ...(managed?.compaction ? { iterations: iterationsOf(managed.compaction, usage, output) } : {}),
     },
     ...(managed ? { context_management: { applied_edits: managed.appliedEdits } } : {}),
+  });
+  event({ type: 'message_stop' });
+  response.end();
+}
+
+/** A response paused after compaction: the compaction block alone, `stop_reason: "compaction"`, one iteration. */
+function streamPausedCompaction(response: ServerResponse, model: string, managed: ManagedContext): void {
+  const compaction = managed.compaction!;
+  const usage = { input: compaction.inputTokens, cacheRead: 0, cacheWrite: 0 };
+  startSse(response);
+  writeMessageStart(response, model, usage);
+  const event = (data: Record<string, unknown>) => writeSseEvent(response, data, { event: String(data.type) });
+  event({ type: 'content_block_start', index: 0, content_block: { type: 'compaction', content: null } });
+  event({ type: 'content_block_delta', index: 0, delta: { type: 'compaction_delta', content: compaction.content } });
+  event({ type: 'content_block_stop', index: 0 });
+  event({
+    type: 'message_delta',
+    delta: { stop_reason: 'compaction', stop_sequence: null, stop_details: null, container: null },
+    usage: {
+      input_tokens: 0,
+      cache_creation_input_tokens: 0,
+      cache_read_input_tokens: 0,
+      output_tokens: compaction.outputTokens,
+      iterations: [
+        { type: 'compaction', input_tokens: compaction.inputTokens, output_tokens: compaction.outputTokens, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 },
+      ],
+    },
+    context_management: { applied_edits: managed.appliedEdits },
   });
   event({ type: 'message_stop' });
   response.end();

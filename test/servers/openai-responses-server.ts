@@ -157,8 +157,10 @@ export async function startOpenAIResponsesServer(): Promise<OpenAIScriptedServer
       record.error = message;
       sendJson(response, status, { error: { message, type: 'invalid_request_error', param: 'input', code } });
     };
-    if (!path.endsWith('/responses')) return refuse(404, `Invalid URL (POST ${path})`);
+    const compactPath = path.endsWith('/responses/compact');
+    if (!path.endsWith('/responses') && !compactPath) return refuse(404, `Invalid URL (POST ${path})`);
     if (!headers.authorization?.startsWith('Bearer ')) return refuse(401, 'You did not provide an API key.');
+    if (compactPath) return compactResponse({ body, record, issued, compactions, nextId }, response, refuse);
     const unsupported = reasoningParameterProblem(body);
     if (unsupported) return refuse(400, unsupported.message, unsupported.code);
     record.view = viewOfResponsesRequest(body, issued);
@@ -206,6 +208,30 @@ export async function startOpenAIResponsesServer(): Promise<OpenAIScriptedServer
     modelCalls: () => requests.filter((request) => request.view !== undefined),
     close: () => server.close(),
   };
+}
+
+/**
+ * `POST /responses/compact` (openai-node `CompactedResponse`): the input checked as a create
+ * request's; the output is its user messages, then one opaque compaction item bound to the model.
+ */
+type CompactContext = { body: Record<string, unknown>; record: RecordedRequest; issued: Map<string, IssuedItem> };
+type CompactIds = { compactions: IssuedCompactions; nextId: (prefix: string) => string };
+function compactResponse(context: CompactContext & CompactIds, response: ServerResponse,
+  refuse: (status: number, message: string, code?: string | null) => void): void {
+  const { body, record, issued, compactions } = context;
+  if (typeof body.model !== 'string') return refuse(400, "Missing required parameter: 'model'.", 'missing_required_parameter');
+  if (body.stream !== undefined) return refuse(400, "Unknown parameter: 'stream'.", 'unknown_parameter');
+  record.view = viewOfResponsesRequest(body, issued);
+  const problem = validateResponsesInput(body, issued) ?? { status: 400, ...compactionProblem(body, inputItems(body), compactions) };
+  if (problem.message) return refuse(problem.status, problem.message, problem.code);
+  const input = inputItems(body);
+  const item = issueCompaction(body.model, input.length, compactions, context.nextId('cmp'));
+  const output = [...input.filter((entry) => entry.role === 'user').map((entry) => ({ type: 'message', ...entry })), item];
+  const [inputTokens, outputTokens] = [tokensOf(JSON.stringify([body.instructions, input])), tokensOf(JSON.stringify(item))];
+  record.context = { seenTexts: [], appliedEdits: [], compacted: true, compactionsSent: [] };
+  const usage = { input_tokens: inputTokens, input_tokens_details: { cached_tokens: 0 }, output_tokens: outputTokens,
+    output_tokens_details: { reasoning_tokens: 0 }, total_tokens: inputTokens + outputTokens };
+  sendJson(response, 200, { id: context.nextId('resp'), object: 'response.compaction', created_at: Math.floor(Date.now() / 1000), output, usage });
 }
 
 function messageTextOf(item: InputItem): string {

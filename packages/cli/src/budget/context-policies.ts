@@ -17,7 +17,10 @@
  *   prompt and the summary, uncached. From then on the call's message carries a
  *   compaction part and `messagesAfterCompaction`, as in the agent loop, cuts the history.
  * - `native` sends all reasoning back (billed) and caps no tool result; `episodic` and
- *   `hybrid` pack with episode retention.
+ *   `hybrid` pack with episode retention and the packing the agent takes from the profile
+ *   (`packing`: the boundary drop priced, TTL-aware eviction).
+ * - Cache lifetime: with `packing.cacheTtlMs`, a call more than that after the previous
+ *   one (by the messages' recorded times) reads nothing from the cache.
  * Output tokens of the answers are the same under every policy and left out.
  */
 import {
@@ -30,6 +33,7 @@ import {
 import {
   DEFAULT_COMPACTION_SHARE,
   messagesAfterCompaction,
+  type PackOptions,
   type PackState,
   packContext,
 } from '@episodic/core/packing';
@@ -41,6 +45,15 @@ export interface PolicyModel {
   cache: 'openai' | 'anthropic' | 'none';
   minCacheableTokens: number;
   pricing: Pricing | undefined;
+  /** What the agent takes from the model's profile (`packingForProfile`); none when absent. */
+  packing?: Pick<PackOptions, 'reasoningBoundary' | 'cacheTtlMs'>;
+}
+
+/** When a recorded message was made (ms since the epoch), if its session recorded it. */
+function timeOf(message: Message): number | undefined {
+  const stamp = (message as { timestamp?: unknown }).timestamp;
+  const at = typeof stamp === 'number' ? stamp : typeof stamp === 'string' ? Date.parse(stamp) : Number.NaN;
+  return Number.isFinite(at) ? at : undefined;
 }
 
 /** One policy's replay of a session. */
@@ -112,11 +125,17 @@ export function replayPolicy(
   };
   let state: PackState | undefined;
   let previous: string[] = [];
+  let previousAt: number | undefined;
+  const packing = native ? {} : (model.packing ?? {});
   for (let index = 1; index < messages.length; index += 1) {
     const produced = messages[index] as Message;
     if (produced.role !== 'assistant') continue;
     const { messages: view } = messagesAfterCompaction(messages.slice(0, index), model.model);
     let packed: ReturnType<typeof packContext>;
+    const now = timeOf(produced);
+    const ttl = model.packing?.cacheTtlMs;
+    const lapsed = ttl !== undefined && now !== undefined && previousAt !== undefined && now - previousAt >= ttl;
+    if (now !== undefined) previousAt = now;
     try {
       packed = packContext({
         messages: view,
@@ -125,6 +144,8 @@ export function replayPolicy(
         tokenizer: counter,
         retention: native ? 'all' : 'episode',
         state,
+        ...packing,
+        ...(now === undefined ? {} : { now }),
         ...(native ? { toolResultCap: model.budget, currentToolResultCap: model.budget } : {}),
       });
     } catch {
@@ -138,7 +159,7 @@ export function replayPolicy(
     while (same < sent.length && same < previous.length && sent[same] === previous[same]) same += 1;
     const reused = fixed + packed.messages.slice(0, same).reduce((sum, message) => sum + counter.countMessage(message), 0);
     const input = packed.stats.tokens.total;
-    const hit = Math.min(input, cached(model, reused));
+    const hit = lapsed ? 0 : Math.min(input, cached(model, reused));
     run.calls += 1;
     run.inputTokens += input;
     run.cachedTokens += hit;

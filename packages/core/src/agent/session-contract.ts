@@ -8,7 +8,7 @@ import type { AgentEvent, AgentEventHandler } from '../loop/agent-events.js';
 import type { ApprovalPolicy, ApprovalRequest } from '../loop/approvals.js';
 import type { DurableRun } from '../loop/durable/durable-runtime.js';
 import type { EpisodeResult } from '../loop/episode-result.js';
-import type { Message, UserMessage, UserPart } from '../message/message.js';
+import type { AssistantMessage, Message, UserMessage, UserPart } from '../message/message.js';
 import type { UsageTotals } from '../model/usage-totals.js';
 import type { PackState } from '../packing/pack-types.js';
 import type { SessionReasoningSummary } from '../reasoning/stats/reasoning-report.js';
@@ -124,4 +124,13 @@ export interface Session {
   stream(input: SessionInput, options?: RunOptions<StandardSchemaV1 | undefined>): AsyncGenerator<AgentEvent>;
   /** {@link Session.resume} as a stream of events (see {@link Session.stream}). */
   resumeStream(options?: RunOptions<StandardSchemaV1 | undefined>): AsyncGenerator<AgentEvent>;
+  /**
+   * Compacts the transcript now with the provider's standalone compaction (OpenAI
+   * `POST /responses/compact`; other adapters throw `InvalidArgumentError`): the
+   * context the next call would send goes to the provider, and its answer, an
+   * assistant message with one opaque `compaction` part, is saved. Later calls send
+   * that part back verbatim in place of the history before it, which stays in the
+   * transcript unsent. Not while a run is going on (`SessionBusyError`).
+   */
+  compact(options?: { signal?: AbortSignal }): Promise<AssistantMessage>;
 }

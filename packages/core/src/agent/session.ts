@@ -8,7 +8,8 @@ import { acquireWriter } from '../store/session-writer.js';
 import type { AgentEvent } from '../loop/agent-events.js';
 import { BackgroundSummarizer } from '../loop/background-summarizer.js';
 import { InvalidArgumentError } from '../errors/input-errors.js';
-import type { Message, UserMessage } from '../message/message.js';
+import type { AssistantMessage, Message, UserMessage } from '../message/message.js';
+import { compactTranscript } from '../loop/compact-transcript.js';
 import type { PackState } from '../packing/pack-types.js';
 import type { ReasoningAtRest } from '../store/reasoning-at-rest.js';
 import { type SessionReasoningSummary, summarizeReasoning } from '../reasoning/stats/reasoning-report.js';
@@ -251,6 +252,37 @@ export class AgentSession implements Session {
       await this.approvals.refresh(this.state.messages).finally(() => {
         this.running = false;
       });
+    }
+  }
+
+  /**
+   * Compacts the transcript now with the provider's standalone compaction (OpenAI
+   * `POST /responses/compact`; other adapters throw {@link InvalidArgumentError}): the
+   * context the next call would send goes to the provider, and its answer, an assistant
+   * message with one opaque `compaction` part, is saved. Later calls send that part back
+   * verbatim in place of the history before it, which stays in the transcript unsent.
+   * Not while a run is going on ({@link SessionBusyError}).
+   */
+  async compact(options: { signal?: AbortSignal } = {}): Promise<AssistantMessage> {
+    if (this.running) throw new SessionBusyError(this.id);
+    this.running = true;
+    const { store, id, state, atRest } = this;
+    try {
+      const lease = await acquireWriter(store, id, state.messages.length);
+      try {
+        if (lease.length !== state.messages.length)
+          throw new SessionConflictError(id, 'another writer changed the session since it was opened; open it again. Nothing was written.');
+        const message = await compactTranscript(this.settings, state, options.signal);
+        if (atRest) await atRest.persist([message], state.messages.length, { lease });
+        else await store.append(id, [message], { lease, expectedLength: state.messages.length });
+        state.messages.push(message);
+        await atRest?.settle({ lease });
+        return message;
+      } finally {
+        await lease.release().catch(() => {});
+      }
+    } finally {
+      this.running = false;
     }
   }
 

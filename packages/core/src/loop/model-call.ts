@@ -38,7 +38,10 @@ export interface RetryOptions {
 }
 
 /** Packing knobs passed through to {@link packContext}. */
-export type PackTuning = Pick<PackOptions, 'lowWater' | 'toolResultCap' | 'currentToolResultCap' | 'headShare'>;
+export type PackTuning = Pick<
+  PackOptions,
+  'lowWater' | 'toolResultCap' | 'currentToolResultCap' | 'headShare' | 'reasoningBoundary' | 'cacheTtlMs'
+>;
 
 /** What every model call of an agent shares. */
 export interface ModelCallSettings {
@@ -115,6 +118,8 @@ export async function callModel(
       retention: settings.retention,
       tokenizer: settings.tokenizer,
       state: context.packState,
+      // The time of the call, kept in the state: the next pack tells from it whether the cache went cold.
+      ...(settings.pack?.cacheTtlMs === undefined ? {} : { now: Date.now() }),
     });
     emit({ type: 'context-packed', step: context.step, stats: packed.stats, budget, model: settings.model.model });
     try {

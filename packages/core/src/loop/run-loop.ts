@@ -68,6 +68,8 @@ export async function runEpisode(
           usage = addUsage(usage, outcome.usage, settings.pricing);
           calls += 1;
           next = outcome.next;
+          // A response paused after the provider compacted is recorded; the same step goes on.
+          if (outcome.paused) step -= 1;
           break;
         }
         case 'run-tools': {
@@ -124,7 +126,7 @@ async function modelStep(
   session: LoopSession,
   { step, reporter }: { step: number; reporter: ReasoningReporter },
   signal: AbortSignal | undefined,
-): Promise<{ usage: Usage; next: NextStep }> {
+): Promise<{ usage: Usage; next: NextStep; paused?: boolean }> {
   const { emit, writer } = session;
   // Summaries finished since the last call are used from this call on; none is waited for.
   await appendFinishedSummaries(session, (lines) => append(session, lines));
@@ -155,10 +157,16 @@ async function modelStep(
   reporter.step(step, message);
   if (settings.replayCache) await captureForReplay(settings, { message, previous, step }, emit);
   const calls = toolCallsOf(message);
+  if (pausedAfterCompaction(message)) return { usage: result.usage, next: { type: 'call-model' }, paused: true };
   if (calls.length > 0)
     return { usage: result.usage, next: { type: 'run-tools', message, calls, stopReason: result.stopReason } };
   emit({ type: 'step-finish', step, message, toolResults: [], usage: result.usage, stopReason: result.stopReason });
   return { usage: result.usage, next: { type: 'final', message } };
+}
+
+/** A response that holds only the provider's compaction (Anthropic `pause_after_compaction`): no answer yet. */
+function pausedAfterCompaction(message: AssistantMessage): boolean {
+  return message.content.length > 0 && message.content.every((part) => part.type === 'compaction');
 }
 
 async function runTools(

@@ -79,6 +79,13 @@ export interface ModelAdapter {
   /** Optional exact token count of a request by the provider's own tokenizer. */
   countTokens?(request: ModelRequest, options?: StreamOptions): Promise<number>;
   /**
+   * Optional standalone compaction (OpenAI `POST /responses/compact`): the provider
+   * summarizes the request's conversation into an opaque `compaction` part, returned as
+   * an assistant message that later calls send back verbatim in place of the history
+   * before it. See `Session.compact()`.
+   */
+  compact?(request: ModelRequest, options?: StreamOptions): Promise<{ message: AssistantMessage; usage: Usage }>;
+  /**
    * The secret values this adapter uses (its API key), so the agent can keep them out
    * of tool results, errors and the transcript. A method, not a field, so logging the
    * adapter never prints them.

@@ -54,6 +54,11 @@ export interface ModelProfile {
   cacheStyle: CacheStyle;
   /** Below this many prompt tokens the provider does not cache. */
   minCacheableTokens: number;
+  /**
+   * Seconds a cached prefix lives without a hit, at most: after this since the last call
+   * the packer takes the prefix as cold and may rewrite it at no cache cost. Unknown when absent.
+   */
+  cacheTtlSeconds?: number;
   /** Local-count multiplier before any calibration (tokenizers other than o200k count more). */
   tokenizerFactor: number;
   /**

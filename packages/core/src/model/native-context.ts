@@ -61,6 +61,12 @@ export interface NativeContextOptions {
     /** Summarization instructions (Anthropic only). */
     instructions?: string;
     /**
+     * Anthropic `pause_after_compaction`: the provider returns the compaction alone
+     * (stop reason `compaction`) and the loop records it, then continues the step with
+     * a call that sends it back.
+     */
+    pauseAfter?: boolean;
+    /**
      * The provider's lowest threshold (profile data, never sent): when the default
      * threshold would be below it, the agent sends no compaction (the packer's
      * eviction comes first at such budgets anyway).

@@ -23,6 +23,7 @@ import { Summaries, summaryMessage, type SummaryRequest } from './pack-summary.j
 import type { PackOptions, PackResult, PackState } from './pack-types.js';
 import { defaultTokenCounter, foldSystem, packPast, resolveSettings, type Settings } from './pack-settings.js';
 import { FRAMING, type TokenCounter } from '../tokens/token-counter.js';
+import { boundaryRanges, type KeptRanges, isKept, keptWithin } from './reasoning-boundary.js';
 
 export {
   checkMessageFits,
@@ -78,12 +79,19 @@ function describeMinimum(fixed: number, current: PackedEpisode): string {
   );
 }
 
-/** Past episodes packed and counted on demand, each at most once per pack. */
-function pastEpisodes(settings: Settings, starts: readonly number[]) {
+/** Past episodes packed and counted on demand, each at most once per pack; `kept` keep their reasoning bytes. */
+function pastEpisodes(settings: Settings, starts: readonly number[], kept: KeptRanges) {
   const packed: PackedEpisode[] = [];
   const get = (index: number) =>
-    (packed[index] ??= packPast(settings, starts[index] as number, starts[index + 1] as number));
+    (packed[index] ??= packPast(settings, starts[index] as number, starts[index + 1] as number, isKept(kept, index)));
   return { get, tokens: (index: number) => get(index).tokens };
+}
+
+/** True when the cache lifetime lapsed between the previous pack and this one: the prefix is cold. */
+function cacheIsCold(options: PackOptions, previous: PackState | undefined): boolean {
+  const { cacheTtlMs, now } = options;
+  if (cacheTtlMs === undefined || now === undefined || previous?.packedAt === undefined) return false;
+  return now - previous.packedAt >= cacheTtlMs;
 }
 
 /**
@@ -111,7 +119,9 @@ export function packContext(options: PackOptions): PackResult {
     ? { ...(previous?.current as Reductions) }
     : { reasoningDroppedBefore: currentStart, resultsShrunkBefore: currentStart, stepsDroppedBefore: currentStart };
   let current = packEpisode(settings.context, range.start, range.end, reductions);
-  const past = pastEpisodes(settings, starts);
+  const cold = cacheIsCold(options, previous);
+  let kept = boundaryRanges({ options, settings, previous, starts, current: current.tokens, cold });
+  let past = pastEpisodes(settings, starts, kept);
   const summaries = new Summaries(messages, counter);
   const before = layoutFromState(previous, pastCount);
   const target = Math.floor(settings.budget * settings.lowWater);
@@ -120,14 +130,24 @@ export function packContext(options: PackOptions): PackResult {
     episodeTokens: past.tokens,
     summaryTokens: (from, limit) => summaries.tokens(from, limit),
     fixed: fixed + current.tokens,
-    budget: settings.budget,
+    // A cold prefix costs the same whole or pruned: prune now, down to the low-water mark
+    // when above it, so the warm calls after it grow without evicting.
+    budget: cold ? target : settings.budget,
     target,
     headBudget: Math.floor(settings.budget * settings.headShare),
   });
   const { layout } = fitted;
+  let recentTokens = fitted.recentTokens;
+  if (evictedCount(layout) > evictedCount(before) && kept.length > 0) {
+    // The eviction breaks the prefix after the head anyway: kept reasoning goes now, the head's stays.
+    kept = keptWithin(kept, layout.headStart, layout.headEnd);
+    past = pastEpisodes(settings, starts, kept);
+    recentTokens = 0;
+    for (let index = layout.recentStart; index < pastCount; index += 1) recentTokens += past.tokens(index);
+  }
   const summary = fitted.summaryDropped ? undefined : summaries.chain(layout.headEnd, layout.recentStart);
   const summaryTokens = summary ? counter.countMessage(summaryMessage(summary.text)) : 0;
-  const history = fitted.headTokens + summaryTokens + fitted.recentTokens;
+  const history = fitted.headTokens + summaryTokens + recentTokens;
   // An eviction that left no past episode is also when the current episode is cut
   // down to the low-water mark, if it is above it: one break of the cached prefix
   // instead of two in a row (the next step would cut it anyway).
@@ -145,6 +165,8 @@ export function packContext(options: PackOptions): PackResult {
     request: summaries.request(layout.headEnd, layout.recentStart),
     fixed: { system: systemTokens, tools: toolTokens, total: fixed },
     evictedBefore: evictedCount(before),
+    kept,
+    cold,
   });
 }
 
@@ -170,6 +192,8 @@ interface Assembly {
   request: SummaryRequest | undefined;
   fixed: { system: number; tools: number; total: number };
   evictedBefore: number;
+  kept: KeptRanges;
+  cold: boolean;
 }
 
 /** Puts the packed messages in order and derives the stats and the next state. */
@@ -206,6 +230,7 @@ function assemble(input: Assembly): PackResult {
     reuse: reuseTokens(previous, prefixKey, messageKeys, input.fixed.system + input.fixed.tools, packedMessages, counter),
     shortened: reductionsApplied(input.reductions, input.currentStart),
     total,
+    coldCache: input.cold,
   });
   const state: PackState = {
     version: 1,
@@ -213,6 +238,8 @@ function assemble(input: Assembly): PackResult {
     ...(summarized ? { summarized } : {}),
     current: { start: input.currentStart, ...input.reductions },
     previous: { prefixKey, messageKeys },
+    ...(input.kept.length > 0 ? { keptReasoning: input.kept.map(([from, to]): [number, number] => [from, to]) } : {}),
+    ...(input.options.now === undefined ? {} : { packedAt: input.options.now }),
   };
   const result: PackResult = { messages: packedMessages, system: input.folded.system, stats, state };
   if (input.request) result.summaryRequest = input.request;

@@ -37,6 +37,8 @@ export interface PackedEpisode {
   reasoningDroppedTokens: number;
   truncatedResults: number;
   unpairedDropped: number;
+  /** Past reasoning parts kept only because the provider hides them (a deferred boundary drop). */
+  hiddenReasoningParts: number;
 }
 
 /** Tool-call ids that have a result in the same episode, and vice versa. */
@@ -56,13 +58,15 @@ function pairedIds(messages: readonly Message[], start: number, end: number): Se
 
 /**
  * Packs messages `start..end` of the transcript. `reductions` is given for the
- * current episode only.
+ * current episode only; `hiddenReasoning` for a past episode whose reasoning bytes
+ * stay because the provider keeps them from the model (see `reasoning-boundary.ts`).
  */
 export function packEpisode(
   context: EpisodeContext,
   start: number,
   end: number,
   reductions?: Reductions,
+  hiddenReasoning = false,
 ): PackedEpisode {
   const { messages, forms, counter } = context;
   const current = reductions !== undefined;
@@ -76,6 +80,7 @@ export function packEpisode(
     reasoningDroppedTokens: 0,
     truncatedResults: 0,
     unpairedDropped: 0,
+    hiddenReasoningParts: 0,
   };
   for (let index = start; index < end; index += 1) {
     const message = messages[index] as Message;
@@ -87,13 +92,14 @@ export function packEpisode(
     let packed: ModelMessage | null = message;
     if (message.role === 'assistant') {
       const hasCalls = message.content.some((part) => part.type === 'tool-call' && paired.has(part.id));
-      const keep =
-        keepsReasoning(context.retention, current, hasCalls) &&
-        !(reductions && index < reductions.reasoningDroppedBefore);
+      const retained = keepsReasoning(context.retention, current, hasCalls);
+      const hidden = hiddenReasoning && !current && !retained && context.retention !== 'none';
+      const keep = (retained || hidden) && !(reductions && index < reductions.reasoningDroppedBefore);
       packed = forms.assistant(message, keep, paired);
       const reasoningParts = message.content.reduce((count, part) => count + (part.type === 'reasoning' ? 1 : 0), 0);
       if (reasoningParts > 0) {
         const tokens = forms.reasoningTokens(message);
+        if (hidden) out.hiddenReasoningParts += reasoningParts;
         if (keep) {
           out.reasoningKeptParts += reasoningParts;
           out.reasoningKeptTokens += tokens;

@@ -136,11 +136,12 @@ export function foldSystem(
   return { system: parts.length > 0 ? parts.join('\n\n') : undefined, start };
 }
 
-/** A past episode's packed form, packed once per settings. */
-export function packPast(settings: Settings, start: number, end: number): PackedEpisode {
+/** A past episode's packed form, packed once per settings (and per reasoning kept hidden or not). */
+export function packPast(settings: Settings, start: number, end: number, hiddenReasoning = false): PackedEpisode {
   const { context } = settings;
-  return context.forms.pastEpisode(context.messages, start, end, settings.pastKey, () =>
-    packEpisode(context, start, end),
+  const key = hiddenReasoning ? `${settings.pastKey}|hidden` : settings.pastKey;
+  return context.forms.pastEpisode(context.messages, start, end, key, () =>
+    packEpisode(context, start, end, undefined, hiddenReasoning),
   );
 }
 

@@ -25,6 +25,8 @@ export const PackState = z.object({
     })
     .optional(),
   previous: z.object({ prefixKey: z.string(), messageKeys: z.array(z.string()) }).optional(),
+  keptReasoning: z.array(z.tuple([count, count])).optional(),
+  packedAt: z.number().nonnegative().optional(),
 });
 
 /** How stores load a saved pack state. */

@@ -45,6 +45,7 @@ interface StatsInput {
   reuse: number;
   shortened: boolean;
   total: number;
+  coldCache: boolean;
 }
 
 /** Assembles {@link PackStats} from the packed episodes. */
@@ -82,5 +83,7 @@ export function buildStats(input: StatsInput): PackStats {
     unpairedDropped: sum((episode) => episode.unpairedDropped),
     cacheBreakpoints: { prefix: input.fixed.system + input.fixed.tools > 0, messages: breakpoints },
     prefixReuseTokens: Math.min(input.reuse, input.total),
+    hiddenReasoningParts: sum((episode) => episode.hiddenReasoningParts),
+    coldCache: input.coldCache,
   };
 }

@@ -7,6 +7,22 @@ import type { CacheBreakpoints } from '../model/model-adapter.js';
 import type { SummaryRequest } from './pack-summary.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 
+/**
+ * What a provider does with reasoning from before the last user message, and its cache
+ * prices: the packer's boundary drop is priced with them (see `reasoning-boundary.ts`).
+ */
+export interface ReasoningBoundary {
+  /**
+   * The provider keeps such reasoning from the model (it strips or ignores it before the
+   * model reads the prompt). Without this the packer drops it at the boundary, always.
+   */
+  hiddenByProvider: boolean;
+  /** Sent-back reasoning is billed as input (read from the cache on each later call). */
+  billed: boolean;
+  /** Prices of one input token: uncached, written to the cache, read from it (any unit, the same for all three). */
+  prices: { input: number; cacheWrite: number; cacheRead: number };
+}
+
 /** The input of {@link packContext}. */
 export interface PackOptions {
   /**
@@ -41,6 +57,21 @@ export interface PackOptions {
    * oldest first. Default 0.35 (a new head takes at most half of what the current episode leaves).
    */
   headShare?: number;
+  /**
+   * What the provider does with reasoning of earlier user turns, and its cache prices:
+   * where it hides that reasoning from the model and keeping the bytes costs less than
+   * the cache miss a drop causes, the drop waits for the next eviction (see
+   * `reasoning-boundary.ts`). Absent: past reasoning is dropped at the boundary.
+   */
+  reasoningBoundary?: ReasoningBoundary;
+  /**
+   * The provider's cache lifetime, in milliseconds. With `now`, a pack more than this
+   * after the previous one finds the cached prefix cold: it then drops kept reasoning and
+   * evicts down to the low-water mark when above it, at no cache cost.
+   */
+  cacheTtlMs?: number;
+  /** The time of this call, in milliseconds since the epoch (recorded in the state). */
+  now?: number;
 }
 
 /** Carried between calls of one session. Treat as opaque; it is JSON-serialisable. */
@@ -62,6 +93,10 @@ export interface PackState {
   current?: { start: number; reasoningDroppedBefore: number; resultsShrunkBefore: number; stepsDroppedBefore: number };
   /** Fingerprint of the previous call's packed output, for predicted cache reuse. */
   previous?: { prefixKey: string; messageKeys: string[] };
+  /** Past episodes (`[from, to)` ranges) whose reasoning bytes are kept, hidden by the provider. */
+  keptReasoning?: [number, number][];
+  /** When the previous call was packed (`PackOptions.now`), for the cache lifetime. */
+  packedAt?: number;
 }
 
 /** What one packing did: tokens by section, reasoning kept and dropped, evictions, cuts, predicted cache reuse. */
@@ -100,6 +135,10 @@ export interface PackStats {
   cacheBreakpoints: CacheBreakpoints;
   /** Tokens at the start of this call that are byte-identical to the previous call's (predicted cache reuse). */
   prefixReuseTokens: number;
+  /** Past reasoning parts sent only because the provider hides them from the model (a deferred boundary drop). */
+  hiddenReasoningParts: number;
+  /** True when the cache lifetime had lapsed since the previous call, so the head could be rewritten. */
+  coldCache: boolean;
 }
 
 /** The output of {@link packContext}: what the next model call sends, its stats, and the state for the next call. */

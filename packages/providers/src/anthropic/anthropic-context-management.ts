@@ -74,6 +74,7 @@ function compactionEdit(options: NonNullable<NativeContextOptions['compaction']>
     type: 'compact_20260112',
     ...(threshold === undefined ? {} : { trigger: { type: 'input_tokens', value: threshold } }),
     ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
+    ...(options.pauseAfter ? { pause_after_compaction: true } : {}),
   };
 }
 

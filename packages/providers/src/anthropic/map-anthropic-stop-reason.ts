@@ -12,7 +12,11 @@ const stopReasons: Record<AnthropicStopReason, StopReason> = {
   pause_turn: 'other',
 };
 
-/** Maps a stop reason; an unknown or missing one is `other`. */
+/**
+ * Maps a stop reason; an unknown or missing one is `other`. The beta `compaction`
+ * (`pause_after_compaction`: the response holds the compaction alone) is `other` too;
+ * the loop tells it by its content and continues the step.
+ */
 export function mapAnthropicStopReason(reason: string | null | undefined): StopReason {
   return (reason && stopReasons[reason as AnthropicStopReason]) || 'other';
 }

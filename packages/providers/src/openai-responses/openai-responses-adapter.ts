@@ -8,15 +8,16 @@
  * @see https://platform.openai.com/docs/api-reference/responses/create
  * @see https://platform.openai.com/docs/guides/reasoning
  */
-import type { ModelRef, ModelRequest } from '@episodic/core';
+import { type AssistantMessage, ModelError, type ModelRef, type ModelRequest, type Usage } from '@episodic/core';
 import type OpenAI from 'openai';
-import type { ResponseCreateParamsStreaming } from 'openai/resources/responses/responses';
+import type { CompactedResponse, ResponseCreateParamsStreaming } from 'openai/resources/responses/responses';
 import type { OpenAIProfile } from '../profiles/openai.js';
 import { resolveOpenAIProfile } from '../profiles/openai-resolver.js';
 import { openAIClient, openAIStreamError } from '../openai-shared/openai-client.js';
 import { openAIJsonSchemaFormat } from '../openai-shared/openai-output-format.js';
 import { apiKeysOf } from '../shared/missing-api-key-error.js';
 import {
+  callProvider,
   createProviderAdapter,
   leftOutProviderTools,
   plainWarnings,
@@ -66,16 +67,47 @@ export function createOpenAIResponsesAdapter(options: OpenAIResponsesAdapterOpti
   const model: ModelRef = { provider: 'openai', id: options.model };
   const client = openAIClient(options, profile);
   const prepare = (request: ModelRequest) => prepareOpenAIResponsesRequest(request, model, profile, options);
-  return createProviderAdapter({
+  const errors = { secretValues: () => apiKeysOf(client), mapError: openAIStreamError('openai', mapOpenAIResponsesError) };
+  const adapter = createProviderAdapter({
     nativeContext: true,
-    secretValues: () => apiKeysOf(client),
+    ...errors,
     model,
     profile,
     prepare,
     open: async ({ body }, signal) => (await client.get()).responses.create(body, { signal }),
     map: (events) => mapOpenAIResponsesStream(events, model),
-    mapError: openAIStreamError('openai', mapOpenAIResponsesError),
   });
+  return {
+    ...adapter,
+    // `POST /responses/compact`: the conversation as the next call would send it, compacted.
+    async compact(request, { signal } = {}) {
+      const { body } = prepare(request);
+      const compacted = await callProvider(errors, signal, async () =>
+        (await client.get()).responses.compact(
+          { model: model.id, input: body.input, ...(body.instructions ? { instructions: body.instructions } : {}) },
+          { signal },
+        ),
+      );
+      return compactionMessage(compacted, model);
+    },
+  };
+}
+
+/**
+ * The compaction item of a `/responses/compact` answer as an assistant message: one
+ * opaque `compaction` part, sent back verbatim and only to this model. The answer's user
+ * messages are the transcript's own and are not copied.
+ */
+function compactionMessage(compacted: CompactedResponse, model: ModelRef): { message: AssistantMessage; usage: Usage } {
+  const item = compacted.output.find((entry) => (entry.type as string) === 'compaction');
+  if (!item) throw new ModelError('protocol', 'openai: /responses/compact answered without a compaction item.');
+  const tag = { provider: model.provider, model: model.id };
+  const usage: Usage = {
+    inputTokens: compacted.usage?.input_tokens ?? 0,
+    cachedInputTokens: compacted.usage?.input_tokens_details?.cached_tokens ?? 0,
+    outputTokens: compacted.usage?.output_tokens ?? 0,
+  };
+  return { message: { role: 'assistant', content: [{ type: 'compaction', providerData: { ...tag, item: { ...item } } }], model, usage }, usage };
 }
 
 /** Builds the streaming request body and the warnings it raised. */

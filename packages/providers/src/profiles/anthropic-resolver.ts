@@ -38,5 +38,7 @@ export function resolveAnthropicProfile(
     signatureBoundToPrefix: profile.signatureBoundToPrefix === true,
     toolCallId: isToolCallIdRule(profile.toolCallId) ? profile.toolCallId : anthropicToolCallIdRule,
     cacheTtl: profile.cacheTtl === '1h' ? '1h' : '5m',
+    // The breakpoints' TTL is the cache's lifetime (an override of `cacheTtl` moves both).
+    cacheTtlSeconds: profile.cacheTtl === '1h' ? 3600 : 300,
   };
 }

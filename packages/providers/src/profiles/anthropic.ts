@@ -41,6 +41,7 @@ const base = {
   pastReasoning: 'stripped',
   toolCallId: anthropicToolCallIdRule,
   cacheTtl: '5m',
+  cacheTtlSeconds: 300,
 } as const;
 
 /**

@@ -35,6 +35,10 @@ const common = {
   tokenizerFactor: 1,
   // Reasoning items from before the last user message are dropped by the API, not billed.
   pastReasoning: 'stripped',
+  // In-memory cached prefixes live 5 to 10 minutes without a hit, up to an hour off-peak
+  // (https://platform.openai.com/docs/guides/prompt-caching; GPT-5.6 and later at least 30
+  // minutes). The packer takes a prefix as cold only when it surely is: after the hour.
+  cacheTtlSeconds: 3600,
   apiKeyEnv: 'OPENAI_API_KEY',
   baseURL: 'https://api.openai.com/v1',
   // Both endpoints take a json_schema answer format (Responses text.format, Chat response_format).
