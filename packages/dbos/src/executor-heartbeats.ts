@@ -2,7 +2,7 @@
  * Recovery across live workers. DBOS recovers a process's pending workflows when a
  * process with the same executor id starts again; a pool whose processes come and go
  * under fresh ids needs the live ones to do it. Each process beats in a row of its
- * own every `leaseMs / 3`, from before it can take any work. At each beat it looks for
+ * own every `leaseMs / 3`, from before it can take any work. As often, it looks for
  * executors that hold running (PENDING) workflows of the queue but have no row seen
  * within `leaseMs`, and hands their workflows back to the queue through DBOS's
  * recovery, so any live worker runs them, replaying their steps.
@@ -49,14 +49,14 @@ export interface RecoveredExecutor {
 export class ExecutorHeartbeats {
   private readonly pool: pg.Pool;
   private readonly table: string;
-  private timer: NodeJS.Timeout | undefined;
-  private beating: Promise<void> = Promise.resolve();
+  private timers: NodeJS.Timeout[] = [];
+  private readonly inFlight = new Set<Promise<void>>();
   private recovering = false;
   /** Executors whose workflows this process handed back, and when. */
   readonly recovered: RecoveredExecutor[] = [];
 
   constructor(private readonly options: HeartbeatOptions) {
-    this.pool = new pg.Pool({ connectionString: options.databaseUrl, max: 1 });
+    this.pool = new pg.Pool({ connectionString: options.databaseUrl, max: 2 });
     // A dropped idle connection is replaced at the next beat; it must not end the process.
     this.pool.on('error', () => {});
     this.table = `"${options.schema}".episodic_executors`;
@@ -69,12 +69,14 @@ export class ExecutorHeartbeats {
   async start(): Promise<void> {
     await this.createTable();
     await this.beat();
-    this.timer = setInterval(() => {
-      this.beating = this.beating.then(() => this.beat()).catch(() => {});
-    }, Math.max(50, Math.floor(this.options.leaseMs / 3)));
+    const every = Math.max(50, Math.floor(this.options.leaseMs / 3));
+    // The beat and the search run apart, each skipping a tick while its last one is still
+    // running: on a loaded server a slow search must not hold the beat back (the process
+    // would look dead), nor may late ticks pile up behind each other.
+    this.timers = [this.every(every, () => this.beat()), this.every(every, () => this.recoverSilent())];
   }
 
-  /** From the next beat on, also hands the workflows of silent executors back (DBOS must be launched). */
+  /** From the next search on, hands the workflows of silent executors back (DBOS must be launched). */
   startRecovering(): void {
     this.recovering = true;
   }
@@ -86,9 +88,9 @@ export class ExecutorHeartbeats {
 
   /** Stops beating and removes this process's row (its workflows are then handed back at the next beat of a live one). */
   async stop(): Promise<void> {
-    clearInterval(this.timer);
+    for (const timer of this.timers) clearInterval(timer);
     this.recovering = false;
-    await this.beating;
+    await Promise.all(this.inFlight);
     await this.pool.query(`DELETE FROM ${this.table} WHERE executor_id = $1`, [this.options.executorId]).catch(() => {});
     await this.pool.end();
   }
@@ -105,11 +107,30 @@ export class ExecutorHeartbeats {
     }
   }
 
+  /** Runs `task` every `ms`, skipping a tick while the last run is still going; a failed run waits for the next tick. */
+  private every(ms: number, task: () => Promise<void>): NodeJS.Timeout {
+    let running: Promise<void> | undefined;
+    return setInterval(() => {
+      if (running) return;
+      running = task()
+        .catch(() => {})
+        .finally(() => {
+          this.inFlight.delete(running!);
+          running = undefined;
+        });
+      this.inFlight.add(running);
+    }, ms);
+  }
+
   private async beat(): Promise<void> {
     await this.pool.query(
       `INSERT INTO ${this.table} (executor_id, seen_at) VALUES ($1, now()) ON CONFLICT (executor_id) DO UPDATE SET seen_at = now()`,
       [this.options.executorId],
     );
+  }
+
+  /** Hands the workflows of silent executors back to the queue, then forgets silent rows that hold nothing. */
+  private async recoverSilent(): Promise<void> {
     const executor = DBOSExecutor.globalInstance;
     if (!this.recovering || !executor) return;
     for (const dead of await this.silentExecutors()) {
