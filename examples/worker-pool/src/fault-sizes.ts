@@ -13,7 +13,7 @@ export type FaultSizes = Omit<FaultRunOptions, 'connectionString' | 'schema' | '
 /**
  * The CI run: 4 workers, 50 sessions of 3 messages (150 episodes), 30 kills that land.
  * The time limits catch a hang, not a slow machine: a run fails when no job finished
- * for 90 s, or after 10 minutes in all.
+ * for 90 s, or after 15 minutes in all.
  */
 export const CI_FAULT_SIZES: FaultSizes = {
   workers: 4,
@@ -25,7 +25,7 @@ export const CI_FAULT_SIZES: FaultSizes = {
   latencyMs: 10,
   toolMs: 25,
   stallMs: 90_000,
-  timeoutMs: 600_000,
+  timeoutMs: 900_000,
 };
 
 /** {@link CI_FAULT_SIZES} with any EPISODIC_FAULT_* variable put in its place. */
