@@ -2,7 +2,8 @@
  * One worker process of the pool on DBOS: launches DBOS with the pool's agent and
  * runs episode workflows from the queue until SIGTERM. `record_step` is declared
  * not idempotent here: a call that may have begun in a killed process is never run
- * again. Prints `ready`, then `start <job>` and `end <job>` lines, as worker.ts does.
+ * again. Prints `ready`, then `start <job>`, `phase ...` and `end <job>` lines, as
+ * worker.ts does (and waits for `go` first as a standby).
  *
  *   node dist/dbos-worker.js '{"connectionString":"postgres://...","schema":"pool","worker":"w1",...}'
  */
@@ -12,6 +13,7 @@ import pg from 'pg';
 import { dbosSchema } from './pool-backend.js';
 import { PoolEvents } from './pool-events.js';
 import { poolAgent } from './pool-agent.js';
+import { awaitGo } from './standby.js';
 import type { WorkerConfig } from './worker-config.js';
 
 const config = JSON.parse(process.argv[2] ?? '{}') as WorkerConfig;
@@ -19,9 +21,10 @@ const pool = new pg.Pool({ connectionString: config.connectionString, max: 4 });
 pool.on('error', () => {});
 const store = new PostgresSessionStore({ pool, schema: config.schema, leaseMs: config.leaseMs });
 const events = new PoolEvents(pool, config.schema);
-const agent = poolAgent({ ...config, store, recordIdempotent: false });
+const agent = poolAgent({ ...config, store, recordIdempotent: false, onPhase: (phase) => process.stdout.write(`phase ${phase}\n`) });
 const jobOf = (request: EpisodeRequest) => /^\[job (\w+)\]/.exec(request.input)?.[1] ?? request.sessionId;
 
+await awaitGo(config);
 const episodes = await DbosEpisodes.launch({
   agent,
   databaseUrl: config.connectionString,
@@ -40,6 +43,7 @@ const episodes = await DbosEpisodes.launch({
         .catch(() => {});
     },
     end: (request) => process.stdout.write(`end ${jobOf(request)}\n`),
+    recovered: ({ executorId, workflowIds }) => process.stdout.write(`recovered ${executorId} ${workflowIds.join(',')}\n`),
   },
 });
 process.stdout.write('ready\n');

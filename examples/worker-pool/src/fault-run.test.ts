@@ -20,7 +20,7 @@ beforeAll(() => server.url().then(() => {}, () => {}), 120_000);
 afterAll(() => server.stop());
 
 it(
-  `${sizes.workers} workers, ${sizes.sessions} sessions, ${sizes.kills} SIGKILLs mid-episode: every episode finished exactly once, nothing lost or doubled`,
+  `${sizes.workers} workers, ${sizes.sessions} sessions, at least ${sizes.kills} SIGKILLs mid-job: every episode finished exactly once, nothing lost or doubled`,
   async () => {
     const worker = fileURLToPath(new URL('../dist/worker.js', import.meta.url));
     expect(existsSync(worker), 'the fault run starts the built worker: run `npx tsc -b` first').toBe(true);
@@ -34,15 +34,15 @@ it(
     expect(report.sessions).toBe(sizes.sessions);
     expect(report.episodes).toBe(sizes.sessions * sizes.messagesPerSession);
     expect(report.messagesChecked).toBe(report.episodes * 8);
-    // Kills only land while jobs remain; the sizes leave room for most of them.
-    expect(report.kills).toBeGreaterThanOrEqual(Math.min(sizes.kills, 10));
+    // Every counted kill hit a worker in the middle of a job it had not finished.
+    expect(report.kills).toBeGreaterThanOrEqual(sizes.kills);
     expect(report.takeovers).toBeGreaterThan(0);
-    // A dead worker's job expires 2 * leaseMs after it was taken (pg-boss counts whole seconds and
-    // finds expired jobs in a supervise pass each second), its session lease within leaseMs.
-    // A bound that catches a takeover that never comes, not a latency target: pg-boss expires a dead
-    // worker's job after 2 x leaseMs in whole seconds, and a replacement worker process has to start.
-    // Measured 8.5 s at load 7 on 2 cores (34 s at load 20); the longest is in test-output/worker-pool-fault.json.
-    expect(report.maxTakeoverMs).toBeLessThan(4 * sizes.leaseMs + 26_000);
+    // No bound on the takeover time: the hang detector is the run's own (no job finished for
+    // stallMs fails it, naming the unfinished jobs). pg-boss expires a dead worker's job 2 x leaseMs
+    // after it was taken (whole seconds, found by a supervise pass each second): seconds on a quiet
+    // machine, but 151 s at load 31 here, where live workers' jobs expired too. The longest is in
+    // test-output/worker-pool-fault.json.
+    expect(report.maxTakeoverMs).toBeGreaterThan(0);
   },
   sizes.timeoutMs + 30_000,
 );

@@ -1,6 +1,6 @@
 /**
- * The sizes of a fault run. The defaults fit the CI budget (about a minute on two
- * cores); a longer soak sets them from the environment:
+ * The sizes of a fault run. The defaults fit the CI budget (one to two minutes a run
+ * on two cores); a longer soak sets them from the environment:
  *
  *   EPISODIC_FAULT_WORKERS=8 EPISODIC_FAULT_SESSIONS=400 EPISODIC_FAULT_MESSAGES=4 EPISODIC_FAULT_KILLS=300 \
  *     npx vitest run examples/worker-pool
@@ -10,7 +10,11 @@ import type { FaultRunOptions } from './fault-run.js';
 /** Everything of a fault run but where it runs. */
 export type FaultSizes = Omit<FaultRunOptions, 'connectionString' | 'schema' | 'log'>;
 
-/** The CI run: 4 workers, 50 sessions of 3 messages (150 episodes), 30 kills. */
+/**
+ * The CI run: 4 workers, 50 sessions of 3 messages (150 episodes), 30 kills that land.
+ * The time limits catch a hang, not a slow machine: a run fails when no job finished
+ * for 90 s, or after 15 minutes in all.
+ */
 export const CI_FAULT_SIZES: FaultSizes = {
   workers: 4,
   sessions: 50,
@@ -20,7 +24,8 @@ export const CI_FAULT_SIZES: FaultSizes = {
   leaseMs: 1_000,
   latencyMs: 10,
   toolMs: 25,
-  timeoutMs: 150_000,
+  stallMs: 90_000,
+  timeoutMs: 900_000,
 };
 
 /** {@link CI_FAULT_SIZES} with any EPISODIC_FAULT_* variable put in its place. */
@@ -40,6 +45,7 @@ export function faultSizesFrom(env: NodeJS.ProcessEnv): FaultSizes {
     messagesPerSession: number('MESSAGES', sizes.messagesPerSession),
     kills: number('KILLS', sizes.kills),
     leaseMs: number('LEASE_MS', sizes.leaseMs),
+    stallMs: number('STALL_MS', sizes.stallMs),
     timeoutMs: number('TIMEOUT_MS', sizes.timeoutMs),
   };
 }

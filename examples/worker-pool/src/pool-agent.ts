@@ -14,6 +14,7 @@ import {
   Agent,
   type AssistantMessage,
   type Message,
+  type ModelAdapter,
   type ModelRequest,
   type SessionStore,
   userText,
@@ -63,6 +64,9 @@ export function nextStep(request: ModelRequest): ScriptStep {
   return { reasoning: reasoningOf(job, step), text: `Job ${job}, step ${step}: ${note}.`, toolCalls: [{ id: `${job}-${step}`, name, args }] };
 }
 
+/** Where in a job a worker is: in a model call, in a tool, or between them (store writes, checkpoints). */
+export type WorkPhase = 'model' | 'tool' | 'between';
+
 /** Options of {@link poolAgent}. */
 export interface PoolAgentOptions {
   store: SessionStore;
@@ -80,6 +84,8 @@ export interface PoolAgentOptions {
    * outcome is unknown). Default true (at least once).
    */
   recordIdempotent?: boolean;
+  /** Told when a model call or a tool starts and ends, so the fault run knows where its kills land. */
+  onPhase?: (phase: WorkPhase) => void;
 }
 
 /** A real tool with a side effect: one line per execution, so re-executions after a crash can be counted. */
@@ -90,19 +96,57 @@ function recordStepTool(options: PoolAgentOptions) {
     input: z.object({ job: z.string(), step: z.int() }),
     idempotent: options.recordIdempotent ?? true,
     execute: async ({ job, step }) => {
+      options.onPhase?.('tool');
       await new Promise((resolve) => setTimeout(resolve, options.toolMs));
       await appendFile(join(options.workspace, 'executions.log'), `${job}-${step} ${options.worker}\n`);
+      options.onPhase?.('between');
       return { content: `recorded ${job}-${step}` };
     },
   });
 }
 
+/** `model` with every call reported to `onPhase` (its start and its end). */
+function observedModel(model: ModelAdapter, onPhase: PoolAgentOptions['onPhase']): ModelAdapter {
+  if (!onPhase) return model;
+  return {
+    ...model,
+    async* stream(request, options) {
+      onPhase('model');
+      try {
+        yield* model.stream(request, options);
+      } finally {
+        onPhase('between');
+      }
+    },
+  };
+}
+
+/** The file tools, each execution reported to `onPhase`. */
+function observedFileTools(options: PoolAgentOptions) {
+  const { onPhase } = options;
+  return fileTools({ root: options.workspace }).map((tool) =>
+    onPhase
+      ? {
+          ...tool,
+          execute: async (...args: Parameters<typeof tool.execute>) => {
+            onPhase('tool');
+            try {
+              return await tool.execute(...args);
+            } finally {
+              onPhase('between');
+            }
+          },
+        }
+      : tool,
+  );
+}
+
 /** The worker's agent. */
 export function poolAgent(options: PoolAgentOptions): Agent {
   return new Agent({
-    model: scriptedModel({ steps: nextStep, latencyMs: options.latencyMs }),
+    model: observedModel(scriptedModel({ steps: nextStep, latencyMs: options.latencyMs }), options.onPhase),
     system: 'You handle jobs of a worker pool.',
-    tools: [...fileTools({ root: options.workspace }), recordStepTool(options)],
+    tools: [...observedFileTools(options), recordStepTool(options)],
     store: options.store,
     // The approximate counter: tiktoken's tables take seconds to load, and a worker
     // that replaces a killed one should start taking jobs at once.

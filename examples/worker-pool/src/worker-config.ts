@@ -12,4 +12,6 @@ export interface WorkerConfig {
   latencyMs: number;
   /** How long the record_step tool works. */
   toolMs: number;
+  /** Wait for `go` on stdin before taking work (standby.ts). */
+  standby?: boolean;
 }

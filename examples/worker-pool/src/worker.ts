@@ -1,8 +1,9 @@
 /**
  * One worker process: takes jobs from the pg-boss queue and runs them on the shared
  * session store until told to stop (SIGTERM ends it after the current job).
- * Prints `ready`, then `start <job>` and `end <job>` lines, so the fault run knows
- * which workers are in the middle of an episode.
+ * Prints `ready`, then `start <job>`, `phase <model|tool|between>` and `end <job>`
+ * lines, so the fault run knows which workers are in the middle of an episode, and where.
+ * Started as a standby (`"standby":true`), it waits for `go` on stdin first (standby.ts).
  *
  *   node dist/worker.js '{"connectionString":"postgres://...","schema":"pool","worker":"w1",...}'
  */
@@ -13,6 +14,7 @@ import { handleJob } from './handle-job.js';
 import { PoolEvents } from './pool-events.js';
 import { type Job, POOL_QUEUE, poolBoss } from './pool-jobs.js';
 import { poolAgent } from './pool-agent.js';
+import { awaitGo } from './standby.js';
 import type { WorkerConfig } from './worker-config.js';
 
 const config = JSON.parse(process.argv[2] ?? '{}') as WorkerConfig;
@@ -21,8 +23,9 @@ const pool = new pg.Pool({ connectionString: config.connectionString, max: 4 });
 pool.on('error', () => {});
 const store = new PostgresSessionStore({ pool, schema: config.schema, leaseMs: config.leaseMs });
 const events = new PoolEvents(pool, config.schema);
-const agent = poolAgent({ ...config, store });
+const agent = poolAgent({ ...config, store, onPhase: (phase) => process.stdout.write(`phase ${phase}\n`) });
 const boss = poolBoss(config.connectionString, config.schema);
+await awaitGo(config);
 await boss.start();
 
 /** Runs one job; a failure is recorded and thrown, for the job to be retried (before the session's later ones). */

@@ -26,7 +26,7 @@ import {
 } from '@episodic/core';
 import { dbosRuntime, sendTo } from './dbos-runtime.js';
 import { APPLICATION_VERSION, DEFAULT_QUEUE, EPISODE_WORKFLOW, type EpisodeRequest, episodeWorkflowId } from './episode-names.js';
-import { ExecutorHeartbeats } from './executor-heartbeats.js';
+import { ExecutorHeartbeats, type RecoveredExecutor } from './executor-heartbeats.js';
 
 /** Options of {@link DbosEpisodes.launch}. */
 export interface DbosEpisodesOptions {
@@ -44,8 +44,11 @@ export interface DbosEpisodesOptions {
   leaseMs?: number;
   /** The queue's name. Default `episodic-episodes`. */
   queueName?: string;
-  /** Told when this process starts and ends running an episode (a replay after a takeover included). */
-  observe?: { start?(request: EpisodeRequest): void; end?(request: EpisodeRequest): void };
+  /**
+   * Told when this process starts and ends running an episode (a replay after a
+   * takeover included), and when it hands a dead process's workflows back to the queue.
+   */
+  observe?: { start?(request: EpisodeRequest): void; end?(request: EpisodeRequest): void; recovered?(recovered: RecoveredExecutor): void };
 }
 
 /** What a finished workflow returns. */
@@ -100,6 +103,17 @@ export class DbosEpisodes {
     const schema = options.schema ?? 'dbos';
     const queueName = options.queueName ?? DEFAULT_QUEUE;
     running = { agent: options.agent, observe: options.observe };
+    // Beating before DBOS takes any work: a process that dies holding a workflow always
+    // has a row that goes silent, or none at all; either way the live ones take it over.
+    const heartbeats = new ExecutorHeartbeats({
+      databaseUrl: options.databaseUrl,
+      schema,
+      executorId,
+      leaseMs: options.leaseMs ?? 10_000,
+      queueName,
+      onRecovered: options.observe?.recovered,
+    });
+    await heartbeats.start();
     DBOS.setConfig({
       name: 'episodic',
       systemDatabaseUrl: options.databaseUrl,
@@ -109,15 +123,19 @@ export class DbosEpisodes {
       runAdminServer: false,
       logLevel: 'error',
     });
-    await DBOS.launch();
-    await DBOS.registerQueue(queueName, {
-      partitionConcurrency: 1,
-      workerConcurrency: options.concurrency ?? 4,
-      minPollingIntervalMs: 100,
-      onConflict: 'always_update',
-    });
-    const heartbeats = new ExecutorHeartbeats({ databaseUrl: options.databaseUrl, schema, executorId, leaseMs: options.leaseMs ?? 10_000 });
-    await heartbeats.start();
+    try {
+      await DBOS.launch();
+      await DBOS.registerQueue(queueName, {
+        partitionConcurrency: 1,
+        workerConcurrency: options.concurrency ?? 4,
+        minPollingIntervalMs: 100,
+        onConflict: 'always_update',
+      });
+    } catch (error) {
+      await heartbeats.stop();
+      throw error;
+    }
+    heartbeats.startRecovering();
     return new DbosEpisodes(executorId, queueName, heartbeats);
   }
 
@@ -144,8 +162,10 @@ export class DbosEpisodes {
 
   /** Stops taking work and shuts DBOS down (running workflows are left to recovery). */
   async shutdown(): Promise<void> {
-    await this.heartbeats.stop();
+    // DBOS first: until it stops taking work, this process must keep its row.
+    this.heartbeats.stopRecovering();
     await DBOS.shutdown();
+    await this.heartbeats.stop();
     running = undefined;
   }
 }

@@ -9,4 +9,4 @@ export { APPLICATION_VERSION, DEFAULT_QUEUE, EPISODE_WORKFLOW, episodeWorkflowId
 export type { EpisodeRequest } from './episode-names.js';
 export { dbosRuntime, sendTo } from './dbos-runtime.js';
 export { ExecutorHeartbeats } from './executor-heartbeats.js';
-export type { HeartbeatOptions } from './executor-heartbeats.js';
+export type { HeartbeatOptions, RecoveredExecutor } from './executor-heartbeats.js';
