@@ -3,8 +3,8 @@
 // then `start <workflow id>` and `end <workflow id>`. With `hang`, every model call
 // waits forever, so the test can kill the process in the middle of an episode.
 // Usage: node dbos-takeover-child.mjs '{"url":"postgres://...","schema":"t1","executorId":"d","hang":true}'
-import { Agent, createApproximateCounter } from '@episodic/core';
-import { scriptedModel } from '@episodic/core/testing';
+import { Agent } from '@episodic/core';
+import { createApproximateCounter, scriptedModel } from '@episodic/core/testing';
 import { DbosEpisodes } from '@episodic/dbos';
 import { PostgresSessionStore } from '@episodic/postgres';
 import pg from 'pg';

@@ -149,7 +149,7 @@ describe('docs/provider-hosts.md', () => {
     const doc = await readFile(new URL('../../docs/provider-hosts.md', import.meta.url), 'utf8');
     const rowOf = (name: string) => doc.split('\n').find((line) => line.startsWith(`| ${name} `));
     for (const family of modelFamilies) expect(rowOf(family.name), family.name).toBeDefined();
-    for (const host of ['siliconflow', 'deepinfra', 'together', 'fireworks', 'nebius', 'sambanova', 'xiaomi']) {
+    for (const host of ['siliconflow', 'deepinfra', 'together', 'fireworks', 'nebius', 'sambanova', 'xiaomi', 'venice', 'longcat']) {
       expect(rowOf(host), host).toContain(compatibleHosts[host as keyof typeof compatibleHosts].baseURL.replace(/^https?:\/\//, ''));
     }
     expect(rowOf('opencode (Zen)')).toContain(compatibleHosts.opencode.baseURL.replace('https://', ''));

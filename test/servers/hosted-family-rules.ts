@@ -78,6 +78,8 @@ export const hostBehaviours = {
     wrap: (message: string) => `Error from provider (DeepSeek): ${message}`,
   },
   xiaomi: { streams: 'reasoning_content', takes: 'reasoning_content' },
+  venice: { streams: 'reasoning_content', takes: 'reasoning_content' },
+  longcat: { streams: 'reasoning_content', takes: 'reasoning_content' },
   cerebras: { streams: 'reasoning', takes: 'reasoning', rejects: 'reasoning_content' },
   vllm: { streams: 'reasoning', takes: 'reasoning' },
   // A host nobody described, serving the family's own wire.

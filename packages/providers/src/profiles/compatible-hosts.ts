@@ -268,6 +268,26 @@ export const compatibleHosts = {
       '(github.com/NousResearch/hermes-agent/issues/17314)',
     unverified: 'the API key variable names',
   },
+  venice: {
+    ...reasoningContentHost,
+    provider: 'venice',
+    apiKeyEnv: ['VENICE_API_KEY'],
+    baseURL: 'https://api.venice.ai/api/v1',
+    source:
+      'https://docs.venice.ai/getting-started/quick-start (OpenAI-compatible, base URL, VENICE_API_KEY); request ' +
+      'fields it does not list are passed through unvalidated (per-provider matrix seed)',
+    unverified: 'whether the served model reads reasoning_content back (tolerated, undocumented): sent, as the family needs',
+  },
+  longcat: {
+    ...reasoningContentHost,
+    provider: 'longcat',
+    apiKeyEnv: ['LONGCAT_API_KEY'],
+    baseURL: 'https://api.longcat.chat/openai/v1',
+    source:
+      'https://longcat.chat/platform/docs/APIDocs.html (POST /openai/v1/chat/completions on api.longcat.chat; ' +
+      'messages documented as role + content only); reasoning_content passed through silently (matrix seed)',
+    unverified: 'the reasoning field it streams and whether it reads reasoning_content back; the key variable name',
+  },
 } as const satisfies Record<string, CompatibleHost>;
 
 /** A built-in host name. */
