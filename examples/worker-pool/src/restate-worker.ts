@@ -3,7 +3,10 @@
  * services with the pool's agent, on the port it is given (the fault run's load
  * balancer spreads Restate's calls over the live workers). `record_step` is declared
  * not idempotent: a call that may have begun in a killed process is never run again.
- * Prints `ready`, then `start <job>` and `end <job>` lines, as worker.ts does.
+ * Prints `ready`, then `start <job>`, `phase <model|tool|between>` (its latest, over
+ * the episodes it runs at once) and `end <job>` lines, as worker.ts does. Started as
+ * a standby it listens at once but prints `standby` and waits for `go` (standby.ts):
+ * the fault run adds it to the load balancer when it promotes it.
  *
  *   node dist/restate-worker.js '{"connectionString":"postgres://...","schema":"pool","worker":"w1","port":9081,...}'
  */
@@ -12,6 +15,7 @@ import { type EpisodeRequest, serveEpisodes } from '@episodic/restate';
 import pg from 'pg';
 import { PoolEvents } from './pool-events.js';
 import { poolAgent } from './pool-agent.js';
+import { awaitGo } from './standby.js';
 import type { WorkerConfig } from './worker-config.js';
 
 /** A Restate worker's config: the pool's, and the port its endpoint listens on. */
@@ -22,7 +26,7 @@ const pool = new pg.Pool({ connectionString: config.connectionString, max: 4 });
 pool.on('error', () => {});
 const store = new PostgresSessionStore({ pool, schema: config.schema, leaseMs: config.leaseMs });
 const events = new PoolEvents(pool, config.schema);
-const agent = poolAgent({ ...config, store, recordIdempotent: false });
+const agent = poolAgent({ ...config, store, recordIdempotent: false, onPhase: (phase) => process.stdout.write(`phase ${phase}\n`) });
 const jobOf = (request: EpisodeRequest) => /^\[job (\w+)\]/.exec(request.input)?.[1] ?? request.sessionId;
 
 const endpoint = await serveEpisodes({
@@ -41,11 +45,8 @@ const endpoint = await serveEpisodes({
     end: (request) => process.stdout.write(`end ${jobOf(request)}\n`),
   },
 });
+await awaitGo(config);
 process.stdout.write('ready\n');
-
-// The fault run holds our stdin: if it dies (a test timed out), so do we, rather than live on as an orphan.
-process.stdin.on('close', () => process.exit(0));
-process.stdin.resume();
 
 process.on('SIGTERM', () => {
   void (async () => {
