@@ -34,15 +34,18 @@ export type RestateFaultOptions = Omit<FaultRunOptions, 'runtime'> & {
   serverEvery?: number;
 };
 
-/** The pool's report (`killsByPhase` counts the worker kills), with the landed kills of the server counted apart. */
-export type RestateFaultReport = FaultReport & { serverKills: number };
+/**
+ * The pool's report, with the landed kills of the server counted apart. A worker runs
+ * many episodes at once: `killsByPhase` counts each landed worker kill once, by where a
+ * random one of the episodes it left unfinished was; `episodesKilledByPhase` counts them all.
+ */
+export type RestateFaultReport = FaultReport & { serverKills: number; episodesKilledByPhase: Record<WorkPhase, number> };
 
-/** One SIGKILL: of a worker or the server, the episodes it left unfinished, when, and where the worker was. */
+/** One SIGKILL: of a worker or the server, when, and the episodes it left unfinished with where each was. */
 interface Kill {
   target: 'worker' | 'server';
-  jobs: string[];
   at: number;
-  phase: WorkPhase;
+  jobs: Map<string, WorkPhase>;
 }
 
 /** Invocation states after which an episode never finishes (a paused one waits for an operator). */
@@ -100,21 +103,32 @@ export async function runRestateFaultScenario(options: RestateFaultOptions): Pro
     const sent = sendAll(new EpisodesClient(restate.ingressUrl), jobs).finally(() => (sending = false));
     log(`${options.workers} workers ready; sending ${jobs.length} episodes`);
     const kills: Kill[] = [];
+    const checks: Promise<void>[] = [];
     const serverEvery = options.serverEvery ?? 5;
-    let attempts = 0;
+    let turn = 0;
+    let killsSent = 0;
     while (kills.length < options.kills && (sending || (await progress()).remaining > 0)) {
       const [low, high] = options.killGapMs;
       await sleep(low + Math.random() * (high - low));
-      attempts += 1;
-      const kill = attempts % serverEvery === 0
-        ? await killServer(restate, running)
-        : await killWorker(running, restate, jobs, () => promoteSpare(), front, ports);
-      if (kill) kills.push(kill);
-      if (kill) log(`kill ${kills.length}: ${kill.target} (${kill.jobs.length} episodes unfinished) at ${Date.now() - started} ms`);
+      turn += 1;
+      const landed = (kill: Kill | undefined) => {
+        if (!kill) return;
+        kills.push(kill);
+        log(`kill ${kills.length}: ${kill.target} (${kill.jobs.size} episodes unfinished) at ${kill.at - started} ms`);
+      };
+      // Whether a worker kill landed is known after a query; the next kill does not wait for it.
+      const target = { running, restate, jobs, balancer: front, ports };
+      const check = turn % serverEvery === 0 ? killServer(restate, running) : killWorker(target, promoteSpare);
+      if (check) {
+        killsSent += 1;
+        checks.push(check.then(landed));
+        if (turn % serverEvery === 0) await check;
+      }
     }
+    await Promise.all(checks);
     await sent;
     const serverKills = kills.filter((kill) => kill.target === 'server').length;
-    log(`${kills.length} kills landed (${serverKills} of the server, ${attempts} sent); waiting for the pool to finish`);
+    log(`${kills.length} kills landed (${serverKills} of the server, ${killsSent} sent); waiting for the pool to finish`);
     while ((await progress()).remaining > 0) await sleep(200);
     await stopWorkers([...running, ...spares]);
     const client = new EpisodesClient(restate.ingressUrl);
@@ -122,8 +136,9 @@ export async function runRestateFaultScenario(options: RestateFaultOptions): Pro
     const done = new Set<string>();
     for (const job of jobs) if ((await client.state(job.sessionId, job.position)).state === 'done') done.add(job.id);
     const withState: JobWithState[] = jobs.map((job) => ({ ...job, status: done.has(job.id) ? 'done' : 'pending' }));
-    const found = await report(options, { pool, events, workspace, kills, started, jobs: withState, killsSent: attempts });
-    return { ...found, serverKills, errors: [...crashes, ...found.errors] };
+    const found = await report(options, { pool, events, workspace, kills, started, jobs: withState, killsSent });
+    const episodesKilledByPhase = byPhase(kills.flatMap((kill) => [...kill.jobs.values()]));
+    return { ...found, serverKills, episodesKilledByPhase, errors: [...crashes, ...found.errors] };
   } finally {
     for (const worker of [...running, ...spares]) worker.process.kill('SIGKILL');
     await balancer?.close();
@@ -133,45 +148,62 @@ export async function runRestateFaultScenario(options: RestateFaultOptions): Pro
   }
 }
 
-/** SIGKILLs a random worker in the middle of episodes and promotes the standby; the kill if it landed. */
-async function killWorker(
-  running: Set<RunningWorker>,
-  restate: RestateServer,
-  jobs: readonly Job[],
-  replace: () => Promise<void>,
-  balancer: Balancer,
-  ports: Map<RunningWorker, number>,
-): Promise<Kill | undefined> {
-  const busy = [...running].filter((worker) => worker.isReady && worker.jobs.size > 0);
+/** What {@link killWorker} works on. */
+interface Pool {
+  running: Set<RunningWorker>;
+  restate: RestateServer;
+  jobs: readonly Job[];
+  balancer: Balancer;
+  ports: Map<RunningWorker, number>;
+}
+
+/**
+ * SIGKILLs a random worker in the middle of episodes and promotes the standby in its
+ * place; undefined when no worker is busy (just after a server restart), else whether it landed.
+ */
+function killWorker(pool: Pool, replace: () => Promise<void>): Promise<Kill | undefined> | undefined {
+  const busy = [...pool.running].filter((worker) => worker.isReady && worker.jobs.size > 0);
   const victim = busy[Math.floor(Math.random() * busy.length)];
   if (!victim) return undefined;
-  const kill: Kill = { target: 'worker', jobs: [...victim.jobs], at: Date.now(), phase: victim.phase };
+  const kill: Kill = { target: 'worker', jobs: new Map(victim.jobs), at: Date.now() };
   const exited = new Promise((resolve) => victim.process.once('exit', resolve));
-  balancer.remove(ports.get(victim)!);
+  pool.balancer.remove(pool.ports.get(victim)!);
   victim.process.kill('SIGKILL');
-  running.delete(victim);
-  await replace();
-  await exited;
-  // Landed if Restate had not completed an episode the dead worker was running: another worker must take it over.
-  const completed = await completedKeys(restate).catch(() => new Set<string>());
-  const keyOf = new Map(jobs.map((job) => [job.id, episodeKey(job.sessionId, job.position)]));
-  kill.jobs = kill.jobs.filter((job) => !completed.has(keyOf.get(job) ?? job));
-  return kill.jobs.length > 0 ? kill : undefined;
+  pool.running.delete(victim);
+  return (async () => {
+    await replace();
+    await exited;
+    // Landed if Restate had not completed an episode the dead worker was running: another worker must take it over.
+    const completed = await completedKeys(pool.restate);
+    const keys = new Map(pool.jobs.map((job) => [job.id, episodeKey(job.sessionId, job.position)]));
+    for (const job of kill.jobs.keys()) if (completed.has(keys.get(job) ?? job)) kill.jobs.delete(job);
+    return kill.jobs.size > 0 ? kill : undefined;
+  })();
 }
 
 /** SIGKILLs the Restate server and restarts it; the kill landed if an episode was running. */
-async function killServer(restate: RestateServer, running: Set<RunningWorker>): Promise<Kill | undefined> {
-  const kill: Kill = { target: 'server', jobs: [...running].flatMap((worker) => [...worker.jobs]), at: Date.now(), phase: 'between' };
-  await restate.restart();
-  return kill.jobs.length > 0 ? kill : undefined;
+function killServer(restate: RestateServer, running: Set<RunningWorker>): Promise<Kill | undefined> {
+  const kill: Kill = { target: 'server', jobs: new Map([...running].flatMap((worker) => [...worker.jobs])), at: Date.now() };
+  return restate.restart().then(() => (kill.jobs.size > 0 ? kill : undefined));
 }
 
-/** The keys of the episode workflows Restate completed. */
+/** How many of `phases` are each phase. */
+function byPhase(phases: readonly WorkPhase[]): Record<WorkPhase, number> {
+  const count = (phase: WorkPhase) => phases.filter((each) => each === phase).length;
+  return { model: count('model'), tool: count('tool'), between: count('between') };
+}
+
+/** The keys of the episode workflows Restate completed (asked again while the server restarts). */
 async function completedKeys(restate: RestateServer): Promise<Set<string>> {
-  const rows = await restate.query<{ key: string }>(
-    `SELECT target_service_key AS key FROM sys_invocation WHERE target_service_name = '${EPISODE_WORKFLOW}' AND status = 'completed'`,
-  );
-  return new Set(rows.map((row) => row.key));
+  const sql = `SELECT target_service_key AS key FROM sys_invocation WHERE target_service_name = '${EPISODE_WORKFLOW}' AND status = 'completed'`;
+  for (let tries = 0; ; tries += 1) {
+    try {
+      return new Set((await restate.query<{ key: string }>(sql)).map((row) => row.key));
+    } catch (error) {
+      if (tries >= 300) throw error;
+      await sleep(100);
+    }
+  }
 }
 
 /**
@@ -214,21 +246,25 @@ async function report(
   const sorted = [...run.jobs].sort((a, b) => a.sessionId.localeCompare(b.sessionId) || a.position - b.position);
   const check = await verifyPool(new PostgresSessionStore({ pool: run.pool, schema: options.schema }), sorted);
   const takeoverTimes = run.kills.flatMap((kill) =>
-    kill.jobs.map((job) => {
+    [...kill.jobs.keys()].map((job) => {
       const next = events.find((event) => event.jobId === job && event.startedMs !== null && event.startedMs > kill.at);
       return next?.startedMs ? next.startedMs - kill.at : 0;
     }),
   );
   const executions = (await readFile(join(run.workspace, 'executions.log'), 'utf8')).split('\n').filter(Boolean);
   const count = (kind: string) => events.filter((event) => event.kind === kind).length;
-  const inPhase = (phase: WorkPhase) => run.kills.filter((kill) => kill.target === 'worker' && kill.phase === phase).length;
+  // Each worker kill once, by a random one of the episodes it left unfinished.
+  const landedIn = run.kills.filter((kill) => kill.target === 'worker').map((kill) => {
+    const phases = [...kill.jobs.values()];
+    return phases[Math.floor(Math.random() * phases.length)]!;
+  });
   return {
     workers: options.workers,
     sessions: check.sessions,
     episodes: check.episodes,
     kills: run.kills.length,
     killsSent: run.killsSent,
-    killsByPhase: { model: inPhase('model'), tool: inPhase('tool'), between: inPhase('between') },
+    killsByPhase: byPhase(landedIn),
     takeovers: count('resumed'),
     finishedBeforeKill: 0,
     busyRetries: count('busy'),
