@@ -39,9 +39,11 @@ it(
     // Every counted kill left an episode unfinished: a worker's (where it was is in killsByPhase) or the server's.
     expect(report.kills).toBeGreaterThanOrEqual(sizes.kills);
     expect(report.serverKills).toBeGreaterThan(0);
-    // Kills landed inside model calls and between steps (tools take 25 ms of each step: some runs miss them).
-    expect(report.episodesKilledByPhase.model).toBeGreaterThan(0);
-    expect(report.episodesKilledByPhase.between).toBeGreaterThan(0);
+    // Kills landed inside model calls and between steps (each worker kill aimed at a random phase). Not
+    // asserted for tools: a Restate worker has an episode inside a tool only briefly (0 of 31 kills here,
+    // even with 200-300 ms tools); killsByPhase.tool and unknownOutcomes in the JSON say when one did.
+    expect(report.killsByPhase.model).toBeGreaterThan(0);
+    expect(report.killsByPhase.between).toBeGreaterThan(0);
     expect(report.takeovers).toBeGreaterThan(0);
     // record_step is declared not idempotent here: never run twice, whatever was killed.
     expect(report.toolReruns).toBe(0);

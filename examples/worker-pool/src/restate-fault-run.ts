@@ -46,7 +46,11 @@ interface Kill {
   target: 'worker' | 'server';
   at: number;
   jobs: Map<string, WorkPhase>;
+  /** The phase a worker kill was aimed at. */
+  aim?: WorkPhase;
 }
+
+const PHASES: readonly WorkPhase[] = ['model', 'tool', 'between'];
 
 /** Invocation states after which an episode never finishes (a paused one waits for an operator). */
 const DEAD_ENDS = new Set(['paused']);
@@ -77,8 +81,10 @@ export async function runRestateFaultScenario(options: RestateFaultOptions): Pro
     const crashes: string[] = [];
     const spare = async () => {
       count += 1;
+      const name = `w${count}`;
       const port = await freePort();
-      const worker = startWorker(WORKER_SCRIPT, { ...options, worker: `w${count}`, workspace, port, standby: true } as Parameters<typeof startWorker>[1]);
+      const config = { ...options, worker: name, workspace, port, standby: true };
+      const worker = startWorker(WORKER_SCRIPT, config);
       worker.loaded.catch((error: Error) => crashes.push(error.message));
       ports.set(worker, port);
       spares.push(worker);
@@ -114,7 +120,7 @@ export async function runRestateFaultScenario(options: RestateFaultOptions): Pro
       const landed = (kill: Kill | undefined) => {
         if (!kill) return;
         kills.push(kill);
-        log(`kill ${kills.length}: ${kill.target} (${kill.jobs.size} episodes unfinished) at ${kill.at - started} ms`);
+        log(`kill ${kills.length}: ${kill.target} (${kill.jobs.size} episodes unfinished: ${[...kill.jobs.values()].join(' ')}) at ${kill.at - started} ms`);
       };
       // Whether a worker kill landed is known after a query; the next kill does not wait for it.
       const target = { running, restate, jobs, balancer: front, ports };
@@ -163,9 +169,13 @@ interface Pool {
  */
 function killWorker(pool: Pool, replace: () => Promise<void>): Promise<Kill | undefined> | undefined {
   const busy = [...pool.running].filter((worker) => worker.isReady && worker.jobs.size > 0);
-  const victim = busy[Math.floor(Math.random() * busy.length)];
+  // Aimed at a random phase when a worker has an episode in it: tools are a small part of an episode.
+  const aim = PHASES[Math.floor(Math.random() * PHASES.length)]!;
+  const aimed = busy.filter((worker) => [...worker.jobs.values()].includes(aim));
+  const victims = aimed.length > 0 ? aimed : busy;
+  const victim = victims[Math.floor(Math.random() * victims.length)];
   if (!victim) return undefined;
-  const kill: Kill = { target: 'worker', jobs: new Map(victim.jobs), at: Date.now() };
+  const kill: Kill = { target: 'worker', jobs: new Map(victim.jobs), at: Date.now(), aim };
   const exited = new Promise((resolve) => victim.process.once('exit', resolve));
   pool.balancer.remove(pool.ports.get(victim)!);
   victim.process.kill('SIGKILL');
@@ -253,10 +263,10 @@ async function report(
   );
   const executions = (await readFile(join(run.workspace, 'executions.log'), 'utf8')).split('\n').filter(Boolean);
   const count = (kind: string) => events.filter((event) => event.kind === kind).length;
-  // Each worker kill once, by a random one of the episodes it left unfinished.
+  // Each worker kill once: where it was aimed if an episode it left unfinished was there, else where a random one was.
   const landedIn = run.kills.filter((kill) => kill.target === 'worker').map((kill) => {
     const phases = [...kill.jobs.values()];
-    return phases[Math.floor(Math.random() * phases.length)]!;
+    return kill.aim && phases.includes(kill.aim) ? kill.aim : phases[Math.floor(Math.random() * phases.length)]!;
   });
   return {
     workers: options.workers,
