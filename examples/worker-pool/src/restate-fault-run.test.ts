@@ -13,15 +13,15 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { faultSizesFrom } from './fault-sizes.js';
 import { runRestateFaultScenario } from './restate-fault-run.js';
 
-// Slower model calls than the pg-boss run's: Restate runs all 50 sessions at once, and kills need episodes to land in.
-const sizes = { ...faultSizesFrom(process.env), latencyMs: 300, killGapMs: [100, 300] as [number, number],
-  timeoutMs: Math.max(faultSizesFrom(process.env).timeoutMs, 200_000) };
+// Slower model calls than the pg-boss run's: Restate runs all 50 sessions at once, so the episodes must
+// last long enough for 30 kills to land in them.
+const sizes = { ...faultSizesFrom(process.env), latencyMs: 800, killGapMs: [100, 300] as [number, number] };
 const server = serverPerFile();
 beforeAll(() => server.url().then(() => {}, () => {}), 120_000);
 afterAll(() => server.stop());
 
 it(
-  `Restate: ${sizes.workers} workers, ${sizes.sessions} sessions, ${sizes.kills} SIGKILLs of workers and of the server: every episode once, nothing lost or doubled`,
+  `Restate: ${sizes.workers} workers, ${sizes.sessions} sessions, at least ${sizes.kills} SIGKILLs of workers and of the server: every episode once, nothing lost or doubled`,
   async () => {
     const worker = fileURLToPath(new URL('../dist/restate-worker.js', import.meta.url));
     expect(existsSync(worker), 'the fault run starts the built worker: run `npx tsc -b` first').toBe(true);
@@ -36,19 +36,20 @@ it(
     expect(report.sessions).toBe(sizes.sessions);
     expect(report.episodes).toBe(sizes.sessions * sizes.messagesPerSession);
     expect(report.messagesChecked).toBe(report.episodes * 8);
-    // Kills land only while episodes remain and within half the time limit, and each waits for enough
-    // live workers: at load 30-40 here a replacement took 8-20 s to start and a server restart about 10 s,
-    // so 9-10 of the 30 landed (every invariant held); the count is in test-output/restate-pool-fault.json.
-    expect(report.kills).toBeGreaterThanOrEqual(Math.min(sizes.kills, 5));
+    // Every counted kill left an episode unfinished: a worker's (where it was is in killsByPhase) or the server's.
+    expect(report.kills).toBeGreaterThanOrEqual(sizes.kills);
     expect(report.serverKills).toBeGreaterThan(0);
+    // Kills landed inside model calls and between steps (each worker kill aimed at a random phase). Not
+    // asserted for tools: a Restate worker has an episode inside a tool only briefly (0 of 31 kills here,
+    // even with 200-300 ms tools); killsByPhase.tool and unknownOutcomes in the JSON say when one did.
+    expect(report.killsByPhase.model).toBeGreaterThan(0);
+    expect(report.killsByPhase.between).toBeGreaterThan(0);
     expect(report.takeovers).toBeGreaterThan(0);
     // record_step is declared not idempotent here: never run twice, whatever was killed.
     expect(report.toolReruns).toBe(0);
-    // A hang detector, not a latency target: Restate retries a dead attempt within its 1-2 s backoff,
-    // after the session lease (leaseMs) of a killed worker lapses; a server kill adds its restart and
-    // partition recovery. Measured 63 s at load 30 with the server's default 1 min inactivity timeout
-    // (now 10 s in RestateServer); the longest is in test-output/restate-pool-fault.json.
-    expect(report.maxTakeoverMs).toBeLessThan(90_000);
+    // No bound on the takeover time: the run's hang detectors fail it (no episode finished for stallMs,
+    // an episode failed or paused, the 15-minute cap). The longest is in test-output/restate-pool-fault.json.
+    expect(report.maxTakeoverMs).toBeGreaterThan(0);
   },
   sizes.timeoutMs + 30_000,
 );

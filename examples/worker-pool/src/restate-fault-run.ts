@@ -1,55 +1,71 @@
 /**
  * The pool's fault run on Restate: `workers` endpoint processes behind a load
  * balancer, one Restate server (its npm binary), `sessions` x `messagesPerSession`
- * episodes sent to the session objects; then SIGKILLs at random moments, each of a
- * random worker in the middle of an episode (a fresh one starts in its place) or,
- * one time in `serverEvery`, of the Restate server itself (restarted on its data).
- * Afterwards the invariants of verify-pool.ts are checked on the session store, as
- * for the pg-boss and DBOS pools.
+ * episodes sent to the session objects; then SIGKILLs at random moments until `kills`
+ * have landed: each of a random worker in the middle of episodes (the standby worker
+ * takes its place in the balancer at once, see worker-process.ts) or, one time in
+ * `serverEvery`, of the Restate server itself (restarted on its data). A worker kill
+ * lands when the dead worker left an episode unfinished (Restate had not completed
+ * it); a server kill when an episode was running. The run fails when no episode
+ * finished for `stallMs`, when one ends for good (failed or paused), or after
+ * `timeoutMs`. Afterwards the invariants of verify-pool.ts are checked on the
+ * session store, as for the pg-boss and DBOS pools.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PostgresSessionStore } from '@episodic/postgres';
-import { EPISODE_WORKFLOW, EpisodesClient } from '@episodic/restate';
+import { EPISODE_WORKFLOW, EpisodesClient, episodeKey } from '@episodic/restate';
 import { freePort, RestateServer } from '@episodic/restate/testing';
 import pg from 'pg';
 import type { FaultReport, FaultRunOptions } from './fault-run.js';
 import { jobMessage } from './handle-job.js';
+import type { WorkPhase } from './pool-agent.js';
 import { PoolEvents } from './pool-events.js';
 import type { Job, JobWithState } from './pool-jobs.js';
 import { Balancer } from './restate-balancer.js';
-import type { RestateWorkerConfig } from './restate-worker.js';
 import { verifyPool } from './verify-pool.js';
+import { promote, type RunningWorker, startWorker, stopWorkers } from './worker-process.js';
 
 /** A Restate run's options: the pool's, and how often a kill hits the server. */
 export type RestateFaultOptions = Omit<FaultRunOptions, 'runtime'> & {
-  /** One kill in this many is of the Restate server. Default 3. */
+  /** One kill in this many is of the Restate server. Default 5. */
   serverEvery?: number;
 };
 
-/** The pool's report, with the kills of the server counted apart. */
-export type RestateFaultReport = FaultReport & { serverKills: number };
+/**
+ * The pool's report, with the landed kills of the server counted apart. A worker runs
+ * many episodes at once: `killsByPhase` counts each landed worker kill once, by where a
+ * random one of the episodes it left unfinished was; `episodesKilledByPhase` counts them all.
+ */
+export type RestateFaultReport = FaultReport & { serverKills: number; episodesKilledByPhase: Record<WorkPhase, number> };
 
-interface Worker {
-  name: string;
-  port: number;
-  process: ChildProcess;
-  jobs: Set<string>;
+/** One SIGKILL: of a worker or the server, when, and the episodes it left unfinished with where each was. */
+interface Kill {
+  target: 'worker' | 'server';
+  at: number;
+  jobs: Map<string, WorkPhase>;
+  /** The phase a worker kill was aimed at. */
+  aim?: WorkPhase;
 }
 
-type Kill = { jobs: string[]; at: number };
+const PHASES: readonly WorkPhase[] = ['model', 'tool', 'between'];
 
-/** Runs the scenario (see above); throws if the pool does not finish within `timeoutMs`. */
+/** Invocation states after which an episode never finishes (a paused one waits for an operator). */
+const DEAD_ENDS = new Set(['paused']);
+
+const WORKER_SCRIPT = fileURLToPath(new URL('../dist/restate-worker.js', import.meta.url));
+
+/** Runs the scenario (see above) and returns its report; throws if the pool hangs or an episode fails for good. */
 export async function runRestateFaultScenario(options: RestateFaultOptions): Promise<RestateFaultReport> {
   const started = Date.now();
   const log = options.log ?? (() => {});
   const pool = new pg.Pool({ connectionString: options.connectionString, max: 2 });
   const workspace = await mkdtemp(join(tmpdir(), 'episodic-restate-pool-'));
-  const workers = new Set<Worker>();
-  let starting = 0;
+  const running = new Set<RunningWorker>();
+  const spares: RunningWorker[] = [];
+  const ports = new Map<RunningWorker, number>();
   let server: RestateServer | undefined;
   let balancer: Balancer | undefined;
   try {
@@ -58,88 +74,79 @@ export async function runRestateFaultScenario(options: RestateFaultOptions): Pro
     await events.migrate();
     await new PostgresSessionStore({ pool, schema: options.schema }).migrate();
     await writeWorkspace(workspace);
-    server = await RestateServer.start();
-    balancer = await Balancer.start();
+    const [restate, front] = await Promise.all([RestateServer.start(), Balancer.start()]);
+    server = restate;
+    balancer = front;
     let count = 0;
     const crashes: string[] = [];
-    const start = async () => {
+    const spare = async () => {
       count += 1;
-      starting += 1;
-      const config: RestateWorkerConfig = { ...options, worker: `w${count}`, workspace, port: await freePort() };
-      try {
-        const worker = await startWorker(config);
-        workers.add(worker);
-        balancer?.add(worker.port);
-      } catch (error) {
-        crashes.push(error instanceof Error ? error.message : String(error));
-      } finally {
-        starting -= 1;
-      }
+      const name = `w${count}`;
+      const port = await freePort();
+      const config = { ...options, worker: name, workspace, port, standby: true };
+      const worker = startWorker(WORKER_SCRIPT, config);
+      worker.loaded.catch((error: Error) => crashes.push(error.message));
+      ports.set(worker, port);
+      spares.push(worker);
+      return worker;
     };
-    await Promise.all(Array.from({ length: options.workers }, () => start()));
+    const promoteSpare = async () => {
+      const worker = spares.shift() ?? (await spare());
+      promote(worker);
+      running.add(worker);
+      front.add(ports.get(worker)!);
+      void spare();
+    };
+    await Promise.all(Array.from({ length: options.workers + 1 }, async () => (await spare()).loaded));
+    for (let index = 0; index < options.workers; index += 1) await promoteSpare();
+    await until(() => [...running].every((worker) => worker.isReady) || crashes.length > 0, options.stallMs, 'the workers to start');
     if (crashes.length > 0) throw new Error(`a worker failed to start: ${crashes[0]}`);
-    await server.register(balancer.url);
+    await restate.register(front.url);
     const jobs = jobsFor(options);
-    const restate = server;
-    const finished = async () => {
-      const rows = await restate
-        .query<{ done: number }>(`SELECT count(*) AS done FROM sys_invocation WHERE target_service_name = '${EPISODE_WORKFLOW}' AND status = 'completed'`)
-        .catch(() => [{ done: 0 }]);
-      return Number(rows[0]?.done ?? 0);
-    };
+    const progress = progressWatch(restate, jobs, options, started);
     // Kills start while episodes are still being sent: a send the dead server refused is sent again (same idempotency key).
     let sending = true;
-    const sent = sendAll(new EpisodesClient(server.ingressUrl), jobs).finally(() => (sending = false));
+    const sent = sendAll(new EpisodesClient(restate.ingressUrl), jobs).finally(() => (sending = false));
     log(`${options.workers} workers ready; sending ${jobs.length} episodes`);
     const kills: Kill[] = [];
-    let serverKills = 0;
-    const serverEvery = options.serverEvery ?? 3;
-    // Kills stop at the target, when the episodes are done, or half way to the time limit (a loaded machine
-    // starts replacement processes slowly), so the pool always has time to finish.
-    const killUntil = started + options.timeoutMs / 2;
-    while (kills.length < options.kills && Date.now() < killUntil && (sending || (await finished()) < jobs.length)) {
-      checkTime(started, options);
+    const checks: Promise<void>[] = [];
+    const serverEvery = options.serverEvery ?? 5;
+    let turn = 0;
+    let killsSent = 0;
+    while (kills.length < options.kills && (sending || (await progress()).remaining > 0)) {
       const [low, high] = options.killGapMs;
       await sleep(low + Math.random() * (high - low));
-      if ((kills.length + 1) % serverEvery === 0) {
-        kills.push({ jobs: [...workers].flatMap((worker) => [...worker.jobs]), at: Date.now() });
-        serverKills += 1;
-        await server.restart();
-        log(`kill ${kills.length}: the Restate server, restarted at ${Date.now() - started} ms`);
-        continue;
+      turn += 1;
+      const landed = (kill: Kill | undefined) => {
+        if (!kill) return;
+        kills.push(kill);
+        log(`kill ${kills.length}: ${kill.target} (${kill.jobs.size} episodes unfinished: ${[...kill.jobs.values()].join(' ')}) at ${kill.at - started} ms`);
+      };
+      // Whether a worker kill landed is known after a query; the next kill does not wait for it.
+      const target = { running, restate, jobs, balancer: front, ports };
+      const check = turn % serverEvery === 0 ? killServer(restate, running) : killWorker(target, promoteSpare);
+      if (check) {
+        killsSent += 1;
+        checks.push(check.then(landed));
+        if (turn % serverEvery === 0) await check;
       }
-      // Replacements start in the background; at least half the workers stay up to take over.
-      if (workers.size < Math.ceil(options.workers / 2) + 1) continue;
-      // Mostly a worker in the middle of an episode; an idle one (between steps) when none is.
-      const busy = [...workers].filter((worker) => worker.jobs.size > 0);
-      const candidates = busy.length > 0 ? busy : [...workers];
-      const victim = candidates[Math.floor(Math.random() * candidates.length)];
-      if (!victim) continue;
-      kills.push({ jobs: [...victim.jobs], at: Date.now() });
-      balancer.remove(victim.port);
-      victim.process.kill('SIGKILL');
-      workers.delete(victim);
-      log(`kill ${kills.length}: ${victim.name} (${victim.jobs.size} episodes) at ${Date.now() - started} ms`);
-      void start();
     }
+    await Promise.all(checks);
     await sent;
-    while (starting > 0) await sleep(100);
-    log(`${kills.length} kills (${serverKills} of the server); waiting for the pool to finish`);
-    const client = new EpisodesClient(server.ingressUrl);
-    const done = new Set<string>();
-    while ((await finished()) < jobs.length) {
-      checkTime(started, options);
-      await sleep(200);
-    }
+    const serverKills = kills.filter((kill) => kill.target === 'server').length;
+    log(`${kills.length} kills landed (${serverKills} of the server, ${killsSent} sent); waiting for the pool to finish`);
+    while ((await progress()).remaining > 0) await sleep(200);
+    await stopWorkers([...running, ...spares]);
+    const client = new EpisodesClient(restate.ingressUrl);
     // Each episode's own output, as a client reads it.
+    const done = new Set<string>();
     for (const job of jobs) if ((await client.state(job.sessionId, job.position)).state === 'done') done.add(job.id);
     const withState: JobWithState[] = jobs.map((job) => ({ ...job, status: done.has(job.id) ? 'done' : 'pending' }));
-    const found = await report(options, { pool, events, workspace, kills, started, jobs: withState });
-    return { ...found, serverKills, errors: [...crashes, ...found.errors] };
+    const found = await report(options, { pool, events, workspace, kills, started, jobs: withState, killsSent });
+    const episodesKilledByPhase = byPhase(kills.flatMap((kill) => [...kill.jobs.values()]));
+    return { ...found, serverKills, episodesKilledByPhase, errors: [...crashes, ...found.errors] };
   } finally {
-    // Replacements still starting would outlive the run.
-    for (let waited = 0; starting > 0 && waited < 300; waited += 1) await sleep(100);
-    for (const worker of workers) worker.process.kill('SIGKILL');
+    for (const worker of [...running, ...spares]) worker.process.kill('SIGKILL');
     await balancer?.close();
     await server?.stop();
     await pool.end();
@@ -147,26 +154,127 @@ export async function runRestateFaultScenario(options: RestateFaultOptions): Pro
   }
 }
 
+/** What {@link killWorker} works on. */
+interface Pool {
+  running: Set<RunningWorker>;
+  restate: RestateServer;
+  jobs: readonly Job[];
+  balancer: Balancer;
+  ports: Map<RunningWorker, number>;
+}
+
+/**
+ * SIGKILLs a random worker in the middle of episodes and promotes the standby in its
+ * place; undefined when no worker is busy (just after a server restart), else whether it landed.
+ */
+function killWorker(pool: Pool, replace: () => Promise<void>): Promise<Kill | undefined> | undefined {
+  const busy = [...pool.running].filter((worker) => worker.isReady && worker.jobs.size > 0);
+  // Aimed at a random phase when a worker has an episode in it: tools are a small part of an episode.
+  const aim = PHASES[Math.floor(Math.random() * PHASES.length)]!;
+  const aimed = busy.filter((worker) => [...worker.jobs.values()].includes(aim));
+  const victims = aimed.length > 0 ? aimed : busy;
+  const victim = victims[Math.floor(Math.random() * victims.length)];
+  if (!victim) return undefined;
+  const kill: Kill = { target: 'worker', jobs: new Map(victim.jobs), at: Date.now(), aim };
+  const exited = new Promise((resolve) => victim.process.once('exit', resolve));
+  pool.balancer.remove(pool.ports.get(victim)!);
+  victim.process.kill('SIGKILL');
+  pool.running.delete(victim);
+  return (async () => {
+    await replace();
+    await exited;
+    // Landed if Restate had not completed an episode the dead worker was running: another worker must take it over.
+    const completed = await completedKeys(pool.restate);
+    const keys = new Map(pool.jobs.map((job) => [job.id, episodeKey(job.sessionId, job.position)]));
+    for (const job of kill.jobs.keys()) if (completed.has(keys.get(job) ?? job)) kill.jobs.delete(job);
+    return kill.jobs.size > 0 ? kill : undefined;
+  })();
+}
+
+/** SIGKILLs the Restate server and restarts it; the kill landed if an episode was running. */
+function killServer(restate: RestateServer, running: Set<RunningWorker>): Promise<Kill | undefined> {
+  const kill: Kill = { target: 'server', jobs: new Map([...running].flatMap((worker) => [...worker.jobs])), at: Date.now() };
+  return restate.restart().then(() => (kill.jobs.size > 0 ? kill : undefined));
+}
+
+/** How many of `phases` are each phase. */
+function byPhase(phases: readonly WorkPhase[]): Record<WorkPhase, number> {
+  const count = (phase: WorkPhase) => phases.filter((each) => each === phase).length;
+  return { model: count('model'), tool: count('tool'), between: count('between') };
+}
+
+/** The keys of the episode workflows Restate completed (asked again while the server restarts). */
+async function completedKeys(restate: RestateServer): Promise<Set<string>> {
+  const sql = `SELECT target_service_key AS key FROM sys_invocation WHERE target_service_name = '${EPISODE_WORKFLOW}' AND status = 'completed'`;
+  for (let tries = 0; ; tries += 1) {
+    try {
+      return new Set((await restate.query<{ key: string }>(sql)).map((row) => row.key));
+    } catch (error) {
+      if (tries >= 300) throw error;
+      await sleep(100);
+    }
+  }
+}
+
+/**
+ * Counts the episodes not completed yet, and fails the run when one ended for good, when
+ * none completed for `stallMs` (naming the unfinished ones), or after `timeoutMs` in all.
+ * While the server restarts its tables cannot be read: the last count stands.
+ */
+function progressWatch(restate: RestateServer, jobs: readonly Job[], options: RestateFaultOptions, started: number) {
+  let done = -1;
+  let progressAt = Date.now();
+  let unfinished = '';
+  return async (): Promise<{ remaining: number }> => {
+    const rows = await restate
+      .query<{ key: string; status: string; result: string | null }>(
+        `SELECT target_service_key AS key, status, completion_result AS result FROM sys_invocation WHERE target_service_name = '${EPISODE_WORKFLOW}'`,
+      )
+      .catch(() => undefined);
+    const now = Date.now();
+    if (rows) {
+      const failed = rows.filter((row) => DEAD_ENDS.has(row.status) || (row.status === 'completed' && row.result === 'failure'));
+      if (failed.length > 0) throw new Error(`episodes ended without finishing: ${failed.map((row) => `${row.key} ${row.status}`).join(', ')}`);
+      const completed = rows.filter((row) => row.status === 'completed').length;
+      unfinished = rows.filter((row) => row.status !== 'completed').slice(0, 10).map((row) => `${row.key} ${row.status}`).join(', ');
+      if (completed > done) {
+        done = completed;
+        progressAt = now;
+      }
+    }
+    if (now - progressAt > options.stallMs) throw new Error(`no episode finished for ${options.stallMs} ms (the pool hangs); unfinished: ${unfinished}`);
+    if (now - started > options.timeoutMs) throw new Error(`the Restate pool did not finish within ${options.timeoutMs} ms; unfinished: ${unfinished}`);
+    return { remaining: jobs.length - Math.max(done, 0) };
+  };
+}
+
 async function report(
   options: RestateFaultOptions,
-  run: { pool: pg.Pool; events: PoolEvents; workspace: string; kills: Kill[]; started: number; jobs: JobWithState[] },
+  run: { pool: pg.Pool; events: PoolEvents; workspace: string; kills: Kill[]; started: number; jobs: JobWithState[]; killsSent: number },
 ): Promise<FaultReport> {
   const events = await run.events.all();
   const sorted = [...run.jobs].sort((a, b) => a.sessionId.localeCompare(b.sessionId) || a.position - b.position);
   const check = await verifyPool(new PostgresSessionStore({ pool: run.pool, schema: options.schema }), sorted);
   const takeoverTimes = run.kills.flatMap((kill) =>
-    kill.jobs.map((job) => {
+    [...kill.jobs.keys()].map((job) => {
       const next = events.find((event) => event.jobId === job && event.startedMs !== null && event.startedMs > kill.at);
       return next?.startedMs ? next.startedMs - kill.at : 0;
     }),
   );
   const executions = (await readFile(join(run.workspace, 'executions.log'), 'utf8')).split('\n').filter(Boolean);
   const count = (kind: string) => events.filter((event) => event.kind === kind).length;
+  // Each worker kill once: where it was aimed if an episode it left unfinished was there, else where a random one was.
+  const landedIn = run.kills.filter((kill) => kill.target === 'worker').map((kill) => {
+    const phases = [...kill.jobs.values()];
+    return kill.aim && phases.includes(kill.aim) ? kill.aim : phases[Math.floor(Math.random() * phases.length)]!;
+  });
   return {
     workers: options.workers,
     sessions: check.sessions,
     episodes: check.episodes,
     kills: run.kills.length,
+    killsSent: run.killsSent,
+    killsByPhase: byPhase(landedIn),
     takeovers: count('resumed'),
     finishedBeforeKill: 0,
     busyRetries: count('busy'),
@@ -216,28 +324,6 @@ function jobsFor(options: RestateFaultOptions): Job[] {
   return jobs;
 }
 
-function startWorker(config: RestateWorkerConfig): Promise<Worker> {
-  const script = fileURLToPath(new URL('../dist/restate-worker.js', import.meta.url));
-  const child = spawn(process.execPath, [script, JSON.stringify(config)], { stdio: ['pipe', 'pipe', 'pipe'] });
-  const worker: Worker = { name: config.worker, port: config.port, process: child, jobs: new Set() };
-  let output = '';
-  let errors = '';
-  child.stderr?.on('data', (chunk: Buffer) => (errors = (errors + chunk.toString()).slice(-4_000)));
-  return new Promise((resolve, reject) => {
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const lines = output.split('\n');
-      output = lines.pop() ?? '';
-      for (const line of lines) {
-        if (line === 'ready') resolve(worker);
-        else if (line.startsWith('start ')) worker.jobs.add(line.slice('start '.length));
-        else if (line.startsWith('end ')) worker.jobs.delete(line.slice('end '.length));
-      }
-    });
-    child.once('exit', (code, signal) => reject(new Error(`worker ${config.worker} exited (${code ?? signal}) before it was ready: ${errors}`)));
-  });
-}
-
 async function writeWorkspace(workspace: string): Promise<void> {
   await mkdir(join(workspace, 'notes'), { recursive: true });
   await writeFile(join(workspace, 'README.md'), '# Pool workspace\n\nThe worker pool example reads this file.\n');
@@ -245,8 +331,12 @@ async function writeWorkspace(workspace: string): Promise<void> {
   await writeFile(join(workspace, 'executions.log'), '');
 }
 
-function checkTime(started: number, options: RestateFaultOptions): void {
-  if (Date.now() - started > options.timeoutMs) throw new Error(`the Restate pool did not finish within ${options.timeoutMs} ms`);
+async function until(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`waited ${timeoutMs} ms for ${what}`);
+    await sleep(50);
+  }
 }
 
 function sleep(ms: number): Promise<void> {

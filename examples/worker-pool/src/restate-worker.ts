@@ -3,15 +3,20 @@
  * services with the pool's agent, on the port it is given (the fault run's load
  * balancer spreads Restate's calls over the live workers). `record_step` is declared
  * not idempotent: a call that may have begun in a killed process is never run again.
- * Prints `ready`, then `start <job>` and `end <job>` lines, as worker.ts does.
+ * Prints `ready`, then `start <job>`, `phase <model|tool|between> <job>` (it runs many
+ * episodes at once) and `end <job>` lines, as worker.ts does. Started as
+ * a standby it listens at once but prints `standby` and waits for `go` (standby.ts):
+ * the fault run adds it to the load balancer when it promotes it.
  *
  *   node dist/restate-worker.js '{"connectionString":"postgres://...","schema":"pool","worker":"w1","port":9081,...}'
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { PostgresSessionStore } from '@episodic/postgres';
 import { type EpisodeRequest, serveEpisodes } from '@episodic/restate';
 import pg from 'pg';
 import { PoolEvents } from './pool-events.js';
 import { poolAgent } from './pool-agent.js';
+import { awaitGo } from './standby.js';
 import type { WorkerConfig } from './worker-config.js';
 
 /** A Restate worker's config: the pool's, and the port its endpoint listens on. */
@@ -22,7 +27,10 @@ const pool = new pg.Pool({ connectionString: config.connectionString, max: 4 });
 pool.on('error', () => {});
 const store = new PostgresSessionStore({ pool, schema: config.schema, leaseMs: config.leaseMs });
 const events = new PoolEvents(pool, config.schema);
-const agent = poolAgent({ ...config, store, recordIdempotent: false });
+// The job whose episode reports a phase: set when its handler starts, inherited by the steps it awaits.
+const current = new AsyncLocalStorage<string>();
+const onPhase = (phase: string) => process.stdout.write(`phase ${phase}${current.getStore() ? ` ${current.getStore()}` : ''}\n`);
+const agent = poolAgent({ ...config, store, recordIdempotent: false, onPhase });
 const jobOf = (request: EpisodeRequest) => /^\[job (\w+)\]/.exec(request.input)?.[1] ?? request.sessionId;
 
 const endpoint = await serveEpisodes({
@@ -32,6 +40,7 @@ const endpoint = await serveEpisodes({
     start: (request) => {
       const job = jobOf(request);
       process.stdout.write(`start ${job}\n`);
+      current.enterWith(job);
       // A second start of a job is a takeover (or a replay after the server restarted).
       void pool
         .query(`SELECT 1 FROM "${config.schema}".pool_events WHERE job_id = $1 LIMIT 1`, [job])
@@ -41,11 +50,8 @@ const endpoint = await serveEpisodes({
     end: (request) => process.stdout.write(`end ${jobOf(request)}\n`),
   },
 });
+await awaitGo(config);
 process.stdout.write('ready\n');
-
-// The fault run holds our stdin: if it dies (a test timed out), so do we, rather than live on as an orphan.
-process.stdin.on('close', () => process.exit(0));
-process.stdin.resume();
 
 process.on('SIGTERM', () => {
   void (async () => {

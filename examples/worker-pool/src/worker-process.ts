@@ -1,6 +1,6 @@
 /**
  * The fault run's side of a worker process: starts it, follows what it prints
- * (`standby`, `ready`, `start <job>`, `phase <phase>`, `end <job>`), promotes a standby
+ * (`standby`, `ready`, `start <job>`, `phase <phase> [<job>]`, `end <job>`), promotes a standby
  * worker, and stops the rest. A standby worker has loaded its code and connected,
  * and waits for `go` on its stdin before it takes work: the fault run keeps one
  * spare, so a killed worker is replaced at once, not after a process start (a second
@@ -14,9 +14,11 @@ import type { WorkerConfig } from './worker-config.js';
 export interface RunningWorker {
   name: string;
   process: ChildProcess;
-  /** The job it is running, from its `start`/`end` lines. */
+  /** The job it is running, from its `start`/`end` lines (the latest started, if it runs several). */
   job: string | undefined;
-  /** Its last `phase` line within the job. */
+  /** Every job it has started and not ended, with its last `phase` line: a Restate endpoint runs many episodes at once. */
+  jobs: Map<string, WorkPhase>;
+  /** Its last `phase` line within a job. */
   phase: WorkPhase;
   /** Set once it printed `ready` (it takes work). */
   isReady: boolean;
@@ -31,7 +33,7 @@ export function startWorker(workerScript: string, config: WorkerConfig): Running
   const child = spawn(process.execPath, [workerScript, JSON.stringify(config)], { stdio: ['pipe', 'pipe', 'pipe'] });
   // A write to a worker killed meanwhile must not end the run.
   child.stdin?.on('error', () => {});
-  const worker: RunningWorker = { name: config.worker, process: child, job: undefined, phase: 'between', isReady: false, loaded: Promise.resolve(), exited: false };
+  const worker: RunningWorker = { name: config.worker, process: child, job: undefined, jobs: new Map(), phase: 'between', isReady: false, loaded: Promise.resolve(), exited: false };
   let output = '';
   let errors = '';
   worker.loaded = new Promise((resolve, reject) => {
@@ -45,6 +47,7 @@ export function startWorker(workerScript: string, config: WorkerConfig): Running
     child.on('exit', (code, signal) => {
       worker.exited = true;
       worker.job = undefined;
+      worker.jobs.clear();
       if (signal !== 'SIGKILL' && signal !== 'SIGTERM' && code !== 0) reject(new Error(`worker ${config.worker} exited with ${code}: ${errors}`));
       resolve();
     });
@@ -59,9 +62,17 @@ function follow(worker: RunningWorker, line: string, loaded: () => void): void {
     loaded();
   } else if (line.startsWith('start ')) {
     worker.job = line.slice('start '.length);
+    worker.jobs.set(worker.job, 'between');
     worker.phase = 'between';
-  } else if (line.startsWith('phase ')) worker.phase = line.slice('phase '.length) as WorkPhase;
-  else if (line.startsWith('end ')) worker.job = undefined;
+  } else if (line.startsWith('phase ')) {
+    // `phase <phase>` is of the worker's one job; `phase <phase> <job>` names it.
+    const [phase, job = worker.job] = line.slice('phase '.length).split(' ') as [WorkPhase, string?];
+    worker.phase = phase;
+    if (job !== undefined && worker.jobs.has(job)) worker.jobs.set(job, phase);
+  } else if (line.startsWith('end ')) {
+    worker.jobs.delete(line.slice('end '.length));
+    worker.job = [...worker.jobs.keys()].pop();
+  }
 }
 
 /** Tells a standby worker to start taking work. */
