@@ -7,11 +7,13 @@ import { packContext, packingForProfile, prepareForPacking } from '@episodic/cor
 import { resolveProfile } from '@episodic/providers';
 
 /**
- * What the agent takes from the priced model's profile (OpenAI gpt-5, the benches' prices):
- * the boundary drop priced (OpenAI strips earlier turns' reasoning, so the bytes stay until
- * the next eviction) and the cache lifetime.
+ * What the profile of the priced model (OpenAI gpt-5, the benches' prices) implies,
+ * including the priced boundary drop, which agents take only when asked (`pack.reasoningBoundary`).
  */
-export const PROFILE_PACKING = packingForProfile(resolveProfile('openai', 'gpt-5'));
+export const PROFILE_PACKING_ALL = packingForProfile(resolveProfile('openai', 'gpt-5'));
+const { reasoningBoundary: _optIn, ...agentDefaults } = PROFILE_PACKING_ALL;
+/** What an agent takes from that profile by default: the cache lifetime (TTL-aware eviction). */
+export const PROFILE_PACKING = agentDefaults;
 
 /**
  * @param {{ budget: number, counter: import('@episodic/core').TokenCounter, system: string,
@@ -26,7 +28,7 @@ export function createStrategy({ budget, counter, system, tools, retention = 'ep
   let stats;
   return {
     name: 'Episodic',
-    settings: `packContext, retention ${retention}, gpt-5 profile (boundary drop priced), defaults otherwise (low-water 0.7, tool-result caps)`,
+    settings: `packContext, retention ${retention}, gpt-5 profile's cache lifetime, defaults otherwise (low-water 0.7, tool-result caps)`,
     onAppend(message) {
       // The agent loop does this as each message is appended: count it and make the
       // packed forms (shortened tool results) so the packing call only adds numbers.

@@ -214,6 +214,7 @@ describe('createTelemetry', () => {
   it('does nothing, and imports nothing at load, when @opentelemetry/api is not installed', async () => {
     const core = pathToFileURL(fileURLToPath(new URL('../../dist/index.js', import.meta.url))).href;
     const testing = pathToFileURL(fileURLToPath(new URL('../../dist/testing/index.js', import.meta.url))).href;
+    const telemetryEntry = pathToFileURL(fileURLToPath(new URL('../../dist/telemetry.js', import.meta.url))).href;
     dir = await mkdtemp(join(tmpdir(), 'episodic-no-otel-'));
     // A resolve hook that makes the package look absent, as in a project that never installed it.
     await writeFile(
@@ -228,7 +229,8 @@ describe('createTelemetry', () => {
       `import { register } from 'node:module';
       register(new URL('./hook.mjs', import.meta.url));
       await import('@opentelemetry/api').then(() => { throw new Error('the hook did not hide the API'); }, () => {});
-      const { Agent, createTelemetry } = await import(${JSON.stringify(core)});
+      const { Agent } = await import(${JSON.stringify(core)});
+      const { createTelemetry } = await import(${JSON.stringify(telemetryEntry)});
       const { scriptedModel } = await import(${JSON.stringify(testing)});
       const telemetry = await createTelemetry();
       const agent = new Agent({ model: scriptedModel({ steps: [{ text: 'fine' }] }), budget: 5000 });
