@@ -39,6 +39,6 @@ export function formatSummary(input: SummaryInput): string {
     `  estimated cost: ${cost}`,
     `  transcript: ${input.transcript}`,
     // The offline model has no price list, so the hint prices its calls as a real model's.
-    `  analyse it: npx episodic budget ${input.transcript} --budgets 8k,16k,32k${input.realProvider ? '' : ' --model anthropic/claude-sonnet-4-5'}`,
+    `  analyse it: npx episodic budget ${input.transcript} --budgets 8k,16k,32k${input.realProvider ? '' : ' --model anthropic/claude-sonnet-4-6'}`,
   ].join('\n');
 }
