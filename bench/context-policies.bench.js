@@ -11,7 +11,7 @@ import { readdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { createTokenCounter } from '@episodic/core';
-import { packingForProfile } from '@episodic/core/packing';
+import { defaultPackingForProfile } from '@episodic/core/packing';
 import { resolveProfile } from '@episodic/providers';
 import { importSession } from '../packages/cli/dist/import/import-session.js';
 import { replayPolicy } from '../packages/cli/dist/budget/context-policies.js';
@@ -29,7 +29,7 @@ const profiles = [
     minCacheableTokens: 2048,
     pricing: { input: 3, cachedInput: 0.3, cacheWrite: 3.75, output: 15 },
     // What the agent takes from the profile: the boundary drop priced, the cache lifetime.
-    packing: packingForProfile(resolveProfile('anthropic', 'claude-sonnet-4-6')),
+    packing: defaultPackingForProfile(resolveProfile('anthropic', 'claude-sonnet-4-6')),
   },
   {
     name: 'openai gpt-5.6',
@@ -38,7 +38,7 @@ const profiles = [
     cache: 'openai',
     minCacheableTokens: 1024,
     pricing: { input: 1.75, cachedInput: 0.175, output: 14 },
-    packing: packingForProfile(resolveProfile('openai', 'gpt-5.6')),
+    packing: defaultPackingForProfile(resolveProfile('openai', 'gpt-5.6')),
   },
 ];
 

@@ -3,17 +3,14 @@
  * message is counted once, when appended) and the pack state carried from call to
  * call. Retention `episode` (the default): past episodes go without reasoning.
  */
-import { packContext, packingForProfile, prepareForPacking } from '@episodic/core/packing';
+import { defaultPackingForProfile, packContext, prepareForPacking } from '@episodic/core/packing';
 import { resolveProfile } from '@episodic/providers';
 
 /**
- * What the profile of the priced model (OpenAI gpt-5, the benches' prices) implies,
- * including the priced boundary drop, which agents take only when asked (`pack.reasoningBoundary`).
+ * What an agent takes by default from the priced model's profile (OpenAI gpt-5, the
+ * benches' prices): the cache lifetime (TTL-aware eviction); the priced boundary drop is opt-in.
  */
-export const PROFILE_PACKING_ALL = packingForProfile(resolveProfile('openai', 'gpt-5'));
-const { reasoningBoundary: _optIn, ...agentDefaults } = PROFILE_PACKING_ALL;
-/** What an agent takes from that profile by default: the cache lifetime (TTL-aware eviction). */
-export const PROFILE_PACKING = agentDefaults;
+export const PROFILE_PACKING = defaultPackingForProfile(resolveProfile('openai', 'gpt-5'));
 
 /**
  * @param {{ budget: number, counter: import('@episodic/core').TokenCounter, system: string,

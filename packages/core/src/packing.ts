@@ -7,7 +7,7 @@
 export { packContext, prepareForPacking, summaryInput } from './packing/pack-context.js';
 export type { MessageFormOptions } from './packing/pack-context.js';
 export type { PackOptions, PackResult, PackState, PackStats, ReasoningBoundary } from './packing/pack-types.js';
-export { packingForProfile } from './packing/profile-packing.js';
+export { defaultPackingForProfile, packingForProfile } from './packing/profile-packing.js';
 export type { SummaryRequest } from './packing/pack-summary.js';
 export { messagesAfterCompaction } from './packing/compaction-cut.js';
 export type { CompactionCut } from './packing/compaction-cut.js';

@@ -4,7 +4,7 @@
  * management is modelled), side by side, with the cheapest named.
  */
 import { createTokenCounter, type Message } from '@episodic/core';
-import { packingForProfile } from '@episodic/core/packing';
+import { defaultPackingForProfile } from '@episodic/core/packing';
 import { resolveProfile } from '@episodic/providers';
 import { type PolicyModel, type PolicyRun, replayPolicy, supportedPolicies } from './context-policies.js';
 import type { PricedModel } from './priced-model.js';
@@ -39,7 +39,7 @@ export function comparePolicies(
     cache: style === 'anthropic-breakpoints' ? 'anthropic' : style === 'none' ? 'none' : 'openai',
     minCacheableTokens: model.cache.minCacheableTokens,
     pricing: model.pricing,
-    ...(model.provider ? { packing: packingForProfile(resolveProfile(model.provider, model.id)) } : {}),
+    ...(model.provider ? { packing: defaultPackingForProfile(resolveProfile(model.provider, model.id)) } : {}),
   };
   const counter = createTokenCounter();
   const session = { messages: messages.filter((message) => message.role !== 'system' && message.role !== 'summary'), system };

@@ -11,7 +11,7 @@ import type { ApprovalPolicy } from '../loop/approvals.js';
 import type { Message } from '../message/message.js';
 import type { ModelAdapter } from '../model/model-adapter.js';
 import { type ContextPolicy, type NativeContextOptions, nativeOptionsFor } from '../model/native-context.js';
-import { packingForProfile } from '../packing/profile-packing.js';
+import { defaultPackingForProfile } from '../packing/profile-packing.js';
 import type { SummarizerOptions } from '../loop/background-summarizer.js';
 import type { PackTuning, RetryOptions } from '../loop/model-call.js';
 import type { Retention } from '../message/retention.js';
@@ -268,7 +268,7 @@ export class Agent {
       // boundary drop is opt-in (`pack.reasoningBoundary`): on the family it raised reuse (0.929 -> 0.939
       // at 200k) but cost more where the kept bytes are billed (0.158x -> 0.196x).
       pack: {
-        ...ttlOnly(packingForProfile(profile)),
+        ...defaultPackingForProfile(profile),
         ...(policy === 'native' ? { toolResultCap: budget, currentToolResultCap: budget } : {}),
         ...options.pack,
       },
@@ -342,6 +342,3 @@ export class Agent {
 }
 
 /** Only the cache lifetime of a profile's packing options. */
-function ttlOnly(packing: ReturnType<typeof packingForProfile>): { cacheTtlMs?: number } {
-  return packing.cacheTtlMs === undefined ? {} : { cacheTtlMs: packing.cacheTtlMs };
-}

@@ -26,3 +26,14 @@ export function packingForProfile(profile: ModelProfile | undefined): Pick<PackO
     ...(profile.cacheTtlSeconds === undefined ? {} : { cacheTtlMs: profile.cacheTtlSeconds * 1000 }),
   };
 }
+
+/**
+ * What an agent takes from a profile unless told otherwise: the cache lifetime
+ * (TTL-aware eviction). The priced boundary drop is opt-in (`pack.reasoningBoundary`):
+ * on the session family it raised reuse but cost more where the kept bytes are billed.
+ * `episodic budget` and the benchmarks replay with this too, so they model what agents do.
+ */
+export function defaultPackingForProfile(profile: ModelProfile | undefined): Pick<PackOptions, 'cacheTtlMs'> {
+  const { cacheTtlMs } = packingForProfile(profile);
+  return cacheTtlMs === undefined ? {} : { cacheTtlMs };
+}
