@@ -28,7 +28,7 @@ const profiles = [
     cache: 'anthropic',
     minCacheableTokens: 2048,
     pricing: { input: 3, cachedInput: 0.3, cacheWrite: 3.75, output: 15 },
-    // What the agent takes from the profile: the boundary drop priced, the cache lifetime.
+    // What an agent takes from the profile by default: the cache lifetime.
     packing: defaultPackingForProfile(resolveProfile('anthropic', 'claude-sonnet-4-6')),
   },
   {
@@ -130,9 +130,8 @@ function format(rows, perSession, { load, seconds, real }) {
 \`npm run bench -- context-policies\`; ${real} real sessions; load ${load}; ${seconds.toFixed(0)} s.
 Model of the providers' native management: packages/cli/src/budget/context-policies.ts (compaction at 80% of the
 budget, summary 1% of the compacted input, 500 to 4,000 tokens; prompt cache at message granularity; answers' output
-tokens left out). Episodic and hybrid pack with what the agent takes from the profile (the boundary drop priced:
-deferred on gpt-5.6, whose API strips earlier turns' reasoning, at the boundary on Sonnet 4.6, which reads it; TTL-aware
-eviction); a call more than the profile's cache lifetime (Sonnet 5 minutes, OpenAI 1 hour) after the previous one, by
+tokens left out). Episodic and hybrid pack with what an agent takes from the profile by default (TTL-aware
+eviction; past reasoning dropped at the user boundary, the priced deferral being opt-in); a call more than the profile's cache lifetime (Sonnet 5 minutes, OpenAI 1 hour) after the previous one, by
 the real sessions' recorded times, reads nothing from the cache. Ratio: cost against \`episodic\` on the same sessions and profile. Compacted: input tokens replaced by
 summaries (what the model lost to compaction; eviction loses whole episodes instead).
 
