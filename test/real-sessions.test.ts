@@ -28,8 +28,10 @@ interface ManifestFile {
   file: string;
   agent: ImportSource;
   sha256: string;
-  /** False for a file listed ahead of being placed in the shared fixtures: skipped, by name. */
+  /** False for a file listed ahead of being placed in the shared fixtures: only its listing is checked. */
   placed: boolean;
+  /** Where the file comes from. */
+  source: { repo: string; path: string; commit: string; license: string };
 }
 
 const repository = resolve(import.meta.dirname, '..');
@@ -117,7 +119,14 @@ describe('real recorded sessions', () => {
   // A file not yet placed runs when a staged copy is present (EPISODIC_SHARED_FIXTURES).
   const runsHere = (entry: ManifestFile) => entry.placed || existsSync(join(root, entry.file));
   for (const entry of manifest.files.filter((listed) => !runsHere(listed))) {
-    it.skip(`${entry.file}: listed with "placed": false (not yet in the shared fixtures)`, () => {});
+    // Its data is tested once placed or staged; until then the listing must say where it comes from.
+    it(`${entry.file}: listed with "placed": false, with its source, commit, license and sha256`, () => {
+      expect(entry.source.repo).toMatch(/^[\w.-]+\/[\w.-]+$/);
+      expect(entry.source.path).not.toBe('');
+      expect(entry.source.commit).toMatch(/^[0-9a-f]{40}$/);
+      expect(entry.source.license).not.toBe('');
+      expect(entry.sha256).toMatch(/^[0-9a-f]{64}$/);
+    });
   }
   // Each placed file on its own: a missing or changed copy fails its own test.
   it.each(manifest.files.filter(runsHere))(
