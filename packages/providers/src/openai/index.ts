@@ -17,4 +17,4 @@ export {
   type OpenAIResponsesAdapter,
   type OpenAIResponsesAdapterOptions,
   type OpenAIResponsesCallSettings,
-} from '../openai-responses/index.js';
+} from '../openai-responses/openai-responses-adapter.js';
