@@ -1,8 +1,9 @@
 /**
  * What an application pays to install and load Episodic, against the AI SDK, in one
  * run: fresh applications outside the repository installing the packed tarballs of
- * the working tree (core alone; core + @episodic/providers + `openai`) and the
- * registry's `ai` + `@ai-sdk/openai` (+ zod, the AI SDK's peer). Per application:
+ * the working tree (core alone; core + @episodic/providers + one provider's SDK, for
+ * OpenAI, Anthropic and Google) and the registry's `ai` + the matching `@ai-sdk/*`
+ * provider (+ zod, the AI SDK's peer). Per application:
  * installed bytes and packages, the median import time of 5 fresh processes, and
  * the minified esbuild bundle of a one-provider agent for Node and for the browser.
  *
@@ -39,6 +40,27 @@ async function bundle(folder, source, platform) {
   }
 }
 
+const sdkOf = { anthropic: ['@anthropic-ai/sdk', '^1.12.0'], google: ['@google/genai', '^2.32.0'] };
+
+/** Core + one more provider entry, and the AI SDK with the same provider as its baseline. */
+function providerApps(provider, file) {
+  const [sdk, range] = sdkOf[provider];
+  return [
+    {
+      label: `core-${provider}`,
+      dependencies: { '@episodic/core': file('@episodic/core'), '@episodic/providers': file('@episodic/providers'), [sdk]: range },
+      imports: ['@episodic/core', `@episodic/providers/${provider}`],
+      baseline: `ai-sdk-${provider}`,
+    },
+    {
+      label: `ai-sdk-${provider}`,
+      dependencies: { ai: 'latest', [`@ai-sdk/${provider}`]: 'latest', zod: '^4.1.0' },
+      imports: ['ai', `@ai-sdk/${provider}`],
+      baseline: `ai-sdk-${provider}`,
+    },
+  ];
+}
+
 const IMPORT_ROUNDS = 9;
 const mb = (bytes) => (bytes / 1024 / 1024).toFixed(1);
 
@@ -67,6 +89,7 @@ export default async function installBench() {
       agent: episodicAgent,
     },
     { label: 'ai-sdk', dependencies: { ai: 'latest', '@ai-sdk/openai': 'latest', zod: '^4.1.0' }, imports: ['ai', '@ai-sdk/openai'], agent: aiSdkAgent },
+    ...['anthropic', 'google'].flatMap((provider) => providerApps(provider, file)),
   ];
   const rows = [];
   for (const entry of apps) {
@@ -86,17 +109,18 @@ export default async function installBench() {
     row.ms = median(row.samples.map((sample) => sample.wall));
     row.cpu = median(row.samples.map((sample) => sample.cpu));
   }
-  const ai = rows.find((row) => row.label === 'ai-sdk');
-  const lines = rows.map(
-    (row) =>
-      `| ${row.imports.join(' + ')} | ${mb(row.bytes)} | ${row.packages} | ${row.ms.toFixed(0)} | ${(row.ms / ai.ms).toFixed(2)}x | ${row.cpu.toFixed(0)} | ${(row.cpu / ai.cpu).toFixed(2)}x | ${row.firstCount === undefined ? '' : row.firstCount.toFixed(0)} | ${row.node} | ${row.browser} |`,
-  );
+  const lines = rows.map((row) => {
+    // Each application against the AI SDK with the same provider (OpenAI's for core alone).
+    const ai = rows.find((other) => other.label === (row.baseline ?? 'ai-sdk'));
+    return `| ${row.imports.join(' + ')} | ${mb(row.bytes)} | ${row.packages} | ${row.ms.toFixed(0)} | ${(row.ms / ai.ms).toFixed(2)}x | ${row.cpu.toFixed(0)} | ${(row.cpu / ai.cpu).toFixed(2)}x | ${row.firstCount === undefined ? '' : row.firstCount.toFixed(0)} | ${row.node} | ${row.browser} |`;
+  });
   return `## Install footprint
 
 Fresh applications outside the repository (\`npm install\` of the packed tarballs, or of the registry
 packages), ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${os.cpus().length} cores, load average ${load} at the start.
 Import: median of ${IMPORT_ROUNDS} fresh processes per application, taken in alternating rounds, \`await import()\` of the
-listed entries: wall-clock ms and CPU ms (user + system; steadier on a busy machine). Bundles: esbuild, minified ESM, of a
+listed entries: wall-clock ms and CPU ms (user + system; steadier on a busy machine); "vs ai" is against the AI SDK
+application with the same provider (OpenAI's for core alone). Bundles: esbuild, minified ESM, of a
 one-provider agent (Episodic: \`Agent\` + \`createOpenAIResponsesAdapter\`; AI SDK: \`generateText\` + \`createOpenAI\`).
 
 | application | installed MB | packages | import ms | vs ai | import CPU ms | vs ai | first token count ms | Node bundle | browser bundle |
@@ -104,7 +128,7 @@ one-provider agent (Episodic: \`Agent\` + \`createOpenAIResponsesAdapter\`; AI S
 ${lines.join('\n')}
 
 First token count: \`createTokenCounter().countText()\` once after the import (the tokenizer's load: tiktoken and its WASM
-on Node, which core requires on the first count; the \`openai\` SDK likewise loads with the first request).
+on Node, which core requires on the first count; each provider's SDK likewise loads with the first request).
 Browser bundles need js-tiktoken (core's optional peer), installed only in the third application.
 Targets: core + one provider at most 45 MB installed and at most 1.2x the AI SDK's import time.
 `;
