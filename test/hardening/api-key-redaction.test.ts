@@ -90,8 +90,10 @@ describe('API key redaction: one owner, every path', () => {
   it('an SDK constructor error: the key is replaced once, by the adapter', async () => {
     // No SDK version at hand echoes the key from its constructor, so this one is made to:
     // the test pins that such an error goes through the same owner as the others.
+    // The client is made on the first request (the SDK loads then), so that is where it throws.
     vi.resetModules();
-    vi.doMock('@anthropic-ai/sdk', () => ({
+    vi.doMock('@anthropic-ai/sdk', async (original) => ({
+      ...(await original<object>()),
       default: class {
         constructor({ apiKey }: { apiKey: string }) {
           throw new Error(`cannot use key ${apiKey}`);
@@ -109,12 +111,8 @@ describe('API key redaction: one owner, every path', () => {
         if (error instanceof Error && error.message.includes(key)) fresh += 1;
         return original.call(this, error);
       });
-      let error: unknown;
-      try {
-        create({ model: 'claude-sonnet-4-5', apiKey: key });
-      } catch (caught) {
-        error = caught;
-      }
+      const adapter = create({ model: 'claude-sonnet-4-5', apiKey: key });
+      const error = await generate(adapter, { messages: [{ role: 'user', content: 'hi' }] }).catch((caught: unknown) => caught);
       expect(shown(error)).toContain('cannot use key [redacted]');
       expect(shown(error)).not.toContain(key);
       expect(redactions.count() + fresh).toBe(1);

@@ -7,7 +7,7 @@
  * cache breakpoints, stream, and map usage, stop reason and errors. The SDK's
  * own retries are off by default: the agent loop decides about retries.
  */
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
 import type { MessageCreateParamsStreaming, OutputConfig } from '@anthropic-ai/sdk/resources/messages';
 import type { ModelProfile, ModelRef, ModelRequest, StreamOptions } from '@episodic/core';
 import type { AnthropicModelProfile, AnthropicThinkingSetting } from '../profiles/anthropic.js';
@@ -17,16 +17,17 @@ import {
   createProviderAdapter,
   type ErrorParts,
   leftOutProviderTools,
-  newClient,
   plainWarnings,
   type PreparedRequest,
   type ProviderAdapter,
   unknownOptionWarnings,
 } from '../shared/provider-adapter.js';
+import { LazyClient } from '../shared/lazy-sdk.js';
 import { placeCacheBreakpoints } from './anthropic-cache-control.js';
 import { anthropicContextParams } from './anthropic-context-management.js';
 import { mapAnthropicError } from './anthropic-error.js';
 import { anthropicOutputFormat } from './anthropic-output-format.js';
+import { anthropicSdk, type LazyAnthropicClient } from './anthropic-sdk.js';
 import { prepareAnthropicTools } from './anthropic-prepare-tools.js';
 import { resolveAnthropicProfile } from '../profiles/anthropic-resolver.js';
 import { mapAnthropicStream } from './anthropic-stream.js';
@@ -78,11 +79,7 @@ const knownProviderOptions = new Set(['thinking']);
 export function createAnthropicAdapter(options: AnthropicAdapterOptions): AnthropicAdapter {
   const model: ModelRef = { provider: 'anthropic', id: options.model };
   const profile = resolveAnthropicProfile(options.model, options.profile, options.thinking);
-  const client =
-    options.client ??
-    newClient(resolveApiKey('anthropic', options.apiKey, ['ANTHROPIC_API_KEY']), (apiKey) =>
-      new Anthropic({ apiKey, baseURL: options.baseURL, maxRetries: options.maxRetries ?? 0 }),
-    );
+  const client = anthropicClient(options);
   const prepare = (request: ModelRequest) => prepareAnthropicRequest(request, model, profile);
   const errors: ErrorParts = { mapError: mapAnthropicError, secretValues: () => apiKeysOf(client) };
   return {
@@ -92,16 +89,30 @@ export function createAnthropicAdapter(options: AnthropicAdapterOptions): Anthro
       model,
       profile,
       prepare,
-      open: (prepared, signal) => client.messages.create(prepared.body, { signal, headers: prepared.headers }),
+      open: async (prepared, signal) => (await client.get()).messages.create(prepared.body, { signal, headers: prepared.headers }),
       map: (events, prepared) =>
         mapAnthropicStream(events, model, prepared.prefix, { sent: prepared.body.messages, native: prepared.nativeContext }),
     }),
     async countTokens(request, { signal } = {}) {
       const { body, headers } = prepare(request);
       const { stream: _stream, max_tokens: _maxTokens, ...counted } = body;
-      return callProvider(errors, signal, async () => (await client.messages.countTokens(counted, { signal, headers })).input_tokens);
+      return callProvider(errors, signal, async () => {
+        const counts = await (await client.get()).messages.countTokens(counted, { signal, headers });
+        return counts.input_tokens;
+      });
     },
   };
+}
+
+/**
+ * The given client, or one made on the first request (SDK retries off by default: the
+ * loop retries). A missing key is reported here, when the adapter is created.
+ */
+function anthropicClient(options: AnthropicAdapterOptions): LazyAnthropicClient {
+  if (options.client) return LazyClient.given(anthropicSdk, options.client);
+  const apiKey = resolveApiKey('anthropic', options.apiKey, ['ANTHROPIC_API_KEY']);
+  const maxRetries = options.maxRetries ?? 0;
+  return LazyClient.create(anthropicSdk, apiKey, (sdk, key) => new sdk.default({ apiKey: key, baseURL: options.baseURL, maxRetries }));
 }
 
 /** Builds the SDK request for a packed neutral request. */

@@ -3,7 +3,6 @@
  * Status and message classification is the shared table; this file only reads
  * the SDK's error shapes.
  */
-import { APIConnectionError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
 import { ModelError } from '@episodic/core';
 import {
   abortedError,
@@ -11,6 +10,7 @@ import {
   connectionFailure,
   parseRetryAfter,
 } from '../shared/error-classification.js';
+import { anthropicSdk } from './anthropic-sdk.js';
 
 /** Error `type`s of in-stream `error` events, which carry no HTTP status, as the status they stand for. */
 const statusOfErrorType: Record<string, number> = {
@@ -27,14 +27,16 @@ const statusOfErrorType: Record<string, number> = {
 /** Maps anything the SDK throws to a {@link ModelError}. */
 export function mapAnthropicError(error: unknown, signal?: AbortSignal): ModelError {
   // An abort surfaces in many shapes (SDK abort error, a stream that just ends): the signal decides.
-  if (signal?.aborted || error instanceof APIUserAbortError) return abortedError('anthropic', error);
+  // The SDK is loaded once a request was made; before that nothing it throws can arrive.
+  const sdk = anthropicSdk.loaded;
+  if (signal?.aborted || (sdk && error instanceof sdk.APIUserAbortError)) return abortedError('anthropic', error);
   if (error instanceof ModelError) return error;
-  if (error instanceof APIConnectionError)
+  if (sdk && error instanceof sdk.APIConnectionError)
     return new ModelError('network', `anthropic: ${error.message} Check connectivity and retry.`, {
       retryable: true,
       cause: error,
     });
-  if (error instanceof APIError) {
+  if (sdk && error instanceof sdk.APIError) {
     const status = error.status ?? (error.type ? statusOfErrorType[error.type] : undefined);
     return classifyModelError({
       provider: 'anthropic',

@@ -9,7 +9,7 @@
  */
 
 import type { ModelProfile, ModelRef, ModelRequest, StreamOptions } from '@episodic/core';
-import { type Content, type GenerateContentParameters, GoogleGenAI } from '@google/genai';
+import type { Content, GenerateContentParameters, GoogleGenAI } from '@google/genai';
 import type { GoogleModelProfile, GoogleThinkingSetting } from '../profiles/google.js';
 import { apiKeysOf, resolveApiKey } from '../shared/missing-api-key-error.js';
 import {
@@ -17,15 +17,16 @@ import {
   createProviderAdapter,
   type ErrorParts,
   leftOutProviderTools,
-  newClient,
   type PreparedRequest,
   type ProviderAdapter,
   unknownOptionWarnings,
 } from '../shared/provider-adapter.js';
+import { LazyClient } from '../shared/lazy-sdk.js';
 import { convertToGoogleMessages } from './convert-to-google-messages.js';
 import { mapGoogleError } from './google-error.js';
 import { googleOutputConfig } from './google-output-format.js';
 import { prepareGoogleTools } from './google-prepare-tools.js';
+import { googleSdk, type LazyGoogleClient } from './google-sdk.js';
 import { resolveGoogleProfile } from '../profiles/google-resolver.js';
 import { mapGoogleStream } from './google-stream.js';
 import { buildThinkingConfig } from './google-thinking.js';
@@ -62,11 +63,7 @@ const knownProviderOptions = new Set<string>();
 export function createGoogleAdapter(options: GoogleAdapterOptions): GoogleAdapter {
   const model: ModelRef = { provider: 'google', id: options.model };
   const profile = resolveGoogleProfile(options.model, options.profile, options.thinking);
-  const client =
-    options.client ??
-    newClient(resolveApiKey('google', options.apiKey, ['GEMINI_API_KEY', 'GOOGLE_API_KEY']), (apiKey) =>
-      new GoogleGenAI({ apiKey, ...(options.baseURL ? { httpOptions: { baseUrl: options.baseURL } } : {}) }),
-    );
+  const client = googleClient(options);
   const prepare = (request: ModelRequest) => prepareGoogleRequest(request, model, profile);
   const errors: ErrorParts = { mapError: mapGoogleError, secretValues: () => apiKeysOf(client) };
   return {
@@ -76,7 +73,7 @@ export function createGoogleAdapter(options: GoogleAdapterOptions): GoogleAdapte
       profile,
       prepare,
       // The SDK takes the abort signal inside the request's config.
-      open: ({ body }, signal) => client.models.generateContentStream(signal ? withSignal(body, signal) : body),
+      open: async ({ body }, signal) => (await client.get()).models.generateContentStream(signal ? withSignal(body, signal) : body),
       map: (chunks) => mapGoogleStream(chunks, model),
     }),
     async countTokens(request, { signal } = {}) {
@@ -84,7 +81,7 @@ export function createGoogleAdapter(options: GoogleAdapterOptions): GoogleAdapte
       const system = body.config?.systemInstruction as Content | undefined;
       const contents = [...(system ? [{ role: 'user', parts: system.parts }] : []), ...(body.contents as Content[])];
       return callProvider(errors, signal, async () => {
-        const counted = await client.models.countTokens({
+        const counted = await (await client.get()).models.countTokens({
           model: model.id,
           contents,
           ...(signal ? { config: { abortSignal: signal } } : {}),
@@ -93,6 +90,14 @@ export function createGoogleAdapter(options: GoogleAdapterOptions): GoogleAdapte
       });
     },
   };
+}
+
+/** The given client, or one made on the first request; a missing key is reported here, when the adapter is created. */
+function googleClient(options: GoogleAdapterOptions): LazyGoogleClient {
+  if (options.client) return LazyClient.given(googleSdk, options.client);
+  const apiKey = resolveApiKey('google', options.apiKey, ['GEMINI_API_KEY', 'GOOGLE_API_KEY']);
+  const httpOptions = options.baseURL ? { httpOptions: { baseUrl: options.baseURL } } : {};
+  return LazyClient.create(googleSdk, apiKey, (sdk, key) => new sdk.GoogleGenAI({ apiKey: key, ...httpOptions }));
 }
 
 /** Builds the SDK parameters for a packed neutral request. */

@@ -5,8 +5,8 @@
  */
 
 import { ModelError } from '@episodic/core';
-import { ApiError } from '@google/genai';
 import { abortedError, classifyModelError } from '../shared/error-classification.js';
+import { googleSdk } from './google-sdk.js';
 
 interface GoogleErrorBody {
   error?: { message?: string; status?: string; details?: { '@type'?: string; retryDelay?: string }[] };
@@ -34,7 +34,9 @@ function retryDelayOf(body: GoogleErrorBody | undefined): number | undefined {
 export function mapGoogleError(error: unknown, signal?: AbortSignal): ModelError {
   if (signal?.aborted) return abortedError('google', error);
   if (error instanceof ModelError) return error;
-  if (error instanceof ApiError) {
+  // The SDK is loaded once a request was made; before that nothing it throws can arrive.
+  const sdk = googleSdk.loaded;
+  if (sdk && error instanceof sdk.ApiError) {
     const body = parseBody(error.message);
     return classifyModelError({
       provider: 'google',

@@ -2,14 +2,15 @@
  * `thinkingConfig` from the profile (https://ai.google.dev/gemini-api/docs/thinking):
  * a budget (2.5) or a level (3), never both (the API answers 400).
  */
-import { type ThinkingConfig, ThinkingLevel } from '@google/genai';
+import type { ThinkingConfig, ThinkingLevel } from '@google/genai';
 import type { GoogleThinkingSetting } from '../profiles/google.js';
 
+// The SDK's `ThinkingLevel` values written out: importing its enum would load the SDK with this file.
 const levels: Record<string, ThinkingLevel> = {
-  minimal: ThinkingLevel.MINIMAL,
-  low: ThinkingLevel.LOW,
-  medium: ThinkingLevel.MEDIUM,
-  high: ThinkingLevel.HIGH,
+  minimal: 'MINIMAL' as ThinkingLevel,
+  low: 'LOW' as ThinkingLevel,
+  medium: 'MEDIUM' as ThinkingLevel,
+  high: 'HIGH' as ThinkingLevel,
 };
 
 /**
@@ -20,6 +21,6 @@ const levels: Record<string, ThinkingLevel> = {
 export function buildThinkingConfig(setting: GoogleThinkingSetting): ThinkingConfig | undefined {
   if ('off' in setting) return { thinkingBudget: 0 };
   const includeThoughts = setting.includeThoughts ?? true;
-  if ('level' in setting) return { includeThoughts, thinkingLevel: levels[setting.level] ?? ThinkingLevel.HIGH };
+  if ('level' in setting) return { includeThoughts, thinkingLevel: levels[setting.level] ?? levels.high };
   return { includeThoughts, thinkingBudget: setting.budget };
 }

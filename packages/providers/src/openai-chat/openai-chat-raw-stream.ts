@@ -9,7 +9,7 @@
 import { EventSourceParserStream } from 'eventsource-parser/stream';
 import type OpenAI from 'openai';
 import type { ChatCompletionChunk, ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
-import { type LazyOpenAIClient, loadOpenAISdk } from '../openai-shared/openai-sdk.js';
+import { type LazyOpenAIClient, openAISdk } from '../openai-shared/openai-sdk.js';
 
 type APIErrorClass = typeof OpenAI.APIError;
 
@@ -20,7 +20,7 @@ export async function openChatChunks(
   signal: AbortSignal | undefined,
 ): Promise<AsyncIterable<ChatCompletionChunk>> {
   const response = await (await client.get()).chat.completions.create(body, { signal }).asResponse();
-  return chatChunks(response, (await loadOpenAISdk()).APIError);
+  return chatChunks(response, (await openAISdk.load()).APIError);
 }
 
 async function* chatChunks(response: Response, APIError: APIErrorClass): AsyncGenerator<ChatCompletionChunk> {

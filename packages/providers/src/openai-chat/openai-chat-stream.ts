@@ -17,7 +17,7 @@ import {
   type Usage,
 } from '@episodic/core';
 import { type SplitPiece, type StreamSplitter } from '@episodic/core/reasoning';
-import { loadedOpenAISdk } from '../openai-shared/openai-sdk.js';
+import { openAISdk } from '../openai-shared/openai-sdk.js';
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import type { CompletionUsage } from 'openai/resources/completions';
 import { providerDataFor } from '../shared/provider-data.js';
@@ -233,7 +233,7 @@ export async function* mapOpenAIChatStream(
  */
 function errorAfterLengthWarning(error: unknown, state: ChatAccumulator, model: ModelRef): ModelStreamEvent | undefined {
   // An error chunk is an APIError with the chunk's error body and no HTTP status (aborts and dropped connections have no body).
-  const sdk = loadedOpenAISdk();
+  const sdk = openAISdk.loaded;
   const errorChunk =
     sdk !== undefined &&
     error instanceof sdk.APIError &&

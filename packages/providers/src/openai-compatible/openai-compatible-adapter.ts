@@ -14,7 +14,8 @@ import {
 } from '@episodic/core';
 import { openAIJsonSchemaFormat } from '../openai-shared/openai-output-format.js';
 import type OpenAI from 'openai';
-import { LazyOpenAIClient } from '../openai-shared/openai-sdk.js';
+import { type LazyOpenAIClient, openAISdk } from '../openai-shared/openai-sdk.js';
+import { LazyClient } from '../shared/lazy-sdk.js';
 import type { ChatCompletionCreateParamsStreaming } from 'openai/resources/chat/completions';
 import { convertToOpenAIChatMessages } from '../openai-chat/convert-to-openai-chat-messages.js';
 import { prepareOpenAIChatTools } from '../openai-chat/openai-chat-prepare-tools.js';
@@ -26,7 +27,6 @@ import { apiKeysOf, MissingApiKeyError, NO_API_KEY, resolveApiKey } from '../sha
 import {
   createProviderAdapter,
   leftOutProviderTools,
-  newClient,
   type PreparedRequest,
   type ProviderAdapter,
   unknownOptionWarnings,
@@ -79,9 +79,8 @@ function createClient(options: OpenAICompatibleAdapterOptions, profile: Compatib
     apiKey = NO_API_KEY;
   }
   const maxRetries = options.maxRetries ?? 0;
-  return new LazyOpenAIClient(
-    (sdk) => newClient(apiKey, (key) => new sdk.OpenAI({ apiKey: key, baseURL, maxRetries, fetch: withWrappedErrorBodies() })),
-    apiKey,
+  return LazyClient.create(openAISdk, apiKey, (sdk, key) =>
+    new sdk.OpenAI({ apiKey: key, baseURL, maxRetries, fetch: withWrappedErrorBodies() }),
   );
 }
 
@@ -96,7 +95,7 @@ export function createOpenAICompatibleAdapter(options: OpenAICompatibleAdapterOp
   const capabilities = resolveCompatibleCapabilities(profile);
   const model: ModelRef = { provider: options.provider, id: options.model };
   const given = options.client;
-  const client = given ? new LazyOpenAIClient(() => given, given.apiKey ?? undefined, given) : createClient(options, profile);
+  const client = given ? LazyClient.given(openAISdk, given) : createClient(options, profile);
   const prepare = (request: ModelRequest) => prepareOpenAICompatibleRequest(request, model, capabilities, options);
   return createProviderAdapter({
     secretValues: () => apiKeysOf(client),

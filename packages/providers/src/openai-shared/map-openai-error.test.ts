@@ -1,10 +1,10 @@
 import { APIError } from 'openai';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { mapOpenAIError } from './map-openai-error.js';
-import { loadOpenAISdk } from './openai-sdk.js';
+import { openAISdk } from './openai-sdk.js';
 
 // The adapters load the SDK with their first request, before any error can arrive.
-beforeAll(() => loadOpenAISdk());
+beforeAll(() => openAISdk.load());
 
 /** What the SDK throws for an `{error: ...}` chunk in the middle of a stream: no HTTP status. */
 const inStream = (error: Record<string, unknown>) => new APIError(undefined, error, undefined, new Headers());

@@ -6,7 +6,7 @@
  * @see https://platform.openai.com/docs/guides/error-codes
  */
 import { ModelError } from '@episodic/core';
-import { loadedOpenAISdk } from './openai-sdk.js';
+import { openAISdk } from './openai-sdk.js';
 import {
   abortedError,
   classifyModelError,
@@ -38,7 +38,7 @@ function statusOfCode(code: unknown): number | undefined {
 export function mapOpenAIError(error: unknown, provider: string): ModelError {
   if (error instanceof ModelError) return error;
   // The SDK is loaded once a request was made; before that nothing it throws can arrive.
-  const sdk = loadedOpenAISdk();
+  const sdk = openAISdk.loaded;
   if ((sdk && error instanceof sdk.APIUserAbortError) || (error instanceof Error && error.name === 'AbortError')) {
     return abortedError(provider, error);
   }

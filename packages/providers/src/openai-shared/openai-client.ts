@@ -6,8 +6,8 @@ import type OpenAI from 'openai';
 import type { OpenAIProfile } from '../profiles/openai.js';
 import { abortedError } from '../shared/error-classification.js';
 import { resolveApiKey } from '../shared/missing-api-key-error.js';
-import { newClient } from '../shared/provider-adapter.js';
-import { LazyOpenAIClient } from './openai-sdk.js';
+import { LazyClient } from '../shared/lazy-sdk.js';
+import { type LazyOpenAIClient, openAISdk } from './openai-sdk.js';
 
 /** Client options both OpenAI adapters take. */
 export interface OpenAIClientOptions {
@@ -23,11 +23,11 @@ export interface OpenAIClientOptions {
  * key is reported here, when the adapter is created.
  */
 export function openAIClient(options: OpenAIClientOptions, profile: OpenAIProfile): LazyOpenAIClient {
-  if (options.client) return new LazyOpenAIClient(() => options.client as OpenAI, options.client.apiKey ?? undefined, options.client);
+  if (options.client) return LazyClient.given(openAISdk, options.client);
   const apiKey = resolveApiKey('openai', options.apiKey, [profile.apiKeyEnv]);
   const baseURL = options.baseURL ?? profile.baseURL;
   const maxRetries = options.maxRetries ?? 0;
-  return new LazyOpenAIClient((sdk) => newClient(apiKey, (key) => new sdk.OpenAI({ apiKey: key, baseURL, maxRetries })), apiKey);
+  return LazyClient.create(openAISdk, apiKey, (sdk, key) => new sdk.OpenAI({ apiKey: key, baseURL, maxRetries }));
 }
 
 /**
