@@ -14,7 +14,6 @@
  */
 import {
   branchesOf,
-  constraintNote,
   firstOfAllOf,
   isJsonObject,
   isNullSchema,
@@ -25,11 +24,12 @@ import {
   propertiesOf,
   requiredOf,
   resolveLocalRef,
+  rewriteSchema,
+  type SchemaRewriteRules,
   type SchemaViolation,
   typeNames,
   unsupportedKeywords,
   walkSchema,
-  withNote,
 } from './json-schema-node.js';
 import { recordAsEntries } from './normalized-arguments.js';
 import { UnsupportedSchemaError } from './unsupported-schema-error.js';
@@ -61,48 +61,52 @@ const FORMATS_BY_TYPE: Readonly<Record<string, readonly string[]>> = {
  * @throws {@link UnsupportedSchemaError} for a recursive schema, which cannot be inlined.
  */
 export function toGeminiSchema(schema: JsonSchema): JsonSchema | undefined {
-  const result = geminiNode(schema, schema, []);
+  const result = rewriteSchema(schema, geminiRules(schema), []);
   if (result.type === 'OBJECT' && Object.keys(propertiesOf(result)).length === 0) return undefined;
   return result;
 }
 
-function geminiNode(root: JsonSchema, node: JsonSchema, refs: readonly string[]): JsonSchema {
-  if (typeof node.$ref === 'string') return geminiNode(root, inlineRef(root, node, refs), [...refs, node.$ref]);
-  if (isRecordSchema(node)) return geminiNode(root, recordAsEntries(node), refs);
-  if (Array.isArray(node.allOf)) return geminiNode(root, mergeAllOf(node) ?? firstOfAllOf(node), refs);
-  const unioned = collapseUnion(node);
-  if (unioned !== node) return geminiNode(root, unioned, refs);
+/** The Gemini rewrite of a node; the context is the `$ref`s inlined above it (a repeat is recursion). */
+function geminiRules(root: JsonSchema): SchemaRewriteRules<readonly string[]> {
+  return {
+    supported: SUPPORTED_KEYWORDS,
+    // Definitions are inlined where they are used; a `const` becomes a one-value `enum`.
+    unnoted: new Set(['$schema', '$defs', 'definitions', 'const']),
+    reshape(node, refs) {
+      if (typeof node.$ref === 'string') return { node: inlineRef(root, node, refs), context: [...refs, node.$ref] };
+      if (isRecordSchema(node)) return { node: recordAsEntries(node), context: refs };
+      if (Array.isArray(node.allOf)) return { node: mergeAllOf(node) ?? firstOfAllOf(node), context: refs };
+      const unioned = collapseUnion(node);
+      return unioned === node ? undefined : { node: unioned, context: refs };
+    },
+    adjust(result, node, dropped) {
+      const type = geminiType(node);
+      if (type) result.type = type;
+      if ('const' in node) Object.assign(result, { enum: [node.const] });
+      Object.assign(dropped, fixEnum(result), fixFormat(result), fixBounds(result, dropped));
+    },
+    rewriteChildren(result, node, rewrite) {
+      const type = geminiType(node);
+      if (type === 'OBJECT') {
+        const properties = propertiesOf(node);
+        result.properties = Object.fromEntries(Object.entries(properties).map(([key, value]) => [key, rewrite(value)]));
+        const required = requiredOf(node).filter((key) => key in properties);
+        if (required.length > 0) result.required = required;
+        else delete result.required;
+      } else {
+        delete result.properties;
+        delete result.required;
+      }
+      if (type === 'ARRAY' && isJsonObject(node.items)) result.items = rewrite(node.items);
+      else delete result.items;
+      if (Array.isArray(result.anyOf)) result.anyOf = branchesOf(result, 'anyOf').map(rewrite);
+    },
+  };
+}
 
-  const result: JsonSchema = {};
-  const dropped: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(node)) {
-    if (SUPPORTED_KEYWORDS.has(key)) result[key] = value;
-    else if (key !== '$schema' && key !== '$defs' && key !== 'definitions' && key !== 'const') dropped[key] = value;
-  }
-  const type = typeof node.type === 'string' ? node.type.toUpperCase() : undefined;
-  if (type) result.type = type;
-  if ('const' in node) Object.assign(result, { enum: [node.const] });
-  Object.assign(dropped, fixEnum(result), fixFormat(result), fixBounds(result, dropped));
-  const note = constraintNote(dropped);
-  if (note) result.description = withNote(result.description, note);
-
-  if (type === 'OBJECT') {
-    const properties = propertiesOf(node);
-    result.properties = Object.fromEntries(
-      Object.entries(properties).map(([key, value]) => [key, geminiNode(root, value, refs)]),
-    );
-    const required = requiredOf(node).filter((key) => key in properties);
-    if (required.length > 0) result.required = required;
-    else delete result.required;
-  } else {
-    delete result.properties;
-    delete result.required;
-  }
-  if (type === 'ARRAY' && isJsonObject(node.items)) result.items = geminiNode(root, node.items, refs);
-  else delete result.items;
-  if (Array.isArray(result.anyOf))
-    result.anyOf = branchesOf(result, 'anyOf').map((branch) => geminiNode(root, branch, refs));
-  return result;
+/** The node's single type in Gemini's spelling (capitals). */
+function geminiType(node: JsonSchema): string | undefined {
+  return typeof node.type === 'string' ? node.type.toUpperCase() : undefined;
 }
 
 function inlineRef(root: JsonSchema, node: JsonSchema, refs: readonly string[]): JsonSchema {

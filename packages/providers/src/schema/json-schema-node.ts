@@ -1,7 +1,9 @@
 /**
  * Plain helpers over JSON Schema documents as the schema normalisers see them:
- * untyped records, walked by keyword. Kept apart so each normaliser reads as its
- * list of rules rather than as tree plumbing.
+ * untyped records, walked by keyword, and the two walks they share: over every
+ * subschema ({@link walkSchema}, for the checkers) and rewriting each node into a
+ * dialect ({@link rewriteSchema}). Kept apart so each normaliser reads as its list of
+ * rules rather than as tree plumbing.
  */
 
 import { isJsonObject, typeNames } from '@episodic/core/internal';
@@ -114,6 +116,48 @@ export function walkSchema(node: JsonSchema, visit: (node: JsonSchema, path: str
       if (isJsonObject(child)) walkSchema(child, visit, pointer(pointer(path, keyword), key));
     }
   }
+}
+
+/**
+ * One target dialect's rules for {@link rewriteSchema}: what it keeps, how it reshapes
+ * a node it cannot take as it is, and which subschemas it rewrites. `Context` travels
+ * down the tree (such as the `$ref`s being inlined above a node).
+ */
+export interface SchemaRewriteRules<Context> {
+  /** Keywords kept as they are; the others are dropped. */
+  supported: ReadonlySet<string>;
+  /** Dropped keywords left out of the note: the dialect says them another way. */
+  unnoted?: ReadonlySet<string>;
+  /**
+   * An equivalent node in a form nearer the dialect (a `$ref` inlined, a map as
+   * entries, a union collapsed), or `undefined` once `node` is in its final form.
+   */
+  reshape(node: JsonSchema, context: Context): { node: JsonSchema; context: Context } | undefined;
+  /** Fixes the kept keywords (`result`) of `node`, moving what it cannot keep into `dropped`. */
+  adjust(result: JsonSchema, node: JsonSchema, dropped: Record<string, unknown>): void;
+  /** Replaces the subschemas in `result` (copied from `node`) by their rewrites. */
+  rewriteChildren(result: JsonSchema, node: JsonSchema, rewrite: (child: JsonSchema) => JsonSchema): void;
+}
+
+/**
+ * Rewrites `node` and its subschemas into a dialect: reshape until the node is in its
+ * final form, keep the supported keywords, note the dropped constraints in the
+ * description ({@link constraintNote}), then rewrite the subschemas the same way.
+ */
+export function rewriteSchema<Context>(node: JsonSchema, rules: SchemaRewriteRules<Context>, context: Context): JsonSchema {
+  const reshaped = rules.reshape(node, context);
+  if (reshaped) return rewriteSchema(reshaped.node, rules, reshaped.context);
+  const result: JsonSchema = {};
+  const dropped: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (rules.supported.has(key)) result[key] = value;
+    else if (!rules.unnoted?.has(key)) dropped[key] = value;
+  }
+  rules.adjust(result, node, dropped);
+  const note = constraintNote(dropped);
+  if (note) result.description = withNote(result.description, note);
+  rules.rewriteChildren(result, node, (child) => rewriteSchema(child, rules, context));
+  return result;
 }
 
 /** Lists the keywords of `node` that are not in `allowed`, as violations. */

@@ -12,7 +12,6 @@
  */
 import {
   branchesOf,
-  constraintNote,
   firstOfAllOf,
   isJsonObject,
   isNullSchema,
@@ -23,11 +22,12 @@ import {
   propertiesOf,
   requiredOf,
   resolveLocalRef,
+  rewriteSchema,
+  type SchemaRewriteRules,
   type SchemaViolation,
   typeNames,
   unsupportedKeywords,
   walkSchema,
-  withNote,
 } from './json-schema-node.js';
 import { recordAsEntries } from './normalized-arguments.js';
 
@@ -62,53 +62,50 @@ const OPENAI_STRICT_LIMITS = { maxObjectDepth: 10, maxProperties: 5000, maxEnumV
  * {@link checkOpenAIStrictSchema} reports those.
  */
 export function toOpenAIStrictSchema(schema: JsonSchema): JsonSchema {
-  return strictNode(schema);
+  return rewriteSchema(schema, strictRules, undefined);
 }
 
-function strictNode(node: JsonSchema): JsonSchema {
-  if (isRecordSchema(node)) return strictNode(recordAsEntries(node));
-  if (Array.isArray(node.allOf)) return strictNode(mergeAllOf(node) ?? firstOfAllOf(node));
-  if (Array.isArray(node.oneOf)) {
-    const { oneOf, ...rest } = node;
-    return strictNode({ ...rest, anyOf: [...branchesOf(rest, 'anyOf'), ...(oneOf as unknown[])] });
-  }
-  const split = splitTypeArray(node);
-  if (split) return strictNode(split);
+/** The strict-mode rewrite of a node (no context: `$ref`s stay as they are). */
+const strictRules: SchemaRewriteRules<undefined> = {
+  supported: SUPPORTED_KEYWORDS,
+  reshape(node) {
+    if (isRecordSchema(node)) return { node: recordAsEntries(node), context: undefined };
+    if (Array.isArray(node.allOf)) return { node: mergeAllOf(node) ?? firstOfAllOf(node), context: undefined };
+    if (Array.isArray(node.oneOf)) {
+      const { oneOf, ...rest } = node;
+      return { node: { ...rest, anyOf: [...branchesOf(rest, 'anyOf'), ...(oneOf as unknown[])] }, context: undefined };
+    }
+    const split = splitTypeArray(node);
+    return split ? { node: split, context: undefined } : undefined;
+  },
+  adjust(result, _node, dropped) {
+    if (typeof result.format === 'string' && !SUPPORTED_FORMATS.has(result.format)) {
+      dropped.format = result.format;
+      delete result.format;
+    }
+  },
+  rewriteChildren(result, _node, rewrite) {
+    if (typeNames(result).includes('object') || isJsonObject(result.properties)) strictObject(result, rewrite);
+    if (isJsonObject(result.items)) result.items = rewrite(result.items);
+    if (Array.isArray(result.anyOf)) result.anyOf = branchesOf(result, 'anyOf').map(rewrite);
+    for (const keyword of ['$defs', 'definitions'] as const) {
+      const definitions = result[keyword];
+      if (!isJsonObject(definitions)) continue;
+      result[keyword] = Object.fromEntries(
+        Object.entries(definitions).map(([name, definition]) => [
+          name,
+          isJsonObject(definition) ? rewrite(definition) : definition,
+        ]),
+      );
+    }
+  },
+};
 
-  const result: JsonSchema = {};
-  const dropped: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(node)) {
-    if (SUPPORTED_KEYWORDS.has(key)) result[key] = value;
-    else dropped[key] = value;
-  }
-  if (typeof result.format === 'string' && !SUPPORTED_FORMATS.has(result.format)) {
-    dropped.format = result.format;
-    delete result.format;
-  }
-  const note = constraintNote(dropped);
-  if (note) result.description = withNote(result.description, note);
-
-  if (typeNames(result).includes('object') || isJsonObject(result.properties)) strictObject(result);
-  if (isJsonObject(result.items)) result.items = strictNode(result.items);
-  if (Array.isArray(result.anyOf)) result.anyOf = branchesOf(result, 'anyOf').map(strictNode);
-  for (const keyword of ['$defs', 'definitions'] as const) {
-    const definitions = result[keyword];
-    if (!isJsonObject(definitions)) continue;
-    result[keyword] = Object.fromEntries(
-      Object.entries(definitions).map(([name, definition]) => [
-        name,
-        isJsonObject(definition) ? strictNode(definition) : definition,
-      ]),
-    );
-  }
-  return result;
-}
-
-function strictObject(node: JsonSchema): void {
+function strictObject(node: JsonSchema, rewrite: (child: JsonSchema) => JsonSchema): void {
   const required = new Set(requiredOf(node));
   const properties: Record<string, JsonSchema> = {};
   for (const [key, property] of Object.entries(propertiesOf(node))) {
-    const strict = strictNode(property);
+    const strict = rewrite(property);
     properties[key] = required.has(key) ? strict : nullable(strict);
   }
   node.properties = properties;
