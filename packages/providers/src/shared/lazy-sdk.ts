@@ -4,7 +4,7 @@
  * `openai`, about 240 of 700 ms of CPU with core), and an application would pay it
  * at startup for every provider it could use, whether it calls it or not.
  *
- * The import is written out at each SDK (`lazySdk(() => import('openai'))`) so
+ * The import is written out at each SDK (`new LazySdk(() => import('openai'))`) so
  * bundlers still see and include it.
  */
 import { apiKeysOf } from './missing-api-key-error.js';
