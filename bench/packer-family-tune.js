@@ -22,7 +22,6 @@ const [which = 'tune', budgetList = '16000,64000,200000'] = process.argv.slice(2
 const budgets = budgetList.split(',').map(Number);
 const candidates = JSON.parse(process.env.PACK_CANDIDATES ?? '[{"name":"defaults","pack":{}}]');
 
-
 async function family() {
   if (which === 'real') return realFamily();
   if (which === 'tune') return generatedFamily(500).filter((member) => inTuneHalf(member.shape));
