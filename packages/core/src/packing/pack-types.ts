@@ -43,7 +43,7 @@ export interface PackOptions {
   state?: PackState;
   /**
    * After an eviction the context is cut down to this share of the budget, so the
-   * next calls can grow without evicting again (hysteresis). Default 0.7.
+   * next calls can grow without evicting again (hysteresis). Default 0.6.
    */
   lowWater?: number;
   /** Largest tool result of a past episode, in tokens. Default 1% of the budget, at least 64 and at most 1,000. */
