@@ -23,6 +23,8 @@ import { join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import { createTokenCounter } from '@episodic/core';
+import { packingForProfile } from '@episodic/core/packing';
+import { resolveProfile } from '@episodic/providers';
 import { importSession } from '../packages/cli/dist/import/import-session.js';
 import { BENCH_SYSTEM, BENCH_TOOLS } from './agent-prompt.js';
 import { createRecorder, PRICE, reasoningEpisodes } from './metrics.js';
@@ -35,18 +37,34 @@ const BUDGETS = [16_000, 64_000, 200_000];
 /** A 5-minute cache (Anthropic's default TTL), for the TTL-aware eviction rows. */
 const FIVE_MINUTES = 300_000;
 
+/** The tool-result caps before they were chosen on this family: 0.5% of the budget past, 3% current (at most 2,000). */
+const previousCaps = (budget) => {
+  const toolResultCap = Math.max(64, Math.min(2000, Math.floor(budget * 0.005)));
+  return { toolResultCap, currentToolResultCap: Math.max(toolResultCap, Math.min(2000, Math.floor(budget * 0.03))) };
+};
+
+/** The gpt-5 profile's priced boundary drop (opt-in: `pack.reasoningBoundary`). */
+const DEFERRED = packingForProfile(resolveProfile('openai', 'gpt-5')).reasoningBoundary;
+
 /**
- * The packer settings compared: the defaults (what the agent takes from the gpt-5 profile:
- * the boundary drop priced, OpenAI's cache lifetime), the previous defaults (past reasoning
- * dropped at every boundary), and, on the real sessions (they record the time of each call),
- * a 5-minute cache with and without TTL-aware eviction.
+ * The packer settings compared: the defaults (what an agent takes from the gpt-5 profile:
+ * its cache lifetime; past reasoning dropped at the boundary), the previous tool-result
+ * caps, the priced boundary drop (opt-in), and, on the real sessions (they record the
+ * time of each call), a 5-minute cache with and without TTL-aware eviction.
  */
 const CANDIDATES = [
-  { name: 'boundary drop deferred (gpt-5 profile)', pack: {} },
-  { name: 'defaults (drop at the boundary)', pack: {}, profile: {} },
+  { name: 'defaults (one tool-result cap)', pack: {} },
+  { name: 'previous caps (0.5% past, 3% current)', pack: previousCaps },
+  { name: 'defaults + boundary drop deferred (opt-in)', pack: { reasoningBoundary: DEFERRED } },
   { name: '5-min cache, TTL-aware', pack: { cacheTtlMs: FIVE_MINUTES }, costTtlMs: FIVE_MINUTES, realOnly: true },
   { name: '5-min cache, not TTL-aware', pack: { cacheTtlMs: undefined }, costTtlMs: FIVE_MINUTES, realOnly: true },
 ];
+
+/**
+ * The generated shapes the defaults were tuned on (bench/packer-family-tune.js): a checkerboard
+ * over tool sizes x episode lengths, both reasoning variants; the other half is held out.
+ */
+export const inTuneHalf = (shape) => (Math.floor(shape / 8) + Math.floor((shape % 8) / 2)) % 2 === 0;
 
 const TOOL_SIZES = { tiny: range(10, 300), mixed: range(50, 20_000), huge: range(2_000, 30_000) };
 const EPISODES = { '1-3': [1, 3], '2-12': [2, 12], '10-60': [10, 60], '100-200': [100, 200] };
@@ -55,9 +73,9 @@ const REASONING = { heavy: range(500, 6_000), none: null };
 const TARGET_MESSAGES = 420;
 
 /** The 24 generated shapes, each with its own seed. */
-function generatedFamily() {
+export function generatedFamily(seedBase = 100) {
   const family = [];
-  let seed = 100;
+  let seed = seedBase;
   for (const [tools, toolResult] of Object.entries(TOOL_SIZES)) {
     for (const [steps, [minSteps, maxSteps]] of Object.entries(EPISODES)) {
       for (const [reasoningName, reasoning] of Object.entries(REASONING)) {
@@ -66,6 +84,7 @@ function generatedFamily() {
         const turns = Math.max(1, Math.round(TARGET_MESSAGES / (((minSteps + maxSteps) / 2) * 2.7 + 1)));
         family.push({
           name: `tools ${tools}, ${steps} steps, reasoning ${reasoningName}`,
+          shape: family.length,
           make: () => generateSession({ seed, turns, minSteps, maxSteps, sizes: { toolResult, reasoning } }),
         });
       }
@@ -75,7 +94,7 @@ function generatedFamily() {
 }
 
 /** The real recorded sessions, imported as the CLI imports them; none when the folder is absent. */
-async function realFamily() {
+export async function realFamily() {
   const shared = process.env.EPISODIC_SHARED_FIXTURES;
   const root = shared ? join(shared, 'sessions') : resolve(import.meta.dirname, '../../shared/fixtures/sessions');
   if (!existsSync(root)) return [];
@@ -99,11 +118,16 @@ function timeOf(message) {
   return Number.isFinite(at) ? at : undefined;
 }
 
-/** Replays `messages` through one strategy: a pack before every assistant message. */
+/**
+ * Replays `messages` through one strategy: a pack before every assistant message.
+ * Returns true when some call sent less than the whole transcript (for the naive
+ * window: the session outgrew the budget, so a packer had a choice to make).
+ */
 function replay(strategy, messages, recorder) {
   const transcript = [];
   let episode = -1;
   let currentUser;
+  let outgrew = false;
   for (const message of messages) {
     if (message.role === 'assistant' && transcript.length > 0) {
       let packed;
@@ -113,6 +137,7 @@ function replay(strategy, messages, recorder) {
       } catch {
         packed = undefined;
       }
+      if (!packed || packed.length < transcript.length) outgrew = true;
       recorder.record({ packed, currentEpisode: episode, currentUser, packNanoseconds: 0, now });
     }
     if (message.role === 'user' && !message.compaction) {
@@ -122,10 +147,11 @@ function replay(strategy, messages, recorder) {
     transcript.push(message);
     strategy.onAppend(message);
   }
+  return outgrew;
 }
 
 /** Mean reuse, cost with a cached provider and tokens sent (the uncached provider's cost). */
-function measure(module, options, messages, budget, costTtlMs) {
+export function measure(module, options, messages, budget, costTtlMs) {
   const counter = createTokenCounter();
   const recorder = createRecorder({
     counter,
@@ -137,9 +163,10 @@ function measure(module, options, messages, budget, costTtlMs) {
     cacheTtlMs: costTtlMs,
   });
   const strategy = module.createStrategy({ budget, counter, system: BENCH_SYSTEM, tools: BENCH_TOOLS, ...options });
-  replay(strategy, structuredClone(messages), recorder);
+  const outgrew = replay(strategy, structuredClone(messages), recorder);
   const summary = recorder.summary();
   return {
+    outgrew,
     reuse: summary.meanReuse,
     cached: summary.cost,
     uncached: summary.tokensSent * PRICE.inputPerToken,
@@ -171,12 +198,14 @@ async function runFamily(family, real = false) {
         const result = measure(episodic, { pack, ...profile }, messages, budget, ttl);
         rows.push({
           session: member.name,
+          shape: member.shape,
           budget,
           candidate: candidate.name,
           reuse: result.reuse,
           cachedRatio: result.cached / base.cached,
           uncachedRatio: result.uncached / base.uncached,
           threw: result.threw,
+          outgrew: base.outgrew,
           readPastReasoning: result.readPastReasoning,
         });
       }
@@ -186,7 +215,7 @@ async function runFamily(family, real = false) {
   return rows;
 }
 
-function summaryTable(rows, label) {
+function summaryTable(rows, label, note = '') {
   const lines = [];
   for (const budget of BUDGETS) {
     for (const candidate of CANDIDATES) {
@@ -196,18 +225,40 @@ function summaryTable(rows, label) {
       const lowReuse = worst('reuse', (a, b) => a < b);
       const highCost = worst('cachedRatio', (a, b) => a > b);
       lines.push(
-        `| ${budget / 1000}k | ${candidate.name} | ${median(group.map((row) => row.reuse)).toFixed(3)} | ${lowReuse.reuse.toFixed(3)} (${lowReuse.session}) | ` +
+        `| ${budget / 1000}k | ${candidate.name} | ${group.length} | ${median(group.map((row) => row.reuse)).toFixed(3)} | ${lowReuse.reuse.toFixed(3)} (${lowReuse.session}) | ` +
           `${median(group.map((row) => row.cachedRatio)).toFixed(3)}x | ${highCost.cachedRatio.toFixed(3)}x (${highCost.session}) | ` +
           `${median(group.map((row) => row.uncachedRatio)).toFixed(3)}x | ${Math.max(...group.map((row) => row.uncachedRatio)).toFixed(3)}x | ` +
           `${group.reduce((sum, row) => sum + row.threw, 0)} | ${group.reduce((sum, row) => sum + row.readPastReasoning, 0)} |`,
       );
     }
   }
-  return `### ${label} (${new Set(rows.map((row) => row.session)).size} sessions)
-
-| budget | settings | median reuse | worst reuse (session) | median cost vs naive, cached | worst (session) | median cost vs naive, uncached | worst | failed packs | stale reasoning read (tokens) |
-| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |
+  return `### ${label}
+${note}
+| budget | settings | sessions | median reuse | worst reuse (session) | median cost vs naive, cached | worst (session) | median cost vs naive, uncached | worst | failed packs | stale reasoning read (tokens) |
+| --- | --- | ---: | --- | --- | --- | --- | --- | --- | --- | --- |
 ${lines.join('\n')}`;
+}
+
+/** The tables: generated, held out while tuning, real (all and those that outgrew the budget), everything. */
+function sections(generated, real) {
+  const count = (rows) => new Set(rows.map((row) => row.session)).size;
+  const heldOut = generated.filter((row) => !inTuneHalf(row.shape));
+  const out = [
+    summaryTable(generated, `Generated sessions (${count(generated)})`),
+    summaryTable(heldOut, `Generated sessions of the shapes held out while tuning (${count(heldOut)})`,
+      '\nThe defaults were tuned on the other half of the shapes, with other seeds (bench/packer-family-tune.js).\n'),
+  ];
+  if (real.length > 0) {
+    const outgrew = real.filter((row) => row.outgrew);
+    out.push(
+      summaryTable(real, `Real sessions (${count(real)})`,
+        '\nA session that never outgrows the budget is sent whole by both packers: its cost ratio is about 1.0 by construction.\n'),
+      summaryTable(outgrew, 'Real sessions that outgrew the budget (packing had a choice)',
+        '\nOnly the sessions whose transcript passed the budget at some call (the naive window left something out).\n'),
+    );
+  }
+  out.push(summaryTable([...generated, ...real], `Generated and real sessions (${count([...generated, ...real])})`));
+  return out;
 }
 
 /** Runs the family and returns a markdown section. */
@@ -218,8 +269,6 @@ export default async function run() {
   loads.push(loadavg()[0]);
   const real = await runFamily(await realFamily(), true);
   loads.push(loadavg()[0]);
-  const sections = [summaryTable(generated, 'Generated sessions'), summaryTable([...generated, ...real], 'Generated and real sessions')];
-  if (real.length > 0) sections.push(summaryTable(real, 'Real sessions'));
   const markdown = `## Packing on a family of sessions
 
 Each session replayed call by call (a pack before every assistant message) through Episodic and the naive
@@ -229,6 +278,10 @@ at ${PRICE.cachedShare}x the price from 1,024 tokens ("cached") or every token a
 Generated: tool output tiny (10-300 tokens) / mixed (50-20,000) / huge (2,000-30,000), episodes of 1-3 / 2-12 /
 10-60 / 100-200 steps, reasoning heavy (500-6,000 tokens a step) or none, about ${TARGET_MESSAGES} messages each.
 Real: the recorded sessions beside the clone, imported with the CLI's importers.
+Settings: "defaults" is what an agent on gpt-5 packs with (the profile's cache lifetime, past reasoning
+dropped at the boundary, one tool-result cap of 1% of the budget, 64 to 1,000 tokens, for past and current
+episodes); "previous caps" the caps before this family chose them (0.5% past, 3% current, at most 2,000);
+"boundary drop deferred" the opt-in priced boundary drop (\`pack.reasoningBoundary\`, gpt-5 profile).
 Prices are gpt-5's; OpenAI strips reasoning of earlier turns before the model reads it, so past reasoning the
 packer keeps (a deferred boundary drop) is counted as sent and billed, and "stale reasoning read" counts only
 what the model would read. The 5-minute rows (real sessions, which record each call's time): a call more than
@@ -236,7 +289,7 @@ what the model would read. The 5-minute rows (real sessions, which record each c
 Node ${process.version}, ${availableParallelism()} cores, load average ${loads.map((load) => load.toFixed(1)).join(' / ')}
 (start / after generated / end), ${((Date.now() - started) / 1000).toFixed(0)} s.${process.env.FAMILY_QUICK ? '\nQuick run (FAMILY_QUICK): every third generated and real session only.' : ''}
 
-${sections.join('\n\n')}
+${sections(generated, real).join('\n\n')}
 `;
   await mkdir(new URL('./results/', import.meta.url), { recursive: true });
   await writeFile(new URL('./results/packer-family.md', import.meta.url), markdown);

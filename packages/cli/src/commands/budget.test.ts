@@ -88,7 +88,7 @@ describe('episodic budget: human output', () => {
       `Recommendation: ${formatCount(best.budget)} tokens with retention ${best.retention}, the cheapest run that keeps ` +
         'the current episode whole in at least 99.0% of calls',
     );
-    const cap = Math.min(2000, Math.floor(best.budget * 0.03));
+    const cap = Math.max(64, Math.min(1000, Math.floor(best.budget * 0.01)));
     expect(text).toContain(`At that budget the current episode's tool results are cut to ${formatCount(cap)} tokens each`);
     expect(text).toContain('No usage is recorded, so there is no bill to compare with.');
     const strict = await analysisOf([heavyFile, '--budgets', '3k', '--quality', '100%', '--retention', 'episode']);
@@ -281,7 +281,8 @@ describe('episodic budget: models and prices', () => {
   });
 
   it('prices a bare --model id from the built-in table, with no cache writes on an OpenAI-style cache', async () => {
-    const json = await analysisOf([plainFile, '--budgets', '8k', '--model', 'gpt-5']);
+    // 64k: the results stay whole (under its 640-token cap), so calls pass the 1,024-token cache minimum.
+    const json = await analysisOf([plainFile, '--budgets', '64k', '--model', 'gpt-5']);
     expect(json.model).toMatchObject({ provider: 'openai', id: 'gpt-5', cache: { style: 'openai-prefix' } });
     expect(json.model.pricing).toEqual({ input: 1.25, cachedInput: 0.125, output: 10 });
     expect(json.runs[0]!.cacheWriteTokens).toBe(0);
@@ -423,9 +424,9 @@ describe('episodic budget: bad input exits 1 with a clear message', () => {
   });
 
   it('counts a current-episode tool result cut by the budget, not one cut to its cap', async () => {
-    // Sixty reads of ~140 tokens each (under the cap at both budgets) make an episode
-    // that outgrows 8k, so the packer shrinks its results there; one result of ~39,000
-    // tokens is over the cap at every budget (3% of it, at most 2,000) and is cut to it.
+    // 120 reads of ~60 tokens each (under the cap at both budgets) make an episode
+    // that outgrows 8k, so the packer shortens it there; one result of ~39,000
+    // tokens is over the cap at every budget (1% of it, 64 to 1,000) and is cut to it.
     const session: Message[] = [{ role: 'user', content: 'Read the logs' }];
     const read = (id: string, content: string) => {
       session.push(
@@ -434,7 +435,7 @@ describe('episodic budget: bad input exits 1 with a clear message', () => {
       );
     };
     read('big', 'step ok\n'.repeat(13_000));
-    for (let index = 0; index < 60; index += 1) read(`small-${index}`, `part ${index}: ${'step ok '.repeat(60)}`);
+    for (let index = 0; index < 120; index += 1) read(`small-${index}`, `part ${index}: ${'step ok '.repeat(25)}`);
     session.push({ role: 'assistant', content: [{ type: 'text', text: 'All read.' }], model: sessionModel });
     const file = await fixtures.write('caps.jsonl', transcriptText(session));
     const json = await analysisOf([file, '--budgets', '8k,200k']);

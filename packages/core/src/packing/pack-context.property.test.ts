@@ -81,7 +81,8 @@ function build(spec: TranscriptSpec) {
       const encrypted_content = 'e'.repeat(step.opaque * OPAQUE_CHARACTERS_PER_TOKEN);
       parts.push({ type: 'reasoning', text: '', providerData: { provider: 'p', model: 'm', id: `rs_${parts.length}_${seed++}`, encrypted_content }, ...reported });
     }
-    if (step.text) parts.push({ type: 'text', text: words(step.text, seed++), ...signature() });
+    // Numbered, so a copied part is found by its key alone (a one-word text could repeat an earlier one).
+    if (step.text) parts.push({ type: 'text', text: `t${seed} ${words(step.text, seed++)}`, ...signature() });
     const calls = step.results.map(
       (): AssistantPart => ({ type: 'tool-call', id: `call_${ids++}`, name: 'probe', args: { n: ids }, ...signature() }),
     );

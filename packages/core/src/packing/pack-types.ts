@@ -43,12 +43,12 @@ export interface PackOptions {
   state?: PackState;
   /**
    * After an eviction the context is cut down to this share of the budget, so the
-   * next calls can grow without evicting again (hysteresis). Default 0.7.
+   * next calls can grow without evicting again (hysteresis). Default 0.6.
    */
   lowWater?: number;
-  /** Largest tool result of a past episode, in tokens. Default 0.5% of the budget, at least 64 and at most 2,000. */
+  /** Largest tool result of a past episode, in tokens. Default 1% of the budget, at least 64 and at most 1,000. */
   toolResultCap?: number;
-  /** Largest tool result of the current episode, in tokens. Default 3% of the budget, at most 2,000 (never below `toolResultCap`). */
+  /** Largest tool result of the current episode, in tokens. Default the same as `toolResultCap`'s (never below `toolResultCap`). */
   currentToolResultCap?: number;
   /**
    * Share of the budget the head may take: when the first eviction happens, the
