@@ -1,7 +1,8 @@
 /**
  * A model adapter's assistant message is checked against transcript format v1
  * before it is saved: a store must never hold a line that a later load refuses.
- * Built-in adapters always pass; this guards custom adapters. For the same reason a
+ * Built-in adapters always pass; this guards custom adapters, and costs little for
+ * messages of the common shapes (see `plain-message.ts`). For the same reason a
  * tool-call id the transcript already holds is renamed (some servers number calls
  * per response, `call_0` every time): the readers refuse duplicate ids.
  */
@@ -10,9 +11,15 @@ import { EpisodicError } from '../errors/episodic-error.js';
 import type { AssistantMessage } from '../message/message.js';
 import { ModelError } from '../model/model-adapter.js';
 import { copyMessage } from '../message/transcript.js';
+import { isPlainAssistantMessage } from '../message/plain-message.js';
 
-/** Returns `message` when it is valid; throws a non-retryable protocol {@link ModelError} otherwise. */
+/**
+ * Returns `message` when it is valid; throws a non-retryable protocol {@link ModelError}
+ * otherwise. The common shapes pass a fast structural check ({@link isPlainAssistantMessage});
+ * anything else takes the full check, which names the field that is wrong.
+ */
 export function checkedAssistantMessage(message: AssistantMessage, provider: string): AssistantMessage {
+  if (isPlainAssistantMessage(message)) return message;
   try {
     copyMessage(message, 1);
     return message;

@@ -135,6 +135,30 @@ describe('executeToolCalls', () => {
     ]);
   });
 
+  it("gives a tool that reads its signal late, or from a copy of its context, the call's signal", async () => {
+    // The signal is made on first read: after the timeout it must come out aborted,
+    // and a spread of the context must carry it (it is an own, enumerable field).
+    const seen: boolean[] = [];
+    const late = tool('late', async (_args, context) => {
+      await new Promise((resolve) => setTimeout(resolve, 40));
+      seen.push(context.signal.aborted);
+      return { content: 'late' };
+    }, 10);
+    const copying = tool('copying', (_args, context) => {
+      const copy = { ...context };
+      return new Promise((_resolve, reject) => copy.signal.addEventListener('abort', () => reject(new Error('stopped'))));
+    }, 10);
+    const results = await executeToolCalls([call('late', {}), call('copying', {})], {
+      tools: toolsByName([late, copying]),
+    });
+    expect(results.map((result) => result.content)).toEqual([
+      'Tool "late" timed out after 10 ms.',
+      'Tool "copying" timed out after 10 ms.',
+    ]);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(seen).toEqual([true]);
+  });
+
   it('answers every call "aborted" when the run is aborted, started or not', async () => {
     const controller = new AbortController();
     const hang = tool('hang', () => new Promise(() => {}));

@@ -123,37 +123,91 @@ export async function executeToolCall(call: ToolCallPart, options: ToolExecution
   const args = parseToolArguments(call);
   if (!args.ok) return errorOutput(args.message);
   const timeoutMs = tool.timeoutMs ?? options.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
-  const timeout = new AbortController();
-  // Node fires a timer longer than MAX_TIMER_MS after 1 ms, so such a timeout
-  // (Infinity included, the natural way to say "none") runs without a timer.
-  const timer = timeoutMs <= MAX_TIMER_MS ? setTimeout(() => timeout.abort(), timeoutMs) : undefined;
-  const signal = options.signal ? AbortSignal.any([options.signal, timeout.signal]) : timeout.signal;
+  const control = new CallControl(timeoutMs, options.signal);
   try {
-    const output = await untilAborted(() => tool.execute(args.value, { signal, toolCallId: call.id, ...contextOf(options) }), signal);
+    const output = await control.race(() => tool.execute(args.value, control.context(call.id, options)));
     if (typeof output?.content !== 'string') {
       return errorOutput(`Tool "${call.name}" returned no text content (a bug in the tool, not in your call).`);
     }
     return output;
   } catch (error) {
     if (options.signal?.aborted) return abortedOutput(call);
-    if (timeout.signal.aborted) return errorOutput(`Tool "${call.name}" timed out after ${timeoutMs} ms.`);
+    if (control.timedOut) return errorOutput(`Tool "${call.name}" timed out after ${timeoutMs} ms.`);
     return errorOutput(describeFailure(call.name, error));
   } finally {
-    clearTimeout(timer);
+    control.end();
   }
 }
 
-/** Settles with the tool's promise, or rejects as soon as `signal` aborts (a tool may ignore its signal). */
-function untilAborted<T>(run: () => Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    if (signal.aborted) return onAbort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    Promise.resolve()
-      .then(run)
-      .then(resolve, reject)
-      .finally(() => signal.removeEventListener('abort', onAbort));
-  });
+/**
+ * One call's timeout and abort. The call settles with its tool, or fails as soon as
+ * the timeout fires or the run's signal aborts (a tool may ignore its signal). The
+ * tool's own signal is made only when the tool reads it: most tools never do, and
+ * an AbortController per call was a visible share of a step.
+ */
+class CallControl {
+  timedOut = false;
+  private controller: AbortController | undefined;
+  private combined: AbortSignal | undefined;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private fail: ((reason: unknown) => void) | undefined;
+  private onAbort: (() => void) | undefined;
+
+  constructor(
+    private readonly timeoutMs: number,
+    private readonly outer: AbortSignal | undefined,
+  ) {}
+
+  /** Aborted on timeout or when the run's signal aborts. */
+  get signal(): AbortSignal {
+    if (!this.controller) {
+      this.controller = new AbortController();
+      if (this.timedOut) this.controller.abort();
+    }
+    this.combined ??= this.outer ? AbortSignal.any([this.outer, this.controller.signal]) : this.controller.signal;
+    return this.combined;
+  }
+
+  /** The tool's context: its `signal` is made on first read (an own, enumerable field, so spreads keep it). */
+  context(toolCallId: string, options: ToolExecutionOptions): ToolContext {
+    const read = () => this.signal;
+    return {
+      get signal() {
+        return read();
+      },
+      toolCallId,
+      ...contextOf(options),
+    };
+  }
+
+  /** Settles with `run`'s promise, or rejects on timeout or abort. */
+  race<T>(run: () => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const { outer } = this;
+      if (outer?.aborted) return reject(outer.reason);
+      this.fail = reject;
+      // Node fires a timer longer than MAX_TIMER_MS after 1 ms, so such a timeout
+      // (Infinity included, the natural way to say "none") runs without a timer.
+      if (this.timeoutMs <= MAX_TIMER_MS) this.timer = setTimeout(() => this.expire(), this.timeoutMs);
+      if (outer) {
+        this.onAbort = () => reject(outer.reason);
+        outer.addEventListener('abort', this.onAbort, { once: true });
+      }
+      Promise.resolve().then(run).then(resolve, reject);
+    });
+  }
+
+  private expire(): void {
+    this.timedOut = true;
+    this.controller?.abort();
+    this.fail?.(this.controller?.signal.reason ?? new Error('timed out'));
+  }
+
+  /** Stops the timer and the listener once the call settled. */
+  end(): void {
+    clearTimeout(this.timer);
+    if (this.onAbort) this.outer?.removeEventListener('abort', this.onAbort);
+  }
 }
 
 function describeFailure(name: string, error: unknown): string {

@@ -9,7 +9,7 @@ import { z } from 'zod/v4';
 import type { Agree, Proven } from '../support/schema-agreement.js';
 import type * as Types from './message.js';
 
-const ProviderData = z.looseObject({
+export const ProviderData = z.looseObject({
   provider: z.string(),
   model: z.string(),
   reasoningFields: z.array(z.string()).optional(),
@@ -92,8 +92,8 @@ export const UserPart = z.discriminatedUnion('type', [TextPart, ImagePart]);
 /** v1.1: the parts of a tool result that is more than text. */
 export const ToolResultPart = z.discriminatedUnion('type', [TextPart, ImagePart, FilePart]);
 
-const ModelRef = z.looseObject({ provider: z.string(), id: z.string() });
-const Usage = z.looseObject({
+export const ModelRef = z.looseObject({ provider: z.string(), id: z.string() });
+export const Usage = z.looseObject({
   inputTokens: z.number().int().nonnegative(),
   cachedInputTokens: z.number().int().nonnegative().optional(),
   cacheWriteTokens: z.number().int().nonnegative().optional(),

@@ -13,7 +13,8 @@ import { FRAMING, rememberTokens, tallyOf, type TokenCounter } from '../tokens/t
 
 /** Packed forms for one token counter (tool-result shortening depends on the tokenizer). */
 export class PackedForms {
-  private readonly cache = new WeakMap<Message, Map<string, Message | null>>();
+  /** Per message, its packed forms by key: a cap (a number, no string built per lookup) for tool results, a string for assistant messages. */
+  private readonly cache = new WeakMap<Message, Map<string | number, Message | null>>();
   private readonly reasoning = new WeakMap<Message, number>();
   private readonly episodes = new WeakMap<Message, { last: Message; length: number; key: string; packed: unknown }>();
 
@@ -52,7 +53,7 @@ export class PackedForms {
    * image or file replaced by a note that it was left out.
    */
   tool(message: ToolMessage, cap: number): ToolMessage {
-    return this.cached(message, `t${cap}`, () => {
+    return this.cached(message, cap, () => {
       const { counter } = this;
       const count = (text: string) => counter.countText(text);
       const { content } = message;
@@ -115,13 +116,14 @@ export class PackedForms {
     return packed;
   }
 
-  private cached(message: Message, key: string, make: () => Message | null): Message | null {
+  private cached(message: Message, key: string | number, make: () => Message | null): Message | null {
     let variants = this.cache.get(message);
     if (!variants) {
       variants = new Map();
       this.cache.set(message, variants);
     }
-    if (variants.has(key)) return variants.get(key) ?? null;
+    const found = variants.get(key);
+    if (found !== undefined) return found;
     const made = make();
     variants.set(key, made);
     return made;

@@ -81,6 +81,20 @@ describe('piece-by-piece counts', () => {
     expect(inner.seen).toEqual([accented]);
   });
 
+  it('counts single characters and digit runs as one token without asking tiktoken, as o200k_base has them', () => {
+    // The vocabulary facts the shortcut rests on: every ASCII character and every
+    // string of 1 to 3 ASCII digits is one o200k_base token.
+    for (let code = 0; code < 128; code += 1) expect(exact(String.fromCharCode(code))).toBe(1);
+    for (let digits = 1; digits <= 3; digits += 1) {
+      for (let value = 0; value < 10 ** digits; value += 1) expect(exact(String(value).padStart(digits, '0'))).toBe(1);
+    }
+    const inner = recordingEncoder();
+    const encoder = pieceCounting(inner, 'o200k_base');
+    const line = '00412 7\n1234567 ';
+    expect(encoder.count(line)).toBe(exact(line));
+    expect(inner.seen).toEqual([]);
+  });
+
   it('leaves an encoding without a pattern here to its encoder', () => {
     const inner = recordingEncoder();
     expect(pieceCounting(inner, 'cl100k_base')).toBe(inner);

@@ -141,6 +141,9 @@ export function createApproximateCounter(options: { calibration?: Calibration } 
   return new CachingCounter('approximate', (text) => Math.ceil(text.length / 4), options.calibration);
 }
 
+/** Tool names whose counts a counter keeps. */
+const MAX_CACHED_NAMES = 256;
+
 /** System prompts whose counts a counter keeps: enough for the sessions of a busy agent. */
 const MAX_CACHED_SYSTEMS = 64;
 
@@ -154,6 +157,8 @@ class CachingCounter implements TokenCounter {
   private readonly texts = new WeakMap<object, number | TextTally>();
   /** Raw counts of recent system prompts, least recently used first (sessions may fold in their own). */
   private readonly systems = new Map<string, number>();
+  /** Raw counts of tool names: every call and every result carries one, and a session has few. */
+  private readonly names = new Map<string, number>();
 
   constructor(
     readonly encoding: string,
@@ -236,12 +241,23 @@ class CachingCounter implements TokenCounter {
       case 'tool': {
         const { content } = message;
         const body = typeof content === 'string' ? this.countCached(message, content) : this.sumParts(content);
-        return FRAMING.message + this.raw(message.toolName) + body;
+        return FRAMING.message + this.nameTokens(message.toolName) + body;
       }
       case 'summary':
         // Counted like the user message the packer sends it as (framing and text).
         return FRAMING.message + this.countCached(message, message.content);
     }
+  }
+
+  private nameTokens(name: string): number {
+    let count = this.names.get(name);
+    if (count === undefined) {
+      count = this.raw(name);
+      // Names come from tools and models: a session that invents many only loses the cache.
+      if (this.names.size >= MAX_CACHED_NAMES) this.names.clear();
+      this.names.set(name, count);
+    }
+    return count;
   }
 
   /** `reasoningShare`: what a reasoning part without a count of its own takes from its message's usage. */
@@ -265,7 +281,7 @@ class CachingCounter implements TokenCounter {
       case 'reasoning':
         return FRAMING.reasoning + reasoningContentTokens(part, this.countCached(part, part.text), reasoningShare);
       case 'tool-call':
-        return FRAMING.toolCall + this.raw(part.name) + this.raw(JSON.stringify(part.args ?? {}));
+        return FRAMING.toolCall + this.nameTokens(part.name) + this.raw(JSON.stringify(part.args ?? {}));
       case 'image':
         return FRAMING.image;
       case 'file':
