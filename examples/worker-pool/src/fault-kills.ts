@@ -61,7 +61,7 @@ export function aimOf(turn: number): WorkPhase {
  * A busy worker with a job in `aim`, the one that entered it last; waits up to
  * `waitMs` for one, then takes any busy worker (undefined when none is busy).
  */
-export async function chooseVictim(running: Iterable<RunningWorker>, aim: WorkPhase, waitMs = 2_000): Promise<RunningWorker | undefined> {
+export async function chooseVictim(running: Iterable<RunningWorker>, aim: WorkPhase, waitMs = 500): Promise<RunningWorker | undefined> {
   const deadline = Date.now() + waitMs;
   for (;;) {
     const busy = [...running].filter((worker) => worker.isReady && !worker.exited && worker.jobs.size > 0);

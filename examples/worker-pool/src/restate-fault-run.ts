@@ -104,7 +104,8 @@ export async function runRestateFaultScenario(options: RestateFaultOptions): Pro
       async killOnce(turn) {
         if (turn % serverEvery === 0) return { landed: killServer(restate, running), wait: true };
         const aim = aimOf(turn);
-        const victim = await chooseVictim(running, aim);
+        // Longer than the pool's wait: Restate's episodes spend most of their time in model calls and journal round trips.
+        const victim = await chooseVictim(running, aim, 2_000);
         if (!victim) return undefined;
         front.remove(ports.get(victim)!);
         const landed = killWorker(victim, aim, unfinished);
