@@ -13,6 +13,7 @@ import pg from 'pg';
 import { dbosSchema } from './pool-backend.js';
 import { PoolEvents } from './pool-events.js';
 import { poolAgent } from './pool-agent.js';
+import { phaseReporter } from './phase-report.js';
 import { awaitGo } from './standby.js';
 import type { WorkerConfig } from './worker-config.js';
 
@@ -21,7 +22,7 @@ const pool = new pg.Pool({ connectionString: config.connectionString, max: 4 });
 pool.on('error', () => {});
 const store = new PostgresSessionStore({ pool, schema: config.schema, leaseMs: config.leaseMs });
 const events = new PoolEvents(pool, config.schema);
-const agent = poolAgent({ ...config, store, recordIdempotent: false, onPhase: (phase) => process.stdout.write(`phase ${phase}\n`) });
+const agent = poolAgent({ ...config, store, recordIdempotent: false, onPhase: phaseReporter(config) });
 const jobOf = (request: EpisodeRequest) => /^\[job (\w+)\]/.exec(request.input)?.[1] ?? request.sessionId;
 
 await awaitGo(config);

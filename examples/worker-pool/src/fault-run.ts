@@ -1,89 +1,24 @@
 /**
- * A pool run under faults: enqueue `messagesPerSession` jobs for each of `sessions`
- * sessions, start `workers` worker processes on one database, SIGKILL a random
- * worker that is in the middle of a job every few hundred milliseconds (a standby
- * worker takes its place at once, see worker-process.ts) until `kills` kills have
- * landed, let the pool finish, then check the invariants (verify-pool.ts) and report
- * the counts. A kill lands when the dead worker left its job unfinished; a signal
- * that arrives just after the job finished is sent but not counted.
+ * A pool run under faults on pg-boss or DBOS: enqueue `messagesPerSession` jobs for
+ * each of `sessions` sessions, start `workers` worker processes on one database,
+ * SIGKILL a worker in the middle of a job every few hundred milliseconds (aimed at
+ * model calls, tools and between steps in turn, see fault-kills.ts; a standby worker
+ * takes its place at once, see worker-process.ts) until `kills` kills have landed,
+ * let the pool finish, then check the invariants (verify-pool.ts) and report the
+ * counts (fault-report.ts). A kill lands when the dead worker left its job
+ * unfinished; a signal that arrives just after the job finished is sent but not counted.
  */
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PostgresSessionStore } from '@episodic/postgres';
 import pg from 'pg';
+import { aimOf, chooseVictim, killUntilLanded, killWorker, sleep, until } from './fault-kills.js';
+import { buildFaultReport, type FaultReport, jobsFor, writeWorkspace } from './fault-report.js';
+import type { FaultRunOptions } from './fault-sizes.js';
 import { PoolEvents } from './pool-events.js';
-import type { Job } from './pool-jobs.js';
-import { type PoolBackend, poolBackend, type PoolRuntime } from './pool-backend.js';
-import type { WorkPhase } from './pool-agent.js';
-import { verifyPool } from './verify-pool.js';
-import { promote, type RunningWorker, startWorker, stopWorkers } from './worker-process.js';
-
-/** Sizes and timings of a run. */
-export interface FaultRunOptions {
-  /** What runs the jobs. Default pg-boss. */
-  runtime?: PoolRuntime;
-  connectionString: string;
-  /** A schema of its own (dropped first). */
-  schema: string;
-  workers: number;
-  sessions: number;
-  messagesPerSession: number;
-  /** SIGKILLs that must land: each kills a worker in the middle of a job it had not finished (fewer if the jobs run out first). */
-  kills: number;
-  /** Random pause between kills, in ms. */
-  killGapMs: [number, number];
-  leaseMs: number;
-  latencyMs: number;
-  toolMs: number;
-  /** Fail when no job finished for this long: a hang detector, not a latency target. */
-  stallMs: number;
-  /** Fail when the run takes longer than this in all (a last resort behind `stallMs`). */
-  timeoutMs: number;
-  /** Progress lines go here. */
-  log?: (line: string) => void;
-}
-
-/** What a run did and found. */
-export interface FaultReport {
-  workers: number;
-  sessions: number;
-  episodes: number;
-  /** Kills that landed: the worker was in the middle of a job, and the job was not done when it had died. */
-  kills: number;
-  /** Every SIGKILL sent (the ones that did not land hit a worker whose job had just finished). */
-  killsSent: number;
-  /** Landed kills by where the worker was: in a model call, in a tool, or between them. */
-  killsByPhase: Record<WorkPhase, number>;
-  /** Jobs another worker resumed mid-episode after its worker was killed. */
-  takeovers: number;
-  /** Jobs whose episode had finished when their worker was killed (only the job was left to mark done). */
-  finishedBeforeKill: number;
-  /** Attempts refused because another worker (or a dead one's lease) held the session. */
-  busyRetries: number;
-  /** Attempts refused because the session changed since it was opened. */
-  conflicts: number;
-  /** From a kill to the episode starting again on another worker: the longest, in ms. */
-  maxTakeoverMs: number;
-  messagesChecked: number;
-  toolCalls: number;
-  /** Executions of record_step beyond one per call: tools re-run after a kill inside them (at least once). */
-  toolReruns: number;
-  /** record_step calls answered "outcome unknown" (DBOS: it is declared not idempotent, so it never runs twice). */
-  unknownOutcomes: number;
-  /** Unexpected errors recorded by workers, and broken invariants. */
-  errors: string[];
-  violations: string[];
-  durationMs: number;
-}
-
-/** One SIGKILL: whose job, when, where in the job, and whether the job was left unfinished. */
-interface Kill {
-  job: string;
-  at: number;
-  phase: WorkPhase;
-  landed: boolean;
-}
+import { type PoolBackend, poolBackend } from './pool-backend.js';
+import { promote, type RunningWorker, sparesFor, startWorker, stopWorkers, takeSpare } from './worker-process.js';
 
 /** Job states after which a job never finishes: the run fails at once rather than waiting for them. */
 const DEAD_ENDS = new Set(['failed', 'cancelled', 'ERROR', 'CANCELLED', 'MAX_RECOVERY_ATTEMPTS_EXCEEDED']);
@@ -114,42 +49,39 @@ export async function runFaultScenario(options: FaultRunOptions): Promise<FaultR
       return worker;
     };
     const promoteSpare = () => {
-      const worker = spares.shift() ?? spare();
+      const worker = takeSpare(spares) ?? spare();
       promote(worker);
       running.add(worker);
       spare();
     };
-    await Promise.all(Array.from({ length: options.workers + 1 }, () => spare().loaded));
+    await Promise.all(Array.from({ length: options.workers + sparesFor(options.workers) }, () => spare().loaded));
     for (let index = 0; index < options.workers; index += 1) promoteSpare();
     await until(() => [...running].every((worker) => worker.isReady) || crashes.length > 0, options.stallMs, 'the workers to start');
     if (crashes.length > 0) throw new Error(`a worker failed to start: ${crashes[0]}`);
     await backend.enqueue(jobsFor(options));
     const progress = progressWatch(backend, options, started);
     log(`${options.workers} workers ready; ${options.sessions * options.messagesPerSession} jobs queued`);
-    const kills: Kill[] = [];
-    const landed = () => kills.filter((kill) => kill.landed).length;
-    while (landed() < options.kills && (await progress()) > 0) {
-      const [low, high] = options.killGapMs;
-      await sleep(low + Math.random() * (high - low));
-      // Kill only while most workers are up: a takeover is the live workers' job.
-      if ([...running].filter((worker) => worker.isReady).length < Math.ceil(options.workers / 2) + 1) continue;
-      const busy = [...running].filter((worker) => worker.isReady && worker.job !== undefined);
-      const victim = busy[Math.floor(Math.random() * busy.length)];
-      if (!victim?.job) continue;
-      const kill: Kill = { job: victim.job, at: Date.now(), phase: victim.phase, landed: false };
-      const exited = new Promise((resolve) => victim.process.once('exit', resolve));
-      victim.process.kill('SIGKILL');
-      running.delete(victim);
-      promoteSpare();
-      await exited;
-      // Landed if the dead worker left its job unfinished: another worker must take it over.
-      kill.landed = (await backend.jobs()).some((job) => job.id === kill.job && job.status !== 'done');
-      kills.push(kill);
-    }
-    log(`${landed()} kills landed (${kills.length} sent); waiting for the pool to finish`);
+    const unfinished = async (ids: readonly string[]) =>
+      new Set((await backend.jobs()).filter((job) => ids.includes(job.id) && job.status !== 'done').map((job) => job.id));
+    const { kills, sent } = await killUntilLanded({
+      ...options,
+      working: async () => (await progress()) > 0,
+      async killOnce(turn) {
+        // Kill only while most workers are up: a takeover is the live workers' job.
+        if ([...running].filter((worker) => worker.isReady).length < Math.ceil(options.workers / 2) + 1) return undefined;
+        const aim = aimOf(turn);
+        const victim = await chooseVictim(running, aim);
+        if (!victim) return undefined;
+        const landed = killWorker(victim, aim, unfinished);
+        running.delete(victim);
+        promoteSpare();
+        return { landed };
+      },
+    });
+    log(`${kills.length} kills landed (${sent} sent); waiting for the pool to finish`);
     while ((await progress()) > 0) await sleep(100);
     await stopWorkers([...running, ...spares]);
-    const found = await report(options, { pool, backend, events, workspace, kills, started });
+    const found = await buildFaultReport(options, { pool, events, workspace, kills, killsSent: sent, jobs: await backend.jobs(), started });
     return { ...found, errors: [...crashes, ...found.errors] };
   } finally {
     for (const worker of [...running, ...spares]) worker.process.kill('SIGKILL');
@@ -181,77 +113,4 @@ function progressWatch(backend: PoolBackend, options: FaultRunOptions, started: 
     if (now - started > options.timeoutMs) throw new Error(`the pool did not finish within ${options.timeoutMs} ms; unfinished: ${unfinished()}`);
     return stuck.length;
   };
-}
-
-async function report(
-  options: FaultRunOptions,
-  run: { pool: pg.Pool; backend: PoolBackend; events: PoolEvents; workspace: string; kills: Kill[]; started: number },
-): Promise<FaultReport> {
-  const events = await run.events.all();
-  const jobs = await run.backend.jobs();
-  const check = await verifyPool(new PostgresSessionStore({ pool: run.pool, schema: options.schema }), jobs);
-  const landed = run.kills.filter((kill) => kill.landed);
-  const takeoverTimes = landed.map((kill) => {
-    const next = events.find((event) => event.jobId === kill.job && event.startedMs !== null && event.startedMs > kill.at);
-    return next?.startedMs ? next.startedMs - kill.at : 0;
-  });
-  const executions = (await readFile(join(run.workspace, 'executions.log'), 'utf8')).split('\n').filter(Boolean);
-  const count = (kind: string) => events.filter((event) => event.kind === kind).length;
-  const inPhase = (phase: WorkPhase) => landed.filter((kill) => kill.phase === phase).length;
-  return {
-    workers: options.workers,
-    sessions: check.sessions,
-    episodes: check.episodes,
-    kills: landed.length,
-    killsSent: run.kills.length,
-    killsByPhase: { model: inPhase('model'), tool: inPhase('tool'), between: inPhase('between') },
-    takeovers: count('resumed'),
-    finishedBeforeKill: count('already-finished'),
-    busyRetries: count('busy'),
-    conflicts: count('conflict'),
-    maxTakeoverMs: Math.max(0, ...takeoverTimes),
-    messagesChecked: check.messagesChecked,
-    toolCalls: check.toolCalls,
-    toolReruns: executions.length - new Set(executions.map((line) => line.split(' ')[0])).size,
-    unknownOutcomes: check.unknownOutcomes,
-    errors: events.filter((event) => event.kind === 'error').map((event) => `job ${event.jobId}: ${event.detail}`),
-    violations: check.violations,
-    durationMs: Date.now() - run.started,
-  };
-}
-
-/** Jobs for every session, half of them with reasoning kept out of the transcript (in the sidecar). */
-function jobsFor(options: FaultRunOptions): Job[] {
-  const jobs: Job[] = [];
-  for (let session = 0; session < options.sessions; session += 1) {
-    for (let position = 0; position < options.messagesPerSession; position += 1) {
-      jobs.push({
-        id: `s${session}m${position}`,
-        sessionId: `session-${session}`,
-        position,
-        text: `Check the workspace (message ${position + 1} of session ${session}).`,
-        persistReasoning: session % 2 === 0 ? 'always' : 'current-episode',
-      });
-    }
-  }
-  return jobs;
-}
-
-async function writeWorkspace(workspace: string): Promise<void> {
-  await mkdir(join(workspace, 'notes'), { recursive: true });
-  await writeFile(join(workspace, 'README.md'), '# Pool workspace\n\nThe worker pool example reads this file.\n');
-  await writeFile(join(workspace, 'notes', 'todo.md'), '- keep every episode whole\n');
-  await writeFile(join(workspace, 'executions.log'), '');
-}
-
-async function until(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`waited ${timeoutMs} ms for ${what}`);
-    await sleep(50);
-  }
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

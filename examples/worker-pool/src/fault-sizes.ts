@@ -5,7 +5,33 @@
  *   EPISODIC_FAULT_WORKERS=8 EPISODIC_FAULT_SESSIONS=400 EPISODIC_FAULT_MESSAGES=4 EPISODIC_FAULT_KILLS=300 \
  *     npx vitest run examples/worker-pool
  */
-import type { FaultRunOptions } from './fault-run.js';
+import type { PoolRuntime } from './pool-backend.js';
+
+/** Sizes and timings of a run. */
+export interface FaultRunOptions {
+  /** What runs the jobs. Default pg-boss. */
+  runtime?: PoolRuntime;
+  connectionString: string;
+  /** A schema of its own (dropped first). */
+  schema: string;
+  workers: number;
+  sessions: number;
+  messagesPerSession: number;
+  /** SIGKILLs that must land: each kills a worker (or the Restate server) while a job it runs is unfinished (fewer if the jobs run out first). */
+  kills: number;
+  /** Random pause between kills, in ms. */
+  killGapMs: [number, number];
+  leaseMs: number;
+  latencyMs: number;
+  /** How long each tool call works on average (a random 0.5 to 1.5 times this). */
+  toolMs: number;
+  /** Fail when no job finished for this long: a hang detector, not a latency target. */
+  stallMs: number;
+  /** Fail when the run takes longer than this in all (a last resort behind `stallMs`). */
+  timeoutMs: number;
+  /** Progress lines go here. */
+  log?: (line: string) => void;
+}
 
 /** Everything of a fault run but where it runs. */
 export type FaultSizes = Omit<FaultRunOptions, 'connectionString' | 'schema' | 'log'>;
@@ -22,8 +48,9 @@ export const CI_FAULT_SIZES: FaultSizes = {
   kills: 30,
   killGapMs: [100, 400],
   leaseMs: 1_000,
-  latencyMs: 10,
-  toolMs: 25,
+  // Long enough for a kill aimed at a model call or a tool to land inside it on a loaded machine.
+  latencyMs: 50,
+  toolMs: 100,
   stallMs: 90_000,
   timeoutMs: 900_000,
 };

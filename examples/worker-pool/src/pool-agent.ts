@@ -45,13 +45,25 @@ export function reasoningNote(missing: readonly number[], step: number): string 
   return missing.length === 0 ? `saw reasoning of steps 1..${step - 1}` : `MISSING reasoning of steps ${missing.join(',')}`;
 }
 
+/** Where the current episode of `messages` starts: its last user message. */
+function episodeStart(messages: readonly Message[]): number {
+  let start = messages.length - 1;
+  while (start >= 0 && messages[start]?.role !== 'user') start -= 1;
+  return start;
+}
+
+/** The job `request` works on, from the current episode's user message. */
+function jobOfRequest(request: ModelRequest): string {
+  const job = jobOfMessage(request.messages[episodeStart(request.messages)] ?? { role: 'user', content: '' });
+  if (!job) throw new Error('the pool script needs a "[job <id>]" user message');
+  return job;
+}
+
 /** The next step of the script for `request`. */
 export function nextStep(request: ModelRequest): ScriptStep {
   const messages = request.messages;
-  let start = messages.length - 1;
-  while (start >= 0 && messages[start]?.role !== 'user') start -= 1;
-  const job = jobOfMessage(messages[start] ?? { role: 'user', content: '' });
-  if (!job) throw new Error('the pool script needs a "[job <id>]" user message');
+  const start = episodeStart(messages);
+  const job = jobOfRequest(request);
   const earlier = messages.slice(start + 1).filter((message): message is AssistantMessage => message.role === 'assistant');
   const step = earlier.length + 1;
   const missing = earlier
@@ -74,7 +86,7 @@ export interface PoolAgentOptions {
   workspace: string;
   /** Model latency per call, so kills land mid-episode. */
   latencyMs: number;
-  /** How long `record_step` works. */
+  /** How long each tool call works on average: a random 0.5 to 1.5 times this (the file tools wait before they read). */
   toolMs: number;
   /** Who runs the tools (written to `executions.log`). */
   worker: string;
@@ -84,8 +96,21 @@ export interface PoolAgentOptions {
    * outcome is unknown). Default true (at least once).
    */
   recordIdempotent?: boolean;
-  /** Told when a model call or a tool starts and ends, so the fault run knows where its kills land. */
-  onPhase?: (phase: WorkPhase) => void;
+  /**
+   * Told when a model call or a tool of job `job` starts and ends (a tool's start with
+   * its call id), so the fault run knows where its kills land.
+   */
+  onPhase?: (phase: WorkPhase, job: string, call?: string) => void;
+}
+
+/** The job of a tool call: call ids are `<job>-<step>` (see {@link nextStep}). */
+function jobOfCall(callId: string): string {
+  return callId.replace(/-\d+$/, '');
+}
+
+/** A tool's work: random lengths, so a kill aimed at a tool finds one at any point of its work. */
+function toolWork(toolMs: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, toolMs * (0.5 + Math.random())));
 }
 
 /** A real tool with a side effect: one line per execution, so re-executions after a crash can be counted. */
@@ -95,11 +120,11 @@ function recordStepTool(options: PoolAgentOptions) {
     description: 'Records that a step of a job ran.',
     input: z.object({ job: z.string(), step: z.int() }),
     idempotent: options.recordIdempotent ?? true,
-    execute: async ({ job, step }) => {
-      options.onPhase?.('tool');
-      await new Promise((resolve) => setTimeout(resolve, options.toolMs));
+    execute: async ({ job, step }, context) => {
+      options.onPhase?.('tool', jobOfCall(context.toolCallId), context.toolCallId);
+      await toolWork(options.toolMs);
       await appendFile(join(options.workspace, 'executions.log'), `${job}-${step} ${options.worker}\n`);
-      options.onPhase?.('between');
+      options.onPhase?.('between', jobOfCall(context.toolCallId));
       return { content: `recorded ${job}-${step}` };
     },
   });
@@ -111,17 +136,18 @@ function observedModel(model: ModelAdapter, onPhase: PoolAgentOptions['onPhase']
   return {
     ...model,
     async* stream(request, options) {
-      onPhase('model');
+      const job = jobOfRequest(request);
+      onPhase('model', job);
       try {
         yield* model.stream(request, options);
       } finally {
-        onPhase('between');
+        onPhase('between', job);
       }
     },
   };
 }
 
-/** The file tools, each execution reported to `onPhase`. */
+/** The file tools, each execution reported to `onPhase` and made to last about `toolMs`. */
 function observedFileTools(options: PoolAgentOptions) {
   const { onPhase } = options;
   return fileTools({ root: options.workspace }).map((tool) =>
@@ -129,11 +155,13 @@ function observedFileTools(options: PoolAgentOptions) {
       ? {
           ...tool,
           execute: async (...args: Parameters<typeof tool.execute>) => {
-            onPhase('tool');
+            const job = jobOfCall(args[1].toolCallId);
+            onPhase('tool', job, args[1].toolCallId);
             try {
+              await toolWork(options.toolMs);
               return await tool.execute(...args);
             } finally {
-              onPhase('between');
+              onPhase('between', job);
             }
           },
         }

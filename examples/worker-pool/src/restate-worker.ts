@@ -10,12 +10,12 @@
  *
  *   node dist/restate-worker.js '{"connectionString":"postgres://...","schema":"pool","worker":"w1","port":9081,...}'
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { PostgresSessionStore } from '@episodic/postgres';
 import { type EpisodeRequest, serveEpisodes } from '@episodic/restate';
 import pg from 'pg';
 import { PoolEvents } from './pool-events.js';
 import { poolAgent } from './pool-agent.js';
+import { phaseReporter } from './phase-report.js';
 import { awaitGo } from './standby.js';
 import type { WorkerConfig } from './worker-config.js';
 
@@ -27,10 +27,7 @@ const pool = new pg.Pool({ connectionString: config.connectionString, max: 4 });
 pool.on('error', () => {});
 const store = new PostgresSessionStore({ pool, schema: config.schema, leaseMs: config.leaseMs });
 const events = new PoolEvents(pool, config.schema);
-// The job whose episode reports a phase: set when its handler starts, inherited by the steps it awaits.
-const current = new AsyncLocalStorage<string>();
-const onPhase = (phase: string) => process.stdout.write(`phase ${phase}${current.getStore() ? ` ${current.getStore()}` : ''}\n`);
-const agent = poolAgent({ ...config, store, recordIdempotent: false, onPhase });
+const agent = poolAgent({ ...config, store, recordIdempotent: false, onPhase: phaseReporter(config) });
 const jobOf = (request: EpisodeRequest) => /^\[job (\w+)\]/.exec(request.input)?.[1] ?? request.sessionId;
 
 const endpoint = await serveEpisodes({
@@ -40,7 +37,6 @@ const endpoint = await serveEpisodes({
     start: (request) => {
       const job = jobOf(request);
       process.stdout.write(`start ${job}\n`);
-      current.enterWith(job);
       // A second start of a job is a takeover (or a replay after the server restarted).
       void pool
         .query(`SELECT 1 FROM "${config.schema}".pool_events WHERE job_id = $1 LIMIT 1`, [job])

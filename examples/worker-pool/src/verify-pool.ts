@@ -22,13 +22,23 @@ export interface PoolCheck {
   toolCalls: number;
   /** Non-idempotent calls answered "outcome unknown" after a crash (durable runs only). */
   unknownOutcomes: number;
+  /** The ids of those calls. */
+  unknownCalls: string[];
   /** Each broken invariant, with its session and position. */
   violations: string[];
 }
 
 /** Checks every session of `jobs` (sorted by session and position) in `store`. */
 export async function verifyPool(store: SessionStore, jobs: readonly JobWithState[]): Promise<PoolCheck> {
-  const check: PoolCheck = { sessions: 0, episodes: 0, messagesChecked: 0, toolCalls: 0, unknownOutcomes: 0, violations: [] };
+  const check: PoolCheck = {
+    sessions: 0,
+    episodes: 0,
+    messagesChecked: 0,
+    toolCalls: 0,
+    unknownOutcomes: 0,
+    unknownCalls: [],
+    violations: [],
+  };
   const bySession = new Map<string, JobWithState[]>();
   for (const job of jobs) bySession.set(job.sessionId, [...(bySession.get(job.sessionId) ?? []), job]);
   for (const [sessionId, sessionJobs] of bySession) {
@@ -101,5 +111,8 @@ function verifyStep(
   if (next?.role !== 'tool' || next.toolCallId !== call.id) fail(`${where}: tool call ${call.id} has no result right after it`);
   // The one error a durable run may give: a non-idempotent call that may have begun before a crash is not run again.
   else if (next.isError && next.content !== unknownOutcome(call.name)) fail(`${where}: tool call ${call.id} failed: ${next.content}`);
-  else if (next.isError) check.unknownOutcomes += 1;
+  else if (next.isError) {
+    check.unknownOutcomes += 1;
+    check.unknownCalls.push(call.id);
+  }
 }

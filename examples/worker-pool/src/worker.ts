@@ -1,7 +1,7 @@
 /**
  * One worker process: takes jobs from the pg-boss queue and runs them on the shared
  * session store until told to stop (SIGTERM ends it after the current job).
- * Prints `ready`, then `start <job>`, `phase <model|tool|between>` and `end <job>`
+ * Prints `ready`, then `start <job>`, `phase <model|tool|between> <job>` and `end <job>`
  * lines, so the fault run knows which workers are in the middle of an episode, and where.
  * Started as a standby (`"standby":true`), it waits for `go` on stdin first (standby.ts).
  *
@@ -14,6 +14,7 @@ import { handleJob } from './handle-job.js';
 import { PoolEvents } from './pool-events.js';
 import { type Job, POOL_QUEUE, poolBoss } from './pool-jobs.js';
 import { poolAgent } from './pool-agent.js';
+import { phaseReporter } from './phase-report.js';
 import { awaitGo } from './standby.js';
 import type { WorkerConfig } from './worker-config.js';
 
@@ -23,10 +24,12 @@ const pool = new pg.Pool({ connectionString: config.connectionString, max: 4 });
 pool.on('error', () => {});
 const store = new PostgresSessionStore({ pool, schema: config.schema, leaseMs: config.leaseMs });
 const events = new PoolEvents(pool, config.schema);
-const agent = poolAgent({ ...config, store, onPhase: (phase) => process.stdout.write(`phase ${phase}\n`) });
+const agent = poolAgent({ ...config, store, onPhase: phaseReporter(config) });
 const boss = poolBoss(config.connectionString, config.schema);
-await awaitGo(config);
+// Started before the standby waits: pg-boss's start takes seconds on a loaded machine, and a
+// promoted standby should take jobs at once. Jobs are only fetched by the loop below.
 await boss.start();
+await awaitGo(config);
 
 /** Runs one job; a failure is recorded and thrown, for the job to be retried (before the session's later ones). */
 async function runOne(job: Job): Promise<void> {

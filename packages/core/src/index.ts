@@ -126,4 +126,6 @@ export { allOf, anyOf, hasToolCall, maxSteps } from './loop/stop-conditions.js';
 export { DurableRunError, inlineRuntime, stepIds } from './loop/durable/durable-runtime.js';
 export type { DurableRun, DurableRuntime } from './loop/durable/durable-runtime.js';
 export { unknownOutcome } from './loop/durable/durable-tools.js';
+export { episodeKey } from './loop/durable/episode-names.js';
+export type { EpisodeRequest, EpisodeSummary } from './loop/durable/episode-names.js';
 export type { StopCondition, StopContext } from './loop/stop-conditions.js';

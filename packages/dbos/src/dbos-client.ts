@@ -4,8 +4,8 @@
  * over `DBOSClient` that speaks in sessions and episodes.
  */
 import { DBOSClient } from '@dbos-inc/dbos-sdk';
-import { type ApprovalDecision, stepIds } from '@episodic/core';
-import { APPLICATION_VERSION, DEFAULT_QUEUE, EPISODE_WORKFLOW, type EpisodeRequest, episodeWorkflowId } from './episode-names.js';
+import { type ApprovalDecision, type EpisodeRequest, episodeKey, stepIds } from '@episodic/core';
+import { APPLICATION_VERSION, DEFAULT_QUEUE, EPISODE_WORKFLOW } from './workflow-names.js';
 
 /** Options of {@link EpisodesClient.create}. */
 export interface EpisodesClientOptions {
@@ -38,7 +38,7 @@ export class EpisodesClient {
 
   /** Enqueues an episode for the workers (a workflow id already used is not run again); returns the workflow id. */
   async start(request: EpisodeRequest): Promise<string> {
-    const workflowID = episodeWorkflowId(request.sessionId, request.episode);
+    const workflowID = episodeKey(request.sessionId, request.episode);
     await this.client.enqueue(
       {
         workflowName: EPISODE_WORKFLOW,
@@ -57,7 +57,7 @@ export class EpisodesClient {
   /** Decides a call an episode waits on (see `DbosEpisodes.approve`). */
   async approve(target: { sessionId: string; episode: number; callId: string }, decision: ApprovalDecision): Promise<void> {
     const topic = stepIds.approval(target.sessionId, target.callId);
-    await this.client.send(episodeWorkflowId(target.sessionId, target.episode), { value: decision }, topic);
+    await this.client.send(episodeKey(target.sessionId, target.episode), { value: decision }, topic);
   }
 
   /** The status of every episode workflow on the queue. */

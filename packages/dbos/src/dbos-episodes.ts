@@ -19,13 +19,15 @@ import { DBOS } from '@dbos-inc/dbos-sdk';
 import {
   type Agent,
   type ApprovalDecision,
-  type EpisodeResult,
+  type EpisodeRequest,
+  type EpisodeSummary,
+  episodeKey,
   SessionBusyError,
   SessionConflictError,
   stepIds,
 } from '@episodic/core';
 import { dbosRuntime, sendTo } from './dbos-runtime.js';
-import { APPLICATION_VERSION, DEFAULT_QUEUE, EPISODE_WORKFLOW, type EpisodeRequest, episodeWorkflowId } from './episode-names.js';
+import { APPLICATION_VERSION, DEFAULT_QUEUE, EPISODE_WORKFLOW } from './workflow-names.js';
 import { ExecutorHeartbeats, type RecoveredExecutor } from './executor-heartbeats.js';
 
 /** Options of {@link DbosEpisodes.launch}. */
@@ -49,13 +51,6 @@ export interface DbosEpisodesOptions {
    * takeover included), and when it hands a dead process's workflows back to the queue.
    */
   observe?: { start?(request: EpisodeRequest): void; end?(request: EpisodeRequest): void; recovered?(recovered: RecoveredExecutor): void };
-}
-
-/** What a finished workflow returns. */
-export interface EpisodeSummary {
-  reason: EpisodeResult<unknown>['reason'];
-  /** The last answer's text. */
-  text: string;
 }
 
 let running: Pick<DbosEpisodesOptions, 'agent' | 'observe'> | undefined;
@@ -141,7 +136,7 @@ export class DbosEpisodes {
 
   /** Enqueues an episode (once: a workflow id already started is not started again); returns its workflow id. */
   async start(request: EpisodeRequest): Promise<string> {
-    const workflowID = episodeWorkflowId(request.sessionId, request.episode);
+    const workflowID = episodeKey(request.sessionId, request.episode);
     await DBOS.startWorkflow(episodeWorkflow, {
       workflowID,
       queueName: this.queueName,
@@ -152,12 +147,12 @@ export class DbosEpisodes {
 
   /** The episode's summary once its workflow finished. */
   async result(sessionId: string, episode: number): Promise<EpisodeSummary> {
-    return (await DBOS.retrieveWorkflow<EpisodeSummary>(episodeWorkflowId(sessionId, episode)).getResult()) as EpisodeSummary;
+    return (await DBOS.retrieveWorkflow<EpisodeSummary>(episodeKey(sessionId, episode)).getResult()) as EpisodeSummary;
   }
 
   /** Decides a call the episode waits on; works from any process launched on the same database. */
   async approve(target: { sessionId: string; episode: number; callId: string }, decision: ApprovalDecision): Promise<void> {
-    await sendTo(episodeWorkflowId(target.sessionId, target.episode), stepIds.approval(target.sessionId, target.callId), decision);
+    await sendTo(episodeKey(target.sessionId, target.episode), stepIds.approval(target.sessionId, target.callId), decision);
   }
 
   /** Stops taking work and shuts DBOS down (running workflows are left to recovery). */

@@ -3,9 +3,9 @@
  * server's HTTP ingress (no SDK needed there): a web server, a CLI, the process
  * that fills the queue.
  */
-import { type ApprovalDecision, stepIds } from '@episodic/core';
+import { type ApprovalDecision, type EpisodeRequest, type EpisodeSummary, episodeKey, stepIds } from '@episodic/core';
 import { RestateEpisodeError } from './restate-episode-error.js';
-import { type EpisodeRequest, type EpisodeSummary, EPISODE_WORKFLOW, episodeKey, SESSION_OBJECT } from './episode-names.js';
+import { EPISODE_WORKFLOW, SESSION_OBJECT } from './service-names.js';
 import type { ApprovalMessage } from './restate-episodes.js';
 
 /** An episode that has finished, is still running or queued, or is unknown to the server. */

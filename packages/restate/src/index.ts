@@ -11,8 +11,10 @@ export { serveEpisodes } from './serve-episodes.js';
 export type { EpisodesEndpoint, ServeEpisodesOptions } from './serve-episodes.js';
 export { EpisodesClient } from './episodes-client.js';
 export type { EpisodeState } from './episodes-client.js';
-export { EPISODE_WORKFLOW, episodeKey, SESSION_OBJECT } from './episode-names.js';
-export type { EpisodeRequest, EpisodeSummary } from './episode-names.js';
+export { EPISODE_WORKFLOW, SESSION_OBJECT } from './service-names.js';
+// The durable port's, re-exported: what a Restate client sends and gets back.
+export { episodeKey } from '@episodic/core';
+export type { EpisodeRequest, EpisodeSummary } from '@episodic/core';
 export { restateRuntime } from './restate-runtime.js';
 export { RestateEpisodeError } from './restate-episode-error.js';
 export type { RestateEpisodeErrorCode } from './restate-episode-error.js';

@@ -15,14 +15,17 @@
 import {
   type Agent,
   type ApprovalDecision,
+  type EpisodeRequest,
   type EpisodeResult,
+  type EpisodeSummary,
+  episodeKey,
   SessionBusyError,
   SessionConflictError,
 } from '@episodic/core';
 // The SDK calls Promise.withResolvers, which Node 20 lacks.
 import './with-resolvers.js';
 import * as restate from '@restatedev/restate-sdk';
-import { type EpisodeRequest, type EpisodeSummary, EPISODE_WORKFLOW, episodeKey, SESSION_OBJECT } from './episode-names.js';
+import { EPISODE_WORKFLOW, SESSION_OBJECT } from './service-names.js';
 import { restateRuntime } from './restate-runtime.js';
 
 /** Options of {@link restateEpisodes}. */
