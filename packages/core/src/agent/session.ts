@@ -306,7 +306,9 @@ export class AgentSession implements Session {
     }
     const write = { lease };
     const settings = this.settingsFor(options);
-    const counting = { ...settings.pack, budget: settings.budget, tokenizer: settings.tokenizer };
+    // Named fields, not a spread of `pack` plus two: on Node 20 a property added to a spread copy costs microseconds.
+    const { budget, tokenizer, pack } = settings;
+    const counting = { budget, tokenizer, toolResultCap: pack?.toolResultCap, currentToolResultCap: pack?.currentToolResultCap };
     const result = await runEpisode(
       settings,
       {
