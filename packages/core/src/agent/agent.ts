@@ -23,8 +23,9 @@ import { AgentSession } from './session.js';
 import type { Session } from './session-contract.js';
 import { SessionApprovals } from './session-approvals.js';
 import { openSession } from './session-open.js';
+import { SessionSettings } from './session-settings.js';
 import type { SessionStore } from '../store/session-store.js';
-import { environmentSecrets, SecretRedactor } from '../support/secret-redactor.js';
+import { environmentSecrets } from '../support/secret-redactor.js';
 import { anyOf, maxSteps, type StopCondition } from '../loop/stop-conditions.js';
 import { createTokenCounter, type TokenCounter } from '../tokens/token-counter.js';
 import type { AgentTool } from '../loop/tool.js';
@@ -227,6 +228,7 @@ export class Agent {
   /** The context policy in force (see {@link AgentOptions.context}). */
   readonly context: ContextPolicy;
   private readonly settings: LoopSettings;
+  private readonly sessionSettings: SessionSettings;
   private readonly store: SessionStore | undefined;
   private readonly options: AgentOptions;
 
@@ -285,6 +287,7 @@ export class Agent {
       fallback: fallbackChain(options, policy),
       leakCheck: options.reasoningOutput?.leakCheck,
     };
+    this.sessionSettings = new SessionSettings(this.settings);
     if (this.settings.tools.size !== tools.length) {
       const names = tools.map((tool) => tool.spec.name);
       const twice = names.find((name, index) => names.indexOf(name) !== index);
@@ -311,16 +314,11 @@ export class Agent {
   async session(options: SessionOptions = {}): Promise<Session> {
     const store = options.store ?? this.store ?? new MemorySessionStore();
     const id = options.id ?? globalThis.crypto.randomUUID();
-    const handoff = options.handoff ?? this.options.handoff;
-    const settings: LoopSettings = {
-      ...this.settings,
-      handoff: handoff === true ? {} : handoff || undefined,
-      secrets: new SecretRedactor([
-        ...(this.model.secretValues?.() ?? []),
-        ...(this.options.secrets ?? []),
-        ...environmentSecrets(),
-      ]),
-    };
+    const settings = this.sessionSettings.settingsFor(options.handoff ?? this.options.handoff, [
+      ...(this.model.secretValues?.() ?? []),
+      ...(this.options.secrets ?? []),
+      ...environmentSecrets(),
+    ]);
     const opened = await openSession({
       store,
       id,

@@ -48,9 +48,9 @@ export class SessionApprovals implements LoopApprovals {
    */
   async refresh(messages: readonly Message[], options: { prune?: WriteOptions } = {}): Promise<void> {
     const unanswered = unansweredToolCalls(messages)?.calls ?? [];
-    const found = await Promise.all(unanswered.map((call) => this.waitingFor(call)));
-    this.waiting = found.flat();
-    if (!options.prune) return;
+    // Most episodes end with every call answered: nothing to look up, and nothing to prune without decisions.
+    this.waiting = unanswered.length === 0 ? [] : (await Promise.all(unanswered.map((call) => this.waitingFor(call)))).flat();
+    if (!options.prune || this.decisions.size === 0) return;
     const waiting = new Set(this.waiting.map((request) => keyOf(request.sessionId, request.callId)));
     let changed = false;
     for (const [key, stored] of this.decisions) {

@@ -1,6 +1,8 @@
 /**
  * A {@link SessionStore} in memory, for tests and short-lived agents. It keeps deep
- * copies, so later changes to the caller's objects never reach stored history.
+ * copies, so later changes to the caller's objects never reach stored history, and
+ * hands out deep copies, so changes to what `load` returned never reach it either
+ * (strings, which cannot change, are shared: see plain-copy.ts).
  *
  * One writer per session within the process: {@link MemorySessionStore.acquire}
  * hands out one lease per session at a time. The store dies with its process, so
@@ -9,6 +11,7 @@
 import type { Message } from '../message/message.js';
 import type { PackState } from '../packing/pack-types.js';
 import type { ApprovalRecord } from './approval-record.js';
+import { plainCopy } from './plain-copy.js';
 import type { ReasoningSidecar } from './reasoning-sidecar.js';
 import { checkApprovalRevision, SessionBusyError, SessionConflictError } from '../errors/session-errors.js';
 import {
@@ -36,10 +39,10 @@ export class MemorySessionStore implements SessionStore {
     const sidecar = this.sidecars.get(id);
     const approvals = this.approvals.get(id);
     return {
-      messages: structuredClone(stored.messages),
-      packState: structuredClone(stored.packState),
-      ...(sidecar ? { reasoningSidecar: structuredClone(sidecar) } : {}),
-      ...(approvals ? { approvals: structuredClone(approvals) } : {}),
+      messages: plainCopy(stored.messages),
+      packState: plainCopy(stored.packState),
+      ...(sidecar ? { reasoningSidecar: plainCopy(sidecar) } : {}),
+      ...(approvals ? { approvals: plainCopy(approvals) } : {}),
     };
   }
 
@@ -69,19 +72,19 @@ export class MemorySessionStore implements SessionStore {
         `the store holds ${stored} messages, not the ${options.expectedLength} this writer expected; load the session again.`,
       );
     }
-    this.entry(id).messages.push(...structuredClone(messages));
+    this.entry(id).messages.push(...plainCopy(messages));
   }
 
   async saveState(id: string, state: PackState, options?: WriteOptions): Promise<void> {
     assertSessionId(id);
     this.checkWriter(id, options);
-    this.entry(id).packState = structuredClone(state);
+    this.entry(id).packState = plainCopy(state);
   }
 
   async saveReasoningSidecar(id: string, sidecar: ReasoningSidecar | undefined, options?: WriteOptions): Promise<void> {
     assertSessionId(id);
     this.checkWriter(id, options);
-    if (sidecar) this.sidecars.set(id, structuredClone(sidecar));
+    if (sidecar) this.sidecars.set(id, plainCopy(sidecar));
     else this.sidecars.delete(id);
   }
 
@@ -89,7 +92,7 @@ export class MemorySessionStore implements SessionStore {
     assertSessionId(id);
     this.checkWriter(id, options);
     checkApprovalRevision(id, this.approvals.get(id), options?.expectedRevision);
-    if (record) this.approvals.set(id, structuredClone(record));
+    if (record) this.approvals.set(id, plainCopy(record));
     else this.approvals.delete(id);
   }
 

@@ -24,9 +24,15 @@ const secretName = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIAL|(^|_)
 export function environmentSecrets(
   environment: Readonly<Record<string, string | undefined>> = typeof process === 'undefined' ? {} : process.env,
 ): string[] {
-  return Object.entries(environment)
-    .filter(([name, value]) => secretName.test(name) && value !== undefined && value.length >= MIN_SECRET_LENGTH)
-    .map(([, value]) => value as string);
+  // Names first, then only their values: every read of `process.env` is a call into the
+  // runtime, and reading all of them made this a tenth of a short episode's cost.
+  const values: string[] = [];
+  for (const name of Object.keys(environment)) {
+    if (!secretName.test(name)) continue;
+    const value = environment[name];
+    if (value !== undefined && value.length >= MIN_SECRET_LENGTH) values.push(value);
+  }
+  return values;
 }
 
 /** Replaces a fixed set of secret values with `[redacted]` (`REDACTED`). */
