@@ -43,6 +43,12 @@ const previousCaps = (budget) => {
   return { toolResultCap, currentToolResultCap: Math.max(toolResultCap, Math.min(2000, Math.floor(budget * 0.03))) };
 };
 
+/** One cap of 1% of the budget, 64 to 1,000 tokens: cheaper than the default, but half as much of each result. */
+const smallerCap = (budget) => {
+  const cap = Math.max(64, Math.min(1000, Math.floor(budget * 0.01)));
+  return { toolResultCap: cap, currentToolResultCap: cap };
+};
+
 /** The gpt-5 profile's priced boundary drop (opt-in: `pack.reasoningBoundary`). */
 const DEFERRED = packingForProfile(resolveProfile('openai', 'gpt-5')).reasoningBoundary;
 
@@ -55,6 +61,7 @@ const DEFERRED = packingForProfile(resolveProfile('openai', 'gpt-5')).reasoningB
 const CANDIDATES = [
   { name: 'defaults (one tool-result cap)', pack: {} },
   { name: 'previous caps (0.5% past, 3% current)', pack: previousCaps },
+  { name: 'smaller cap (1%, at most 1,000)', pack: smallerCap },
   { name: 'defaults + boundary drop deferred (opt-in)', pack: { reasoningBoundary: DEFERRED } },
   { name: '5-min cache, TTL-aware', pack: { cacheTtlMs: FIVE_MINUTES }, costTtlMs: FIVE_MINUTES, realOnly: true },
   { name: '5-min cache, not TTL-aware', pack: { cacheTtlMs: undefined }, costTtlMs: FIVE_MINUTES, realOnly: true },
@@ -279,9 +286,10 @@ Generated: tool output tiny (10-300 tokens) / mixed (50-20,000) / huge (2,000-30
 10-60 / 100-200 steps, reasoning heavy (500-6,000 tokens a step) or none, about ${TARGET_MESSAGES} messages each.
 Real: the recorded sessions beside the clone, imported with the CLI's importers.
 Settings: "defaults" is what an agent on gpt-5 packs with (the profile's cache lifetime, past reasoning
-dropped at the boundary, one tool-result cap of 1% of the budget, 64 to 1,000 tokens, for past and current
+dropped at the boundary, one tool-result cap of 2% of the budget, 64 to 1,500 tokens, for past and current
 episodes); "previous caps" the caps before this family chose them (0.5% past, 3% current, at most 2,000);
-"boundary drop deferred" the opt-in priced boundary drop (\`pack.reasoningBoundary\`, gpt-5 profile).
+"smaller cap" one cap of 1% of the budget, at most 1,000 tokens (cheaper, but the model reads half as much
+of each result); "boundary drop deferred" the opt-in priced boundary drop (\`pack.reasoningBoundary\`, gpt-5 profile).
 Prices are gpt-5's; OpenAI strips reasoning of earlier turns before the model reads it, so past reasoning the
 packer keeps (a deferred boundary drop) is counted as sent and billed, and "stale reasoning read" counts only
 what the model would read. The 5-minute rows (real sessions, which record each call's time): a call more than

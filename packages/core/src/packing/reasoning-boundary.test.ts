@@ -82,10 +82,11 @@ describe('the boundary drop priced against the miss', () => {
     const messages: Message[] = [];
     for (let index = 0; index < 12; index += 1) messages.push(...episode(`question ${index}`, 3, 200, index + 1));
     messages.push(user('last question'));
-    // A budget the whole session passes (tool-result caps are the same at both: 64 tokens).
-    const whole = packContext({ messages, budget: 12_000, reasoningBoundary: stripping, retention: 'all' }).stats.tokens.total;
+    // A budget the whole session passes, with the same tool-result caps at both.
+    const caps = { toolResultCap: 64, currentToolResultCap: 64 };
+    const whole = packContext({ messages, budget: 12_000, reasoningBoundary: stripping, retention: 'all', ...caps }).stats.tokens.total;
     const budget = Math.floor(whole * 0.6);
-    const packs = replay(messages, { budget, reasoningBoundary: stripping });
+    const packs = replay(messages, { budget, reasoningBoundary: stripping, ...caps });
     const at = packs.findIndex((pack) => pack.stats.evictedNow);
     expect(at).toBeGreaterThan(0);
     const evicting = packs[at] as PackResult;
