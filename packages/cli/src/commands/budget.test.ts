@@ -88,7 +88,7 @@ describe('episodic budget: human output', () => {
       `Recommendation: ${formatCount(best.budget)} tokens with retention ${best.retention}, the cheapest run that keeps ` +
         'the current episode whole in at least 99.0% of calls',
     );
-    const cap = Math.max(64, Math.min(1500, Math.floor(best.budget * 0.02)));
+    const cap = Math.max(64, Math.min(512, Math.floor(best.budget * 0.04)), Math.min(1500, Math.floor(best.budget * 0.02)));
     expect(text).toContain(`At that budget the current episode's tool results are cut to ${formatCount(cap)} tokens each`);
     expect(text).toContain('No usage is recorded, so there is no bill to compare with.');
     const strict = await analysisOf([heavyFile, '--budgets', '3k', '--quality', '100%', '--retention', 'episode']);

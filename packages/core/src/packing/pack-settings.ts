@@ -57,9 +57,14 @@ export interface Settings {
 /** Options that decide the packed form of a single message. */
 export type MessageFormOptions = Pick<PackOptions, 'budget' | 'tokenizer' | 'toolResultCap' | 'currentToolResultCap'>;
 
-/** The default tool-result cap: 2% of the budget, from 64 to 1,500 tokens (see {@link toolResultCaps}). */
+/**
+ * The default tool-result cap (see {@link toolResultCaps}): 2% of the budget, at most 1,500
+ * tokens, but at least 512 (a small source file, read whole) where 512 is at most 4% of the
+ * budget, and never under 64.
+ */
 function defaultToolResultCap(budget: number): number {
-  return Math.max(64, Math.min(1500, Math.floor(budget * 0.02)));
+  const floor = Math.min(512, Math.floor(budget * 0.04));
+  return Math.max(64, floor, Math.min(1500, Math.floor(budget * 0.02)));
 }
 
 /** The tool-result caps in force for these options: past episodes' and the current one's, in tokens. */
@@ -77,11 +82,13 @@ export function toolResultCaps(options: MessageFormOptions): { pastCap: number; 
   //   2%, <= 2,000   -                -                0.931 / 0.139x
   //   previous (0.5% past, 3% current, <= 2,000): 0.850 / 0.234x, 0.883 / 0.175x, 0.924 / 0.123x
   // The default is the largest cap that costs no more than the previous defaults at 200k
-  // and beats them on reuse at every budget. A 1% cap scores better still, but cuts a
+  // and beats them on reuse at 64k and 200k. A 1% cap scores better still, but cuts a
   // result to 160 tokens at 16k and about 4 KB at 200k: too little of a log or a file for
-  // the model to work from, a quality loss this bench cannot see. 1,500 tokens is about
-  // 6 KB of text; the model reads the rest by range or with a narrower command, or the
-  // agent sets `currentToolResultCap`.
+  // the model to work from, a quality loss this bench cannot see. For the same reason no
+  // budget from 12,800 tokens up cuts a result under 512 tokens, so a small source file
+  // is read whole (the web chat example's 43-line file at 16k was cut to 31 lines at 2%).
+  // 1,500 tokens is about 6 KB of text; the model reads the rest by range or with a
+  // narrower command, or the agent sets `currentToolResultCap`.
   const cap = defaultToolResultCap(options.budget);
   const pastCap = options.toolResultCap ?? cap;
   const currentCap = Math.max(options.currentToolResultCap ?? cap, pastCap);

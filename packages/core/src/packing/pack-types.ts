@@ -46,7 +46,7 @@ export interface PackOptions {
    * next calls can grow without evicting again (hysteresis). Default 0.6.
    */
   lowWater?: number;
-  /** Largest tool result of a past episode, in tokens. Default 2% of the budget, at least 64 and at most 1,500. */
+  /** Largest tool result of a past episode, in tokens. Default 2% of the budget, at most 1,500; at least 512 where that is at most 4% of the budget; never under 64. */
   toolResultCap?: number;
   /** Largest tool result of the current episode, in tokens. Default the same as `toolResultCap`'s (never below `toolResultCap`). */
   currentToolResultCap?: number;
