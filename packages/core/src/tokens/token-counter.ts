@@ -159,6 +159,8 @@ class CachingCounter implements TokenCounter {
   private readonly systems = new Map<string, number>();
   /** Raw counts of tool names: every call and every result carries one, and a session has few. */
   private readonly names = new Map<string, number>();
+  /** The last system prompt counted (the newest entry of `systems`). */
+  private latestSystem: { text: string; raw: number } | undefined;
 
   constructor(
     readonly encoding: string,
@@ -207,11 +209,14 @@ class CachingCounter implements TokenCounter {
   }
 
   countSystem(system: string): number {
+    // A session packs with the same prompt call after call: it is already the most recent.
+    if (system === this.latestSystem?.text) return this.calibration.apply(this.latestSystem.raw);
     let raw = this.systems.get(system);
     if (raw === undefined) raw = this.raw(system) + FRAMING.message;
     else this.systems.delete(system);
     this.systems.set(system, raw);
     if (this.systems.size > MAX_CACHED_SYSTEMS) this.systems.delete(this.systems.keys().next().value as string);
+    this.latestSystem = { text: system, raw };
     return this.calibration.apply(raw);
   }
 
