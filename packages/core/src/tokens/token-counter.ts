@@ -115,17 +115,23 @@ const MAX_REMEMBERED_CHUNKS = 1024;
  */
 function chunkEncoder(encoder: TokenEncoder): ChunkEncoder {
   const remembered = new Map<string, number>();
+  // Only chunks that may be cut out of a run are kept; any other is never looked up
+  // (a lookup hashes the whole chunk, a visible share of counting a tool result).
+  const mayRepeat = (chunk: string) => chunk.length >= 64 && chunk.charCodeAt(0) === chunk.charCodeAt(chunk.length - 1);
   return (chunk) => {
     if (chunk === '') return 0;
-    const known = remembered.get(chunk);
-    if (known !== undefined) return known;
+    const repeats = mayRepeat(chunk);
+    if (repeats) {
+      const known = remembered.get(chunk);
+      if (known !== undefined) return known;
+    }
     let tokens: number;
     try {
       tokens = encoder.count(chunk);
     } catch {
       tokens = new TextEncoder().encode(chunk).length;
     }
-    if (chunk.length >= 64 && chunk.charCodeAt(0) === chunk.charCodeAt(chunk.length - 1)) {
+    if (repeats) {
       if (remembered.size >= MAX_REMEMBERED_CHUNKS) remembered.clear();
       remembered.set(chunk, tokens);
     }
