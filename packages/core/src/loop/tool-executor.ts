@@ -139,6 +139,18 @@ export async function executeToolCall(call: ToolCallPart, options: ToolExecution
   }
 }
 
+/** The call behind each tool context, for the shared `signal` getter. */
+const controls = new WeakMap<object, CallControl>();
+
+/** A tool context's `signal`: its call's, made on first read. */
+const SIGNAL_PROPERTY: PropertyDescriptor = {
+  get(this: object): AbortSignal | undefined {
+    return controls.get(this)?.signal;
+  },
+  enumerable: true,
+  configurable: true,
+};
+
 /**
  * One call's timeout and abort. The call settles with its tool, or fails as soon as
  * the timeout fires or the run's signal aborts (a tool may ignore its signal). The
@@ -168,16 +180,20 @@ class CallControl {
     return this.combined;
   }
 
-  /** The tool's context: its `signal` is made on first read (an own, enumerable field, so spreads keep it). */
+  /**
+   * The tool's context: its `signal` is made on first read (an own, enumerable field,
+   * so spreads keep it). One getter is shared by every context: an object literal
+   * with its own getter, or one spread into, costs 2-3 us per call on Node 20.
+   */
   context(toolCallId: string, options: ToolExecutionOptions): ToolContext {
-    const read = () => this.signal;
-    return {
-      get signal() {
-        return read();
-      },
-      toolCallId,
-      ...contextOf(options),
-    };
+    const context = Object.defineProperty({}, 'signal', SIGNAL_PROPERTY) as ToolContext;
+    controls.set(context, this);
+    context.toolCallId = toolCallId;
+    const { sessionId, approvalFor, approvalPolicy } = options;
+    if (sessionId !== undefined) context.sessionId = sessionId;
+    if (approvalFor) context.approvalFor = approvalFor;
+    if (approvalPolicy) context.approvalPolicy = approvalPolicy;
+    return context;
   }
 
   /** Settles with `run`'s promise, or rejects on timeout or abort. */
@@ -216,15 +232,6 @@ function describeFailure(name: string, error: unknown): string {
   if (EpisodicError.isInstance(error) && error.code === 'invalid_tool_input') return error.message;
   const message = error instanceof Error ? error.message : String(error);
   return `Tool "${name}" failed: ${message || 'unknown error'}`;
-}
-
-function contextOf(options: ToolExecutionOptions): Partial<ToolContext> {
-  const { sessionId, approvalFor, approvalPolicy } = options;
-  return {
-    ...(sessionId === undefined ? {} : { sessionId }),
-    ...(approvalFor ? { approvalFor } : {}),
-    ...(approvalPolicy ? { approvalPolicy } : {}),
-  };
 }
 
 function errorOutput(message: string): ToolOutput {

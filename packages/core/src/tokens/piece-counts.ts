@@ -84,26 +84,28 @@ export function pieceCounting(encoder: TokenEncoder, encoding: EncodingName): To
 }
 
 function piecewise(encoder: TokenEncoder, cache: PieceCache): (text: string) => number {
-  // Its own copy: a global pattern keeps state (`lastIndex`).
-  const pattern = new RegExp(O200K_PIECE);
+  // Its own sticky copy: a piece must start where the last one ended, and `test` moves
+  // `lastIndex` past it without building a match array (half the pieces need no string).
+  const pattern = new RegExp(O200K_PIECE.source, 'uy');
   return (text) => {
     if (NOT_ASCII.test(text)) return encoder.count(text);
     let tokens = 0;
     let end = 0;
     pattern.lastIndex = 0;
-    for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
-      // Every ASCII character starts some piece; a gap would mean text left uncounted.
-      if (match.index !== end) return encoder.count(text);
-      const piece = match[0];
-      end += piece.length;
+    // Every ASCII character starts some piece: no match at `end` (a gap) ends the loop
+    // early, and the text is then counted whole below.
+    while (end < text.length && pattern.test(text)) {
+      const start = end;
+      end = pattern.lastIndex;
       // One token without a lookup: a single ASCII character (every byte is a token),
       // and a piece that starts with a digit, which is 1 to 3 digits (all 1,110 such
       // strings are o200k_base tokens; the test beside this file checks it).
-      const first = piece.charCodeAt(0);
-      if (piece.length === 1 || (first >= DIGIT_0 && first <= DIGIT_9)) {
+      const first = text.charCodeAt(start);
+      if (end - start === 1 || (first >= DIGIT_0 && first <= DIGIT_9)) {
         tokens += 1;
         continue;
       }
+      const piece = text.slice(start, end);
       if (piece.length > MAX_CACHED_PIECE) {
         tokens += encoder.count(piece);
         continue;

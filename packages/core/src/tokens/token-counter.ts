@@ -115,17 +115,23 @@ const MAX_REMEMBERED_CHUNKS = 1024;
  */
 function chunkEncoder(encoder: TokenEncoder): ChunkEncoder {
   const remembered = new Map<string, number>();
+  // Only chunks that may be cut out of a run are kept; any other is never looked up
+  // (a lookup hashes the whole chunk, a visible share of counting a tool result).
+  const mayRepeat = (chunk: string) => chunk.length >= 64 && chunk.charCodeAt(0) === chunk.charCodeAt(chunk.length - 1);
   return (chunk) => {
     if (chunk === '') return 0;
-    const known = remembered.get(chunk);
-    if (known !== undefined) return known;
+    const repeats = mayRepeat(chunk);
+    if (repeats) {
+      const known = remembered.get(chunk);
+      if (known !== undefined) return known;
+    }
     let tokens: number;
     try {
       tokens = encoder.count(chunk);
     } catch {
       tokens = new TextEncoder().encode(chunk).length;
     }
-    if (chunk.length >= 64 && chunk.charCodeAt(0) === chunk.charCodeAt(chunk.length - 1)) {
+    if (repeats) {
       if (remembered.size >= MAX_REMEMBERED_CHUNKS) remembered.clear();
       remembered.set(chunk, tokens);
     }
@@ -159,6 +165,8 @@ class CachingCounter implements TokenCounter {
   private readonly systems = new Map<string, number>();
   /** Raw counts of tool names: every call and every result carries one, and a session has few. */
   private readonly names = new Map<string, number>();
+  /** The last system prompt counted (the newest entry of `systems`). */
+  private latestSystem: { text: string; raw: number } | undefined;
 
   constructor(
     readonly encoding: string,
@@ -207,11 +215,14 @@ class CachingCounter implements TokenCounter {
   }
 
   countSystem(system: string): number {
+    // A session packs with the same prompt call after call: it is already the most recent.
+    if (system === this.latestSystem?.text) return this.calibration.apply(this.latestSystem.raw);
     let raw = this.systems.get(system);
     if (raw === undefined) raw = this.raw(system) + FRAMING.message;
     else this.systems.delete(system);
     this.systems.set(system, raw);
     if (this.systems.size > MAX_CACHED_SYSTEMS) this.systems.delete(this.systems.keys().next().value as string);
+    this.latestSystem = { text: system, raw };
     return this.calibration.apply(raw);
   }
 

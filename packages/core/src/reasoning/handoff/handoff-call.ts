@@ -100,11 +100,12 @@ export function reasoningForCall(
   emit: ReasoningEventHandler,
 ): { messages: readonly Message[]; handoff: CallHandoff | undefined } {
   const target = settings.model.model;
-  const call = { ...context, system: settings.system, target, budget: settings.budget };
   const stripped = stripForeignReasoning(context.messages, target);
   let handoff: CallHandoff | undefined;
-  if (settings.handoff) handoff = prepareHandoff(settings.handoff, call, settings.tokenizer, emit);
-  else if (stripped.warning) emit({ type: 'warning', step: context.step, ...stripped.warning });
+  if (settings.handoff) {
+    const call = { ...context, system: settings.system, target, budget: settings.budget };
+    handoff = prepareHandoff(settings.handoff, call, settings.tokenizer, emit);
+  } else if (stripped.warning) emit({ type: 'warning', step: context.step, ...stripped.warning });
   return { messages: stripped.messages, handoff };
 }
 
