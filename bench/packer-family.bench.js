@@ -254,7 +254,7 @@ function sections(generated, real) {
     summaryTable(generated, `Generated sessions (${count(generated)})`),
     summaryTable(heldOut, `Generated sessions of the shapes held out while tuning (${count(heldOut)})`,
       '\nThe one cap and the low-water mark were tuned on the other half of the shapes, with other seeds (bench/packer-family-tune.js);\n' +
-        'the cap\'s level (2%, at most 1,500 tokens, against the tuned 1%, at most 1,000) was then set on all 24 for how much of\n' +
+        'the cap\'s level (2%, 512 to 1,500 tokens, against the tuned 1%, at most 1,000) was then set on all 24 for how much of\n' +
         'each result the model reads (packages/core/src/packing/pack-settings.ts).\n'),
   ];
   if (real.length > 0) {
@@ -288,7 +288,7 @@ Generated: tool output tiny (10-300 tokens) / mixed (50-20,000) / huge (2,000-30
 10-60 / 100-200 steps, reasoning heavy (500-6,000 tokens a step) or none, about ${TARGET_MESSAGES} messages each.
 Real: the recorded sessions beside the clone, imported with the CLI's importers.
 Settings: "defaults" is what an agent on gpt-5 packs with (the profile's cache lifetime, past reasoning
-dropped at the boundary, one tool-result cap of 2% of the budget, 64 to 1,500 tokens, for past and current
+dropped at the boundary, one tool-result cap of 2% of the budget, 512 to 1,500 tokens, for past and current
 episodes); "previous caps" the caps before this family chose them (0.5% past, 3% current, at most 2,000);
 "smaller cap" one cap of 1% of the budget, at most 1,000 tokens (cheaper, but the model reads half as much
 of each result); "boundary drop deferred" the opt-in priced boundary drop (\`pack.reasoningBoundary\`, gpt-5 profile).

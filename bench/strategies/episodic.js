@@ -25,7 +25,7 @@ export function createStrategy({ budget, counter, system, tools, retention = 'ep
   let stats;
   return {
     name: 'Episodic',
-    settings: `packContext, retention ${retention}, gpt-5 profile's cache lifetime, defaults otherwise (low-water 0.6, one tool-result cap of 2% of the budget, at most 1,500 tokens)`,
+    settings: `packContext, retention ${retention}, gpt-5 profile's cache lifetime, defaults otherwise (low-water 0.6, one tool-result cap of 2% of the budget, 512 to 1,500 tokens)`,
     onAppend(message) {
       // The agent loop does this as each message is appended: count it and make the
       // packed forms (shortened tool results) so the packing call only adds numbers.

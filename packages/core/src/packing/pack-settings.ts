@@ -78,7 +78,8 @@ export function toolResultCaps(options: MessageFormOptions): { pastCap: number; 
   // cost against the naive window, load 2-12):
   //   cap            16k              64k              200k
   //   1%, <= 1,000   0.894 / 0.181x   0.917 / 0.158x   0.950 / 0.112x
-  //   2%, <= 1,500   0.865 / 0.202x   0.893 / 0.181x   0.942 / 0.125x   (default)
+  //   2%, <= 1,500   0.865 / 0.202x   0.893 / 0.181x   0.942 / 0.125x
+  //   same, >= 512   0.838 / 0.253x   (the same)       (the same)       (default)
   //   2%, <= 2,000   -                -                0.931 / 0.139x
   //   previous (0.5% past, 3% current, <= 2,000): 0.850 / 0.234x, 0.883 / 0.175x, 0.924 / 0.123x
   // The default is the largest cap that costs no more than the previous defaults at 200k
