@@ -57,6 +57,11 @@ export interface FaultReport {
   episodesKilledByPhase: Record<WorkPhase, number>;
   /** Kills whose phase the witness log contradicts (must be empty). */
   misclassified: string[];
+  /**
+   * Jobs whose worker died between the two writes of one phase change (the witness
+   * line written, the `phase` line not yet read): counted where the witness put them.
+   */
+  atTransition: string[];
   /** The record_step calls a worker kill landed inside (the witness log names the call). */
   killedInRecordStep: string[];
   /**
@@ -113,7 +118,11 @@ export async function buildFaultReport(options: Pick<FaultRunOptions, 'workers' 
   const executions = (await readFile(join(run.workspace, 'executions.log'), 'utf8')).split('\n').filter(Boolean);
   const witness = await readFile(join(run.workspace, WITNESS_LOG), 'utf8');
   const count = (kind: string) => events.filter((event) => event.kind === kind).length;
-  const workerKills = run.kills.filter((kill) => kill.target === 'worker');
+  const settled = settleOnWitness(
+    run.kills.filter((kill) => kill.target === 'worker'),
+    witness,
+  );
+  const workerKills = settled.kills;
   const witnessed = lastWitnessed(witness);
   const killedInRecordStep = workerKills.flatMap((kill) =>
     [...kill.jobs.keys()].flatMap((job) => {
@@ -131,6 +140,7 @@ export async function buildFaultReport(options: Pick<FaultRunOptions, 'workers' 
     killsByPhase: byPhase(workerKills.map(killPhase)),
     episodesKilledByPhase: byPhase(workerKills.flatMap((kill) => [...kill.jobs.values()])),
     misclassified: misclassified(workerKills, witness),
+    atTransition: settled.atTransition,
     killedInRecordStep,
     killedInRecordStepWithResult: killedInRecordStep.filter((call) => !check.unknownCalls.includes(call)),
     takeovers: count('resumed'),
@@ -159,8 +169,8 @@ export function killPhase(kill: Kill): WorkPhase {
 /**
  * Each job of a worker kill whose phase is not the last one the witness log holds for
  * that worker and job (`between` when it holds none: the job had not entered a model
- * call or a tool yet). The worker wrote the witness before each `phase` line, so a
- * kill between the two writes would show here too; they are microseconds apart.
+ * call or a tool yet). Run it on kills {@link settleOnWitness} settled: a kill between
+ * the two writes of one phase change is not a misclassification.
  */
 export function misclassified(kills: readonly Kill[], witness: string): string[] {
   const last = lastWitnessed(witness);
@@ -172,12 +182,38 @@ export function misclassified(kills: readonly Kill[], witness: string): string[]
   );
 }
 
-/** The last witness entry of each `<worker> <job>`: its phase, and the tool call when in a tool. */
-function lastWitnessed(witness: string): Map<string, { phase: WorkPhase; call?: string }> {
-  const last = new Map<string, { phase: WorkPhase; call?: string }>();
+/**
+ * The kills with each job's phase taken from the witness log where the two differ by
+ * one phase change: the worker writes the witness line, then the `phase` line, so a
+ * SIGKILL between the two (or while the `phase` line waits on a full pipe) leaves the
+ * fault run one change behind, and the witness, already in the file, is the truth.
+ * Anything else is left as counted, for {@link misclassified} to report.
+ */
+export function settleOnWitness(kills: readonly Kill[], witness: string): { kills: Kill[]; atTransition: string[] } {
+  const last = lastWitnessed(witness);
+  const atTransition: string[] = [];
+  const settled = kills.map((kill) => {
+    const jobs = new Map(
+      [...kill.jobs].map(([job, phase]): [string, WorkPhase] => {
+        const seen = last.get(`${kill.worker} ${job}`);
+        if (!seen || seen.phase === phase || (seen.previous ?? 'between') !== phase) return [job, phase];
+        atTransition.push(`${kill.worker} ${job}: counted in ${phase}, entering ${seen.phase}`);
+        return [job, seen.phase];
+      }),
+    );
+    return { ...kill, jobs };
+  });
+  return { kills: settled, atTransition };
+}
+
+/** The last witness entry of each `<worker> <job>`: its phase, the phase before it, and the tool call when in a tool. */
+function lastWitnessed(witness: string): Map<string, { phase: WorkPhase; previous?: WorkPhase; call?: string }> {
+  const last = new Map<string, { phase: WorkPhase; previous?: WorkPhase; call?: string }>();
   for (const line of witness.split('\n')) {
     const [worker, job, phase, call] = line.split(' ');
-    if (worker && job && phase) last.set(`${worker} ${job}`, { phase: phase as WorkPhase, call });
+    if (!worker || !job || !phase) continue;
+    const key = `${worker} ${job}`;
+    last.set(key, { phase: phase as WorkPhase, previous: last.get(key)?.phase, call });
   }
   return last;
 }
