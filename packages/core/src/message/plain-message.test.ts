@@ -41,8 +41,8 @@ function withHole(values: unknown[]): unknown[] {
 
 /** Values that JSON writes differently, that the schema refuses, or that only the full check knows. */
 const odd: unknown[] = [
-  undefined, null, NaN, Infinity, -1, 1.5, 2 ** 60, '', 0, 'text', true, [], {}, [undefined], new Date(0),
-  new Map(), () => 1, Symbol('s'), 10n, { toJSON: () => 'x' }, Object.create({ inherited: 1 }), withHole([1, 2]),
+  undefined, null, NaN, Infinity, -1, -0, 1.5, 2 ** 60, '', 0, 'text', true, [], {}, [undefined], new Date(0),
+  new Map(), () => 1, Symbol('s'), 'toString', '__proto__', 'constructor', 10n, { toJSON: () => 'x' }, Object.create({ inherited: 1 }), withHole([1, 2]),
 ];
 
 /** Field paths of the usual messages a mutation may change. */
@@ -107,12 +107,17 @@ describe('isPlainAssistantMessage', () => {
     const base = usual[2] as AssistantMessage;
     const refused: [string, unknown][] = [
       ['empty tool-call id', mutated(base, ['content', 3, 'id'], '')],
+      ['tool-call arguments undefined', mutated(base, ['content', 3, 'args'], undefined)],
+      ['-0 in the arguments (JSON writes 0)', mutated(base, ['content', 3, 'args', 'run'], -0)],
+      ['-0 output tokens', mutated(base, ['usage', 'outputTokens'], -0)],
       ['NaN input tokens', mutated(base, ['usage', 'inputTokens'], NaN)],
       ['fractional output tokens', mutated(base, ['usage', 'outputTokens'], 1.5)],
       ['text that is not a string', mutated(base, ['content', 2, 'text'], 7)],
       ['a Date in the arguments', mutated(base, ['content', 3, 'args', 'run'], new Date(0))],
       ['a hole in reasoningFields', mutated(base, ['content', 0, 'providerData', 'reasoningFields'], withHole(['x']))],
       ['an unknown part type', mutated(base, ['content', 0, 'type'], 'thinking')],
+      ['a part type named like an Object method', mutated(base, ['content', 0, 'type'], 'toString')],
+      ['a part type __proto__', mutated(base, ['content', 0, 'type'], '__proto__')],
       ['a provider-tool part', { role: 'assistant', content: [{ type: 'provider-tool', name: 'x', kind: 'call', providerData }] }],
       ['context edits', { ...base, contextEdits: [{ type: 'clear', clearedInputTokens: 3 }] }],
       ['arguments nested past the limit', mutated(base, ['content', 3, 'args'], nested(120))],

@@ -38,11 +38,12 @@ function fields(schema: { shape: object }, checked: readonly string[]): Fields {
   return { checked: new Set(checked), unchecked: new Set([...known].filter((key) => !checked.includes(key))) };
 }
 
-const PART_FIELDS: Record<string, Fields> = {
-  text: fields(Schemas.TextPart, ['type', 'text', 'providerData']),
-  reasoning: fields(Schemas.ReasoningPart, ['type', 'text', 'signature', 'redacted', 'providerData', 'tokens']),
-  'tool-call': fields(Schemas.ToolCallPart, ['type', 'id', 'name', 'args', 'providerData']),
-};
+// A Map, not an object literal: a part whose type is 'toString' or '__proto__' must find nothing.
+const PART_FIELDS = new Map<string, Fields>([
+  ['text', fields(Schemas.TextPart, ['type', 'text', 'providerData'])],
+  ['reasoning', fields(Schemas.ReasoningPart, ['type', 'text', 'signature', 'redacted', 'providerData', 'tokens'])],
+  ['tool-call', fields(Schemas.ToolCallPart, ['type', 'id', 'name', 'args', 'providerData'])],
+]);
 const MESSAGE_FIELDS = fields(Schemas.AssistantMessage, ['role', 'content', 'model', 'usage']);
 const MODEL_FIELDS = fields(Schemas.ModelRef, ['provider', 'id']);
 const PROVIDER_DATA_FIELDS = fields(Schemas.ProviderData, ['provider', 'model', 'reasoningFields']);
@@ -75,7 +76,7 @@ export function isPlainAssistantMessage(value: unknown): boolean {
 /** A text, reasoning or tool-call part (at depth 3: message, content, part). */
 function isPlainPart(part: unknown, walk: Walk): boolean {
   if (!isPlainObject(part) || typeof part.type !== 'string') return false;
-  const known = PART_FIELDS[part.type];
+  const known = PART_FIELDS.get(part.type);
   if (!known || !extrasArePlain(part, known, 3, walk)) return false;
   if (part.providerData !== undefined && !isProviderData(part.providerData, walk)) return false;
   switch (part.type) {
@@ -92,7 +93,9 @@ function isPlainPart(part: unknown, walk: Walk): boolean {
       return (
         isNonEmptyString(part.id) &&
         isNonEmptyString(part.name) &&
-        (part.args === undefined || isPlainJson(part.args, 4, walk))
+        // The schema requires `args` (JSON would drop an undefined one): leave that to the full check.
+        part.args !== undefined &&
+        isPlainJson(part.args, 4, walk)
       );
   }
 }
@@ -110,7 +113,7 @@ function isUsage(value: unknown, walk: Walk): boolean {
   if (!isPlainObject(value) || !isCount(value.inputTokens) || !isCount(value.outputTokens)) return false;
   for (const key of USAGE_COUNTS) if (value[key] !== undefined && !isCount(value[key])) return false;
   const cost = value.costUsd;
-  if (cost !== undefined && !(typeof cost === 'number' && Number.isFinite(cost) && cost >= 0)) return false;
+  if (cost !== undefined && !(typeof cost === 'number' && Number.isFinite(cost) && cost >= 0 && !Object.is(cost, -0))) return false;
   return extrasArePlain(value, USAGE_FIELDS, 2, walk);
 }
 
@@ -158,7 +161,8 @@ function isPlainJson(value: unknown, depth: number, walk: Walk): boolean {
     case 'boolean':
       return true;
     case 'number':
-      return Number.isFinite(value);
+      // JSON writes -0 as 0: not the same value.
+      return Number.isFinite(value) && !Object.is(value, -0);
     case 'object':
       break;
     default:
@@ -189,7 +193,7 @@ function isPlainObject(value: unknown): value is Plain {
 }
 
 function isCount(value: unknown): boolean {
-  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 && !Object.is(value, -0);
 }
 
 function isNonEmptyString(value: unknown): boolean {
