@@ -10,6 +10,7 @@
  * runs the full check, which refuses a malformed message with an error naming the
  * field. A property test beside it checks the yes side against the full check.
  */
+import { hasPlainPrototype } from '../support/plain-object.js';
 import { MAX_NESTING_DEPTH } from './transcript-limits.js';
 import * as Schemas from './transcript-schema.js';
 
@@ -187,9 +188,7 @@ function isPlainJson(value: unknown, depth: number, walk: Walk): boolean {
 
 /** An object JSON writes as its own fields: no class instance (`Date`, `Map`), no `toJSON`, no inherited fields. */
 function isPlainObject(value: unknown): value is Plain {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const prototype = Object.getPrototypeOf(value) as unknown;
-  return (prototype === Object.prototype || prototype === null) && typeof (value as Plain).toJSON !== 'function';
+  return hasPlainPrototype(value) && typeof value.toJSON !== 'function';
 }
 
 function isCount(value: unknown): boolean {

@@ -4,6 +4,7 @@
  * copies every string, which for a step's tool output (kilobytes of log) or a pack
  * state's message keys (one per packed message) cost more than the rest of the write.
  */
+import { hasPlainPrototype } from '../support/plain-object.js';
 
 /** Nesting past which the copy is left to `structuredClone` (which also handles cycles). */
 const MAX_DEPTH = 200;
@@ -36,11 +37,10 @@ function copy(value: unknown, depth: number): unknown {
     for (let index = 0; index < value.length; index += 1) copied[index] = copy(value[index], depth + 1);
     return copied;
   }
-  const prototype = typeof value === 'object' ? Object.getPrototypeOf(value) : undefined;
-  if (prototype !== Object.prototype && prototype !== null) return structuredClone(value);
+  if (!hasPlainPrototype(value)) return structuredClone(value);
   const copied: Record<string, unknown> = {};
-  for (const key of Object.keys(value as object)) {
-    const field = copy((value as Record<string, unknown>)[key], depth + 1);
+  for (const key of Object.keys(value)) {
+    const field = copy(value[key], depth + 1);
     // An own `__proto__` (JSON.parse makes one) assigned would set the copy's prototype instead.
     if (key === '__proto__') Object.defineProperty(copied, key, { value: field, enumerable: true, writable: true, configurable: true });
     else copied[key] = field;
