@@ -4,10 +4,10 @@
  * log. These feed it accounts that lie and one that does not.
  */
 import { describe, expect, it } from 'vitest';
-import { type Kill, killPhase, misclassified, settleOnWitness } from './fault-report.js';
+import { type Kill, killPhase, lastWitnessed, misclassified, settleOnWitness } from './fault-report.js';
 import type { WorkPhase } from './pool-agent.js';
 
-const witness = ['w1 s0m0 model', 'w1 s0m0 between', 'w1 s0m0 tool', 'w2 s1m0 model', 'w1 s2m0 tool', 'w1 s2m0 between', ''].join('\n');
+const witness = lastWitnessed(['w1 s0m0 model', 'w1 s0m0 between', 'w1 s0m0 tool', 'w2 s1m0 model', 'w1 s2m0 tool', 'w1 s2m0 between', ''].join('\n'));
 const kill = (worker: string, jobs: Record<string, WorkPhase>, aim?: WorkPhase): Kill => ({
   target: 'worker',
   worker,

@@ -116,14 +116,13 @@ export async function buildFaultReport(options: Pick<FaultRunOptions, 'workers' 
     }),
   );
   const executions = (await readFile(join(run.workspace, 'executions.log'), 'utf8')).split('\n').filter(Boolean);
-  const witness = await readFile(join(run.workspace, WITNESS_LOG), 'utf8');
+  const witnessed = lastWitnessed(await readFile(join(run.workspace, WITNESS_LOG), 'utf8'));
   const count = (kind: string) => events.filter((event) => event.kind === kind).length;
   const settled = settleOnWitness(
     run.kills.filter((kill) => kill.target === 'worker'),
-    witness,
+    witnessed,
   );
   const workerKills = settled.kills;
-  const witnessed = lastWitnessed(witness);
   const killedInRecordStep = workerKills.flatMap((kill) =>
     [...kill.jobs.keys()].flatMap((job) => {
       const call = witnessed.get(`${kill.worker} ${job}`)?.call;
@@ -139,7 +138,7 @@ export async function buildFaultReport(options: Pick<FaultRunOptions, 'workers' 
     serverKills: run.kills.length - workerKills.length,
     killsByPhase: byPhase(workerKills.map(killPhase)),
     episodesKilledByPhase: byPhase(workerKills.flatMap((kill) => [...kill.jobs.values()])),
-    misclassified: misclassified(workerKills, witness),
+    misclassified: misclassified(workerKills, witnessed),
     atTransition: settled.atTransition,
     killedInRecordStep,
     killedInRecordStepWithResult: killedInRecordStep.filter((call) => !check.unknownCalls.includes(call)),
@@ -172,8 +171,7 @@ export function killPhase(kill: Kill): WorkPhase {
  * call or a tool yet). Run it on kills {@link settleOnWitness} settled: a kill between
  * the two writes of one phase change is not a misclassification.
  */
-export function misclassified(kills: readonly Kill[], witness: string): string[] {
-  const last = lastWitnessed(witness);
+export function misclassified(kills: readonly Kill[], last: Witnessed): string[] {
   return kills.flatMap((kill) =>
     [...kill.jobs].flatMap(([job, phase]) => {
       const witnessed = last.get(`${kill.worker} ${job}`)?.phase ?? 'between';
@@ -189,8 +187,7 @@ export function misclassified(kills: readonly Kill[], witness: string): string[]
  * fault run one change behind, and the witness, already in the file, is the truth.
  * Anything else is left as counted, for {@link misclassified} to report.
  */
-export function settleOnWitness(kills: readonly Kill[], witness: string): { kills: Kill[]; atTransition: string[] } {
-  const last = lastWitnessed(witness);
+export function settleOnWitness(kills: readonly Kill[], last: Witnessed): { kills: Kill[]; atTransition: string[] } {
   const atTransition: string[] = [];
   const settled = kills.map((kill) => {
     const jobs = new Map(
@@ -206,8 +203,11 @@ export function settleOnWitness(kills: readonly Kill[], witness: string): { kill
   return { kills: settled, atTransition };
 }
 
+/** The witness log read back: the last entry of each `<worker> <job>` (see {@link lastWitnessed}). */
+export type Witnessed = ReadonlyMap<string, { phase: WorkPhase; previous?: WorkPhase; call?: string }>;
+
 /** The last witness entry of each `<worker> <job>`: its phase, the phase before it, and the tool call when in a tool. */
-function lastWitnessed(witness: string): Map<string, { phase: WorkPhase; previous?: WorkPhase; call?: string }> {
+export function lastWitnessed(witness: string): Witnessed {
   const last = new Map<string, { phase: WorkPhase; previous?: WorkPhase; call?: string }>();
   for (const line of witness.split('\n')) {
     const [worker, job, phase, call] = line.split(' ');
