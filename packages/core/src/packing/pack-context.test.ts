@@ -266,6 +266,80 @@ describe('packContext cache stability and eviction', () => {
   });
 });
 
+describe('packContext current-episode head', () => {
+  /** One long episode of tool steps without reasoning: only leaving steps out can shorten it. */
+  function longEpisode(steps: number): Message[] {
+    const messages: Message[] = [user('long task')];
+    for (let index = 0; index < steps; index += 1) {
+      const part = call('probe', { q: index });
+      messages.push(assistant([part]), result(part, `step ${index} ${words(200, index + 1)}`));
+    }
+    return messages;
+  }
+
+  /** Packs before every assistant message, as the loop does; returns the calls that left steps out anew. */
+  function cuts(messages: readonly Message[], extra: Partial<Parameters<typeof packContext>[0]> = {}) {
+    const counter = createTokenCounter();
+    let state: PackState | undefined;
+    const events: { packed: PackResult; previous: PackResult }[] = [];
+    let previous: PackResult | undefined;
+    for (let index = 1; index < messages.length; index += 1) {
+      if (messages[index]?.role !== 'assistant') continue;
+      const packed = packContext({ messages: messages.slice(0, index), budget: 6_000, tokenizer: counter, state, system: 'You debug CI.', toolResultCap: 400, ...extra });
+      if (previous && packed.state.current?.stepsDroppedBefore !== state?.current?.stepsDroppedBefore) events.push({ packed, previous });
+      state = packed.state;
+      previous = packed;
+    }
+    return events;
+  }
+
+  const stepOf = (message: Message | undefined) =>
+    message?.role === 'tool' && typeof message.content === 'string' ? Number(/^step (\d+)/.exec(message.content)?.[1]) : undefined;
+
+  it('keeps the first steps as a head when it leaves steps out, so each cut keeps the cached prefix up to it', () => {
+    const events = cuts(longEpisode(60));
+    expect(events.length).toBeGreaterThanOrEqual(3);
+    for (const { packed, previous } of events) {
+      expect(packed.stats.tokens.total).toBeLessThanOrEqual(6_000);
+      const steps = packed.messages.map(stepOf).filter((value) => value !== undefined);
+      // The head (steps 0, 1, ...) stays, the latest step is there, and steps in between are left out.
+      expect(steps[0]).toBe(0);
+      expect(steps[1]).toBe(1);
+      const gap = steps.findIndex((value, index) => index > 0 && value !== steps[index - 1]! + 1);
+      expect(gap).toBeGreaterThan(1);
+      const head = packed.state.current?.stepsHeadEnd ?? 0;
+      expect(head).toBeGreaterThan(2);
+      // Everything before the head's end is the previous call's bytes: the cache keeps it.
+      expect(packed.messages.slice(0, head)).toEqual(previous.messages.slice(0, head));
+      expect(packed.stats.prefixReuseTokens).toBeGreaterThan(packed.stats.tokens.total * 0.2);
+    }
+  });
+
+  it('leaves out the oldest steps with headShare 0, as before heads: each cut keeps only the user message cached', () => {
+    const events = cuts(longEpisode(60), { headShare: 0 });
+    expect(events.length).toBeGreaterThanOrEqual(3);
+    for (const { packed } of events) {
+      expect(packed.state.current?.stepsHeadEnd).toBeUndefined();
+      expect(packed.messages.map(stepOf).find((value) => value !== undefined)).toBeGreaterThan(0);
+      expect(packed.stats.prefixReuseTokens).toBeLessThan(packed.stats.tokens.total * 0.1);
+    }
+  });
+
+  it('lets the head go when the head and the latest step alone are over the low-water mark', () => {
+    const messages = longEpisode(20);
+    const part = call('probe', { q: 'big' });
+    messages.push(assistant([part]), result(part, `step 99 ${words(3_000, 7)}`));
+    const packed = packContext({ messages, budget: 6_000, system: 'You debug CI.', toolResultCap: 400, currentToolResultCap: 3_000 });
+    expect(packed.stats.tokens.total).toBeLessThanOrEqual(6_000);
+    // The head went with the steps after it: what is left is the newest steps, oldest left out first.
+    const steps = packed.messages.map(stepOf).filter((value) => value !== undefined);
+    expect(steps.at(-1)).toBe(99);
+    expect(steps.length).toBeGreaterThan(1);
+    expect(steps.slice(0, -1)).toEqual(steps.slice(0, -1).map((_, index) => 20 - (steps.length - 1) + index));
+    expect(packed.state.current?.stepsHeadEnd).toBeUndefined();
+  });
+});
+
 describe('packContext summaries', () => {
   const long: Message[] = [];
   for (let index = 0; index < 12; index += 1) long.push(...episode(`question ${index}`, 4, 120, index + 1));

@@ -9,7 +9,8 @@
  *    (see `pack-layout.ts`); then the summary, then the head;
  * 2. only when no past episode is left, shorten the current episode: drop its
  *    reasoning oldest first (never the latest assistant message's), then give its
- *    tool results the past-episode cap, then leave out its oldest steps;
+ *    tool results the past-episode cap, then leave out its steps after a head of
+ *    its first steps (so each later cut keeps the cached prefix up to the head's end);
  * 3. if even the minimum does not fit, throw {@link ContextOverflowError}.
  */
 import { type PackedEpisode, packEpisode, type Reductions } from './pack-episode.js';
@@ -42,6 +43,10 @@ function assistantIndexes(messages: readonly Message[], start: number, end: numb
 /**
  * Advances the current episode's reduction cursors one step at a time until the
  * total is at or below `target`, or nothing more can be cut. Returns the last pack.
+ * Before the first steps are left out, the episode's first steps that fit in the head's
+ * share become its head (their reasoning and results are already cut by then): later
+ * cuts leave out steps after it, so the cached prefix up to its end survives each cut.
+ * Only when the head and the latest step alone are over `target` does the head go too.
  */
 function reduceCurrent(
   settings: Settings,
@@ -55,20 +60,61 @@ function reduceCurrent(
   const latest = assistants[assistants.length - 1] ?? range.start;
   let packed = packEpisode(settings.context, range.start, range.end, reductions);
   const next = (from: number, limit: number) => Math.min(assistants.find((index) => index > from) ?? limit, limit);
-  // Phases in order; each moves one cursor up to its limit, a step at a time.
-  const phases: { cursor: keyof Reductions; limit: number }[] = [
-    { cursor: 'reasoningDroppedBefore', limit: latest },
-    { cursor: 'resultsShrunkBefore', limit: latest },
-    { cursor: 'stepsDroppedBefore', limit: latest },
-    { cursor: 'resultsShrunkBefore', limit: range.end },
-  ];
-  for (const phase of phases) {
-    while (outside + packed.tokens > target && reductions[phase.cursor] < phase.limit) {
-      reductions[phase.cursor] = next(reductions[phase.cursor], phase.limit);
+  const over = () => outside + packed.tokens > target;
+  const advance = (cursor: keyof Reductions, limit: number) => {
+    while (over() && reductions[cursor] < limit) {
+      reductions[cursor] = next(reductions[cursor], limit);
       packed = packEpisode(settings.context, range.start, range.end, reductions);
     }
+  };
+  advance('reasoningDroppedBefore', latest);
+  advance('resultsShrunkBefore', latest);
+  if (over() && reductions.stepsDroppedBefore === range.start) {
+    const headEnd = currentHeadEnd(settings, range.start, assistants, reductions, Math.floor((target - outside) / 2));
+    reductions.stepsHeadEnd = headEnd;
+    reductions.stepsDroppedBefore = headEnd;
   }
+  advance('stepsDroppedBefore', latest);
+  if (over() && reductions.stepsHeadEnd > range.start) {
+    // The head goes: steps are left out oldest first again, as few as the target needs.
+    reductions.stepsHeadEnd = range.start;
+    reductions.stepsDroppedBefore = range.start;
+    packed = packEpisode(settings.context, range.start, range.end, reductions);
+    advance('stepsDroppedBefore', latest);
+  }
+  advance('resultsShrunkBefore', range.end);
   return packed;
+}
+
+/**
+ * The end of the current episode's head: the last step boundary (an assistant message
+ * before the latest one) such that the episode up to it takes at most the head's share
+ * of the budget and at most `room`. The episode's start when no step fits or heads are off.
+ */
+function currentHeadEnd(
+  settings: Settings,
+  start: number,
+  assistants: readonly number[],
+  reductions: Reductions,
+  room: number,
+): number {
+  const limit = Math.min(Math.floor(settings.budget * settings.headShare), room);
+  const tokensUpTo = (end: number) => packEpisode(settings.context, start, end, { ...reductions, stepsHeadEnd: start }).tokens;
+  // Episode prefixes only grow with their end: the last boundary that fits is found by bisection.
+  let low = 0;
+  let high = assistants.length - 2;
+  let best = start;
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    const end = assistants[middle + 1] as number;
+    if (tokensUpTo(end) <= limit) {
+      best = end;
+      low = middle + 1;
+    } else {
+      high = middle - 1;
+    }
+  }
+  return best;
 }
 
 function describeMinimum(fixed: number, current: PackedEpisode): string {
@@ -116,8 +162,13 @@ export function packContext(options: PackOptions): PackResult {
   const fixed = systemTokens + toolTokens + counter.calibration.apply(FRAMING.reply);
   const sameEpisode = previous?.current?.start === currentStart;
   const reductions: Reductions = sameEpisode
-    ? { ...(previous?.current as Reductions) }
-    : { reasoningDroppedBefore: currentStart, resultsShrunkBefore: currentStart, stepsDroppedBefore: currentStart };
+    ? fromState(previous?.current as NonNullable<PackState['current']>)
+    : fromState({
+        start: currentStart,
+        reasoningDroppedBefore: currentStart,
+        resultsShrunkBefore: currentStart,
+        stepsDroppedBefore: currentStart,
+      });
   let current = packEpisode(settings.context, range.start, range.end, reductions);
   const cold = cacheIsCold(options, previous);
   let kept = boundaryRanges({ options, settings, previous, starts, current: current.tokens, cold });
@@ -236,7 +287,7 @@ function assemble(input: Assembly): PackResult {
     version: 1,
     ...layoutState(layout),
     ...(summarized ? { summarized } : {}),
-    current: { start: input.currentStart, ...input.reductions },
+    current: currentState(input.currentStart, input.reductions),
     previous: { prefixKey, messageKeys },
     ...(input.kept.length > 0 ? { keptReasoning: input.kept.map(([from, to]): [number, number] => [from, to]) } : {}),
     ...(input.options.now === undefined ? {} : { packedAt: input.options.now }),
@@ -283,6 +334,19 @@ export function summaryInput(options: PackOptions, request: SummaryRequest): Mod
     out.push(...packPast(settings, starts[episode] as number, starts[episode + 1] as number).messages);
   }
   return out;
+}
+
+/** The reductions a previous state recorded (one from before heads has none). */
+function fromState(current: NonNullable<PackState['current']>): Reductions {
+  const { reasoningDroppedBefore, resultsShrunkBefore, stepsDroppedBefore } = current;
+  return { reasoningDroppedBefore, resultsShrunkBefore, stepsDroppedBefore, stepsHeadEnd: current.stepsHeadEnd ?? current.start };
+}
+
+/** The current episode's state; a head is recorded only where there is one, so states without stay as they were. */
+function currentState(start: number, reductions: Reductions): NonNullable<PackState['current']> {
+  const { reasoningDroppedBefore, resultsShrunkBefore, stepsDroppedBefore, stepsHeadEnd } = reductions;
+  const state = { start, reasoningDroppedBefore, resultsShrunkBefore, stepsDroppedBefore };
+  return stepsHeadEnd > start ? { ...state, stepsHeadEnd } : state;
 }
 
 function reductionsApplied(reductions: Reductions, start: number): boolean {

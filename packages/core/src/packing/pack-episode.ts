@@ -14,8 +14,13 @@ export interface Reductions {
   reasoningDroppedBefore: number;
   /** Tool results before this index get the past-episode cap. */
   resultsShrunkBefore: number;
-  /** Steps (assistant message and its results) before this index are left out. */
+  /** Steps (assistant message and its results) from `stepsHeadEnd` up to this index are left out. */
   stepsDroppedBefore: number;
+  /**
+   * Steps before this index are the episode's head: they stay when steps are left out, so
+   * the cached prefix up to them survives each cut. The episode's start when it has none.
+   */
+  stepsHeadEnd: number;
 }
 
 export interface EpisodeContext {
@@ -88,7 +93,7 @@ export function packEpisode(
     if (message.role === 'summary') continue;
     // Dropping steps leaves the user's messages and instructions: they are what the steps answered.
     const step = message.role === 'assistant' || message.role === 'tool';
-    if (reductions && index < reductions.stepsDroppedBefore && step) continue;
+    if (reductions && step && index >= reductions.stepsHeadEnd && index < reductions.stepsDroppedBefore) continue;
     let packed: ModelMessage | null = message;
     if (message.role === 'assistant') {
       const hasCalls = message.content.some((part) => part.type === 'tool-call' && paired.has(part.id));

@@ -22,6 +22,7 @@ export const PackState = z.object({
       reasoningDroppedBefore: count,
       resultsShrunkBefore: count,
       stepsDroppedBefore: count,
+      stepsHeadEnd: count.optional(),
     })
     .optional(),
   previous: z.object({ prefixKey: z.string(), messageKeys: z.array(z.string()) }).optional(),

@@ -90,7 +90,14 @@ export interface PackState {
   /** @deprecated Written when summaries came from a synchronous hook; ignored. */
   summary?: { episodes: number; text: string };
   /** The current episode's start index and the reductions applied to it so far. */
-  current?: { start: number; reasoningDroppedBefore: number; resultsShrunkBefore: number; stepsDroppedBefore: number };
+  current?: {
+    start: number;
+    reasoningDroppedBefore: number;
+    resultsShrunkBefore: number;
+    stepsDroppedBefore: number;
+    /** End of the steps kept at the front when later ones are left out; absent (the start) for none. */
+    stepsHeadEnd?: number;
+  };
   /** Fingerprint of the previous call's packed output, for predicted cache reuse. */
   previous?: { prefixKey: string; messageKeys: string[] };
   /** Past episodes (`[from, to)` ranges) whose reasoning bytes are kept, hidden by the provider. */
