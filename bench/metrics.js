@@ -99,6 +99,27 @@ export function createRecorder({ counter, system, tools, budget, episodeOfReason
     }
     return key;
   };
+  // What the provider renders: with `stripsPastReasoning`, a message's reasoning of an earlier
+  // episode is removed before the model reads it, so it is neither billed nor part of the
+  // cached prefix (OpenAI: the prompt then omits those items, and a call after the user
+  // boundary cannot hit the cache past them, whether the client sent them or not).
+  const strippedForms = new WeakMap();
+  const pastEpisodeOf = (message) => {
+    for (const part of message.content) if (part.type === 'reasoning') return episodeOfReasoning.get(part.text);
+    return undefined;
+  };
+  const rendered = (message, currentEpisode) => {
+    if (!stripsPastReasoning || message.role !== 'assistant') return message;
+    const episode = pastEpisodeOf(message);
+    if (episode === undefined || episode >= currentEpisode) return message;
+    let form = strippedForms.get(message);
+    if (form === undefined) {
+      const content = message.content.filter((part) => part.type !== 'reasoning' || episodeOfReasoning.get(part.text) === undefined);
+      form = content.length > 0 ? { ...message, content } : null;
+      strippedForms.set(message, form);
+    }
+    return form;
+  };
   const reasoningCost = (text) => {
     let tokens = reasoningTokens.get(text);
     if (tokens === undefined) {
@@ -123,15 +144,24 @@ export function createRecorder({ counter, system, tools, budget, episodeOfReason
         previous = [];
         return;
       }
-      const keysNow = packed.map(keyOf);
+      const forms = packed.map((message) => rendered(message, currentEpisode)).filter((form) => form !== null);
+      const keysNow = forms.map(keyOf);
       let tokens = prefixTokens + FRAMING.reply;
       let reused = prefixTokens;
       let matching = true;
       let pastReasoning = 0;
       let hiddenPastReasoning = 0;
       let hasCurrentUser = false;
-      for (let index = 0; index < packed.length; index += 1) {
-        const message = packed[index];
+      for (const message of packed) {
+        if (message.role !== 'assistant' || !stripsPastReasoning) continue;
+        for (const part of message.content) {
+          if (part.type !== 'reasoning') continue;
+          const episode = episodeOfReasoning.get(part.text);
+          if (episode !== undefined && episode < currentEpisode) hiddenPastReasoning += reasoningCost(part.text);
+        }
+      }
+      for (let index = 0; index < forms.length; index += 1) {
+        const message = forms[index];
         const size = counter.countMessage(message);
         tokens += size;
         matching &&= keysNow[index] === previous[index];
@@ -142,8 +172,7 @@ export function createRecorder({ counter, system, tools, budget, episodeOfReason
           if (part.type !== 'reasoning') continue;
           const episode = episodeOfReasoning.get(part.text);
           // A reasoning text the transcript does not hold was rewritten: count it as past.
-          if (episode !== undefined && episode < currentEpisode && stripsPastReasoning) hiddenPastReasoning += reasoningCost(part.text);
-          else if (episode === undefined || episode < currentEpisode) pastReasoning += reasoningCost(part.text);
+          if (episode === undefined || episode < currentEpisode) pastReasoning += reasoningCost(part.text);
         }
       }
       // The previous call is the cache: the first call (or one after a failure) has none.
