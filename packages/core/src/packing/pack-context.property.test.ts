@@ -221,7 +221,7 @@ describe('packContext properties', () => {
         transcriptArbitrary,
         fc.integer({ min: 300, max: 12_000 }),
         fc.constantFrom<Retention>('episode', 'tool-episodes', 'all', 'none'),
-        fc.record({ headShare: fc.constantFrom(0, 0.1, 0.25, 0.5), summaryDelay: fc.integer({ min: 0, max: 3 }) }),
+        fc.record({ headShare: fc.constantFrom(0, 0.1, 0.25, 0.45), summaryDelay: fc.integer({ min: 0, max: 3 }) }),
         (spec, budget, retention, { headShare, summaryDelay }) => {
           const { messages, episodeOf } = build(spec);
           const counter = createTokenCounter();

@@ -329,7 +329,7 @@ describe('packContext current-episode head', () => {
     const messages = longEpisode(20);
     const part = call('probe', { q: 'big' });
     messages.push(assistant([part]), result(part, `step 99 ${words(3_000, 7)}`));
-    const packed = packContext({ messages, budget: 6_000, system: 'You debug CI.', toolResultCap: 400, currentToolResultCap: 3_000 });
+    const packed = packContext({ messages, budget: 6_000, lowWater: 0.6, system: 'You debug CI.', toolResultCap: 400, currentToolResultCap: 3_000 });
     expect(packed.stats.tokens.total).toBeLessThanOrEqual(6_000);
     // The head went with the steps after it: what is left is the newest steps, oldest left out first.
     const steps = packed.messages.map(stepOf).filter((value) => value !== undefined);

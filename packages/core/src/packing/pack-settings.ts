@@ -34,15 +34,14 @@ export function countContext(
 const DEFAULT_HEAD_SHARE = 0.35;
 
 /**
- * Share of the budget an eviction cuts the context down to. 0.6 rather than 0.7: fewer,
- * deeper evictions, so less of the prefix is rewritten per call and fewer tokens are sent.
- * On the session family with the one tool-result cap (median reuse, median cost against the
- * naive window; tuning half / held-out half): 16k 0.893 -> 0.894, 0.225x -> 0.214x /
- * 0.891 -> 0.894, 0.177x -> 0.166x; 64k 0.915 -> 0.917, 0.160x -> 0.149x / 0.916 -> 0.918,
- * 0.162x -> 0.159x; 200k 0.941 -> 0.945, 0.108x -> 0.108x / 0.951 -> 0.950, 0.123x -> 0.119x.
- * 0.8 was worse everywhere; 0.5 cost less still at 16k and 64k but keeps less recent history.
+ * Share of the budget an eviction (or a cut of an overlong current episode) brings the
+ * context down to, so the next calls grow without evicting again (hysteresis). Chosen with
+ * the tool-result cap on the session family (see {@link toolResultCaps}): with the 900-token
+ * cap, 0.6 -> 0.5 moves the 24 generated sessions at 200k from 0.950 / 0.147x to 0.953 /
+ * 0.146x (median reuse / cost against the naive window); 0.45 was within 0.001 of it, and
+ * keeps less of the recent history after each eviction.
  */
-const DEFAULT_LOW_WATER = 0.6;
+const DEFAULT_LOW_WATER = 0.5;
 
 /** Settings of one pack, resolved and checked. */
 export interface Settings {
@@ -58,13 +57,13 @@ export interface Settings {
 export type MessageFormOptions = Pick<PackOptions, 'budget' | 'tokenizer' | 'toolResultCap' | 'currentToolResultCap'>;
 
 /**
- * The default tool-result cap (see {@link toolResultCaps}): 2% of the budget, at most 1,500
+ * The default tool-result cap (see {@link toolResultCaps}): 1% of the budget, at most 900
  * tokens, but at least 512 (a small source file, read whole) where 512 is at most 4% of the
  * budget, and never under 64.
  */
 function defaultToolResultCap(budget: number): number {
   const floor = Math.min(512, Math.floor(budget * 0.04));
-  return Math.max(64, floor, Math.min(1500, Math.floor(budget * 0.02)));
+  return Math.max(64, floor, Math.min(900, Math.floor(budget * 0.01)));
 }
 
 /** The tool-result caps in force for these options: past episodes' and the current one's, in tokens. */
@@ -73,23 +72,18 @@ export function toolResultCaps(options: MessageFormOptions): { pastCap: number; 
   // sent in when its episode becomes past, so the boundary rewrites no tool result and
   // the cached prefix survives it (with a smaller past cap, every result between the
   // two caps was cut again at the boundary, a miss from the first of them on).
-  // The level is a trade between what the model reads and what it costs, measured on the
-  // session family (bench/results/packer-family.md; generated sessions, median reuse /
-  // cost against the naive window, load 2-12):
-  //   cap            16k              64k              200k
-  //   1%, <= 1,000   0.894 / 0.181x   0.917 / 0.158x   0.950 / 0.112x
-  //   2%, <= 1,500   0.865 / 0.202x   0.893 / 0.181x   0.942 / 0.125x
-  //   same, >= 512   0.838 / 0.253x   (the same)       (the same)       (default)
-  //   2%, <= 2,000   -                -                0.931 / 0.139x
-  //   previous (0.5% past, 3% current, <= 2,000): 0.850 / 0.234x, 0.883 / 0.175x, 0.924 / 0.123x
-  // The default is the largest cap that costs no more than the previous defaults at 200k
-  // and beats them on reuse at 64k and 200k. A 1% cap scores better still, but cuts a
-  // result to 160 tokens at 16k and about 4 KB at 200k: too little of a log or a file for
-  // the model to work from, a quality loss this bench cannot see. For the same reason no
-  // budget from 12,800 tokens up cuts a result under 512 tokens, so a small source file
-  // is read whole (the web chat example's 43-line file at 16k was cut to 31 lines at 2%).
-  // 1,500 tokens is about 6 KB of text; the model reads the rest by range or with a
-  // narrower command, or the agent sets `currentToolResultCap`.
+  // The level is chosen on the session family (bench/results/packer-family.md: 24 generated
+  // sessions, gpt-5 prices, OpenAI's stripping of earlier turns' reasoning modelled; median
+  // reuse / median cost against the naive window at 200k, with the low-water mark 0.5):
+  //   cap 2%, <= 1,500 (the previous default, low-water 0.6)   0.942 / 0.172x
+  //   cap 1%, <= 1,000                                         0.952 / 0.155x
+  //   cap 1%, <= 900 (default)                                 0.953 / 0.146x
+  //   cap 1%, <= 800                                           0.953 / 0.139x
+  // A cut result is not lost to the model: the agent offers a reader tool and the marker
+  // in the cut says how to read the rest (`cutResults`, docs/architecture.md). On 1,979
+  // tool results of the real sessions beside the clone, 900 tokens cuts 10.6% of them (1,500
+  // cut 6.5%). No budget from 12,800 tokens up cuts a result under 512 tokens, so a small
+  // source file is read whole (the web chat example's 43-line file at 16k).
   const cap = defaultToolResultCap(options.budget);
   const pastCap = options.toolResultCap ?? cap;
   const currentCap = Math.max(options.currentToolResultCap ?? cap, pastCap);

@@ -43,10 +43,13 @@ export interface PackOptions {
   state?: PackState;
   /**
    * After an eviction the context is cut down to this share of the budget, so the
-   * next calls can grow without evicting again (hysteresis). Default 0.6.
+   * next calls can grow without evicting again (hysteresis). Default 0.5.
    */
   lowWater?: number;
-  /** Largest tool result of a past episode, in tokens. Default 2% of the budget, at most 1,500; at least 512 where that is at most 4% of the budget; never under 64. */
+  /**
+   * Largest tool result of a past episode, in tokens. Default 1% of the budget, at most 900; at
+   * least 512 where that is at most 4% of the budget; never under 64.
+   */
   toolResultCap?: number;
   /** Largest tool result of the current episode, in tokens. Default the same as `toolResultCap`'s (never below `toolResultCap`). */
   currentToolResultCap?: number;
