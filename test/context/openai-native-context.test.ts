@@ -96,7 +96,8 @@ describe('openai native context management through the agent loop', () => {
     expect(part?.type).toBe('compaction');
     const item = part?.providerData?.item as { type: string; encrypted_content: string; id: string };
     expect(item).toMatchObject({ type: 'compaction', id: expect.stringMatching(/^cmp_/) });
-    expect(compacting.usage?.inputTokens).toBeGreaterThan(1_000);
+    // The history went with it: the log, cut to the default tool-result cap (900 tokens here).
+    expect(compacting.usage?.inputTokens).toBeGreaterThan(500);
 
     // Saved: a session opened from the store sends the item back verbatim, and not the log it replaced.
     const reopened = await agent.session({ id: 'explicit', store: new FileSessionStore({ directory }) });

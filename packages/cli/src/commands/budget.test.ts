@@ -70,10 +70,11 @@ describe('episodic budget: human output', () => {
   });
 
   it('recommends the cheapest run that keeps the current episode whole, over every retention', async () => {
-    // Episodes of six steps with long reasoning: the current episode outgrows 3k, not 8k.
+    // Episodes of six steps with long reasoning: the current episode outgrows 3k, not 16k
+    // (an eviction that leaves no past episode cuts it to the low-water mark, half the budget).
     const heavy = budgetSession({ episodes: 4, steps: 6, resultWords: 400, reasoningWords: 300, system: 'You debug CI failures.' });
     const heavyFile = await fixtures.write('heavy.jsonl', transcriptText(heavy));
-    const json = await analysisOf([heavyFile, '--budgets', '3k,8k,32k']);
+    const json = await analysisOf([heavyFile, '--budgets', '3k,16k,32k']);
     expect(json.retentions).toEqual(['episode', 'tool-episodes', 'all']);
     const [small, middle] = json.runs;
     expect(small!.shortenedCalls).toBeGreaterThan(0);
@@ -83,7 +84,7 @@ describe('episodic budget: human output', () => {
     const best = json.recommendation.best!;
     expect(best.cost).toBe(cheapest);
     expect(json.recommendation.byRetention.map((entry) => entry.retention)).toEqual(['episode', 'tool-episodes', 'all']);
-    const text = (await runCli(['budget', heavyFile, '--budgets', '3k,8k,32k'])).stdout;
+    const text = (await runCli(['budget', heavyFile, '--budgets', '3k,16k,32k'])).stdout;
     expect(text).toContain(
       `Recommendation: ${formatCount(best.budget)} tokens with retention ${best.retention}, the cheapest run that keeps ` +
         'the current episode whole in at least 99.0% of calls',
