@@ -296,8 +296,9 @@ any (0.5% past, 3% current, at most 2,000); "boundary drop deferred" the opt-in 
 (\`pack.reasoningBoundary\`, gpt-5 profile).
 Prices are gpt-5's. OpenAI removes reasoning of earlier user turns before the model reads it, does not bill
 it, and its prompt cache works on what is left: such reasoning is counted neither as sent nor as cached
-prefix, for every strategy (the naive window sends it and is billed for what OpenAI keeps; a deferred
-boundary drop keeps bytes OpenAI removes anyway, so on gpt-5 it matches the defaults). Until this round the
+prefix, for every strategy (the naive window sends it, counts it against its budget, and is billed for
+what OpenAI keeps; a deferred boundary drop keeps bytes OpenAI removes anyway: it buys no reuse on gpt-5,
+and the bytes it keeps take budget, so it evicts sooner). Until this round the
 bench billed that reasoning, which made the naive window look dearer: the previous defaults measured 0.125x
 at 200k that way, 0.172x this way. "Stale reasoning read" counts only what the model would read.
 The 5-minute rows (real sessions, which record each call's time): a call more than
