@@ -5,7 +5,7 @@
  */
 import type { ApprovalPolicy, ApprovalRequest, LoopApprovals } from './approvals.js';
 import type { AgentEvent, AgentEventHandler } from './agent-events.js';
-import type { AssistantMessage, ToolCallPart } from '../message/message.js';
+import type { AssistantMessage, Message, ToolCallPart } from '../message/message.js';
 import type { StopReason } from '../model/model-adapter.js';
 import type { ModelCallSettings } from './model-call.js';
 import type { Pricing } from '../model/model-profile.js';
@@ -43,6 +43,14 @@ export interface LoopSettings extends ModelCallSettings {
   fallback?: FallbackChain | undefined;
   /** Settings of the per-step reasoning leak check; `false` turns it off. Default settings when undefined. */
   leakCheck?: LeakCheckOptions | false | undefined;
+  /** Set per run when cut tool results are readable (see cut-result-offer.ts); none when undefined. */
+  cutResults?: ReaderOffer | undefined;
+}
+
+/** Offers the reader of cut results to the calls that need it (see cut-result-offer.ts). */
+export interface ReaderOffer {
+  /** `settings` for a call or tool batch on `messages`: with the reader among the tools once a result was cut. */
+  settingsFor<S extends ModelCallSettings & { tools?: ReadonlyMap<string, AgentTool> }>(settings: S, messages: readonly Message[]): S;
 }
 
 /** The session side of a run: the writer of its transcript, where events go. */
