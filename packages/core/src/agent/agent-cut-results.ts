@@ -7,7 +7,7 @@ import { InvalidArgumentError } from '../errors/input-errors.js';
 import { MIN_READ_TOKENS, readerCap } from '../loop/cut-result-offer.js';
 import { CUT_RESULT_READER } from '../loop/cut-result-reader.js';
 import type { PackTuning } from '../loop/model-call.js';
-import type { AgentTool } from '../loop/tool.js';
+import { type AgentTool, assertToolName } from '../loop/tool.js';
 
 /**
  * What the model can do about a tool result the packer shortened: read the cut part
@@ -25,6 +25,7 @@ export function packingWithReader(cutResults: CutResults | undefined, budget: nu
     throw new InvalidArgumentError(`cutResults must be 'readable' or 'cut' (got ${JSON.stringify(cutResults)}).`);
   }
   const { resultReader, ...rest } = pack;
+  if (resultReader !== undefined) assertToolName(resultReader);
   if (cutResults === 'cut' || readerCap(budget, pack) < MIN_READ_TOKENS) return rest;
   return { ...rest, resultReader: resultReader ?? CUT_RESULT_READER };
 }

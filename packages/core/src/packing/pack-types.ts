@@ -53,10 +53,9 @@ export interface PackOptions {
   /**
    * The name of a tool that reads cut results (the agent's `read_cut_result`). When set,
    * the marker of a shortened tool result also gives the cut characters' offsets in the
-   * original text and the call that reads them, e.g. `[... 12345 characters cut from the
-   * middle of this tool result (characters 2400 to 14745); to read them call
-   * read_cut_result with {"toolCallId":"call_1","offset":2400} ...]`. Default: none (the
-   * marker says only how much was cut).
+   * original text (characters 2400 to 14745, say) and the call that reads them: this
+   * tool, with the result's `toolCallId` and the first cut character's `offset`.
+   * Default: none (the marker says only how much was cut).
    */
   resultReader?: string;
   /**
