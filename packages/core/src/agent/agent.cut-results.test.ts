@@ -10,6 +10,8 @@ import type { ToolMessage } from '../message/message.js';
 import { MemorySessionStore } from '../store/memory-session-store.js';
 import { type ScriptStep, scriptedModel } from '../testing/scripted-model.js';
 import type { AgentTool } from '../loop/tool.js';
+import { MemoryJournal, SimulatedCrash } from '../testing/memory-journal.js';
+import { stepIds } from '../loop/durable/durable-runtime.js';
 
 const log = Array.from({ length: 1_500 }, (_, index) => `line ${index}: step ${index % 13} said something`).join('\n');
 const budget = 20_000; // a tool-result cap of 512 tokens: the log is cut
@@ -77,6 +79,32 @@ describe('Agent with readable cut results', () => {
     expect(later).toEqual([['bash', 'read_cut_result']]);
     // A read fits the cap: it is sent whole, also once its episode is past.
     expect(readSent).toBe(content);
+  });
+
+  it('reads as a durable step under a durable run, replayed after a crash', async () => {
+    const steps = (request: ModelRequest, index: number): ScriptStep => {
+      const done = request.messages.filter((message) => message.role === 'tool').length;
+      if (done === 0) return { toolCalls: [{ id: 'call_log', name: 'bash', args: {} }] };
+      if (done === 1) {
+        const { toolCallId, offset } = markerArgs(request, 'call_log');
+        return { toolCalls: [{ id: 'call_read', name: 'read_cut_result', args: { toolCallId, offset } }] };
+      }
+      return { text: `done ${index}` };
+    };
+    const store = new MemorySessionStore();
+    const agent = new Agent({ model: scriptedModel({ steps }), budget, tools: [bash(log)], store });
+    const journal = new MemoryJournal();
+    const run = async () => (await agent.session({ id: 'd' })).send('go', { durable: { runtime: journal, episode: 0 } });
+    journal.crashAt({ stepId: stepIds.model('d', 0, 3), when: 'before' });
+    await expect(run()).rejects.toBeInstanceOf(SimulatedCrash);
+    expect(journal.ran).toContain(stepIds.tool('d', 0, 'call_read'));
+    const ran = journal.ran.length;
+    expect((await run()).reason).toBe('done');
+    // Only the last model call ran again; the read was replayed from its record.
+    expect(journal.ran.slice(ran)).toEqual([stepIds.model('d', 0, 3)]);
+    const messages = (await store.load('d'))!.messages;
+    const read = messages.find((message): message is ToolMessage => message.role === 'tool' && message.toolCallId === 'call_read');
+    expect(String(read?.content)).toMatch(/^\[call_log \(bash\), characters \d+ to \d+ of \d+\]\n/);
   });
 
   it('sends the same requests as an agent without the reader while no result is cut', async () => {
