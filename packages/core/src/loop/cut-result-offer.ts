@@ -78,22 +78,21 @@ export class CutResultOffer implements ReaderOffer {
 }
 
 /**
- * The run's settings with the reader of cut results, when the packer names one
- * (`pack.resultReader`): the reader of `messages()` and the offer that adds it to the
- * calls and tool batches after a cut. `durable` makes its calls steps of a durable run.
- * Unchanged without a reader, or when a read could hold less than {@link MIN_READ_TOKENS}.
+ * The offer of the reader of cut results for one run, when the packer names one
+ * (`pack.resultReader`): the reader of `messages()`, added to the calls and tool batches
+ * after a cut. `durable` makes its calls steps of a durable run. None without a reader,
+ * or when a read could hold less than {@link MIN_READ_TOKENS}.
  */
-export function withCutResultReader(
+export function cutResultOffer(
   settings: LoopSettings,
   messages: () => readonly Message[],
   durable?: { tools(tools: ReadonlyMap<string, AgentTool>): Map<string, AgentTool> },
-): LoopSettings {
+): CutResultOffer | undefined {
   const name = settings.pack?.resultReader;
-  if (name === undefined) return settings;
+  if (name === undefined) return undefined;
   const cap = readerCap(settings.budget, settings.pack);
-  if (cap < MIN_READ_TOKENS) return settings;
+  if (cap < MIN_READ_TOKENS) return undefined;
   const reader = cutResultReader({ name, messages, maxTokens: cap, counter: settings.tokenizer });
   const tools = new Map([[name, reader]]);
-  const offer = new CutResultOffer(reader.spec, durable ? durable.tools(tools) : tools, packedFormsFor(settings.tokenizer, name), cap);
-  return { ...settings, cutResults: offer };
+  return new CutResultOffer(reader.spec, durable ? durable.tools(tools) : tools, packedFormsFor(settings.tokenizer, name), cap);
 }

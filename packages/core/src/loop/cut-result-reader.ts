@@ -12,7 +12,7 @@
  */
 import { z } from 'zod/v4';
 import { ToolInputError } from '../errors/tool-input-error.js';
-import type { Message, ToolMessage } from '../message/message.js';
+import type { Message, ToolMessage, ToolSpec } from '../message/message.js';
 import { partsAsText } from '../packing/packed-forms.js';
 import { toolInputSchema } from '../support/json-schema.js';
 import { describeIssues } from '../support/schema-issue.js';
@@ -28,6 +28,21 @@ const LISTED_RESULTS = 8;
 
 // No descriptions on the fields: the marker gives the arguments, and the spec is sent with every call.
 const readerInput = z.object({ toolCallId: z.string().min(1), offset: z.number().int().min(0).optional() });
+// Built once per name: a reader is built per run, and a spec object kept has its tokens counted once.
+const specs = new Map<string, ToolSpec>();
+
+function specFor(name: string): ToolSpec {
+  let spec = specs.get(name);
+  if (!spec) {
+    spec = {
+      name,
+      description: 'Reads what was cut from the middle of a tool result, from the offset (in characters) its cut marker gives.',
+      inputSchema: toolInputSchema(readerInput),
+    };
+    specs.set(name, spec);
+  }
+  return spec;
+}
 
 /** What {@link cutResultReader} reads and how much it may return. */
 export interface CutResultReaderOptions {
@@ -44,12 +59,7 @@ export interface CutResultReaderOptions {
 export function cutResultReader(options: CutResultReaderOptions): AgentTool {
   const name = options.name ?? CUT_RESULT_READER;
   return {
-    spec: {
-      name,
-      description:
-        'Reads what was cut from the middle of a tool result, from the offset (in characters) its cut marker gives.',
-      inputSchema: toolInputSchema(readerInput),
-    },
+    spec: specFor(name),
     idempotent: true,
     needsApproval: false,
     async execute(args) {

@@ -43,8 +43,6 @@ export interface LoopSettings extends ModelCallSettings {
   fallback?: FallbackChain | undefined;
   /** Settings of the per-step reasoning leak check; `false` turns it off. Default settings when undefined. */
   leakCheck?: LeakCheckOptions | false | undefined;
-  /** Set per run when cut tool results are readable (see cut-result-offer.ts); none when undefined. */
-  cutResults?: ReaderOffer | undefined;
 }
 
 /** Offers the reader of cut results to the calls that need it (see cut-result-offer.ts). */
@@ -67,6 +65,8 @@ export interface LoopSession {
   summarizer?: BackgroundSummarizer | undefined;
   /** Set by a durable run: the episode replays against what the store holds. */
   durable?: DurableEpisode | undefined;
+  /** Set per run when cut tool results are readable (`pack.resultReader`; see cut-result-offer.ts). */
+  cutResults?: ReaderOffer | undefined;
 }
 
 /** What the loop does next. */

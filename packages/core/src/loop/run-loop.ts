@@ -33,7 +33,7 @@ import { type EpisodeResult, episodeResult } from './episode-result.js';
 import { AnswerCheck } from './structured-output.js';
 import { addSubSessionUsage, addUsage, emptyUsageTotals, estimateCost } from '../model/usage-totals.js';
 import { DurableEpisode, type ModelCallOutcome } from './durable/durable-episode.js';
-import { withCutResultReader } from './cut-result-offer.js';
+import { cutResultOffer } from './cut-result-offer.js';
 
 /**
  * Runs one episode: with `input`, a new one; without, whatever the transcript's
@@ -48,9 +48,9 @@ export async function runEpisode(
   signal?: AbortSignal,
 ): Promise<EpisodeResult<unknown>> {
   const { emit } = session;
-  const base = loopSettings.durable ? durableSettings(loopSettings, session, input) : loopSettings;
+  const settings = loopSettings.durable ? durableSettings(loopSettings, session, input) : loopSettings;
   // The reader of cut results reads this session's transcript (a durable step under a durable run).
-  const settings = withCutResultReader(base, () => session.writer.messages, session.durable);
+  session.cutResults = cutResultOffer(settings, () => session.writer.messages, session.durable);
   let usage = emptyUsageTotals(settings.pricing);
   let calls = 0;
   const reporter = new ReasoningReporter(settings.tokenizer, emit, settings.leakCheck);
@@ -135,7 +135,7 @@ async function modelStep(
   await appendFinishedSummaries(session, (lines) => append(session, lines));
   const context = { messages: writer.messages, packState: writer.packState, step };
   // With the reader of cut results among the tools once the transcript holds a cut result.
-  const offered = settings.cutResults?.settingsFor(settings, writer.messages) ?? settings;
+  const offered = session.cutResults?.settingsFor(settings, writer.messages) ?? settings;
   const call = () =>
     offered.fallback ? offered.fallback.call(offered, context, emit, signal) : callModel(offered, context, emit, signal);
   // A replayed call (no live result) has nothing to learn from and no pack state to keep.
@@ -185,7 +185,7 @@ async function runTools(
   signal: AbortSignal | undefined,
 ): Promise<{ next: NextStep; results: readonly ToolMessage[] }> {
   // The reader of cut results runs once it is offered (the model was offered it for this call).
-  const offered = settings.cutResults?.settingsFor(settings, session.writer.messages) ?? settings;
+  const offered = session.cutResults?.settingsFor(settings, session.writer.messages) ?? settings;
   const { pending, results, handlerFailure } = await runToolBatch(offered, session, { calls: next.calls, step }, signal);
   session.durable?.throwIfFailed();
   if (results.length > 0) await append(session, results);
@@ -209,7 +209,7 @@ async function runTools(
 async function startEpisode(settings: LoopSettings, session: LoopSession, input: UserMessage): Promise<void> {
   // Checked before it is saved: a message no pack can hold would fail every later call of its episode.
   const { messages } = session.writer;
-  const { system, toolSpecs: tools, budget, tokenizer } = settings.cutResults?.settingsFor(settings, messages) ?? settings;
+  const { system, toolSpecs: tools, budget, tokenizer } = session.cutResults?.settingsFor(settings, messages) ?? settings;
   checkMessageFits(input, { messages, system, tools, budget, tokenizer });
   const pending = pendingStep(messages);
   const calls = pending?.type === 'run-tools' ? pending.calls : [];
