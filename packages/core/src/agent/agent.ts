@@ -87,7 +87,9 @@ export interface AgentOptions {
    * characters were cut and how to read them with the built-in `read_cut_result` tool,
    * which the model is offered from the first call whose transcript holds a result over
    * the cap (agents whose results are never cut see no extra tool). `cut`: the marker
-   * only says how much was cut, and there is no reader.
+   * only says how much was cut, and there is no reader. There is none either where the
+   * cap leaves a read under 256 tokens (budgets under about 7,500 tokens with the
+   * default caps). `pack.resultReader` renames the reader.
    */
   cutResults?: CutResults;
   /**
