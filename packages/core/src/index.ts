@@ -119,6 +119,8 @@ export { autoApprove, autoReject } from './loop/approvals.js';
 export type { ApprovalPolicy, ApprovalRequest } from './loop/approvals.js';
 export type { ApprovalTarget } from './agent/session-approvals.js';
 export { DEFAULT_OUTPUT_RETRIES, FINAL_ANSWER_TOOL } from './loop/structured-output.js';
+export { CUT_RESULT_READER } from './loop/cut-result-reader.js';
+export type { CutResults } from './agent/agent-cut-results.js';
 export { StructuredOutputError } from './errors/structured-output-error.js';
 export { DEFAULT_AGENT_TOOL_INPUT } from './agent/agent-tool.js';
 export type { AgentToolOptions } from './agent/agent-tool.js';

@@ -30,6 +30,7 @@ import { anyOf, maxSteps, type StopCondition } from '../loop/stop-conditions.js'
 import { createTokenCounter, type TokenCounter } from '../tokens/token-counter.js';
 import type { AgentTool } from '../loop/tool.js';
 import { toolsByName } from '../loop/tool-executor.js';
+import { checkReaderName, type CutResults, packingWithReader } from './agent-cut-results.js';
 import { FallbackChain, type FallbackModel, type FallbackOptions } from '../loop/model-fallback.js';
 import { type ReasoningOutputOptions, withReasoningOutput } from '../reasoning/output/reasoning-output.js';
 
@@ -80,6 +81,17 @@ export interface AgentOptions {
   tokenizer?: TokenCounter;
   /** Further packing knobs (low-water mark, head share, tool-result caps). */
   pack?: PackTuning;
+  /**
+   * What the model can do about a tool result the packer shortened to its cap.
+   * `readable` (default): the marker in the middle of the shortened result says which
+   * characters were cut and how to read them with the built-in `read_cut_result` tool,
+   * which the model is offered from the first call whose transcript holds a result over
+   * the cap (agents whose results are never cut see no extra tool). `cut`: the marker
+   * only says how much was cut, and there is no reader. There is none either where the
+   * cap leaves a read under 256 tokens (budgets under about 7,500 tokens with the
+   * default caps). `pack.resultReader` renames the reader.
+   */
+  cutResults?: CutResults;
   /**
    * Summaries of evicted episodes: when the packer evicts episodes, a summary of them
    * is written in the background (`model`, default this agent's; a cheaper one does
@@ -269,11 +281,11 @@ export class Agent {
       // window on the real sessions with a 5-minute cache, bench/results/packer-family.md). The priced
       // boundary drop is opt-in (`pack.reasoningBoundary`): on the family it raised reuse (0.929 -> 0.939
       // at 200k) but cost more where the kept bytes are billed (0.158x -> 0.196x).
-      pack: {
+      pack: packingWithReader(options.cutResults, budget, {
         ...defaultPackingForProfile(profile),
         ...(policy === 'native' ? { toolResultCap: budget, currentToolResultCap: budget } : {}),
         ...options.pack,
-      },
+      }),
       maxOutputTokens,
       providerOptions: options.providerOptions,
       retry: options.retry,
@@ -295,6 +307,7 @@ export class Agent {
         `two tools share the name "${twice}": every tool needs its own spec.name (rename one of them).`,
       );
     }
+    checkReaderName(tools, this.settings.pack?.resultReader);
   }
 
   /**

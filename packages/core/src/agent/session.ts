@@ -308,7 +308,13 @@ export class AgentSession implements Session {
     const settings = this.settingsFor(options);
     // Named fields, not a spread of `pack` plus two: on Node 20 a property added to a spread copy costs microseconds.
     const { budget, tokenizer, pack } = settings;
-    const counting = { budget, tokenizer, toolResultCap: pack?.toolResultCap, currentToolResultCap: pack?.currentToolResultCap };
+    const counting = {
+      budget,
+      tokenizer,
+      toolResultCap: pack?.toolResultCap,
+      currentToolResultCap: pack?.currentToolResultCap,
+      resultReader: pack?.resultReader,
+    };
     const result = await runEpisode(
       settings,
       {

@@ -5,7 +5,7 @@
  */
 import type { ApprovalPolicy, ApprovalRequest, LoopApprovals } from './approvals.js';
 import type { AgentEvent, AgentEventHandler } from './agent-events.js';
-import type { AssistantMessage, ToolCallPart } from '../message/message.js';
+import type { AssistantMessage, Message, ToolCallPart } from '../message/message.js';
 import type { StopReason } from '../model/model-adapter.js';
 import type { ModelCallSettings } from './model-call.js';
 import type { Pricing } from '../model/model-profile.js';
@@ -45,6 +45,12 @@ export interface LoopSettings extends ModelCallSettings {
   leakCheck?: LeakCheckOptions | false | undefined;
 }
 
+/** Offers the reader of cut results to the calls that need it (see cut-result-offer.ts). */
+export interface ReaderOffer {
+  /** `settings` for a call or tool batch on `messages`: with the reader among the tools once a result was cut. */
+  settingsFor<S extends ModelCallSettings & { tools?: ReadonlyMap<string, AgentTool> }>(settings: S, messages: readonly Message[]): S;
+}
+
 /** The session side of a run: the writer of its transcript, where events go. */
 export interface LoopSession {
   id: string;
@@ -59,6 +65,8 @@ export interface LoopSession {
   summarizer?: BackgroundSummarizer | undefined;
   /** Set by a durable run: the episode replays against what the store holds. */
   durable?: DurableEpisode | undefined;
+  /** Set per run when cut tool results are readable (`pack.resultReader`; see cut-result-offer.ts). */
+  cutResults?: ReaderOffer | undefined;
 }
 
 /** What the loop does next. */

@@ -40,7 +40,7 @@ export interface RetryOptions {
 /** Packing knobs passed through to {@link packContext}. */
 export type PackTuning = Pick<
   PackOptions,
-  'lowWater' | 'toolResultCap' | 'currentToolResultCap' | 'headShare' | 'reasoningBoundary' | 'cacheTtlMs'
+  'lowWater' | 'toolResultCap' | 'currentToolResultCap' | 'headShare' | 'reasoningBoundary' | 'cacheTtlMs' | 'resultReader'
 >;
 
 /** What every model call of an agent shares. */
@@ -116,6 +116,7 @@ export async function callModel(
       lowWater: pack?.lowWater,
       toolResultCap: pack?.toolResultCap,
       currentToolResultCap: pack?.currentToolResultCap,
+      resultReader: pack?.resultReader,
       headShare: pack?.headShare,
       reasoningBoundary: pack?.reasoningBoundary,
       cacheTtlMs: pack?.cacheTtlMs,

@@ -33,6 +33,7 @@ import { type EpisodeResult, episodeResult } from './episode-result.js';
 import { AnswerCheck } from './structured-output.js';
 import { addSubSessionUsage, addUsage, emptyUsageTotals, estimateCost } from '../model/usage-totals.js';
 import { DurableEpisode, type ModelCallOutcome } from './durable/durable-episode.js';
+import { cutResultOffer } from './cut-result-offer.js';
 
 /**
  * Runs one episode: with `input`, a new one; without, whatever the transcript's
@@ -48,6 +49,8 @@ export async function runEpisode(
 ): Promise<EpisodeResult<unknown>> {
   const { emit } = session;
   const settings = loopSettings.durable ? durableSettings(loopSettings, session, input) : loopSettings;
+  // The reader of cut results reads this session's transcript (a durable step under a durable run).
+  session.cutResults = cutResultOffer(settings, () => session.writer.messages, session.durable);
   let usage = emptyUsageTotals(settings.pricing);
   let calls = 0;
   const reporter = new ReasoningReporter(settings.tokenizer, emit, settings.leakCheck);
@@ -131,8 +134,10 @@ async function modelStep(
   // Summaries finished since the last call are used from this call on; none is waited for.
   await appendFinishedSummaries(session, (lines) => append(session, lines));
   const context = { messages: writer.messages, packState: writer.packState, step };
+  // With the reader of cut results among the tools once the transcript holds a cut result.
+  const offered = session.cutResults?.settingsFor(settings, writer.messages) ?? settings;
   const call = () =>
-    settings.fallback ? settings.fallback.call(settings, context, emit, signal) : callModel(settings, context, emit, signal);
+    offered.fallback ? offered.fallback.call(offered, context, emit, signal) : callModel(offered, context, emit, signal);
   // A replayed call (no live result) has nothing to learn from and no pack state to keep.
   const result = session.durable ? await session.durable.callModel(step, call) : liveCall(await call());
   const { live } = result;
@@ -179,7 +184,9 @@ async function runTools(
   step: number,
   signal: AbortSignal | undefined,
 ): Promise<{ next: NextStep; results: readonly ToolMessage[] }> {
-  const { pending, results, handlerFailure } = await runToolBatch(settings, session, { calls: next.calls, step }, signal);
+  // The reader of cut results runs once it is offered (the model was offered it for this call).
+  const offered = session.cutResults?.settingsFor(settings, session.writer.messages) ?? settings;
+  const { pending, results, handlerFailure } = await runToolBatch(offered, session, { calls: next.calls, step }, signal);
   session.durable?.throwIfFailed();
   if (results.length > 0) await append(session, results);
   await session.approvals?.answered(results.map((result) => result.toolCallId));
@@ -201,8 +208,8 @@ async function runTools(
  */
 async function startEpisode(settings: LoopSettings, session: LoopSession, input: UserMessage): Promise<void> {
   // Checked before it is saved: a message no pack can hold would fail every later call of its episode.
-  const { system, toolSpecs: tools, budget, tokenizer } = settings;
   const { messages } = session.writer;
+  const { system, toolSpecs: tools, budget, tokenizer } = session.cutResults?.settingsFor(settings, messages) ?? settings;
   checkMessageFits(input, { messages, system, tools, budget, tokenizer });
   const pending = pendingStep(messages);
   const calls = pending?.type === 'run-tools' ? pending.calls : [];

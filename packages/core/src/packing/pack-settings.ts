@@ -54,7 +54,10 @@ export interface Settings {
 }
 
 /** Options that decide the packed form of a single message. */
-export type MessageFormOptions = Pick<PackOptions, 'budget' | 'tokenizer' | 'toolResultCap' | 'currentToolResultCap'>;
+export type MessageFormOptions = Pick<
+  PackOptions,
+  'budget' | 'tokenizer' | 'toolResultCap' | 'currentToolResultCap' | 'resultReader'
+>;
 
 /**
  * The default tool-result cap (see {@link toolResultCaps}): 1% of the budget, at most 900
@@ -110,7 +113,14 @@ export function resolveSettings(options: PackOptions, counter: TokenCounter): Se
     budget: Math.floor(budget),
     lowWater,
     headShare,
-    context: { messages: options.messages, forms: packedFormsFor(counter), counter, retention, pastCap, currentCap },
+    context: {
+      messages: options.messages,
+      forms: packedFormsFor(counter, options.resultReader),
+      counter,
+      retention,
+      pastCap,
+      currentCap,
+    },
     pastKey: `${retention}|${pastCap}|${counter.calibration.factor}`,
   };
 }
@@ -123,7 +133,7 @@ export function resolveSettings(options: PackOptions, counter: TokenCounter): Se
  */
 export function prepareForPacking(message: Message, options: MessageFormOptions): void {
   const counter = options.tokenizer ?? defaultTokenCounter();
-  const forms = packedFormsFor(counter);
+  const forms = packedFormsFor(counter, options.resultReader);
   if (message.role === 'tool') {
     // The larger cap first: its count goes further, and the smaller cap's head and
     // tail come out of the same chunks. A result that is cut is never counted whole.

@@ -54,6 +54,14 @@ export interface PackOptions {
   /** Largest tool result of the current episode, in tokens. Default the same as `toolResultCap`'s (never below `toolResultCap`). */
   currentToolResultCap?: number;
   /**
+   * The name of a tool that reads cut results (the agent's `read_cut_result`). When set,
+   * the marker of a shortened tool result also gives the cut characters' offsets in the
+   * original text (characters 2400 to 14745, say) and the call that reads them: this
+   * tool, with the result's `toolCallId` and the first cut character's `offset`.
+   * Default: none (the marker says only how much was cut).
+   */
+  resultReader?: string;
+  /**
    * Share of the budget the head may take: when the first eviction happens, the
    * first past episodes that fit in it stay, and later evictions take episodes from
    * after them, so the cached prefix up to the end of the head survives. 0 evicts

@@ -7,18 +7,25 @@
  */
 import type { AssistantMessage, AssistantPart, Message, ToolMessage, ToolResultPart } from '../message/message.js';
 import { hasReasoningData, withoutReasoningData } from '../message/reasoning-data.js';
-import { shortenTallied, shortenText } from './shorten.js';
+import { type CutReader, shortenTallied, shortenText } from './shorten.js';
 import { reasoningContentTokens, reportedShare } from '../tokens/reasoning-tokens.js';
 import { FRAMING, rememberTokens, tallyOf, type TokenCounter } from '../tokens/token-counter.js';
 
-/** Packed forms for one token counter (tool-result shortening depends on the tokenizer). */
+/**
+ * Packed forms for one token counter and one reader of cut results (tool-result
+ * shortening depends on the tokenizer, and its marker on the reader).
+ */
 export class PackedForms {
   /** Per message, its packed forms by key: a cap (a number, no string built per lookup) for tool results, a string for assistant messages. */
   private readonly cache = new WeakMap<Message, Map<string | number, Message | null>>();
   private readonly reasoning = new WeakMap<Message, number>();
   private readonly episodes = new WeakMap<Message, { last: Message; length: number; key: string; packed: unknown }>();
 
-  constructor(private readonly counter: TokenCounter) {}
+  /** `reader`: the tool that reads cut results, named in every marker (see `PackOptions.resultReader`). */
+  constructor(
+    private readonly counter: TokenCounter,
+    private readonly reader?: string,
+  ) {}
 
   /**
    * An assistant message with or without its reasoning and with only the tool calls
@@ -50,24 +57,26 @@ export class PackedForms {
    * that keeps progressive counts, a result that is cut is never tokenized whole, and
    * the shortened form's count comes from its parts. A result with content parts
    * that is over the cap becomes text: its text parts joined and shortened, each
-   * image or file replaced by a note that it was left out.
+   * image or file replaced by a note that it was left out (the marker's offsets are
+   * into that text).
    */
   tool(message: ToolMessage, cap: number): ToolMessage {
     return this.cached(message, cap, () => {
       const { counter } = this;
       const count = (text: string) => counter.countText(text);
       const { content } = message;
+      const reader: CutReader | undefined = this.reader ? { tool: this.reader, toolCallId: message.toolCallId } : undefined;
       if (typeof content !== 'string') {
         if (this.partsTokens(content) <= cap) return message;
-        return { ...message, content: shortenText(partsAsText(content), cap, count), truncated: true };
+        return { ...message, content: shortenText(partsAsText(content), cap, count, undefined, reader), truncated: true };
       }
       const tally = tallyOf(counter, message, content);
       if (!tally) {
         const total = counter.countCached(message, content);
-        const shortened = total <= cap ? content : shortenText(content, cap, count, total);
+        const shortened = total <= cap ? content : shortenText(content, cap, count, total, reader);
         return shortened === content ? message : { ...message, content: shortened, truncated: true };
       }
-      const shortened = shortenTallied(tally, cap, count);
+      const shortened = shortenTallied(tally, cap, count, reader);
       if (shortened.text === content) return message;
       const form: ToolMessage = { ...message, content: shortened.text, truncated: true };
       rememberTokens(counter, form, shortened.text, shortened.tokens);
@@ -130,8 +139,11 @@ export class PackedForms {
   }
 }
 
-/** Content parts as one text: images and files become a note that they were left out. */
-function partsAsText(parts: readonly ToolResultPart[]): string {
+/**
+ * Content parts as one text: images and files become a note that they were left out.
+ * A shortened result's marker counts its offsets in this text.
+ */
+export function partsAsText(parts: readonly ToolResultPart[]): string {
   return parts
     .map((part) => (part.type === 'text' ? part.text : `[${part.type} left out of this shortened tool result]`))
     .join('\n');
@@ -146,13 +158,32 @@ function callId(part: AssistantPart): string {
 }
 
 const formsByCounter = new WeakMap<TokenCounter, PackedForms>();
+const readerFormsByCounter = new WeakMap<TokenCounter, Map<string, PackedForms>>();
 
-/** The packed-form cache that belongs to a counter. */
-export function packedFormsFor(counter: TokenCounter): PackedForms {
+/**
+ * The packed-form cache that belongs to a counter, and to a reader of cut results: forms
+ * made with and without a reader (or with another one) never share a cache entry.
+ */
+export function packedFormsFor(counter: TokenCounter, reader?: string): PackedForms {
+  if (reader !== undefined) return readerForms(counter, reader);
   let forms = formsByCounter.get(counter);
   if (!forms) {
     forms = new PackedForms(counter);
     formsByCounter.set(counter, forms);
+  }
+  return forms;
+}
+
+function readerForms(counter: TokenCounter, reader: string): PackedForms {
+  let byReader = readerFormsByCounter.get(counter);
+  if (!byReader) {
+    byReader = new Map();
+    readerFormsByCounter.set(counter, byReader);
+  }
+  let forms = byReader.get(reader);
+  if (!forms) {
+    forms = new PackedForms(counter, reader);
+    byReader.set(reader, forms);
   }
   return forms;
 }
