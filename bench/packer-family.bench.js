@@ -254,7 +254,7 @@ function sections(generated, real) {
     summaryTable(generated, `Generated sessions (${count(generated)})`),
     summaryTable(heldOut, `Generated sessions of the shapes held out while tuning (${count(heldOut)})`,
       '\nThe cap and the low-water mark were compared on the other half of the shapes with other seeds as well\n' +
-        '(bench/packer-family-tune.js tune / check): at 200k the defaults give 0.948 / 0.142x there and 0.953 / 0.160x here;\n' +
+        '(bench/packer-family-tune.js tune / check): at 200k the defaults give 0.948 / 0.143x there and 0.953 / 0.162x here;\n' +
         'both targets (reuse >= 0.95, cost <= 0.15x) sit within 0.01 of the medians, where one session moves them.\n'),
   ];
   if (real.length > 0) {
@@ -300,7 +300,9 @@ prefix, for every strategy (the naive window sends it, counts it against its bud
 what OpenAI keeps; a deferred boundary drop keeps bytes OpenAI removes anyway: it buys no reuse on gpt-5,
 and the bytes it keeps take budget, so it evicts sooner). Until this round the
 bench billed that reasoning, which made the naive window look dearer: the previous defaults measured 0.125x
-at 200k that way, 0.172x this way. "Stale reasoning read" counts only what the model would read.
+at 200k that way, 0.173x this way. The naive window counts that reasoning against its budget and then has
+it removed, so it sends less than its budget: uncached, Episodic (which fills its budget with what the model
+reads) can cost more than it. "Stale reasoning read" counts only what the model would read.
 The 5-minute rows (real sessions, which record each call's time): a call more than
 5 minutes after the previous one reads nothing from the cache, for Episodic and for the naive window alike.
 Node ${process.version}, ${availableParallelism()} cores, load average ${loads.map((load) => load.toFixed(1)).join(' / ')}

@@ -3,6 +3,7 @@
  * message is counted once, when appended) and the pack state carried from call to
  * call. Retention `episode` (the default): past episodes go without reasoning.
  */
+import { CUT_RESULT_READER } from '@episodic/core';
 import { defaultPackingForProfile, packContext, prepareForPacking } from '@episodic/core/packing';
 import { resolveProfile } from '@episodic/providers';
 
@@ -20,12 +21,14 @@ export const PROFILE_PACKING = defaultPackingForProfile(resolveProfile('openai',
  *   `profile`: the options the agent takes from the model's profile (default: gpt-5's; `{}` for none).
  */
 export function createStrategy({ budget, counter, system, tools, retention = 'episode', pack = {}, profile = PROFILE_PACKING }) {
-  const options = { ...profile, ...pack };
+  // A cut result's marker names the reader tool, as an agent's does (`cutResults: 'readable'`, the
+  // default); the reader's spec (about 80 tokens a call once a result is cut) and reads are not modelled.
+  const options = { resultReader: CUT_RESULT_READER, ...profile, ...pack };
   let state;
   let stats;
   return {
     name: 'Episodic',
-    settings: `packContext, retention ${retention}, gpt-5 profile's cache lifetime, defaults otherwise (low-water 0.6, one tool-result cap of 2% of the budget, 512 to 1,500 tokens)`,
+    settings: `packContext, retention ${retention}, gpt-5 profile's cache lifetime, defaults otherwise (low-water 0.5, one tool-result cap of 1% of the budget, 512 to 900 tokens, cut results naming the reader tool)`,
     onAppend(message) {
       // The agent loop does this as each message is appended: count it and make the
       // packed forms (shortened tool results) so the packing call only adds numbers.

@@ -15,6 +15,10 @@ export { countContext } from './packing/pack-context.js';
 // packing: the tool-result caps a budget gets by default (the CLI's budget replay compares at equal caps).
 export { toolResultCaps } from './packing/pack-settings.js';
 
+// agent: the packing an agent adds for its reader of cut results (the CLI's budget replay
+// and the benchmarks model what an agent sends, markers naming the reader included).
+export { packingWithReader } from './agent/agent-cut-results.js';
+
 // model: profile lookup over a table (the profile tables live in @episodic/providers).
 export { findProfile } from './model/model-profile.js';
 

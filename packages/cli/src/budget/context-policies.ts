@@ -37,6 +37,7 @@ import {
   type PackState,
   packContext,
 } from '@episodic/core/packing';
+import { packingWithReader } from '@episodic/core/internal';
 
 /** What the model replays with: who answers, the cache and the prices. */
 export interface PolicyModel {
@@ -145,6 +146,8 @@ export function replayPolicy(
         retention: native ? 'all' : 'episode',
         state,
         ...packing,
+        // What an agent sends: a cut result's marker names the reader tool (cutResults: 'readable').
+        ...(native ? {} : packingWithReader('readable', model.budget, {})),
         ...(now === undefined ? {} : { now }),
         ...(native ? { toolResultCap: model.budget, currentToolResultCap: model.budget } : {}),
       });

@@ -15,6 +15,7 @@ import {
   type ToolSpec,
 } from '@episodic/core';
 import { type PackState, type PackStats, packContext } from '@episodic/core/packing';
+import { packingWithReader } from '@episodic/core/internal';
 import { type BilledRequest, BilledView } from './billed-view.js';
 import { requestTime } from './call-time.js';
 
@@ -137,6 +138,8 @@ export function replaySession(settings: ReplaySettings): ReplayedCall[] {
         tokenizer: settings.counter,
         state,
         ...settings.caps,
+        // What an agent sends: a cut result's marker names the reader tool (cutResults: 'readable').
+        ...packingWithReader('readable', settings.budget, settings.caps ?? {}),
       });
       state = result.state;
       const cutResults = currentResultsCut(result.messages, originals);

@@ -37,9 +37,10 @@ const DEFAULT_HEAD_SHARE = 0.35;
  * Share of the budget an eviction (or a cut of an overlong current episode) brings the
  * context down to, so the next calls grow without evicting again (hysteresis). Chosen with
  * the tool-result cap on the session family (see {@link toolResultCaps}): with the 900-token
- * cap, 0.6 -> 0.5 moves the 24 generated sessions at 200k from 0.950 / 0.147x to 0.953 /
- * 0.146x (median reuse / cost against the naive window); 0.45 was within 0.001 of it, and
- * keeps less of the recent history after each eviction.
+ * cap, 0.6 -> 0.5 moves the 24 generated sessions at 200k from 0.950 / 0.150x to 0.952 /
+ * 0.148x (median reuse / cost against the naive window); 0.45 measured the same as 0.5 and
+ * keeps less of the recent history after each eviction. At 16k it leaves out more of an
+ * overlong current episode (on the 60-turn bench session, 55 of 413 calls shortened, against 29).
  */
 const DEFAULT_LOW_WATER = 0.5;
 
@@ -76,12 +77,14 @@ export function toolResultCaps(options: MessageFormOptions): { pastCap: number; 
   // the cached prefix survives it (with a smaller past cap, every result between the
   // two caps was cut again at the boundary, a miss from the first of them on).
   // The level is chosen on the session family (bench/results/packer-family.md: 24 generated
-  // sessions, gpt-5 prices, OpenAI's stripping of earlier turns' reasoning modelled; median
-  // reuse / median cost against the naive window at 200k, with the low-water mark 0.5):
-  //   cap 2%, <= 1,500 (the previous default, low-water 0.6)   0.942 / 0.172x
+  // sessions, gpt-5 prices, OpenAI's removal of earlier turns' reasoning modelled; median
+  // reuse / median cost against the naive window at 200k, low-water mark 0.5, markers naming
+  // the reader; node bench/packer-family-tune.js all 200000):
+  //   cap 2%, <= 1,500 (the previous default, low-water 0.6)   0.942 / 0.173x
   //   cap 1%, <= 1,000                                         0.952 / 0.155x
-  //   cap 1%, <= 900 (default)                                 0.953 / 0.146x
-  //   cap 1%, <= 800                                           0.953 / 0.139x
+  //   cap 1%, <= 900 (default)                                 0.952 / 0.148x
+  //   cap 1%, <= 800                                           0.953 / 0.140x
+  // 900 is the largest of them within 0.15x; 800 would cut 11.9% of real results (below).
   // A cut result is not lost to the model: the agent offers a reader tool and the marker
   // in the cut says how to read the rest (`cutResults`, docs/architecture.md). On 1,979
   // tool results of the real sessions beside the clone, 900 tokens cuts 10.6% of them (1,500
