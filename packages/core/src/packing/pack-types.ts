@@ -64,8 +64,10 @@ export interface PackOptions {
   /**
    * Share of the budget the head may take: when the first eviction happens, the
    * first past episodes that fit in it stay, and later evictions take episodes from
-   * after them, so the cached prefix up to the end of the head survives. 0 evicts
-   * oldest first. Default 0.35 (a new head takes at most half of what the current episode leaves).
+   * after them, so the cached prefix up to the end of the head survives. An overlong
+   * current episode keeps a head of its first steps the same way when steps are left
+   * out. 0 evicts oldest first and leaves out the oldest steps. Default 0.35 (a new head
+   * takes at most half of what the current episode leaves); must be below `lowWater`.
    */
   headShare?: number;
   /**
