@@ -14,7 +14,7 @@
 import { createTokenCounter } from '@episodic/core';
 import { BENCH_SYSTEM, BENCH_TOOLS } from './agent-prompt.js';
 import { createRecorder, reasoningEpisodes } from './metrics.js';
-import { generatedFamily, inTuneHalf, measure, realFamily } from './packer-family.bench.js';
+import { generatedFamily, inTuneHalf, measure, realFamily, replay } from './packer-family.bench.js';
 import * as episodic from './strategies/episodic.js';
 import * as naive from './strategies/naive.js';
 
@@ -37,39 +37,18 @@ function causes(options, messages, budget) {
     episodeOfReasoning: reasoningEpisodes(messages), stripsPastReasoning: true,
   });
   const strategy = episodic.createStrategy({ budget, counter, system: BENCH_SYSTEM, tools: BENCH_TOOLS, ...options });
-  const transcript = [];
-  let episode = -1;
-  let packedEpisode = -1;
-  let currentUser = { role: 'user', content: '' };
-  let appended = 0;
   const bound = [];
-  for (const message of structuredClone(messages)) {
-    if (message.role === 'assistant' && transcript.length > 0) {
-      let packed;
-      try {
-        packed = strategy.pack(transcript);
-      } catch {
-        packed = undefined;
-      }
-      const cause = strategy.lastEvent() ?? (episode !== packedEpisode ? 'boundary' : 'step');
-      packedEpisode = episode;
-      recorder.record({ packed, currentEpisode: episode, currentUser, packNanoseconds: 0, cause });
-      // No packer can reuse what was appended since the previous call: the last `appended` messages.
+  replay(strategy, structuredClone(messages), recorder, {
+    cause: (newEpisode) => strategy.lastEvent() ?? (newEpisode ? 'boundary' : 'step'),
+    // No packer can reuse what was appended since the previous call: the last `appended` messages.
+    afterCall(packed, appended) {
       const calls = recorder.perCall();
       const call = calls[calls.length - 1];
       let fresh = 0;
       if (packed) for (const added of packed.slice(-appended)) fresh += counter.countMessage(added);
       bound.push(calls.length === 1 || !packed ? 0 : 1 - fresh / call.tokens);
-      appended = 0;
-    }
-    if (message.role === 'user' && !message.compaction) {
-      episode += 1;
-      currentUser = message;
-    }
-    transcript.push(message);
-    strategy.onAppend(message);
-    appended += 1;
-  }
+    },
+  });
   const byCause = recorder.summary().byCause;
   byCause.bound = bound.reduce((sum, value) => sum + value, 0) / bound.length;
   return byCause;

@@ -129,12 +129,16 @@ function timeOf(message) {
  * Replays `messages` through one strategy: a pack before every assistant message.
  * Returns true when some call sent less than the whole transcript (for the naive
  * window: the session outgrew the budget, so a packer had a choice to make).
+ * `cause(newEpisode)` labels each call for the recorder's breakdown; `afterCall(packed,
+ * appended)` sees each call's packed messages and how many were appended since the last.
  */
-function replay(strategy, messages, recorder) {
+export function replay(strategy, messages, recorder, { cause, afterCall } = {}) {
   const transcript = [];
   let episode = -1;
+  let packedEpisode = -1;
   let currentUser;
   let outgrew = false;
+  let appended = 0;
   for (const message of messages) {
     if (message.role === 'assistant' && transcript.length > 0) {
       let packed;
@@ -145,7 +149,11 @@ function replay(strategy, messages, recorder) {
         packed = undefined;
       }
       if (!packed || packed.length < transcript.length) outgrew = true;
-      recorder.record({ packed, currentEpisode: episode, currentUser, packNanoseconds: 0, now });
+      const label = cause?.(episode !== packedEpisode);
+      packedEpisode = episode;
+      recorder.record({ packed, currentEpisode: episode, currentUser, packNanoseconds: 0, now, cause: label });
+      afterCall?.(packed, appended);
+      appended = 0;
     }
     if (message.role === 'user' && !message.compaction) {
       episode += 1;
@@ -153,6 +161,7 @@ function replay(strategy, messages, recorder) {
     }
     transcript.push(message);
     strategy.onAppend(message);
+    appended += 1;
   }
   return outgrew;
 }

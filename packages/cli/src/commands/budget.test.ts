@@ -8,6 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { Readable, Writable } from 'node:stream';
 import { createTokenCounter, type Message } from '@episodic/core';
 import { packContext } from '@episodic/core/packing';
+import { toolResultCaps } from '@episodic/core/internal';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BudgetAnalysis } from '../budget/analyze-budgets.js';
 import { BilledView } from '../budget/billed-view.js';
@@ -89,7 +90,7 @@ describe('episodic budget: human output', () => {
       `Recommendation: ${formatCount(best.budget)} tokens with retention ${best.retention}, the cheapest run that keeps ` +
         'the current episode whole in at least 99.0% of calls',
     );
-    const cap = Math.max(64, Math.min(512, Math.floor(best.budget * 0.04)), Math.min(1500, Math.floor(best.budget * 0.02)));
+    const cap = toolResultCaps({ budget: best.budget }).currentCap;
     expect(text).toContain(`At that budget the current episode's tool results are cut to ${formatCount(cap)} tokens each`);
     expect(text).toContain('No usage is recorded, so there is no bill to compare with.');
     const strict = await analysisOf([heavyFile, '--budgets', '3k', '--quality', '100%', '--retention', 'episode']);
@@ -427,7 +428,7 @@ describe('episodic budget: bad input exits 1 with a clear message', () => {
   it('counts a current-episode tool result cut by the budget, not one cut to its cap', async () => {
     // 120 reads of ~60 tokens each (under the cap at both budgets) make an episode
     // that outgrows 8k, so the packer shortens it there; one result of ~39,000
-    // tokens is over the cap at every budget (1% of it, 64 to 1,000) and is cut to it.
+    // tokens is over the cap at every budget (320 tokens at 8k, 900 at 200k) and is cut to it.
     const session: Message[] = [{ role: 'user', content: 'Read the logs' }];
     const read = (id: string, content: string) => {
       session.push(

@@ -10,6 +10,7 @@ import { BackgroundSummarizer } from '../loop/background-summarizer.js';
 import { InvalidArgumentError } from '../errors/input-errors.js';
 import type { AssistantMessage, Message, UserMessage } from '../message/message.js';
 import { compactTranscript } from '../loop/compact-transcript.js';
+import type { EveryFormOption } from '../packing/pack-settings.js';
 import type { PackState } from '../packing/pack-types.js';
 import type { ReasoningAtRest } from '../store/reasoning-at-rest.js';
 import { type SessionReasoningSummary, summarizeReasoning } from '../reasoning/stats/reasoning-report.js';
@@ -308,7 +309,7 @@ export class AgentSession implements Session {
     const settings = this.settingsFor(options);
     // Named fields, not a spread of `pack` plus two: on Node 20 a property added to a spread copy costs microseconds.
     const { budget, tokenizer, pack } = settings;
-    const counting = {
+    const counting: EveryFormOption = {
       budget,
       tokenizer,
       toolResultCap: pack?.toolResultCap,

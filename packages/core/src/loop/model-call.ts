@@ -43,6 +43,12 @@ export type PackTuning = Pick<
   'lowWater' | 'toolResultCap' | 'currentToolResultCap' | 'headShare' | 'reasoningBoundary' | 'cacheTtlMs' | 'resultReader'
 >;
 
+/**
+ * Every packing knob by name (undefined where unset): {@link callModel} copies them field
+ * by field, and this type makes that copy fail to compile when a knob is left out.
+ */
+type EveryKnob = { [Knob in keyof Required<PackTuning>]: PackTuning[Knob] | undefined };
+
 /** What every model call of an agent shares. */
 export interface ModelCallSettings {
   model: ModelAdapter;
@@ -112,7 +118,7 @@ export async function callModel(
     const { pack } = settings;
     // Named fields, not a spread of `pack` plus more: on Node 20 a property added to a
     // spread copy costs 5-15 us (no cached map transition), a noticeable share of a step.
-    const packed = packContext({
+    const options: PackOptions & EveryKnob = {
       lowWater: pack?.lowWater,
       toolResultCap: pack?.toolResultCap,
       currentToolResultCap: pack?.currentToolResultCap,
@@ -129,7 +135,8 @@ export async function callModel(
       state: context.packState,
       // The time of the call, kept in the state: the next pack tells from it whether the cache went cold.
       ...(settings.pack?.cacheTtlMs === undefined ? {} : { now: Date.now() }),
-    });
+    };
+    const packed = packContext(options);
     emit({ type: 'context-packed', step: context.step, stats: packed.stats, budget, model: settings.model.model });
     try {
       const response = await sendPackedRequest(settings, packed, handoff, context.step, emit, signal);

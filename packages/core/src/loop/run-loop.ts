@@ -134,8 +134,7 @@ async function modelStep(
   // Summaries finished since the last call are used from this call on; none is waited for.
   await appendFinishedSummaries(session, (lines) => append(session, lines));
   const context = { messages: writer.messages, packState: writer.packState, step };
-  // With the reader of cut results among the tools once the transcript holds a cut result.
-  const offered = session.cutResults?.settingsFor(settings, writer.messages) ?? settings;
+  const offered = withReader(settings, session);
   const call = () =>
     offered.fallback ? offered.fallback.call(offered, context, emit, signal) : callModel(offered, context, emit, signal);
   // A replayed call (no live result) has nothing to learn from and no pack state to keep.
@@ -185,7 +184,7 @@ async function runTools(
   signal: AbortSignal | undefined,
 ): Promise<{ next: NextStep; results: readonly ToolMessage[] }> {
   // The reader of cut results runs once it is offered (the model was offered it for this call).
-  const offered = session.cutResults?.settingsFor(settings, session.writer.messages) ?? settings;
+  const offered = withReader(settings, session);
   const { pending, results, handlerFailure } = await runToolBatch(offered, session, { calls: next.calls, step }, signal);
   session.durable?.throwIfFailed();
   if (results.length > 0) await append(session, results);
@@ -209,7 +208,7 @@ async function runTools(
 async function startEpisode(settings: LoopSettings, session: LoopSession, input: UserMessage): Promise<void> {
   // Checked before it is saved: a message no pack can hold would fail every later call of its episode.
   const { messages } = session.writer;
-  const { system, toolSpecs: tools, budget, tokenizer } = session.cutResults?.settingsFor(settings, messages) ?? settings;
+  const { system, toolSpecs: tools, budget, tokenizer } = withReader(settings, session);
   checkMessageFits(input, { messages, system, tools, budget, tokenizer });
   const pending = pendingStep(messages);
   const calls = pending?.type === 'run-tools' ? pending.calls : [];
@@ -235,6 +234,11 @@ async function append(session: LoopSession, messages: readonly Message[]): Promi
 
 function liveCall(live: ModelCallResult): ModelCallOutcome {
   return { message: live.message, usage: live.usage, stopReason: live.stopReason, live };
+}
+
+/** `settings` with the reader of cut results among the tools, once the transcript holds a cut result. */
+function withReader(settings: LoopSettings, session: LoopSession): LoopSettings {
+  return session.cutResults?.settingsFor(settings, session.writer.messages) ?? settings;
 }
 
 /**

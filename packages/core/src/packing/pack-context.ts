@@ -99,7 +99,8 @@ function currentHeadEnd(
   room: number,
 ): number {
   const limit = Math.min(Math.floor(settings.budget * settings.headShare), room);
-  const tokensUpTo = (end: number) => packEpisode(settings.context, start, end, { ...reductions, stepsHeadEnd: start }).tokens;
+  // No step is left out yet (the caller checked), so `reductions` packs the whole prefix.
+  const tokensUpTo = (end: number) => packEpisode(settings.context, start, end, reductions).tokens;
   // Episode prefixes only grow with their end: the last boundary that fits is found by bisection.
   let low = 0;
   let high = assistants.length - 2;
@@ -161,14 +162,7 @@ export function packContext(options: PackOptions): PackResult {
   const toolTokens = options.tools && options.tools.length > 0 ? counter.countTools(options.tools) : 0;
   const fixed = systemTokens + toolTokens + counter.calibration.apply(FRAMING.reply);
   const sameEpisode = previous?.current?.start === currentStart;
-  const reductions: Reductions = sameEpisode
-    ? fromState(previous?.current as NonNullable<PackState['current']>)
-    : fromState({
-        start: currentStart,
-        reasoningDroppedBefore: currentStart,
-        resultsShrunkBefore: currentStart,
-        stepsDroppedBefore: currentStart,
-      });
+  const reductions = sameEpisode ? fromState(previous?.current as NonNullable<PackState['current']>) : none(currentStart);
   let current = packEpisode(settings.context, range.start, range.end, reductions);
   const cold = cacheIsCold(options, previous);
   let kept = boundaryRanges({ options, settings, previous, starts, current: current.tokens, cold });
@@ -334,6 +328,11 @@ export function summaryInput(options: PackOptions, request: SummaryRequest): Mod
     out.push(...packPast(settings, starts[episode] as number, starts[episode + 1] as number).messages);
   }
   return out;
+}
+
+/** No reduction yet: every cursor at the episode's start. */
+function none(start: number): Reductions {
+  return { reasoningDroppedBefore: start, resultsShrunkBefore: start, stepsDroppedBefore: start, stepsHeadEnd: start };
 }
 
 /** The reductions a previous state recorded (one from before heads has none). */

@@ -62,6 +62,15 @@ export type MessageFormOptions = Pick<
 >;
 
 /**
+ * {@link MessageFormOptions} with every field named (undefined where unset): a copy made
+ * field by field (cheaper than a spread on a hot path) typed so that it compiles only
+ * when it passes every option, so one added to `MessageFormOptions` is not dropped there.
+ */
+export type EveryFormOption = MessageFormOptions & {
+  [Option in keyof Required<MessageFormOptions>]: MessageFormOptions[Option] | undefined;
+};
+
+/**
  * The default tool-result cap (see {@link toolResultCaps}): 1% of the budget, at most 900
  * tokens, but at least 512 (a small source file, read whole) where 512 is at most 4% of the
  * budget, and never under 64.

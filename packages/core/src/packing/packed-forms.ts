@@ -157,33 +157,23 @@ function callId(part: AssistantPart): string {
   return part.type === 'tool-call' ? part.id : (part.type[0] ?? '');
 }
 
-const formsByCounter = new WeakMap<TokenCounter, PackedForms>();
-const readerFormsByCounter = new WeakMap<TokenCounter, Map<string, PackedForms>>();
+/** Per counter, its packed-form caches by reader name ('' for none: a tool name is never empty). */
+const formsByCounter = new WeakMap<TokenCounter, Map<string, PackedForms>>();
 
 /**
  * The packed-form cache that belongs to a counter, and to a reader of cut results: forms
  * made with and without a reader (or with another one) never share a cache entry.
  */
 export function packedFormsFor(counter: TokenCounter, reader?: string): PackedForms {
-  if (reader !== undefined) return readerForms(counter, reader);
-  let forms = formsByCounter.get(counter);
-  if (!forms) {
-    forms = new PackedForms(counter);
-    formsByCounter.set(counter, forms);
-  }
-  return forms;
-}
-
-function readerForms(counter: TokenCounter, reader: string): PackedForms {
-  let byReader = readerFormsByCounter.get(counter);
+  let byReader = formsByCounter.get(counter);
   if (!byReader) {
     byReader = new Map();
-    readerFormsByCounter.set(counter, byReader);
+    formsByCounter.set(counter, byReader);
   }
-  let forms = byReader.get(reader);
+  let forms = byReader.get(reader ?? '');
   if (!forms) {
     forms = new PackedForms(counter, reader);
-    byReader.set(reader, forms);
+    byReader.set(reader ?? '', forms);
   }
   return forms;
 }
