@@ -2,8 +2,9 @@
  * The Anthropic Messages API adapter over `@anthropic-ai/sdk`
  * (https://docs.claude.com/en/api/messages-streaming).
  *
- * Per call: convert the packed messages (own thinking back verbatim, foreign or
- * prefix-stale thinking dropped), set thinking from the profile, place up to 4
+ * Per call: convert the packed messages (own thinking back verbatim, prefix-stale
+ * thinking dropped; other models' data was already taken by core's
+ * `stripForeignReasoning`), set thinking from the profile, place up to 4
  * cache breakpoints, stream, and map usage, stop reason and errors. The SDK's
  * own retries are off by default: the agent loop decides about retries.
  */

@@ -2,9 +2,9 @@
  * The Gemini API adapter over `@google/genai`
  * (https://ai.google.dev/api/generate-content#method:-models.streamgeneratecontent).
  *
- * Per call: convert the packed messages (own thoughts and signatures back,
- * foreign ones dropped, placeholder signatures on current-turn calls the model
- * did not make), set `thinkingConfig` from the profile, stream, and map usage,
+ * Per call: convert the packed messages (own thoughts and signatures back, other
+ * models' already taken by core's `stripForeignReasoning`, placeholder signatures
+ * on current-turn calls the model did not make), set `thinkingConfig` from the profile, stream, and map usage,
  * finish reason and errors. Gemini caches implicitly: no breakpoints to place.
  */
 
