@@ -105,4 +105,49 @@ describe('importCodex', () => {
     expect(() => load(meta, JSON.stringify({ role: 'user', content: 'x' }))).toThrow(ImportError);
     expect(() => load(meta, JSON.stringify({ role: 'user', content: 'x' }))).toThrow(/^rollout\.jsonl, line 2: a Codex rollout line/);
   });
+
+  it('reads a 0.140+ compaction: the replacement history is the new context, the summary request is not the next call', () => {
+    const before = usage(200_000, 190_000, 500, 0, 200_500);
+    const result = load(
+      meta,
+      context,
+      message('user', 'Triage the open issues.'),
+      tokenCount(usage(9000, 0, 100, 0, 9100), usage(9000, 0, 100, 0, 9100)),
+      message('assistant', 'Done.'),
+      // The request that wrote the summary: its usage comes just before the compacted line.
+      tokenCount(before, usage(191_000, 190_000, 400, 0, 191_400)),
+      line('compacted', {
+        message: '',
+        replacement_history: [
+          { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Triage the open issues.' }] },
+          { type: 'message', role: 'developer', content: [{ type: 'input_text', text: '<permissions instructions>full access' }] },
+          { type: 'compaction', encrypted_content: 'REDACTED' },
+        ],
+      }),
+      message('assistant', 'Continuing.'),
+    );
+    const compaction = result.messages.find((entry) => entry.role === 'user' && entry.compaction) as UserMessage;
+    expect(compaction.content).toBe('Triage the open issues.\n\n<permissions instructions>full access');
+    expect(compaction.injected).toBe(true);
+    const after = result.messages.at(-1) as AssistantMessage;
+    expect(after.content).toEqual([expect.objectContaining({ type: 'text', text: 'Continuing.' })]);
+    expect(after.usage).toBeUndefined();
+    expect(result.dropped.map((entry) => entry.what)).toEqual(
+      expect.arrayContaining(['usage of compaction requests', 'encrypted compaction summaries']),
+    );
+    expect(result.dropped.every((entry) => entry.lossy !== true)).toBe(true);
+  });
+
+  it('reads tool search (0.140+) as a call and its result', () => {
+    const result = load(
+      meta,
+      context,
+      message('user', 'File an issue.'),
+      item({ type: 'tool_search_call', call_id: 'call_s', status: 'completed', execution: 'client', arguments: { query: 'github issue', limit: 8 } }),
+      item({ type: 'tool_search_output', call_id: 'call_s', status: 'completed', execution: 'client', tools: [{ type: 'function', name: '_create_issue' }] }),
+    );
+    expect(result.messages[1]).toMatchObject({ role: 'assistant', content: [{ type: 'tool-call', id: 'call_s', name: 'tool_search', args: { query: 'github issue', limit: 8 } }] });
+    expect(result.messages[2]).toMatchObject({ role: 'tool', toolCallId: 'call_s', toolName: 'tool_search', content: '[{"type":"function","name":"_create_issue"}]' });
+    expect(result.dropped).toEqual([]);
+  });
 });

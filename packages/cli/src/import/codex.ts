@@ -95,12 +95,35 @@ class CodexBuilder {
       case 'event_msg':
         return this.addEvent(payload, record);
       case 'compacted':
-        this.close();
-        this.messages.push({ ...userMessage([{ type: 'text', text: text(payload.message) }], true), compaction: { keptMessages: 0 } });
-        return;
+        return this.addCompaction(payload, record.line);
       default:
         this.drops.drop(`${line.type} lines`, 'a line type that is not part of the conversation', record.line);
     }
+  }
+
+  /**
+   * A compaction. Before 0.140 its `message` is the summary the model goes on from.
+   * From 0.140 the message is empty and `replacement_history` is the new context
+   * itself: the user messages and instructions Codex kept, and a `compaction` item
+   * whose summary is encrypted for OpenAI alone. The kept text becomes the summary
+   * message; the encrypted summary cannot be read or counted, and is reported.
+   */
+  private addCompaction(payload: Record<string, unknown>, line: number): void {
+    this.close();
+    if (this.pendingUsage) {
+      // The request that wrote the summary read the whole history: its usage is not the next call's.
+      this.drops.drop('usage of compaction requests', 'the request that summarised the history; no transcript message answers it', line);
+      this.pendingUsage = undefined;
+    }
+    const history = Array.isArray(payload.replacement_history) ? (payload.replacement_history as Record<string, unknown>[]) : [];
+    const kept: string[] = text(payload.message) ? [text(payload.message)] : [];
+    for (const item of history) {
+      if (item.type === 'message' || item.role !== undefined) kept.push(contentText(item.content));
+      else if (item.type === 'compaction') {
+        this.drops.drop('encrypted compaction summaries', 'the summary is encrypted for OpenAI; its tokens count in the reported usage but cannot be read', line);
+      } else this.drops.drop(`${text(item.type) || '(untyped)'} items of a replacement history`, 'an item type this importer does not know', line);
+    }
+    this.messages.push({ ...userMessage([{ type: 'text', text: kept.join('\n\n') }], true), compaction: { keptMessages: 0 } });
   }
 
   private addEvent(payload: Record<string, unknown>, record: RecordingLine): void {
@@ -131,18 +154,26 @@ class CodexBuilder {
     if (part) return this.addAssistantPart(part);
     this.close();
     if (type === 'message') return this.addMessage(item, line);
+    if (type === 'tool_search_output') {
+      // Tool search (0.140+): the tools it found are part of the context from here on.
+      return this.addOutput(item, line, JSON.stringify(item.tools ?? []));
+    }
     if (type === 'function_call_output' || type === 'custom_tool_call_output' || type === 'local_shell_call_output') {
-      const id = text(item.call_id);
-      const name = this.toolNames.get(id);
-      if (!name) {
-        this.drops.dropContent('tool outputs without their call', 'no earlier item makes that call', line);
-        return;
-      }
-      this.toolNames.delete(id);
-      this.messages.push({ role: 'tool', toolCallId: id, toolName: name, content: outputText(item.output) });
-      return;
+      // From 0.140 there is no exec_command_end event: exit code and output are in this item.
+      return this.addOutput(item, line, outputText(item.output));
     }
     this.drops.drop(`${type} items`, skippedItems[type] ?? 'an item type this importer does not know', line);
+  }
+
+  private addOutput(item: Record<string, unknown>, line: number, content: string): void {
+    const id = text(item.call_id);
+    const name = this.toolNames.get(id);
+    if (!name) {
+      this.drops.dropContent('tool outputs without their call', 'no earlier item makes that call', line);
+      return;
+    }
+    this.toolNames.delete(id);
+    this.messages.push({ role: 'tool', toolCallId: id, toolName: name, content });
   }
 
   /** The part an assistant-side item becomes, or undefined for anything else. */
@@ -167,6 +198,12 @@ class CodexBuilder {
       this.toolNames.set(id, name);
       const args = type === 'function_call' ? parseArguments(text(item.arguments)) : (item.input ?? item.action ?? {});
       return { type: 'tool-call', id, name, args, providerData: { ...tag, type } };
+    }
+    if (type === 'tool_search_call') {
+      const id = text(item.call_id) || text(item.id);
+      this.toolNames.set(id, 'tool_search');
+      const args = typeof item.arguments === 'string' ? parseArguments(item.arguments) : (item.arguments ?? {});
+      return { type: 'tool-call', id, name: 'tool_search', args, providerData: { ...tag, type, execution: item.execution } };
     }
     if (type === 'web_search_call') {
       return { type: 'provider-tool', name: 'web_search', kind: 'call', ...(text(item.id) ? { id: text(item.id) } : {}), providerData: { ...tag, item } };
