@@ -159,7 +159,7 @@ describe('real recorded sessions', () => {
       const priced = choosePricedModel(undefined, result.messages, prices, result.provider);
       // An agent that leaves earlier reasoning out itself (aider) is billed without it, whatever the model.
       const model = { ...priced, pastReasoning: result.pastReasoning ?? priced.pastReasoning };
-      const limit = prefixLimit(entry.agent, result.agentVersion);
+      const limit = prefixLimit(entry.agent, result.agentVersion, result.prefixShown);
       const input = {
         source: entry.file,
         messages: result.messages,
