@@ -150,4 +150,22 @@ describe('importCodex', () => {
     expect(result.messages[2]).toMatchObject({ role: 'tool', toolCallId: 'call_s', toolName: 'tool_search', content: '[{"type":"function","name":"_create_issue"}]' });
     expect(result.dropped).toEqual([]);
   });
+
+  it('gives a 0.140+ token count, written after its request\'s items and tool outputs, to that request', () => {
+    const first = usage(19_809, 0, 395, 0, 20_204);
+    const second = usage(20_310, 19_000, 488, 0, 20_798);
+    const result = load(
+      meta,
+      context,
+      message('user', 'What changed?'),
+      item({ type: 'function_call', name: 'exec_command', arguments: '{"cmd":"git status"}', call_id: 'call_1' }),
+      item({ type: 'function_call_output', call_id: 'call_1', output: 'Process exited with code 0\nOutput:\nclean' }),
+      tokenCount(first, first),
+      message('assistant', 'Nothing.'),
+      tokenCount(usage(40_119, 19_000, 883, 0, 41_002), second),
+    );
+    const answers = result.messages.filter((entry): entry is AssistantMessage => entry.role === 'assistant');
+    expect(answers.map((answer) => answer.usage?.inputTokens)).toEqual([19_809, 20_310]);
+    expect(result.dropped).toEqual([]);
+  });
 });

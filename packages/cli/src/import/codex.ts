@@ -6,8 +6,10 @@
  *   and their outputs. The assistant items of one model request become one
  *   assistant message.
  * - `event_msg` lines are the terminal's echoes of those items (ignored, they would
- *   double everything) and `token_count` events, the only usage: the first event
- *   with new cumulative totals comes before the items of its request, and its
+ *   double everything) and `token_count` events, the only usage: an event with new
+ *   cumulative totals comes before the items of its request (before 0.140) or after
+ *   them and their tool outputs (0.140+): it belongs to the request answered since
+ *   the last count when that one has no usage yet, else to the next. Its
  *   `last_token_usage` (or the difference of the totals) is that request's usage.
  * - `turn_context` names the model of the requests that follow; rollouts before
  *   0.40 have none, so their model is unknown.
@@ -68,6 +70,8 @@ class CodexBuilder {
   /** The assistant message items are being added to, until a non-assistant item or a new request. */
   private open: AssistantMessage | undefined;
   private pendingUsage: Usage | undefined;
+  /** The request answered since the last token count without usage yet (0.140+ counts after the items). */
+  private unbilled: AssistantMessage | undefined;
   private lastTotals: TokenUsage | undefined;
   private echoes = 0;
 
@@ -110,6 +114,7 @@ class CodexBuilder {
    */
   private addCompaction(payload: Record<string, unknown>, line: number): void {
     this.close();
+    this.unbilled = undefined;
     if (this.pendingUsage) {
       // The request that wrote the summary read the whole history: its usage is not the next call's.
       this.drops.drop('usage of compaction requests', 'the request that summarised the history; no transcript message answers it', line);
@@ -139,13 +144,20 @@ class CodexBuilder {
     const last = info.last_token_usage ?? difference(totals, this.lastTotals);
     this.lastTotals = totals;
     this.close();
-    if (this.pendingUsage) this.drops.drop('usage of model requests without output', 'the request produced no items (aborted)', record.line);
-    this.pendingUsage = {
+    const usage = {
       inputTokens: last.input_tokens,
       cachedInputTokens: last.cached_input_tokens ?? 0,
       outputTokens: last.output_tokens,
       reasoningTokens: last.reasoning_output_tokens ?? 0,
     };
+    if (this.unbilled) {
+      // Codex 0.140+ writes the count after its request's items (and their tool outputs).
+      this.unbilled.usage = usage;
+      this.unbilled = undefined;
+      return;
+    }
+    if (this.pendingUsage) this.drops.drop('usage of model requests without output', 'the request produced no items (aborted)', record.line);
+    this.pendingUsage = usage;
   }
 
   private addItem(item: Record<string, unknown>, line: number): void {
@@ -215,6 +227,7 @@ class CodexBuilder {
     if (!this.open) {
       this.open = { role: 'assistant', content: [], ...(this.model ? { model: this.model } : {}) };
       if (this.pendingUsage) this.open.usage = this.pendingUsage;
+      else this.unbilled = this.open;
       this.pendingUsage = undefined;
       this.messages.push(this.open);
     }
