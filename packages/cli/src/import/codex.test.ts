@@ -168,4 +168,28 @@ describe('importCodex', () => {
     expect(answers.map((answer) => answer.usage?.inputTokens)).toEqual([19_809, 20_310]);
     expect(result.dropped).toEqual([]);
   });
+
+  it('reads a tool output that holds a screenshot (0.140+) as an image, not as its base64 text', () => {
+    const result = load(
+      meta,
+      context,
+      message('user', 'Show me the page.'),
+      item({ type: 'function_call', name: 'screenshot', arguments: '{}', call_id: 'call_1' }),
+      item({
+        type: 'function_call_output',
+        call_id: 'call_1',
+        output: [
+          { type: 'input_text', text: 'Captured.' },
+          { type: 'input_image', image_url: 'data:image/png;base64,iVBORw0KGgo=', detail: 'high' },
+        ],
+      }),
+    );
+    expect(result.messages[2]).toMatchObject({
+      role: 'tool',
+      content: [
+        { type: 'text', text: 'Captured.' },
+        { type: 'image', data: 'iVBORw0KGgo=', mediaType: 'image/png' },
+      ],
+    });
+  });
 });

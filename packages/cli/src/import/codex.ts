@@ -16,7 +16,7 @@
  *
  * @see https://github.com/openai/codex/blob/main/codex-rs/protocol/src/protocol.rs
  */
-import type { AssistantMessage, AssistantPart, Message, ModelRef, Usage, UserPart } from '@episodic/core';
+import type { AssistantMessage, AssistantPart, Message, ModelRef, ToolResultPart, Usage, UserPart } from '@episodic/core';
 import { z } from 'zod';
 import { userMessage } from './anthropic-blocks.js';
 import { DropLog, type ImportResult } from './import-result.js';
@@ -177,7 +177,7 @@ class CodexBuilder {
     this.drops.drop(`${type} items`, skippedItems[type] ?? 'an item type this importer does not know', line);
   }
 
-  private addOutput(item: Record<string, unknown>, line: number, content: string): void {
+  private addOutput(item: Record<string, unknown>, line: number, content: string | ToolResultPart[]): void {
     const id = text(item.call_id);
     const name = this.toolNames.get(id);
     if (!name) {
@@ -295,9 +295,22 @@ function userParts(content: unknown): UserPart[] {
   });
 }
 
-/** A tool output as text: Codex writes strings, some versions `{content}` objects. */
-function outputText(output: unknown): string {
+/**
+ * A tool output: Codex writes strings, some versions `{content}` objects, and 0.140+
+ * a list of content items when a tool returns images (a screenshot is an image the
+ * model sees, not its base64 text).
+ */
+function outputText(output: unknown): string | ToolResultPart[] {
   if (typeof output === 'string') return output;
+  if (Array.isArray(output)) return outputParts(output as Record<string, unknown>[]);
   const content = (output as { content?: unknown } | undefined)?.content;
   return typeof content === 'string' ? content : JSON.stringify(output ?? '');
+}
+
+function outputParts(items: readonly Record<string, unknown>[]): string | ToolResultPart[] {
+  const parts = items.map((item): ToolResultPart => {
+    if (item.type === 'input_image') return imageFromUrl(text(item.image_url));
+    return { type: 'text', text: typeof item.text === 'string' ? item.text : JSON.stringify(item) };
+  });
+  return parts.every((part) => part.type === 'text') ? parts.map((part) => (part as { text: string }).text).join('\n') : parts;
 }
