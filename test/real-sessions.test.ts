@@ -69,6 +69,19 @@ const facts: Record<string, (result: ImportResult) => void> = {
     // The torn last line holds a message and a compaction: both are read.
     expect(result.messages.at(-1)).toMatchObject({ role: 'user', compaction: { keptMessages: 0 } });
   },
+  'claude-code/omp-2219-starts-at-compaction-queued-prompts.jsonl': (result) => {
+    // Begins at a compaction boundary whose parent is in an earlier file: complete, from the summary on.
+    expect(result.messages[0]).toMatchObject({ role: 'user', compaction: { keptMessages: 0 } });
+    expect(result.dropped.map((item) => item.what)).toContain('history summarised before the file');
+  },
+  'claude-code/agentv-2162-hook-progress-167.jsonl': (result) => {
+    expect(result.dropped.find((item) => item.what === 'progress lines')?.count).toBe(167);
+  },
+  'codex/agentv-cli0140-tool-search-replacement-compaction.jsonl': (result) => {
+    const compaction = result.messages.find((message) => message.role === 'user' && message.compaction);
+    expect(JSON.stringify(compaction?.content)).toContain('AGENTS.md instructions');
+    expect(result.messages.some((message) => message.role === 'tool' && message.toolName === 'tool_search')).toBe(true);
+  },
   'pi/openclaw-v3-model-hopping-errors.jsonl': (result) => {
     expect(result.dropped.find((item) => item.what === 'entries on another branch')?.count).toBeGreaterThan(100);
   },
@@ -88,8 +101,6 @@ const facts: Record<string, (result: ImportResult) => void> = {
 const lossy: Record<string, string> = {
   'claude-code/pai-opus45-thinking-short.jsonl':
     "starts mid-session: its first line's parent is not in the file, and its first tool result answers a call made before",
-  'claude-code/brain-10119-glm45-broken-chain.jsonl':
-    'line 465 names a parent that is not in the file: the chain from the last line holds only its tail',
   'pi/openclaw-v3-202d06d4.jsonl': 'OpenClaw recorded the error result of a call it never recorded ("cron list", line 25)',
   'claude-code/entire-2112-slice-under-limit.jsonl': 'a checkpoint slice: line 18 names a parent that is not in the file',
   'claude-code/entire-215-slice-incomplete.jsonl': 'a checkpoint slice: line 1 names a parent that is not in the file',
@@ -98,7 +109,6 @@ const lossy: Record<string, string> = {
 /** Lossy files whose recorded usage shows the missing history (the others lose a line, not the context). */
 const incompleteFiles = new Set([
   'claude-code/pai-opus45-thinking-short.jsonl',
-  'claude-code/brain-10119-glm45-broken-chain.jsonl',
   'claude-code/entire-215-slice-incomplete.jsonl',
   // Only the 6 calls before its compaction are flagged: the summary replaces the missing history.
   'claude-code/entire-217-slice-with-compaction.jsonl',
@@ -107,14 +117,23 @@ const incompleteFiles = new Set([
 const minimumWithin: Record<string, number> = {
   'codex/moonmind-gpt5-codex-aborted-turn.jsonl': 0.9,
   'pi/openclaw-v3-five-compactions.jsonl': 0.25,
-  // Sub-agent lines on another model inline in the main file: one call of 52 is off.
-  'claude-code/brain-10115-inline-sidechains-two-models.jsonl': 0.95,
-  // That Gemini CLI version recorded no tool calls or results: calls after a tool ran hold less than was sent.
-  'gemini-cli/brain-gemini25pro-no-tool-calls.json': 0.75,
   // aider logs neither the files added to the chat (sent with every call) nor the summary it sends in place of
   // older history once that passes its limit: the calls after either are off.
   'aider/mozgoslav-aider0862-lmstudio-qwen.md': 0.5,
 };
+
+/** Every prompt a person typed while Claude Code worked (a `queued_command` from a human) is a user turn of the import. */
+function expectQueuedPromptsKept(text: string, result: ImportResult): void {
+  const typed = new Set(
+    result.messages.flatMap((message) => (message.role === 'user' && message.injected !== true && typeof message.content === 'string' ? [message.content] : [])),
+  );
+  for (const line of text.split('\n')) {
+    if (!line.includes('"queued_command"')) continue;
+    const attachment = (JSON.parse(line) as { attachment?: { type?: string; prompt?: unknown; origin?: { kind?: string } } }).attachment;
+    if (attachment?.type !== 'queued_command' || attachment.origin?.kind !== 'human' || typeof attachment.prompt !== 'string') continue;
+    expect(typed.has(attachment.prompt), `queued prompt kept as a user turn: ${attachment.prompt.slice(0, 60)}`).toBe(true);
+  }
+}
 
 describe('real recorded sessions', () => {
   // A file not yet placed runs when a staged copy is present (EPISODIC_SHARED_FIXTURES);
@@ -154,6 +173,7 @@ describe('real recorded sessions', () => {
       const text = formatTranscript(result.messages);
       expect(await readTranscript(Readable.from([text]), { file: entry.file })).toHaveLength(result.messages.length);
       facts[entry.file]?.(result);
+      if (entry.agent === 'claude-code') expectQueuedPromptsKept(bytes.toString('utf8'), result);
 
       const prices = await loadPrices(undefined);
       const priced = choosePricedModel(undefined, result.messages, prices, result.provider);
