@@ -57,7 +57,11 @@ export default defineConfig({
     pool: 'forks',
     // The projects split the files, each exactly once: the unit set is everything else.
     projects: [
-      { extends: true, test: { name: 'unit', include: allTests, exclude: [...integrationTests, ...browserTests] } },
+      {
+        extends: true,
+        // Says once per run when the real-data suites step aside (no shared fixtures beside the clone).
+        test: { name: 'unit', include: allTests, exclude: [...integrationTests, ...browserTests], globalSetup: ['test/support/fixtures-notice.ts'] },
+      },
       { extends: true, test: { name: 'integration', include: integrationTests } },
       { extends: true, test: { name: 'browser', include: browserTests } },
     ],

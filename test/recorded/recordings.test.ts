@@ -29,10 +29,10 @@ describe('real recorded provider traffic', () => {
     if (entry.hasFollowUp) expect(recording.interactions[1]?.request?.body, entry.id).toBeDefined();
   });
 
-  // Not yet in the shared fixtures: the listing itself must say where the file comes from,
-  // so it can be placed and checked (its data is tested once it is placed or staged).
+  // Not yet in the shared fixtures (or no fixtures beside this clone): the listing itself must
+  // say where the file comes from, so it can be placed and checked (its data is tested once it is there).
   for (const entry of unplaced) {
-    it(`${entry.id}: listed with "placed": false, with its source, commit, license and sha256`, () => {
+    it(`${entry.id}: listed (placed: ${entry.placed}) with its source, commit, license and sha256`, () => {
       expect(entry.source.repo).toMatch(/^[\w.-]+\/[\w.-]+$/);
       expect(entry.source.path).not.toBe('');
       expect(entry.source.commit).toMatch(/^[0-9a-f]{40}$/);

@@ -10,9 +10,10 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { load as loadYaml } from 'js-yaml';
+import { realDataMode, sharedFixturesRoot } from '../support/shared-fixtures.js';
 
 export type WireApi = 'anthropic-messages' | 'openai-responses' | 'openai-chat' | 'openai-compatible' | 'gemini';
 
@@ -51,11 +52,6 @@ export interface Recording extends RecordingEntry {
 
 const here = dirname(fileURLToPath(import.meta.url));
 
-/** The folder that holds shared fixtures: `EPISODIC_SHARED_FIXTURES`, or `shared/fixtures` beside the repo root. */
-export function sharedFixturesRoot(): string {
-  return process.env.EPISODIC_SHARED_FIXTURES ?? resolve(here, '../../../shared/fixtures');
-}
-
 /** Every manifest row. */
 export function recordingEntries(): RecordingEntry[] {
   const manifest = JSON.parse(readFileSync(join(here, 'manifest.json'), 'utf8')) as { recordings: RecordingEntry[] };
@@ -70,8 +66,10 @@ export function recordingPath(entry: RecordingEntry): string {
 /**
  * Whether the suites run a recording here: every placed one (missing is a failure),
  * and one not yet placed when a staged copy is present (EPISODIC_SHARED_FIXTURES).
+ * None on a clone without the shared fixtures (see ../support/shared-fixtures.ts).
  */
 export function runsHere(entry: RecordingEntry): boolean {
+  if (!realDataMode().run) return false;
   return entry.placed || existsSync(recordingPath(entry));
 }
 

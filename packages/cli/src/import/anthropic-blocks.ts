@@ -90,6 +90,10 @@ function toolResultContent(content: unknown, drops: DropLog, line: number): stri
       else if (source.type === 'url') parts.push({ type: 'file', url: text(source.url), mediaType });
       else if (source.type === 'text') parts.push({ type: 'text', text: text(source.data) });
       else drops.dropContent('documents in tool results', 'a document source this importer does not know', line);
+    } else if (block.type === 'tool_reference') {
+      // Tool search's answer (Claude Code 2.1.112+): the API loads the named tool's
+      // definition in its place. Kept verbatim as text, the nearest a transcript can hold.
+      parts.push({ type: 'text', text: JSON.stringify(block) });
     } else {
       drops.dropContent(`"${text(block.type)}" blocks in tool results`, 'a block type this importer does not know', line);
     }

@@ -2,10 +2,14 @@
  * Claude Code sessions (`~/.claude/projects/<cwd>/<session>.jsonl`) to transcript
  * v1.1. What the format does and how it is read:
  * - Lines form a tree by `uuid` / `parentUuid`, bookkeeping lines with a uuid
- *   (hook progress) included; the conversation is the path from the last line back
- *   to the root (see `claude-code-tree.ts`). Lines off that path are sub-agent turns
- *   (`isSidechain`) or branches the session left; a file of sub-agent lines only
- *   (`agent-*.jsonl`) is read as that sub-agent's conversation.
+ *   (hook progress, hook notices, status lines) included as links only; the
+ *   conversation is the path from the last conversation line back to the root (see
+ *   `claude-code-tree.ts`). Lines off that path are sub-agent turns (`isSidechain`)
+ *   or branches the session left; a file of sub-agent lines only (`agent-*.jsonl`)
+ *   is read as that sub-agent's conversation.
+ * - `attachment` lines (2.1.x) the model read (hook context, prompts queued while
+ *   the agent worked, re-attached files, tool and skill listings) are user messages
+ *   where they stand (see `claude-code-attachments.ts`).
  * - One API response is written as one line per content block, every line with the
  *   same `message.id` and the full usage: the lines are merged into one assistant
  *   message and the usage is taken once (from the last line, which has the final
@@ -19,6 +23,7 @@ import { anthropicUsage, assistantParts, type Block, userBlocks, userMessage } f
 import { DropLog, type ImportResult } from './import-result.js';
 import type { RecordingLine } from './recording-lines.js';
 import { checkShape } from './recording-lines.js';
+import { prefixShown, readAttachment } from './claude-code-attachments.js';
 import { conversationPath, dropBookkeeping, type TreeLine } from './claude-code-tree.js';
 import { stampTime } from './values.js';
 import { z } from 'zod';
@@ -73,10 +78,10 @@ export function importClaudeCode(records: readonly RecordingLine[], file: string
   for (const record of records) {
     const type = typeof record.value.type === 'string' ? record.value.type : '(none)';
     if (type === 'user' || type === 'assistant' || type === 'system') {
-      const entry = { ...checkShape(Entry, record, file, `a Claude Code ${type} line`), line: record.line };
-      const content = entry.message === undefined ? undefined : JSON.stringify(entry.message.content);
-      tree.push({ ...treeFields(record.value), type, line: record.line, entry, ...(content === undefined ? {} : { content }) });
-    } else if (typeof record.value.uuid === 'string' && record.value.uuid !== '') {
+      tree.push(conversationLine(record, file, type));
+    } else if (type === 'attachment' && hasUuid(record.value)) {
+      tree.push(attachmentLine(record));
+    } else if (hasUuid(record.value)) {
       // Bookkeeping lines with a uuid (hook progress) are links of the chain.
       tree.push({ ...treeFields(record.value), type, line: record.line });
     } else {
@@ -94,6 +99,7 @@ export function importClaudeCode(records: readonly RecordingLine[], file: string
     messages: builder.messages,
     prefixRecorded: false,
     ...(versions[0] === undefined ? {} : { agentVersion: versions[0] }),
+    prefixShown: prefixShown(records.map((record) => record.value)),
     provider: 'anthropic',
     dropped: drops.list(),
     notes: [
@@ -101,6 +107,53 @@ export function importClaudeCode(records: readonly RecordingLine[], file: string
       'the system prompt and tool definitions are not recorded in Claude Code sessions',
     ],
   };
+}
+
+const hasUuid = (value: Record<string, unknown>) => typeof value.uuid === 'string' && value.uuid !== '';
+
+/**
+ * A user, assistant or system line. A system line is a link of the chain only
+ * (status notes, hook summaries), except a compaction boundary.
+ */
+function conversationLine(record: RecordingLine, file: string, type: string): TreeLine<Entry> {
+  const entry = { ...checkShape(Entry, record, file, `a Claude Code ${type} line`), line: record.line };
+  const fields = { ...treeFields(record.value), type, line: record.line };
+  if (type === 'system' && entry.subtype !== 'compact_boundary') {
+    const what = `system lines (${entry.subtype ?? 'no subtype'})`;
+    return { ...fields, dropped: { what, why: 'status notes of the terminal, not sent to the model' } };
+  }
+  const content = entry.message === undefined ? undefined : JSON.stringify(entry.message.content);
+  const usage = entry.type === 'assistant' ? contextOf(entry.message?.usage) : undefined;
+  return {
+    ...fields,
+    entry,
+    ...(content === undefined ? {} : { content }),
+    ...(type === 'system' ? { boundary: true } : {}),
+    ...(usage ? { usage } : {}),
+  };
+}
+
+/** An attachment line: a user message when the model read it, else a link of the chain. */
+function attachmentLine(record: RecordingLine): TreeLine<Entry> {
+  const fields = { ...treeFields(record.value), type: 'attachment', line: record.line };
+  const reading = readAttachment(record.value.attachment);
+  if (reading.kind === 'link') return { ...fields, dropped: { what: reading.what, why: reading.why } };
+  const timestamp = typeof record.value.timestamp === 'string' ? { timestamp: record.value.timestamp } : {};
+  const entry: Entry = {
+    type: 'user',
+    uuid: fields.uuid,
+    line: record.line,
+    ...(reading.typed ? {} : { isMeta: true }),
+    ...timestamp,
+    message: { content: reading.text },
+  };
+  return { ...fields, entry, content: JSON.stringify(reading.text) };
+}
+
+/** What an assistant line's call was sent, and that plus its output (tokens). */
+function contextOf(usage: Record<string, unknown> | undefined): { input: number; after: number } | undefined {
+  const read = anthropicUsage(usage);
+  return read ? { input: read.inputTokens, after: read.inputTokens + read.outputTokens } : undefined;
 }
 
 /** The tree fields of a line, read loosely (bookkeeping lines are not checked further). */

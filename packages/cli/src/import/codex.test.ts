@@ -105,4 +105,91 @@ describe('importCodex', () => {
     expect(() => load(meta, JSON.stringify({ role: 'user', content: 'x' }))).toThrow(ImportError);
     expect(() => load(meta, JSON.stringify({ role: 'user', content: 'x' }))).toThrow(/^rollout\.jsonl, line 2: a Codex rollout line/);
   });
+
+  it('reads a 0.140+ compaction: the replacement history is the new context, the summary request is not the next call', () => {
+    const before = usage(200_000, 190_000, 500, 0, 200_500);
+    const result = load(
+      meta,
+      context,
+      message('user', 'Triage the open issues.'),
+      tokenCount(usage(9000, 0, 100, 0, 9100), usage(9000, 0, 100, 0, 9100)),
+      message('assistant', 'Done.'),
+      // The request that wrote the summary: its usage comes just before the compacted line.
+      tokenCount(before, usage(191_000, 190_000, 400, 0, 191_400)),
+      line('compacted', {
+        message: '',
+        replacement_history: [
+          { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Triage the open issues.' }] },
+          { type: 'message', role: 'developer', content: [{ type: 'input_text', text: '<permissions instructions>full access' }] },
+          { type: 'compaction', encrypted_content: 'REDACTED' },
+        ],
+      }),
+      message('assistant', 'Continuing.'),
+    );
+    const compaction = result.messages.find((entry) => entry.role === 'user' && entry.compaction) as UserMessage;
+    expect(compaction.content).toBe('Triage the open issues.\n\n<permissions instructions>full access');
+    expect(compaction.injected).toBe(true);
+    const after = result.messages.at(-1) as AssistantMessage;
+    expect(after.content).toEqual([expect.objectContaining({ type: 'text', text: 'Continuing.' })]);
+    expect(after.usage).toBeUndefined();
+    expect(result.dropped.map((entry) => entry.what)).toEqual(
+      expect.arrayContaining(['usage of compaction requests', 'encrypted compaction summaries']),
+    );
+    expect(result.dropped.every((entry) => entry.lossy !== true)).toBe(true);
+  });
+
+  it('reads tool search (0.140+) as a call and its result', () => {
+    const result = load(
+      meta,
+      context,
+      message('user', 'File an issue.'),
+      item({ type: 'tool_search_call', call_id: 'call_s', status: 'completed', execution: 'client', arguments: { query: 'github issue', limit: 8 } }),
+      item({ type: 'tool_search_output', call_id: 'call_s', status: 'completed', execution: 'client', tools: [{ type: 'function', name: '_create_issue' }] }),
+    );
+    expect(result.messages[1]).toMatchObject({ role: 'assistant', content: [{ type: 'tool-call', id: 'call_s', name: 'tool_search', args: { query: 'github issue', limit: 8 } }] });
+    expect(result.messages[2]).toMatchObject({ role: 'tool', toolCallId: 'call_s', toolName: 'tool_search', content: '[{"type":"function","name":"_create_issue"}]' });
+    expect(result.dropped).toEqual([]);
+  });
+
+  it('gives a 0.140+ token count, written after its request\'s items and tool outputs, to that request', () => {
+    const first = usage(19_809, 0, 395, 0, 20_204);
+    const second = usage(20_310, 19_000, 488, 0, 20_798);
+    const result = load(
+      meta,
+      context,
+      message('user', 'What changed?'),
+      item({ type: 'function_call', name: 'exec_command', arguments: '{"cmd":"git status"}', call_id: 'call_1' }),
+      item({ type: 'function_call_output', call_id: 'call_1', output: 'Process exited with code 0\nOutput:\nclean' }),
+      tokenCount(first, first),
+      message('assistant', 'Nothing.'),
+      tokenCount(usage(40_119, 19_000, 883, 0, 41_002), second),
+    );
+    const answers = result.messages.filter((entry): entry is AssistantMessage => entry.role === 'assistant');
+    expect(answers.map((answer) => answer.usage?.inputTokens)).toEqual([19_809, 20_310]);
+    expect(result.dropped).toEqual([]);
+  });
+
+  it('reads a tool output that holds a screenshot (0.140+) as an image, not as its base64 text', () => {
+    const result = load(
+      meta,
+      context,
+      message('user', 'Show me the page.'),
+      item({ type: 'function_call', name: 'screenshot', arguments: '{}', call_id: 'call_1' }),
+      item({
+        type: 'function_call_output',
+        call_id: 'call_1',
+        output: [
+          { type: 'input_text', text: 'Captured.' },
+          { type: 'input_image', image_url: 'data:image/png;base64,iVBORw0KGgo=', detail: 'high' },
+        ],
+      }),
+    );
+    expect(result.messages[2]).toMatchObject({
+      role: 'tool',
+      content: [
+        { type: 'text', text: 'Captured.' },
+        { type: 'image', data: 'iVBORw0KGgo=', mediaType: 'image/png' },
+      ],
+    });
+  });
 });

@@ -6,15 +6,17 @@
  *   and their outputs. The assistant items of one model request become one
  *   assistant message.
  * - `event_msg` lines are the terminal's echoes of those items (ignored, they would
- *   double everything) and `token_count` events, the only usage: the first event
- *   with new cumulative totals comes before the items of its request, and its
+ *   double everything) and `token_count` events, the only usage: an event with new
+ *   cumulative totals comes before the items of its request (before 0.140) or after
+ *   them and their tool outputs (0.140+): it belongs to the request answered since
+ *   the last count when that one has no usage yet, else to the next. Its
  *   `last_token_usage` (or the difference of the totals) is that request's usage.
  * - `turn_context` names the model of the requests that follow; rollouts before
  *   0.40 have none, so their model is unknown.
  *
  * @see https://github.com/openai/codex/blob/main/codex-rs/protocol/src/protocol.rs
  */
-import type { AssistantMessage, AssistantPart, Message, ModelRef, Usage, UserPart } from '@episodic/core';
+import type { AssistantMessage, AssistantPart, Message, ModelRef, ToolResultPart, Usage, UserPart } from '@episodic/core';
 import { z } from 'zod';
 import { userMessage } from './anthropic-blocks.js';
 import { DropLog, type ImportResult } from './import-result.js';
@@ -68,6 +70,8 @@ class CodexBuilder {
   /** The assistant message items are being added to, until a non-assistant item or a new request. */
   private open: AssistantMessage | undefined;
   private pendingUsage: Usage | undefined;
+  /** The request answered since the last token count without usage yet (0.140+ counts after the items). */
+  private unbilled: AssistantMessage | undefined;
   private lastTotals: TokenUsage | undefined;
   private echoes = 0;
 
@@ -95,12 +99,36 @@ class CodexBuilder {
       case 'event_msg':
         return this.addEvent(payload, record);
       case 'compacted':
-        this.close();
-        this.messages.push({ ...userMessage([{ type: 'text', text: text(payload.message) }], true), compaction: { keptMessages: 0 } });
-        return;
+        return this.addCompaction(payload, record.line);
       default:
         this.drops.drop(`${line.type} lines`, 'a line type that is not part of the conversation', record.line);
     }
+  }
+
+  /**
+   * A compaction. Before 0.140 its `message` is the summary the model goes on from.
+   * From 0.140 the message is empty and `replacement_history` is the new context
+   * itself: the user messages and instructions Codex kept, and a `compaction` item
+   * whose summary is encrypted for OpenAI alone. The kept text becomes the summary
+   * message; the encrypted summary cannot be read or counted, and is reported.
+   */
+  private addCompaction(payload: Record<string, unknown>, line: number): void {
+    this.close();
+    this.unbilled = undefined;
+    if (this.pendingUsage) {
+      // The request that wrote the summary read the whole history: its usage is not the next call's.
+      this.drops.drop('usage of compaction requests', 'the request that summarised the history; no transcript message answers it', line);
+      this.pendingUsage = undefined;
+    }
+    const history = Array.isArray(payload.replacement_history) ? (payload.replacement_history as Record<string, unknown>[]) : [];
+    const kept: string[] = text(payload.message) ? [text(payload.message)] : [];
+    for (const item of history) {
+      if (item.type === 'message' || item.role !== undefined) kept.push(contentText(item.content));
+      else if (item.type === 'compaction') {
+        this.drops.drop('encrypted compaction summaries', 'the summary is encrypted for OpenAI; its tokens count in the reported usage but cannot be read', line);
+      } else this.drops.drop(`${text(item.type) || '(untyped)'} items of a replacement history`, 'an item type this importer does not know', line);
+    }
+    this.messages.push({ ...userMessage([{ type: 'text', text: kept.join('\n\n') }], true), compaction: { keptMessages: 0 } });
   }
 
   private addEvent(payload: Record<string, unknown>, record: RecordingLine): void {
@@ -116,13 +144,20 @@ class CodexBuilder {
     const last = info.last_token_usage ?? difference(totals, this.lastTotals);
     this.lastTotals = totals;
     this.close();
-    if (this.pendingUsage) this.drops.drop('usage of model requests without output', 'the request produced no items (aborted)', record.line);
-    this.pendingUsage = {
+    const usage = {
       inputTokens: last.input_tokens,
       cachedInputTokens: last.cached_input_tokens ?? 0,
       outputTokens: last.output_tokens,
       reasoningTokens: last.reasoning_output_tokens ?? 0,
     };
+    if (this.unbilled) {
+      // Codex 0.140+ writes the count after its request's items (and their tool outputs).
+      this.unbilled.usage = usage;
+      this.unbilled = undefined;
+      return;
+    }
+    if (this.pendingUsage) this.drops.drop('usage of model requests without output', 'the request produced no items (aborted)', record.line);
+    this.pendingUsage = usage;
   }
 
   private addItem(item: Record<string, unknown>, line: number): void {
@@ -131,18 +166,26 @@ class CodexBuilder {
     if (part) return this.addAssistantPart(part);
     this.close();
     if (type === 'message') return this.addMessage(item, line);
+    if (type === 'tool_search_output') {
+      // Tool search (0.140+): the tools it found are part of the context from here on.
+      return this.addOutput(item, line, JSON.stringify(item.tools ?? []));
+    }
     if (type === 'function_call_output' || type === 'custom_tool_call_output' || type === 'local_shell_call_output') {
-      const id = text(item.call_id);
-      const name = this.toolNames.get(id);
-      if (!name) {
-        this.drops.dropContent('tool outputs without their call', 'no earlier item makes that call', line);
-        return;
-      }
-      this.toolNames.delete(id);
-      this.messages.push({ role: 'tool', toolCallId: id, toolName: name, content: outputText(item.output) });
-      return;
+      // From 0.140 there is no exec_command_end event: exit code and output are in this item.
+      return this.addOutput(item, line, outputText(item.output));
     }
     this.drops.drop(`${type} items`, skippedItems[type] ?? 'an item type this importer does not know', line);
+  }
+
+  private addOutput(item: Record<string, unknown>, line: number, content: string | ToolResultPart[]): void {
+    const id = text(item.call_id);
+    const name = this.toolNames.get(id);
+    if (!name) {
+      this.drops.dropContent('tool outputs without their call', 'no earlier item makes that call', line);
+      return;
+    }
+    this.toolNames.delete(id);
+    this.messages.push({ role: 'tool', toolCallId: id, toolName: name, content });
   }
 
   /** The part an assistant-side item becomes, or undefined for anything else. */
@@ -168,6 +211,12 @@ class CodexBuilder {
       const args = type === 'function_call' ? parseArguments(text(item.arguments)) : (item.input ?? item.action ?? {});
       return { type: 'tool-call', id, name, args, providerData: { ...tag, type } };
     }
+    if (type === 'tool_search_call') {
+      const id = text(item.call_id) || text(item.id);
+      this.toolNames.set(id, 'tool_search');
+      const args = typeof item.arguments === 'string' ? parseArguments(item.arguments) : (item.arguments ?? {});
+      return { type: 'tool-call', id, name: 'tool_search', args, providerData: { ...tag, type, execution: item.execution } };
+    }
     if (type === 'web_search_call') {
       return { type: 'provider-tool', name: 'web_search', kind: 'call', ...(text(item.id) ? { id: text(item.id) } : {}), providerData: { ...tag, item } };
     }
@@ -178,6 +227,7 @@ class CodexBuilder {
     if (!this.open) {
       this.open = { role: 'assistant', content: [], ...(this.model ? { model: this.model } : {}) };
       if (this.pendingUsage) this.open.usage = this.pendingUsage;
+      else this.unbilled = this.open;
       this.pendingUsage = undefined;
       this.messages.push(this.open);
     }
@@ -245,9 +295,22 @@ function userParts(content: unknown): UserPart[] {
   });
 }
 
-/** A tool output as text: Codex writes strings, some versions `{content}` objects. */
-function outputText(output: unknown): string {
+/**
+ * A tool output: Codex writes strings, some versions `{content}` objects, and 0.140+
+ * a list of content items when a tool returns images (a screenshot is an image the
+ * model sees, not its base64 text).
+ */
+function outputText(output: unknown): string | ToolResultPart[] {
   if (typeof output === 'string') return output;
+  if (Array.isArray(output)) return outputParts(output as Record<string, unknown>[]);
   const content = (output as { content?: unknown } | undefined)?.content;
   return typeof content === 'string' ? content : JSON.stringify(output ?? '');
+}
+
+function outputParts(items: readonly Record<string, unknown>[]): string | ToolResultPart[] {
+  const parts = items.map((item): ToolResultPart => {
+    if (item.type === 'input_image') return imageFromUrl(text(item.image_url));
+    return { type: 'text', text: typeof item.text === 'string' ? item.text : JSON.stringify(item) };
+  });
+  return parts.every((part) => part.type === 'text') ? parts.map((part) => (part as { text: string }).text).join('\n') : parts;
 }

@@ -35,6 +35,14 @@ export interface PrefixLimit {
   measuredOn: string;
 }
 
+/** What a session file shows of the fixed prefix it does not record (see `known-prefixes.ts`). */
+export interface PrefixShown {
+  /** MCP servers the file names (their tools are defined in every call). */
+  mcpServers: number;
+  /** Whether the file lists plugin skills or agents (plugins add tools and commands). */
+  plugins: boolean;
+}
+
 /** A call whose reported input the transcript cannot account for. */
 export interface IncompleteCall {
   /** 1-based among the calls with usage. */
@@ -71,6 +79,8 @@ export interface ImportResult {
   prefixRecorded: boolean;
   /** The agent's version, when the recording names it (the known fixed prefix depends on it). */
   agentVersion?: string;
+  /** What the recording shows of the fixed prefix it does not hold (widens the plausible limit). */
+  prefixShown?: PrefixShown;
   /** The provider the recording talked to, when it says so: for calls whose model it does not name. */
   provider?: string;
   /**

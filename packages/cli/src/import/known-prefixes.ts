@@ -14,9 +14,17 @@
  * - Gemini CLI (September 2025, gemini-2.5-pro): 9,0xx on the first call.
  * - aider 0.86 (whole-file edit format, 1,024-token repository map): about 1,800 on a
  *   first "hi"; the files added to the chat come on top and are not logged.
+ * - Claude Code 2.1.20x-2.1.21x (session files with tool, skill and agent listings
+ *   as attachments, plugins installed): 43,700 to 64,100; the files that name an MCP
+ *   server (Claude in the browser) 57,200.
+ * On top of the limit per version comes what the file itself shows of the prefix
+ * (`PrefixShown`): MCP servers whose tool definitions are sent with every
+ * call, and installed plugins (listings of plugin skills and agents), whose tools
+ * and commands are too. Desktop sessions with many MCP tools report 61,000 to
+ * 64,500 on their first call.
  * A gap larger than the limit is not a prefix: the transcript is missing history.
  */
-import type { ImportSource, PrefixLimit } from './import-result.js';
+import type { ImportSource, PrefixLimit, PrefixShown } from './import-result.js';
 
 const limits: Readonly<Record<ImportSource, (version: string | undefined) => PrefixLimit>> = {
   'claude-code': (version) =>
@@ -32,7 +40,26 @@ const limits: Readonly<Record<ImportSource, (version: string | undefined) => Pre
   'anthropic-messages': () => ({ start: 2_000, afterCompaction: 2_000, measuredOn: 'an API log (it records its prefix)' }),
 };
 
-/** The plausible prefix limit of `source` at `version` (undefined when the recording names none). */
-export function prefixLimit(source: ImportSource, version: string | undefined): PrefixLimit {
-  return limits[source](version);
+/** Tokens allowed per MCP server the file names: a server's tool definitions. */
+const perMcpServer = 4_000;
+/** Tokens allowed when the file shows installed plugins. */
+const forPlugins = 16_000;
+
+/**
+ * The plausible prefix limit of `source` at `version` (undefined when the recording
+ * names none), widened by what the file shows of the prefix.
+ */
+export function prefixLimit(source: ImportSource, version: string | undefined, shown?: PrefixShown): PrefixLimit {
+  const limit = limits[source](version);
+  const extra = shown ? shown.mcpServers * perMcpServer + (shown.plugins ? forPlugins : 0) : 0;
+  if (extra === 0 || !shown) return limit;
+  const parts = [
+    ...(shown.mcpServers > 0 ? [`${shown.mcpServers} MCP server${shown.mcpServers > 1 ? 's' : ''}`] : []),
+    ...(shown.plugins ? ['plugins'] : []),
+  ];
+  return {
+    start: limit.start + extra,
+    afterCompaction: limit.afterCompaction + extra,
+    measuredOn: `${limit.measuredOn}, plus ${extra.toLocaleString('en-US')} for the ${parts.join(' and ')} the file shows`,
+  };
 }

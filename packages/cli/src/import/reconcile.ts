@@ -20,7 +20,7 @@ export function reconcileImport(result: ImportResult): Reconciliation | undefine
   if (recorded.length === 0) return undefined;
   const inference = inferPrefix(recorded, { fallbackFactor: 1, prefixRecorded: result.prefixRecorded });
   const groups = new Map(inference.groups.map((group) => [`${group.segment}\u0000${group.model}`, group]));
-  const limit = prefixLimit(result.source, result.agentVersion);
+  const limit = prefixLimit(result.source, result.agentVersion, result.prefixShown);
   const incomplete: IncompleteCall[] = [];
   let within = 0;
   recorded.forEach((call, index) => {
