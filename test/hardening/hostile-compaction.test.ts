@@ -13,9 +13,8 @@ import {
   ContextOverflowError,
   createTokenCounter,
   type Message,
-  type PackStats,
 } from '@episodic/core';
-import { packContext } from '@episodic/core/packing';
+import { packContext, type PackStats } from '@episodic/core/packing';
 import { createAnthropicAdapter } from '@episodic/providers/anthropic';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startAnthropicServer } from '../servers/anthropic-server.js';
