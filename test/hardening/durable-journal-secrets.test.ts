@@ -50,6 +50,28 @@ describe('a tool step that prints or throws a secret under a durable runtime', (
     expect(recorded).toContain(`PAYMENTS_KEY=${REDACTED}`);
   });
 
+  it('cuts a failure to 1,000 characters as without a runtime, redacting a key the cut would split', async () => {
+    const prefix = 'Tool "call_api" failed: ';
+    // The cut falls one character before the key's end.
+    const padding = 'x'.repeat(1_000 - prefix.length - secret.length + 1);
+    const huge: AgentTool = { ...failWithKey, execute: async () => Promise.reject(new Error(`${padding}${secret} ${'y'.repeat(100_000)}`)) };
+    const steps = (request: ModelRequest) =>
+      request.messages.some((message) => message.role === 'tool') ? { text: 'done' } : { toolCalls: [{ id: 'c1', name: 'call_api', args: {} }] };
+    const results: string[] = [];
+    for (const durable of [true, false]) {
+      const store = new MemorySessionStore();
+      const agent = new Agent({ model: scriptedModel({ steps }), tools: [huge], store, budget: 100_000, secrets: [secret] });
+      const journal = new MemoryJournal();
+      await (await agent.session({ id: 's' })).send('go', durable ? { durable: { runtime: journal, episode: 0 } } : {});
+      const [content] = toolContents((await store.load('s'))!.messages);
+      expect(content?.length).toBeLessThanOrEqual(1_003);
+      expect(content).not.toContain(secret.slice(0, -1));
+      expect([...journal.records.values()].join('\n')).not.toContain(secret.slice(0, -1));
+      results.push(content!);
+    }
+    expect(results[0]).toBe(results[1]);
+  });
+
   it('a replay after a crash gives the same transcript, from the redacted records', async () => {
     const { store, journal, run } = setup();
     journal.crashAt({ stepId: 's/0/model/2', when: 'before' });

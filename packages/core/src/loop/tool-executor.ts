@@ -235,10 +235,11 @@ function describeFailure(name: string, error: unknown): string {
 }
 
 /**
- * An error result, cut to `MAX_ERROR_LENGTH`. Redacted before the cut: a cut through a
- * secret would leave all but its last characters, which no redaction recognises after.
+ * An error result, cut to `MAX_ERROR_LENGTH` (1,000) characters. Redacted before the cut:
+ * a cut through a secret would leave all but its last characters, which no redaction
+ * recognises after. Durable tool steps record their failures through it too.
  */
-function errorOutput(text: string, redact?: (text: string) => string): ToolOutput {
+export function errorOutput(text: string, redact?: (text: string) => string): ToolOutput {
   const message = redact ? redact(text) : text;
   const content = message.length > MAX_ERROR_LENGTH ? `${message.slice(0, MAX_ERROR_LENGTH)}...` : message;
   return { content, isError: true };

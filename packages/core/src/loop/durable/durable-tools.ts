@@ -13,6 +13,7 @@
  */
 import { EpisodicError } from '../../errors/episodic-error.js';
 import type { AgentTool, ToolContext, ToolOutput } from '../tool.js';
+import { errorOutput } from '../tool-executor.js';
 import { type DurableRun, stepIds } from './durable-runtime.js';
 
 /** The error result of a non-idempotent call that may have run before a crash. */
@@ -83,7 +84,8 @@ async function outputOf(tool: AgentTool, args: unknown, context: ToolContext, re
     output = JSON.parse(JSON.stringify(await tool.execute(args, context))) as ToolOutput;
   } catch (error) {
     if (context.signal.aborted) throw error;
-    output = { content: failureText(tool, error), isError: true };
+    // Cut and redacted as the executor answers a failure, so a replay gives the same result.
+    return errorOutput(failureText(tool, error), redact);
   }
   // A tool that broke its contract (no text) is answered by the executor; there is nothing to redact.
   const content = (output as ToolOutput | null)?.content;
