@@ -35,6 +35,8 @@ const hostile: AssistantMessage = {
   ],
 };
 
+/** One counter for the unit checks: the hostile message is counted once (it takes seconds). */
+const counter = createTokenCounter();
 let server: ScriptedServer | undefined;
 afterEach(async () => {
   await server?.close();
@@ -43,14 +45,13 @@ afterEach(async () => {
 
 describe('a compaction block with a 2 MB field beside a short summary', () => {
   it('is counted as what is sent, not as its summary', () => {
-    const counter = createTokenCounter();
     // base64 counts at well under 4 characters a token: at least a quarter of its length.
     expect(counter.countMessage(hostile)).toBeGreaterThan(padding.length / 4);
   });
 
   it('in the current episode: refused before anything is sent, with a typed overflow', () => {
     const messages: Message[] = [{ role: 'user', content: 'Is CI green?' }, hostile];
-    expect(() => packContext({ messages, budget: 100_000, tokenizer: createTokenCounter() })).toThrow(ContextOverflowError);
+    expect(() => packContext({ messages, budget: 100_000, tokenizer: counter })).toThrow(ContextOverflowError);
   });
 
   it('in an earlier episode: evicted with it, so the next request fits the budget and goes out without it', async () => {
