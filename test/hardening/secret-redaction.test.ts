@@ -11,7 +11,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Agent, type AgentTool, type Message, type ToolMessage } from '@episodic/core';
+import { Agent, type AgentTool, MemorySessionStore, type Message, type ModelRequest, type ToolMessage } from '@episodic/core';
 import { scriptedModel } from '@episodic/core/testing';
 import { createAnthropicAdapter } from '@episodic/providers/anthropic';
 import { createOpenAIResponsesAdapter } from '@episodic/providers/openai';
@@ -98,6 +98,43 @@ describe('secret redaction', () => {
       const result = session.messages.find((message): message is ToolMessage => message.role === 'tool');
       expect(result?.content).toBe('openai=[redacted] anthropic=[redacted] summarizer=[redacted]');
       for (const secret of [fallbackKey, chainKey, summarizerKey]) expect(events.join('\n')).not.toContain(secret);
+    }
+  });
+
+  it('keeps the keys of an agent and of the agent it hands a task to out of both transcripts', async () => {
+    const callerKey = 'sk-caller-model-41d9e2a7';
+    const helperKey = 'sk-helper-model-8b03f5c1';
+    const dump: AgentTool = {
+      spec: { name: 'dump', description: 'Dumps config.', inputSchema: { type: 'object' } },
+      execute: async () => ({ content: `caller=${callerKey} helper=${helperKey}` }),
+    };
+    const store = new MemorySessionStore();
+    const helperModel = {
+      ...scriptedModel({
+        steps: (request: ModelRequest) => {
+          const result = request.messages.findLast((message) => message.role === 'tool');
+          return result ? { text: `config: ${String(result.content)}` } : { toolCalls: [{ id: 'h1', name: 'dump', args: {} }] };
+        },
+      }),
+      secretValues: () => [helperKey],
+    };
+    const helper = new Agent({ model: helperModel, tools: [dump], budget: 100_000, store });
+    const callerModel = {
+      ...scriptedModel({
+        steps: [{ toolCalls: [{ id: 'c1', name: 'dump', args: {} }, { id: 'c2', name: 'helper', args: { task: 'Read the config.' } }] }, { text: 'done' }],
+      }),
+      secretValues: () => [callerKey],
+    };
+    const tool = helper.asTool({ name: 'helper', description: 'Reads the config.' });
+    const caller = new Agent({ model: callerModel, tools: [dump, tool], budget: 100_000, store });
+    const session = await caller.session({ id: 'caller' });
+    await session.send('go');
+    const stored = await Promise.all((await store.list()).map(async (id) => JSON.stringify((await store.load(id))?.messages)));
+    expect(stored.length).toBe(2);
+    for (const transcript of stored) {
+      expect(transcript).not.toContain(callerKey);
+      expect(transcript).not.toContain(helperKey);
+      expect(transcript).toContain('caller=[redacted] helper=[redacted]');
     }
   });
 });
