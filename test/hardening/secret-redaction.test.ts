@@ -11,8 +11,10 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Agent, type AgentTool, type Message, type ToolMessage } from '@episodic/core';
+import { Agent, type AgentTool, MemorySessionStore, type Message, type ModelRequest, type ToolMessage } from '@episodic/core';
 import { scriptedModel } from '@episodic/core/testing';
+import { createAnthropicAdapter } from '@episodic/providers/anthropic';
+import { createOpenAIResponsesAdapter } from '@episodic/providers/openai';
 import { afterEach, describe, expect, it } from 'vitest';
 
 const child = fileURLToPath(new URL('./leak-child.mjs', import.meta.url));
@@ -71,5 +73,68 @@ describe('secret redaction', () => {
     await session.send('go');
     const result = session.messages.find((message): message is ToolMessage => message.role === 'tool');
     expect(result?.content).toBe('key=[redacted] password=[redacted]');
+  });
+
+  it("keeps the fallback models' and the summarizer's keys out too, before any of them is called", async () => {
+    const fallbackKey = 'sk-fallback-openai-9c2e71d4';
+    const chainKey = 'sk-ant-fallback-options-3b8a';
+    const summarizerKey = 'sk-ant-summarizer-7f41b0c2';
+    // Real adapters, never called: a port nothing listens on.
+    const unreachable = 'http://127.0.0.1:9';
+    const openai = createOpenAIResponsesAdapter({ model: 'gpt-5', apiKey: fallbackKey, baseURL: unreachable });
+    const claude = createAnthropicAdapter({ model: 'claude-opus-4-5', apiKey: chainKey, baseURL: unreachable });
+    const summarizer = createAnthropicAdapter({ model: 'claude-haiku-4-5', apiKey: summarizerKey, baseURL: unreachable });
+    const dump: AgentTool = {
+      spec: { name: 'dump', description: 'Dumps config.', inputSchema: { type: 'object' } },
+      execute: async () => ({ content: `openai=${fallbackKey} anthropic=${chainKey} summarizer=${summarizerKey}` }),
+    };
+    const steps = [{ toolCalls: [{ id: 'c1', name: 'dump', args: {} }] }, { text: 'done' }];
+    for (const fallback of [[openai, { model: claude }], { models: [openai, claude] }]) {
+      const model = scriptedModel({ steps });
+      const agent = new Agent({ model, tools: [dump], budget: 100_000, fallback, summarizer: { model: summarizer } });
+      const session = await agent.session();
+      const events: string[] = [];
+      await session.send('go', { onEvent: (event) => events.push(JSON.stringify(event)) });
+      const result = session.messages.find((message): message is ToolMessage => message.role === 'tool');
+      expect(result?.content).toBe('openai=[redacted] anthropic=[redacted] summarizer=[redacted]');
+      for (const secret of [fallbackKey, chainKey, summarizerKey]) expect(events.join('\n')).not.toContain(secret);
+    }
+  });
+
+  it('keeps the keys of an agent and of the agent it hands a task to out of both transcripts', async () => {
+    const callerKey = 'sk-caller-model-41d9e2a7';
+    const helperKey = 'sk-helper-model-8b03f5c1';
+    const dump: AgentTool = {
+      spec: { name: 'dump', description: 'Dumps config.', inputSchema: { type: 'object' } },
+      execute: async () => ({ content: `caller=${callerKey} helper=${helperKey}` }),
+    };
+    const store = new MemorySessionStore();
+    const helperModel = {
+      ...scriptedModel({
+        steps: (request: ModelRequest) => {
+          const result = request.messages.findLast((message) => message.role === 'tool');
+          return result ? { text: `config: ${String(result.content)}` } : { toolCalls: [{ id: 'h1', name: 'dump', args: {} }] };
+        },
+      }),
+      secretValues: () => [helperKey],
+    };
+    const helper = new Agent({ model: helperModel, tools: [dump], budget: 100_000, store });
+    const callerModel = {
+      ...scriptedModel({
+        steps: [{ toolCalls: [{ id: 'c1', name: 'dump', args: {} }, { id: 'c2', name: 'helper', args: { task: 'Read the config.' } }] }, { text: 'done' }],
+      }),
+      secretValues: () => [callerKey],
+    };
+    const tool = helper.asTool({ name: 'helper', description: 'Reads the config.' });
+    const caller = new Agent({ model: callerModel, tools: [dump, tool], budget: 100_000, store });
+    const session = await caller.session({ id: 'caller' });
+    await session.send('go');
+    const stored = await Promise.all((await store.list()).map(async (id) => JSON.stringify((await store.load(id))?.messages)));
+    expect(stored.length).toBe(2);
+    for (const transcript of stored) {
+      expect(transcript).not.toContain(callerKey);
+      expect(transcript).not.toContain(helperKey);
+      expect(transcript).toContain('caller=[redacted] helper=[redacted]');
+    }
   });
 });

@@ -25,7 +25,7 @@ import { SessionApprovals } from './session-approvals.js';
 import { openSession } from './session-open.js';
 import { SessionSettings } from './session-settings.js';
 import type { SessionStore } from '../store/session-store.js';
-import { environmentSecrets } from '../support/secret-redactor.js';
+import { agentSecrets, markSubAgent, registerAgent } from './agent-secrets.js';
 import { anyOf, maxSteps, type StopCondition } from '../loop/stop-conditions.js';
 import { createTokenCounter, type TokenCounter } from '../tokens/token-counter.js';
 import type { AgentTool } from '../loop/tool.js';
@@ -121,7 +121,9 @@ export interface AgentOptions {
   /**
    * Secret values to keep out of tool results and error messages (replaced with
    * `[redacted]` before anything is saved or emitted), besides the two sets always
-   * kept out: the adapter's API key, and the values of environment variables whose
+   * kept out: the API keys of every model the agent holds (`model`, the `fallback`
+   * models, the `summarizer`'s model, the models of agents it calls through `asTool()`
+   * tools and of agents that call it), and the values of environment variables whose
    * names look like keys, tokens, secrets or passwords (read when a session opens).
    * Values shorter than 8 characters are ignored.
    */
@@ -264,6 +266,7 @@ export class Agent {
       createTokenCounter({ calibration: new Calibration({ initial: profile?.tokenizerFactor ?? 1 }) });
     this.store = options.store;
     this.options = options;
+    registerAgent(this, options);
     const tools = options.tools ?? [];
     const stopWhen = options.stopWhen ?? maxSteps(DEFAULT_MAX_STEPS);
     this.settings = {
@@ -317,7 +320,7 @@ export class Agent {
    * totals); its approvals and the caller's abort propagate. See {@link AgentToolOptions}.
    */
   asTool<Input extends StandardSchemaV1 = typeof DEFAULT_AGENT_TOOL_INPUT>(options: AgentToolOptions<Input>): AgentTool {
-    return agentTool({ agent: this, approvalPolicy: this.options.approvalPolicy, store: this.store }, options);
+    return markSubAgent(agentTool({ agent: this, approvalPolicy: this.options.approvalPolicy, store: this.store }, options), this);
   }
 
   /**
@@ -327,11 +330,7 @@ export class Agent {
   async session(options: SessionOptions = {}): Promise<Session> {
     const store = options.store ?? this.store ?? new MemorySessionStore();
     const id = options.id ?? globalThis.crypto.randomUUID();
-    const settings = this.sessionSettings.settingsFor(options.handoff ?? this.options.handoff, [
-      ...(this.model.secretValues?.() ?? []),
-      ...(this.options.secrets ?? []),
-      ...environmentSecrets(),
-    ]);
+    const settings = this.sessionSettings.settingsFor(options.handoff ?? this.options.handoff, agentSecrets(this));
     const opened = await openSession({
       store,
       id,

@@ -31,12 +31,12 @@ function agentModel() {
   });
 }
 
-function summarizerModel(options: { delayMs?: number; fail?: boolean } = {}) {
+function summarizerModel(options: { delayMs?: number; fail?: boolean; failWith?: string } = {}) {
   return scriptedModel({
     model: { provider: 'scripted', id: 'cheap-summarizer' },
     steps: (request: ModelRequest): ScriptStep => {
       const input = String(request.messages[0]?.content);
-      if (options.fail) return { error: { kind: 'invalid-request', message: 'summarizer down' } };
+      if (options.fail) return { error: { kind: 'invalid-request', message: options.failWith ?? 'summarizer down' } };
       const episodes = (input.match(/\[user\]/g) ?? []).length;
       return { text: `Summary of ${episodes} episode(s): logs were read.`, delayMs: options.delayMs ?? 0 };
     },
@@ -149,6 +149,24 @@ describe('background summaries of evicted episodes', () => {
       }
       expect(warnings.filter((event) => (event as { code?: string }).code === 'summary-failed').length).toBeGreaterThan(0);
       expect(session.messages.some((message) => message.role === 'summary')).toBe(false);
+    });
+  });
+
+  it("keeps the agent's secrets out of the warning when the summarizer's error echoes one", async () => {
+    const primaryKey = 'sk-primary-echoed-5d21c7a0';
+    const model = { ...agentModel(), secretValues: () => [primaryKey] };
+    const failing = summarizerModel({ fail: true, failWith: `upstream rejected Authorization: Bearer ${primaryKey}` });
+    await withStore(async (store) => {
+      const session = await agent({ model: failing }, store, model).session({ id: 's5' });
+      const warnings: string[] = [];
+      for (let turn = 0; turn < 10; turn += 1) {
+        await session.send(`question ${turn} ${words(30, turn)}`, {
+          onEvent: (event) => (event.type === 'warning' && event.code === 'summary-failed' ? warnings.push(event.message) : undefined),
+        });
+        await session.settleSummaries();
+      }
+      expect(warnings.length).toBeGreaterThan(0);
+      for (const warning of warnings) expect(warning).toContain('Bearer [redacted]');
     });
   });
 });

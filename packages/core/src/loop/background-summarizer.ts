@@ -95,7 +95,9 @@ export class BackgroundSummarizer {
     this.inFlight = this.summarize(request, input)
       .catch((error: unknown) => {
         this.failed.add(key);
-        const reason = EpisodicError.isInstance(error) || error instanceof Error ? error.message : String(error);
+        const raw = EpisodicError.isInstance(error) || error instanceof Error ? error.message : String(error);
+        // The warning is emitted and may be logged: without the agent's secrets (the adapter took out only its own key).
+        const reason = context.secrets ? context.secrets.redact(raw) : raw;
         this.warnings.push({
           type: 'warning',
           step: 0,

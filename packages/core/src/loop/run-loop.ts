@@ -250,7 +250,8 @@ function durableSettings(settings: LoopSettings, session: LoopSession, input: Us
   const durable = new DurableEpisode(settings.durable!, session.id, session.writer.messages, input);
   session.durable = durable;
   session.approvals = durable.approvals(session.approvals);
-  return { ...settings, tools: durable.tools(settings.tools), maxConcurrency: 1 };
+  const redact = settings.secrets ? (text: string) => settings.secrets!.redact(text) : undefined;
+  return { ...settings, tools: durable.tools(settings.tools, redact), maxConcurrency: 1 };
 }
 
 /**

@@ -64,6 +64,22 @@ describe('executeToolCalls', () => {
     expect(seen.sort()).toEqual(results.map((result) => result.content).sort());
   });
 
+  it('redacts an error before cutting it: a cut through a key would leave all but its last character', async () => {
+    const key = 'KEY-1234567890abcdef';
+    const prefix = 'Tool "leaky" failed: ';
+    // Padded so the 1,000-character cut falls one character before the key's end.
+    const padding = 'x'.repeat(1_000 - prefix.length - key.length + 1);
+    const leaky = tool('leaky', async () => {
+      throw new Error(`${padding}${key} rejected`);
+    });
+    const [result] = await executeToolCalls([call('leaky', {})], {
+      tools: toolsByName([leaky]),
+      redact: (text) => text.replaceAll(key, '[redacted]'),
+    });
+    expect(result?.content).not.toContain(key.slice(0, -1));
+    expect(result?.content).toContain('[redacted]');
+  });
+
   it('turns an unknown tool name into an error result naming the available tools', async () => {
     const [result] = await executeToolCalls([call('nope', {})], { tools: toolsByName([echo]) });
     expect(result).toMatchObject({

@@ -121,7 +121,7 @@ export async function executeToolCall(call: ToolCallPart, options: ToolExecution
     return errorOutput(`Unknown tool "${call.name}". Available tools: ${names}.`);
   }
   const args = parseToolArguments(call);
-  if (!args.ok) return errorOutput(args.message);
+  if (!args.ok) return errorOutput(args.message, options.redact);
   const timeoutMs = tool.timeoutMs ?? options.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
   const control = new CallControl(timeoutMs, options.signal);
   try {
@@ -133,7 +133,7 @@ export async function executeToolCall(call: ToolCallPart, options: ToolExecution
   } catch (error) {
     if (options.signal?.aborted) return abortedOutput(call);
     if (control.timedOut) return errorOutput(`Tool "${call.name}" timed out after ${timeoutMs} ms.`);
-    return errorOutput(describeFailure(call.name, error));
+    return errorOutput(describeFailure(call.name, error), options.redact);
   } finally {
     control.end();
   }
@@ -234,7 +234,13 @@ function describeFailure(name: string, error: unknown): string {
   return `Tool "${name}" failed: ${message || 'unknown error'}`;
 }
 
-function errorOutput(message: string): ToolOutput {
+/**
+ * An error result, cut to `MAX_ERROR_LENGTH` (1,000) characters. Redacted before the cut:
+ * a cut through a secret would leave all but its last characters, which no redaction
+ * recognises after. Durable tool steps record their failures through it too.
+ */
+export function errorOutput(text: string, redact?: (text: string) => string): ToolOutput {
+  const message = redact ? redact(text) : text;
   const content = message.length > MAX_ERROR_LENGTH ? `${message.slice(0, MAX_ERROR_LENGTH)}...` : message;
   return { content, isError: true };
 }

@@ -5,7 +5,7 @@
  * item carries the state of the items before it, which may then be left out), so the
  * packer neither sends nor counts that history again.
  */
-import type { AssistantMessage, Message, ModelRef } from '../message/message.js';
+import type { AssistantMessage, CompactionPart, Message, ModelRef } from '../message/message.js';
 import { isEpisodeStart } from '../message/message.js';
 
 /** The transcript as the provider reads it after its latest compaction, and how many messages that leaves out. */
@@ -17,12 +17,18 @@ export interface CompactionCut {
   at?: number;
 }
 
-/** True when `message` holds a compaction part that `model` made (the only model that can read it). */
+/**
+ * True when `message` holds a compaction part that `model` made (the only model that can
+ * read it). Read defensively: a part handed over without its data (a user-written adapter
+ * or strip) is nobody's compaction, not a TypeError in every later call.
+ */
 export function holdsCompactionFor(message: Message, model: ModelRef): message is AssistantMessage {
   if (message.role !== 'assistant') return false;
-  return message.content.some(
-    (part) => part.type === 'compaction' && part.providerData.provider === model.provider && part.providerData.model === model.id,
-  );
+  return message.content.some((part) => {
+    if (part.type !== 'compaction') return false;
+    const data = part.providerData as CompactionPart['providerData'] | undefined;
+    return data?.provider === model.provider && data.model === model.id;
+  });
 }
 
 /**

@@ -285,6 +285,15 @@ class CachingCounter implements TokenCounter {
     return total;
   }
 
+  /**
+   * Raw tokens of opaque data sent as it is: its JSON. Data taken off the part (another
+   * model's, which no adapter sends) counts nothing rather than throwing.
+   */
+  private wireTokens(data: unknown): number {
+    const json = data === undefined ? undefined : JSON.stringify(data);
+    return json === undefined ? 0 : this.raw(json);
+  }
+
   private rawPart(part: AssistantPart | UserPart | ToolResultPart, reasoningShare?: number): number {
     switch (part.type) {
       case 'text':
@@ -299,11 +308,15 @@ class CachingCounter implements TokenCounter {
         return FRAMING.file;
       case 'provider-tool':
         // Sent as the provider's own block, so its JSON is what the provider reads.
-        return this.raw(JSON.stringify(part.providerData));
-      case 'compaction':
+        return this.wireTokens(part.providerData);
+      case 'compaction': {
         // The model reads the summary, not the encrypted bytes: the reported size, else the
-        // readable summary, else (OpenAI's opaque item) the item's JSON as a safe upper bound.
-        return part.tokens ?? (part.text === undefined ? this.raw(JSON.stringify(part.providerData)) : this.countCached(part, part.text));
+        // readable summary; but the block goes out whole, so never less than its JSON (a
+        // short summary beside a huge field must not pass for a small request). OpenAI's
+        // opaque item, with neither size nor summary, counts as its JSON alone.
+        const read = part.tokens ?? (part.text === undefined ? 0 : this.countCached(part, part.text));
+        return Math.max(read, this.wireTokens(part.providerData));
+      }
       default:
         return this.raw(JSON.stringify(part));
     }

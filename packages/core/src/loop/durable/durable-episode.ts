@@ -11,7 +11,7 @@ import type { AssistantMessage, Message, Usage, UserMessage } from '../../messag
 import type { StopReason } from '../../model/model-adapter.js';
 import type { AgentTool } from '../tool.js';
 import { type DurableRun, stepIds } from './durable-runtime.js';
-import { durableTools } from './durable-tools.js';
+import { durableTools, type Redact } from './durable-tools.js';
 import { ReplayTail } from './replay-tail.js';
 
 /** What a model call's step records: the message the loop appends, and what it is told about the call. */
@@ -42,9 +42,12 @@ export class DurableEpisode {
     this.replay = ReplayTail.rewind(messages, run.episode, input);
   }
 
-  /** The tools as steps, one at a time: a replay must meet its steps in the order they were recorded. */
-  tools(tools: ReadonlyMap<string, AgentTool>): Map<string, AgentTool> {
-    return durableTools(tools, this.run, this.sessionId, (error) => (this.failure ??= { error }));
+  /**
+   * The tools as steps, one at a time: a replay must meet its steps in the order they
+   * were recorded. Their outputs are recorded through `redact` (the agent's secrets).
+   */
+  tools(tools: ReadonlyMap<string, AgentTool>, redact?: Redact): Map<string, AgentTool> {
+    return durableTools(tools, this.run, this.sessionId, (error) => (this.failure ??= { error }), redact);
   }
 
   /** Throws the runtime's failure in a tool step of the batch just run, if there was one. */

@@ -8,6 +8,11 @@
  * Untagged data (no `providerData`, no `model` on the message) counts as the
  * target's own: that is history an application brought without provenance.
  *
+ * A provider-tool or compaction part cannot lose its `providerData` (the part is
+ * nothing without it, and every reader relies on the producer's tag): it keeps the
+ * tag alone, so the compaction cut still tells whose it is, the counter counts the
+ * tag and the adapters, finding no block or item in it, leave it out with their warning.
+ *
  * {@link stripForeignReasoning} is the one place this happens, with the one
  * warning: the loop calls it before every model call (`handoff-call.ts`), and the
  * adapters do not strip again, so they rely on it. A caller that streams from an
@@ -23,7 +28,24 @@ const cleaned = new WeakMap<AssistantMessage, Map<string, AssistantMessage>>();
 
 function isForeignData(part: AssistantPart, target: ModelRef): boolean {
   const data = part.providerData;
-  return data !== undefined && isForeign({ provider: data.provider, id: data.model }, target);
+  if (data === undefined || isTagOnly(part)) return false;
+  return isForeign({ provider: data.provider, id: data.model }, target);
+}
+
+/** True for a part whose opaque data was taken off already (its producer's tag kept). */
+function isTagOnly(part: AssistantPart): boolean {
+  if (part.type !== 'provider-tool' && part.type !== 'compaction') return false;
+  return Object.keys(part.providerData).every((field) => field === 'provider' || field === 'model');
+}
+
+/** `part` without its opaque data: removed where optional, the producer's tag kept where required. */
+function withoutOpaqueData(part: AssistantPart): AssistantPart {
+  if (part.type === 'provider-tool' || part.type === 'compaction') {
+    const { provider, model } = part.providerData;
+    return { ...part, providerData: { provider, model } };
+  }
+  const { providerData: _dropped, ...rest } = part;
+  return rest as AssistantPart;
 }
 
 function hasForeign(message: AssistantMessage, target: ModelRef): boolean {
@@ -41,10 +63,8 @@ function clean(message: AssistantMessage, target: ModelRef): AssistantMessage {
   for (const part of message.content) {
     if (part.type === 'reasoning') {
       if (!isForeign(reasoningProducer(part, message.model), target)) content.push(part);
-    } else if (isForeignData(part, target)) {
-      const { providerData: _dropped, ...rest } = part;
-      content.push(rest as AssistantPart);
-    } else content.push(part);
+    } else if (isForeignData(part, target)) content.push(withoutOpaqueData(part));
+    else content.push(part);
   }
   const result = { ...message, content };
   if (!variants) {
