@@ -73,7 +73,7 @@ async function runEpisodeOnce(agent: Agent, request: EpisodeRequest): Promise<Ep
       const session = await agent.session({ id: request.sessionId, ...request.session });
       const result = await session.send(request.input, { durable: { runtime: dbosRuntime(), episode: request.episode } });
       const text = result.message?.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('') ?? '';
-      return { reason: result.reason, text };
+      return { status: result.status, reason: result.reason, text };
     } catch (error) {
       // Both come before the episode's first step: retrying consumes no checkpoint.
       if (error instanceof SessionBusyError) await pause(error.retryAfterMs ?? 100);

@@ -82,7 +82,8 @@ export class DurableEpisode {
     const { runtime, episode } = this.run;
     const waits: DurableApproval[] = [];
     for (const { callId, toolName, args } of pending) {
-      const ticket = await runtime.step(stepIds.approvalTicket(this.sessionId, episode, callId), () => Promise.resolve(globalThis.crypto.randomUUID()));
+      const draw = () => Promise.resolve(globalThis.crypto.randomUUID());
+      const ticket = await runtime.step(stepIds.approvalTicket(this.sessionId, episode, callId), draw);
       waits.push({ sessionId: this.sessionId, episode, callId, toolName, args, wait: stepIds.approval(this.sessionId, callId, ticket) });
     }
     this.published.push(...waits);
