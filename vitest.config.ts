@@ -31,6 +31,7 @@ const integrationTests = [
   'test/examples/basics-postgres.test.ts',
   'test/examples/basics-dbos.test.ts',
   'test/examples/basics-restate.test.ts',
+  'test/readme-durable.test.ts',
   'examples/worker-pool/src/restate-fault-run.test.ts',
 ];
 

@@ -22,7 +22,9 @@ import {
 /** Which call a decision is for; `episode` may be left out while the call waits (it is looked up). */
 export interface DbosApprovalTarget {
   sessionId: string;
+  /** The waiting tool call's id (as `pending()` lists it). */
   callId: string;
+  /** The episode that waits; looked up among the session's pending calls when left out. */
   episode?: number;
 }
 

@@ -20,7 +20,9 @@ import * as restate from '@restatedev/restate-sdk';
 
 /** What `approve` is sent: the call's id and the decision. */
 export interface ApprovalMessage {
+  /** The waiting tool call's id (as `pending()` lists it). */
   callId: string;
+  /** Checked by the handler: `{ decision: 'approved', note? }` or `{ decision: 'rejected', reason? }`. */
   decision: ApprovalDecision;
 }
 

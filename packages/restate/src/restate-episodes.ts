@@ -30,7 +30,7 @@ import './with-resolvers.js';
 import * as restate from '@restatedev/restate-sdk';
 import { EPISODE_WORKFLOW, SESSION_OBJECT } from './service-names.js';
 import { restateRuntime } from './restate-runtime.js';
-import { approve, publishedApprovals } from './approval-handlers.js';
+import { type ApprovalMessage, approve, publishedApprovals } from './approval-handlers.js';
 
 export type { ApprovalMessage } from './approval-handlers.js';
 
@@ -68,7 +68,7 @@ export function restateEpisodes(options: RestateEpisodesOptions) {
           options.observe?.end?.(request);
         }
       },
-      approve,
+      approve: async (ctx: restate.WorkflowSharedContext, message: ApprovalMessage): Promise<void> => approve(ctx, message),
       approvals: async (ctx: restate.WorkflowSharedContext): Promise<DurableApproval[]> => publishedApprovals(ctx),
     },
     options: { retryPolicy },
