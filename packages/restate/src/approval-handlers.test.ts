@@ -75,6 +75,17 @@ it('refuses a decision for a call not proposed yet; the call, once proposed, sti
   await client.approve({ sessionId: 'early', callId: 'call_1' }, { decision: 'rejected', reason: 'not this one' });
   expect(await client.result('early', 0)).toEqual({ status: 'finished', reason: 'done', text: 'Paid.' });
   expect(payments).toBe(0);
+  // Asking about an episode not started yet changes nothing for it: it runs, waits and is decided as usual.
+  await expect(client.approve({ sessionId: 'early', episode: 1, callId: 'call_1' }, { decision: 'approved' })).rejects.toMatchObject({
+    code: 'approval_not_pending',
+  });
+  await client.send({ sessionId: 'early', episode: 1, input: 'Pay 999 again.' });
+  await waitUntil(async () => (await client.pending('early')).length > 0);
+  const [again] = await client.pending('early');
+  expect(again).toMatchObject({ episode: 1, toolName: 'pay' });
+  await client.approve({ sessionId: 'early', callId: again!.callId }, { decision: 'approved' });
+  expect(await client.result('early', 1)).toMatchObject({ status: 'finished', text: 'Paid.' });
+  expect(payments).toBe(1);
 }, 60_000);
 
 it('refuses a null decision before recording it; the episode still takes a valid one; approve() is safe to retry', async () => {
