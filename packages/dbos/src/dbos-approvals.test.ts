@@ -109,6 +109,11 @@ it('refuses a null decision before sending it; approve() is safe to retry; anoth
   expect(payments).toBe(1);
 }, 60_000);
 
+it('refuses to start a started episode again with another input (it would be dropped); the same input is a no-op', async () => {
+  await client!.start({ sessionId: 'nulls', episode: 0, input: 'Pay 999.' });
+  await expect(client!.start({ sessionId: 'nulls', episode: 0, input: 'Pay 5.' })).rejects.toBeInstanceOf(InvalidArgumentError);
+}, 30_000);
+
 it('prints no pg deprecation warning about overlapping queries on one client', () => {
   expect(warnings.filter((message) => message.includes('already executing a query'))).toEqual([]);
 });

@@ -11,6 +11,7 @@ import {
   type EpisodeRequest,
   type EpisodeSummary,
   episodeKey,
+  InvalidArgumentError,
   type PendingDurableApproval,
 } from '@episodic/core';
 import { type DbosApprovalIo, type DbosApprovalTarget, decideApproval, pendingApprovals } from './dbos-approvals.js';
@@ -60,7 +61,11 @@ export class EpisodesClient {
     return new EpisodesClient(client, options.queueName ?? DEFAULT_QUEUE);
   }
 
-  /** Enqueues an episode for the workers (a workflow id already used is not run again); returns the workflow id. */
+  /**
+   * Enqueues an episode for the workers; returns the workflow id. The episode number is
+   * the idempotency key: starting it again with the same input changes nothing, with
+   * another input throws an `InvalidArgumentError` (the input would otherwise be dropped).
+   */
   async start(request: EpisodeRequest): Promise<string> {
     const workflowID = episodeKey(request.sessionId, request.episode);
     await this.client.enqueue(
@@ -75,6 +80,13 @@ export class EpisodesClient {
       },
       request,
     );
+    const started = (await this.client.getWorkflow(workflowID))?.input?.[0] as EpisodeRequest | undefined;
+    if (started && started.input !== request.input) {
+      throw new InvalidArgumentError(
+        `episode ${request.episode} of session "${request.sessionId}" was already started with another input; ` +
+          'start the next episode with the next number (the session\'s episode count).',
+      );
+    }
     return workflowID;
   }
 
