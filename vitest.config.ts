@@ -29,6 +29,9 @@ const integrationTests = [
   'examples/worker-pool/src/fault-run.test.ts',
   'examples/worker-pool/src/pool-backend.dbos.test.ts',
   'test/examples/basics-postgres.test.ts',
+  'test/examples/basics-dbos.test.ts',
+  'test/examples/basics-restate.test.ts',
+  'test/readme-durable.test.ts',
   'examples/worker-pool/src/restate-fault-run.test.ts',
 ];
 

@@ -129,5 +129,14 @@ export { DurableRunError, inlineRuntime, stepIds } from './loop/durable/durable-
 export type { DurableRun, DurableRuntime } from './loop/durable/durable-runtime.js';
 export { unknownOutcome } from './loop/durable/durable-tools.js';
 export { episodeKey } from './loop/durable/episode-names.js';
+export {
+  approvalFor,
+  checkApprovalDecision,
+  DURABLE_APPROVALS_KEY,
+  DurableApprovalError,
+  pendingOf,
+  stillWaits,
+} from './loop/durable/durable-approvals.js';
+export type { DurableApproval, PendingDurableApproval } from './loop/durable/durable-approvals.js';
 export type { EpisodeRequest, EpisodeSummary } from './loop/durable/episode-names.js';
 export type { StopCondition, StopContext } from './loop/stop-conditions.js';

@@ -53,14 +53,14 @@ it('runs an episode as a workflow whose approval is a durable wait, decided from
     expect((await client.statuses()).map((status) => status.status)).toEqual(['PENDING']);
 
     await client.approve({ sessionId: 's1', episode: 0, callId: 'call_1' }, { decision: 'approved', note: 'ok' });
-    expect(await episodes.result('s1', 0)).toEqual({ reason: 'done', text: 'Paid.' });
+    expect(await episodes.result('s1', 0)).toEqual({ status: 'finished', reason: 'done', text: 'Paid.' });
     expect(payments).toBe(1);
     const messages = (await store.load('s1'))?.messages ?? [];
     expect(messages.map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
     expect(messages[2]).toMatchObject({ role: 'tool', toolCallId: 'call_1', approval: { decision: 'approved' } });
     // A workflow id is run once: starting the episode again changes nothing.
     await client.start({ sessionId: 's1', episode: 0, input: 'Pay invoice 42.' });
-    expect(await episodes.result('s1', 0)).toEqual({ reason: 'done', text: 'Paid.' });
+    expect(await episodes.result('s1', 0)).toEqual({ status: 'finished', reason: 'done', text: 'Paid.' });
     expect((await store.load('s1'))?.messages).toHaveLength(4);
   } finally {
     await client.close();

@@ -7,7 +7,9 @@
  * - One running workflow per session: episodes go through a partitioned DBOS queue
  *   (partition = session, one at a time per partition, lower episodes first), and the
  *   session store's lease keeps any second writer out.
- * - Approvals are durable waits: `approve()` from any process sends the decision.
+ * - Approvals are durable waits: `approve()` from any process sends the decision, to
+ *   a call the episode published as waiting (dbos-approvals.ts).
+ * - Workers may launch together: DBOS's tables are migrated by one at a time (migrate-once.ts).
  * - Recovery across live workers: every process has its own executor id and a
  *   heartbeat row (executor-heartbeats.ts); a live worker that finds a silent
  *   executor hands its pending workflows back to the queue.
@@ -19,14 +21,19 @@ import { DBOS } from '@dbos-inc/dbos-sdk';
 import {
   type Agent,
   type ApprovalDecision,
+  DURABLE_APPROVALS_KEY,
+  type DurableApproval,
   type EpisodeRequest,
   type EpisodeSummary,
   episodeKey,
+  type PendingDurableApproval,
   SessionBusyError,
   SessionConflictError,
-  stepIds,
 } from '@episodic/core';
-import { dbosRuntime, sendTo } from './dbos-runtime.js';
+import { type DbosApprovalIo, type DbosApprovalTarget, decideApproval, pendingApprovals } from './dbos-approvals.js';
+import { dbosRuntime } from './dbos-runtime.js';
+import { migrateOnce } from './migrate-once.js';
+import { withIdleTimeoutOption } from './system-database-url.js';
 import { APPLICATION_VERSION, DEFAULT_QUEUE, EPISODE_WORKFLOW } from './workflow-names.js';
 import { ExecutorHeartbeats, type RecoveredExecutor } from './executor-heartbeats.js';
 
@@ -73,7 +80,7 @@ async function runEpisodeOnce(agent: Agent, request: EpisodeRequest): Promise<Ep
       const session = await agent.session({ id: request.sessionId, ...request.session });
       const result = await session.send(request.input, { durable: { runtime: dbosRuntime(), episode: request.episode } });
       const text = result.message?.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('') ?? '';
-      return { reason: result.reason, text };
+      return { status: result.status, reason: result.reason, text };
     } catch (error) {
       // Both come before the episode's first step: retrying consumes no checkpoint.
       if (error instanceof SessionBusyError) await pause(error.retryAfterMs ?? 100);
@@ -109,16 +116,20 @@ export class DbosEpisodes {
       onRecovered: options.observe?.recovered,
     });
     await heartbeats.start();
+    const systemDatabaseUrl = withIdleTimeoutOption(options.databaseUrl);
     DBOS.setConfig({
       name: 'episodic',
-      systemDatabaseUrl: options.databaseUrl,
+      systemDatabaseUrl,
       systemDatabaseSchemaName: schema,
       executorID: executorId,
       applicationVersion: APPLICATION_VERSION,
       runAdminServer: false,
       logLevel: 'error',
+      // Migrated just before, by one process at a time (migrate-once.ts).
+      runMigrations: false,
     });
     try {
+      await migrateOnce(systemDatabaseUrl, schema);
       await DBOS.launch();
       await DBOS.registerQueue(queueName, {
         partitionConcurrency: 1,
@@ -145,14 +156,22 @@ export class DbosEpisodes {
     return workflowID;
   }
 
-  /** The episode's summary once its workflow finished. */
+  /**
+   * Waits for the episode to finish and returns its summary. In a process that is not
+   * a worker, use {@link EpisodesClient.result} (it launches nothing).
+   */
   async result(sessionId: string, episode: number): Promise<EpisodeSummary> {
     return (await DBOS.retrieveWorkflow<EpisodeSummary>(episodeKey(sessionId, episode)).getResult()) as EpisodeSummary;
   }
 
-  /** Decides a call the episode waits on; works from any process launched on the same database. */
-  async approve(target: { sessionId: string; episode: number; callId: string }, decision: ApprovalDecision): Promise<void> {
-    await sendTo(episodeKey(target.sessionId, target.episode), stepIds.approval(target.sessionId, target.callId), decision);
+  /** The calls the session's running episodes wait on (as {@link EpisodesClient.pending}). */
+  pending(sessionId: string): Promise<PendingDurableApproval[]> {
+    return pendingApprovals(launchedIo, sessionId);
+  }
+
+  /** Decides a call an episode waits on, from this worker (as {@link EpisodesClient.approve}, with the same checks). */
+  approve(target: DbosApprovalTarget, decision: ApprovalDecision): Promise<void> {
+    return decideApproval(launchedIo, target, decision);
   }
 
   /** Stops taking work and shuts DBOS down (running workflows are left to recovery). */
@@ -166,5 +185,15 @@ export class DbosEpisodes {
 }
 
 function pause(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+  // A store's hint beyond setTimeout's range would otherwise fire at once.
+  return new Promise((resolve) => setTimeout(resolve, Math.min(ms, 2 ** 31 - 1)));
 }
+
+/** Deciding approvals through the DBOS launched in this process. */
+const launchedIo: DbosApprovalIo = {
+  published: (workflowId) => DBOS.getEvent<DurableApproval[]>(workflowId, DURABLE_APPROVALS_KEY, 0),
+  send: (workflowId, topic, message, idempotencyKey) => DBOS.send(workflowId, message, topic, idempotencyKey),
+  running: async (sessionId) =>
+    (await DBOS.listWorkflows({ workflowName: EPISODE_WORKFLOW, workflow_id_prefix: `${sessionId}/`, status: 'PENDING', loadInput: false, loadOutput: false }))
+      .map((status) => status.workflowID),
+};

@@ -21,6 +21,8 @@ export function dbosRuntime(): DurableRuntime {
         if (message !== null) return message.value;
       }
     },
+    // A workflow event: clients read the episode's waiting calls with getEvent.
+    publish: (key, value) => DBOS.setEvent(key, value),
   };
 }
 

@@ -3,13 +3,41 @@
  * server's HTTP ingress (no SDK needed there): a web server, a CLI, the process
  * that fills the queue.
  */
-import { type ApprovalDecision, type EpisodeRequest, type EpisodeSummary, episodeKey, stepIds } from '@episodic/core';
+import { createHash } from 'node:crypto';
+import {
+  type ApprovalDecision,
+  approvalFor,
+  checkApprovalDecision,
+  type DurableApproval,
+  DurableApprovalError,
+  type EpisodeRequest,
+  type EpisodeSummary,
+  episodeKey,
+  InvalidArgumentError,
+  type PendingDurableApproval,
+  stillWaits,
+} from '@episodic/core';
+import type { ApprovalMessage } from './approval-handlers.js';
 import { RestateEpisodeError } from './restate-episode-error.js';
 import { EPISODE_WORKFLOW, SESSION_OBJECT } from './service-names.js';
-import type { ApprovalMessage } from './restate-episodes.js';
 
-/** An episode that has finished, is still running or queued, or is unknown to the server. */
-export type EpisodeState = { state: 'done'; summary: EpisodeSummary } | { state: 'pending' };
+/**
+ * An episode that has finished (`status: 'finished'`, as `send()` says it), or is
+ * still running, queued or unknown to the server (`status: 'pending'`). `state`
+ * is the older name of the same thing (`'done'` for finished), kept for existing callers.
+ */
+export type EpisodeState =
+  | { status: 'finished'; /** @deprecated Use `status`. */ state: 'done'; summary: EpisodeSummary }
+  | { status: 'pending'; /** @deprecated Use `status`. */ state: 'pending' };
+
+/** Which call a decision is for; `episode` may be left out while the call waits (it is looked up). */
+export interface ApprovalTarget {
+  sessionId: string;
+  /** The waiting tool call's id (as `pending()` lists it). */
+  callId: string;
+  /** The episode that waits; looked up among the session's pending calls when left out. */
+  episode?: number;
+}
 
 /** See the module comment. */
 export class EpisodesClient {
@@ -33,7 +61,7 @@ export class EpisodesClient {
       const response = await this.fetch(path, { method: 'GET' });
       if (response.ok) return (await response.json()) as EpisodeSummary;
       // Not started yet: the session object runs its earlier episodes first.
-      if (response.status !== 404) throw await failure(`GET ${path}`, response);
+      if (response.status !== 404) throw await failure(`GET ${path}`, response, 'restate_episode_failed');
       await response.arrayBuffer();
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
@@ -43,22 +71,60 @@ export class EpisodesClient {
   async state(sessionId: string, episode: number): Promise<EpisodeState> {
     const path = `/restate/workflow/${EPISODE_WORKFLOW}/${encodeURIComponent(episodeKey(sessionId, episode))}/output`;
     const response = await this.fetch(path, { method: 'GET' });
-    if (response.ok) return { state: 'done', summary: (await response.json()) as EpisodeSummary };
-    // Not started yet (404) or still running (470): both are "not done".
-    if (response.status === 404 || response.status === 470) return { state: 'pending' };
+    if (response.ok) return { status: 'finished', state: 'done', summary: (await response.json()) as EpisodeSummary };
+    // Not started yet (404) or still running (470): both are "not finished".
+    if (response.status === 404 || response.status === 470) {
+      await response.arrayBuffer();
+      return { status: 'pending', state: 'pending' };
+    }
     throw await failure(`GET ${path}`, response);
   }
 
-  /** Decides a call an episode waits on; the episode goes on in whichever process runs it. */
-  async approve(target: { sessionId: string; episode: number; callId: string }, decision: ApprovalDecision): Promise<void> {
-    const message: ApprovalMessage = { name: stepIds.approval(target.sessionId, target.callId), decision };
-    await this.post(`/${EPISODE_WORKFLOW}/${encodeURIComponent(episodeKey(target.sessionId, target.episode))}/approve`, message);
+  /** The calls the session's running episode waits on (tool, arguments, episode): what `approve()` decides. */
+  async pending(sessionId: string): Promise<PendingDurableApproval[]> {
+    return (await this.post(`/${SESSION_OBJECT}/${encodeURIComponent(sessionId)}/pending`, undefined)) as PendingDurableApproval[];
   }
 
-  private async post(path: string, body: unknown, headers: Record<string, string> = {}): Promise<void> {
-    const response = await this.fetch(path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  /**
+   * Decides a call an episode waits on; the episode goes on in whichever process
+   * runs it. Only a call that waits can be decided: a decision that is not valid
+   * throws an `InvalidArgumentError`, one for a call that does not wait (not yet
+   * proposed, or unknown) a `DurableApprovalError` (`approval_not_pending`), both
+   * before anything is sent. Safe to retry: deciding again the same way succeeds,
+   * another way throws `approval_decided_otherwise`.
+   */
+  async approve(target: ApprovalTarget, decision: ApprovalDecision): Promise<void> {
+    const checked = checkApprovalDecision(decision);
+    const episode = target.episode ?? (await this.episodeWaitingOn(target));
+    const key = episodeKey(target.sessionId, episode);
+    const workflow = `/${EPISODE_WORKFLOW}/${encodeURIComponent(key)}`;
+    const published = (await this.post(`${workflow}/approvals`, undefined)) as DurableApproval[];
+    const approval = approvalFor(published, target.callId, key);
+    if (!stillWaits(approval, checked)) return;
+    const message: ApprovalMessage = { callId: target.callId, decision: checked };
+    // One invocation per wait and decision: a retry after a lost answer gets the first one's.
+    const digest = createHash('sha256').update(JSON.stringify(checked)).digest('hex').slice(0, 32);
+    await this.post(`${workflow}/approve`, message, { 'idempotency-key': `approve/${approval.wait}/${digest}` });
+  }
+
+  private async episodeWaitingOn(target: ApprovalTarget): Promise<number> {
+    const found = (await this.pending(target.sessionId)).find((request) => request.callId === target.callId);
+    if (found) return found.episode;
+    throw new DurableApprovalError(
+      'approval_not_pending',
+      `no tool call ${JSON.stringify(target.callId)} waits for approval in session "${target.sessionId}"; take ids from client.pending().`,
+    );
+  }
+
+  private async post(path: string, body: unknown, headers: Record<string, string> = {}): Promise<unknown> {
+    const response = await this.fetch(path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
     if (!response.ok) throw await failure(`POST ${path}`, response);
-    await response.arrayBuffer();
+    const text = await response.text();
+    return text ? (JSON.parse(text) as unknown) : undefined;
   }
 
   private async fetch(path: string, init: RequestInit): Promise<Response> {
@@ -73,7 +139,21 @@ export class EpisodesClient {
   }
 }
 
-async function failure(what: string, response: Response): Promise<RestateEpisodeError> {
-  const text = (await response.text()).slice(0, 500);
-  return new RestateEpisodeError('restate_request_failed', `${what}: the Restate ingress answered ${response.status}: ${text}`);
+/**
+ * The ingress's refusal as a typed error: a request's refusal by the approval handlers
+ * (a message starting with their code) as the error it was, anything else (an
+ * episode that failed included) as `code`.
+ */
+async function failure(what: string, response: Response, code: 'restate_request_failed' | 'restate_episode_failed' = 'restate_request_failed') {
+  const text = (await response.text()).slice(0, 2_000);
+  let message = text;
+  try {
+    message = String((JSON.parse(text) as { message?: unknown }).message ?? text);
+  } catch {
+    // Not JSON: the text as it came.
+  }
+  const refusal = code === 'restate_request_failed' ? /^(invalid_argument|approval_not_pending|approval_decided_otherwise): ([\s\S]*)$/.exec(message) : null;
+  if (refusal?.[1] === 'invalid_argument') return new InvalidArgumentError(refusal[2]!);
+  if (refusal) return new DurableApprovalError(refusal[1] as 'approval_not_pending' | 'approval_decided_otherwise', refusal[2]!);
+  return new RestateEpisodeError(code, `${what}: the Restate ingress answered ${response.status}: ${text.slice(0, 500)}`);
 }

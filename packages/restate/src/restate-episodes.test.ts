@@ -55,8 +55,8 @@ it('runs episodes on a session object, each model call and tool execution a ctx.
     await client.send({ sessionId: 'e2e', episode: 1, input: 'Second question.' });
     // A repeated send is the same invocation: the episode is not run twice.
     await client.send({ sessionId: 'e2e', episode: 0, input: 'First question.' });
-    expect(await client.result('e2e', 1)).toEqual({ reason: 'done', text: 'Found it (2).' });
-    expect(await client.result('e2e', 0)).toEqual({ reason: 'done', text: 'Found it (1).' });
+    expect(await client.result('e2e', 1)).toEqual({ status: 'finished', reason: 'done', text: 'Found it (2).' });
+    expect(await client.result('e2e', 0)).toEqual({ status: 'finished', reason: 'done', text: 'Found it (1).' });
     const messages = (await store.load('e2e'))?.messages ?? [];
     expect(messages.map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'assistant', 'user', 'assistant', 'tool', 'assistant']);
     expect(lookups).toBe(2);
@@ -127,7 +127,7 @@ it('an approval survives SIGKILLs of the endpoint and the Restate server; the pa
     expect((await client.state('pay', 0)).state).toBe('pending');
 
     await client.approve({ sessionId: 'pay', episode: 0, callId: 'call_1' }, { decision: 'approved', note: 'ok' });
-    expect(await client.result('pay', 0)).toEqual({ reason: 'done', text: 'Paid.' });
+    expect(await client.result('pay', 0)).toEqual({ status: 'finished', reason: 'done', text: 'Paid.' });
     expect(await readFile(payments, 'utf8')).toBe('paid\n');
     const messages = (await store.load('pay'))?.messages ?? [];
     expect(messages.map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);

@@ -14,11 +14,14 @@
  */
 import {
   type Agent,
-  type ApprovalDecision,
+  type DurableApproval,
   type EpisodeRequest,
   type EpisodeResult,
   type EpisodeSummary,
   episodeKey,
+  EpisodicError,
+  type PendingDurableApproval,
+  pendingOf,
   SessionBusyError,
   SessionConflictError,
 } from '@episodic/core';
@@ -27,6 +30,14 @@ import './with-resolvers.js';
 import * as restate from '@restatedev/restate-sdk';
 import { EPISODE_WORKFLOW, SESSION_OBJECT } from './service-names.js';
 import { restateRuntime } from './restate-runtime.js';
+import { type ApprovalMessage, approve, publishedApprovals } from './approval-handlers.js';
+
+export type { ApprovalMessage } from './approval-handlers.js';
+
+/** The session object's state: the number of the episode it runs (or ran last). */
+const RUNNING_EPISODE = 'episode';
+/** Errors that come back the same on every attempt: retrying them would never end. */
+const TERMINAL_CODES: ReadonlySet<string> = new Set(['invalid_argument', 'durable_replay_mismatch', 'durable_wait_unsupported']);
 
 /** Options of {@link restateEpisodes}. */
 export interface RestateEpisodesOptions {
@@ -39,12 +50,6 @@ export interface RestateEpisodesOptions {
    * 100 ms, doubling, at most 2 s apart, up to the server's attempt limit (then paused).
    */
   retryPolicy?: restate.RetryPolicy;
-}
-
-/** What `approve` is sent: the waited-for name (see `stepIds.approval`) and the decision. */
-export interface ApprovalMessage {
-  name: string;
-  decision: ApprovalDecision;
 }
 
 const DEFAULT_RETRY: restate.RetryPolicy = { initialInterval: 100, exponentiationFactor: 2, maxInterval: 2_000, onMaxAttempts: 'pause' };
@@ -63,9 +68,8 @@ export function restateEpisodes(options: RestateEpisodesOptions) {
           options.observe?.end?.(request);
         }
       },
-      approve: async (ctx: restate.WorkflowSharedContext, message: ApprovalMessage): Promise<void> => {
-        await ctx.promise<ApprovalDecision>(message.name).resolve(message.decision);
-      },
+      approve: async (ctx: restate.WorkflowSharedContext, message: ApprovalMessage): Promise<void> => approve(ctx, message),
+      approvals: async (ctx: restate.WorkflowSharedContext): Promise<DurableApproval[]> => publishedApprovals(ctx),
     },
     options: { retryPolicy },
   });
@@ -75,8 +79,15 @@ export function restateEpisodes(options: RestateEpisodesOptions) {
       // Exclusive: Restate queues a key's calls and runs them one at a time, in order.
       send: async (ctx: restate.ObjectContext, request: EpisodeRequest): Promise<EpisodeSummary> => {
         if (request.sessionId !== ctx.key) throw new restate.TerminalError(`request for session "${request.sessionId}" sent to "${ctx.key}"`);
+        ctx.set(RUNNING_EPISODE, request.episode);
         return ctx.workflowClient(episode, episodeKey(request.sessionId, request.episode)).run(request);
       },
+      // The calls the session's running (or last) episode waits on, without knowing its number.
+      pending: restate.handlers.object.shared(async (ctx: restate.ObjectSharedContext): Promise<PendingDurableApproval[]> => {
+        const running = await ctx.get<number>(RUNNING_EPISODE);
+        if (typeof running !== 'number') return [];
+        return pendingOf(await ctx.workflowClient(episode, episodeKey(ctx.key, running)).approvals());
+      }),
     },
     options: { retryPolicy },
   });
@@ -93,17 +104,21 @@ async function runEpisode(agent: Agent, ctx: restate.WorkflowContext, request: E
       // find stored. When the attempt ends, the runtime's pending step rejects instead (restate-runtime.ts).
       const result: EpisodeResult<unknown> = await session.send(request.input, { durable });
       const text = result.message?.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('') ?? '';
-      return { reason: result.reason, text };
+      return { status: result.status, reason: result.reason, text };
     } catch (error) {
       // Both come before the episode's first step: retrying journals nothing. A dead
       // attempt's lease lapses by itself; waiting here is quicker than a Restate retry.
       if (signal.aborted) throw error;
       if (error instanceof SessionBusyError) await pause(error.retryAfterMs ?? 100);
-      else if (!(error instanceof SessionConflictError)) throw error;
+      else if (EpisodicError.isInstance(error) && TERMINAL_CODES.has(error.code)) {
+        // A session id the store refuses, a replay that cannot match: no attempt would do better.
+        throw new restate.TerminalError(`${error.code}: ${error.message}`);
+      } else if (!(error instanceof SessionConflictError)) throw error;
     }
   }
 }
 
 function pause(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+  // A store's hint beyond setTimeout's range would otherwise fire at once.
+  return new Promise((resolve) => setTimeout(resolve, Math.min(ms, 2 ** 31 - 1)));
 }

@@ -2,7 +2,8 @@
  * The durability port on Restate: a step is `ctx.run` (its result is journaled by
  * the Restate server), a durable sleep is `ctx.sleep`, and a wait is the
  * workflow's durable promise `ctx.promise(name)`, resolved from any process
- * through the workflow's `approve` handler.
+ * through the workflow's `approve` handler; what the episode publishes (the calls it
+ * waits on) is the workflow's state.
  *
  * Every wait also ends when the attempt does (`attemptCompletedSignal`): Restate
  * abandons a suspended or failed attempt's pending promises, and the episode must
@@ -20,6 +21,8 @@ export function restateRuntime(ctx: WorkflowContext): DurableRuntime {
     step: (id, run) => untilAttemptEnds(ctx.run(id, run), signal),
     sleep: (_id, ms) => untilAttemptEnds(ctx.sleep(ms), signal),
     waitFor: <T>(name: string) => untilAttemptEnds(ctx.promise<T>(name).get(), signal),
+    // Workflow state: the workflow's shared handlers read it (its `approvals`, and `approve`'s checks).
+    publish: async (key, value) => ctx.set(key, value),
   };
 }
 

@@ -34,6 +34,13 @@ export interface RunCommandToolOptions {
   env?: readonly string[];
   /** Fixed environment values for the child (they win over passed-through ones). */
   envValues?: Readonly<Record<string, string>>;
+  /**
+   * Whether a command may run again after a crash (under a durable runtime). Default
+   * false: a command can do anything (deploy, send, delete), so one that may have begun
+   * before a crash is not run again and the model reads that its outcome is unknown.
+   * Set true when every allowed command is safe to repeat (tests, builds, reads).
+   */
+  idempotent?: boolean;
 }
 
 /** Environment variables every command gets (when set in this process). */
@@ -71,6 +78,7 @@ export function runCommandTool(options: RunCommandToolOptions): DefinedTool {
     input: runCommandInput,
     // The loop's own timeout is a backstop; this tool kills the process group itself first.
     timeoutMs: timeoutMs + KILL_GRACE_MS * 2,
+    idempotent: options.idempotent ?? false,
     execute: async ({ argv, cwd }, { signal }) => {
       const program = argv[0]!;
       if (allowed && !allowed.includes(program)) {

@@ -13,6 +13,7 @@ import { scriptedModel } from '../testing/scripted-model.js';
 import { createApproximateCounter } from '../tokens/token-counter.js';
 import { DurableRunError, stepIds } from '../loop/durable/durable-runtime.js';
 import { unknownOutcome } from '../loop/durable/durable-tools.js';
+import { DURABLE_APPROVALS_KEY, type DurableApproval } from '../loop/durable/durable-approvals.js';
 
 /** Two tool steps (`effect` then `pay`), then an answer; counts the model calls made. */
 function setup(options: { approve?: boolean } = {}) {
@@ -129,14 +130,53 @@ describe('durable runs', () => {
     const { store, calls, journal, run } = setup({ approve: true });
     const first = run();
     await vi_waitFor(() => journal.waitingFor.length > 0);
-    expect(journal.waitingFor).toEqual([stepIds.approval('s', 'c2')]);
-    journal.send(stepIds.approval('s', 'c2'), { decision: 'approved', note: 'ok' });
+    const [waiting] = publishedApprovals(journal);
+    expect(waiting).toMatchObject({ sessionId: 's', episode: 0, callId: 'c2', toolName: 'pay', args: {} });
+    expect(journal.waitingFor).toEqual([waiting!.wait]);
+    journal.send(waiting!.wait, { decision: 'approved', note: 'ok' });
     expect((await first).reason).toBe('done');
     expect(calls.pay).toBe(1);
     const messages = (await store.load('s'))!.messages;
     expect(messages[4]).toMatchObject({ role: 'tool', toolCallId: 'c2', content: expect.stringContaining('paid 1') });
+    // Published as decided: a client can tell a retry of the same decision from another one.
+    expect(publishedApprovals(journal)).toEqual([{ ...waiting, decision: { decision: 'approved', note: 'ok' } }]);
+  });
+
+  it('a decision sent before the call exists (a guessed call id) decides nothing: the call still waits', async () => {
+    const { calls, journal, run } = setup({ approve: true });
+    // What the old wait was named, and what any name without the episode's ticket looks like.
+    journal.send('approval/s/c2', { decision: 'approved' });
+    journal.send(stepIds.approval('s', 'c2', 'guessed'), { decision: 'approved' });
+    const first = run();
+    await vi_waitFor(() => journal.waitingFor.length > 0);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(calls.pay).toBe(0);
+    const [waiting] = publishedApprovals(journal);
+    expect(waiting?.wait).toMatch(/^approval\/s\/c2\/[0-9a-f-]{36}$/);
+    expect(journal.waitingFor).toEqual([waiting!.wait]);
+    journal.send(waiting!.wait, { decision: 'rejected', reason: 'no' });
+    expect((await first).reason).toBe('done');
+    expect(calls.pay).toBe(0);
+  });
+
+  it('a malformed decision (null) rejects the call once instead of waiting again and again', async () => {
+    const { store, calls, journal, run } = setup({ approve: true });
+    const first = run();
+    await vi_waitFor(() => journal.waitingFor.length > 0);
+    journal.send(publishedApprovals(journal)[0]!.wait, null);
+    expect((await first).reason).toBe('done');
+    expect(calls.pay).toBe(0);
+    const messages = (await store.load('s'))!.messages;
+    expect(messages[4]).toMatchObject({ role: 'tool', toolCallId: 'c2', isError: true, approval: { decision: 'rejected' } });
+    expect(String(messages[4]?.role === 'tool' && messages[4].content)).toMatch(/not valid/);
+    // One ticket, one wait: nothing was waited for twice.
+    expect(journal.ran.filter((id) => id.includes('approval-ticket'))).toEqual(['s/0/approval-ticket/c2']);
   });
 });
+
+function publishedApprovals(journal: MemoryJournal): DurableApproval[] {
+  return (journal.published.get(DURABLE_APPROVALS_KEY) ?? []) as DurableApproval[];
+}
 
 async function vi_waitFor(condition: () => boolean): Promise<void> {
   for (let tries = 0; tries < 200 && !condition(); tries += 1) await new Promise((resolve) => setTimeout(resolve, 5));

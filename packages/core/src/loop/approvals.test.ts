@@ -31,6 +31,25 @@ function toolResults(messages: readonly Message[]): ToolMessage[] {
 }
 
 describe('tool approvals', () => {
+  it('a needsApproval predicate that never settles asks (after the tool timeout) instead of hanging the episode', async () => {
+    const ran: string[] = [];
+    const never: AgentTool = {
+      spec: { name: 'apply_patch', description: 'patch', inputSchema: { type: 'object' } },
+      timeoutMs: 50,
+      needsApproval: () => new Promise<boolean>(() => {}),
+      execute: async (_args, context) => {
+        ran.push(context.toolCallId);
+        return { content: 'patched' };
+      },
+    };
+    const model = scriptedModel({ steps: [patchStep, { text: 'patched' }] });
+    const session = await new Agent({ model, tools: [never] }).session({ id: 'hang' });
+    const paused = await session.send('fix CI');
+    expect(paused.status).toBe('paused');
+    expect(paused.pendingApprovals.map((request) => request.callId)).toEqual(['p1']);
+    expect(ran).toEqual([]);
+  }, 5_000);
+
   it('pauses before a call that needs approval, then runs it once approved, reasoning intact', async () => {
     const ran: string[] = [];
     const model = scriptedModel({ steps: [patchStep, { text: 'patched' }] });

@@ -8,6 +8,10 @@ import type { ApprovalDecision } from '../store/approval-record.js';
 import type { ToolApproval, ToolCallPart, ToolMessage } from '../message/message.js';
 import type { AgentTool, NeedsApproval } from './tool.js';
 import { parseToolArguments } from './tool-arguments.js';
+import { DEFAULT_TOOL_TIMEOUT_MS } from './tool-executor.js';
+
+/** Longest delay `setTimeout` honours (2^31 - 1 ms); a longer timeout is none. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 import type { ApprovalPolicy, ApprovalRequest } from './approval-policy.js';
 
@@ -74,21 +78,31 @@ export async function approvalRequest(
   if (!tool?.needsApproval) return undefined;
   const args = parseToolArguments(call);
   if (!args.ok) return undefined;
-  const needed = await asks(tool.needsApproval, args.value, { toolCallId: call.id, sessionId });
+  const needed = await asks(tool.needsApproval, args.value, { toolCallId: call.id, sessionId }, tool.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS);
   return needed ? { callId: call.id, toolName: call.name, args: args.value, sessionId } : undefined;
 }
 
+/**
+ * What the predicate answers. A predicate that fails, or does not answer within the
+ * tool's timeout (a validator that never settles), cannot vouch for the call: ask.
+ */
 async function asks(
   needsApproval: NeedsApproval,
   args: unknown,
   context: { toolCallId: string; sessionId: string },
+  timeoutMs: number,
 ): Promise<boolean> {
   if (typeof needsApproval === 'boolean') return needsApproval;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<boolean>((resolve) => {
+    if (timeoutMs <= MAX_TIMER_MS) timer = setTimeout(() => resolve(true), timeoutMs);
+  });
   try {
-    return (await needsApproval(args, context)) !== false;
+    return (await Promise.race([Promise.resolve(needsApproval(args, context)).then((answer) => answer !== false), expired])) !== false;
   } catch {
-    // A predicate that fails cannot vouch for the call: ask.
     return true;
+  } finally {
+    clearTimeout(timer);
   }
 }
 

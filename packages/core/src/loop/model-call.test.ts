@@ -76,6 +76,19 @@ describe('model call retries', () => {
     expect(model.requests).toHaveLength(1);
   });
 
+  it('a retry-after of 3,000,000 s waits (the longest timer), not 1 ms as an overflowed setTimeout would', async () => {
+    const model = scriptedModel({ steps: [{ error: { kind: 'rate-limit', retryAfter: 3_000_000, status: 429 } }, { text: 'too soon' }] });
+    const events: AgentEvent[] = [];
+    const session = await new Agent({ model }).session();
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 200);
+    await expect(session.send('hi', { signal: controller.signal, onEvent: (event) => events.push(event) })).rejects.toMatchObject({
+      code: 'run_aborted',
+    });
+    expect(model.requests).toHaveLength(1);
+    expect(events.find((event) => event.type === 'error')).toMatchObject({ willRetry: true, retryInMs: 2 ** 31 - 1 });
+  });
+
   it('computes backoff delays: retryAfter wins, else doubling up to the cap', () => {
     const limited = new ModelError('rate-limit', 'x', { retryable: true, retryAfter: 0.5 });
     const plain = new ModelError('server', 'x', { retryable: true });

@@ -205,9 +205,16 @@ async function sendPackedRequest(
   return { message, usage, stopReason };
 }
 
-/** The provider's `retryAfter` when given, else exponential backoff with jitter (50 to 100% of the step). */
+/** The longest delay `setTimeout` honours (2^31 - 1 ms, about 24.8 days). */
+export const MAX_RETRY_DELAY_MS = 2 ** 31 - 1;
+
+/**
+ * The provider's `retryAfter` when given, else exponential backoff with jitter (50 to
+ * 100% of the step). At most {@link MAX_RETRY_DELAY_MS}: a longer `setTimeout` would fire
+ * at once (a `retry-after` of 3,000,000 s would retry after 1 ms).
+ */
 export function retryDelay(error: ModelError, attempt: number, options: RetryOptions = {}): number {
-  if (error.retryAfter !== undefined && error.retryAfter >= 0) return Math.ceil(error.retryAfter * 1000);
+  if (error.retryAfter !== undefined && error.retryAfter >= 0) return Math.min(MAX_RETRY_DELAY_MS, Math.ceil(error.retryAfter * 1000));
   const step = Math.min(options.maxDelayMs ?? 30_000, (options.baseDelayMs ?? 1_000) * 2 ** attempt);
   return Math.round(step * (0.5 + Math.random() / 2));
 }

@@ -47,7 +47,8 @@ export interface ApprovalContext {
  * Whether a call needs a person's approval before it runs: always, never, or per
  * call. A predicate gets the call's parsed (not yet validated) arguments. It is
  * asked again when a paused session is reopened, so it must answer the same for the
- * same call; when it throws, the call needs approval.
+ * same call; when it throws, or does not answer within the tool's `timeoutMs` (default
+ * 120 s), the call needs approval.
  */
 export type NeedsApproval = boolean | ((args: unknown, context: ApprovalContext) => boolean | Promise<boolean>);
 

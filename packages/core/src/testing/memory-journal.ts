@@ -26,6 +26,8 @@ export class MemoryJournal implements DurableRuntime {
   readonly records = new Map<string, string>();
   /** Every step id whose function ran, in order (replayed steps are not listed). */
   readonly ran: string[] = [];
+  /** What the run published, by key (its latest value, as JSON data). */
+  readonly published = new Map<string, unknown>();
   private readonly sent = new Map<string, unknown>();
   private readonly waiting = new Map<string, (value: unknown) => void>();
   private crash: CrashPoint | undefined;
@@ -53,6 +55,10 @@ export class MemoryJournal implements DurableRuntime {
   waitFor<T>(name: string): Promise<T> {
     if (this.sent.has(name)) return Promise.resolve(this.sent.get(name) as T);
     return new Promise<T>((resolve) => this.waiting.set(name, resolve as (value: unknown) => void));
+  }
+
+  async publish(key: string, value: unknown): Promise<void> {
+    this.published.set(key, JSON.parse(JSON.stringify(value)));
   }
 
   /** Sends `value` to whoever waits (or will wait) for `name`. */

@@ -134,7 +134,7 @@ class ChatAccumulator {
     let pending = this.harmonyCall?.name === name ? this.harmonyCall : undefined;
     if (!pending) {
       const index = this.calls.size === 0 ? 0 : Math.max(...this.calls.keys()) + 1;
-      pending = { id: `call_harmony_${index}`, name, args: '' };
+      pending = { id: generatedCallId(), name, args: '' };
       this.calls.set(index, pending);
       this.harmonyCall = pending;
       yield { type: 'tool-call-start', id: pending.id, name };
@@ -306,7 +306,7 @@ function* toolCallDelta(
   const index = callIndexOf(state, call);
   let pending = state.calls.get(index);
   if (!pending) {
-    pending = { id: call.id ?? `call_${index}`, name: call.function?.name ?? '', args: '' };
+    pending = { id: call.id ?? generatedCallId(), name: call.function?.name ?? '', args: '' };
     state.calls.set(index, pending);
     yield { type: 'tool-call-start', id: pending.id, name: pending.name };
   }
@@ -329,4 +329,13 @@ function callIndexOf(state: ChatAccumulator, call: ChatCompletionChunk.Choice.De
   if (byId) return byId[0];
   const latest = known.length > 0 ? Math.max(...known.map(([index]) => index)) : -1;
   return call.id || latest < 0 ? latest + 1 : latest;
+}
+
+/**
+ * An id for a call the server sent without one. Random, not numbered: a durable
+ * episode's approvals are named by call id, and an id known in advance (`call_0`)
+ * could be decided before the model proposed the call.
+ */
+function generatedCallId(): string {
+  return `call_${globalThis.crypto.randomUUID().replace(/-/g, '').slice(0, 24)}`;
 }

@@ -13,6 +13,7 @@ import type { AgentTool } from '../tool.js';
 import { type DurableRun, stepIds } from './durable-runtime.js';
 import { durableTools, type Redact } from './durable-tools.js';
 import { ReplayTail } from './replay-tail.js';
+import { checkApprovalDecision, DURABLE_APPROVALS_KEY, type DurableApproval } from './durable-approvals.js';
 
 /** What a model call's step records: the message the loop appends, and what it is told about the call. */
 export interface RecordedModelCall {
@@ -31,6 +32,8 @@ export class DurableEpisode {
   readonly replay: ReplayTail;
   private readonly decisions = new Map<string, ApprovalDecision>();
   private failure: { error: unknown } | undefined;
+  /** Every call this run waited on (decided or not), as clients see them. */
+  private readonly published: DurableApproval[] = [];
 
   /** Rewinds `session.messages` to the episode's start (see {@link ReplayTail.rewind}). */
   constructor(
@@ -73,12 +76,26 @@ export class DurableEpisode {
     return pending.length > 0 && pending.every((request) => request.sessionId === this.sessionId);
   }
 
-  /** Waits (durably) for a decision on each request, in order. */
+  /**
+   * Waits (durably) for a decision on each request, in order. Each wait gets a
+   * ticket of its own (a step) and is published before it begins, so a client can
+   * decide only calls that wait (see durable-approvals.ts).
+   */
   async waitForDecisions(pending: readonly ApprovalRequest[]): Promise<void> {
-    for (const request of pending) {
-      const decision = await this.run.runtime.waitFor<ApprovalDecision>(stepIds.approval(this.sessionId, request.callId));
-      this.decisions.set(request.callId, decision);
+    const { runtime, episode } = this.run;
+    const waits: DurableApproval[] = [];
+    for (const { callId, toolName, args } of pending) {
+      const draw = () => Promise.resolve(globalThis.crypto.randomUUID());
+      const ticket = await runtime.step(stepIds.approvalTicket(this.sessionId, episode, callId), draw);
+      waits.push({ sessionId: this.sessionId, episode, callId, toolName, args, wait: stepIds.approval(this.sessionId, callId, ticket) });
     }
+    this.published.push(...waits);
+    for (const wait of waits) {
+      await runtime.publish?.(DURABLE_APPROVALS_KEY, this.published);
+      wait.decision = received(await runtime.waitFor<unknown>(wait.wait));
+      this.decisions.set(wait.callId, wait.decision);
+    }
+    await runtime.publish?.(DURABLE_APPROVALS_KEY, this.published);
   }
 
   /** Calls the model as step `step` of the episode; a replay gets the recorded call and no live result. */
@@ -90,5 +107,17 @@ export class DurableEpisode {
       return JSON.parse(JSON.stringify({ message, usage, stopReason })) as RecordedModelCall;
     });
     return { ...recorded, live };
+  }
+}
+
+/**
+ * A received decision; one that is not valid (sent around the clients' checks)
+ * decides nothing to run: the call is rejected, and the episode goes on.
+ */
+function received(value: unknown): ApprovalDecision {
+  try {
+    return checkApprovalDecision(value);
+  } catch (error) {
+    return { decision: 'rejected', reason: `The decision received was not valid (${(error as Error).message}).` };
   }
 }

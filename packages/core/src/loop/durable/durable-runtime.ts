@@ -24,6 +24,12 @@ export interface DurableRuntime {
   sleep(id: string, ms: number): Promise<void>;
   /** Waits for the value sent under `name` (from any process), durably: a replay gets the same value. */
   waitFor<T>(name: string): Promise<T>;
+  /**
+   * Makes `value` (JSON) readable by the engine's clients under `key`, replacing what
+   * was published there before (the episode's approvals: see `DURABLE_APPROVALS_KEY`).
+   * Optional: without it clients cannot list what an episode waits on, and cannot decide it.
+   */
+  publish?(key: string, value: unknown): Promise<void>;
 }
 
 /** One episode run under a runtime. */
@@ -49,7 +55,9 @@ export const stepIds = {
   model: (sessionId: string, episode: number, step: number) => `${sessionId}/${episode}/model/${step}`,
   tool: (sessionId: string, episode: number, callId: string) => `${sessionId}/${episode}/tool/${callId}`,
   toolBegan: (sessionId: string, episode: number, callId: string) => `${sessionId}/${episode}/tool-began/${callId}`,
-  approval: (sessionId: string, callId: string) => `approval/${sessionId}/${callId}`,
+  /** The wait of one call's decision: `ticket` is drawn when the call begins to wait, so no one can name the wait before. */
+  approval: (sessionId: string, callId: string, ticket: string) => `approval/${sessionId}/${callId}/${ticket}`,
+  approvalTicket: (sessionId: string, episode: number, callId: string) => `${sessionId}/${episode}/approval-ticket/${callId}`,
 };
 
 /**

@@ -22,6 +22,11 @@ export interface EpisodeRequest {
 
 /** What a finished episode returns. */
 export interface EpisodeSummary {
+  /**
+   * `finished`, as `send()` says it (`paused` only when a sub-agent's call waits, which
+   * an engine cannot wait for). Summaries recorded before this field existed lack it.
+   */
+  status?: EpisodeResult<unknown>['status'];
   /** Why the episode ended. */
   reason: EpisodeResult<unknown>['reason'];
   /** The last answer's text. */
