@@ -4,6 +4,7 @@
 import type { Readable } from 'node:stream';
 import { EpisodicError, type Message } from '@episodic/core';
 import { readTranscript } from '@episodic/core/node';
+import { refuseForeignRecording } from './foreign-recording.js';
 
 /** The name standard input goes by in messages. */
 export const stdinName = '<stdin>';
@@ -18,13 +19,16 @@ const readFailures: Readonly<Record<string, string>> = {
 
 /**
  * Reads and validates a whole transcript. Problems the user can fix (missing file,
- * directory, no permission, malformed line) surface as {@link EpisodicError}s.
+ * directory, no permission, malformed line) surface as {@link EpisodicError}s; a file
+ * another agent recorded surfaces as a `ForeignRecordingError` naming the command
+ * that reads it (`command` with `--from`, or `episodic import`).
  */
-export async function readInput(source: string, stdin: Readable): Promise<Message[]> {
+export async function readInput(source: string, stdin: Readable, command?: string): Promise<Message[]> {
   if (source === '-') return readTranscript(stdin, { file: stdinName });
   try {
     return await readTranscript(source);
   } catch (error) {
+    if (EpisodicError.isInstance(error) && error.code === 'invalid_transcript') await refuseForeignRecording(source, command, error);
     const reason = readFailures[(error as NodeJS.ErrnoException).code ?? ''];
     if (reason && !EpisodicError.isInstance(error)) {
       throw new EpisodicError('unreadable_input', `cannot read ${source}: ${reason}`, { cause: error });

@@ -76,16 +76,19 @@ export async function openStore(spec: string, schema?: string): Promise<OpenedSt
 /**
  * The transcript a command reads: `--store` with `--session`, or the one positional
  * (a file, or `-` for standard input). Returns it with the name to show for it.
+ * `command` is the command's name, to suggest `--from` when the file is another
+ * agent's recording.
  */
 export async function readSessionSource(
   values: { store?: string; session?: string; schema?: string; from?: string; lossy?: boolean },
   positionals: readonly string[],
   stdin: Readable,
+  command?: string,
 ): Promise<{ source: string; messages: Message[]; imported?: ImportResult }> {
   if (values.store === undefined) {
     if (values.session !== undefined) throw new UsageError('--session needs --store');
     const source = onePositional(positionals, 'transcript file (or - for standard input)');
-    if (values.from === undefined) return { source, messages: await readInput(source, stdin) };
+    if (values.from === undefined) return { source, messages: await readInput(source, stdin, command) };
     const imported = await importSession(parseImportSource(values.from), source, stdin, { lossy: values.lossy === true });
     return { source, messages: imported.messages, imported };
   }

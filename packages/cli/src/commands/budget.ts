@@ -96,7 +96,7 @@ ${storeHelp}`,
     const retentionList = parseRetentions(values.retention);
     const quality = parseQuality(values.quality);
 
-    const { source, messages, imported } = await readSessionSource(values, positionals, io.stdin);
+    const { source, messages, imported } = await readSessionSource(values, positionals, io.stdin, 'budget');
     if (values.html !== undefined && values.store === undefined) await assertNotInput(values.html, source);
     if (imported) io.stderr.write(`${importSummary(imported)}\n`);
     // Before pricing: with no call at all, asking for --model would send the user the wrong way.

@@ -9,6 +9,7 @@ import { constants } from 'node:fs';
 import { copyFile, type FileHandle, open, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { EpisodicError } from '@episodic/core';
 import { type CliIo, type Command, ExitCode, onePositional, parseCommandArgs, UsageError } from '../command.js';
+import { refuseForeignRecording } from '../foreign-recording.js';
 import { type SortedLines, sortLines } from '../repair/sort-lines.js';
 import { plural } from '../text-table.js';
 
@@ -40,6 +41,8 @@ Options:
     const file = onePositional(positionals, 'transcript file');
     if (file === '-') throw new UsageError('repair rewrites a file in place: give its path, not -');
     await assertFile(file);
+    // Every line of another agent's recording fails a transcript's checks: moving them all aside helps no one.
+    await refuseForeignRecording(file, undefined);
     const dryRun = values['dry-run'] === true;
     const output = dryRun ? undefined : await KeptLines.beside(file);
     try {
