@@ -67,5 +67,7 @@ export type { ConsistencyProblem } from './message/transcript-consistency.js';
 export { transcriptLines, splitTranscriptLines, TranscriptLineSplitter } from './message/transcript-lines.js';
 export type { TranscriptLineBytes, TranscriptLinesOptions } from './message/transcript-lines.js';
 export { VersionCheck } from './message/transcript-version.js';
+// message: the iterative depth check the readers apply, for importers to refuse deep input before recursing on it.
+export { tooDeepField } from './message/transcript-limits.js';
 export { digest } from './support/digest.js';
 export type { DigestAlgorithm, DigestEncoding } from './support/digest.js';
