@@ -31,6 +31,7 @@ export type { RestoreResult } from './reasoning/replay-cache/replay-restore.js';
 // tools: building tools from Standard Schemas (@episodic/tools' defineTool and its schema
 // normalisers build on the same conversion, issue wording and name rule as agent.asTool).
 export { isJsonObject, toolInputSchema, typeNames } from './support/json-schema.js';
+export { jsonValueProblem } from './support/json-value.js';
 export type { JsonSchema } from './support/json-schema.js';
 export { describeIssues } from './support/schema-issue.js';
 export { assertStandardSchema, isStandardSchema, validateWith } from './support/standard-schema.js';
