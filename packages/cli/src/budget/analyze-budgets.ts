@@ -214,6 +214,24 @@ export function analyzeBudgets(input: BudgetAnalysisInput): BudgetAnalysis {
   };
 }
 
+/**
+ * The session as the budget runs replay it (recorded compaction summaries left out),
+ * with the same system prompt (the inferred prefix's stand-in included), tools and
+ * token scale: what the context-policy comparison must replay to be comparable.
+ */
+export function policySession(
+  input: Pick<BudgetAnalysisInput, 'messages' | 'system' | 'tools'>,
+  analysis: Pick<BudgetAnalysis, 'prefix'>,
+): { messages: readonly Message[]; system: string | undefined; tools: readonly ToolSpec[] | undefined; factor: number } {
+  const inference = analysis.prefix.inference;
+  return {
+    messages: sweepInput(input.messages).messages,
+    system: withInferredPrefix(input.system, inference, input.messages),
+    tools: input.tools,
+    factor: inference?.factor ?? 1,
+  };
+}
+
 /** The budgets at or below the prefix, each with why and the smallest feasible budget (measured once, when needed). */
 function infeasibleBudgets(
   budgets: readonly number[],

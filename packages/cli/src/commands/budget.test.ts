@@ -257,6 +257,27 @@ describe('episodic budget: the replay against recorded usage', () => {
     expect(text).toMatch(/Against what the session was billed: \$[\d.]+ predicted .* billed \(the recorded usage at these prices\)/);
   });
 
+  it('replays the context policies with the same prefix and scale as the tables, and says why their costs differ', async () => {
+    // The report contradicted itself: the policies left out the inferred prefix and the scale
+    // (411,120 input tokens at 64k beside 2,128,714 in the retention table).
+    const file = await fixtures.write('recorded-policies.jsonl', transcriptText(recordedLike()));
+    const result = await runCli(['budget', file, '--budgets', '16k,64k', '--model', 'anthropic/claude-sonnet-4-5', '--json']);
+    const json = JSON.parse(result.stdout) as BudgetAnalysis & {
+      contextPolicies: { budget: number; runs: { policy: string; inputTokens: number }[]; tableRun: { inputTokens: number } };
+    };
+    const row = json.runs.find((run) => run.retention === 'episode' && run.budget === 64_000)!;
+    const episodic = json.contextPolicies.runs.find((run) => run.policy === 'episodic')!;
+    expect(json.contextPolicies.budget).toBe(64_000);
+    expect(episodic.inputTokens).toBe(row.inputTokens);
+    expect(json.contextPolicies.tableRun.inputTokens).toBe(row.inputTokens);
+
+    const text = (await runCli(['budget', file, '--budgets', '16k,64k', '--model', 'anthropic/claude-sonnet-4-5'])).stdout;
+    expect(text).toContain(`  episodic `);
+    expect(text).toContain(`input ${formatCount(row.inputTokens)} tokens`);
+    expect(text).toContain(`The episodic line replays the same calls as the retention table's "episode" row at 64,000`);
+    expect(text).toContain('compare the policies with each other, and budgets and retentions in the tables');
+  });
+
   it('takes the prefix as given when --system and --tools are passed, and still fits the scale', async () => {
     const file = await fixtures.write('recorded-given.jsonl', transcriptText(recordedLike()));
     const system = await fixtures.write('prompt.txt', 'You debug CI failures.');

@@ -5,7 +5,7 @@
  * inferring the system prompt and tools the recording lacks.
  */
 import type { Retention } from '@episodic/core';
-import { analyzeBudgets, NoCallsError } from '../budget/analyze-budgets.js';
+import { analyzeBudgets, NoCallsError, policySession } from '../budget/analyze-budgets.js';
 import { formatBudgetReport } from '../budget/format-budget.js';
 import { readSystemFile, readToolsFile } from '../budget/input-files.js';
 import { choosePricedModel } from '../budget/priced-model.js';
@@ -129,7 +129,14 @@ ${storeHelp}`,
 
     if (values.html !== undefined) await writeReport(values.html, renderBudgetReport(analysis));
     // At the largest budget tried (the model's window when swept), as an agent runs by default.
-    const policies = comparePolicies(messages, model, Math.max(...analysis.budgets), system);
+    const largest = Math.max(...analysis.budgets);
+    const tableRun = analysis.runs.find((run) => run.budget === largest && run.retention === 'episode');
+    const policies = comparePolicies(
+      policySession({ messages, system, tools }, analysis),
+      model,
+      largest,
+      tableRun ? { budget: largest, inputTokens: tableRun.inputTokens, cost: tableRun.cost?.total ?? null, cachedShare: tableRun.cachedShare } : null,
+    );
     if (values.json) {
       io.stdout.write(`${JSON.stringify({ ...analysis, contextPolicies: policies }, jsonNumbers, 2)}\n`);
     } else {
