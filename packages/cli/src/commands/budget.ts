@@ -130,13 +130,9 @@ ${storeHelp}`,
     if (values.html !== undefined) await writeReport(values.html, renderBudgetReport(analysis));
     // At the largest budget tried (the model's window when swept), as an agent runs by default.
     const largest = Math.max(...analysis.budgets);
-    const tableRun = analysis.runs.find((run) => run.budget === largest && run.retention === 'episode');
-    const policies = comparePolicies(
-      policySession({ messages, system, tools }, analysis),
-      model,
-      largest,
-      tableRun ? { budget: largest, inputTokens: tableRun.inputTokens, cost: tableRun.cost?.total ?? null, cachedShare: tableRun.cachedShare } : null,
-    );
+    const row = analysis.runs.find((run) => run.budget === largest && run.retention === 'episode');
+    const tableRun = row && { budget: largest, inputTokens: row.inputTokens, cost: row.cost?.total ?? null, cachedShare: row.cachedShare };
+    const policies = comparePolicies(policySession({ messages, system, tools }, analysis), model, largest, tableRun ?? null);
     if (values.json) {
       io.stdout.write(`${JSON.stringify({ ...analysis, contextPolicies: policies }, jsonNumbers, 2)}\n`);
     } else {
