@@ -44,14 +44,19 @@ export interface OpenedStore {
   close(): Promise<void>;
 }
 
-/** Opens the store SPEC names (see above). */
-export async function openStore(spec: string, schema?: string): Promise<OpenedStore> {
+/**
+ * Opens the store SPEC names (see above). A command that only reads passes
+ * `create: false`: a PGlite directory that holds no database is then an error
+ * naming the command that creates one, instead of a new empty database.
+ */
+export async function openStore(spec: string, schema?: string, options: { create?: boolean } = {}): Promise<OpenedStore> {
   if (/^postgres(ql)?:\/\//.test(spec)) {
     const store = new PostgresSessionStore({ connectionString: spec, schema, poolSize: 2 });
     return { store, label: withoutPassword(spec), migrate: () => store.migrate(), close: () => store.close() };
   }
   const directory = spec.startsWith('pglite:') ? spec.slice('pglite:'.length) : spec;
   if (spec.startsWith('pglite:') || existsSync(join(directory, 'PG_VERSION'))) {
+    if (options.create === false) assertPGliteDatabase(spec, directory);
     const pglite = await openPGlite(directory);
     const store = new PostgresSessionStore({ pglite, schema });
     return {
@@ -95,7 +100,7 @@ export async function readSessionSource(
   if (values.from !== undefined) throw new UsageError('give --from with a recording file, not with --store');
   if (positionals.length > 0) throw new UsageError('give a transcript file or --store, not both');
   if (values.session === undefined) throw new UsageError('--store needs --session ID');
-  const opened = await openStore(values.store, values.schema);
+  const opened = await openStore(values.store, values.schema, { create: false });
   try {
     const stored = await opened.store.load(values.session);
     if (!stored) {
@@ -105,6 +110,16 @@ export async function readSessionSource(
   } finally {
     await opened.close();
   }
+}
+
+/** Refuses a PGlite directory without a database: opening it would create one. */
+export function assertPGliteDatabase(spec: string, directory: string): void {
+  if (existsSync(join(directory, 'PG_VERSION'))) return;
+  const what = existsSync(directory) ? 'holds no PGlite database' : 'does not exist';
+  throw new EpisodicError(
+    'store_not_found',
+    `${spec}: ${directory} ${what}; nothing was created (episodic migrate --store ${spec} creates one)`,
+  );
 }
 
 /** The URL without its password, for messages and output. */

@@ -1,6 +1,6 @@
 /**
  * `episodic import --from SOURCE FILE`: converts a session recorded by another agent
- * (Claude Code, Codex CLI, pi) or a log of raw API calls to transcript v1.1, and says
+ * (Claude Code, Codex CLI, pi, Gemini CLI, aider) or a log of raw API calls to transcript v1.1, and says
  * what was left out and why.
  */
 import { writeFile } from 'node:fs/promises';
@@ -34,6 +34,8 @@ Sources:
   claude-code          ~/.claude/projects/<project>/<session>.jsonl (or agent-*.jsonl)
   codex                ~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl
   pi                   ~/.pi/agent/sessions/<project>/<session>.jsonl (formats v1 to v3)
+  gemini-cli           ~/.gemini/tmp/<project>/chats/session-*.json (the JSON document chats)
+  aider                .aider.chat.history.md in the repository aider ran in
   openai-chat          JSON Lines of logged Chat Completions calls: {"request","response"}
                        per line, or a request body and its response on two lines
   anthropic-messages   the same for Messages API calls

@@ -12,6 +12,7 @@ import {
 import { FileReplayCache } from '@episodic/core/node';
 import { openPGlite, PostgresReplayCache } from '@episodic/postgres';
 import { checkedPath, UnusableFileError } from '../checked-file.js';
+import { assertPGliteDatabase } from '../store-source.js';
 import { type Command, ExitCode, parseCommandArgs, UsageError } from '../command.js';
 import { formatTable } from '../text-table.js';
 
@@ -56,6 +57,8 @@ async function openCache(spec: string, schema: string | undefined, ttlMs: number
     return { cache, close: () => cache.close() };
   }
   if (spec.startsWith('pglite:')) {
+    // Every action operates on a cache that exists: none creates a database.
+    assertPGliteDatabase(spec, spec.slice('pglite:'.length));
     const pglite = await openPGlite(spec.slice('pglite:'.length));
     const cache = new PostgresReplayCache({ pglite, schema, ...bounds });
     return { cache, close: () => pglite.close() };
