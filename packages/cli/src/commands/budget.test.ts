@@ -398,7 +398,7 @@ describe('episodic budget: bad input exits 1 with a clear message', () => {
     const result = await runCli(['budget', plainFile, '--budgets', '100,8k', '--system', system]);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/\n\s+100 +infeasible +- /);
-    expect(result.stdout).toMatch(/100 tokens is infeasible: below what every call starts with: \d+ tokens \(system prompt \d+.*; the smallest feasible budget is [\d,]+ tokens\./);
+    expect(result.stdout).toMatch(/100 tokens is infeasible: below what every call starts with: [\d,]+ tokens \(system prompt [\d,]+.*; the smallest feasible budget is [\d,]+ tokens\./);
     expect(result.stdout).toMatch(/\nRecommendation: 8,000 tokens/);
     expect(result.stdout).toContain('Left out: 100 tokens (infeasible: the fixed prefix leaves no room');
     const json = await runCli(['budget', plainFile, '--budgets', '100,8k', '--system', system, '--json']);
@@ -412,7 +412,7 @@ describe('episodic budget: bad input exits 1 with a clear message', () => {
     const system = await fixtures.write('system-long.txt', 'Follow the repository conventions. '.repeat(400));
     const result = await runCli(['budget', plainFile, '--budgets', '100,200', '--system', system]);
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/\nRecommendation: none: the fixed prefix \(system prompt and tools, \d+ tokens\) leaves no room in any budget asked; the smallest budget at which every call fits is \d+ tokens\./);
+    expect(result.stdout).toMatch(/\nRecommendation: none: the fixed prefix \(system prompt and tools, [\d,]+ tokens\) leaves no room in any budget asked; the smallest budget at which every call fits is [\d,]+ tokens\./);
     const html = fixtures.path('no-room.html');
     expect((await runCli(['budget', plainFile, '--budgets', '100', '--system', system, '--html', html])).code).toBe(0);
   });
