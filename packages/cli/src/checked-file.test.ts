@@ -132,6 +132,22 @@ describe('file options through the checked opener', () => {
     }
   });
 
+  it('refuses a FIFO as -o, --tools-out and --html instead of hanging on the write', async () => {
+    const transcript = join(dir, 'session.jsonl');
+    await writeFile(transcript, transcriptText(twoEpisodes));
+    const aider = join(dir, 'chat.md');
+    await writeFile(aider, '# aider chat started at 2026-04-22 22:40:12\n\n#### hi\n');
+    const pipe = fifo('out');
+    for (const argv of [
+      ['import', '--from', 'aider', aider, '-o', pipe],
+      ['episodes', transcript, '--html', pipe],
+    ]) {
+      const output = await runCli(argv);
+      expect(output.stderr, argv.join(' ')).toContain(`${pipe}: it is a FIFO (named pipe), not a regular file`);
+      expect(output.code).toBe(1);
+    }
+  });
+
   it('repair through a link repairs the file it points to and keeps the link', async () => {
     await mkdir(join(dir, 'sessions'));
     const target = join(dir, 'sessions', 'real.jsonl');

@@ -12,7 +12,7 @@
  *   socket), no larger than the cap the option allows.
  */
 import { constants, type Stats } from 'node:fs';
-import { type FileHandle, open, realpath } from 'node:fs/promises';
+import { type FileHandle, open, realpath, stat } from 'node:fs/promises';
 import { EpisodicError } from '@episodic/core';
 
 /** A file the user named that cannot be used: says which option, which path and why. */
@@ -128,4 +128,16 @@ function sizeText(bytes: number): string {
   if (bytes >= 2 ** 20) return `${Math.round(bytes / 2 ** 20)} MiB`;
   if (bytes >= 2 ** 10) return `${Math.round(bytes / 2 ** 10)} KiB`;
   return `${bytes} bytes`;
+}
+
+/**
+ * Refuses an output path (`-o`, `--tools-out`, `--html`) that exists and is not a
+ * regular file: writing to a FIFO hangs, to a device or directory fails obscurely. A
+ * missing file is fine (it is created).
+ */
+export async function assertWritableFile(file: string, what: string): Promise<void> {
+  const stats = await stat(file).catch(() => undefined);
+  if (stats && !stats.isFile()) {
+    throw new EpisodicError('unwritable_output', `cannot write ${what} ${file}: it is ${kindOf(stats)}, not a regular file`);
+  }
 }

@@ -7,6 +7,7 @@ import { writeFile } from 'node:fs/promises';
 import { formatTranscript } from '@episodic/core/transcript';
 import { readTranscript, writeTranscript } from '@episodic/core/node';
 import { Readable } from 'node:stream';
+import { assertWritableFile } from '../checked-file.js';
 import { type Command, ExitCode, onePositional, parseCommandArgs, UsageError } from '../command.js';
 import { importSources } from '../import/import-result.js';
 import { importSession, importSummary, parseImportSource } from '../import/import-session.js';
@@ -57,6 +58,8 @@ Options:
     if (values.json && values.output === undefined) {
       throw new UsageError('--json prints the report on standard output: write the transcript with -o FILE');
     }
+    if (values.output !== undefined) await assertWritableFile(values.output, '-o');
+    if (values['tools-out'] !== undefined) await assertWritableFile(values['tools-out'], '--tools-out');
     const result = await importSession(parseImportSource(values.from), file, io.stdin, { lossy: values.lossy === true });
     if (values['tools-out'] !== undefined && !result.tools) {
       throw new UsageError(`--tools-out: a ${result.source} recording holds no tool definitions`);
