@@ -110,6 +110,12 @@ describe('a recording where a transcript is read', () => {
     expect(packed.stdout).toContain('Packed 2 of 2 messages');
   });
 
+  it('recognises a recording on standard input too', async () => {
+    const output = await runCli(['budget', '-'], { stdin: claudeCode });
+    expect(output.code).toBe(1);
+    expect(output.stderr).toContain('<stdin> is a Claude Code session, not a transcript: read it with: episodic budget --from claude-code -');
+  });
+
   it('quotes a path with spaces so the named command can be pasted', async () => {
     const file = await fixtures.write('my session.jsonl', claudeCode);
     const output = await runCli(['episodes', file]);

@@ -4,7 +4,7 @@
  * `episodic repair` (which would set every line of it aside).
  */
 import { EpisodicError } from '@episodic/core';
-import { detectRecordingFile, sourceNames } from './import/detect-source.js';
+import { detectRecording, detectRecordingFile, sourceNames } from './import/detect-source.js';
 import type { ImportSource } from './import/import-result.js';
 
 /** A recording of another agent (or an API log) given where a transcript was expected. */
@@ -31,9 +31,23 @@ export function shellWord(text: string): string {
  */
 export async function refuseForeignRecording(file: string, command: string | undefined, cause?: unknown): Promise<void> {
   const source = await detectRecordingFile(file);
-  if (!source) return;
-  const path = shellWord(file);
+  if (source) throw foreignRecordingError(file, source, command, cause);
+}
+
+/** The same for text read from standard input (`head` is its start), named `-` in the command. */
+export function refuseForeignText(head: string, name: string, command: string | undefined, cause?: unknown): void {
+  const source = detectRecording(head);
+  if (source) throw foreignRecordingError(name, source, command, cause, '-');
+}
+
+function foreignRecordingError(
+  file: string,
+  source: ImportSource,
+  command: string | undefined,
+  cause: unknown,
+  path = shellWord(file),
+): ForeignRecordingError {
   const convert = `episodic import --from ${source} ${path} -o session.jsonl`;
   const direct = command ? `read it with: episodic ${command} --from ${source} ${path} (or convert it once: ${convert})` : `convert it first: ${convert}`;
-  throw new ForeignRecordingError(file, source, `${file} is ${sourceNames[source]}, not a transcript: ${direct}`, { cause });
+  return new ForeignRecordingError(file, source, `${file} is ${sourceNames[source]}, not a transcript: ${direct}`, { cause });
 }
