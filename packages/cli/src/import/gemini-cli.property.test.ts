@@ -152,8 +152,9 @@ describe('importGeminiCli property', () => {
         const kept = transcriptText(result.messages);
         for (const entry of messages) {
           if (entry.type !== 'user' && entry.type !== 'gemini') continue;
-          for (const item of [entry.content].flat()) {
-            const body = typeof item === 'string' ? item : typeof item?.text === 'string' ? item.text : undefined;
+          for (const item of [entry.content].flat() as unknown[]) {
+            const text = (item as { text?: unknown } | null)?.text;
+            const body = typeof item === 'string' ? item : typeof text === 'string' ? text : undefined;
             if (body !== undefined) expect(kept).toContain(JSON.stringify(body).slice(1, -1));
           }
         }
