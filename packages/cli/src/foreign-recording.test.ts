@@ -116,6 +116,15 @@ describe('a recording where a transcript is read', () => {
     expect(output.stderr).toContain('<stdin> is a Claude Code session, not a transcript: read it with: episodic budget --from claude-code -');
   });
 
+  it('names the right --from when the one given does not match the recording', async () => {
+    const file = await fixtures.write('session.jsonl', claudeCode);
+    for (const argv of [['import', '--from', 'codex', file], ['budget', '--from', 'pi', file]]) {
+      const output = await runCli(argv);
+      expect(output.code).toBe(1);
+      expect(output.stderr).toMatch(/, line 1: .*\(this is a Claude Code session: use --from claude-code\)\n$/);
+    }
+  });
+
   it('quotes a path with spaces so the named command can be pasted', async () => {
     const file = await fixtures.write('my session.jsonl', claudeCode);
     const output = await runCli(['episodes', file]);
