@@ -53,6 +53,10 @@ describe('--store with a PGlite directory', () => {
       expect(refused).toMatchObject({ code: 1, stderr: expect.stringContaining(`${directory} does not exist; nothing was created`) });
       expect(existsSync(directory)).toBe(false);
     }
+    // A database without the session tables gets none from a read either.
+    await (await openPGlite(directory)).close();
+    const empty = await runCli(['episodes', '--store', `pglite:${directory}`, '--session', 'a']);
+    expect(empty).toMatchObject({ code: 1, stderr: expect.stringContaining('no session tables in schema public; nothing was created') });
     const migrated = await runCli(['migrate', '--store', `pglite:${directory}`]);
     expect(migrated).toMatchObject({ code: 0, stdout: expect.stringMatching(/^Applied migrations 1, 2, 3, 4 to pglite:.* \(schema public\) in \d+\.\d s\.\n$/) });
     // Progress on stderr while PGlite starts and the migrations run.

@@ -58,6 +58,7 @@ export async function openStore(spec: string, schema?: string, options: { create
   if (spec.startsWith('pglite:') || existsSync(join(directory, 'PG_VERSION'))) {
     if (options.create === false) assertPGliteDatabase(spec, directory);
     const pglite = await openPGlite(directory);
+    if (options.create === false) await assertSessionTables(pglite, spec, schema);
     const store = new PostgresSessionStore({ pglite, schema });
     return {
       store,
@@ -119,6 +120,17 @@ export function assertPGliteDatabase(spec: string, directory: string): void {
   throw new EpisodicError(
     'store_not_found',
     `${spec}: ${directory} ${what}; nothing was created (episodic migrate --store ${spec} creates one)`,
+  );
+}
+
+/** Refuses a PGlite database without the session tables: reading would create them (the first use migrates). */
+async function assertSessionTables(pglite: Awaited<ReturnType<typeof openPGlite>>, spec: string, schema = 'public'): Promise<void> {
+  const found = await pglite.query<{ name: string | null }>('select to_regclass($1)::text as name', [`"${schema}".episodic_sessions`]);
+  if (found.rows[0]?.name) return;
+  await pglite.close();
+  throw new EpisodicError(
+    'store_not_found',
+    `${spec}: no session tables in schema ${schema}; nothing was created (episodic migrate --store ${spec} creates them)`,
   );
 }
 
