@@ -23,6 +23,8 @@ import { loadPrices } from '../packages/cli/src/budget/pricing.js';
 import { type ImportResult, type ImportSource, LossyImportError } from '../packages/cli/src/import/import-result.js';
 import { importSession } from '../packages/cli/src/import/import-session.js';
 import { prefixLimit } from '../packages/cli/src/import/known-prefixes.js';
+import { detectRecordingFile } from '../packages/cli/src/import/detect-source.js';
+import { runCli } from '../packages/cli/src/testing/cli-harness.js';
 import { renderBudgetReport } from '../packages/cli/src/report/budget-report.js';
 import { realDataMode, sharedFixturesRoot } from './support/shared-fixtures.js';
 
@@ -213,4 +215,16 @@ describe('real recorded sessions', () => {
     },
     120_000,
   );
+});
+
+describe('real recorded sessions given where a transcript is read', () => {
+  const present = manifest.files.filter((entry) => existsSync(join(root, entry.file)));
+  it.each(present)('$file is recognised, and `episodic budget` names its import instead of repair', async (entry) => {
+    const file = join(root, entry.file);
+    expect(await detectRecordingFile(file)).toBe(entry.agent);
+    const output = await runCli(['budget', file]);
+    expect(output.code).toBe(1);
+    expect(output.stderr).toContain(`episodic budget --from ${entry.agent} `);
+    expect(output.stderr).not.toContain('repair');
+  });
 });

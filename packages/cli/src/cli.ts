@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { EpisodicError } from '@episodic/core';
 import { type CliIo, type Command, ExitCode, UsageError } from './command.js';
 import { controlSafe, escapeControl } from './control-safe.js';
+import { didYouMean } from './did-you-mean.js';
 import { budgetCommand } from './commands/budget.js';
 import { episodesCommand } from './commands/episodes.js';
 import { importCommand } from './commands/import.js';
@@ -67,7 +68,8 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
 
   const command = commands.find((candidate) => candidate.name === first);
   if (!command) {
-    const reason = first.startsWith('-') ? `unknown option '${first}'` : `unknown command '${first}'`;
+    const names = commands.map((candidate) => candidate.name);
+    const reason = first.startsWith('-') ? `unknown option '${first}'` : `unknown command '${first}'${didYouMean(first, names)}`;
     return usageFailure(io, reason, usage());
   }
   if (wantsHelp(rest)) return print(io.stdout, `Usage: ${command.usage}\n\n${command.help}`);

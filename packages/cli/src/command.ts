@@ -5,6 +5,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { EpisodicError } from '@episodic/core';
+import { didYouMean } from './did-you-mean.js';
 
 /** The streams (and environment) a command talks to; tests pass captured ones. */
 export interface CliIo {
@@ -81,10 +82,18 @@ export function parseCommandArgs<const Options extends OptionTable>(
       // `--budget -5k`: Node will not take a value that starts with a dash without `=`.
       const ambiguous = / argument is ambiguous/.test(message) ? /'(--[^']+)'/.exec(message)?.[1] : undefined;
       const hint = ambiguous ? `: to give a value that starts with a dash, write ${ambiguous}=VALUE` : '';
-      throw new UsageError(firstSentence(message) + hint);
+      throw new UsageError(firstSentence(message) + hint + unknownOptionHint(code, message, options));
     }
     throw error;
   }
+}
+
+/** For an unknown option, the known one it most likely meant (`--budget` for `--budgets`). */
+function unknownOptionHint(code: string, message: string, options: OptionTable): string {
+  if (code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return '';
+  const typed = /'(-{1,2}[^'=]+)/.exec(message)?.[1];
+  if (typed === undefined || !typed.startsWith('--')) return '';
+  return didYouMean(typed, Object.keys(options).map((name) => `--${name}`));
 }
 
 /** The single positional a command takes (a file or `-`), or a usage error. */

@@ -3,6 +3,7 @@
  * file store directory, a PGlite directory, and a PostgreSQL server (EPISODIC_PG_URL
  * or a throwaway one; the tests fail without either).
  */
+import { existsSync } from 'node:fs';
 import { type Message } from '@episodic/core';
 import { FileSessionStore } from '@episodic/core/node';
 import { openPGlite, PostgresSessionStore } from '@episodic/postgres';
@@ -46,8 +47,20 @@ describe('--store with a file store directory', () => {
 describe('--store with a PGlite directory', () => {
   it('migrates once, then reads sessions for episodes and budget', async () => {
     const directory = dir.path('pglite');
+    // Reading a store that is not there creates nothing (it silently created a database).
+    for (const argv of [['episodes', '--store', `pglite:${directory}`, '--session', 'a'], ['replay-cache', 'list', '--cache', `pglite:${directory}`]]) {
+      const refused = await runCli(argv);
+      expect(refused).toMatchObject({ code: 1, stderr: expect.stringContaining(`${directory} does not exist; nothing was created`) });
+      expect(existsSync(directory)).toBe(false);
+    }
+    // A database without the session tables gets none from a read either.
+    await (await openPGlite(directory)).close();
+    const empty = await runCli(['episodes', '--store', `pglite:${directory}`, '--session', 'a']);
+    expect(empty).toMatchObject({ code: 1, stderr: expect.stringContaining('no session tables in schema public; nothing was created') });
     const migrated = await runCli(['migrate', '--store', `pglite:${directory}`]);
-    expect(migrated).toMatchObject({ code: 0, stdout: `Applied migrations 1, 2, 3, 4 to pglite:${directory} (schema public).\n` });
+    expect(migrated).toMatchObject({ code: 0, stdout: expect.stringMatching(/^Applied migrations 1, 2, 3, 4 to pglite:.* \(schema public\) in \d+\.\d s\.\n$/) });
+    // Progress on stderr while PGlite starts and the migrations run.
+    expect(migrated.stderr).toBe(`Opening pglite:${directory}...\nApplying the migrations pglite:${directory} (schema public) lacks...\n`);
     expect((await runCli(['migrate', '--store', `pglite:${directory}`])).stdout).toMatch(/is up to date/);
     const pglite = await openPGlite(directory);
     await new PostgresSessionStore({ pglite }).append('chat-1', session);

@@ -44,15 +44,21 @@ export interface OpenedStore {
   close(): Promise<void>;
 }
 
-/** Opens the store SPEC names (see above). */
-export async function openStore(spec: string, schema?: string): Promise<OpenedStore> {
+/**
+ * Opens the store SPEC names (see above). A command that only reads passes
+ * `create: false`: a PGlite directory that holds no database is then an error
+ * naming the command that creates one, instead of a new empty database.
+ */
+export async function openStore(spec: string, schema?: string, options: { create?: boolean } = {}): Promise<OpenedStore> {
   if (/^postgres(ql)?:\/\//.test(spec)) {
     const store = new PostgresSessionStore({ connectionString: spec, schema, poolSize: 2 });
     return { store, label: withoutPassword(spec), migrate: () => store.migrate(), close: () => store.close() };
   }
   const directory = spec.startsWith('pglite:') ? spec.slice('pglite:'.length) : spec;
   if (spec.startsWith('pglite:') || existsSync(join(directory, 'PG_VERSION'))) {
+    if (options.create === false) assertPGliteDatabase(spec, directory);
     const pglite = await openPGlite(directory);
+    if (options.create === false) await assertSessionTables(pglite, spec, schema);
     const store = new PostgresSessionStore({ pglite, schema });
     return {
       store,
@@ -76,23 +82,26 @@ export async function openStore(spec: string, schema?: string): Promise<OpenedSt
 /**
  * The transcript a command reads: `--store` with `--session`, or the one positional
  * (a file, or `-` for standard input). Returns it with the name to show for it.
+ * `command` is the command's name, to suggest `--from` when the file is another
+ * agent's recording.
  */
 export async function readSessionSource(
   values: { store?: string; session?: string; schema?: string; from?: string; lossy?: boolean },
   positionals: readonly string[],
   stdin: Readable,
+  command?: string,
 ): Promise<{ source: string; messages: Message[]; imported?: ImportResult }> {
   if (values.store === undefined) {
     if (values.session !== undefined) throw new UsageError('--session needs --store');
     const source = onePositional(positionals, 'transcript file (or - for standard input)');
-    if (values.from === undefined) return { source, messages: await readInput(source, stdin) };
+    if (values.from === undefined) return { source, messages: await readInput(source, stdin, command) };
     const imported = await importSession(parseImportSource(values.from), source, stdin, { lossy: values.lossy === true });
     return { source, messages: imported.messages, imported };
   }
   if (values.from !== undefined) throw new UsageError('give --from with a recording file, not with --store');
   if (positionals.length > 0) throw new UsageError('give a transcript file or --store, not both');
   if (values.session === undefined) throw new UsageError('--store needs --session ID');
-  const opened = await openStore(values.store, values.schema);
+  const opened = await openStore(values.store, values.schema, { create: false });
   try {
     const stored = await opened.store.load(values.session);
     if (!stored) {
@@ -102,6 +111,27 @@ export async function readSessionSource(
   } finally {
     await opened.close();
   }
+}
+
+/** Refuses a PGlite directory without a database: opening it would create one. */
+export function assertPGliteDatabase(spec: string, directory: string): void {
+  if (existsSync(join(directory, 'PG_VERSION'))) return;
+  const what = existsSync(directory) ? 'holds no PGlite database' : 'does not exist';
+  throw new EpisodicError(
+    'store_not_found',
+    `${spec}: ${directory} ${what}; nothing was created (episodic migrate --store ${spec} creates one)`,
+  );
+}
+
+/** Refuses a PGlite database without the session tables: reading would create them (the first use migrates). */
+async function assertSessionTables(pglite: Awaited<ReturnType<typeof openPGlite>>, spec: string, schema = 'public'): Promise<void> {
+  const found = await pglite.query<{ name: string | null }>('select to_regclass($1)::text as name', [`"${schema}".episodic_sessions`]);
+  if (found.rows[0]?.name) return;
+  await pglite.close();
+  throw new EpisodicError(
+    'store_not_found',
+    `${spec}: no session tables in schema ${schema}; nothing was created (episodic migrate --store ${spec} creates them)`,
+  );
 }
 
 /** The URL without its password, for messages and output. */

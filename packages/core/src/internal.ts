@@ -31,6 +31,7 @@ export type { RestoreResult } from './reasoning/replay-cache/replay-restore.js';
 // tools: building tools from Standard Schemas (@episodic/tools' defineTool and its schema
 // normalisers build on the same conversion, issue wording and name rule as agent.asTool).
 export { isJsonObject, toolInputSchema, typeNames } from './support/json-schema.js';
+export { jsonValueProblem } from './support/json-value.js';
 export type { JsonSchema } from './support/json-schema.js';
 export { describeIssues } from './support/schema-issue.js';
 export { assertStandardSchema, isStandardSchema, validateWith } from './support/standard-schema.js';
@@ -67,5 +68,7 @@ export type { ConsistencyProblem } from './message/transcript-consistency.js';
 export { transcriptLines, splitTranscriptLines, TranscriptLineSplitter } from './message/transcript-lines.js';
 export type { TranscriptLineBytes, TranscriptLinesOptions } from './message/transcript-lines.js';
 export { VersionCheck } from './message/transcript-version.js';
+// message: the iterative depth check the readers apply, for importers to refuse deep input before recursing on it.
+export { tooDeepField } from './message/transcript-limits.js';
 export { digest } from './support/digest.js';
 export type { DigestAlgorithm, DigestEncoding } from './support/digest.js';

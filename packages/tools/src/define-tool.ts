@@ -19,6 +19,7 @@ import {
   assertStandardSchema,
   assertToolName,
   describeIssues,
+  jsonValueProblem,
   type SchemaOutput,
   type StandardSchemaV1,
   toolInputSchema,
@@ -122,6 +123,9 @@ function inputJsonSchema(definition: {
   if (typeof given !== 'object' || given === null || given.type !== 'object') {
     throw new InvalidArgumentError(`${subject}: inputJsonSchema must be a JSON Schema with type "object".`);
   }
+  // Sent with every request: a cycle or a BigInt would make each send() throw.
+  const problem = jsonValueProblem(given);
+  if (problem !== undefined) throw new InvalidArgumentError(`${subject}: inputJsonSchema is not plain JSON (${problem}).`);
   return given;
 }
 

@@ -30,6 +30,7 @@ import { replayAsRecorded } from './recorded-replay.js';
 import { countCalls, type ReplayedCall, type ReplaySettings, replaySession, unlimitedBudget } from './replay.js';
 import { type RunSummary, summarizeRun } from './run-summary.js';
 import { smallestUsefulBudget, sweepBudgets, sweepPoints } from './sweep.js';
+import { formatCount } from '../text-table.js';
 
 /** What to analyse. */
 export interface BudgetAnalysisInput {
@@ -121,8 +122,8 @@ export class ImplausiblePrefixError extends EpisodicError {
   constructor(source: string, group: FitGroup, limit: number, measuredOn: string) {
     super(
       'implausible_prefix',
-      `${source}: the call at transcript line ${group.firstLine} reported ${group.prefixTokens} tokens more than the ` +
-        `transcript holds before it, more than any fixed prefix of ${measuredOn} (at most ${limit}): the transcript is ` +
+      `${source}: the call at transcript line ${group.firstLine} reported ${formatCount(group.prefixTokens)} tokens more than the ` +
+        `transcript holds before it, more than any fixed prefix of ${measuredOn} (at most ${formatCount(limit)}): the transcript is ` +
         'missing history, so no system prompt is inferred from it. Import the whole session (episodic import says what is missing).',
     );
   }
@@ -214,6 +215,24 @@ export function analyzeBudgets(input: BudgetAnalysisInput): BudgetAnalysis {
   };
 }
 
+/**
+ * The session as the budget runs replay it (recorded compaction summaries left out),
+ * with the same system prompt (the inferred prefix's stand-in included), tools and
+ * token scale: what the context-policy comparison must replay to be comparable.
+ */
+export function policySession(
+  input: Pick<BudgetAnalysisInput, 'messages' | 'system' | 'tools'>,
+  analysis: Pick<BudgetAnalysis, 'prefix'>,
+): { messages: readonly Message[]; system: string | undefined; tools: readonly ToolSpec[] | undefined; factor: number } {
+  const inference = analysis.prefix.inference;
+  return {
+    messages: sweepInput(input.messages).messages,
+    system: withInferredPrefix(input.system, inference, input.messages),
+    tools: input.tools,
+    factor: inference?.factor ?? 1,
+  };
+}
+
 /** The budgets at or below the prefix, each with why and the smallest feasible budget (measured once, when needed). */
 function infeasibleBudgets(
   budgets: readonly number[],
@@ -224,8 +243,8 @@ function infeasibleBudgets(
   if (below.length === 0) return [];
   const smallestFeasible = Math.max(smallest(), prefix.totalTokens + 1);
   const reason =
-    `below what every call starts with: ${prefix.totalTokens} tokens (system prompt ${prefix.systemTokens}, ` +
-    `tools ${prefix.toolTokens}, reply priming ${prefix.totalTokens - prefix.systemTokens - prefix.toolTokens})`;
+    `below what every call starts with: ${formatCount(prefix.totalTokens)} tokens (system prompt ${formatCount(prefix.systemTokens)}, ` +
+    `tools ${formatCount(prefix.toolTokens)}, reply priming ${formatCount(prefix.totalTokens - prefix.systemTokens - prefix.toolTokens)})`;
   return below.map((budget) => ({ budget, reason, smallestFeasible }));
 }
 
@@ -242,8 +261,8 @@ function noRoom(
     best: null,
     byRetention: [],
     noRoom:
-      `the fixed prefix (system prompt and tools, ${prefix.totalTokens} tokens) leaves no room in any budget asked; ` +
-      `the smallest budget at which every call fits is ${smallest} tokens`,
+      `the fixed prefix (system prompt and tools, ${formatCount(prefix.totalTokens)} tokens) leaves no room in any budget asked; ` +
+      `the smallest budget at which every call fits is ${formatCount(smallest)} tokens`,
   };
 }
 

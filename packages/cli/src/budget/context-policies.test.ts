@@ -38,7 +38,7 @@ describe('episodic budget: context policies', () => {
       const anthropicFile = await fixtures.write('anthropic.jsonl', transcriptText(long));
       const text = await runCli(['budget', anthropicFile, '--budgets', '3k']);
       expect(text.code).toBe(0);
-      expect(text.stdout).toMatch(/Context policies \(anthropic\/claude-sonnet-4-6, budget 3000; native policies modelled/);
+      expect(text.stdout).toMatch(/Context policies \(anthropic\/claude-sonnet-4-6, budget 3,000; native policies modelled/);
       for (const policy of ['episodic', 'native', 'hybrid']) expect(text.stdout).toMatch(new RegExp(`\\n  ${policy} +\\$`));
       const json = JSON.parse((await runCli(['budget', anthropicFile, '--budgets', '3k', '--json'])).stdout) as {
         contextPolicies: PolicyComparison;

@@ -29,6 +29,7 @@ import {
   type ModelRef,
   type Pricing,
   type TokenCounter,
+  type ToolSpec,
 } from '@episodic/core';
 import {
   DEFAULT_COMPACTION_SHARE,
@@ -104,14 +105,16 @@ function addCost(total: number | undefined, more: number | undefined): number | 
 
 /** Replays `messages` (no system lines) under `policy`; see the file comment for the model. */
 export function replayPolicy(
-  session: { messages: readonly Message[]; system?: string | undefined },
+  session: { messages: readonly Message[]; system?: string | undefined; tools?: readonly ToolSpec[] | undefined },
   model: PolicyModel,
   policy: ContextPolicy,
   counter: TokenCounter,
 ): PolicyRun {
   const messages = [...session.messages];
   const native = policy === 'native';
-  const fixed = session.system ? counter.countSystem(session.system) : 0;
+  const tools = session.tools && session.tools.length > 0 ? session.tools : undefined;
+  // The stable prefix every call starts with, cached with the messages that follow it.
+  const fixed = (session.system ? counter.countSystem(session.system) : 0) + (tools ? counter.countTools(tools) : 0);
   const compactAt = Math.floor(model.budget * DEFAULT_COMPACTION_SHARE);
   const run: PolicyRun = {
     policy,
@@ -141,6 +144,7 @@ export function replayPolicy(
       packed = packContext({
         messages: view,
         system: session.system,
+        ...(tools ? { tools } : {}),
         budget: model.budget,
         tokenizer: counter,
         retention: native ? 'all' : 'episode',

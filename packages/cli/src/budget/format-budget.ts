@@ -289,9 +289,14 @@ function signedPercent(share: number): string {
   return `${share > 0 ? '+' : ''}${(share * 100).toFixed(1)}%`;
 }
 
-/** USD: cents for amounts from a dollar up, four decimals below. */
+/**
+ * USD, one format for the whole report: cents from ten cents up ($1.65, $0.40), two
+ * significant digits below ($0.012, $0.0012), where cents would read as nothing.
+ */
 export function money(value: number): string {
-  return `$${value >= 1 ? value.toFixed(2) : value.toFixed(4)}`;
+  const size = Math.abs(value);
+  if (size >= 0.1 || size === 0) return `${value < 0 ? '-' : ''}$${size.toFixed(2)}`;
+  return `${value < 0 ? '-' : ''}$${Number(size.toPrecision(2)).toString()}`;
 }
 
 function usd(perMillion: number): string {

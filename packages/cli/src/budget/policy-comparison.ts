@@ -3,11 +3,12 @@
  * policy its provider supports (see `context-policies.ts` for how the providers' own
  * management is modelled), side by side, with the cheapest named.
  */
-import { createTokenCounter, type Message } from '@episodic/core';
+import { Calibration, createTokenCounter, type Message, type ToolSpec } from '@episodic/core';
 import { defaultPackingForProfile } from '@episodic/core/packing';
 import { resolveProfile } from '@episodic/providers';
 import { type PolicyModel, type PolicyRun, replayPolicy, supportedPolicies } from './context-policies.js';
 import type { PricedModel } from './priced-model.js';
+import { formatCount, plural } from '../text-table.js';
 
 /** The comparison as `--json` prints it. */
 export interface PolicyComparison {
@@ -18,6 +19,21 @@ export interface PolicyComparison {
   runs: PolicyRun[];
   /** The cheapest policy (fewest input tokens when no price is known). */
   cheapest: PolicyRun['policy'];
+  /**
+   * The retention table's run that replays the same calls as the `episodic` line
+   * (same budget, retention `episode`), when one was run: the same input tokens,
+   * priced by the table's finer cache estimate.
+   */
+  tableRun: TableRun | null;
+}
+
+/** A run of the retention tables, as the comparison cites it. */
+export interface TableRun {
+  budget: number;
+  inputTokens: number;
+  /** USD; null without a price. */
+  cost: number | null;
+  cachedShare: number;
 }
 
 const modelled =
@@ -25,12 +41,26 @@ const modelled =
   'summary of 1% of the input (500 to 4,000 tokens), billed as a compaction pass plus an answer from the summary; ' +
   '`native` also sends all reasoning back and caps no tool result';
 
-/** Replays `messages` under each supported policy at `budget`, priced as `model`. */
+/**
+ * What the policies replay: the same session, fixed prefix and token scale as the
+ * budget runs (`policySession` of `analyze-budgets.ts`), so the `episodic` line and
+ * the retention tables count the same calls.
+ */
+export interface PolicySession {
+  messages: readonly Message[];
+  /** The system prompt, with the stand-in of the inferred prefix when one was inferred. */
+  system: string | undefined;
+  tools: readonly ToolSpec[] | undefined;
+  /** Local tokens to the provider's, as inferred from the recording (1 when not inferred). */
+  factor: number;
+}
+
+/** Replays the session under each supported policy at `budget`, priced as `model`. */
 export function comparePolicies(
-  messages: readonly Message[],
+  input: PolicySession,
   model: PricedModel,
   budget: number,
-  system: string | undefined,
+  tableRun: TableRun | null = null,
 ): PolicyComparison {
   const style = model.cache.style;
   const policyModel: PolicyModel = {
@@ -41,25 +71,55 @@ export function comparePolicies(
     pricing: model.pricing,
     ...(model.provider ? { packing: defaultPackingForProfile(resolveProfile(model.provider, model.id)) } : {}),
   };
-  const counter = createTokenCounter();
-  const session = { messages: messages.filter((message) => message.role !== 'system' && message.role !== 'summary'), system };
+  const counter = createTokenCounter({ calibration: new Calibration({ initial: input.factor }) });
+  const messages = input.messages.filter((message) => message.role !== 'system' && message.role !== 'summary');
+  const session = { messages, system: input.system, tools: input.tools };
   const runs = supportedPolicies(model.provider).map((policy) => replayPolicy(session, policyModel, policy, counter));
   const key = (run: PolicyRun) => run.cost ?? run.inputTokens - run.cachedTokens;
   const cheapest = runs.reduce((best, run) => (key(run) < key(best) ? run : best)).policy;
-  return { model: `${model.provider ?? 'unknown'}/${model.id}`, budget, modelled, runs, cheapest };
+  return { model: `${model.provider ?? 'unknown'}/${model.id}`, budget, modelled, runs, cheapest, tableRun };
 }
 
 /** The text section. */
 export function formatPolicyComparison(comparison: PolicyComparison): string {
-  const lines = [`Context policies (${comparison.model}, budget ${comparison.budget}; ${comparison.modelled}):`];
+  const lines = [`Context policies (${comparison.model}, budget ${formatCount(comparison.budget)}; ${comparison.modelled}):`];
   for (const run of comparison.runs) {
     const cached = run.inputTokens === 0 ? 0 : (run.cachedTokens / run.inputTokens) * 100;
-    const cost = run.cost === undefined ? 'n/a' : `$${run.cost.toFixed(2)}`;
-    const lost = run.compactions > 0 ? `, ${run.compactions} compactions replaced ${run.compactedTokens} tokens by summaries` : '';
-    const evicted = run.evictingCalls > 0 ? `, ${run.evictingCalls} calls evicted episodes` : '';
-    lines.push(`  ${run.policy.padEnd(9)} ${cost.padStart(9)}  input ${run.inputTokens} tokens, ${cached.toFixed(1)}% cached${lost}${evicted}`);
+    const lost = run.compactions > 0 ? `, ${plural(run.compactions, 'compaction')} replaced ${formatCount(run.compactedTokens)} tokens by summaries` : '';
+    const evicted = run.evictingCalls > 0 ? `, ${plural(run.evictingCalls, 'call')} evicted episodes` : '';
+    lines.push(
+      `  ${run.policy.padEnd(9)} ${formatCost(run.cost).padStart(9)}  input ${formatCount(run.inputTokens)} tokens, ${cached.toFixed(1)}% cached${lost}${evicted}`,
+    );
   }
   if (comparison.runs.length === 1) lines.push('  (this provider has no server-side context management: episodic only)');
   else lines.push(`Cheapest: ${comparison.cheapest}.`);
+  const note = tableNote(comparison);
+  if (note) lines.push(note);
   return lines.join('\n');
+}
+
+/**
+ * Why the `episodic` line and the retention table's row at the same budget can show
+ * different costs: the same calls and input tokens, priced by two cache models.
+ */
+function tableNote(comparison: PolicyComparison): string | undefined {
+  const table = comparison.tableRun;
+  const episodic = comparison.runs.find((run) => run.policy === 'episodic');
+  if (!table || !episodic) return undefined;
+  const gap = table.inputTokens === 0 ? 0 : (episodic.inputTokens - table.inputTokens) / table.inputTokens;
+  // The policies pack as an agent does with the model's profile (priced reasoning boundary, cache-lifetime-aware
+  // eviction); the tables replay the retention alone: that alone makes the gap in tokens.
+  const why = "the policies pack with the model profile's reasoning boundary and cache-lifetime-aware eviction, as an agent does";
+  const same = gap === 0 ? 'the same calls' : `the same calls (input ${gap > 0 ? '+' : ''}${(gap * 100).toFixed(1)}%: ${why})`;
+  return (
+    `The episodic line replays ${same} as the retention table's "episode" row at ${formatCount(table.budget)} ` +
+    `(${formatCount(table.inputTokens)} input tokens there, ${formatCost(table.cost)}, ${(table.cachedShare * 100).toFixed(1)}% cached). ` +
+    'Its cost here comes from the coarser cache model all three policies share (a prefix is reused when whole messages ' +
+    'repeat; every uncached token of an Anthropic-style call is billed as a cache write), so compare the policies with ' +
+    'each other, and budgets and retentions in the tables.'
+  );
+}
+
+function formatCost(cost: number | null | undefined): string {
+  return cost === undefined || cost === null ? 'n/a' : `$${cost.toFixed(2)}`;
 }

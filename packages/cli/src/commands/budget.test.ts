@@ -257,6 +257,27 @@ describe('episodic budget: the replay against recorded usage', () => {
     expect(text).toMatch(/Against what the session was billed: \$[\d.]+ predicted .* billed \(the recorded usage at these prices\)/);
   });
 
+  it('replays the context policies with the same prefix and scale as the tables, and says why their costs differ', async () => {
+    // The report contradicted itself: the policies left out the inferred prefix and the scale
+    // (411,120 input tokens at 64k beside 2,128,714 in the retention table).
+    const file = await fixtures.write('recorded-policies.jsonl', transcriptText(recordedLike()));
+    const result = await runCli(['budget', file, '--budgets', '16k,64k', '--model', 'anthropic/claude-sonnet-4-5', '--json']);
+    const json = JSON.parse(result.stdout) as BudgetAnalysis & {
+      contextPolicies: { budget: number; runs: { policy: string; inputTokens: number }[]; tableRun: { inputTokens: number } };
+    };
+    const row = json.runs.find((run) => run.retention === 'episode' && run.budget === 64_000)!;
+    const episodic = json.contextPolicies.runs.find((run) => run.policy === 'episodic')!;
+    expect(json.contextPolicies.budget).toBe(64_000);
+    expect(episodic.inputTokens).toBe(row.inputTokens);
+    expect(json.contextPolicies.tableRun.inputTokens).toBe(row.inputTokens);
+
+    const text = (await runCli(['budget', file, '--budgets', '16k,64k', '--model', 'anthropic/claude-sonnet-4-5'])).stdout;
+    expect(text).toContain(`  episodic `);
+    expect(text).toContain(`input ${formatCount(row.inputTokens)} tokens`);
+    expect(text).toContain(`The episodic line replays the same calls as the retention table's "episode" row at 64,000`);
+    expect(text).toContain('compare the policies with each other, and budgets and retentions in the tables');
+  });
+
   it('takes the prefix as given when --system and --tools are passed, and still fits the scale', async () => {
     const file = await fixtures.write('recorded-given.jsonl', transcriptText(recordedLike()));
     const system = await fixtures.write('prompt.txt', 'You debug CI failures.');
@@ -377,7 +398,7 @@ describe('episodic budget: bad input exits 1 with a clear message', () => {
     const result = await runCli(['budget', plainFile, '--budgets', '100,8k', '--system', system]);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/\n\s+100 +infeasible +- /);
-    expect(result.stdout).toMatch(/100 tokens is infeasible: below what every call starts with: \d+ tokens \(system prompt \d+.*; the smallest feasible budget is [\d,]+ tokens\./);
+    expect(result.stdout).toMatch(/100 tokens is infeasible: below what every call starts with: [\d,]+ tokens \(system prompt [\d,]+.*; the smallest feasible budget is [\d,]+ tokens\./);
     expect(result.stdout).toMatch(/\nRecommendation: 8,000 tokens/);
     expect(result.stdout).toContain('Left out: 100 tokens (infeasible: the fixed prefix leaves no room');
     const json = await runCli(['budget', plainFile, '--budgets', '100,8k', '--system', system, '--json']);
@@ -391,7 +412,7 @@ describe('episodic budget: bad input exits 1 with a clear message', () => {
     const system = await fixtures.write('system-long.txt', 'Follow the repository conventions. '.repeat(400));
     const result = await runCli(['budget', plainFile, '--budgets', '100,200', '--system', system]);
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/\nRecommendation: none: the fixed prefix \(system prompt and tools, \d+ tokens\) leaves no room in any budget asked; the smallest budget at which every call fits is \d+ tokens\./);
+    expect(result.stdout).toMatch(/\nRecommendation: none: the fixed prefix \(system prompt and tools, [\d,]+ tokens\) leaves no room in any budget asked; the smallest budget at which every call fits is [\d,]+ tokens\./);
     const html = fixtures.path('no-room.html');
     expect((await runCli(['budget', plainFile, '--budgets', '100', '--system', system, '--html', html])).code).toBe(0);
   });

@@ -5,7 +5,7 @@
  * inferring the system prompt and tools the recording lacks.
  */
 import type { Retention } from '@episodic/core';
-import { analyzeBudgets, NoCallsError } from '../budget/analyze-budgets.js';
+import { analyzeBudgets, NoCallsError, policySession } from '../budget/analyze-budgets.js';
 import { formatBudgetReport } from '../budget/format-budget.js';
 import { readSystemFile, readToolsFile } from '../budget/input-files.js';
 import { choosePricedModel } from '../budget/priced-model.js';
@@ -96,7 +96,7 @@ ${storeHelp}`,
     const retentionList = parseRetentions(values.retention);
     const quality = parseQuality(values.quality);
 
-    const { source, messages, imported } = await readSessionSource(values, positionals, io.stdin);
+    const { source, messages, imported } = await readSessionSource(values, positionals, io.stdin, 'budget');
     if (values.html !== undefined && values.store === undefined) await assertNotInput(values.html, source);
     if (imported) io.stderr.write(`${importSummary(imported)}\n`);
     // Before pricing: with no call at all, asking for --model would send the user the wrong way.
@@ -129,7 +129,10 @@ ${storeHelp}`,
 
     if (values.html !== undefined) await writeReport(values.html, renderBudgetReport(analysis));
     // At the largest budget tried (the model's window when swept), as an agent runs by default.
-    const policies = comparePolicies(messages, model, Math.max(...analysis.budgets), system);
+    const largest = Math.max(...analysis.budgets);
+    const row = analysis.runs.find((run) => run.budget === largest && run.retention === 'episode');
+    const tableRun = row && { budget: largest, inputTokens: row.inputTokens, cost: row.cost?.total ?? null, cachedShare: row.cachedShare };
+    const policies = comparePolicies(policySession({ messages, system, tools }, analysis), model, largest, tableRun ?? null);
     if (values.json) {
       io.stdout.write(`${JSON.stringify({ ...analysis, contextPolicies: policies }, jsonNumbers, 2)}\n`);
     } else {

@@ -42,7 +42,7 @@ ${storeHelp}`,
 
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs(argv, options);
-    const { source, messages, imported } = await readSessionSource(values, positionals, io.stdin);
+    const { source, messages, imported } = await readSessionSource(values, positionals, io.stdin, 'episodes');
     if (imported) io.stderr.write(`${importSummary(imported)}\n`);
     if (values.html !== undefined && values.store === undefined) await assertNotInput(values.html, source);
     const counter = createTokenCounter();

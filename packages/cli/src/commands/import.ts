@@ -1,12 +1,13 @@
 /**
  * `episodic import --from SOURCE FILE`: converts a session recorded by another agent
- * (Claude Code, Codex CLI, pi) or a log of raw API calls to transcript v1.1, and says
+ * (Claude Code, Codex CLI, pi, Gemini CLI, aider) or a log of raw API calls to transcript v1.1, and says
  * what was left out and why.
  */
 import { writeFile } from 'node:fs/promises';
 import { formatTranscript } from '@episodic/core/transcript';
 import { readTranscript, writeTranscript } from '@episodic/core/node';
 import { Readable } from 'node:stream';
+import { assertWritableFile } from '../checked-file.js';
 import { type Command, ExitCode, onePositional, parseCommandArgs, UsageError } from '../command.js';
 import { importSources } from '../import/import-result.js';
 import { importSession, importSummary, parseImportSource } from '../import/import-session.js';
@@ -34,6 +35,8 @@ Sources:
   claude-code          ~/.claude/projects/<project>/<session>.jsonl (or agent-*.jsonl)
   codex                ~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl
   pi                   ~/.pi/agent/sessions/<project>/<session>.jsonl (formats v1 to v3)
+  gemini-cli           ~/.gemini/tmp/<project>/chats/session-*.json (the JSON document chats)
+  aider                .aider.chat.history.md in the repository aider ran in
   openai-chat          JSON Lines of logged Chat Completions calls: {"request","response"}
                        per line, or a request body and its response on two lines
   anthropic-messages   the same for Messages API calls
@@ -55,6 +58,8 @@ Options:
     if (values.json && values.output === undefined) {
       throw new UsageError('--json prints the report on standard output: write the transcript with -o FILE');
     }
+    if (values.output !== undefined) await assertWritableFile(values.output, '-o');
+    if (values['tools-out'] !== undefined) await assertWritableFile(values['tools-out'], '--tools-out');
     const result = await importSession(parseImportSource(values.from), file, io.stdin, { lossy: values.lossy === true });
     if (values['tools-out'] !== undefined && !result.tools) {
       throw new UsageError(`--tools-out: a ${result.source} recording holds no tool definitions`);

@@ -25,13 +25,18 @@ Options:
     const { values, positionals } = parseCommandArgs(argv, options);
     if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
     if (values.store === undefined) throw new UsageError('missing --store');
+    const started = Date.now();
+    // Starting PGlite and applying the migrations take seconds: say what is happening, on stderr.
+    io.stderr.write(`Opening ${values.store.startsWith('postgres') ? 'the PostgreSQL server' : values.store}...\n`);
     const opened = await openStore(values.store, values.schema);
     try {
       if (!opened.migrate) throw new UsageError(`--store ${values.store} is a file store directory: it has no tables to migrate`);
-      const applied = await opened.migrate();
       const where = `${opened.label} (schema ${values.schema ?? 'public'})`;
+      io.stderr.write(`Applying the migrations ${where} lacks...\n`);
+      const applied = await opened.migrate();
+      const took = `in ${((Date.now() - started) / 1000).toFixed(1)} s`;
       io.stdout.write(
-        applied.length === 0 ? `${where} is up to date.\n` : `Applied migrations ${applied.join(', ')} to ${where}.\n`,
+        applied.length === 0 ? `${where} is up to date (${took}).\n` : `Applied migrations ${applied.join(', ')} to ${where} ${took}.\n`,
       );
     } finally {
       await opened.close();

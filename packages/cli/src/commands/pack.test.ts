@@ -173,6 +173,6 @@ describe('episodic pack: usage errors exit 2 with a reason and the usage', () =>
     const [first, , usage] = result.stderr.split('\n');
     expect(first).toMatch(/^episodic: /);
     expect(first).toContain(reason);
-    expect(usage).toBe('Usage: episodic pack FILE|- --budget N [--retention POLICY] [--json]');
+    expect(usage).toBe('Usage: episodic pack FILE|- --budget N [--retention POLICY] [--from SOURCE [--lossy]] [--json]');
   });
 });

@@ -7,7 +7,8 @@ import { type PackResult, packContext } from '@episodic/core/packing';
 import { type Command, ExitCode, onePositional, parseCommandArgs, UsageError } from '../command.js';
 import { describeMessage } from '../describe-message.js';
 import { parseBudget } from '../parse-budget.js';
-import { readInput } from '../read-input.js';
+import { importSummary } from '../import/import-session.js';
+import { readSessionSource } from '../store-source.js';
 import { formatCount, formatTable, plural } from '../text-table.js';
 
 /** Every retention policy, in the order the help lists them; the first is the default. */
@@ -17,13 +18,15 @@ const options = {
   budget: { type: 'string', short: 'b' },
   retention: { type: 'string', short: 'r' },
   json: { type: 'boolean' },
+  from: { type: 'string', short: 'f' },
+  lossy: { type: 'boolean' },
 } as const;
 
 /** `episodic pack`. */
 export const packCommand: Command = {
   name: 'pack',
   summary: 'Pack a transcript into a token budget and print what would be sent',
-  usage: 'episodic pack FILE|- --budget N [--retention POLICY] [--json]',
+  usage: 'episodic pack FILE|- --budget N [--retention POLICY] [--from SOURCE [--lossy]] [--json]',
   help: `Packs the transcript (a JSON Lines file, or - for standard input) into the budget
 as the next model call would send it, and prints the packed messages and stats.
 
@@ -32,16 +35,20 @@ Options:
   -r, --retention POLICY   Which reasoning to keep: ${retentions.join(', ')}
                            (default ${retentions[0]})
       --json               Print one JSON object { messages, system, stats }
-                           (system is null when there is no system prompt)`,
+                           (system is null when there is no system prompt)
+  -f, --from SOURCE        Read another agent's recording: claude-code, codex, pi,
+                           gemini-cli, aider, openai-chat, anthropic-messages
+      --lossy              With --from: read it even when conversation content is left out`,
 
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs(argv, options);
-    const source = onePositional(positionals, 'transcript file (or - for standard input)');
+    onePositional(positionals, 'transcript file (or - for standard input)');
     if (values.budget === undefined) throw new UsageError('missing --budget');
     const budget = parseBudget(values.budget);
     const retention = parseRetention(values.retention);
 
-    const messages = await readInput(source, io.stdin);
+    const { messages, imported } = await readSessionSource(values, positionals, io.stdin, 'pack');
+    if (imported) io.stderr.write(`${importSummary(imported)}\n`);
     const tokenizer = createTokenCounter();
     const result = packContext({ messages, budget, retention, tokenizer });
 

@@ -94,7 +94,7 @@ describe('episodic repair', () => {
     expect(await runCli(['repair', fixtures.path('.')])).toEqual({
       code: 1,
       stdout: '',
-      stderr: `episodic: cannot repair ${fixtures.path('.')}: it is not a regular file; repair takes a transcript file\n`,
+      stderr: `episodic: cannot read the transcript to repair ${fixtures.path('.')}: it is a directory, not a regular file\n`,
     });
   });
 });

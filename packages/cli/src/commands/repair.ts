@@ -7,8 +7,9 @@
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { copyFile, type FileHandle, open, rename, stat, unlink, writeFile } from 'node:fs/promises';
-import { EpisodicError } from '@episodic/core';
 import { type CliIo, type Command, ExitCode, onePositional, parseCommandArgs, UsageError } from '../command.js';
+import { checkedPath } from '../checked-file.js';
+import { refuseForeignRecording } from '../foreign-recording.js';
 import { type SortedLines, sortLines } from '../repair/sort-lines.js';
 import { plural } from '../text-table.js';
 
@@ -39,18 +40,21 @@ Options:
     const { values, positionals } = parseCommandArgs(argv, options);
     const file = onePositional(positionals, 'transcript file');
     if (file === '-') throw new UsageError('repair rewrites a file in place: give its path, not -');
-    await assertFile(file);
+    // A link is resolved once: the file it points to is repaired, and the link stays a link.
+    const real = await checkedPath(file, { what: 'the transcript to repair' });
+    // Every line of another agent's recording fails a transcript's checks: moving them all aside helps no one.
+    await refuseForeignRecording(file, undefined);
     const dryRun = values['dry-run'] === true;
-    const output = dryRun ? undefined : await KeptLines.beside(file);
+    const output = dryRun ? undefined : await KeptLines.beside(real);
     try {
-      const sorted = await sortLines(file, (bytes) => output?.write(bytes) ?? Promise.resolve());
+      const sorted = await sortLines(real, (bytes) => output?.write(bytes) ?? Promise.resolve());
       report(io, file, sorted, dryRun);
       if (sorted.rejected.length === 0 || !output) return ExitCode.ok;
       // The backup is a byte copy of the original, made before the repaired file replaces it.
-      const backup = await createUnique(`${file}.bak`, (name) => copyFile(file, name, constants.COPYFILE_EXCL));
+      const backup = await createUnique(`${real}.bak`, (name) => copyFile(real, name, constants.COPYFILE_EXCL));
       const text = sorted.rejected.map((entry) => `${JSON.stringify(entry)}\n`).join('');
-      const moved = await createUnique(`${file}.rejected.jsonl`, (name) => writeFile(name, text, { flag: 'wx' }));
-      await output.replace(file);
+      const moved = await createUnique(`${real}.rejected.jsonl`, (name) => writeFile(name, text, { flag: 'wx' }));
+      await output.replace(real);
       io.stdout.write(`The original is in ${backup}; the moved lines are in ${moved}.\n`);
       return ExitCode.ok;
     } finally {
@@ -58,14 +62,6 @@ Options:
     }
   },
 };
-
-async function assertFile(file: string): Promise<void> {
-  const stats = await stat(file).catch(() => undefined);
-  if (!stats?.isFile()) {
-    const what = stats ? 'is not a regular file' : 'does not exist';
-    throw new EpisodicError('unreadable_input', `cannot repair ${file}: it ${what}; repair takes a transcript file`);
-  }
-}
 
 function report(io: CliIo, file: string, sorted: SortedLines, dryRun: boolean): void {
   const { lines, rejected } = sorted;

@@ -3,7 +3,6 @@
  * (list, delete, clear, sweep, stats) in a file (`FileReplayCache` log) or in
  * PostgreSQL/PGlite (`PostgresReplayCache`), with text or JSON output.
  */
-import { existsSync } from 'node:fs';
 import {
   type ManagedReplayCache,
   type ReplayCacheReport,
@@ -12,6 +11,8 @@ import {
 } from '@episodic/core/reasoning';
 import { FileReplayCache } from '@episodic/core/node';
 import { openPGlite, PostgresReplayCache } from '@episodic/postgres';
+import { checkedPath, UnusableFileError } from '../checked-file.js';
+import { assertPGliteDatabase } from '../store-source.js';
 import { type Command, ExitCode, parseCommandArgs, UsageError } from '../command.js';
 import { formatTable } from '../text-table.js';
 
@@ -28,6 +29,9 @@ const options = {
 
 const actions = ['list', 'delete', 'clear', 'sweep', 'stats'] as const;
 type Action = (typeof actions)[number];
+
+/** Largest replay log opened (256 MiB): the log is read whole into one string. */
+const MAX_CACHE_LOG_BYTES = 256 * 2 ** 20;
 
 /** Bounds so large that opening a cache to operate on it never evicts what it holds. */
 const unbounded = { maxEntries: Number.MAX_SAFE_INTEGER, maxTokens: Number.MAX_SAFE_INTEGER };
@@ -53,13 +57,30 @@ async function openCache(spec: string, schema: string | undefined, ttlMs: number
     return { cache, close: () => cache.close() };
   }
   if (spec.startsWith('pglite:')) {
+    // Every action operates on a cache that exists: none creates a database.
+    assertPGliteDatabase(spec, spec.slice('pglite:'.length));
     const pglite = await openPGlite(spec.slice('pglite:'.length));
     const cache = new PostgresReplayCache({ pglite, schema, ...bounds });
     return { cache, close: () => pglite.close() };
   }
-  if (!existsSync(spec)) throw new UsageError(`--cache ${spec}: no such file; give postgres://..., pglite:DIR or a replay log file`);
-  const cache = await FileReplayCache.open({ path: spec, ...bounds });
+  const cache = await FileReplayCache.open({ path: await checkedLog(spec), ...bounds });
   return { cache, close: () => cache.close() };
+}
+
+/**
+ * The replay log's real path, checked: a regular file under the cap. A link is
+ * resolved here so that delete, clear and sweep rewrite the file it points to
+ * instead of replacing the link with a new file.
+ */
+async function checkedLog(spec: string): Promise<string> {
+  try {
+    return await checkedPath(spec, { what: 'the replay log --cache', maxBytes: MAX_CACHE_LOG_BYTES });
+  } catch (error) {
+    if (error instanceof UnusableFileError && error.reason === 'ENOENT') {
+      throw new UsageError(`--cache ${spec}: no such file; give postgres://..., pglite:DIR or a replay log file`);
+    }
+    throw error;
+  }
 }
 
 function deleteFilter(values: { provider?: string; model?: string; 'tool-call-id'?: string }): ReplayDeleteFilter {

@@ -146,22 +146,56 @@ class AiderReader {
   }
 }
 
-/** An answer's text with its `<thinking-content-…>` blocks as reasoning parts. */
+/** An answer's text with its `<thinking-content-…>` blocks as reasoning parts; an unclosed tag stays text. */
 function answerParts(body: string, model: ModelRef | undefined): AssistantPart[] {
   const parts: AssistantPart[] = [];
   const tag = { provider: model?.provider ?? 'unknown', model: model?.id ?? 'unknown' };
-  const pattern = /<(thinking-content-[0-9a-f]+)>([\s\S]*?)<\/\1>/g;
-  let from = 0;
   const addText = (piece: string) => {
     if (piece.trim() !== '') parts.push({ type: 'text', text: piece.trim() });
   };
-  for (let match = pattern.exec(body); match; match = pattern.exec(body)) {
-    addText(body.slice(from, match.index));
-    parts.push({ type: 'reasoning', text: match[2]!.trim(), providerData: tag });
-    from = match.index + match[0].length;
+  let from = 0;
+  for (const block of thinkingBlocks(body)) {
+    addText(body.slice(from, block.start));
+    parts.push({ type: 'reasoning', text: body.slice(block.textStart, block.textEnd).trim(), providerData: tag });
+    from = block.end;
   }
   addText(body.slice(from));
   return parts;
+}
+
+/** Where a `<thinking-content-…>` block and its text lie in an answer. */
+interface ThinkingBlock {
+  start: number;
+  textStart: number;
+  textEnd: number;
+  end: number;
+}
+
+/**
+ * Each `<name>…</name>` block of the answer, in order, in one pass over its tags: a
+ * pattern searching for each opening tag's close scanned to the end for every
+ * unclosed one, quadratic on a log full of them.
+ */
+function thinkingBlocks(body: string): ThinkingBlock[] {
+  const tags = [...body.matchAll(/<(\/?)(thinking-content-[0-9a-f]+)>/g)];
+  // For each tag, the index of the next closing tag of the same name after it.
+  const nextClose = new Array<number>(tags.length).fill(-1);
+  const pending = new Map<string, number>();
+  for (let index = tags.length - 1; index >= 0; index -= 1) {
+    const [, slash, name] = tags[index]!;
+    nextClose[index] = pending.get(name!) ?? -1;
+    if (slash === '/') pending.set(name!, index);
+  }
+  const blocks: ThinkingBlock[] = [];
+  let after = 0;
+  for (const [index, open] of tags.entries()) {
+    if (open[1] === '/' || open.index < after || nextClose[index] === -1) continue;
+    const close = tags[nextClose[index]!]!;
+    const textStart = open.index + open[0].length;
+    blocks.push({ start: open.index, textStart, textEnd: close.index, end: close.index + close[0].length });
+    after = close.index + close[0].length;
+  }
+  return blocks;
 }
 
 /** `openai/gpt-4o` as provider and id; a bare name has no provider in the log. */

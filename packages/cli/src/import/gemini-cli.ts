@@ -2,8 +2,8 @@
  * Gemini CLI chats (`~/.gemini/tmp/<project>/chats/session-<time>-<id>.json`) to
  * transcript v1.1. The file is one JSON document `{sessionId, projectHash,
  * startTime, lastUpdated, messages}`:
- * - `user` messages are what the person typed (a string or a list of `{text}`
- *   parts); `gemini` messages are the model's answers with the model name, its
+ * - `user` messages are what the person typed; `content` is Gemini's `PartListUnion`
+ *   (a string, one Part object, or a list of strings and Parts); `gemini` messages are the model's answers with the model name, its
  *   `thoughts` (subject and description, no signature), `tokens` (the call's usage:
  *   `input` counts the prompt including `cached`, `output` excludes `thoughts`) and,
  *   from later versions on, `toolCalls` each holding its `result` as Gemini
@@ -14,12 +14,15 @@
  * reported input grows with history the file lacks, and the reconciliation says so.
  * The JSON Lines chats of later versions (`session-*.jsonl`) are refused by name.
  */
-import type { AssistantPart, Message, ToolMessage, Usage, UserPart } from '@episodic/core';
+import type { AssistantPart, Message, ToolMessage, Usage } from '@episodic/core';
+import { tooDeepField } from '@episodic/core/internal';
+import { MAX_NESTING_DEPTH } from '@episodic/core/transcript';
 import { z } from 'zod';
 import { userMessage } from './anthropic-blocks.js';
 import { DropLog, ImportError, type ImportResult } from './import-result.js';
 import { checkShape } from './recording-lines.js';
-import { imageFromUrl, stampTime, text } from './values.js';
+import { stampTime, text } from './values.js';
+import { answerParts, partList, resultText, userParts } from './gemini-parts.js';
 
 const Chat = z.looseObject({
   sessionId: z.string(),
@@ -32,7 +35,8 @@ const Tokens = z.looseObject({
   thoughts: z.number().optional(),
   tool: z.number().optional(),
 });
-const ToolCall = z.looseObject({ id: z.string(), name: z.string(), result: z.array(z.looseObject({})).optional() });
+// `result` is a `PartListUnion | null`: read by `partList`.
+const ToolCall = z.looseObject({ id: z.string(), name: z.string(), result: z.unknown().optional() });
 
 /** Message types the terminal shows but never sends, and why they are left out. */
 const notesShown: Readonly<Record<string, string>> = {
@@ -51,9 +55,12 @@ export function importGeminiCli(textOfFile: string, file: string): ImportResult 
     const before = messages.length;
     // The document is pretty-printed: an index is the useful place to name.
     const place = index + 1;
+    // Recursive code (the results' JSON, the transcript writer) must never meet deeper input.
+    const deep = tooDeepField(message, MAX_NESTING_DEPTH);
+    if (deep !== undefined) throw new ImportError(file, place, `${deep} nests arrays and objects more than ${MAX_NESTING_DEPTH} levels deep`);
     if (message.type === 'user') messages.push(userMessage(userParts(message.content, drops, place), false));
     else if (message.type === 'gemini') toolCalls += addAnswer(message, messages, file, drops, place);
-    else if (notesShown[message.type]) drops.drop(`${message.type} messages`, notesShown[message.type]!, place);
+    else if (Object.hasOwn(notesShown, message.type)) drops.drop(`${message.type} messages`, notesShown[message.type]!, place);
     else drops.dropContent(`messages of type ${message.type}`, 'a message type this importer does not know', place);
     stampTime(messages, before, message.timestamp);
   });
@@ -91,11 +98,15 @@ function addAnswer(message: Record<string, unknown>, messages: Message[], file: 
   const model = { provider: 'google', id: text(message.model) || 'unknown' };
   const tag = { provider: model.provider, model: model.id };
   const parts: AssistantPart[] = [];
-  for (const thought of Array.isArray(message.thoughts) ? (message.thoughts as Record<string, unknown>[]) : []) {
-    parts.push({ type: 'reasoning', text: `**${text(thought.subject)}**\n${text(thought.description)}`, providerData: tag });
+  for (const thought of Array.isArray(message.thoughts) ? (message.thoughts as unknown[]) : []) {
+    if (typeof thought !== 'object' || thought === null) {
+      drops.drop('empty thoughts', 'a thought recorded as null or not an object carries no text', place);
+      continue;
+    }
+    const { subject, description } = thought as Record<string, unknown>;
+    parts.push({ type: 'reasoning', text: `**${text(subject)}**\n${text(description)}`, providerData: tag });
   }
-  const body = contentText(message.content, drops, place);
-  if (body !== '') parts.push({ type: 'text', text: body });
+  parts.push(...answerParts(message.content, tag, drops, place));
   const calls = Array.isArray(message.toolCalls) ? message.toolCalls : [];
   const results: ToolMessage[] = [];
   for (const raw of calls) {
@@ -105,11 +116,12 @@ function addAnswer(message: Record<string, unknown>, messages: Message[], file: 
       role: 'tool',
       toolCallId: call.id,
       toolName: call.name,
-      content: resultText(call.result),
+      content: resultText(partList(call.result)),
       ...(call.status === 'error' ? { isError: true } : {}),
     });
   }
-  const usage = message.tokens === undefined ? undefined : geminiUsage(message.tokens, file, place);
+  // `tokens` is `TokensSummary | null`.
+  const usage = message.tokens === undefined || message.tokens === null ? undefined : geminiUsage(message.tokens, file, place);
   messages.push({ role: 'assistant', content: parts, model, ...(usage ? { usage } : {}) });
   messages.push(...results);
   return calls.length;
@@ -125,35 +137,4 @@ function geminiUsage(value: unknown, file: string, place: number): Usage {
     outputTokens: tokens.output + thoughts,
     reasoningTokens: thoughts,
   };
-}
-
-/** A tool call's result as the model read it: the `functionResponse.response` of each part. */
-function resultText(result: readonly Record<string, unknown>[] | undefined): string {
-  return (result ?? [])
-    .map((part) => {
-      const response = (part.functionResponse as { response?: unknown } | undefined)?.response;
-      if (response === undefined) return JSON.stringify(part);
-      const output = (response as { output?: unknown }).output;
-      return typeof output === 'string' ? output : JSON.stringify(response);
-    })
-    .join('\n');
-}
-
-/** The text of a message's content: a string or a list of Gemini parts. */
-function contentText(content: unknown, drops: DropLog, place: number): string {
-  return userParts(content, drops, place)
-    .map((part) => (part.type === 'text' ? part.text : ''))
-    .join('');
-}
-
-function userParts(content: unknown, drops: DropLog, place: number): UserPart[] {
-  if (typeof content === 'string') return [{ type: 'text', text: content }];
-  if (!Array.isArray(content)) return [];
-  return (content as Record<string, unknown>[]).flatMap((part): UserPart[] => {
-    if (typeof part.text === 'string') return [{ type: 'text', text: part.text }];
-    const inline = part.inlineData as { mimeType?: unknown; data?: unknown } | undefined;
-    if (inline) return [imageFromUrl(`data:${text(inline.mimeType)};base64,${text(inline.data)}`)];
-    drops.dropContent(`parts ${Object.keys(part).join('+') || '(empty)'}`, 'a Gemini part this importer does not read', place);
-    return [];
-  });
 }

@@ -6,7 +6,8 @@ import type { Readable } from 'node:stream';
 import { importAnthropicMessages } from './anthropic-messages.js';
 import { importClaudeCode } from './claude-code.js';
 import { importCodex } from './codex.js';
-import { type ImportResult, type ImportSource, importSources, LossyImportError } from './import-result.js';
+import { detectRecording, sourceNames } from './detect-source.js';
+import { ImportError, type ImportResult, type ImportSource, importSources, LossyImportError } from './import-result.js';
 import { importOpenAIChat } from './openai-chat.js';
 import { importPi } from './pi.js';
 import { importAider } from './aider.js';
@@ -63,10 +64,24 @@ export async function importSession(
 ): Promise<ImportResult> {
   const name = file === '-' ? '<stdin>' : file;
   const text = await readRecordingText(file, stdin);
-  const result = importers[source](text, name);
+  const result = withSourceHint(() => importers[source](text, name), source, text);
   const lost = result.dropped.filter((item) => item.lossy === true);
   if (lost.length > 0 && options.lossy !== true) throw new LossyImportError(name, lost);
   return withReconciliation(withUniqueIds(result), options);
+}
+
+/** Runs the import; when it fails on a recording of another source, the error names that source. */
+function withSourceHint(read: () => ImportResult, source: ImportSource, text: string): ImportResult {
+  try {
+    return read();
+  } catch (error) {
+    if (!(error instanceof ImportError)) throw error;
+    const found = detectRecording(text.slice(0, 256 * 1024));
+    if (!found || found === source) throw error;
+    const where = `${error.file}${error.line === undefined ? '' : `, line ${error.line}`}: `;
+    const detail = error.message.startsWith(where) ? error.message.slice(where.length) : error.message;
+    throw new ImportError(error.file, error.line, `${detail} (this is ${sourceNames[found]}: use --from ${found})`);
+  }
 }
 
 /** The result with its reconciliation against the recorded usage; throws when history is missing (unless lossy). */

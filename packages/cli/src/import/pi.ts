@@ -13,6 +13,8 @@
  *   later); the summary becomes an injected message with a compaction marker.
  */
 import type { AssistantPart, Message, ToolResultPart, Usage, UserPart } from '@episodic/core';
+import { tooDeepField } from '@episodic/core/internal';
+import { MAX_NESTING_DEPTH } from '@episodic/core/transcript';
 import { z } from 'zod';
 import { userMessage } from './anthropic-blocks.js';
 import { DropLog, type ImportResult } from './import-result.js';
@@ -53,6 +55,11 @@ export function importPi(records: readonly RecordingLine[], file: string): Impor
   const [first, ...rest] = records;
   if (!first) throw new ImportError(file, undefined, 'the file is empty: a pi session starts with a {"type":"session"} line');
   const header = checkShape(Header, first, file, 'the pi session header');
+  for (const record of rest) {
+    // Recursive code (the transcript writer, the packer's counts) must never meet deeper input.
+    const deep = tooDeepField(record.value, MAX_NESTING_DEPTH);
+    if (deep !== undefined) throw new ImportError(file, record.line, `${deep} nests arrays and objects more than ${MAX_NESTING_DEPTH} levels deep`);
+  }
   const drops = new DropLog();
   const tree = rest.some((record) => typeof record.value.id === 'string');
   const path = tree ? activePath(rest, drops) : rest;
@@ -116,7 +123,8 @@ class PiBuilder {
       this.messages.push(userMessage([{ type: 'text', text: contentText(record.value.content) }], true));
       return;
     }
-    this.drops.drop(`${entry.type} entries`, skippedEntries[entry.type] ?? 'an entry type this importer does not know', record.line);
+    const known = Object.hasOwn(skippedEntries, entry.type) ? skippedEntries[entry.type] : undefined;
+    this.drops.drop(`${entry.type} entries`, known ?? 'an entry type this importer does not know', record.line);
   }
 
   private addCompaction(record: RecordingLine): void {

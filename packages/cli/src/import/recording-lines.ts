@@ -4,10 +4,10 @@
  * a message and a compaction entry that way). Each object keeps the number of the
  * line it was on, for errors and for the report of what was dropped.
  */
-import { readFile, stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
 import { ImportError } from './import-result.js';
+import { readChecked, UnusableFileError } from '../checked-file.js';
 
 /** One JSON object of a recording and the line it came from. */
 export interface RecordingLine {
@@ -19,15 +19,7 @@ export interface RecordingLine {
 /** The largest recording read (512 MiB): a longer file does not fit one JavaScript string. */
 export const MAX_RECORDING_BYTES = 512 * 2 ** 20;
 
-/** Why a file cannot be read, by error code. */
-const readFailures: Readonly<Record<string, string>> = {
-  ENOENT: 'no such file',
-  EISDIR: 'it is a directory, not a recording',
-  EACCES: 'permission denied',
-  EPERM: 'permission denied',
-};
-
-/** Reads a recording from a file path, or standard input when `file` is `-`. */
+/** Reads a recording from a file path (through the checked opener), or standard input when `file` is `-`. */
 export async function readRecordingText(file: string, stdin: Readable): Promise<string> {
   if (file === '-') {
     const chunks: Buffer[] = [];
@@ -35,19 +27,11 @@ export async function readRecordingText(file: string, stdin: Readable): Promise<
     return Buffer.concat(chunks).toString('utf8');
   }
   try {
-    // Past this a file does not fit one string: say so before reading it.
-    const { size } = await stat(file);
-    if (size > MAX_RECORDING_BYTES) {
-      const mib = (bytes: number) => `${Math.round(bytes / 2 ** 20)} MiB`;
-      throw Object.assign(new Error(`it is ${mib(size)}, over the ${mib(MAX_RECORDING_BYTES)} a recording may have; split it`), {
-        code: 'EFBIG',
-      });
-    }
-    return await readFile(file, 'utf8');
+    return (await readChecked(file, { what: 'the recording', maxBytes: MAX_RECORDING_BYTES })).toString('utf8');
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? '';
-    const reason = readFailures[code] ?? (error as Error).message ?? code;
-    throw new ImportError(file, undefined, `cannot read it: ${reason}`);
+    if (!(error instanceof UnusableFileError)) throw error;
+    const split = error.reason === 'EFBIG' ? '; split it' : '';
+    throw new ImportError(file, undefined, `cannot read it: ${error.detail}${split}`);
   }
 }
 

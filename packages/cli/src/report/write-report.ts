@@ -5,6 +5,7 @@
 import { stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { EpisodicError } from '@episodic/core';
+import { assertWritableFile } from '../checked-file.js';
 import { UsageError } from '../command.js';
 
 /** Failures worth naming, with what to tell the user. */
@@ -18,6 +19,7 @@ const writeFailures: Readonly<Record<string, string>> = {
 
 /** Writes `html` to `file`; throws an {@link EpisodicError} (exit code 1) when it cannot. */
 export async function writeReport(file: string, html: string): Promise<void> {
+  await assertWritableFile(file, 'the HTML report to');
   try {
     await writeFile(file, html, 'utf8');
   } catch (error) {

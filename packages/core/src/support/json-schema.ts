@@ -13,6 +13,7 @@
 import { z } from 'zod/v4';
 import { zod3ToJsonSchema } from '#zod3-json-schema';
 import { InvalidArgumentError } from '../errors/input-errors.js';
+import { jsonValueProblem } from './json-value.js';
 import { assertStandardSchema, type StandardJSONSchemaV1, type StandardSchemaV1 } from './standard-schema.js';
 
 /** A JSON Schema node. */
@@ -44,7 +45,8 @@ export function typeNames(node: JsonSchema): string[] {
  * each string `format` (the format names the rule; the library still checks it).
  *
  * @throws {InvalidArgumentError} when the value is not a Standard Schema, when its
- * library offers no JSON Schema conversion, when the schema has no JSON Schema form
+ * library offers no JSON Schema conversion, when the conversion is not plain JSON (a
+ * cycle, a BigInt, a class instance), when the schema has no JSON Schema form
  * (e.g. a date or a function), or when it does not describe an object, which every
  * provider requires at the root of tool parameters. `subject` names the schema in
  * the message.
@@ -60,6 +62,11 @@ export function toolInputSchema(schema: StandardSchemaV1 | z.ZodType, subject = 
     throw new InvalidArgumentError(
       `${subject} has no JSON Schema form (${reason}). Use JSON types only: strings, numbers, booleans, arrays, objects.`,
     );
+  }
+  // A converter is the user's code: its output is checked before it is walked or sent.
+  const problem = jsonValueProblem(converted);
+  if (problem !== undefined) {
+    throw new InvalidArgumentError(`${subject}: the JSON Schema its converter returned is not plain JSON (${problem}).`);
   }
   const { $schema: _dropped, ...rest } = converted;
   const cleaned = clean(rest);

@@ -60,6 +60,8 @@ export class FileReplayCache implements ManagedReplayCache {
   private closed = false;
   /** Log lines of entries that had expired when the log was read: a sweep's to drop. */
   private expiredOnOpen = 0;
+  /** The log ended in a torn line: the first append starts on a new line. */
+  private tornEnd = false;
 
   private constructor(
     private readonly memory: MemoryReplayCache,
@@ -83,10 +85,11 @@ export class FileReplayCache implements ManagedReplayCache {
       if (entry && !memory.put(entry, false)) expired += 1;
     }
     await mkdir(dirname(options.path), { recursive: true });
-    // A torn last line must not glue itself to the next append.
     const cache = new FileReplayCache(memory, options, lines);
     cache.expiredOnOpen = expired;
-    if (text.length > 0 && !text.endsWith('\n')) await cache.appendText('\n');
+    // A torn last line must not glue itself to the next append; opening to read
+    // (list, report) leaves the file as it was.
+    cache.tornEnd = text.length > 0 && !text.endsWith('\n');
     return cache;
   }
 
@@ -163,6 +166,7 @@ export class FileReplayCache implements ManagedReplayCache {
     const live = this.memory.live();
     await writeFileAtomic(this.options.path, live.map(replayLogLine).join(''));
     this.lines = live.length;
+    this.tornEnd = false;
   }
 
   async close(): Promise<void> {
@@ -178,7 +182,8 @@ export class FileReplayCache implements ManagedReplayCache {
   private async appendText(text: string): Promise<void> {
     const handle = await open(this.options.path, 'a');
     try {
-      await handle.write(text);
+      await handle.write(this.tornEnd ? `\n${text}` : text);
+      this.tornEnd = false;
       if (this.options.sync) await handle.sync();
     } finally {
       await handle.close();
