@@ -36,7 +36,7 @@ import {
 } from './sse.js';
 
 export interface AnthropicServerOptions {
-  /** Models whose signatures are bound to their prefix. Default: the 5.x family. */
+  /** Models whose signatures are bound to their prefix. Default: the models the docs list (Fable 5.1 on). */
   boundToPrefix?: (model: string) => boolean;
   /** Models that reject manual (`enabled`) thinking. Default: the 5.x family. */
   adaptiveOnly?: (model: string) => boolean;
@@ -45,6 +45,13 @@ export interface AnthropicServerOptions {
 }
 
 const fiveFamily = (model: string) => /^claude-[a-z]+-5/.test(model);
+/**
+ * Preserved thinking (prefix-bound signatures): the `supportedModels` of the docs'
+ * prefix-check pages (platform.claude.com/docs/en/build-with-claude/preserved-thinking/prefix-checks,
+ * read 2026-12-04). Opus 5, Sonnet 5, Fable 5 and Mythos 5 run no prefix check.
+ */
+const preservedThinking = (model: string) =>
+  /^claude-((fable|mythos)-5-[12]|(opus|sonnet|haiku)-5-5)$/.test(model);
 const adaptiveModels = (model: string) => /^claude-([a-z]+-5|(opus|sonnet)-4-[6-9]|mythos)/.test(model);
 
 /** Starts a strict loopback Anthropic server. */
@@ -54,7 +61,7 @@ export async function startAnthropicServer(options: AnthropicServerOptions = {})
   const requests: RecordedRequest[] = [];
   const issued = new Map<string, { model: string; blocks: IssuedThinking[] }>();
   const written = new Set<string>();
-  const bound = options.boundToPrefix ?? fiveFamily;
+  const bound = options.boundToPrefix ?? preservedThinking;
   const summaries = new Set<string>();
 
   const issuedSignatures = new Map<string, string>();
