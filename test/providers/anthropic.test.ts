@@ -313,7 +313,7 @@ describe('anthropic adapter specifics', () => {
   });
 
   it('sends adaptive thinking with the effort override and no beta header on newer models', async () => {
-    const adapter = adapterFor('claude-opus-5-5', { thinking: { type: 'adaptive', effort: 'low' } });
+    const adapter = adapterFor('claude-opus-5', { thinking: { type: 'adaptive', effort: 'low' } });
     server.enqueue({ type: 'reply', text: 'hi' });
     await generate(adapter, { messages: [user('hello')] });
     const call = server.modelCalls()[0];

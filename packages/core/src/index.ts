@@ -36,6 +36,7 @@ export type {
   FailedModelCall,
   FilePart,
   ImagePart,
+  InputTransformation,
   Message,
   ModelMessage,
   ModelRef,

@@ -93,6 +93,7 @@ export const UserPart = z.discriminatedUnion('type', [TextPart, ImagePart]);
 export const ToolResultPart = z.discriminatedUnion('type', [TextPart, ImagePart, FilePart]);
 
 export const ModelRef = z.looseObject({ provider: z.string(), id: z.string() });
+export const InputTransformation = z.looseObject({ type: z.string(), path: z.string(), reason: z.string() });
 export const Usage = z.looseObject({
   inputTokens: z.number().int().nonnegative(),
   cachedInputTokens: z.number().int().nonnegative().optional(),
@@ -102,6 +103,7 @@ export const Usage = z.looseObject({
   costUsd: z.number().nonnegative().optional(),
   compactionInputTokens: z.number().int().nonnegative().optional(),
   compactionOutputTokens: z.number().int().nonnegative().optional(),
+  inputTransformations: z.array(InputTransformation).optional(),
 });
 
 export const SystemMessage = z.looseObject({ role: z.literal('system'), content: z.string() });
@@ -213,6 +215,7 @@ type _TranscriptTypesAgree = [
   Proven<Agree<Types.CompactionPart, z.output<typeof CompactionPart>>>,
   Proven<Agree<Types.AppliedContextEdit, z.output<typeof AppliedContextEdit>>>,
   Proven<Agree<Types.ModelRef, z.output<typeof ModelRef>>>,
+  Proven<Agree<Types.InputTransformation, z.output<typeof InputTransformation>>>,
   Proven<Agree<Types.Usage, z.output<typeof Usage>>>,
   Proven<Agree<Types.SystemMessage, z.output<typeof SystemMessage>>>,
   Proven<Agree<Types.DeveloperMessage, z.output<typeof DeveloperMessage>>>,
