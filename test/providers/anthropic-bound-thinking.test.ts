@@ -4,7 +4,7 @@
  * thinking, and the response's `input_transformations` read back as warnings and kept
  * on the step's usage.
  */
-import { generate, type Message, type ModelStreamEvent, toolCallsOf } from '@episodic/core';
+import { type AssistantPart, generate, type Message, type ModelStreamEvent, toolCallsOf } from '@episodic/core';
 import { createAnthropicAdapter } from '@episodic/providers/anthropic';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startAnthropicServer } from '../servers/anthropic-server.js';
@@ -50,9 +50,11 @@ describe('anthropic bound thinking', () => {
     server.enqueue({ type: 'reply', reasoning: ['look'], toolCalls: [{ name: 'get_ci_log', args: { run: 1 } }] }, { type: 'reply', text: 'done' });
     const first = await generate(adapter, { messages: [user('CI is red')], tools: testToolSpecs });
     // Reasoning with no recorded prefix (history brought from elsewhere): the adapter sends it as it is.
-    const content = first.message.content.map((part) =>
-      part.type === 'reasoning' ? { ...part, providerData: { ...part.providerData, prefix: undefined } } : part,
-    );
+    const content = first.message.content.map((part): AssistantPart => {
+      if (part.type !== 'reasoning') return part;
+      const { prefix: _prefix, ...providerData } = part.providerData!;
+      return { ...part, providerData: providerData as typeof part.providerData & object };
+    });
     const id = toolCallsOf(first.message)[0]?.id ?? '';
     const messages: Message[] = [
       user('CI is red (edited)'),

@@ -34,6 +34,8 @@ export interface BindingView {
   lostLastThinking: boolean;
   /** Thinking blocks issued with the last assistant turn of a tool-result continuation (0 otherwise). */
   lastTurnBlocks: number;
+  /** Signatures of blocks issued with a step of the current turn (since the last real user message) not sent, or not valid. */
+  leftOut: string[];
 }
 
 const isThinking = (block: WireBlock) => block.type === 'thinking' || block.type === 'redacted_thinking';
@@ -109,5 +111,30 @@ export function bindingView(
       : { type: block.type, data: block.data },
   );
   const lostLastThinking = blocks.length > 0 && canonicalJson(sent) !== canonicalJson(blocks);
-  return { checkedBlocks, failedBlocks, lostLastThinking, lastTurnBlocks: blocks.length };
+  return { checkedBlocks, failedBlocks, lostLastThinking, lastTurnBlocks: blocks.length, leftOut: leftOutOfTurn(body, signatures, issued) };
+}
+
+/** The blocks issued with the current turn's steps that the request does not carry with a valid prefix. */
+function leftOutOfTurn(
+  body: AnthropicBody,
+  signatures: SignatureCheck,
+  issued: Map<string, { model: string; blocks: IssuedThinking[] }>,
+): string[] {
+  const start = body.messages.findLastIndex((message) => message.role === 'user' && message.content.some((block) => block.type !== 'tool_result'));
+  const leftOut: string[] = [];
+  for (let index = start + 1; index < body.messages.length; index += 1) {
+    const message = body.messages[index] as WireMessage;
+    if (message.role !== 'assistant') continue;
+    const valid = new Set(
+      message.content
+        .filter((block) => isThinking(block) && signedFor(body, index, block, signatures))
+        .map((block) => String(block.type === 'thinking' ? block.signature : block.data)),
+    );
+    const toolUse = message.content.find((block) => block.type === 'tool_use');
+    for (const block of (toolUse?.id ? issued.get(toolUse.id)?.blocks : undefined) ?? []) {
+      const key = block.type === 'thinking' ? block.signature : block.data;
+      if (!valid.has(key)) leftOut.push(key);
+    }
+  }
+  return leftOut;
 }

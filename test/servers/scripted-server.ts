@@ -87,6 +87,7 @@ export interface RecordedRequest {
     dropped: number;
     lostLastThinking: boolean;
     lastTurnBlocks: number;
+    leftOut: string[];
   };
   /** What the provider's own context management did to the request (servers that model it). */
   context?: {
