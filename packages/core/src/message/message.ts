@@ -5,6 +5,7 @@
  *
  * Every object may carry extra fields; they survive a read/write round trip.
  */
+import type { InputTransformation } from './input-transformation.js';
 
 /** Which provider and model produced a message or a piece of opaque data. */
 export interface ModelRef {
@@ -242,23 +243,8 @@ export interface Usage {
    */
   compactionInputTokens?: number;
   compactionOutputTokens?: number;
-  /**
-   * What the provider changed in the request's input before the model read it, one entry
-   * per block (Anthropic `input_transformations`: a thinking block dropped, or let through,
-   * after it failed a binding check). Absent when the provider reported nothing.
-   */
+  /** What the provider changed in the input before the model read it (see {@link InputTransformation}). */
   inputTransformations?: InputTransformation[];
-  [extra: string]: unknown;
-}
-
-/** One change a provider made to a request's input (see {@link Usage.inputTransformations}). */
-export interface InputTransformation {
-  /** The provider's kind, e.g. `thinking_dropped`, `thinking_mismatch_allowed`. */
-  type: string;
-  /** Where the block was in the wire request, e.g. `messages.3.content.0`. */
-  path: string;
-  /** Which check it failed, e.g. `prefix_binding_mismatch`. */
-  reason: string;
   [extra: string]: unknown;
 }
 

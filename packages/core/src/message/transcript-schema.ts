@@ -8,6 +8,7 @@
 import { z } from 'zod/v4';
 import type { Agree, Proven } from '../support/schema-agreement.js';
 import type * as Types from './message.js';
+import type { InputTransformation as InputTransformationType } from './input-transformation.js';
 
 export const ProviderData = z.looseObject({
   provider: z.string(),
@@ -215,7 +216,7 @@ type _TranscriptTypesAgree = [
   Proven<Agree<Types.CompactionPart, z.output<typeof CompactionPart>>>,
   Proven<Agree<Types.AppliedContextEdit, z.output<typeof AppliedContextEdit>>>,
   Proven<Agree<Types.ModelRef, z.output<typeof ModelRef>>>,
-  Proven<Agree<Types.InputTransformation, z.output<typeof InputTransformation>>>,
+  Proven<Agree<InputTransformationType, z.output<typeof InputTransformation>>>,
   Proven<Agree<Types.Usage, z.output<typeof Usage>>>,
   Proven<Agree<Types.SystemMessage, z.output<typeof SystemMessage>>>,
   Proven<Agree<Types.DeveloperMessage, z.output<typeof DeveloperMessage>>>,

@@ -9,7 +9,8 @@
  */
 import type Anthropic from '@anthropic-ai/sdk';
 import type { MessageCreateParamsStreaming, OutputConfig } from '@anthropic-ai/sdk/resources/messages';
-import { InvalidArgumentError, type ModelProfile, type ModelRef, type ModelRequest, type StreamOptions } from '@episodic/core';
+import type { ModelProfile, ModelRef, ModelRequest, StreamOptions } from '@episodic/core';
+import { InvalidArgumentError } from '@episodic/core';
 import type { AnthropicModelProfile, AnthropicThinkingSetting } from '../profiles/anthropic.js';
 import { apiKeysOf, resolveApiKey } from '../shared/missing-api-key-error.js';
 import {

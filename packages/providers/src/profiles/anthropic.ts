@@ -21,7 +21,7 @@ export interface AnthropicProfileFields {
   /** `anthropic-beta` values to send (interleaved thinking on 4.x manual mode). */
   betaHeaders: readonly string[];
   /**
-   * Preserved thinking (Fable 5.1 and the models listed in {@link boundThinkingModels}): a
+   * Preserved thinking (Fable 5.1 and the models `boundThinkingModels` lists): a
    * thinking signature is bound to its prefix; a changed prefix means the block must go.
    */
   signatureBoundToPrefix: boolean;
