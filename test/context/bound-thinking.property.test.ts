@@ -111,6 +111,7 @@ function tally(totals: Totals, request: RecordedRequest): void {
 /** One session's requests, and the steps whose pack changed what the last step's thinking was bound to. */
 async function runSession(totals: Totals, spec: SessionSpec): Promise<{ requests: RecordedRequest[]; announced: number; forced: boolean }> {
   let announced = 0;
+  let warned = 0;
   let forced = true;
   const server = await startAnthropicServer();
   try {
@@ -129,6 +130,7 @@ async function runSession(totals: Totals, spec: SessionSpec): Promise<{ requests
       server.enqueue(...(replies[index] as ScriptedResponse[]));
       await session.send(`question ${index}: ${words(episode.question, index + 7)}`, {
         onEvent: (event) => {
+          if (event.type === 'warning' && event.code === 'bound-reasoning-cut') warned += 1;
           if (event.type !== 'context-packed') return;
           if (event.stats.evictedNow) totals.evictions += 1;
           if (event.stats.currentEpisodeShortened) totals.currentCuts += 1;
@@ -136,7 +138,7 @@ async function runSession(totals: Totals, spec: SessionSpec): Promise<{ requests
             totals.boundReasoningCuts += 1;
             announced += 1;
             // Announced only where the budget forced a measure: an eviction or a cut of the current episode.
-            forced &&= event.stats.evictedNow || event.stats.currentEpisodeShortened || event.stats.summaryChangedNow;
+            forced &&= event.stats.evictedNow || event.stats.currentEpisodeShortened;
           }
           totals.cutResults += event.stats.truncatedToolResults;
         },
@@ -150,6 +152,8 @@ async function runSession(totals: Totals, spec: SessionSpec): Promise<{ requests
     totals.issuedBlocks += issued.size;
     for (const request of server.modelCalls()) for (const signature of leftOutOf(request)) totals.leftOut.add(signature);
     totals.sessions += 1;
+    // Each announced change is also a warning the application sees.
+    forced &&= warned === announced;
     return { requests: server.modelCalls(), announced, forced };
   } finally {
     await server.close();
