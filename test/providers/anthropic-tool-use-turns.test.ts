@@ -70,29 +70,34 @@ describe('anthropic tool-use turns', () => {
     expect(server.modelCalls()[0]?.status).toBe(200);
   });
 
-  it('accepts a tool-use turn whose earlier steps lost their thinking, as long as the latest keeps it', async () => {
-    const adapter = adapterFor('claude-opus-4-5');
-    server.enqueue(
-      { type: 'reply', reasoning: ['one'], toolCalls: [{ name: 'get_ci_log', args: { run: 1 } }] },
-      { type: 'reply', reasoning: ['two'], toolCalls: [{ name: 'get_ci_log', args: { run: 2 } }] },
-      { type: 'reply', text: 'done' },
-    );
-    const messages: Message[] = [user('go')];
-    for (let index = 0; index < 2; index += 1) {
-      const result = await generate(adapter, { messages, tools: testToolSpecs });
-      const id = toolCallsOf(result.message)[0]?.id ?? '';
-      messages.push(result.message, { role: 'tool', toolCallId: id, toolName: 'get_ci_log', content: 'log' });
-    }
-    // What the packer does under budget pressure: the oldest step's reasoning goes, the latest stays.
-    const first = messages[1] as Extract<Message, { role: 'assistant' }>;
-    messages[1] = { ...first, content: first.content.filter((part) => part.type !== 'reasoning') };
-    await generate(adapter, { messages, tools: testToolSpecs });
-    expect(server.modelCalls()[2]?.error).toBeUndefined();
-    expect(server.modelCalls()[2]?.view?.echoedReasoning).toEqual(['two']);
-  });
+  // Opus 5 keeps earlier thinking but runs no prefix check (the docs list Fable 5.1 on as bound):
+  // its latest step's thinking still goes back after an earlier step lost its own.
+  it.each(['claude-opus-4-5', 'claude-opus-5'])(
+    'accepts, on %s, a tool-use turn whose earlier steps lost their thinking, as long as the latest keeps it',
+    async (model) => {
+      const adapter = adapterFor(model);
+      server.enqueue(
+        { type: 'reply', reasoning: ['one'], toolCalls: [{ name: 'get_ci_log', args: { run: 1 } }] },
+        { type: 'reply', reasoning: ['two'], toolCalls: [{ name: 'get_ci_log', args: { run: 2 } }] },
+        { type: 'reply', text: 'done' },
+      );
+      const messages: Message[] = [user('go')];
+      for (let index = 0; index < 2; index += 1) {
+        const result = await generate(adapter, { messages, tools: testToolSpecs });
+        const id = toolCallsOf(result.message)[0]?.id ?? '';
+        messages.push(result.message, { role: 'tool', toolCallId: id, toolName: 'get_ci_log', content: 'log' });
+      }
+      // What the packer does under budget pressure: the oldest step's reasoning goes, the latest stays.
+      const first = messages[1] as Extract<Message, { role: 'assistant' }>;
+      messages[1] = { ...first, content: first.content.filter((part) => part.type !== 'reasoning') };
+      await generate(adapter, { messages, tools: testToolSpecs });
+      expect(server.modelCalls()[2]?.error).toBeUndefined();
+      expect(server.modelCalls()[2]?.view?.echoedReasoning).toEqual(['two']);
+    },
+  );
 
   it('turns thinking off, not fails, when a tool-use turn lost its bound thinking (earlier reasoning dropped)', async () => {
-    const adapter = adapterFor('claude-opus-5');
+    const adapter = adapterFor('claude-opus-5-5');
     server.enqueue(
       { type: 'reply', reasoning: ['one'], toolCalls: [{ name: 'get_ci_log', args: { run: 1 } }] },
       { type: 'reply', reasoning: ['two'], toolCalls: [{ name: 'get_ci_log', args: { run: 2 } }] },

@@ -32,10 +32,10 @@ runConformance({
 });
 
 runConformance({
-  name: 'anthropic (adaptive thinking, prefix-bound signatures, claude-opus-5)',
+  name: 'anthropic (adaptive thinking, prefix-bound signatures, claude-opus-5-5)',
   startServer: () => startAnthropicServer(),
   createAdapter: (url, { model }) => createAnthropicAdapter({ model, baseURL: url, apiKey: 'test-key' }),
-  models: { primary: 'claude-opus-5', secondary: 'claude-sonnet-5' },
+  models: { primary: 'claude-opus-5-5', secondary: 'claude-sonnet-5' },
 });
 
 describe('anthropic loopback server rejects what the API rejects', () => {
@@ -132,9 +132,9 @@ describe('anthropic loopback server rejects what the API rejects', () => {
 
   it('rejects, in adaptive mode, a tool-use turn sent without its thinking', async () => {
     const adaptive = { type: 'adaptive' as const };
-    const { first, blocks, result } = await toolStep('claude-opus-5', adaptive);
+    const { first, blocks, result } = await toolStep('claude-opus-5-5', adaptive);
     const outcome = await send({
-      model: 'claude-opus-5',
+      model: 'claude-opus-5-5',
       thinking: adaptive,
       tools: [tool],
       messages: [...first, { role: 'assistant', content: blocks.filter((block) => block.type !== 'thinking') }, result],
@@ -144,9 +144,9 @@ describe('anthropic loopback server rejects what the API rejects', () => {
 
   it('rejects a prefix-bound signature after its prefix changed', async () => {
     const adaptive = { type: 'adaptive' as const };
-    const { blocks, result } = await toolStep('claude-opus-5', adaptive);
+    const { blocks, result } = await toolStep('claude-opus-5-5', adaptive);
     const outcome = await send({
-      model: 'claude-opus-5',
+      model: 'claude-opus-5-5',
       thinking: adaptive,
       tools: [tool],
       messages: [{ role: 'user', content: 'CI is red (edited)' }, { role: 'assistant', content: blocks }, result],
@@ -353,7 +353,7 @@ describe('anthropic adapter specifics', () => {
   });
 
   it('drops prefix-bound thinking whose prefix changed, and keeps it while the prefix is the same', async () => {
-    const adapter = adapterFor('claude-opus-5');
+    const adapter = adapterFor('claude-opus-5-5');
     server.enqueue(
       { type: 'reply', reasoning: ['bound'], text: 'first' },
       { type: 'reply', text: 'a' },

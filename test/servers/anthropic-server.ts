@@ -8,6 +8,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { contextManagementProblem, type ManagedContext, manageContext } from './anthropic-context-rules.js';
+import { bindingBeta, bindingControlsProblem, bindingView, dropFailedBlocks } from './anthropic-binding.js';
 import {
   type AnthropicBody,
   type IssuedThinking,
@@ -36,7 +37,7 @@ import {
 } from './sse.js';
 
 export interface AnthropicServerOptions {
-  /** Models whose signatures are bound to their prefix. Default: the 5.x family. */
+  /** Models whose signatures are bound to their prefix. Default: the models the docs list (Fable 5.1 on). */
   boundToPrefix?: (model: string) => boolean;
   /** Models that reject manual (`enabled`) thinking. Default: the 5.x family. */
   adaptiveOnly?: (model: string) => boolean;
@@ -45,6 +46,13 @@ export interface AnthropicServerOptions {
 }
 
 const fiveFamily = (model: string) => /^claude-[a-z]+-5/.test(model);
+/**
+ * Preserved thinking (prefix-bound signatures): the `supportedModels` of the docs'
+ * prefix-check pages (platform.claude.com/docs/en/build-with-claude/preserved-thinking/prefix-checks,
+ * read 2026-12-04). Opus 5, Sonnet 5, Fable 5 and Mythos 5 run no prefix check.
+ */
+const preservedThinking = (model: string) =>
+  /^claude-((fable|mythos)-5-[12]|(opus|sonnet|haiku)-5-5)$/.test(model);
 const adaptiveModels = (model: string) => /^claude-([a-z]+-5|(opus|sonnet)-4-[6-9]|mythos)/.test(model);
 
 /** Starts a strict loopback Anthropic server. */
@@ -54,7 +62,7 @@ export async function startAnthropicServer(options: AnthropicServerOptions = {})
   const requests: RecordedRequest[] = [];
   const issued = new Map<string, { model: string; blocks: IssuedThinking[] }>();
   const written = new Set<string>();
-  const bound = options.boundToPrefix ?? fiveFamily;
+  const bound = options.boundToPrefix ?? preservedThinking;
   const summaries = new Set<string>();
 
   const issuedSignatures = new Map<string, string>();
@@ -85,9 +93,14 @@ export async function startAnthropicServer(options: AnthropicServerOptions = {})
       return;
     }
     if (!path.startsWith('/v1/messages')) return reject(response, record, 404, 'not_found_error', 'Not found');
-    const body = normalizeBody(raw);
+    const sent = normalizeBody(raw);
+    // With `drop_block`, the blocks that fail the prefix check are gone before anything reads the request.
+    const { body, dropped } = dropFailedBlocks(sent, signatures);
     record.view = viewOfAnthropicRequest(body, signatures);
-    const problem = validateAnthropicRequest(body, headers, {
+    record.binding = { ...bindingView(body, signatures, issued), dropped: dropped.length };
+    // The tool-use-turn rules read the turn as sent; the API drops failed blocks only after them.
+    const problem = bindingControlsProblem(sent, headers) ?? validateAnthropicRequest(sent, headers, {
+      afterDrops: body,
       signatures,
       issued,
       adaptiveOnly: options.adaptiveOnly ?? fiveFamily,
@@ -129,7 +142,9 @@ export async function startAnthropicServer(options: AnthropicServerOptions = {})
       await clientGone(response);
       return;
     }
-    const prefix = prefixKey(body, body.messages.length);
+    // Bound to what was sent: the client sends the same history back, dropped blocks and all.
+    const prefix = prefixKey(sent, sent.messages.length);
+    const reported = (headers['anthropic-beta'] ?? '').split(',').includes(bindingBeta) ? { input_transformations: dropped } : {};
     streamReply(
       response,
       body.model,
@@ -138,6 +153,7 @@ export async function startAnthropicServer(options: AnthropicServerOptions = {})
       (content) => sign(body.model, content, bound(body.model) ? prefix : undefined),
       issued,
       body.context_management === undefined ? undefined : managed,
+      reported,
     );
   };
 
@@ -227,8 +243,9 @@ function cacheUsage(body: AnthropicBody, written: Set<string>): StreamUsage {
   return { input: Math.max(1, total - read - write), cacheRead: read, cacheWrite: write };
 }
 
-function writeMessageStart(response: ServerResponse, model: string, usage: StreamUsage): void {
+function writeMessageStart(response: ServerResponse, model: string, usage: StreamUsage, reported: Record<string, unknown> = {}): void {
   const message = {
+    ...reported,
     id: `msg_${randomBytes(12).toString('hex')}`,
     type: 'message',
     role: 'assistant',
@@ -255,8 +272,9 @@ function streamReply(
   sign: (content: string) => string,
   issued: Map<string, { model: string; blocks: IssuedThinking[] }>,
   managed?: ManagedContext,
+  reported: Record<string, unknown> = {},
 ): void {
-  writeMessageStart(response, model, managed?.compaction ? { ...usage, input: managed.compaction.inputTokens } : usage);
+  writeMessageStart(response, model, managed?.compaction ? { ...usage, input: managed.compaction.inputTokens } : usage, reported);
   const blocks: IssuedThinking[] = [];
   let index = 0;
   const event = (data: Record<string, unknown>) => writeSseEvent(response, data, { event: String(data.type) });

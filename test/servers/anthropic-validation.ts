@@ -137,6 +137,8 @@ export interface ValidationContext {
   issued: Map<string, { model: string; blocks: IssuedThinking[] }>;
   adaptiveOnly: (model: string) => boolean;
   adaptiveSupported: (model: string) => boolean;
+  /** The request after `drop_block` left out the blocks that failed the prefix check: what signatures are checked on. */
+  afterDrops?: AnthropicBody;
 }
 
 /** The first reason the API would reject this request, or undefined. */
@@ -153,7 +155,7 @@ export function validateAnthropicRequest(
     checkToolPairing(body) ??
     checkServerToolPairing(body) ??
     checkToolUseTurn(body, context) ??
-    checkSignatures(body, context.signatures)
+    checkSignatures(context.afterDrops ?? body, context.signatures)
   );
 }
 
@@ -269,7 +271,7 @@ function checkSignatures(body: AnthropicBody, signatures: SignatureCheck): strin
       const signature = (block.type === 'thinking' ? block.signature : block.data) ?? '';
       const unbound = signatures.bound(body.model) && signatures.issuedFor(signature) === body.model;
       return unbound
-        ? `messages.${index}.content.${position}: Invalid \`signature\` in \`thinking\` block. The block is bound to a different conversation.`
+        ? `messages.${index}.content.${position}: Invalid \`signature\` in \`thinking\` block. The block is bound to a different conversation. Remove the block, or set \`thinking.block_binding.prefix_mismatch_behavior\` to "drop_block".`
         : `messages.${index}.content.${position}: Invalid \`signature\` in \`thinking\` block.`;
     }
   }

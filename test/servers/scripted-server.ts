@@ -80,6 +80,15 @@ export interface RecordedRequest {
   error?: string;
   /** Undefined for requests that are not model calls (e.g. token counting). */
   view?: RequestView;
+  /** Preserved thinking (the Anthropic server): blocks checked, failed and dropped, and whether the last turn lost its thinking. */
+  binding?: {
+    checkedBlocks: number;
+    failedBlocks: number;
+    dropped: number;
+    lostLastThinking: boolean;
+    lastTurnBlocks: number;
+    leftOut: string[];
+  };
   /** What the provider's own context management did to the request (servers that model it). */
   context?: {
     /** Texts the model read in user messages and tool results after dropping and clearing. */

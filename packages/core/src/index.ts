@@ -56,6 +56,7 @@ export type {
   UserMessage,
   UserPart,
 } from './message/message.js';
+export type { InputTransformation } from './message/input-transformation.js';
 export type { Retention } from './message/retention.js';
 
 // tokens: counting with tiktoken's encodings (pluggable encoder), calibrated to each provider's tokenizer.

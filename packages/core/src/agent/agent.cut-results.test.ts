@@ -1,7 +1,7 @@
 /**
- * Cut tool results an agent's model can read back: the marker names the reader, the
- * reader is offered from the call after the first cut (and after a reopen), and an
- * agent whose results are never cut sends the same requests as before.
+ * Cut tool results an agent's model can read back: the marker names the reader, and the
+ * reader is offered from the first call of an agent with tools (and after a reopen), so
+ * the tools never change within a session, cut or no cut.
  */
 import { describe, expect, it } from 'vitest';
 import { Agent } from './agent.js';
@@ -34,7 +34,7 @@ function markerArgs(request: ModelRequest, callId: string): { toolCallId: string
 }
 
 describe('Agent with readable cut results', () => {
-  it('lets the model read what was cut, offering the reader from the call after the cut on, also after a reopen', async () => {
+  it('lets the model read what was cut, offering the reader from the first call on, also after a reopen', async () => {
     const seen: string[][] = [];
     let marker: { toolCallId: string; offset: number; to: number } | undefined;
     const steps = (request: ModelRequest, index: number): ScriptStep => {
@@ -50,7 +50,12 @@ describe('Agent with readable cut results', () => {
     const agent = new Agent({ model: scriptedModel({ steps }), budget, tools: [bash(log)], store });
     const session = await agent.session({ id: 's1' });
     await session.send('what failed?');
-    expect(seen).toEqual([['bash'], ['bash', 'read_cut_result'], ['bash', 'read_cut_result']]);
+    // The same tools on every call: a reader added after the cut would change the prefix of every later call.
+    expect(seen).toEqual([
+      ['bash', 'read_cut_result'],
+      ['bash', 'read_cut_result'],
+      ['bash', 'read_cut_result'],
+    ]);
     expect(marker).toMatchObject({ toolCallId: 'call_log' });
     const read = session.messages.find((message): message is ToolMessage => message.role === 'tool' && message.toolCallId === 'call_read');
     expect(read?.isError).not.toBe(true);
@@ -107,19 +112,40 @@ describe('Agent with readable cut results', () => {
     expect(String(read?.content)).toMatch(/^\[call_log \(bash\), characters \d+ to \d+ of \d+\]\n/);
   });
 
-  it('sends the same requests as an agent without the reader while no result is cut', async () => {
-    const requestsOf = async (cutResults: 'readable' | 'cut') => {
+  // Before, the reader joined the tools after the first cut, so an agent whose results were never
+  // cut sent byte-identical requests to one without the reader; now every call of an agent with tools
+  // carries its spec, so that the tools (and every later thinking block's prefix) never change.
+  it('sends the same tools on every call, before and after a cut, and differs from cutResults: cut only by the reader', async () => {
+    const requestsOf = async (cutResults: 'readable' | 'cut', output: string) => {
       const model = scriptedModel({
         steps: [{ toolCalls: [{ id: 'call_ls', name: 'bash', args: {} }] }, { text: 'two files' }],
       });
-      const agent = new Agent({ model, budget, tools: [bash('a.txt\nb.txt')], cutResults });
+      const agent = new Agent({ model, budget, tools: [bash(output)], cutResults });
       await (await agent.session({ id: 'same' })).send('list the files');
       return model.requests;
     };
-    const readable = await requestsOf('readable');
-    expect(readable).toHaveLength(2);
-    expect(readable.map(toolNames)).toEqual([['bash'], ['bash']]);
-    expect(JSON.stringify(readable)).toBe(JSON.stringify(await requestsOf('cut')));
+    const uncut = await requestsOf('readable', 'a.txt\nb.txt');
+    const cut = await requestsOf('readable', log);
+    expect(uncut.map(toolNames)).toEqual([['bash', 'read_cut_result'], ['bash', 'read_cut_result']]);
+    expect(cut.map(toolNames)).toEqual(uncut.map(toolNames));
+    // The scripted model's usage counts the reader's spec too; everything else is the same.
+    const without = (requests: readonly ModelRequest[]) =>
+      JSON.stringify(
+        requests.map((request) => ({
+          ...request,
+          messages: request.messages.map(({ usage: _usage, ...message }) => message),
+          tools: request.tools?.filter((tool) => tool.name !== 'read_cut_result'),
+        })),
+      );
+    expect(without(uncut)).toBe(without(await requestsOf('cut', 'a.txt\nb.txt')));
+  });
+
+  it('offers no reader to an agent without tools whose history holds no tool result', async () => {
+    const model = scriptedModel({ steps: [{ text: 'hi' }, { text: 'again' }] });
+    const session = await new Agent({ model, budget }).session({ id: 'plain' });
+    await session.send('hello');
+    await session.send('and again');
+    expect(model.requests.map(toolNames)).toEqual([[], []]);
   });
 
   it("keeps today's marker and offers no reader with cutResults: 'cut'", async () => {

@@ -1,15 +1,19 @@
 /**
  * When the reader of cut results is offered, and the run settings that carry it. The
- * reader joins the tools the model sees (and the loop runs) from the first call whose
- * transcript holds a tool result over the cap, and stays from then on: worked out
- * from the transcript (which only grows), not remembered by a process, so a resumed
- * session or another worker offers it exactly when this one would. Agents whose
- * results are never cut see no extra tool, and their requests are as they were.
+ * reader is among the tools the model sees (and the loop runs) from the first call of
+ * every run that may ever need it: when the agent has tools of its own (any of their
+ * results may come back over the cap), or the transcript holds a tool result (history
+ * brought in). `tools` never change within a session: a tool added after the first cut
+ * would change the prefix every later call shares, a full prompt-cache miss on every
+ * provider and, on models that bind their thinking to it, the loss of that thinking.
+ * Worked out from the settings and the transcript (which only grows), not remembered
+ * by a process, so a resumed session or another worker offers it exactly as this one.
+ * An agent without tools and without tool results in its history sees no extra tool.
  */
 import type { Message, ToolSpec } from '../message/message.js';
-import { type PackedForms, packedFormsFor } from '../packing/packed-forms.js';
 import { toolResultCaps } from '../packing/pack-settings.js';
 import { cutResultReader } from './cut-result-reader.js';
+import { FINAL_ANSWER_TOOL } from './structured-output.js';
 import type { LoopSettings, ReaderOffer } from './loop-types.js';
 import { type ModelCallSettings, OVERFLOW_REPACK_FACTOR, type PackTuning } from './model-call.js';
 import type { AgentTool } from './tool.js';
@@ -42,24 +46,18 @@ export class CutResultOffer implements ReaderOffer {
   constructor(
     private readonly spec: ToolSpec,
     private readonly tools: ReadonlyMap<string, AgentTool>,
-    private readonly forms: PackedForms,
-    private readonly cap: number,
   ) {}
 
-  /** True when `messages` hold a tool result the packer shortens at the cap. */
-  holdsCut(messages: readonly Message[]): boolean {
+  /** True when the run may need the reader: the agent has tools of its own, or `messages` hold a tool result. */
+  mayNeed(settings: ModelCallSettings, messages: readonly Message[]): boolean {
+    // The structured answer's tool (tool mode, per run) ends the run: it brings no result to cut.
+    if (settings.toolSpecs.some((spec) => spec.name !== FINAL_ANSWER_TOOL && spec.name !== this.spec.name)) return true;
     // A durable replay rewinds the transcript: what it holds now is what counts.
     if (messages.length < this.seen) {
       this.seen = 0;
       this.found = false;
     }
-    for (; !this.found && this.seen < messages.length; this.seen += 1) {
-      const message = messages[this.seen] as Message;
-      if (message.role !== 'tool') continue;
-      // Every token is at least one UTF-8 byte, at most three per UTF-16 unit: shorter text cannot be over the cap.
-      if (typeof message.content === 'string' && message.content.length * 3 <= this.cap) continue;
-      this.found = this.forms.tool(message, this.cap).truncated === true;
-    }
+    for (; !this.found && this.seen < messages.length; this.seen += 1) this.found = messages[this.seen]?.role === 'tool';
     return this.found;
   }
 
@@ -67,7 +65,7 @@ export class CutResultOffer implements ReaderOffer {
     settings: S,
     messages: readonly Message[],
   ): S {
-    if (!this.holdsCut(messages)) return settings;
+    if (!this.mayNeed(settings, messages)) return settings;
     if (this.offered?.base !== settings) {
       const toolSpecs = [...settings.toolSpecs, this.spec];
       const tools = settings.tools ? { tools: new Map([...settings.tools, ...this.tools]) } : {};
@@ -80,7 +78,7 @@ export class CutResultOffer implements ReaderOffer {
 /**
  * The offer of the reader of cut results for one run, when the packer names one
  * (`pack.resultReader`): the reader of `messages()`, added to the calls and tool batches
- * after a cut. `durable` makes its calls steps of a durable run. None without a reader,
+ * of a run that may need it. `durable` makes its calls steps of a durable run. None without a reader,
  * or when a read could hold less than {@link MIN_READ_TOKENS}.
  */
 export function cutResultOffer(
@@ -94,5 +92,5 @@ export function cutResultOffer(
   if (cap < MIN_READ_TOKENS) return undefined;
   const reader = cutResultReader({ name, messages, maxTokens: cap, counter: settings.tokenizer });
   const tools = new Map([[name, reader]]);
-  return new CutResultOffer(reader.spec, durable ? durable.tools(tools) : tools, packedFormsFor(settings.tokenizer, name), cap);
+  return new CutResultOffer(reader.spec, durable ? durable.tools(tools) : tools);
 }

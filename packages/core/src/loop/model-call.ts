@@ -6,7 +6,7 @@
  * a smaller budget, since the provider counted more tokens than the packer did.
  */
 import { RunAbortedError } from '../errors/run-aborted-error.js';
-import type { AgentEventHandler } from './agent-events.js';
+import type { AgentEvent, AgentEventHandler } from './agent-events.js';
 import { EpisodicError } from '../errors/episodic-error.js';
 import { type CallHandoff, reasoningForCall, systemWithHandoff } from '../reasoning/handoff/handoff-call.js';
 import type { AssistantMessage, Message, ToolSpec, Usage } from '../message/message.js';
@@ -40,7 +40,14 @@ export interface RetryOptions {
 /** Packing knobs passed through to {@link packContext}. */
 export type PackTuning = Pick<
   PackOptions,
-  'lowWater' | 'toolResultCap' | 'currentToolResultCap' | 'headShare' | 'reasoningBoundary' | 'cacheTtlMs' | 'resultReader'
+  | 'lowWater'
+  | 'toolResultCap'
+  | 'currentToolResultCap'
+  | 'headShare'
+  | 'reasoningBoundary'
+  | 'cacheTtlMs'
+  | 'resultReader'
+  | 'boundReasoning'
 >;
 
 /**
@@ -126,6 +133,7 @@ export async function callModel(
       headShare: pack?.headShare,
       reasoningBoundary: pack?.reasoningBoundary,
       cacheTtlMs: pack?.cacheTtlMs,
+      boundReasoning: pack?.boundReasoning,
       messages,
       system: settings.system,
       tools: settings.toolSpecs,
@@ -138,6 +146,7 @@ export async function callModel(
     };
     const packed = packContext(options);
     emit({ type: 'context-packed', step: context.step, stats: packed.stats, budget, model: settings.model.model });
+    if (packed.stats.boundReasoningCut) emit(boundReasoningCut(context.step));
     try {
       const response = await sendPackedRequest(settings, packed, handoff, context.step, emit, signal);
       const countedTokens = packed.stats.tokens.total + (handoff?.tokens ?? 0);
@@ -166,6 +175,18 @@ export async function callModel(
       });
     }
   }
+}
+
+/** The warning of a pack that had to change what the reasoning under way is bound to (`PackStats.boundReasoningCut`). */
+function boundReasoningCut(step: number): AgentEvent {
+  return {
+    type: 'warning',
+    step,
+    code: 'bound-reasoning-cut',
+    message:
+      'the context did not fit without changing what the last step was sent with, and this model binds its reasoning to that: ' +
+      'the step goes on without it. Raise the budget, or lower lowWater so evictions at user turns leave more room.',
+  };
 }
 
 /**

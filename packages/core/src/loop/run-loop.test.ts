@@ -81,7 +81,8 @@ describe('run loop', () => {
       isError: false,
     });
     const second = model.requests[1]!;
-    expect(second.tools?.map((spec) => spec.name)).toEqual(['add']);
+    // The reader of cut results is offered from the first call of an agent with tools (cut-result-offer.ts).
+    expect(second.tools?.map((spec) => spec.name)).toEqual(['add', 'read_cut_result']);
     expect((second.messages[1] as AssistantMessage).content[0]).toMatchObject({
       type: 'reasoning',
       text: 'I should add.',
@@ -128,7 +129,7 @@ describe('run loop', () => {
       ['s', true],
     ]);
     expect(results.map((message) => message.content)).toEqual([
-      'Unknown tool "missing". Available tools: add, failing, slow.',
+      'Unknown tool "missing". Available tools: add, failing, slow, read_cut_result.',
       expect.stringMatching(/^Invalid JSON arguments for tool "add"/),
       'Tool "failing" failed: disk on fire',
       'Tool "slow" timed out after 20 ms.',

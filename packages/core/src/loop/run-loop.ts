@@ -25,6 +25,7 @@ import {
 import { callModel, type ModelCallResult } from './model-call.js';
 import type { LoopSession, LoopSettings, NextStep } from './loop-types.js';
 import { checkMessageFits } from '../packing/pack-context.js';
+import { continuesBoundStep } from '../packing/bound-reasoning.js';
 import { ReasoningReporter } from '../reasoning/stats/reasoning-report.js';
 import { captureForReplay } from '../reasoning/replay-cache/replay-capture.js';
 import { appendFinishedSummaries } from './background-summarizer.js';
@@ -132,7 +133,10 @@ async function modelStep(
 ): Promise<{ usage: Usage; next: NextStep; paused?: boolean }> {
   const { emit, writer } = session;
   // Summaries finished since the last call are used from this call on; none is waited for.
-  await appendFinishedSummaries(session, (lines) => append(session, lines));
+  // Not while bound reasoning is under way: a new summary would change what it is bound to.
+  if (!(settings.pack?.boundReasoning && continuesBoundStep(writer.messages))) {
+    await appendFinishedSummaries(session, (lines) => append(session, lines));
+  }
   const context = { messages: writer.messages, packState: writer.packState, step };
   const offered = withReader(settings, session);
   const call = () =>

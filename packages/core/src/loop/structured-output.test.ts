@@ -38,7 +38,7 @@ describe('structured final answers', () => {
     if (result.status !== 'finished') return;
     expectTypeOf(result.output).toEqualTypeOf<{ verdict: 'flaky' | 'broken'; file: string; line?: number | undefined }>();
     expect(result.output).toEqual({ verdict: 'flaky', file: 'a.test.ts', line: 3 });
-    expect(model.requests[0]?.tools?.map((tool) => tool.name)).toEqual(['read_log', 'final_answer']);
+    expect(model.requests[0]?.tools?.map((tool) => tool.name)).toEqual(['read_log', 'final_answer', 'read_cut_result']);
     expect(model.requests[0]?.tools?.[1]?.inputSchema).toMatchObject({ required: ['verdict', 'file'] });
     expect(model.requests[0]?.output).toBeUndefined();
     expect(lastTool(session.messages)).toMatchObject({ toolName: 'final_answer', finalAnswer: true, isError: false });
@@ -55,7 +55,7 @@ describe('structured final answers', () => {
     expect(result.status === 'finished' && result.output).toEqual({ verdict: 'broken', file: 'b.ts' });
     expect(result.text).toBe('{"verdict":"broken","file":"b.ts"}');
     expect(model.requests[0]?.output).toMatchObject({ name: 'final_answer', schema: { type: 'object' } });
-    expect(model.requests[0]?.tools?.map((tool) => tool.name)).toEqual(['read_log']);
+    expect(model.requests[0]?.tools?.map((tool) => tool.name)).toEqual(['read_log', 'read_cut_result']);
   });
 
   it('native mode: a failed check is fed back inside the episode and the next answer is accepted', async () => {

@@ -5,6 +5,7 @@
  *
  * Every object may carry extra fields; they survive a read/write round trip.
  */
+import type { InputTransformation } from './input-transformation.js';
 
 /** Which provider and model produced a message or a piece of opaque data. */
 export interface ModelRef {
@@ -242,6 +243,8 @@ export interface Usage {
    */
   compactionInputTokens?: number;
   compactionOutputTokens?: number;
+  /** What the provider changed in the input before the model read it (see {@link InputTransformation}). */
+  inputTransformations?: InputTransformation[];
   [extra: string]: unknown;
 }
 

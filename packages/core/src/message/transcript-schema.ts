@@ -8,6 +8,7 @@
 import { z } from 'zod/v4';
 import type { Agree, Proven } from '../support/schema-agreement.js';
 import type * as Types from './message.js';
+import type { InputTransformation as InputTransformationType } from './input-transformation.js';
 
 export const ProviderData = z.looseObject({
   provider: z.string(),
@@ -93,6 +94,7 @@ export const UserPart = z.discriminatedUnion('type', [TextPart, ImagePart]);
 export const ToolResultPart = z.discriminatedUnion('type', [TextPart, ImagePart, FilePart]);
 
 export const ModelRef = z.looseObject({ provider: z.string(), id: z.string() });
+export const InputTransformation = z.looseObject({ type: z.string(), path: z.string(), reason: z.string() });
 export const Usage = z.looseObject({
   inputTokens: z.number().int().nonnegative(),
   cachedInputTokens: z.number().int().nonnegative().optional(),
@@ -102,6 +104,7 @@ export const Usage = z.looseObject({
   costUsd: z.number().nonnegative().optional(),
   compactionInputTokens: z.number().int().nonnegative().optional(),
   compactionOutputTokens: z.number().int().nonnegative().optional(),
+  inputTransformations: z.array(InputTransformation).optional(),
 });
 
 export const SystemMessage = z.looseObject({ role: z.literal('system'), content: z.string() });
@@ -213,6 +216,7 @@ type _TranscriptTypesAgree = [
   Proven<Agree<Types.CompactionPart, z.output<typeof CompactionPart>>>,
   Proven<Agree<Types.AppliedContextEdit, z.output<typeof AppliedContextEdit>>>,
   Proven<Agree<Types.ModelRef, z.output<typeof ModelRef>>>,
+  Proven<Agree<InputTransformationType, z.output<typeof InputTransformation>>>,
   Proven<Agree<Types.Usage, z.output<typeof Usage>>>,
   Proven<Agree<Types.SystemMessage, z.output<typeof SystemMessage>>>,
   Proven<Agree<Types.DeveloperMessage, z.output<typeof DeveloperMessage>>>,

@@ -72,6 +72,12 @@ export interface ModelProfile {
   /** List prices, for the estimated cost of calls; unknown when absent. */
   pricing?: Pricing;
   /**
+   * The provider binds reasoning to everything sent before it (Anthropic preserved
+   * thinking): once that prefix changes the reasoning is refused or dropped, so the packer
+   * plans its cuts around it (`PackOptions.boundReasoning`). Absent: not bound.
+   */
+  signatureBoundToPrefix?: boolean;
+  /**
    * How a schema-checked final answer (`send(input, { output })`) is asked for:
    * `native`, the wire API's own structured output (the adapter sends the request's
    * `output` format, and the model may still call tools first); `tool`, a

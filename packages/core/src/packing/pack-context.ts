@@ -25,6 +25,7 @@ import type { PackOptions, PackResult, PackState } from './pack-types.js';
 import { defaultTokenCounter, foldSystem, packPast, resolveSettings, type Settings } from './pack-settings.js';
 import { FRAMING, type TokenCounter } from '../tokens/token-counter.js';
 import { boundaryRanges, type KeptRanges, isKept, keptWithin } from './reasoning-boundary.js';
+import { changedBoundPrefix, continuesBoundStep, plannedMark } from './bound-reasoning.js';
 
 export {
   checkMessageFits,
@@ -164,7 +165,9 @@ export function packContext(options: PackOptions): PackResult {
   const sameEpisode = previous?.current?.start === currentStart;
   const reductions = sameEpisode ? fromState(previous?.current as NonNullable<PackState['current']>) : none(currentStart);
   let current = packEpisode(settings.context, range.start, range.end, reductions);
-  const cold = cacheIsCold(options, previous);
+  // Bound reasoning under way: nothing sent may change unless the budget forces it (bound-reasoning.ts).
+  const boundStep = options.boundReasoning === true && continuesBoundStep(messages, currentStart);
+  const cold = cacheIsCold(options, previous) && !boundStep;
   let kept = boundaryRanges({ options, settings, previous, starts, current: current.tokens, cold });
   let past = pastEpisodes(settings, starts, kept);
   const summaries = new Summaries(messages, counter);
@@ -177,7 +180,8 @@ export function packContext(options: PackOptions): PackResult {
     fixed: fixed + current.tokens,
     // A cold prefix costs the same whole or pruned: prune now, down to the low-water mark
     // when above it, so the warm calls after it grow without evicting.
-    budget: cold ? target : settings.budget,
+    // With bound reasoning, a call that has none under way makes room for the episode to grow.
+    budget: cold ? target : options.boundReasoning && !boundStep ? plannedMark(settings.budget, settings.lowWater) : settings.budget,
     target,
     headBudget: Math.floor(settings.budget * settings.headShare),
   });
@@ -212,6 +216,7 @@ export function packContext(options: PackOptions): PackResult {
     evictedBefore: evictedCount(before),
     kept,
     cold,
+    boundStep,
   });
 }
 
@@ -239,6 +244,8 @@ interface Assembly {
   evictedBefore: number;
   kept: KeptRanges;
   cold: boolean;
+  /** The call continues a step whose reasoning is bound to what the previous call sent. */
+  boundStep: boolean;
 }
 
 /** Puts the packed messages in order and derives the stats and the next state. */
@@ -277,6 +284,7 @@ function assemble(input: Assembly): PackResult {
     total,
     coldCache: input.cold,
   });
+  if (input.boundStep && changedBoundPrefix(previous, prefixKey, messageKeys)) stats.boundReasoningCut = true;
   const state: PackState = {
     version: 1,
     ...layoutState(layout),

@@ -85,6 +85,15 @@ export interface PackOptions {
   cacheTtlMs?: number;
   /** The time of this call, in milliseconds since the epoch (recorded in the state). */
   now?: number;
+  /**
+   * The model binds its reasoning to everything sent before it (Anthropic preserved
+   * thinking: a changed prefix refuses or drops that reasoning, and a tool-use turn must
+   * go on with its last step's reasoning). The packer then changes nothing already sent
+   * while a step's reasoning waits for its tool results, and makes room beforehand: at a
+   * call with no such reasoning under way it evicts down to the low-water mark once above
+   * halfway between it and the budget. See `bound-reasoning.ts`.
+   */
+  boundReasoning?: boolean;
 }
 
 /** Carried between calls of one session. Treat as opaque; it is JSON-serialisable. */
@@ -159,6 +168,12 @@ export interface PackStats {
   hiddenReasoningParts: number;
   /** True when the cache lifetime had lapsed since the previous call, so the head could be rewritten. */
   coldCache: boolean;
+  /**
+   * With `boundReasoning`: set when this call continues a step whose reasoning is bound to
+   * the previous call's messages and the budget forced a change to them (an eviction, a
+   * summary, a cut of the current episode), so that reasoning cannot go back. Absent otherwise.
+   */
+  boundReasoningCut?: true;
 }
 
 /** The output of {@link packContext}: what the next model call sends, its stats, and the state for the next call. */

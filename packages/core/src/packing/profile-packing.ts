@@ -29,11 +29,15 @@ export function packingForProfile(profile: ModelProfile | undefined): Pick<PackO
 
 /**
  * What an agent takes from a profile unless told otherwise: the cache lifetime
- * (TTL-aware eviction). The priced boundary drop is opt-in (`pack.reasoningBoundary`):
+ * (TTL-aware eviction) and whether reasoning is bound to its prefix. The priced boundary drop is opt-in (`pack.reasoningBoundary`):
  * on the session family it raised reuse but cost more where the kept bytes are billed.
  * `episodic budget` and the benchmarks replay with this too, so they model what agents do.
  */
-export function defaultPackingForProfile(profile: ModelProfile | undefined): Pick<PackOptions, 'cacheTtlMs'> {
+export function defaultPackingForProfile(profile: ModelProfile | undefined): Pick<PackOptions, 'cacheTtlMs' | 'boundReasoning'> {
   const { cacheTtlMs } = packingForProfile(profile);
-  return cacheTtlMs === undefined ? {} : { cacheTtlMs };
+  return {
+    ...(cacheTtlMs === undefined ? {} : { cacheTtlMs }),
+    // Reasoning bound to its prefix: cuts are planned around it (bound-reasoning.ts).
+    ...(profile?.signatureBoundToPrefix === true ? { boundReasoning: true } : {}),
+  };
 }

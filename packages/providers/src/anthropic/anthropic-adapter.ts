@@ -11,6 +11,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { MessageCreateParamsStreaming, OutputConfig } from '@anthropic-ai/sdk/resources/messages';
 import type { ModelProfile, ModelRef, ModelRequest, StreamOptions } from '@episodic/core';
+import { InvalidArgumentError } from '@episodic/core';
 import type { AnthropicModelProfile, AnthropicThinkingSetting } from '../profiles/anthropic.js';
 import { apiKeysOf, resolveApiKey } from '../shared/missing-api-key-error.js';
 import {
@@ -55,6 +56,14 @@ export interface AnthropicAdapterOptions {
   client?: Anthropic;
   /** SDK-level retries. Default 0: the agent loop retries retryable errors itself. */
   maxRetries?: number;
+  /**
+   * What the API does with a thinking block whose prefix changed, on models that bind
+   * their thinking (`thinking.block_binding.prefix_mismatch_behavior`, beta
+   * `thinking-binding-controls-2026-08-01`): `drop_block` (default) leaves it out and the
+   * call goes on, with a `thinking-dropped` warning per block; `error` refuses the call
+   * with a 400. `false` sends no choice (the account's default; no report of dropped blocks).
+   */
+  prefixMismatch?: 'error' | 'drop_block' | false;
 }
 
 /** A prepared Anthropic call: the body, the extra headers it needs, and the fingerprint of what it sends. */
@@ -81,7 +90,8 @@ export function createAnthropicAdapter(options: AnthropicAdapterOptions): Anthro
   const model: ModelRef = { provider: 'anthropic', id: options.model };
   const profile = resolveAnthropicProfile(options.model, options.profile, options.thinking);
   const client = anthropicClient(options);
-  const prepare = (request: ModelRequest) => prepareAnthropicRequest(request, model, profile);
+  const binding = bindingFor(options, profile);
+  const prepare = (request: ModelRequest) => prepareAnthropicRequest(request, model, profile, binding);
   const errors: ErrorParts = { mapError: mapAnthropicError, secretValues: () => apiKeysOf(client) };
   return {
     ...createProviderAdapter({
@@ -121,6 +131,7 @@ function prepareAnthropicRequest(
   request: ModelRequest,
   model: ModelRef,
   profile: AnthropicModelProfile,
+  binding?: 'error' | 'drop_block',
 ): PreparedAnthropicRequest {
   const leftOut = leftOutProviderTools(request.messages, model);
   const tools = prepareAnthropicTools(request.tools);
@@ -133,6 +144,7 @@ function prepareAnthropicRequest(
       betaHeaders: profile.betaHeaders,
       forceOff: finalTurnLacksThinking(converted.messages) && missingThinkingCause(request, model),
       lostThinking: continuesToolUseTurn(converted.messages) && converted.lastAssistantDroppedReasoning > 0,
+      ...(binding ? { binding } : {}),
     },
   );
   const suggested = (request.cacheBreakpoints?.messages ?? []).map((index) => converted.wireIndexOf[index] ?? -1);
@@ -158,6 +170,14 @@ function prepareAnthropicRequest(
     ...unknownOptionWarnings('anthropic', request.providerOptions, knownProviderOptions),
   ];
   return { body, headers, warnings, prefix, ...(request.nativeContext ? { nativeContext: request.nativeContext } : {}) };
+}
+
+/** The binding choice sent: only to models whose thinking is bound (others take no `block_binding`). */
+function bindingFor(options: AnthropicAdapterOptions, profile: AnthropicModelProfile): 'error' | 'drop_block' | undefined {
+  const choice = options.prefixMismatch ?? 'drop_block';
+  if (choice !== false && choice !== 'error' && choice !== 'drop_block')
+    throw new InvalidArgumentError(`prefixMismatch must be 'error', 'drop_block' or false (got ${JSON.stringify(choice)}).`);
+  return profile.signatureBoundToPrefix && choice !== false ? choice : undefined;
 }
 
 /** Why the last assistant message has no thinking of this model: another model produced it, or it has none. */

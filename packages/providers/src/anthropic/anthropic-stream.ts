@@ -17,6 +17,7 @@ import {
   type CompactionPart,
   ModelError,
   type ModelRef,
+  type InputTransformation,
   type ModelStreamEvent,
   type ProviderToolPart,
   type ReasoningPart,
@@ -27,6 +28,7 @@ import {
   type Usage,
 } from '@episodic/core';
 import { appliedContextEdits } from './anthropic-context-management.js';
+import { inputTransformationsOf, inputTransformationWarnings } from './anthropic-input-transformations.js';
 import { providerDataFor } from '../shared/provider-data.js';
 import { recordReasoningTokens } from '../shared/reasoning-tokens.js';
 import { mapAnthropicStopReason } from './map-anthropic-stop-reason.js';
@@ -49,6 +51,8 @@ interface StreamState {
   /** Tokens of a compaction pass inside the call (`usage.iterations` of type `compaction`). */
   compaction?: { input: number; output: number };
   contextEdits: AppliedContextEdit[];
+  /** The response's `input_transformations`, when it had any (see anthropic-input-transformations.ts). */
+  inputTransformations?: InputTransformation[];
 }
 
 /** What the call sent, to read back which tool results the API cleared. */
@@ -77,12 +81,15 @@ export async function* mapAnthropicStream(
     contextEdits: [],
   };
   for await (const event of events) {
-    if (event.type === 'message_start') applyUsage(state, event.message.usage);
-    else if (event.type === 'content_block_start') yield* startBlock(state, event, model, prefix);
+    if (event.type === 'message_start') {
+      applyUsage(state, event.message.usage);
+      yield* readInputTransformations(state, event.message);
+    } else if (event.type === 'content_block_start') yield* startBlock(state, event, model, prefix);
     else if (event.type === 'content_block_delta') yield* applyDelta(state, event);
     else if (event.type === 'content_block_stop') finishBlock(state.blocks[event.index], model);
     else if (event.type === 'message_delta') {
       applyUsage(state, event.usage);
+      yield* readInputTransformations(state, event);
       state.stopReason = mapAnthropicStopReason(event.delta.stop_reason);
       applyContextManagement(state, event as unknown as Record<string, unknown>, sent);
     } else if (event.type === 'message_stop') {
@@ -94,6 +101,14 @@ export async function* mapAnthropicStream(
     throw new ModelError('protocol', 'anthropic: the stream ended before `message_stop`; retry the call.', {
       retryable: true,
     });
+}
+
+/** Takes the event's `input_transformations` (a later list replaces an earlier one) and warns of each entry. */
+function* readInputTransformations(state: StreamState, carrier: unknown): Generator<ModelStreamEvent> {
+  const entries = inputTransformationsOf(carrier);
+  if (entries === undefined) return;
+  state.inputTransformations = entries;
+  yield* inputTransformationWarnings(entries);
 }
 
 function* startBlock(
@@ -247,6 +262,7 @@ function neutralUsage(state: StreamState): Usage {
     ...(state.compaction
       ? { compactionInputTokens: state.compaction.input, compactionOutputTokens: state.compaction.output }
       : {}),
+    ...(state.inputTransformations?.length ? { inputTransformations: state.inputTransformations } : {}),
   };
 }
 

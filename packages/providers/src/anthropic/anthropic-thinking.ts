@@ -5,11 +5,14 @@
  * manual `enabled` + `budget_tokens` on older models (with the interleaved-thinking
  * beta), `adaptive` + `output_config.effort` on newer ones.
  */
+import type { BetaThinkingBlockBinding } from '@anthropic-ai/sdk/resources/beta/messages/messages';
 import type { OutputConfig, ThinkingConfigParam } from '@anthropic-ai/sdk/resources/messages';
 import type { AnthropicThinkingSetting } from '../profiles/anthropic.js';
+import { thinkingBindingBeta } from './anthropic-input-transformations.js';
 
 export interface ThinkingParams {
-  thinking?: ThinkingConfigParam;
+  /** With `block_binding` (a beta field the non-beta type does not name) when the model binds its thinking. */
+  thinking?: ThinkingConfigParam & { block_binding?: BetaThinkingBlockBinding };
   output_config?: OutputConfig;
   maxTokens: number;
   /** `anthropic-beta` values this request needs. */
@@ -41,6 +44,33 @@ const missingThinkingReasons: Record<MissingThinkingCause, string> = {
  * reject the turn without them, so thinking is off for this call too.
  */
 export function buildThinkingParams(
+  setting: AnthropicThinkingSetting,
+  maxTokens: number,
+  options: {
+    betaHeaders: readonly string[];
+    forceOff: MissingThinkingCause | false;
+    lostThinking?: boolean;
+    /** `thinking.block_binding.prefix_mismatch_behavior` for a model that binds its thinking; none when undefined. */
+    binding?: BetaThinkingBlockBinding['prefix_mismatch_behavior'];
+  },
+): ThinkingParams {
+  return withBinding(thinkingParams(setting, maxTokens, options), options.binding);
+}
+
+/**
+ * `params` with `block_binding` and its beta when thinking is on: the field lives in the
+ * `thinking` object, so with thinking off there is nothing to choose.
+ */
+function withBinding(params: ThinkingParams, binding: BetaThinkingBlockBinding['prefix_mismatch_behavior'] | undefined): ThinkingParams {
+  if (!binding || !params.thinking || params.thinking.type === 'disabled') return params;
+  return {
+    ...params,
+    thinking: { ...params.thinking, block_binding: { prefix_mismatch_behavior: binding } },
+    betas: [...params.betas, thinkingBindingBeta],
+  };
+}
+
+function thinkingParams(
   setting: AnthropicThinkingSetting,
   maxTokens: number,
   options: { betaHeaders: readonly string[]; forceOff: MissingThinkingCause | false; lostThinking?: boolean },

@@ -20,7 +20,10 @@ export interface AnthropicProfileFields {
   thinking: AnthropicThinkingSetting;
   /** `anthropic-beta` values to send (interleaved thinking on 4.x manual mode). */
   betaHeaders: readonly string[];
-  /** 5.x: a thinking signature is bound to its prefix; a changed prefix means the block must go. */
+  /**
+   * Preserved thinking (Fable 5.1 and the models `boundThinkingModels` lists): a
+   * thinking signature is bound to its prefix; a changed prefix means the block must go.
+   */
   signatureBoundToPrefix: boolean;
   toolCallId: ToolCallIdRule;
   /** Cache breakpoint TTL. */
@@ -73,16 +76,37 @@ const serverCompaction = { contextPolicy: 'hybrid', nativeContext: { compaction:
 const sonnet4Pricing = { input: 3, cachedInput: 0.3, cacheWrite: 3.75, output: 15 };
 const opusNewPricing = { input: 5, cachedInput: 0.5, cacheWrite: 6.25, output: 25 };
 
+/**
+ * The models whose thinking blocks are bound to their prefix (preserved thinking), as
+ * the docs list them: the `supportedModels` of the prefix-check pages
+ * (https://platform.claude.com/docs/en/build-with-claude/preserved-thinking/prefix-checks,
+ * read 2026-12-04). Opus 5, Sonnet 5, Fable 5 and Mythos 5 keep earlier thinking but
+ * run no prefix check ("Starting with Claude Fable 5.1"). A Claude model with no row
+ * falls to the last row, which assumes binding (later models enforce it everywhere).
+ */
+export const boundThinkingModels = 'claude-(?:fable|mythos)-5-[12]|claude-(?:opus|sonnet|haiku)-5-5';
+
 /** Built-in Claude profiles. */
 export const anthropicProfiles: readonly AnthropicModelProfile[] = [
   {
     ...base,
     ...adaptive,
-    // The 5.x family: adaptive only, signatures bound to their prefix (docs/providers.md).
-    pattern: 'claude-[a-z]+-5(?:-\\d+)*',
+    // Preserved thinking: the models the prefix-check pages list (docs/providers.md, "Bound thinking").
+    pattern: boundThinkingModels,
     ...jsonAnswers,
     pastReasoning: 'billed',
     signatureBoundToPrefix: true,
+    contextWindow: 1_000_000,
+    maxOutputTokens: 128_000,
+    minCacheableTokens: 4096,
+  },
+  {
+    ...base,
+    ...adaptive,
+    // The 5.x models before Fable 5.1: adaptive, earlier thinking kept, no prefix check (docs/providers.md).
+    pattern: 'claude-(?:opus|sonnet|fable|mythos)-5',
+    ...jsonAnswers,
+    pastReasoning: 'billed',
     contextWindow: 1_000_000,
     maxOutputTokens: 128_000,
     minCacheableTokens: 4096,

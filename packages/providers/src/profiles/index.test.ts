@@ -9,8 +9,21 @@ describe('resolveProfile', () => {
     ['claude-opus-4-5', 'enabled', false],
     ['claude-opus-4-6', 'adaptive', false],
     ['claude-sonnet-4-6', 'adaptive', false],
-    ['claude-opus-5', 'adaptive', true],
+    // Earlier thinking kept, no prefix check: the 5.x models before Fable 5.1.
+    ['claude-opus-5', 'adaptive', false],
+    ['claude-sonnet-5', 'adaptive', false],
+    ['claude-fable-5', 'adaptive', false],
+    ['claude-mythos-5', 'adaptive', false],
+    // Preserved thinking: the models the prefix-check pages list.
+    ['claude-fable-5-1', 'adaptive', true],
+    ['claude-mythos-5-1', 'adaptive', true],
+    ['claude-fable-5-2', 'adaptive', true],
+    ['claude-mythos-5-2', 'adaptive', true],
+    ['claude-opus-5-5', 'adaptive', true],
     ['claude-sonnet-5-5', 'adaptive', true],
+    ['claude-haiku-5-5', 'adaptive', true],
+    // An unknown Claude model is assumed to bind (later models enforce it everywhere).
+    ['claude-opus-6', 'adaptive', true],
   ])('%s thinks %s (bound signatures: %s)', (model, thinking, bound) => {
     const profile = resolveProfile('anthropic', model);
     expect(profile.thinking).toMatchObject({ type: thinking });

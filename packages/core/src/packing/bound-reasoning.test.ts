@@ -1,0 +1,75 @@
+/**
+ * Packing for reasoning bound to its prefix (`boundReasoning`): evictions planned at
+ * calls with no bound step under way, nothing sent changed while one is, and a forced
+ * change reported (`boundReasoningCut`).
+ */
+import { describe, expect, it } from 'vitest';
+import { episode, step, user, words } from '../../../../test/support/transcripts.js';
+import type { Message } from '../message/message.js';
+import { createTokenCounter } from '../tokens/token-counter.js';
+import { continuesBoundStep } from './bound-reasoning.js';
+import { packContext } from './pack-context.js';
+import type { PackOptions, PackResult } from './pack-types.js';
+
+const tokenizer = createTokenCounter();
+
+/** Past episodes worth about `tokens`, then a new user message. */
+function history(episodes: number): Message[] {
+  const messages: Message[] = [];
+  for (let index = 0; index < episodes; index += 1) messages.push(...episode(`question ${index}`, 2, 120, index + 1));
+  return messages;
+}
+
+function pack(messages: Message[], options: Partial<PackOptions> & { budget: number }): PackResult {
+  return packContext({ messages, tokenizer, ...options });
+}
+
+describe('bound reasoning', () => {
+  it('knows when a step with reasoning waits for its results', () => {
+    const turn = [user('go'), ...step('think', [{ name: 'ls', result: 'a' }])];
+    expect(continuesBoundStep(turn)).toBe(true);
+    expect(continuesBoundStep([...turn, user('next')])).toBe(false);
+    expect(continuesBoundStep([user('go'), { role: 'assistant', content: [{ type: 'text', text: 'hi' }] }])).toBe(false);
+  });
+
+  it('evicts at a user turn once above halfway between the low-water mark and the budget, not only above the budget', () => {
+    const messages = [...history(12), user(`now ${words(20, 3)}`)];
+    const whole = pack(messages, { budget: 1_000_000 }).stats.tokens.total;
+    // The whole history is at 85% of the budget: no eviction without binding, one with it.
+    const budget = Math.ceil(whole / 0.85);
+    expect(pack(messages, { budget }).stats.evictedNow).toBe(false);
+    const planned = pack(messages, { budget, boundReasoning: true });
+    expect(planned.stats.evictedNow).toBe(true);
+    expect(planned.stats.tokens.total).toBeLessThanOrEqual(budget * 0.5);
+  });
+
+  it('changes nothing sent while a bound step waits for its results, even above the planned mark or with a cold cache', () => {
+    const start = [...history(12), user(`now ${words(20, 3)}`)];
+    const whole = pack(start, { budget: 1_000_000 }).stats.tokens.total;
+    const budget = Math.ceil(whole / 0.7);
+    const options = { budget, boundReasoning: true, cacheTtlMs: 1_000 };
+    const first = pack(start, { ...options, now: 0 });
+    expect(first.stats.evictedNow).toBe(false);
+    // The step takes the pack above the planned mark (75%), under the budget; the cache went cold meanwhile.
+    const turn = [...start, ...step(`look ${words(200, 9)}`, [{ name: 'get_log', result: words(300, 4) }])];
+    const second = pack(turn, { ...options, now: 60_000, state: first.state });
+    expect(second.stats.tokens.total).toBeGreaterThan(budget * 0.75);
+    expect(second.stats.evictedNow).toBe(false);
+    expect(second.stats.boundReasoningCut).toBeUndefined();
+    expect(second.messages.slice(0, first.messages.length)).toEqual(first.messages);
+    // Without binding the cold cache prunes the history there.
+    expect(pack(turn, { budget, cacheTtlMs: 1_000, now: 60_000, state: first.state }).stats.evictedNow).toBe(true);
+  });
+
+  it('reports a change the budget forced while a bound step waits', () => {
+    const start = [...history(12), user(`now ${words(20, 3)}`)];
+    const whole = pack(start, { budget: 1_000_000 }).stats.tokens.total;
+    const budget = Math.ceil(whole / 0.7);
+    const first = pack(start, { budget, boundReasoning: true });
+    // The step's own reasoning (never dropped: it is the latest) takes the pack over the budget.
+    const turn = [...start, ...step(`look ${words(Math.ceil(whole * 0.5), 9)}`, [{ name: 'get_log', result: 'ok' }])];
+    const second = pack(turn, { budget, boundReasoning: true, state: first.state });
+    expect(second.stats.evictedNow).toBe(true);
+    expect(second.stats.boundReasoningCut).toBe(true);
+  });
+});
