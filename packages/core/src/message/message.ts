@@ -114,6 +114,19 @@ export interface CompactionPart {
   text?: string;
   /** Tokens the provider reported for the compacted context, when it said; the counter prefers it. */
   tokens?: number;
+  /**
+   * The provider could not summarize (Anthropic: a block with `content: null`). It goes
+   * back verbatim, and the provider treats it as a no-op: it stands for nothing, so the
+   * packer keeps sending the history before it.
+   */
+  failed?: boolean;
+  /**
+   * The compacted window keeps this many user messages before the part (OpenAI
+   * `/responses/compact` answers with every user message of its input, then the item):
+   * the packer sends the last that many user messages before it, in order, then the part.
+   * Without it, only the last person-typed user message goes before the part.
+   */
+  userMessagesKept?: number;
   /** The provider's block or item exactly as it came, tagged with who produced it. */
   providerData: ProviderData;
   [extra: string]: unknown;

@@ -5,7 +5,7 @@
  * item carries the state of the items before it, which may then be left out), so the
  * packer neither sends nor counts that history again.
  */
-import type { AssistantMessage, Message, ModelRef } from '../message/message.js';
+import type { AssistantMessage, CompactionPart, Message, ModelRef } from '../message/message.js';
 import { isEpisodeStart } from '../message/message.js';
 
 /** The transcript as the provider reads it after its latest compaction, and how many messages that leaves out. */
@@ -17,27 +17,47 @@ export interface CompactionCut {
   at?: number;
 }
 
-/** True when `message` holds a compaction part that `model` made (the only model that can read it). */
-export function holdsCompactionFor(message: Message, model: ModelRef): message is AssistantMessage {
-  if (message.role !== 'assistant') return false;
-  return message.content.some(
-    (part) => part.type === 'compaction' && part.providerData.provider === model.provider && part.providerData.model === model.id,
+/**
+ * The compaction part of `message` that `model` made and that stands for the history
+ * before it: a failed one (the provider could not summarize) stands for nothing.
+ */
+function compactionFor(message: Message, model: ModelRef): CompactionPart | undefined {
+  if (message.role !== 'assistant') return undefined;
+  return message.content.find(
+    (part): part is CompactionPart =>
+      part.type === 'compaction' &&
+      part.failed !== true &&
+      part.providerData.provider === model.provider &&
+      part.providerData.model === model.id,
   );
+}
+
+/** True when `message` holds a compaction part that `model` made (the only model that can read it), and that did not fail. */
+export function holdsCompactionFor(message: Message, model: ModelRef): message is AssistantMessage {
+  return compactionFor(message, model) !== undefined;
 }
 
 /**
  * The messages to pack for a call to `model`: from the latest assistant message with a
- * compaction `model` made, preceded by the last person-typed user message before it
- * (wire APIs want a conversation to open with a user turn; the provider drops it with
- * the rest, and OpenAI's own compacted windows keep user messages too). Everything in
- * between goes whole, so no tool call loses its result: results always follow their call
- * before the next assistant message. Without such a compaction, `messages` unchanged.
+ * compaction `model` made, preceded by the user messages its window keeps. By default
+ * that is the last person-typed user message before it (wire APIs want a conversation to
+ * open with a user turn; the provider drops it with the rest); a part that says how many
+ * user messages its window keeps (`userMessagesKept`, OpenAI `/responses/compact`) gets
+ * that many, in order. Everything after the compaction goes whole, so no tool call loses
+ * its result: results always follow their call before the next assistant message.
+ * Without such a compaction, `messages` unchanged.
  */
 export function messagesAfterCompaction(messages: readonly Message[], model: ModelRef): CompactionCut {
   const at = messages.findLastIndex((message) => holdsCompactionFor(message, model));
   if (at === -1) return { messages: [...messages], compacted: 0 };
-  const opening = messages.slice(0, at).findLastIndex(isEpisodeStart);
-  const head = opening === -1 ? [] : [messages[opening] as Message];
-  const kept = [...head, ...messages.slice(at)];
-  return { messages: kept, compacted: messages.length - kept.length, at };
+  const kept = compactionFor(messages[at] as Message, model)?.userMessagesKept;
+  const before = messages.slice(0, at);
+  let head: Message[];
+  if (kept !== undefined) head = kept > 0 ? before.filter((message) => message.role === 'user').slice(-kept) : [];
+  else {
+    const opening = before.findLastIndex(isEpisodeStart);
+    head = opening === -1 ? [] : [before[opening] as Message];
+  }
+  const sent = [...head, ...messages.slice(at)];
+  return { messages: sent, compacted: messages.length - sent.length, at };
 }

@@ -43,6 +43,11 @@ const common = {
   baseURL: 'https://api.openai.com/v1',
   // Both endpoints take a json_schema answer format (Responses text.format, Chat response_format).
   structuredOutput: 'native',
+  // Responses server-side compaction (`context_management`), also with `store: false`
+  // (https://developers.openai.com/api/docs/guides/compaction, checked Dec 2026); the
+  // guide names no model it excludes. Sent under `hybrid` and `native`; Chat Completions
+  // has no such field, and its adapter drops this.
+  nativeContext: { compaction: {} },
 } as const;
 
 /** What OpenAI fixes for every model: the fallback's provider fields (the table's last row also catches every id). */
