@@ -252,7 +252,7 @@ export class Agent {
    * `session.warnings` and emits them at its first run.
    */
   readonly warnings: readonly string[];
-  /** The code of each of {@link warnings}, in the same order. */
+  /** The code of each of `warnings`, in the same order. */
   private readonly warningCodes: readonly string[];
   /** The context policy in force (see {@link AgentOptions.context}). */
   readonly context: ContextPolicy;

@@ -44,9 +44,11 @@ const common = {
   // Both endpoints take a json_schema answer format (Responses text.format, Chat response_format).
   structuredOutput: 'native',
   // Responses server-side compaction (`context_management`), also with `store: false`
-  // (https://developers.openai.com/api/docs/guides/compaction, checked Dec 2026); the
-  // guide names no model it excludes. Sent under `hybrid` and `native`; Chat Completions
-  // has no such field, and its adapter drops this.
+  // (https://developers.openai.com/api/docs/guides/compaction, checked Dec 2026: "ZDR-friendly
+  // when you set store=false"); the guide names no model it excludes. `hybrid` by default:
+  // it cost less than `episodic` in `npm run bench -- context-policies` (README). Chat
+  // Completions has no such field, and its adapter drops both.
+  contextPolicy: 'hybrid',
   nativeContext: { compaction: {} },
 } as const;
 
@@ -174,5 +176,7 @@ export const openaiProfiles: readonly OpenAIProfile[] = [
     reasoning: false,
     // An unknown model may predate json_schema answers: ask through the final_answer tool.
     structuredOutput: 'tool',
+    // Nor is it known to compact: the packer alone unless the agent asks for `hybrid`.
+    contextPolicy: 'episodic',
   },
 ];
