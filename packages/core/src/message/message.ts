@@ -105,8 +105,7 @@ export interface ProviderToolPart {
  * From this part on, the provider that made it reads the summary in place of everything
  * before it: it is sent back verbatim (`providerData`) to that provider and model only,
  * and the packer sends nothing older than the message that holds it (see
- * `messagesAfterCompaction`). Another provider cannot read it: its adapter leaves it out
- * with a warning, and the packer then sends the full history again.
+ * `messagesAfterCompaction`). Another provider cannot read it: its adapter leaves it out.
  */
 export interface CompactionPart {
   type: 'compaction';
@@ -114,18 +113,9 @@ export interface CompactionPart {
   text?: string;
   /** Tokens the provider reported for the compacted context, when it said; the counter prefers it. */
   tokens?: number;
-  /**
-   * The provider could not summarize (Anthropic: a block with `content: null`). It goes
-   * back verbatim, and the provider treats it as a no-op: it stands for nothing, so the
-   * packer keeps sending the history before it.
-   */
+  /** The provider could not summarize (Anthropic `content: null`): sent back, a no-op, so the history before it still goes. */
   failed?: boolean;
-  /**
-   * The compacted window keeps this many user messages before the part (OpenAI
-   * `/responses/compact` answers with every user message of its input, then the item):
-   * the packer sends the last that many user messages before it, in order, then the part.
-   * Without it, only the last person-typed user message goes before the part.
-   */
+  /** User messages the compacted window keeps before the part (OpenAI `/responses/compact`: all of them); sent before it. */
   userMessagesKept?: number;
   /** The provider's block or item exactly as it came, tagged with who produced it. */
   providerData: ProviderData;

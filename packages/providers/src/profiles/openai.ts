@@ -62,6 +62,23 @@ export const openaiDefaults: Partial<OpenAIProfile> = { ...common, reasoning: fa
 export const openaiProfiles: readonly OpenAIProfile[] = [
   {
     ...common,
+    // The gpt-5.6 family renders earlier turns' reasoning that is sent back: `reasoning.context`
+    // defaults to `all_turns` on it, `current_turn` before it (openai-node `Reasoning.context`,
+    // v6.49; the Conversation state guide, checked Dec 2026). So past reasoning sent is read,
+    // billed as input and part of the cached prefix. The episode rule drops it at the user
+    // boundary and no `reasoning.context` is sent (docs/providers.md: the two choices measured
+    // alike under the default packing); `nativeContext.reasoningContext` sends one.
+    pattern: 'gpt-5\\.([6-9]|\\d{2,})(-.*)?',
+    pastReasoning: 'billed',
+    contextWindow: 400_000,
+    maxOutputTokens: 128_000,
+    reasoning: true,
+    chatToolsNeedResponses: true,
+    // The prices of the gpt-5.2+ row this one was split from (prices-collected.ts).
+    pricing: { input: 1.75, cachedInput: 0.175, output: 14 },
+  },
+  {
+    ...common,
     // gpt-5.2 onwards: "Function tools with reasoning_effort are not supported for
     // <model> in /v1/chat/completions" (400), even when the effort is the default.
     pattern: 'gpt-5\\.([2-9]|\\d{2,})(-.*)?',
