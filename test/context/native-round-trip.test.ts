@@ -10,7 +10,7 @@
  * `encrypted_content` the SDK's `BetaCompactionContentBlockDelta` names; every body a
  * test captures is type-checked against the official SDK param types at the end.
  */
-import { Agent, type Message, type ModelRequest } from '@episodic/core';
+import { Agent, type Message, MemorySessionStore, type ModelRequest } from '@episodic/core';
 import { createAnthropicAdapter } from '@episodic/providers/anthropic';
 import { createOpenAIChatAdapter, createOpenAIResponsesAdapter } from '@episodic/providers/openai';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -273,6 +273,33 @@ describe('openai compaction windows and hybrid', () => {
     expect(agent.warnings).toEqual([expect.stringContaining("context 'hybrid'")]);
     const session = await agent.session();
     expect(session.warnings).toEqual(agent.warnings);
+  });
+});
+
+describe('portable compaction checkpoints', () => {
+  it("another model continues from Anthropic's readable summary in place of the history it replaced", async () => {
+    const anthropic = await anthropicReplay([
+      answer('The log has 10,000 lines.'),
+      [start(), ...compaction(0, 'Summary: the user asked about the CI log; it passed.', 'opaque-cXV4'), ...text(1, 'It passed.'), ...finish('end_turn')],
+    ]);
+    const store = new MemorySessionStore();
+    const first = new Agent({ model: claude(anthropic.url), context: 'hybrid', nativeContext: { compaction: { threshold: 60_000 } } });
+    const session = await first.session({ id: 'hop', store });
+    await session.send('How long is the CI log?');
+    await session.send('Did it pass?');
+    const openai = await startOpenAIResponsesServer();
+    closers.push(() => openai.close());
+    openai.enqueue({ type: 'reply', text: 'Yes.' });
+    const second = new Agent({ model: createOpenAIResponsesAdapter({ model: 'gpt-5.6', apiKey: 'k', baseURL: openai.url }) });
+    const switched = await second.session({ id: 'hop', store });
+    await switched.send('Still passing?');
+    const call = openai.modelCalls()[0];
+    expect(call?.status).toBe(200);
+    const input = JSON.stringify(call?.body);
+    expect(input).toContain('Summary: the user asked about the CI log; it passed.');
+    expect(input).not.toContain('How long is the CI log?');
+    expect(input).not.toContain('opaque-cXV4');
+    captured.push({ kind: 'openai-responses', body: call?.body, label: 'portable checkpoint' });
   });
 });
 

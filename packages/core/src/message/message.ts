@@ -105,7 +105,7 @@ export interface ProviderToolPart {
  * From this part on, the provider that made it reads the summary in place of everything
  * before it: it is sent back verbatim (`providerData`) to that provider and model only,
  * and the packer sends nothing older than the message that holds it (see
- * `messagesAfterCompaction`). Another provider cannot read it: its adapter leaves it out.
+ * `messagesAfterCompaction`). Another model gets its readable `text`, if any, in its place.
  */
 export interface CompactionPart {
   type: 'compaction';

@@ -7,6 +7,7 @@
  */
 import type { AssistantMessage, CompactionPart, Message, ModelRef } from '../message/message.js';
 import { isEpisodeStart } from '../message/message.js';
+import { summaryMessage } from './pack-summary.js';
 
 /** The transcript as the provider reads it after its latest compaction, and how many messages that leaves out. */
 export interface CompactionCut {
@@ -27,9 +28,27 @@ function compactionFor(message: Message, model: ModelRef): CompactionPart | unde
     (part): part is CompactionPart =>
       part.type === 'compaction' &&
       part.failed !== true &&
-      part.providerData.provider === model.provider &&
-      part.providerData.model === model.id,
+      part.providerData?.provider === model.provider &&
+      part.providerData?.model === model.id,
   );
+}
+
+/**
+ * The readable summary of a compaction `model` cannot read itself (another model's; its
+ * opaque data is gone by the time the call is packed): a portable checkpoint. Anthropic's
+ * summary is text; OpenAI's item is opaque and has none.
+ */
+function portableSummaryOf(message: Message, model: ModelRef): string | undefined {
+  if (message.role !== 'assistant') return undefined;
+  const part = message.content.findLast(
+    (candidate): candidate is CompactionPart =>
+      candidate.type === 'compaction' &&
+      candidate.failed !== true &&
+      typeof candidate.text === 'string' &&
+      candidate.text.length > 0 &&
+      !(candidate.providerData?.provider === model.provider && candidate.providerData?.model === model.id),
+  );
+  return part?.text;
 }
 
 /** True when `message` holds a compaction part that `model` made (the only model that can read it), and that did not fail. */
@@ -45,10 +64,20 @@ export function holdsCompactionFor(message: Message, model: ModelRef): message i
  * user messages its window keeps (`userMessagesKept`, OpenAI `/responses/compact`) gets
  * that many, in order. Everything after the compaction goes whole, so no tool call loses
  * its result: results always follow their call before the next assistant message.
- * Without such a compaction, `messages` unchanged.
+ * A later compaction by another model that left a readable summary (Anthropic's text)
+ * is a portable checkpoint: the summary goes as one user message in place of the history
+ * before it, so a fallback or a switched model continues from it. Without either,
+ * `messages` unchanged (an opaque foreign item is left out by the adapter and the
+ * history goes whole).
  */
 export function messagesAfterCompaction(messages: readonly Message[], model: ModelRef): CompactionCut {
   const at = messages.findLastIndex((message) => holdsCompactionFor(message, model));
+  const portable = messages.findLastIndex((message) => portableSummaryOf(message, model) !== undefined);
+  if (portable > at) {
+    // Another model's compaction with a readable summary: that text stands for the history before it.
+    const sent = [summaryMessage(portableSummaryOf(messages[portable] as Message, model) as string), ...messages.slice(portable)];
+    return { messages: sent, compacted: portable, at: portable };
+  }
   if (at === -1) return { messages: [...messages], compacted: 0 };
   const kept = compactionFor(messages[at] as Message, model)?.userMessagesKept;
   const before = messages.slice(0, at);
