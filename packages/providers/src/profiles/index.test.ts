@@ -37,6 +37,7 @@ describe('resolveProfile', () => {
     // Responses models compact server-side (hybrid by default); an unknown model stays episodic.
     expect(resolveProfile('openai', 'gpt-5.6')).toMatchObject({ contextPolicy: 'hybrid', nativeContext: { compaction: {} } });
     expect(resolveProfile('openai', 'some-new-model').contextPolicy).toBe('episodic');
+    expect(resolveProfile('openai', 'gpt-5.6', {}, [{ provider: 'openai', pattern: 'mine', contextWindow: 1, maxOutputTokens: 1, retention: 'episode', cacheStyle: 'none', minCacheableTokens: 0, tokenizerFactor: 1 }]).contextPolicy).toBe('episodic');
   });
 
   it('applies user overrides field by field, but never the provider', () => {

@@ -53,7 +53,7 @@ const common = {
 } as const;
 
 /** What OpenAI fixes for every model: the fallback's provider fields (the table's last row also catches every id). */
-export const openaiDefaults: Partial<OpenAIProfile> = { ...common, reasoning: false };
+export const openaiDefaults: Partial<OpenAIProfile> = { ...common, reasoning: false, contextPolicy: 'episodic' };
 
 /**
  * OpenAI models, most specific pattern first (the first match wins). Prices in USD
