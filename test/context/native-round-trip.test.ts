@@ -303,6 +303,28 @@ describe('portable compaction checkpoints', () => {
   });
 });
 
+describe('an opaque compaction and another model', () => {
+  it("OpenAI's opaque item gives another model nothing to read: it gets the full history, and the call does not fail", async () => {
+    const openai = await startOpenAIResponsesServer();
+    closers.push(() => openai.close());
+    openai.enqueue({ type: 'reply', text: 'It passed.' });
+    const store = new MemorySessionStore();
+    const first = new Agent({ model: createOpenAIResponsesAdapter({ model: 'gpt-5.6', apiKey: 'k', baseURL: openai.url }) });
+    const session = await first.session({ id: 'opaque', store });
+    await session.send('Did the CI log pass?');
+    await session.compact();
+    const anthropic = await anthropicReplay([answer('Still passing.')]);
+    const second = new Agent({ model: claude(anthropic.url) });
+    const switched = await second.session({ id: 'opaque', store });
+    const result = await switched.send('Still passing?');
+    expect(result.text).toBe('Still passing.');
+    const body = anthropic.bodies[0];
+    expect(JSON.stringify(body)).toContain('Did the CI log pass?');
+    expect(blocksOf(body).some((block) => block.type === 'compaction')).toBe(false);
+    captured.push({ kind: 'anthropic-beta', body, label: 'opaque compaction, other model' });
+  });
+});
+
 describe('the captured bodies', () => {
   it('type-check against the official SDK param types', () => {
     expect(captured.length).toBeGreaterThan(10);

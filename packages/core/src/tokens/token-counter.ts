@@ -298,12 +298,16 @@ class CachingCounter implements TokenCounter {
       case 'file':
         return FRAMING.file;
       case 'provider-tool':
-        // Sent as the provider's own block, so its JSON is what the provider reads.
-        return this.raw(JSON.stringify(part.providerData));
+        // Sent as the provider's own block, so its JSON is what the provider reads; another
+        // model's (its data stripped for the call) is not sent at all.
+        return part.providerData === undefined ? 0 : this.raw(JSON.stringify(part.providerData));
       case 'compaction':
         // The model reads the summary, not the encrypted bytes: the reported size, else the
-        // readable summary, else (OpenAI's opaque item) the item's JSON as a safe upper bound.
-        return part.tokens ?? (part.text === undefined ? this.raw(JSON.stringify(part.providerData)) : this.countCached(part, part.text));
+        // readable summary, else (OpenAI's opaque item) the item's JSON as a safe upper bound;
+        // another model's opaque item (its data stripped for the call) is not sent.
+        if (part.tokens !== undefined) return part.tokens;
+        if (part.text !== undefined) return this.countCached(part, part.text);
+        return part.providerData === undefined ? 0 : this.raw(JSON.stringify(part.providerData));
       default:
         return this.raw(JSON.stringify(part));
     }
