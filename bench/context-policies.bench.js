@@ -28,19 +28,32 @@ const profiles = [
     cache: 'anthropic',
     minCacheableTokens: 2048,
     pricing: { input: 3, cachedInput: 0.3, cacheWrite: 3.75, output: 15 },
+    pastReasoning: resolveProfile('anthropic', 'claude-sonnet-4-6').pastReasoning,
     // What an agent takes from the profile by default: the cache lifetime.
     packing: defaultPackingForProfile(resolveProfile('anthropic', 'claude-sonnet-4-6')),
   },
-  {
-    name: 'openai gpt-5.6',
-    model: { provider: 'openai', id: 'gpt-5.6' },
-    budget: 272_000,
-    cache: 'openai',
-    minCacheableTokens: 1024,
-    pricing: { input: 1.75, cachedInput: 0.175, output: 14 },
-    packing: defaultPackingForProfile(resolveProfile('openai', 'gpt-5.6')),
-  },
+  // One row per OpenAI generation, each billed as its API bills earlier turns' reasoning:
+  // gpt-5.5 strips it; gpt-5.6 renders it (`reasoning.context` defaults to `all_turns`), unless
+  // the request sends `current_turn`, which hides it as before (modelled as stripped).
+  openaiRow('gpt-5.5', 'openai gpt-5.5'),
+  openaiRow('gpt-5.6', 'openai gpt-5.6 (nothing sent: all_turns)'),
+  { ...openaiRow('gpt-5.6', 'openai gpt-5.6 (current_turn sent)'), pastReasoning: 'stripped' },
 ];
+
+/** An OpenAI row from its profile: prices, packing and how it bills earlier turns' reasoning. */
+function openaiRow(id, name) {
+  const profile = resolveProfile('openai', id);
+  return {
+    name,
+    model: { provider: 'openai', id },
+    budget: profile.contextWindow - profile.maxOutputTokens,
+    cache: 'openai',
+    minCacheableTokens: profile.minCacheableTokens,
+    pricing: profile.pricing,
+    pastReasoning: profile.pastReasoning,
+    packing: defaultPackingForProfile(profile),
+  };
+}
 
 async function realSessions() {
   const shared = process.env.EPISODIC_SHARED_FIXTURES;

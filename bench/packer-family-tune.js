@@ -12,6 +12,7 @@
  * current episode shortened, plain step).
  */
 import { createTokenCounter } from '@episodic/core';
+import { resolveProfile } from '@episodic/providers';
 import { BENCH_SYSTEM, BENCH_TOOLS } from './agent-prompt.js';
 import { createRecorder, reasoningEpisodes } from './metrics.js';
 import { generatedFamily, inTuneHalf, measure, realFamily, replay } from './packer-family.bench.js';
@@ -34,7 +35,7 @@ function causes(options, messages, budget) {
   const counter = createTokenCounter();
   const recorder = createRecorder({
     counter, system: BENCH_SYSTEM, tools: BENCH_TOOLS, budget,
-    episodeOfReasoning: reasoningEpisodes(messages), stripsPastReasoning: true,
+    episodeOfReasoning: reasoningEpisodes(messages), stripsPastReasoning: resolveProfile('openai', 'gpt-5').pastReasoning === 'stripped',
   });
   const strategy = episodic.createStrategy({ budget, counter, system: BENCH_SYSTEM, tools: BENCH_TOOLS, ...options });
   const bound = [];

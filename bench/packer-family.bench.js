@@ -175,7 +175,7 @@ export function measure(module, options, messages, budget, costTtlMs) {
     tools: BENCH_TOOLS,
     budget,
     episodeOfReasoning: reasoningEpisodes(messages),
-    stripsPastReasoning: true,
+    stripsPastReasoning: resolveProfile('openai', 'gpt-5').pastReasoning === 'stripped',
     cacheTtlMs: costTtlMs,
   });
   const strategy = module.createStrategy({ budget, counter, system: BENCH_SYSTEM, tools: BENCH_TOOLS, ...options });

@@ -11,6 +11,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import { createTokenCounter } from '@episodic/core';
+import { resolveProfile } from '@episodic/providers';
 import { BENCH_SYSTEM, BENCH_TOOLS } from './agent-prompt.js';
 import { createRecorder, reasoningEpisodes } from './metrics.js';
 import { formatColdPacks, measureColdPacks } from './packer-cold.js';
@@ -124,7 +125,7 @@ async function measure(entry, budget, messages, episodeOfReasoning) {
     budget,
     episodeOfReasoning,
     // The prices are gpt-5's, and OpenAI strips earlier turns' reasoning before the model reads it.
-    stripsPastReasoning: true,
+    stripsPastReasoning: resolveProfile('openai', 'gpt-5').pastReasoning === 'stripped',
   });
   let firstError;
   let strategy;

@@ -9,7 +9,10 @@
  * - `clear_tool_uses_20250919` defaults: trigger 100,000 input tokens, keep 3 tool uses;
  *   oldest results first, excluded tools never, and nothing when fewer than
  *   `clear_at_least` tokens would go;
- * - every block before the latest compaction block is dropped before the model reads;
+ * - every block before the latest compaction block is dropped before the model reads; a
+ *   block with `content: null` (a failed compaction) is a no-op, `content: ""` is refused,
+ *   and so is more than one block with content (the SDK's `BetaCompactionBlockParam` and
+ *   `CompactionBlockAmbiguousError`);
  * - with `pause_after_compaction: true`, a call that compacts answers with the compaction
  *   block alone (`stop_reason: "compaction"`); the client sends it back to continue.
  * Error texts are ours (no recording of these rejections exists); tests match their gist.
@@ -68,9 +71,17 @@ export function contextManagementProblem(body: AnthropicBody, headers: Record<st
       return 'context_management.edits: clear_thinking_20251015 must be the first edit when edits are combined';
   }
   const compacts = edits.some((edit) => edit.type === 'compact_20260112');
-  const sent = body.messages.some((message) => message.content.some((block) => block.type === 'compaction'));
-  if (sent && !compacts) return 'messages: a compaction block was sent without the compact_20260112 edit';
+  const blocks = body.messages.flatMap((message) => message.content.filter((block) => block.type === 'compaction'));
+  if (blocks.length > 0 && !compacts) return 'messages: a compaction block was sent without the compact_20260112 edit';
+  if (blocks.some((block) => block.content === '')) return 'messages: compaction block content must be a non-empty string or null';
+  if (blocks.filter(summarizes).length > 1)
+    return 'messages: more than one compaction block with content; send only the block the conversation returned last';
   return undefined;
+}
+
+/** A compaction block that stands for the history before it (null content: a failed compaction, a no-op). */
+function summarizes(block: WireBlock): boolean {
+  return block.type === 'compaction' && typeof block.content === 'string';
 }
 
 /** Applies the request's context management: what the model reads and what the response reports. */
@@ -79,15 +90,15 @@ export function manageContext(body: AnthropicBody, issuedSummaries: ReadonlySet<
   const compactionsSent: string[] = [];
   let messages = body.messages;
   // Every block before the latest compaction block is dropped: the summary stands for it.
-  const at = messages.findLastIndex((message) => message.content.some((block) => block.type === 'compaction'));
+  const at = messages.findLastIndex((message) => message.content.some(summarizes));
   if (at !== -1) {
     const blocks = messages[at]?.content ?? [];
-    const from = blocks.findLastIndex((block) => block.type === 'compaction');
+    const from = blocks.findLastIndex(summarizes);
     messages = [{ role: 'assistant', content: blocks.slice(from) }, ...messages.slice(at + 1)];
   }
   for (const message of body.messages)
     for (const block of message.content)
-      if (block.type === 'compaction') compactionsSent.push(issuedSummaries.has(String(block.content)) ? String(block.content) : '[forged]');
+      if (summarizes(block)) compactionsSent.push(issuedSummaries.has(String(block.content)) ? String(block.content) : '[forged]');
   let view: AnthropicBody = { ...body, messages };
   const appliedEdits: Record<string, unknown>[] = [];
   for (const edit of edits) {

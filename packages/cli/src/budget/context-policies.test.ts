@@ -26,6 +26,24 @@ describe('replayPolicy', () => {
     expect(hybrid.inputTokens).toBeLessThan(episodic.inputTokens);
   });
 
+  it('bills earlier turns\' reasoning as each generation does: stripped before GPT-5.6, rendered and cached from it', () => {
+    const counter = createTokenCounter();
+    const openai = (id: string) => ({ provider: 'openai', id });
+    const session = budgetSession({ episodes: 6, steps: 2, resultWords: 40, model: openai('gpt-5.6') });
+    const at = (id: string, pastReasoning: 'stripped' | 'billed') => ({
+      model: openai(id), budget: 100_000, cache: 'openai' as const, minCacheableTokens: 0, pricing: { input: 1.75, cachedInput: 0.175, output: 14 }, pastReasoning,
+    });
+    // native sends every reasoning part back: GPT-5.5 strips the earlier turns', GPT-5.6 reads and bills them.
+    const older = replayPolicy({ messages: session }, at('gpt-5.5', 'stripped'), 'native', counter);
+    const newer = replayPolicy({ messages: session }, at('gpt-5.6', 'billed'), 'native', counter);
+    expect(newer.inputTokens).toBeGreaterThan(older.inputTokens);
+    expect(newer.cost!).toBeGreaterThan(older.cost!);
+    // The episode rule drops that reasoning at the user boundary: both generations are billed alike.
+    const olderEpisodic = replayPolicy({ messages: session }, at('gpt-5.5', 'stripped'), 'episodic', counter);
+    const newerEpisodic = replayPolicy({ messages: session }, at('gpt-5.6', 'billed'), 'episodic', counter);
+    expect(newerEpisodic.inputTokens).toBe(olderEpisodic.inputTokens);
+  });
+
   it('bounds a summary to 500..4,000 tokens at 1% of what it replaces', () => {
     expect([summaryTokens(10_000), summaryTokens(120_000), summaryTokens(900_000)]).toEqual([500, 1_200, 4_000]);
   });

@@ -16,7 +16,11 @@
  *   `usage.iterations` bill the two passes) and a second pass answers from the system
  *   prompt and the summary, uncached. From then on the call's message carries a
  *   compaction part and `messagesAfterCompaction`, as in the agent loop, cuts the history.
- * - `native` sends all reasoning back (billed) and caps no tool result; `episodic` and
+ * - Reasoning as each model generation bills it (`pastReasoning`, see `BilledView`):
+ *   where the provider strips earlier turns' reasoning (OpenAI before GPT-5.6, older
+ *   Claude models) it is neither billed nor part of the cached prefix; where it renders
+ *   it (GPT-5.6 and later by default, newer Claude models) it is billed and cached.
+ * - `native` sends all reasoning back and caps no tool result; `episodic` and
  *   `hybrid` pack with episode retention and the packing the agent takes from the profile
  *   (`packing`: the boundary drop priced, TTL-aware eviction).
  * - Cache lifetime: with `packing.cacheTtlMs`, a call more than that after the previous
@@ -27,6 +31,7 @@ import {
   type ContextPolicy,
   type Message,
   type ModelRef,
+  type PastReasoning,
   type Pricing,
   type TokenCounter,
   type ToolSpec,
@@ -39,6 +44,7 @@ import {
   packContext,
 } from '@episodic/core/packing';
 import { packingWithReader } from '@episodic/core/internal';
+import { BilledView } from './billed-view.js';
 
 /** What the model replays with: who answers, the cache and the prices. */
 export interface PolicyModel {
@@ -49,6 +55,8 @@ export interface PolicyModel {
   pricing: Pricing | undefined;
   /** What the agent takes from the model's profile (`packingForProfile`); none when absent. */
   packing?: Pick<PackOptions, 'reasoningBoundary' | 'cacheTtlMs'>;
+  /** How the provider treats earlier turns' reasoning that is sent (the profile's); default `billed`. */
+  pastReasoning?: PastReasoning;
 }
 
 /** When a recorded message was made (ms since the epoch), if its session recorded it. */
@@ -131,6 +139,7 @@ export function replayPolicy(
   let previous: string[] = [];
   let previousAt: number | undefined;
   const packing = native ? {} : (model.packing ?? {});
+  const billing = new BilledView(counter, model.pastReasoning ?? 'billed');
   for (let index = 1; index < messages.length; index += 1) {
     const produced = messages[index] as Message;
     if (produced.role !== 'assistant') continue;
@@ -161,11 +170,14 @@ export function replayPolicy(
     }
     state = packed.state;
     if (packed.stats.evictedNow) run.evictingCalls += 1;
-    const sent = packed.messages.map((message) => JSON.stringify(message));
+    // As billed: reasoning the provider strips is neither counted nor part of the cached prefix.
+    const billed = billing.of(packed.messages);
+    const sent = billed.messages.map((message) => JSON.stringify(message));
     let same = 0;
     while (same < sent.length && same < previous.length && sent[same] === previous[same]) same += 1;
-    const reused = fixed + packed.messages.slice(0, same).reduce((sum, message) => sum + counter.countMessage(message), 0);
-    const input = packed.stats.tokens.total;
+    const reused = fixed + billed.tokens.slice(0, same).reduce((sum, tokens) => sum + tokens, 0);
+    const packedTokens = packed.messages.reduce((sum, message) => sum + counter.countMessage(message), 0);
+    const input = packed.stats.tokens.total - packedTokens + billed.messageTokens;
     const hit = lapsed ? 0 : Math.min(input, cached(model, reused));
     run.calls += 1;
     run.inputTokens += input;

@@ -69,6 +69,7 @@ export function comparePolicies(
     cache: style === 'anthropic-breakpoints' ? 'anthropic' : style === 'none' ? 'none' : 'openai',
     minCacheableTokens: model.cache.minCacheableTokens,
     pricing: model.pricing,
+    pastReasoning: model.pastReasoning,
     ...(model.provider ? { packing: defaultPackingForProfile(resolveProfile(model.provider, model.id)) } : {}),
   };
   const counter = createTokenCounter({ calibration: new Calibration({ initial: input.factor }) });

@@ -17,6 +17,17 @@ describe('Agent', () => {
     expect(() => new Agent({ model: bare })).toThrow(/needs a positive budget/);
   });
 
+  it("warns hybrid-without-compaction, as an event at the first run, where context 'hybrid' can send nothing native", async () => {
+    const model = scriptedModel({ steps: [{ text: 'ok' }], profile: { contextWindow: 128_000, maxOutputTokens: 16_384 } });
+    const agent = new Agent({ model, context: 'hybrid' });
+    expect(agent.warnings).toEqual([expect.stringContaining("context 'hybrid'")]);
+    const events: AgentEvent[] = [];
+    await (await agent.session()).send('hi', { onEvent: (event) => events.push(event) });
+    expect(events.filter((event) => event.type === 'warning')).toMatchObject([{ code: 'hybrid-without-compaction' }]);
+    // With compaction to send, nothing to say.
+    expect(new Agent({ model, context: 'hybrid', nativeContext: { compaction: {} } }).warnings).toEqual([]);
+  });
+
   it('warns once, naming both numbers, on a budget above the context window, and keeps the budget', async () => {
     const model = scriptedModel({ steps: [{ text: 'ok' }], profile: { contextWindow: 128_000, maxOutputTokens: 16_384 } });
     const agent = new Agent({ model, budget: 10_000_000 });

@@ -214,6 +214,20 @@ function budgetWarnings(budget: number | undefined, model: ModelAdapter, maxOutp
   ];
 }
 
+/**
+ * The warning for `context: 'hybrid'` when nothing native would be sent: the model's
+ * profile names no server-side compaction (or the default threshold falls below the
+ * provider's floor), so the packer alone manages the context.
+ */
+function hybridWarnings(policy: ContextPolicy, native: NativeContextOptions | undefined, model: ModelAdapter): string[] {
+  if (policy !== 'hybrid' || native?.compaction) return [];
+  return [
+    `context 'hybrid': ${model.model.provider}/${model.model.id} sends no server-side compaction (its profile names none, ` +
+      `or the default threshold is below the provider's floor), so the packer alone manages the context; ` +
+      `pass nativeContext.compaction with a threshold to send it, or use context 'episodic'.`,
+  ];
+}
+
 /** The agent's fallback chain, or undefined without fallback models. */
 function fallbackChain(options: AgentOptions, policy: ContextPolicy): FallbackChain | undefined {
   const fallback = options.fallback;
@@ -235,10 +249,13 @@ export class Agent {
   readonly tokenizer: TokenCounter;
   readonly budget: number;
   /**
-   * Warnings about the options as given (code `budget-above-context-window`); every
-   * session of this agent also has them in `session.warnings` and emits them at its first run.
+   * Warnings about the options as given (codes `budget-above-context-window`,
+   * `hybrid-without-compaction`); every session of this agent also has them in
+   * `session.warnings` and emits them at its first run.
    */
   readonly warnings: readonly string[];
+  /** The code of each of `warnings`, in the same order. */
+  private readonly warningCodes: readonly string[];
   /** The context policy in force (see {@link AgentOptions.context}). */
   readonly context: ContextPolicy;
   private readonly settings: LoopSettings;
@@ -260,7 +277,14 @@ export class Agent {
     this.context = policy;
     this.model = options.model;
     this.budget = budget;
-    this.warnings = budgetWarnings(options.budget, options.model, maxOutputTokens);
+    const nativeContext = nativeOptionsFor(policy, mergeNative(profile?.nativeContext, options.nativeContext), budget);
+    const budgetWarned = budgetWarnings(options.budget, options.model, maxOutputTokens);
+    const hybridWarned = hybridWarnings(policy, nativeContext, options.model);
+    this.warnings = [...budgetWarned, ...hybridWarned];
+    this.warningCodes = [
+      ...budgetWarned.map(() => 'budget-above-context-window'),
+      ...hybridWarned.map(() => 'hybrid-without-compaction'),
+    ];
     this.tokenizer =
       options.tokenizer ??
       createTokenCounter({ calibration: new Calibration({ initial: profile?.tokenizerFactor ?? 1 }) });
@@ -276,7 +300,7 @@ export class Agent {
       toolSpecs: tools.map((tool) => tool.spec),
       budget,
       retention: options.retention ?? (policy === 'native' ? 'all' : profile?.retention),
-      nativeContext: nativeOptionsFor(policy, mergeNative(profile?.nativeContext, options.nativeContext), budget),
+      nativeContext,
       tokenizer: this.tokenizer,
       // Under `native` the provider trims (clears, compacts) what the model reads: the packer
       // shortens no tool result, it only keeps the hard budget and the pairs.
@@ -341,9 +365,9 @@ export class Agent {
       history: options.history,
       handoff: settings.handoff !== undefined || settings.fallback !== undefined,
     });
-    for (const message of this.warnings) {
+    for (const [index, message] of this.warnings.entries()) {
       opened.warnings.push(message);
-      opened.notices.push({ type: 'warning', step: 0, code: 'budget-above-context-window', message });
+      opened.notices.push({ type: 'warning', step: 0, code: this.warningCodes[index] ?? 'agent-options', message });
     }
     const approvals = new SessionApprovals(store, id, settings.tools, opened.approvals);
     await approvals.refresh(opened.messages);

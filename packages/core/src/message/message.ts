@@ -106,8 +106,7 @@ export interface ProviderToolPart {
  * From this part on, the provider that made it reads the summary in place of everything
  * before it: it is sent back verbatim (`providerData`) to that provider and model only,
  * and the packer sends nothing older than the message that holds it (see
- * `messagesAfterCompaction`). Another provider cannot read it: its adapter leaves it out
- * with a warning, and the packer then sends the full history again.
+ * `messagesAfterCompaction`). Another model gets its readable `text`, if any, in its place.
  */
 export interface CompactionPart {
   type: 'compaction';
@@ -115,6 +114,10 @@ export interface CompactionPart {
   text?: string;
   /** Tokens the provider reported for the compacted context, when it said; the counter prefers it. */
   tokens?: number;
+  /** The provider could not summarize (Anthropic `content: null`): sent back, a no-op, so the history before it still goes. */
+  failed?: boolean;
+  /** User messages the compacted window keeps before the part (OpenAI `/responses/compact`: all of them); sent before it. */
+  userMessagesKept?: number;
   /** The provider's block or item exactly as it came, tagged with who produced it. */
   providerData: ProviderData;
   [extra: string]: unknown;

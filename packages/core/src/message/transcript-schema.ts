@@ -71,6 +71,8 @@ export const CompactionPart = z.looseObject({
   type: z.literal('compaction'),
   text: z.string().optional(),
   tokens: z.number().int().nonnegative().optional(),
+  failed: z.boolean().optional(),
+  userMessagesKept: z.number().int().nonnegative().optional(),
   providerData: ProviderData,
 });
 /** v1.1: what a provider's context editing removed before the model read the call. */

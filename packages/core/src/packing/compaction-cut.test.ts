@@ -28,9 +28,34 @@ describe('messagesAfterCompaction', () => {
     expect(cut).toMatchObject({ compacted: 5, at: 6 });
   });
 
-  it("leaves another model's compaction alone: that model cannot read it, so the history goes", () => {
+  it("another model's readable summary is a portable checkpoint: it goes as a user message in place of the history", () => {
     const messages = transcript('claude-opus-4-6');
-    expect(messagesAfterCompaction(messages, own)).toEqual({ messages, compacted: 0 });
+    const cut = messagesAfterCompaction(messages, own);
+    expect(cut.messages[0]).toMatchObject({ role: 'user', content: expect.stringContaining('summary') });
+    expect(cut.messages.slice(1)).toEqual([messages[6], messages[7]]);
+    expect(cut).toMatchObject({ compacted: 6, at: 6 });
+    // As the call sees it: the foreign part's opaque data already stripped.
+    const stripped = messages.map((message, index) =>
+      index === 6 && message.role === 'assistant'
+        ? { ...message, content: message.content.map((part) => (part.type === 'compaction' ? { type: part.type, text: part.text } : part)) }
+        : message,
+    ) as Message[];
+    expect(messagesAfterCompaction(stripped, own).messages.slice(1)).toEqual([stripped[6], stripped[7]]);
+  });
+
+  it("leaves another model's opaque compaction (no summary text) alone, and a failed one, so the history goes", () => {
+    const opaque = transcript('claude-opus-4-6').map((message) =>
+      message.role === 'assistant'
+        ? { ...message, content: message.content.map((part) => (part.type === 'compaction' ? { ...part, text: undefined } : part)) }
+        : message,
+    ) as Message[];
+    expect(messagesAfterCompaction(opaque, own)).toEqual({ messages: opaque, compacted: 0 });
+    const failed = transcript(own.id).map((message) =>
+      message.role === 'assistant'
+        ? { ...message, content: message.content.map((part) => (part.type === 'compaction' ? { ...part, failed: true } : part)) }
+        : message,
+    ) as Message[];
+    expect(messagesAfterCompaction(failed, own)).toEqual({ messages: failed, compacted: 0 });
   });
 });
 

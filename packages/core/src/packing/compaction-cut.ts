@@ -7,6 +7,7 @@
  */
 import type { AssistantMessage, CompactionPart, Message, ModelRef } from '../message/message.js';
 import { isEpisodeStart } from '../message/message.js';
+import { summaryMessage } from './pack-summary.js';
 
 /** The transcript as the provider reads it after its latest compaction, and how many messages that leaves out. */
 export interface CompactionCut {
@@ -18,32 +19,74 @@ export interface CompactionCut {
 }
 
 /**
- * True when `message` holds a compaction part that `model` made (the only model that can
- * read it). Read defensively: a part handed over without its data (a user-written adapter
- * or strip) is nobody's compaction, not a TypeError in every later call.
+ * The compaction part of `message` that `model` made and that stands for the history
+ * before it: a failed one (the provider could not summarize) stands for nothing.
  */
+function compactionFor(message: Message, model: ModelRef): CompactionPart | undefined {
+  if (message.role !== 'assistant') return undefined;
+  return message.content.find(
+    (part): part is CompactionPart =>
+      part.type === 'compaction' &&
+      part.failed !== true &&
+      part.providerData?.provider === model.provider &&
+      part.providerData?.model === model.id,
+  );
+}
+
+/**
+ * The readable summary of a compaction `model` cannot read itself (another model's; its
+ * opaque data is gone by the time the call is packed): a portable checkpoint. Anthropic's
+ * summary is text; OpenAI's item is opaque and has none.
+ */
+function portableSummaryOf(message: Message, model: ModelRef): string | undefined {
+  if (message.role !== 'assistant') return undefined;
+  const part = message.content.findLast(
+    (candidate): candidate is CompactionPart =>
+      candidate.type === 'compaction' &&
+      candidate.failed !== true &&
+      typeof candidate.text === 'string' &&
+      candidate.text.length > 0 &&
+      !(candidate.providerData?.provider === model.provider && candidate.providerData?.model === model.id),
+  );
+  return part?.text;
+}
+
+/** True when `message` holds a compaction part that `model` made (the only model that can read it), and that did not fail. */
 export function holdsCompactionFor(message: Message, model: ModelRef): message is AssistantMessage {
-  if (message.role !== 'assistant') return false;
-  return message.content.some((part) => {
-    if (part.type !== 'compaction') return false;
-    const data = part.providerData as CompactionPart['providerData'] | undefined;
-    return data?.provider === model.provider && data.model === model.id;
-  });
+  return compactionFor(message, model) !== undefined;
 }
 
 /**
  * The messages to pack for a call to `model`: from the latest assistant message with a
- * compaction `model` made, preceded by the last person-typed user message before it
- * (wire APIs want a conversation to open with a user turn; the provider drops it with
- * the rest, and OpenAI's own compacted windows keep user messages too). Everything in
- * between goes whole, so no tool call loses its result: results always follow their call
- * before the next assistant message. Without such a compaction, `messages` unchanged.
+ * compaction `model` made, preceded by the user messages its window keeps. By default
+ * that is the last person-typed user message before it (wire APIs want a conversation to
+ * open with a user turn; the provider drops it with the rest); a part that says how many
+ * user messages its window keeps (`userMessagesKept`, OpenAI `/responses/compact`) gets
+ * that many, in order. Everything after the compaction goes whole, so no tool call loses
+ * its result: results always follow their call before the next assistant message.
+ * A later compaction by another model that left a readable summary (Anthropic's text)
+ * is a portable checkpoint: the summary goes as one user message in place of the history
+ * before it, so a fallback or a switched model continues from it. Without either,
+ * `messages` unchanged (an opaque foreign item is left out by the adapter and the
+ * history goes whole).
  */
 export function messagesAfterCompaction(messages: readonly Message[], model: ModelRef): CompactionCut {
   const at = messages.findLastIndex((message) => holdsCompactionFor(message, model));
+  const portable = messages.findLastIndex((message) => portableSummaryOf(message, model) !== undefined);
+  if (portable > at) {
+    // Another model's compaction with a readable summary: that text stands for the history before it.
+    const sent = [summaryMessage(portableSummaryOf(messages[portable] as Message, model) as string), ...messages.slice(portable)];
+    return { messages: sent, compacted: portable, at: portable };
+  }
   if (at === -1) return { messages: [...messages], compacted: 0 };
-  const opening = messages.slice(0, at).findLastIndex(isEpisodeStart);
-  const head = opening === -1 ? [] : [messages[opening] as Message];
-  const kept = [...head, ...messages.slice(at)];
-  return { messages: kept, compacted: messages.length - kept.length, at };
+  const kept = compactionFor(messages[at] as Message, model)?.userMessagesKept;
+  const before = messages.slice(0, at);
+  let head: Message[];
+  if (kept !== undefined) head = kept > 0 ? before.filter((message) => message.role === 'user').slice(-kept) : [];
+  else {
+    const opening = before.findLastIndex(isEpisodeStart);
+    head = opening === -1 ? [] : [before[opening] as Message];
+  }
+  const sent = [...head, ...messages.slice(at)];
+  return { messages: sent, compacted: messages.length - sent.length, at };
 }

@@ -191,11 +191,19 @@ function* applyDelta(
     // Citations ride on the text block and go back with it (to Anthropic only).
     block.citations.push(delta.citation);
   } else if ((delta.type as string) === 'compaction_delta' && block?.kind === 'compaction') {
-    // The summary streams as `compaction_delta` {content}; the block goes back with the whole of it.
-    const content = (delta as unknown as { content?: string | null }).content ?? '';
-    block.block.content = String(block.block.content ?? '') + content;
-    block.part.text = String(block.block.content);
+    applyCompactionDelta(block, delta as unknown as Record<string, unknown>);
   } else yield* unknownDelta(state, delta as { type: string }, block);
+}
+
+/**
+ * A `compaction_delta` carries the block's final values, as the SDK's own stream
+ * accumulator reads it: `content` is assigned (null: the compaction failed, and the
+ * server treats the block as a no-op), and `encrypted_content`, when the delta has the
+ * key, is assigned too and goes back verbatim.
+ */
+function applyCompactionDelta(block: Extract<BlockState, { kind: 'compaction' }>, delta: Record<string, unknown>): void {
+  block.block.content = delta.content ?? null;
+  if ('encrypted_content' in delta) block.block.encrypted_content = delta.encrypted_content;
 }
 
 /** A delta this adapter cannot apply: said once per type, never silently. */
@@ -212,6 +220,7 @@ function* unknownDelta(state: StreamState, delta: { type: string }, block: Block
 }
 
 function finishBlock(block: BlockState | undefined, model: ModelRef): void {
+  if (block?.kind === 'compaction') finishCompaction(block);
   if (block?.kind === 'server-tool' && block.json.length > 0) block.block.input = JSON.parse(block.json) as unknown;
   if (block?.kind === 'text' && block.citations.length > 0) block.part.providerData = providerDataFor(model, { citations: block.citations });
   if (block?.kind !== 'tool') return;
@@ -222,6 +231,13 @@ function finishBlock(block: BlockState | undefined, model: ModelRef): void {
   } catch {
     block.part.args = block.json;
   }
+}
+
+/** The summary as the part's text; a block without one (null content) is a failed compaction. */
+function finishCompaction(block: Extract<BlockState, { kind: 'compaction' }>): void {
+  const content = block.block.content;
+  if (typeof content === 'string' && content.length > 0) block.part.text = content;
+  else block.part.failed = true;
 }
 
 /**

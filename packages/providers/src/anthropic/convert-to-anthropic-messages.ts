@@ -146,11 +146,26 @@ function assistantBlocks(
     } else if (part.type === 'provider-tool' || part.type === 'compaction') {
       // A tool the API ran itself, or its compaction, goes back as the block it came as
       // (other models' have lost their providerData already, and are left out).
-      const block = part.providerData?.block;
-      if (typeof block === 'object' && block !== null) blocks.push(block as ContentBlockParam);
+      const block = storedBlock(part.providerData?.block, part.type === 'compaction');
+      if (block) blocks.push(block);
     }
   }
   return blocks;
+}
+
+/**
+ * A copy of a block kept verbatim: the request builder places `cache_control` on the
+ * blocks it sends, and must never write it into the stored transcript (a later request
+ * would carry that breakpoint too, past the API's four). A compaction block whose
+ * content is empty goes with `content: null`: the param type allows only a summary or
+ * null (a failed compaction, which the server treats as a no-op).
+ */
+function storedBlock(block: unknown, compaction: boolean): ContentBlockParam | undefined {
+  if (typeof block !== 'object' || block === null) return undefined;
+  const copy = { ...(block as Record<string, unknown>) };
+  delete copy.cache_control;
+  if (compaction && copy.content === '') copy.content = null;
+  return copy as unknown as ContentBlockParam;
 }
 
 /** A text block, with the citations it came with (another provider's are gone with its providerData). */

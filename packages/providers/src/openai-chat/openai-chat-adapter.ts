@@ -57,7 +57,7 @@ export type OpenAIChatAdapter = ProviderAdapter<ChatCompletionCreateParamsStream
 
 /** Creates an adapter for OpenAI Chat Completions. */
 export function createOpenAIChatAdapter(options: OpenAIChatAdapterOptions): OpenAIChatAdapter {
-  const profile = resolveOpenAIProfile(options.model, options.profile);
+  const profile = withoutNativeContext(resolveOpenAIProfile(options.model, options.profile));
   const model: ModelRef = { provider: 'openai', id: options.model };
   const client = openAIClient(options, profile);
   const prepare = (request: ModelRequest) => prepareOpenAIChatRequest(request, model, profile, options);
@@ -70,6 +70,16 @@ export function createOpenAIChatAdapter(options: OpenAIChatAdapterOptions): Open
     map: (chunks) => mapOpenAIChatStream(chunks, model, { fields: [] }),
     mapError: openAIStreamError('openai', mapOpenAIChatError),
   });
+}
+
+/**
+ * The profile without the Responses API's context management: Chat Completions has no
+ * native field for it, so an agent on this adapter packs with `episodic` by default and
+ * `hybrid` says that nothing native is sent.
+ */
+function withoutNativeContext(profile: OpenAIProfile): OpenAIProfile {
+  const { nativeContext: _native, contextPolicy: _policy, ...rest } = profile;
+  return rest;
 }
 
 /** Builds the streaming request body; throws {@link ChatToolsNeedResponsesError} when the model needs Responses. */

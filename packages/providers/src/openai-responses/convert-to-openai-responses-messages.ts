@@ -110,8 +110,8 @@ function convertAssistantMessage(message: AssistantMessage): ResponseInputItem[]
       );
     } else if (part.type === 'compaction') {
       // The compaction item goes back exactly as it came (another model's has lost its data and is left out).
-      const item = part.providerData?.item;
-      if (typeof item === 'object' && item !== null) items.push(item as ResponseInputItem);
+      const item = inputItemOf(part.providerData?.item);
+      if (item) items.push(item);
     } else if (part.type === 'tool-call') {
       const id = keepIds ? part.providerData?.id : undefined;
       items.push({
@@ -123,11 +123,28 @@ function convertAssistantMessage(message: AssistantMessage): ResponseInputItem[]
       });
     } else if (part.type === 'provider-tool') {
       // An item this adapter kept without reading it goes back as it came (other models' are gone already).
-      const item = part.providerData?.item;
-      if (typeof item === 'object' && item !== null) items.push(item as ResponseInputItem);
+      const item = inputItemOf(part.providerData?.item);
+      if (item) items.push(item);
     }
   }
   return withoutTrailingReasoning(items);
+}
+
+/**
+ * An output item kept verbatim, as an input item: a copy without `created_by` (who
+ * created it is an output-only field, and the SDK's own `toResponseInputItem` strips it,
+ * also from a `shell_call_output`'s output chunks). Everything else goes as it came.
+ */
+function inputItemOf(item: unknown): ResponseInputItem | undefined {
+  if (typeof item !== 'object' || item === null) return undefined;
+  const { created_by: _createdBy, ...rest } = item as Record<string, unknown>;
+  if (rest.type === 'shell_call_output' && Array.isArray(rest.output))
+    rest.output = rest.output.map((chunk: unknown) => {
+      if (typeof chunk !== 'object' || chunk === null) return chunk;
+      const { created_by: _chunkCreatedBy, ...kept } = chunk as Record<string, unknown>;
+      return kept;
+    });
+  return rest as unknown as ResponseInputItem;
 }
 
 /** The `phase` field of an assistant message, when the part kept a known one. */

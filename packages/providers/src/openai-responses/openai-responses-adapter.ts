@@ -96,18 +96,22 @@ export function createOpenAIResponsesAdapter(options: OpenAIResponsesAdapterOpti
 /**
  * The compaction item of a `/responses/compact` answer as an assistant message: one
  * opaque `compaction` part, sent back verbatim and only to this model. The answer's user
- * messages are the transcript's own and are not copied.
+ * messages are the transcript's own and are not copied; the part says how many there
+ * were, so later calls send them before the item, as the compacted window has them.
  */
 function compactionMessage(compacted: CompactedResponse, model: ModelRef): { message: AssistantMessage; usage: Usage } {
-  const item = compacted.output.find((entry) => (entry.type as string) === 'compaction');
+  const at = compacted.output.findIndex((entry) => (entry.type as string) === 'compaction');
+  const item = compacted.output[at];
   if (!item) throw new ModelError('protocol', 'openai: /responses/compact answered without a compaction item.');
+  const userMessagesKept = compacted.output.slice(0, at).filter((entry) => (entry as { role?: unknown }).role === 'user').length;
   const tag = { provider: model.provider, model: model.id };
   const usage: Usage = {
     inputTokens: compacted.usage?.input_tokens ?? 0,
     cachedInputTokens: compacted.usage?.input_tokens_details?.cached_tokens ?? 0,
     outputTokens: compacted.usage?.output_tokens ?? 0,
   };
-  return { message: { role: 'assistant', content: [{ type: 'compaction', providerData: { ...tag, item: { ...item } } }], model, usage }, usage };
+  const part = { type: 'compaction' as const, userMessagesKept, providerData: { ...tag, item: { ...item } } };
+  return { message: { role: 'assistant', content: [part], model, usage }, usage };
 }
 
 /** Builds the streaming request body and the warnings it raised. */

@@ -43,6 +43,16 @@ describe('resolveProfile', () => {
     expect(profile.thinking).not.toHaveProperty(field === 'level' ? 'budget' : 'level');
   });
 
+  it('models each OpenAI generation: gpt-5.6 renders and bills earlier turns\' reasoning, earlier ones strip it', () => {
+    expect(resolveProfile('openai', 'gpt-5.5').pastReasoning).toBe('stripped');
+    expect(resolveProfile('openai', 'gpt-5.6').pastReasoning).toBe('billed');
+    expect(resolveProfile('openai', 'gpt-5.10-mini').pastReasoning).toBe('billed');
+    // Responses models compact server-side (hybrid by default); an unknown model stays episodic.
+    expect(resolveProfile('openai', 'gpt-5.6')).toMatchObject({ contextPolicy: 'hybrid', nativeContext: { compaction: {} } });
+    expect(resolveProfile('openai', 'some-new-model').contextPolicy).toBe('episodic');
+    expect(resolveProfile('openai', 'gpt-5.6', {}, [{ provider: 'openai', pattern: 'mine', contextWindow: 1, maxOutputTokens: 1, retention: 'episode', cacheStyle: 'none', minCacheableTokens: 0, tokenizerFactor: 1 }]).contextPolicy).toBe('episodic');
+  });
+
   it('applies user overrides field by field, but never the provider', () => {
     const profile = resolveProfile('anthropic', 'claude-opus-4-5', { contextWindow: 1_000_000, provider: 'other' });
     expect(profile.contextWindow).toBe(1_000_000);

@@ -43,16 +43,40 @@ const common = {
   baseURL: 'https://api.openai.com/v1',
   // Both endpoints take a json_schema answer format (Responses text.format, Chat response_format).
   structuredOutput: 'native',
+  // Responses server-side compaction (`context_management`), also with `store: false`
+  // (https://developers.openai.com/api/docs/guides/compaction, checked Dec 2026: "ZDR-friendly
+  // when you set store=false"); the guide names no model it excludes. `hybrid` by default:
+  // it cost less than `episodic` in `npm run bench -- context-policies` (README). Chat
+  // Completions has no such field, and its adapter drops both.
+  contextPolicy: 'hybrid',
+  nativeContext: { compaction: {} },
 } as const;
 
 /** What OpenAI fixes for every model: the fallback's provider fields (the table's last row also catches every id). */
-export const openaiDefaults: Partial<OpenAIProfile> = { ...common, reasoning: false };
+export const openaiDefaults: Partial<OpenAIProfile> = { ...common, reasoning: false, contextPolicy: 'episodic' };
 
 /**
  * OpenAI models, most specific pattern first (the first match wins). Prices in USD
  * per million tokens (https://platform.openai.com/docs/pricing; see `prices-collected.ts`).
  */
 export const openaiProfiles: readonly OpenAIProfile[] = [
+  {
+    ...common,
+    // The gpt-5.6 family renders earlier turns' reasoning that is sent back: `reasoning.context`
+    // defaults to `all_turns` on it, `current_turn` before it (openai-node `Reasoning.context`,
+    // v6.49; the Conversation state guide, checked Dec 2026). So past reasoning sent is read,
+    // billed as input and part of the cached prefix. The episode rule drops it at the user
+    // boundary and no `reasoning.context` is sent (docs/providers.md: the two choices measured
+    // alike under the default packing); `nativeContext.reasoningContext` sends one.
+    pattern: 'gpt-5\\.([6-9]|\\d{2,})(-.*)?',
+    pastReasoning: 'billed',
+    contextWindow: 400_000,
+    maxOutputTokens: 128_000,
+    reasoning: true,
+    chatToolsNeedResponses: true,
+    // The prices of the gpt-5.2+ row this one was split from (prices-collected.ts).
+    pricing: { input: 1.75, cachedInput: 0.175, output: 14 },
+  },
   {
     ...common,
     // gpt-5.2 onwards: "Function tools with reasoning_effort are not supported for
@@ -169,5 +193,7 @@ export const openaiProfiles: readonly OpenAIProfile[] = [
     reasoning: false,
     // An unknown model may predate json_schema answers: ask through the final_answer tool.
     structuredOutput: 'tool',
+    // Nor is it known to compact: the packer alone unless the agent asks for `hybrid`.
+    contextPolicy: 'episodic',
   },
 ];
