@@ -20,6 +20,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import { Agent } from '@episodic/core';
 import { createApproximateCounter } from '@episodic/core/testing';
 import { scriptedModel } from '@episodic/core/testing';
+import { DBOS } from '@dbos-inc/dbos-sdk';
 import { DbosEpisodes } from '@episodic/dbos';
 import { PostgresSessionStore } from '@episodic/postgres';
 import { serverForTests } from '@episodic/postgres/testing';
@@ -52,6 +53,19 @@ const note = {
   spec: { name: 'note', description: 'Takes a note.', inputSchema: { type: 'object' } },
   execute: async (args) => ({ content: `noted ${JSON.stringify(args)}` }),
 };
+
+/**
+ * The engine alone: a DBOS workflow of as many empty checkpointed steps as an episode
+ * has, enqueued and awaited as an episode is, with no Episodic code in it. Registered
+ * here, before DBOS is launched, as DBOS requires.
+ */
+const emptyDbosWorkflow = DBOS.registerWorkflow(
+  async () => {
+    for (let step = 0; step < STEPS_PER_EPISODE; step += 1) await DBOS.runStep(async () => step, { name: `step-${step}` });
+    await DBOS.setEvent('done', true);
+  },
+  { name: 'bench.empty-steps' },
+);
 
 function agentOn(store) {
   const tokenizer = createApproximateCounter();
@@ -142,6 +156,17 @@ async function measureDbos(server, store, results) {
       ...(await measure(async (index) => {
         await episodes.start({ sessionId: `d${index}`, episode: 0, input: 'go' });
         await episodes.result(`d${index}`, 0);
+      })),
+    });
+    results.push({
+      name: `DBOS alone: ${STEPS_PER_EPISODE} empty steps per workflow`,
+      ...(await measure(async (index) => {
+        // No model here: the run is timed from the enqueue to the event.
+        modelCalls.first = performance.now();
+        const id = `empty-${index}`;
+        await DBOS.startWorkflow(emptyDbosWorkflow, { workflowID: id, queueName: 'episodic-episodes', enqueueOptions: { queuePartitionKey: id } })();
+        await DBOS.getEvent(id, 'done');
+        modelCalls.last = performance.now();
       })),
     });
   } finally {
