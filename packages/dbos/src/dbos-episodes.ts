@@ -34,7 +34,7 @@ import { type DbosApprovalIo, type DbosApprovalTarget, decideApproval, pendingAp
 import { dbosRuntime } from './dbos-runtime.js';
 import { migrateOnce } from './migrate-once.js';
 import { withIdleTimeoutOption } from './system-database-url.js';
-import { APPLICATION_VERSION, DEFAULT_QUEUE, EPISODE_WORKFLOW } from './workflow-names.js';
+import { APPLICATION_VERSION, DEFAULT_QUEUE, EPISODE_WORKFLOW, FINISHED_EVENT } from './workflow-names.js';
 import { ExecutorHeartbeats, type RecoveredExecutor } from './executor-heartbeats.js';
 
 /** Options of {@link DbosEpisodes.launch}. */
@@ -54,6 +54,12 @@ export interface DbosEpisodesOptions {
   /** The queue's name. Default `episodic-episodes`. */
   queueName?: string;
   /**
+   * How often this process asks the queue for an episode to start, in ms: an enqueued
+   * episode waits on average half of it before it runs, and each ask is one small query
+   * on the system database. Default 20 (DBOS's own default is 1,000).
+   */
+  queuePollMs?: number;
+  /**
    * Told when this process starts and ends running an episode (a replay after a
    * takeover included), and when it hands a dead process's workflows back to the queue.
    */
@@ -68,7 +74,11 @@ async function runEpisodeWorkflow(request: EpisodeRequest): Promise<EpisodeSumma
   if (!agent) throw new Error('@episodic/dbos: DbosEpisodes.launch() was not called in this process');
   running?.observe?.start?.(request);
   try {
-    return await runEpisodeOnce(agent, request);
+    const summary = await runEpisodeOnce(agent, request);
+    // A waiter in any launched process is woken by this event at once (DBOS pushes
+    // events by LISTEN/NOTIFY), where a workflow's result is only polled (each second).
+    await DBOS.setEvent(FINISHED_EVENT, summary);
+    return summary;
   } finally {
     running?.observe?.end?.(request);
   }
@@ -134,7 +144,7 @@ export class DbosEpisodes {
       await DBOS.registerQueue(queueName, {
         partitionConcurrency: 1,
         workerConcurrency: options.concurrency ?? 4,
-        minPollingIntervalMs: 100,
+        minPollingIntervalMs: options.queuePollMs ?? 20,
         onConflict: 'always_update',
       });
     } catch (error) {
@@ -157,11 +167,21 @@ export class DbosEpisodes {
   }
 
   /**
-   * Waits for the episode to finish and returns its summary. In a process that is not
-   * a worker, use {@link EpisodesClient.result} (it launches nothing).
+   * Waits for the episode to finish and returns its summary (its error, if it failed).
+   * In a process that is not a worker, use {@link EpisodesClient.result} (it launches nothing).
    */
   async result(sessionId: string, episode: number): Promise<EpisodeSummary> {
-    return (await DBOS.retrieveWorkflow<EpisodeSummary>(episodeKey(sessionId, episode)).getResult()) as EpisodeSummary;
+    const workflowId = episodeKey(sessionId, episode);
+    for (;;) {
+      const summary = await DBOS.getEvent<EpisodeSummary>(workflowId, FINISHED_EVENT, { timeoutSeconds: 1 });
+      if (summary !== null) return summary;
+      // No event yet: a workflow that ended without one (it failed, or finished before
+      // the event existed) has its outcome in its result; one still running is waited on.
+      const status = await DBOS.getWorkflowStatus(workflowId);
+      if (status && !['PENDING', 'ENQUEUED'].includes(status.status)) {
+        return (await DBOS.retrieveWorkflow<EpisodeSummary>(workflowId).getResult()) as EpisodeSummary;
+      }
+    }
   }
 
   /** The calls the session's running episodes wait on (as {@link EpisodesClient.pending}). */

@@ -10,3 +10,5 @@ export const EPISODE_WORKFLOW = 'episodic.episode';
 export const DEFAULT_QUEUE = 'episodic-episodes';
 /** Every worker runs the same code: recovery across processes needs one application version. */
 export const APPLICATION_VERSION = 'episodic-1';
+/** The workflow event an episode sets as it finishes, with its summary: waiting on it is pushed (LISTEN/NOTIFY), not polled. */
+export const FINISHED_EVENT = 'episodic.finished';
