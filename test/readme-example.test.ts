@@ -44,6 +44,10 @@ describe('README examples', () => {
     expect(await run('A first agent')).toEqual([['tool:', 'Lisbon: 14°C, light rain'], ['answer:', 'Yes: light rain in Lisbon.']]);
   });
 
+  it('"One answer, no session" answers with agent.run', async () => {
+    expect(await run('One answer, no session')).toEqual([['Paris.', 1]]);
+  });
+
   it('is under 20 lines and runs as written', async () => {
     expect((await exampleOf('Build an agent')).trimEnd().split('\n').length).toBeLessThan(20);
     const logged = await run('Build an agent');

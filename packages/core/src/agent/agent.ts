@@ -1,6 +1,7 @@
 /**
  * `Agent`: a model adapter, a system prompt, tools, packing settings and stop
- * conditions. It holds no conversation; `agent.session()` opens one.
+ * conditions. It holds no conversation; `agent.session()` opens one, and `agent.run()`
+ * answers one input in a session of its own.
  */
 import { Calibration } from '../tokens/calibration.js';
 import { InvalidArgumentError } from '../errors/input-errors.js';
@@ -20,7 +21,8 @@ import type { ReplayCache } from '../reasoning/replay-cache/replay-cache.js';
 import type { PersistReasoning } from '../store/reasoning-sidecar.js';
 import type { LoopSettings } from '../loop/loop-types.js';
 import { AgentSession } from './session.js';
-import type { Session } from './session-contract.js';
+import type { OutputOf, RunOptions, Session, SessionInput } from './session-contract.js';
+import type { EpisodeResult } from '../loop/episode-result.js';
 import { SessionApprovals } from './session-approvals.js';
 import { openSession } from './session-open.js';
 import { SessionSettings } from './session-settings.js';
@@ -321,6 +323,21 @@ export class Agent {
   }
 
   /**
+   * Answers one input, with no session to open or keep: runs one episode in a new
+   * session held in memory (never in the agent's `store`) and returns its result, whose
+   * `text` is the answer. For a conversation, or to persist it, use {@link Agent.session}.
+   * Rejects as {@link Session.send} does.
+   */
+  async run<Schema extends StandardSchemaV1 | undefined = undefined>(
+    input: SessionInput,
+    options?: RunOptions<Schema>,
+  ): Promise<AgentRunResult<OutputOf<Schema>>> {
+    const session = await this.session({ store: new MemorySessionStore() });
+    const result = await session.send(input, options);
+    return { ...result, session };
+  }
+
+  /**
    * Opens a session: loads it from the store when `id` is stored there, else starts
    * one (empty, or from `history`).
    */
@@ -351,5 +368,14 @@ export class Agent {
     return new AgentSession(settings, store, id, opened, approvals);
   }
 }
+
+/**
+ * The outcome of {@link Agent.run}: the episode's result (`text` is the answer) and the
+ * in-memory session it ran in, to go on with (or to approve and resume a paused run).
+ */
+export type AgentRunResult<Output = undefined> = EpisodeResult<Output> & {
+  /** The session the run opened: in memory, unless you keep it nothing of it is stored. */
+  readonly session: Session;
+};
 
 /** Only the cache lifetime of a profile's packing options. */
