@@ -13,7 +13,7 @@
  */
 import { createTokenCounter } from '@episodic/core';
 import { BENCH_SYSTEM, BENCH_TOOLS } from './agent-prompt.js';
-import { createRecorder, reasoningEpisodes } from './metrics.js';
+import { createRecorder, READ_CAUSE, reasoningEpisodes } from './metrics.js';
 import { generatedFamily, inTuneHalf, measure, realFamily, replay } from './packer-family.bench.js';
 import * as episodic from './strategies/episodic.js';
 import * as naive from './strategies/naive.js';
@@ -34,7 +34,7 @@ function causes(options, messages, budget) {
   const counter = createTokenCounter();
   const recorder = createRecorder({
     counter, system: BENCH_SYSTEM, tools: BENCH_TOOLS, budget,
-    episodeOfReasoning: reasoningEpisodes(messages), stripsPastReasoning: true,
+    episodeOfReasoning: reasoningEpisodes(messages), stripsPastReasoning: true, pack: options.pack,
   });
   const strategy = episodic.createStrategy({ budget, counter, system: BENCH_SYSTEM, tools: BENCH_TOOLS, ...options });
   const bound = [];
@@ -42,7 +42,7 @@ function causes(options, messages, budget) {
     cause: (newEpisode) => strategy.lastEvent() ?? (newEpisode ? 'boundary' : 'step'),
     // No packer can reuse what was appended since the previous call: the last `appended` messages.
     afterCall(packed, appended) {
-      const calls = recorder.perCall();
+      const calls = recorder.perCall().filter((call) => call.cause !== READ_CAUSE);
       const call = calls[calls.length - 1];
       let fresh = 0;
       if (packed) for (const added of packed.slice(-appended)) fresh += counter.countMessage(added);

@@ -151,7 +151,8 @@ export function replay(strategy, messages, recorder, { cause, afterCall } = {}) 
       if (!packed || packed.length < transcript.length) outgrew = true;
       const label = cause?.(episode !== packedEpisode);
       packedEpisode = episode;
-      recorder.record({ packed, currentEpisode: episode, currentUser, packNanoseconds: 0, now, cause: label });
+      const fresh = transcript.slice(transcript.length - appended);
+      recorder.record({ packed, currentEpisode: episode, currentUser, packNanoseconds: 0, now, cause: label, fresh });
       afterCall?.(packed, appended);
       appended = 0;
     }
@@ -177,6 +178,7 @@ export function measure(module, options, messages, budget, costTtlMs) {
     episodeOfReasoning: reasoningEpisodes(messages),
     stripsPastReasoning: true,
     cacheTtlMs: costTtlMs,
+    pack: options.pack,
   });
   const strategy = module.createStrategy({ budget, counter, system: BENCH_SYSTEM, tools: BENCH_TOOLS, ...options });
   const outgrew = replay(strategy, structuredClone(messages), recorder);

@@ -69,3 +69,8 @@ export type { TranscriptLineBytes, TranscriptLinesOptions } from './message/tran
 export { VersionCheck } from './message/transcript-version.js';
 export { digest } from './support/digest.js';
 export type { DigestAlgorithm, DigestEncoding } from './support/digest.js';
+
+// budget: the reads of cut results a replay assumes the model makes (the benchmarks and
+// the CLI's budget replay weigh a cut against the calls it causes, alike).
+export { modelledReads } from './loop/modelled-reads.js';
+export { readerCap } from './loop/cut-result-offer.js';
