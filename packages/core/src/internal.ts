@@ -74,3 +74,6 @@ export type { DigestAlgorithm, DigestEncoding } from './support/digest.js';
 // the CLI's budget replay weigh a cut against the calls it causes, alike).
 export { modelledReads } from './loop/modelled-reads.js';
 export { readerCap } from './loop/cut-result-offer.js';
+
+// schema: reading back arguments a model sent in a normalised schema's shape (@episodic/tools runs it).
+export { restoreNormalizedArguments } from './schema/normalized-arguments.js';
