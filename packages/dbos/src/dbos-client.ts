@@ -11,9 +11,9 @@ import { APPLICATION_VERSION, DEFAULT_QUEUE, EPISODE_WORKFLOW } from './workflow
 export interface EpisodesClientOptions {
   databaseUrl: string;
   /** DBOS's schema, as the workers use it. Default `dbos`. */
-  schema?: string;
+  schema?: string | undefined;
   /** The workers' queue. Default `episodic-episodes`. */
-  queueName?: string;
+  queueName?: string | undefined;
 }
 
 /** The state of one episode's workflow (DBOS's status: ENQUEUED, PENDING, SUCCESS, ERROR, ...). */

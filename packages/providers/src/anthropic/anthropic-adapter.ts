@@ -44,16 +44,16 @@ export interface AnthropicAdapterOptions {
   /** Model id, e.g. `claude-sonnet-4-6`. */
   model: string;
   /** Default: `ANTHROPIC_API_KEY`. */
-  apiKey?: string;
-  baseURL?: string;
+  apiKey?: string | undefined;
+  baseURL?: string | undefined;
   /** Profile fields to override (context window, retention, cache TTL, ...). */
-  profile?: Partial<ModelProfile>;
+  profile?: Partial<ModelProfile> | undefined;
   /** Overrides the profile's thinking setting. */
-  thinking?: AnthropicThinkingSetting;
+  thinking?: AnthropicThinkingSetting | undefined;
   /** A preconfigured SDK client (then `apiKey` and `baseURL` are ignored). */
-  client?: Anthropic;
+  client?: Anthropic | undefined;
   /** SDK-level retries. Default 0: the agent loop retries retryable errors itself. */
-  maxRetries?: number;
+  maxRetries?: number | undefined;
 }
 
 /** A prepared Anthropic call: the body, the extra headers it needs, and the fingerprint of what it sends. */
