@@ -50,7 +50,9 @@ export interface DbosEpisodesOptions {
    * Told when this process starts and ends running an episode (a replay after a
    * takeover included), and when it hands a dead process's workflows back to the queue.
    */
-  observe?: { start?(request: EpisodeRequest): void; end?(request: EpisodeRequest): void; recovered?(recovered: RecoveredExecutor): void } | undefined;
+  observe?:
+    | { start?(request: EpisodeRequest): void; end?(request: EpisodeRequest): void; recovered?(recovered: RecoveredExecutor): void }
+    | undefined;
 }
 
 let running: Pick<DbosEpisodesOptions, 'agent' | 'observe'> | undefined;
