@@ -7,12 +7,14 @@
  * Tokens are counted with @episodic/core's counter recipe over exactly what is
  * sent: system + tools + messages + the reply priming (FRAMING.reply).
  */
-import { FRAMING } from '@episodic/core/internal';
+import { FRAMING, modelledReads, readerCap } from '@episodic/core/internal';
 
 /** OpenAI gpt-5 input price per token, and the share paid for cached input. */
 export const PRICE = { inputPerToken: 1.25 / 1e6, cachedShare: 0.1 };
 /** Prompt caching applies only to prefixes of at least this many tokens. */
 export const MIN_CACHED_PREFIX = 1024;
+/** The cause of a modelled read of a cut result (see `record`). */
+export const READ_CAUSE = 'read of a cut result';
 
 /**
  * Maps every reasoning text of a transcript to the index of its episode (the number
@@ -81,8 +83,11 @@ function breakdown(calls) {
  *   reads it (OpenAI): such reasoning is counted as hidden, not as read (it is still billed here).
  *   `cacheTtlMs`: with each call's `now`, a call more than this after the previous one reads nothing
  *   from the cache (its cost is uncached; the byte reuse is still reported).
+ *   `pack`: the packing knobs the strategy packs with (their tool-result caps size a read of a cut result).
  */
-export function createRecorder({ counter, system, tools, budget, episodeOfReasoning, stripsPastReasoning = false, cacheTtlMs }) {
+export function createRecorder({ counter, system, tools, budget, episodeOfReasoning, stripsPastReasoning = false, cacheTtlMs, pack = {} }) {
+  // The largest read of a cut result: as the agent's reader sizes it (see `modelledReads`).
+  const readCap = readerCap(budget, pack);
   const keys = new WeakMap();
   const reasoningTokens = new Map();
   // System and tools are the same on every call of the bench, so they always match.
@@ -129,14 +134,36 @@ export function createRecorder({ counter, system, tools, budget, episodeOfReason
     return tokens;
   };
 
+  // A read call sends the previous call's input (its prefix cached) plus the read, within the budget.
+  const recordRead = (read) => {
+    const last = calls[calls.length - 1];
+    const tokens = Math.min(budget, last.tokens + read);
+    const reused = last.tokens - FRAMING.reply;
+    const cached = reused >= MIN_CACHED_PREFIX ? reused : 0;
+    calls.push({
+      ...last,
+      cause: READ_CAUSE,
+      packNanoseconds: 0,
+      tokens,
+      reused,
+      reuse: reused / tokens,
+      cost: (tokens - cached + cached * PRICE.cachedShare) * PRICE.inputPerToken,
+      overBudget: false,
+      predictionError: undefined,
+    });
+  };
+
   return {
     /**
      * @param {{ packed: import('@episodic/core').Message[] | undefined, currentEpisode: number,
      *   currentUser: import('@episodic/core').Message, packNanoseconds: number, cause?: string }} call
      *   `packed` is undefined when the strategy threw; `cause` labels the call for the breakdown;
-     *   `predictedReused` is the packer's own reuse prediction, if it makes one (cross-checked).
+     *   `predictedReused` is the packer's own reuse prediction, if it makes one (cross-checked);
+     *   `fresh`: the messages appended since the previous call. A result among them sent cut is
+     *   read back by the model, a call per slice (`modelledReads` in @episodic/core/internal): each
+     *   read is recorded as a call of its own (cause {@link READ_CAUSE}).
      */
-    record({ packed, currentEpisode, currentUser, packNanoseconds, cause = 'step', predictedReused, now }) {
+    record({ packed, currentEpisode, currentUser, packNanoseconds, cause = 'step', predictedReused, now, fresh }) {
       const lapsed = cacheTtlMs !== undefined && now !== undefined && previousAt !== undefined && now - previousAt >= cacheTtlMs;
       if (now !== undefined) previousAt = now;
       if (packed === undefined) {
@@ -197,13 +224,17 @@ export function createRecorder({ counter, system, tools, budget, episodeOfReason
         predictionError: predictedReused === undefined ? undefined : Math.abs(predictedReused - reused),
       });
       previous = keysNow;
+      if (fresh) for (const read of modelledReads(packed, fresh, counter, readCap)) recordRead(read);
     },
 
-    /** Lowers each call's pack time to the one of another replay of the same calls, where faster. */
+    /** Lowers each call's pack time to the one of another replay of the same calls, where faster (reads pack nothing). */
     keepFastestTimes(times) {
-      calls.forEach((call, index) => {
+      let index = 0;
+      for (const call of calls) {
+        if (call.cause === READ_CAUSE) continue;
         call.packNanoseconds = Math.min(call.packNanoseconds, times[index] ?? Number.POSITIVE_INFINITY);
-      });
+        index += 1;
+      }
     },
 
     /** The per-call figures, in call order (for diagnosis). */
@@ -213,11 +244,14 @@ export function createRecorder({ counter, system, tools, budget, episodeOfReason
 
     /** Aggregates over all recorded calls. */
     summary() {
-      const times = calls.map((call) => call.packNanoseconds / 1e6).sort((a, b) => a - b);
+      // A modelled read packs nothing of its own: pack times are the strategy's calls'.
+      const packs = calls.filter((call) => call.cause !== READ_CAUSE);
+      const times = packs.map((call) => call.packNanoseconds / 1e6).sort((a, b) => a - b);
       const ok = calls.filter((call) => !call.threw);
       const count = (predicate) => ok.filter(predicate).length;
       return {
         calls: calls.length,
+        readCalls: calls.length - packs.length,
         threw: calls.length - ok.length,
         packMedianMs: percentile(times, 0.5),
         packP99Ms: percentile(times, 0.99),

@@ -14,7 +14,7 @@
 import { createTokenCounter } from '@episodic/core';
 import { resolveProfile } from '@episodic/providers';
 import { BENCH_SYSTEM, BENCH_TOOLS } from './agent-prompt.js';
-import { createRecorder, reasoningEpisodes } from './metrics.js';
+import { createRecorder, READ_CAUSE, reasoningEpisodes } from './metrics.js';
 import { generatedFamily, inTuneHalf, measure, realFamily, replay } from './packer-family.bench.js';
 import * as episodic from './strategies/episodic.js';
 import * as naive from './strategies/naive.js';
@@ -35,7 +35,7 @@ function causes(options, messages, budget) {
   const counter = createTokenCounter();
   const recorder = createRecorder({
     counter, system: BENCH_SYSTEM, tools: BENCH_TOOLS, budget,
-    episodeOfReasoning: reasoningEpisodes(messages), stripsPastReasoning: resolveProfile('openai', 'gpt-5').pastReasoning === 'stripped',
+    episodeOfReasoning: reasoningEpisodes(messages), stripsPastReasoning: resolveProfile('openai', 'gpt-5').pastReasoning === 'stripped', pack: options.pack,
   });
   const strategy = episodic.createStrategy({ budget, counter, system: BENCH_SYSTEM, tools: BENCH_TOOLS, ...options });
   const bound = [];
@@ -43,7 +43,7 @@ function causes(options, messages, budget) {
     cause: (newEpisode) => strategy.lastEvent() ?? (newEpisode ? 'boundary' : 'step'),
     // No packer can reuse what was appended since the previous call: the last `appended` messages.
     afterCall(packed, appended) {
-      const calls = recorder.perCall();
+      const calls = recorder.perCall().filter((call) => call.cause !== READ_CAUSE);
       const call = calls[calls.length - 1];
       let fresh = 0;
       if (packed) for (const added of packed.slice(-appended)) fresh += counter.countMessage(added);

@@ -43,10 +43,10 @@ const previousCaps = (budget) => {
   return { toolResultCap, currentToolResultCap: Math.max(toolResultCap, Math.min(2000, Math.floor(budget * 0.03))) };
 };
 
-/** The defaults before this family's second round: one cap of 2% of the budget, 512 to 1,500 tokens; low-water 0.6. */
+/** The defaults before issue 38: one cap for past and current episodes, 1% of the budget, 512 to 900 tokens. */
 const previousDefaults = (budget) => {
-  const cap = Math.max(64, Math.min(512, Math.floor(budget * 0.04)), Math.min(1500, Math.floor(budget * 0.02)));
-  return { toolResultCap: cap, currentToolResultCap: cap, lowWater: 0.6 };
+  const cap = Math.max(64, Math.min(512, Math.floor(budget * 0.04)), Math.min(900, Math.floor(budget * 0.01)));
+  return { toolResultCap: cap, currentToolResultCap: cap };
 };
 
 /** The gpt-5 profile's priced boundary drop (opt-in: `pack.reasoningBoundary`). */
@@ -60,7 +60,7 @@ const DEFERRED = packingForProfile(resolveProfile('openai', 'gpt-5')).reasoningB
  */
 const CANDIDATES = [
   { name: 'defaults', pack: {} },
-  { name: 'previous defaults (2%, at most 1,500; low-water 0.6)', pack: previousDefaults },
+  { name: 'previous defaults (one cap: 1%, 512 to 900)', pack: previousDefaults },
   { name: 'first caps (0.5% past, 3% current)', pack: previousCaps },
   { name: 'defaults + boundary drop deferred (opt-in)', pack: { reasoningBoundary: DEFERRED } },
   { name: '5-min cache, TTL-aware', pack: { cacheTtlMs: FIVE_MINUTES }, costTtlMs: FIVE_MINUTES, realOnly: true },
@@ -151,7 +151,8 @@ export function replay(strategy, messages, recorder, { cause, afterCall } = {}) 
       if (!packed || packed.length < transcript.length) outgrew = true;
       const label = cause?.(episode !== packedEpisode);
       packedEpisode = episode;
-      recorder.record({ packed, currentEpisode: episode, currentUser, packNanoseconds: 0, now, cause: label });
+      const fresh = transcript.slice(transcript.length - appended);
+      recorder.record({ packed, currentEpisode: episode, currentUser, packNanoseconds: 0, now, cause: label, fresh });
       afterCall?.(packed, appended);
       appended = 0;
     }
@@ -177,6 +178,7 @@ export function measure(module, options, messages, budget, costTtlMs) {
     episodeOfReasoning: reasoningEpisodes(messages),
     stripsPastReasoning: resolveProfile('openai', 'gpt-5').pastReasoning === 'stripped',
     cacheTtlMs: costTtlMs,
+    pack: options.pack,
   });
   const strategy = module.createStrategy({ budget, counter, system: BENCH_SYSTEM, tools: BENCH_TOOLS, ...options });
   const outgrew = replay(strategy, structuredClone(messages), recorder);
@@ -262,9 +264,8 @@ function sections(generated, real) {
   const out = [
     summaryTable(generated, `Generated sessions (${count(generated)})`),
     summaryTable(heldOut, `Generated sessions of the shapes held out while tuning (${count(heldOut)})`,
-      '\nThe cap and the low-water mark were compared on the other half of the shapes with other seeds as well\n' +
-        '(bench/packer-family-tune.js tune / check): at 200k the defaults give 0.948 / 0.143x there and 0.953 / 0.162x here;\n' +
-        'both targets (reuse >= 0.95, cost <= 0.15x) sit within 0.01 of the medians, where one session moves them.\n'),
+      '\nThe caps were compared on every generated shape with other seeds (bench/packer-family-tune.js all),\n' +
+        'reads of cut results modelled: see the CHANGELOG entry of issue 38 for the candidates.\n'),
   ];
   if (real.length > 0) {
     const outgrew = real.filter((row) => row.outgrew);
@@ -297,12 +298,17 @@ Generated: tool output tiny (10-300 tokens) / mixed (50-20,000) / huge (2,000-30
 10-60 / 100-200 steps, reasoning heavy (500-6,000 tokens a step) or none, about ${TARGET_MESSAGES} messages each.
 Real: the recorded sessions beside the clone, imported with the CLI's importers.
 Settings: "defaults" is what an agent on gpt-5 packs with (the profile's cache lifetime, past reasoning
-dropped at the boundary, one tool-result cap of 1% of the budget, 512 to 900 tokens, for past and current
-episodes, low-water mark 0.5, a head kept at evictions and at cuts of an overlong current episode; a cut
-result names the reader tool that gives the rest); "previous defaults" the caps and low-water mark of the
-round before (2% of the budget, 512 to 1,500 tokens; 0.6); "first caps" the caps before this family chose
-any (0.5% past, 3% current, at most 2,000); "boundary drop deferred" the opt-in priced boundary drop
-(\`pack.reasoningBoundary\`, gpt-5 profile).
+dropped at the boundary, current-episode tool results capped at a quarter of the budget, at most 25,000
+tokens, past episodes' at 1% of the budget, 512 to 900 tokens, low-water mark 0.5, a head kept at evictions
+and at cuts of an overlong current episode; a cut result names the reader tool that gives the rest);
+"previous defaults" the caps before issue 38 (one cap of 1% of the budget, 512 to 900 tokens, for past and
+current episodes); "first caps" the caps before this family chose any (0.5% past, 3% current, at most
+2,000); "boundary drop deferred" the opt-in priced boundary drop (\`pack.reasoningBoundary\`, gpt-5 profile).
+Reads of cut results are modelled (\`modelledReads\`, @episodic/core/internal): a result the model first
+sees cut is read back whole with the reader, one more call per slice of at most the past-episode cap
+(at the smallest budget a call may repack to), each sending the call's input again (a cached prefix) plus
+the slice; the reads count as calls, in tokens and in cost. They are not added to the transcript the replay
+goes on with.
 Prices are gpt-5's. OpenAI removes reasoning of earlier user turns before the model reads it, does not bill
 it, and its prompt cache works on what is left: such reasoning is counted neither as sent nor as cached
 prefix, for every strategy (the naive window sends it, counts it against its budget, and is billed for

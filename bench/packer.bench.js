@@ -53,6 +53,7 @@ async function replay(strategy, messages, onCall) {
   let appendNanoseconds = 0n;
   let episode = -1;
   let currentUser;
+  let calledAt = 0;
   for (const message of messages) {
     if (message.role === 'assistant') {
       let packed;
@@ -74,7 +75,9 @@ async function replay(strategy, messages, onCall) {
         currentUser,
         cause: strategy.lastEvent?.() ?? (boundary ? 'episode boundary' : 'step'),
         predictedReused: error ? undefined : strategy.predictedReuseTokens?.(),
+        fresh: transcript.slice(calledAt),
       });
+      calledAt = transcript.length;
     }
     if (message.role === 'user') {
       episode += 1;
@@ -135,11 +138,11 @@ async function measure(entry, budget, messages, episodeOfReasoning) {
     globalThis.gc?.();
     strategy = createFor(entry.module, budget);
     const times = [];
-    const onCall = ({ packed, error, packNanoseconds, episode, currentUser, cause, predictedReused }) => {
+    const onCall = ({ packed, error, packNanoseconds, episode, currentUser, cause, predictedReused, fresh }) => {
       times.push(packNanoseconds);
       if (repeat > 0) return;
       firstError ??= error;
-      recorder.record({ packed, currentEpisode: episode, currentUser, packNanoseconds, cause, predictedReused });
+      recorder.record({ packed, currentEpisode: episode, currentUser, packNanoseconds, cause, predictedReused, fresh });
     };
     appendMs = Math.min(appendMs, await replay(strategy, copy, onCall));
     recorder.keepFastestTimes(times);

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import ts from 'typescript';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -25,8 +27,8 @@ describe('README examples', () => {
   });
 
   /** Runs a section's block as written and returns what it logged, one array per console.log call. */
-  async function run(section: string): Promise<unknown[][]> {
-    const code = await exampleOf(section);
+  async function run(section: string, edit: (code: string) => string = (code) => code): Promise<unknown[][]> {
+    const code = edit(await exampleOf(section));
     // Run the block itself (through vitest, so @episodic/* resolve to the sources), from a
     // git-ignored folder inside the repo so its bare imports resolve like the README's reader's.
     const folder = new URL('test-output/', root);
@@ -42,6 +44,22 @@ describe('README examples', () => {
   it('"A first agent" streams the tool result and the answer', async () => {
     expect((await exampleOf('A first agent')).trimEnd().split('\n').length).toBeLessThan(25);
     expect(await run('A first agent')).toEqual([['tool:', 'Lisbon: 14°C, light rain'], ['answer:', 'Yes: light rain in Lisbon.']]);
+  });
+
+  it('"Quick start" keeps a session in embedded PGlite, in the directory it names', async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'episodic-readme-pglite-'));
+    try {
+      const code = await exampleOf('Quick start');
+      expect(code).toContain("openPGlite('./data')");
+      expect(await run('Quick start', (text) => text.replace("'./data'", JSON.stringify(directory)))).toEqual([[2]]);
+      expect((await readdir(directory)).length).toBeGreaterThan(0);
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it('"One answer, no session" answers with agent.run', async () => {
+    expect(await run('One answer, no session')).toEqual([['Paris.', 1]]);
   });
 
   it('is under 20 lines and runs as written', async () => {

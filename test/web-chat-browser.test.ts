@@ -123,4 +123,24 @@ describe('web chat example in headless chromium', () => {
     await page.screenshot({ path: screenshotPath });
     console.log(`web chat screenshot: ${screenshotPath}`);
   }, 90_000);
+
+  // Before, the page logged a CSP error on every load: zod (in the AI SDK) probed for
+  // `new Function`, which the page's CSP forbids.
+  it('loads and answers under its own CSP with no console error', async () => {
+    const strict = await launchChromium({ viewport: { width: 1100, height: 900 } });
+    try {
+      const page = await strict.context.newPage();
+      const { errors } = watchPage(page);
+      await page.goto(server.url);
+      await page.waitForSelector('body[data-status="ready"]');
+      await page.fill('#prompt', 'What is this project?');
+      await page.press('#prompt', 'Enter');
+      await page.waitForSelector('.message.assistant');
+      await page.waitForSelector('body[data-status="ready"]', { timeout: 60_000 });
+      expect((await page.locator('.message.assistant').last().textContent())?.length).toBeGreaterThan(0);
+      expect(errors).toEqual([]);
+    } finally {
+      await strict.close();
+    }
+  }, 90_000);
 });

@@ -22,13 +22,13 @@ export const PROFILE_PACKING = defaultPackingForProfile(resolveProfile('openai',
  */
 export function createStrategy({ budget, counter, system, tools, retention = 'episode', pack = {}, profile = PROFILE_PACKING }) {
   // A cut result's marker names the reader tool, as an agent's does (`cutResults: 'readable'`, the
-  // default); the reader's spec (about 80 tokens a call once a result is cut) and reads are not modelled.
+  // default); the reads are modelled by the recorder (bench/metrics.js), the reader's spec is not.
   const options = { resultReader: CUT_RESULT_READER, ...profile, ...pack };
   let state;
   let stats;
   return {
     name: 'Episodic',
-    settings: `packContext, retention ${retention}, gpt-5 profile's cache lifetime, defaults otherwise (low-water 0.5, one tool-result cap of 1% of the budget, 512 to 900 tokens, cut results naming the reader tool)`,
+    settings: `packContext, retention ${retention}, gpt-5 profile's cache lifetime, defaults otherwise (low-water 0.5, current-episode tool results capped at a quarter of the budget, at most 25,000 tokens, past ones at 1%, 512 to 900, cut results naming the reader tool)`,
     onAppend(message) {
       // The agent loop does this as each message is appended: count it and make the
       // packed forms (shortened tool results) so the packing call only adds numbers.

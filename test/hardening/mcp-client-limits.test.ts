@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { Agent, type AgentTool, type ToolMessage } from '@episodic/core';
 import { scriptedModel, type ScriptToolCall } from '@episodic/core/testing';
-import { connectMcpServer, McpServerError } from '@episodic/tools';
+import { connectMcpServer, McpServerError } from '@episodic/tools/mcp';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';

@@ -3,14 +3,17 @@
  * the tarballs checked for what they must and must not ship, then installed into a
  * fresh application outside the repository (no workspace links), where the
  * README's agent example is type-checked under `strict` + `nodenext` and run
- * offline on the scripted model. Needs npm and its registry (or a warm cache):
- * without them the install fails, and so does this test.
+ * offline on the scripted model; and each package installed alone into an app made
+ * by `tsc --init` (its defaults, `skipLibCheck: false`), where a snippet for it is
+ * type-checked (and run where it needs no server). Needs npm and its registry (or a
+ * warm cache): without them the install fails, and so does this test.
  */
-import { lstat, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import { access, lstat, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installApp, packageFolders, packAll, type PackedPackage, repoRoot, runCommand } from './packed-app.js';
+import { packageSnippets } from './package-snippets.js';
 
 /** The README's offline agent example: the ts block of "## Build an agent", which builds an Agent on the scripted model. */
 async function readmeAgentExample(): Promise<string> {
@@ -92,6 +95,48 @@ describe('packed packages in a fresh application', () => {
     expect(zodVersion.version).toMatch(/^3\./);
     expect(await checkAndRunReadmeAgent(zod3App)).toMatch(/^2 \+ 3 = 5 \d+\n$/);
   });
+});
+
+describe('each package installed alone into a fresh strict app', () => {
+  let tarballs: string;
+  let packed: PackedPackage[];
+  const apps: string[] = [];
+
+  beforeAll(async () => {
+    tarballs = await mkdtemp(join(tmpdir(), 'episodic-tarballs-'));
+    packed = await packAll(tarballs);
+  }, 150_000);
+
+  afterAll(async () => {
+    for (const folder of [tarballs, ...apps]) if (folder) await rm(folder, { recursive: true, force: true });
+  });
+
+  it('has a snippet for every package', () => {
+    expect(Object.keys(packageSnippets).sort()).toEqual(packageFolders.map((folder) => `@episodic/${folder}`).sort());
+  });
+
+  for (const [name, snippet] of Object.entries(packageSnippets)) {
+    it(`${name}: installs alone, type-checks under tsc --init with skipLibCheck false${snippet.prints ? ', and runs' : ''}`, { timeout: 300_000 }, async () => {
+      const app = await installApp(packed, tarballs, snippet.extra, name);
+      apps.push(app);
+      for (const missing of snippet.absent ?? []) {
+        await expect(access(join(app, 'node_modules', missing)), `${missing} is not installed with ${name}`).rejects.toThrow();
+      }
+      const tsc = join(repoRoot, 'node_modules/typescript/bin/tsc');
+      await runCommand(process.execPath, [tsc, '--init', '--skipLibCheck', 'false', '--types', 'node'], app);
+      await writeFile(join(app, 'snippet.ts'), snippet.code);
+      await runCommand(process.execPath, [tsc, '-p', app], app).catch((error: { stdout?: string }) => {
+        const errors = (error.stdout ?? String(error)).split('\n').filter((line) => /^\S.*\(\d+,\d+\): error TS/.test(line));
+        const ours = errors.filter((line) => !snippet.upstreamErrors?.test(line));
+        if (errors.length === 0 || ours.length > 0) {
+          throw new Error(`tsc failed for ${name} alone:\n${error.stdout ?? String(error)}`);
+        }
+      });
+      // With upstream errors tsc still emits: the snippet runs as written.
+      await access(join(app, 'snippet.js'));
+      if (snippet.prints) expect(await runCommand(process.execPath, [join(app, 'snippet.js')], app)).toMatch(snippet.prints);
+    });
+  }
 });
 
 /** Type-checks the README's agent example in `folder` under the app tsconfig, runs it, and returns what it printed. */

@@ -18,7 +18,7 @@ const run = promisify(execFile);
 export const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 
 /** The publishable packages, as folders under `packages/`. */
-export const packageFolders = ['core', 'tools', 'providers', 'postgres', 'restate', 'cli'];
+export const packageFolders = ['core', 'tools', 'providers', 'postgres', 'dbos', 'restate', 'cli'];
 
 /** One tarball `npm pack --json` made: its package, file name and the files it holds. */
 export interface PackedPackage {
@@ -55,13 +55,22 @@ export async function packAll(destination: string): Promise<PackedPackage[]> {
 
 /**
  * Creates an ESM application in a new temporary folder whose dependencies are the
- * tarballs (pinned by `overrides` too, so no `@episodic/*` comes from the registry)
- * plus `extra` registry packages, and installs them. Returns the folder.
+ * tarballs (pinned by `overrides` too, so no `@episodic/*` comes from the registry),
+ * or only the package `only`, plus `extra` registry packages, and installs them.
+ * Returns the folder.
  */
-export async function installApp(packed: PackedPackage[], tarballFolder: string, extra: Record<string, string>): Promise<string> {
+export async function installApp(
+  packed: PackedPackage[],
+  tarballFolder: string,
+  extra: Record<string, string>,
+  only?: string,
+): Promise<string> {
   const app = await mkdtemp(join(tmpdir(), 'episodic-packed-app-'));
   const tarballs = Object.fromEntries(packed.map(({ name, filename }) => [name, `file:${join(tarballFolder, filename)}`]));
-  const manifest = { name: 'packed-app', private: true, type: 'module', dependencies: { ...tarballs, ...extra }, overrides: tarballs };
+  // `only`: that package alone (its own @episodic dependencies still come from the tarballs).
+  const chosen = only === undefined ? tarballs : { [only]: tarballs[only] as string };
+  const overrides = only === undefined ? tarballs : Object.fromEntries(Object.entries(tarballs).filter(([name]) => name !== only));
+  const manifest = { name: 'packed-app', private: true, type: 'module', dependencies: { ...chosen, ...extra }, overrides };
   await writeFile(join(app, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   await runCommand('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error'], app);
   return app;

@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { assistantText, type ToolMessage, toolCallsOf } from '@episodic/core';
-import { connectMcpServer, type McpConnection } from '@episodic/tools';
+import { connectMcpServer, type McpConnection } from '@episodic/tools/mcp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCiDebugger, DEFAULT_TASK } from './agent.js';
 import { FIXTURE_LOGS, FIXTURE_PROJECT } from './fixture-paths.js';

@@ -6,7 +6,7 @@
  * serves the bundled fixture by default.
  */
 import { parseArgs } from 'node:util';
-import { McpToolServer } from '@episodic/tools';
+import { McpToolServer } from '@episodic/tools/mcp';
 import { FIXTURE_LOGS, FIXTURE_PROJECT } from './fixture-paths.js';
 import { ciDebuggerTools } from './tools/index.js';
 

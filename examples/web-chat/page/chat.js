@@ -2,6 +2,8 @@
 // The web chat page: the `ai` package's framework-free chat client (AbstractChat,
 // the base of React's useChat) with a small DOM renderer. Bundled by esbuild
 // (npm run build), no framework.
+// First, so it runs before the AI SDK's modules build their zod schemas (see the file).
+import './zod-jitless.js';
 import { AbstractChat, DefaultChatTransport } from 'ai';
 
 /** Chat state that re-renders on every change (what useChat keeps in React state). */

@@ -99,7 +99,7 @@ export { environmentSecrets, SecretRedactor } from './support/secret-redactor.js
 
 // loop: agents, sessions, tools, stop conditions and the events of a run.
 export { Agent } from './agent/agent.js';
-export type { AgentOptions, SessionOptions } from './agent/agent.js';
+export type { AgentOptions, AgentRunResult, SessionOptions } from './agent/agent.js';
 export type { OutputOf, RunOptions, Session, SessionInput } from './agent/session-contract.js';
 export type { EpisodeResult, FinishedEpisode, PausedEpisode, RunOutcome } from './loop/episode-result.js';
 export type { RetryOptions } from './loop/model-call.js';

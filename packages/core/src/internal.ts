@@ -72,3 +72,11 @@ export { VersionCheck } from './message/transcript-version.js';
 export { tooDeepField } from './message/transcript-limits.js';
 export { digest } from './support/digest.js';
 export type { DigestAlgorithm, DigestEncoding } from './support/digest.js';
+
+// budget: the reads of cut results a replay assumes the model makes (the benchmarks and
+// the CLI's budget replay weigh a cut against the calls it causes, alike).
+export { modelledReads } from './loop/modelled-reads.js';
+export { readerCap } from './loop/cut-result-offer.js';
+
+// schema: reading back arguments a model sent in a normalised schema's shape (@episodic/tools runs it).
+export { restoreNormalizedArguments } from './schema/normalized-arguments.js';

@@ -44,15 +44,15 @@ export interface DbosEpisodesOptions {
   /** The PostgreSQL server for DBOS's system tables (the session store's server, usually). */
   databaseUrl: string;
   /** Schema of DBOS's tables. Default `dbos`. */
-  schema?: string;
+  schema?: string | undefined;
   /** This process's executor id; unique per process. Default a random one. */
-  executorId?: string;
+  executorId?: string | undefined;
   /** Episodes this process runs at the same time. Default 4. */
-  concurrency?: number;
+  concurrency?: number | undefined;
   /** A process silent this long is dead, and its workflows go to live workers. Default 10,000 ms. */
-  leaseMs?: number;
+  leaseMs?: number | undefined;
   /** The queue's name. Default `episodic-episodes`. */
-  queueName?: string;
+  queueName?: string | undefined;
   /**
    * How often this process asks the queue for an episode to start, in ms: an enqueued
    * episode waits on average half of it before it runs, and each ask is one small query
@@ -63,7 +63,9 @@ export interface DbosEpisodesOptions {
    * Told when this process starts and ends running an episode (a replay after a
    * takeover included), and when it hands a dead process's workflows back to the queue.
    */
-  observe?: { start?(request: EpisodeRequest): void; end?(request: EpisodeRequest): void; recovered?(recovered: RecoveredExecutor): void };
+  observe?:
+    | { start?(request: EpisodeRequest): void; end?(request: EpisodeRequest): void; recovered?(recovered: RecoveredExecutor): void }
+    | undefined;
 }
 
 let running: Pick<DbosEpisodesOptions, 'agent' | 'observe'> | undefined;

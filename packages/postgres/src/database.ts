@@ -32,13 +32,13 @@ export interface PGliteQueryable {
 /** Where the stores' tables live: exactly one of the three. */
 export interface ConnectionOptions {
   /** A PostgreSQL URL, e.g. `postgres://user:password@host:5432/database`: the store opens a `pg` pool. */
-  connectionString?: string;
+  connectionString?: string | undefined;
   /** A `pg` pool of your own (closing it stays yours). */
-  pool?: Pool;
+  pool?: Pool | undefined;
   /** A PGlite instance of your own, in memory or on a data directory (closing it stays yours). */
-  pglite?: PGliteLike;
+  pglite?: PGliteLike | undefined;
   /** Connections of the pool opened from `connectionString`. Default 10. */
-  poolSize?: number;
+  poolSize?: number | undefined;
 }
 
 /** Opens the database the options name. */

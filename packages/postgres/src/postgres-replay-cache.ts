@@ -33,7 +33,7 @@ import { migrateOnce, quoteSchema } from './migrations.js';
 /** Options of {@link PostgresReplayCache}: where (one of the connection options), the schema, the bounds. */
 export interface PostgresReplayCacheOptions extends ConnectionOptions, ReplayCacheBounds {
   /** The schema holding the table; created if missing. Default `public`. */
-  schema?: string;
+  schema?: string | undefined;
 }
 
 interface EntryRow {

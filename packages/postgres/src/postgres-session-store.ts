@@ -44,13 +44,13 @@ export const DEFAULT_LEASE_MS = 10_000;
 /** Options of {@link PostgresSessionStore}: where (one of the connection options) and how. */
 export interface PostgresSessionStoreOptions extends ConnectionOptions {
   /** The schema holding the tables; created if missing. Default `public`. */
-  schema?: string;
+  schema?: string | undefined;
   /**
    * How long a lease lives without renewal. The holder renews it every `leaseMs / 3`
    * and at every write, so only a dead (or frozen) holder lets it lapse; then the
    * session can be taken over. Default 10,000 ms.
    */
-  leaseMs?: number;
+  leaseMs?: number | undefined;
 }
 
 interface WriterRow {

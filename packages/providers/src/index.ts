@@ -45,4 +45,4 @@ export {
   toGeminiSchema,
   toOpenAIStrictSchema,
   UnsupportedSchemaError,
-} from './schema/index.js';
+} from '@episodic/core/schema';

@@ -8,7 +8,6 @@
  * - The built-in profile tables per family (`builtinProfiles` is all of them).
  * - The error classification table and its lookup, one sample per row.
  * - When the built-in prices were collected (the CLI's budget report states it).
- * - The reading back of arguments sent in a normalised schema's shape (`@episodic/tools` runs it).
  */
 export { resolveAnthropicProfile } from './profiles/anthropic-resolver.js';
 export { resolveGoogleProfile } from './profiles/google-resolver.js';
@@ -26,4 +25,3 @@ export {
   matchErrorRule,
   type ProviderFailure,
 } from './shared/error-classification.js';
-export { restoreNormalizedArguments } from './schema/normalized-arguments.js';

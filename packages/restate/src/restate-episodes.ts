@@ -44,12 +44,12 @@ export interface RestateEpisodesOptions {
   /** The agent that runs the episodes (its store is the canonical transcript). */
   agent: Agent;
   /** Told when this process starts and ends an attempt at an episode (a replay after a takeover included). */
-  observe?: { start?(request: EpisodeRequest): void; end?(request: EpisodeRequest): void };
+  observe?: { start?(request: EpisodeRequest): void; end?(request: EpisodeRequest): void } | undefined;
   /**
    * How Restate retries a failed attempt (a killed process included). Default: from
    * 100 ms, doubling, at most 2 s apart, up to the server's attempt limit (then paused).
    */
-  retryPolicy?: restate.RetryPolicy;
+  retryPolicy?: restate.RetryPolicy | undefined;
 }
 
 const DEFAULT_RETRY: restate.RetryPolicy = { initialInterval: 100, exponentiationFactor: 2, maxInterval: 2_000, onMaxAttempts: 'pause' };

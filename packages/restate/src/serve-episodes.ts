@@ -11,9 +11,9 @@ import { restateEpisodes, type RestateEpisodesOptions } from './restate-episodes
 /** Options of {@link serveEpisodes}. */
 export interface ServeEpisodesOptions extends RestateEpisodesOptions {
   /** Port to listen on; 0 (the default) picks a free one. */
-  port?: number;
+  port?: number | undefined;
   /** Address to listen on. Default 127.0.0.1. */
-  host?: string;
+  host?: string | undefined;
 }
 
 /** A running endpoint. */

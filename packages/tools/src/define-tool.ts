@@ -20,12 +20,12 @@ import {
   assertToolName,
   describeIssues,
   jsonValueProblem,
+  restoreNormalizedArguments,
   type SchemaOutput,
   type StandardSchemaV1,
   toolInputSchema,
   validateWith,
 } from '@episodic/core/internal';
-import { restoreNormalizedArguments } from '@episodic/providers/internal';
 
 /** What a tool's `execute` may return: plain text, or text flagged as an error. */
 export type ToolResult = string | ToolOutput;

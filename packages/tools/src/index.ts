@@ -1,6 +1,8 @@
 /**
  * @episodic/tools: typed tools from zod schemas, JSON Schema normalisers for OpenAI
- * strict mode and Gemini, and built-in tools confined to a root directory.
+ * strict mode and Gemini, and built-in tools confined to a root directory. MCP tool
+ * sources and the MCP tool server are in `@episodic/tools/mcp` (the MCP SDK is an
+ * optional peer dependency, needed only there).
  *
  * This is the public API: every name below is chosen on purpose and listed in
  * `api/tools.api.md`, which a test compares with the built package.
@@ -13,9 +15,9 @@ export { ToolInputError, ToolUsageError, UnsupportedSchemaError } from './tool-e
 export type { ToolInputIssue } from './tool-errors.js';
 
 // Schema normalisers: JSON Schema rewritten and checked for OpenAI strict mode and Gemini
-// (they live in @episodic/providers, beside the adapters that send them).
-export { checkGeminiSchema, checkOpenAIStrictSchema, toGeminiSchema, toOpenAIStrictSchema } from '@episodic/providers';
-export type { JsonSchema, SchemaViolation } from '@episodic/providers';
+// (they live in @episodic/core/schema, shared with the adapters that send them).
+export { checkGeminiSchema, checkOpenAIStrictSchema, toGeminiSchema, toOpenAIStrictSchema } from '@episodic/core/schema';
+export type { JsonSchema, SchemaViolation } from '@episodic/core/schema';
 
 // Built-in tools, each confined to a root directory.
 export { fileTools } from './file-tools.js';
@@ -36,12 +38,3 @@ export { PathEscapeError, resolveInsideRoot } from './root-path.js';
 export type { RootedPath } from './root-path.js';
 export { childEnvironment } from './run-command.js';
 export { BoundedRegex } from './bounded-regex.js';
-
-// MCP tool sources: tools from MCP servers, and Episodic tools served over MCP.
-export { connectMcpServer, McpConnection } from './mcp/connect-mcp-server.js';
-export type { McpConnectOptions, McpHttpServer, McpServerOptions, McpStdioServer } from './mcp/connect-mcp-server.js';
-export { McpServerError } from './mcp/mcp-errors.js';
-export type { McpServerErrorCode } from './mcp/mcp-errors.js';
-export { McpToolServer } from './mcp/mcp-tool-server.js';
-export type { McpToolServerOptions } from './mcp/mcp-tool-server.js';
-export type { McpHttpHandlerOptions } from './mcp/mcp-http-handler.js';

@@ -18,4 +18,4 @@ export { ToolInputError } from '@episodic/core';
 export class ToolUsageError extends EpisodicError {}
 
 // In providers, beside the schema normalisers that throw it.
-export { UnsupportedSchemaError } from '@episodic/providers';
+export { UnsupportedSchemaError } from '@episodic/core/schema';

@@ -181,7 +181,7 @@ export function analyzeBudgets(input: BudgetAnalysisInput): BudgetAnalysis {
     if (!reference) {
       const { pastCap, currentCap } = toolResultCaps({ budget });
       const caps = { toolResultCap: pastCap, currentToolResultCap: currentCap };
-      reference = replaySession({ ...base, budget: unlimitedBudget, retention: 'all', caps, onCall });
+      reference = replaySession({ ...base, budget: unlimitedBudget, retention: 'all', caps, onCall, reads: false });
       references.set(budget, reference);
     }
     return reference;

@@ -9,7 +9,8 @@ const anthropic = { provider: 'anthropic', id: 'claude-sonnet-4-6' };
 const pricing = { input: 3, cachedInput: 0.3, cacheWrite: 3.75, output: 15 };
 const model = { model: anthropic, budget: 3_000, cache: 'anthropic' as const, minCacheableTokens: 1024, pricing };
 // Long enough to pass 80% of a 3k budget several times (the budget tests evict at 3k).
-const long = budgetSession({ episodes: 14, steps: 3, resultWords: 400, model: anthropic });
+// Results under both tool-result caps at 3k (so the caps do not decide what is sent).
+const long = budgetSession({ episodes: 14, steps: 6, resultWords: 80, model: anthropic });
 
 describe('replayPolicy', () => {
   it('compacts past 80% of the budget under hybrid and native, and never under episodic', () => {

@@ -15,6 +15,7 @@ function runAt(
     budget,
     retention: options.retention ?? 'episode',
     calls,
+    readCalls: 0,
     inputTokens: budget * calls,
     billedTokens: budget * calls,
     reusedTokens: 0,

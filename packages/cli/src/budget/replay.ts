@@ -15,7 +15,7 @@ import {
   type ToolSpec,
 } from '@episodic/core';
 import { type PackState, type PackStats, packContext } from '@episodic/core/packing';
-import { packingWithReader } from '@episodic/core/internal';
+import { FRAMING, modelledReads, packingWithReader, readerCap } from '@episodic/core/internal';
 import { type BilledRequest, BilledView } from './billed-view.js';
 import { requestTime } from './call-time.js';
 
@@ -57,6 +57,11 @@ export interface ReplayedCall {
   evictedEpisodes: number;
   reasoningKeptTokens: number;
   reasoningDroppedTokens: number;
+  /**
+   * A modelled read of a cut result (see `modelledReads` in @episodic/core/internal): a call
+   * the model is assumed to make right after the call before it, which sent a result cut.
+   */
+  read?: true;
 }
 
 /** What one replay packs with. */
@@ -82,6 +87,8 @@ export interface ReplaySettings {
   reference?: readonly ReplayedCall[] | undefined;
   /** Tool-result caps to pack with instead of the budget's defaults (the reference replay). */
   caps?: { toolResultCap: number; currentToolResultCap: number } | undefined;
+  /** Model the reads of cut results as calls (default true; the reference replay needs none). */
+  reads?: boolean | undefined;
 }
 
 /** A budget no session reaches: nothing is evicted and the result caps are at their largest. */
@@ -112,6 +119,11 @@ export function replaySession(settings: ReplaySettings): ReplayedCall[] {
   let episode = 0;
   let hasContext = false;
   let previousBilled: BilledRequest | undefined;
+  // The calls the reference replay made, without its reads: one per assistant message, as here.
+  const reference = settings.reference?.filter((call) => !call.read);
+  let made = 0;
+  let calledAt = 0;
+  const readCap = readerCap(settings.budget, settings.caps);
   for (let index = 0; index < messages.length; index += 1) {
     const message = messages[index]!;
     if (isEpisodeStart(message)) episode += 1;
@@ -143,9 +155,15 @@ export function replaySession(settings: ReplaySettings): ReplayedCall[] {
       });
       state = result.state;
       const cutResults = currentResultsCut(result.messages, originals);
-      const cutByThisBudget = cutByBudget(cutResults, settings.reference?.[calls.length]);
+      const cutByThisBudget = cutByBudget(cutResults, reference?.[made]);
       const billed = billedOf(settings.billing, result.messages, result.stats, previousSent ? previousBilled : undefined);
       calls.push(packedCall(base, result.stats, { previousSent, cutResults, cutByThisBudget, billed }));
+      if (settings.reads !== false) {
+        const fresh = messages.slice(calledAt, index);
+        for (const read of modelledReads(result.messages, fresh, settings.counter, readCap)) {
+          calls.push(readCall(calls[calls.length - 1]!, read, settings.budget, settings.counter));
+        }
+      }
       previousBilled = billed.request;
       previousSent = true;
     } catch (error) {
@@ -153,6 +171,8 @@ export function replaySession(settings: ReplaySettings): ReplayedCall[] {
       calls.push(overflowCall(base, state?.evictedEpisodes ?? 0, error.required));
       previousSent = false;
     }
+    made += 1;
+    calledAt = index;
     settings.onCall?.();
   }
   return calls;
@@ -205,6 +225,29 @@ function packedCall(
     evictedEpisodes: stats.evictedEpisodes,
     reasoningKeptTokens: stats.reasoning.keptTokens,
     reasoningDroppedTokens: stats.reasoning.droppedTokens,
+  };
+}
+
+/**
+ * A modelled read after `last`: it sends what `last` sent (a prefix the cache holds) and
+ * the read, within the budget, as the benchmarks' recorder counts it (bench/metrics.js).
+ */
+function readCall(last: ReplayedCall, read: number, budget: number, counter: TokenCounter): ReplayedCall {
+  const total = Math.min(budget, last.tokens.total + read);
+  const added = total - last.tokens.total;
+  const reply = counter.calibration.apply(FRAMING.reply);
+  return {
+    ...last,
+    call: last.call + 1,
+    boundary: false,
+    tokens: { ...last.tokens, currentEpisode: last.tokens.currentEpisode + added, total },
+    reusedTokens: last.tokens.total - reply,
+    billedTokens: last.billedTokens + added,
+    billedReusedTokens: last.billedTokens - reply,
+    shortened: false,
+    cutResults: {},
+    evictedNow: false,
+    read: true,
   };
 }
 

@@ -10,6 +10,8 @@ export interface RunSummary {
   budget: number;
   retention: Retention;
   calls: number;
+  /** Of `calls`, the modelled reads of cut results (see `replay.ts`). */
+  readCalls: number;
   /** Input tokens of every call that fit, summed, as sent. */
   inputTokens: number;
   /** Input tokens as the provider bills them (see `billed-view.ts`), summed. */
@@ -48,12 +50,14 @@ export function summarizeRun(budget: number, retention: Retention, calls: readon
   const billedTokens = sum((call) => call.billedTokens);
   const cachedTokens = sum((call) => call.cachedTokens);
   const shortenedCalls = calls.filter((call) => call.shortened).length;
+  const readCalls = calls.filter((call) => call.read).length;
   let largest: EstimatedCall | undefined;
   for (const call of calls) if (call.fit && (!largest || call.tokens.total > largest.tokens.total)) largest = call;
   return {
     budget,
     retention,
     calls: calls.length,
+    readCalls,
     inputTokens,
     billedTokens,
     reusedTokens: sum((call) => call.reusedTokens),
@@ -71,7 +75,8 @@ export function summarizeRun(budget: number, retention: Retention, calls: readon
       : null,
     shortenedCalls,
     overflowCalls: calls.filter((call) => !call.fit).length,
-    wholeShare: calls.length > 0 ? (calls.length - shortenedCalls) / calls.length : 1,
+    // Of the calls the session made: a modelled read neither keeps nor loses the current episode.
+    wholeShare: calls.length > readCalls ? (calls.length - readCalls - shortenedCalls) / (calls.length - readCalls) : 1,
     evictedEpisodes: calls.reduce((most, call) => Math.max(most, call.evictedEpisodes), 0),
     reasoningKeptTokens: sum((call) => call.reasoningKeptTokens),
     reasoningDroppedTokens: sum((call) => call.reasoningDroppedTokens),

@@ -20,8 +20,9 @@ interface BenchRecorder {
     currentEpisode: number;
     currentUser: Message | undefined;
     packNanoseconds: number;
+    fresh: Message[];
   }): void;
-  summary(): { calls: number; threw: number; tokensSent: number; cost: number };
+  summary(): { calls: number; readCalls: number; threw: number; tokensSent: number; cost: number };
 }
 interface Bench {
   generateSession(options: { seed: number; turns: number }): Message[];
@@ -64,9 +65,12 @@ function benchFigures(bench: Bench, messages: Message[], budget: number) {
   const transcript: Message[] = [];
   let episode = -1;
   let currentUser: Message | undefined;
+  let calledAt = 0;
   for (const message of messages) {
     if (message.role === 'assistant') {
-      recorder.record({ packed: strategy.pack(transcript), currentEpisode: episode, currentUser, packNanoseconds: 0 });
+      const fresh = transcript.slice(calledAt);
+      recorder.record({ packed: strategy.pack(transcript), currentEpisode: episode, currentUser, packNanoseconds: 0, fresh });
+      calledAt = transcript.length;
     }
     if (message.role === 'user') {
       episode += 1;
@@ -81,6 +85,7 @@ function benchFigures(bench: Bench, messages: Message[], budget: number) {
 interface CliRun {
   budget: number;
   calls: number;
+  readCalls: number;
   overflowCalls: number;
   evictedEpisodes: number;
   inputTokens: number;
@@ -127,10 +132,13 @@ describe('episodic budget agrees with the packer benchmark', () => {
       expect(expected.threw).toBe(0);
       expect(run.overflowCalls).toBe(0);
       expect(run.calls).toBe(expected.calls);
+      expect(run.readCalls).toBe(expected.readCalls);
       expect(run.inputTokens).toBe(expected.tokensSent);
       expect(run.cost.total).toBeCloseTo(expected.cost, 9);
     }
-    // The smaller budget must have had to evict, or the comparison proves little.
+    // Some result must have been read back (modelled reads), and the smaller budget must
+    // have had to evict, or the comparison proves little.
+    expect(output.runs.some((run) => run.readCalls > 0)).toBe(true);
     expect(output.runs.find((run) => run.budget === 16_000)!.evictedEpisodes).toBeGreaterThan(0);
   });
 });

@@ -1,6 +1,7 @@
 /**
  * `Agent`: a model adapter, a system prompt, tools, packing settings and stop
- * conditions. It holds no conversation; `agent.session()` opens one.
+ * conditions. It holds no conversation; `agent.session()` opens one, and `agent.run()`
+ * answers one input in a session of its own.
  */
 import { Calibration } from '../tokens/calibration.js';
 import { InvalidArgumentError } from '../errors/input-errors.js';
@@ -20,7 +21,8 @@ import type { ReplayCache } from '../reasoning/replay-cache/replay-cache.js';
 import type { PersistReasoning } from '../store/reasoning-sidecar.js';
 import type { LoopSettings } from '../loop/loop-types.js';
 import { AgentSession } from './session.js';
-import type { Session } from './session-contract.js';
+import type { OutputOf, RunOptions, Session, SessionInput } from './session-contract.js';
+import type { EpisodeResult } from '../loop/episode-result.js';
 import { SessionApprovals } from './session-approvals.js';
 import { openSession } from './session-open.js';
 import { SessionSettings } from './session-settings.js';
@@ -40,47 +42,47 @@ const DEFAULT_MAX_STEPS = 50;
 /** Options of {@link Agent}: the model, its prompt and tools, and how the loop packs, stops, retries and persists. */
 export interface AgentOptions {
   model: ModelAdapter;
-  system?: string;
-  tools?: readonly AgentTool[];
+  system?: string | undefined;
+  tools?: readonly AgentTool[] | undefined;
   /**
    * Max input tokens per model call. Default: the profile's context window minus
    * its max output tokens (or `maxOutputTokens` when given).
    */
-  budget?: number;
+  budget?: number | undefined;
   /**
    * Which reasoning goes back to the model. Default: `all` under the `native` context
    * policy (the provider decides what the model reads), else the profile's retention,
    * else `episode`.
    */
-  retention?: Retention;
+  retention?: Retention | undefined;
   /**
    * Who manages the context: the packer (`episodic`), the provider's own context
    * management (`native`), or both (`hybrid`: the packer packs, the provider compacts
    * past its threshold). See `ContextPolicy`. Default: the profile's `contextPolicy`, else `episodic`.
    */
-  context?: ContextPolicy;
+  context?: ContextPolicy | undefined;
   /**
    * Settings of the provider's own context management (reasoning context, context
    * editing, compaction), merged over the profile's `nativeContext`; sent as the
    * `context` policy allows.
    */
-  nativeContext?: NativeContextOptions;
+  nativeContext?: NativeContextOptions | undefined;
   /** When to stop an episode that keeps calling tools. An array means any of them. Default `maxSteps(50)`. */
-  stopWhen?: StopCondition | readonly StopCondition[];
+  stopWhen?: StopCondition | readonly StopCondition[] | undefined;
   /** Tool calls running at the same time. Default 4. */
-  maxConcurrency?: number;
+  maxConcurrency?: number | undefined;
   /** Timeout of a tool call when the tool sets none, in ms (`Infinity` for none). Default 120,000. */
-  toolTimeoutMs?: number;
+  toolTimeoutMs?: number | undefined;
   /** Sent with every call; default the profile's. */
-  maxOutputTokens?: number;
-  retry?: RetryOptions;
+  maxOutputTokens?: number | undefined;
+  retry?: RetryOptions | undefined;
   /**
    * Counter for the packer. Its calibration learns this model's tokenizer from the
    * reported usage; default o200k_base, calibrated from the profile's `tokenizerFactor`.
    */
-  tokenizer?: TokenCounter;
+  tokenizer?: TokenCounter | undefined;
   /** Further packing knobs (low-water mark, head share, tool-result caps). */
-  pack?: PackTuning;
+  pack?: PackTuning | undefined;
   /**
    * What the model can do about a tool result the packer shortened to its cap.
    * `readable` (default): the marker in the middle of the shortened result says which
@@ -91,33 +93,33 @@ export interface AgentOptions {
    * cap leaves a read under 256 tokens (budgets under about 7,500 tokens with the
    * default caps). `pack.resultReader` renames the reader.
    */
-  cutResults?: CutResults;
+  cutResults?: CutResults | undefined;
   /**
    * Summaries of evicted episodes: when the packer evicts episodes, a summary of them
    * is written in the background (`model`, default this agent's; a cheaper one does
    * fine), saved as a summary line of the transcript and sent from the next call on,
    * in place of the evicted episodes. No call waits for it. Default: off.
    */
-  summarizer?: SummarizerOptions;
+  summarizer?: SummarizerOptions | undefined;
   /** Passed to the adapter with every call. */
-  providerOptions?: Record<string, unknown>;
+  providerOptions?: Record<string, unknown> | undefined;
   /** Where sessions are kept when `session()` is not given a store. Default: in memory. */
-  store?: SessionStore;
+  store?: SessionStore | undefined;
   /**
    * Captures the reasoning of every answer, and restores it into histories that lack
    * it (a `history` passed to `session()`, or a stored transcript). Default: none.
    */
-  replayCache?: ReplayCache;
+  replayCache?: ReplayCache | undefined;
   /** Default of {@link SessionOptions.handoff} for this agent's sessions. Default off. */
-  handoff?: boolean | HandoffOptions;
+  handoff?: boolean | HandoffOptions | undefined;
   /** Default of {@link SessionOptions.persistReasoning} for this agent's sessions. Default `always`. */
-  persistReasoning?: PersistReasoning;
+  persistReasoning?: PersistReasoning | undefined;
   /**
    * Decides calls of tools that need approval before a person is asked (e.g.
    * `autoApprove` in tests); when it returns undefined the episode pauses. Default:
    * every such call waits for `session.approve()` / `reject()`.
    */
-  approvalPolicy?: ApprovalPolicy;
+  approvalPolicy?: ApprovalPolicy | undefined;
   /**
    * Secret values to keep out of tool results and error messages (replaced with
    * `[redacted]` before anything is saved or emitted), besides the two sets always
@@ -127,7 +129,7 @@ export interface AgentOptions {
    * names look like keys, tokens, secrets or passwords (read when a session opens).
    * Values shorter than 8 characters are ignored.
    */
-  secrets?: readonly string[];
+  secrets?: readonly string[] | undefined;
   /**
    * Models to fail over to when `model` fails a step with an error worth it (overload,
    * server error or dropped connection after the retries, a rate limit waiting past
@@ -136,7 +138,7 @@ export interface AgentOptions {
    * over gets the current episode's reasoning as a hand-off note. An array is the
    * models in order. See `FallbackOptions`. Default: none.
    */
-  fallback?: readonly (ModelAdapter | FallbackModel)[] | FallbackOptions;
+  fallback?: readonly (ModelAdapter | FallbackModel)[] | FallbackOptions | undefined;
   /**
    * Controls on what the model streams (see `ReasoningOutputOptions`): a reasoning cap
    * for models without a native thinking budget (the stream is stopped and the answer
@@ -144,34 +146,34 @@ export interface AgentOptions {
    * settings. Applies to the fallback models too. Default: no cap, no suppression,
    * the leak check with its defaults.
    */
-  reasoningOutput?: ReasoningOutputOptions;
+  reasoningOutput?: ReasoningOutputOptions | undefined;
 }
 
 /** Options of {@link Agent.session}. */
 export interface SessionOptions {
   /** Loads the session if the store has it. Default: a new random id. */
-  id?: string;
-  store?: SessionStore;
+  id?: string | undefined;
+  store?: SessionStore | undefined;
   /**
    * The conversation so far, for a new session whose history the application keeps
    * (e.g. a chat UI that stores only visible messages). It is persisted as the
    * session's start; the agent's replay cache restores reasoning it lacks.
    */
-  history?: readonly Message[];
+  history?: readonly Message[] | undefined;
   /**
    * Cross-model hand-off: when a call goes to another model than the one that
    * reasoned earlier in the current episode, that reasoning (the last `maxTraces`
    * traces, within `maxTokens`) is quoted as a framed note in the call's system
    * prompt. `true` uses the defaults (3 traces, 2,000 tokens). Default: the agent's, else off.
    */
-  handoff?: boolean | HandoffOptions;
+  handoff?: boolean | HandoffOptions | undefined;
   /**
    * `always` (default): reasoning is persisted in the transcript. `current-episode`:
    * only the current episode's reasoning is persisted, in a sidecar the store deletes
    * when the episode ends (the transcript never holds reasoning). Models that need
    * past reasoning back (`tool-episodes` retention) then warn on load.
    */
-  persistReasoning?: PersistReasoning;
+  persistReasoning?: PersistReasoning | undefined;
 }
 
 /** NaN (a setting that did not parse) would run no tool at all and leave calls without results. */
@@ -348,6 +350,21 @@ export class Agent {
   }
 
   /**
+   * Answers one input, with no session to open or keep: runs one episode in a new
+   * session held in memory (never in the agent's `store`) and returns its result, whose
+   * `text` is the answer. For a conversation, or to persist it, use {@link Agent.session}.
+   * Rejects as {@link Session.send} does.
+   */
+  async run<Schema extends StandardSchemaV1 | undefined = undefined>(
+    input: SessionInput,
+    options?: RunOptions<Schema>,
+  ): Promise<AgentRunResult<OutputOf<Schema>>> {
+    const session = await this.session({ store: new MemorySessionStore() });
+    const result = await session.send(input, options);
+    return { ...result, session };
+  }
+
+  /**
    * Opens a session: loads it from the store when `id` is stored there, else starts
    * one (empty, or from `history`).
    */
@@ -374,5 +391,14 @@ export class Agent {
     return new AgentSession(settings, store, id, opened, approvals);
   }
 }
+
+/**
+ * The outcome of {@link Agent.run}: the episode's result (`text` is the answer) and the
+ * in-memory session it ran in, to go on with (or to approve and resume a paused run).
+ */
+export type AgentRunResult<Output = undefined> = EpisodeResult<Output> & {
+  /** The session the run opened: in memory, unless you keep it nothing of it is stored. */
+  readonly session: Session;
+};
 
 /** Only the cache lifetime of a profile's packing options. */

@@ -104,24 +104,28 @@ describe('packContext budget', () => {
     expect((again.messages[2] as ToolMessage).content).toBe(tool.content);
   });
 
-  it('by default sends a tool result in the same form before and after its episode becomes past', () => {
+  it('by default sends a current result whole, and cuts it to the past cap once its episode is past', () => {
     const body = words(3000);
     const first = call('get_log');
     const second = call('get_log');
     const before = [user('a'), assistant([first]), result(first, body)];
     const current = packContext({ messages: before, budget: 20_000 });
+    // Under the current cap (a quarter of the budget): whole while its episode is the current one.
+    expect((current.messages[2] as ToolMessage).content).toBe(body);
     const messages = [...before, assistant([text('ok')]), user('b'), assistant([second]), result(second, body)];
     const packed = packContext({ messages, budget: 20_000, state: current.state });
     const [past, now] = packed.messages.filter((message): message is ToolMessage => message.role === 'tool');
-    // One cap for both: the boundary rewrites no result, so the cached prefix holds across it.
-    expect(past).toEqual(current.messages[2]);
+    // Past: cut to the past cap (512 at 20k), the one change of the cached prefix at the boundary.
     expect(past!.truncated).toBe(true);
-    expect(now!.content).toBe(past!.content);
-    expect(packed.stats.prefixReuseTokens).toBe(current.stats.tokens.total - 3);
-    // A larger current-episode cap, when set, gives current results more room.
-    const wider = packContext({ messages, budget: 20_000, currentToolResultCap: 1_000 });
-    const [widerPast, widerNow] = wider.messages.filter((message): message is ToolMessage => message.role === 'tool');
-    expect(widerPast!.content.length).toBeLessThan(widerNow!.content.length);
+    expect(now!.content).toBe(body);
+    expect(packed.stats.prefixReuseTokens).toBeLessThan(current.stats.tokens.total - 3);
+    // With one cap for both, the boundary rewrites no result, so the cached prefix holds across it.
+    const oneCap = { budget: 20_000, toolResultCap: 512, currentToolResultCap: 512 };
+    const currentOne = packContext({ messages: before, ...oneCap });
+    const packedOne = packContext({ messages, ...oneCap, state: currentOne.state });
+    const [pastOne] = packedOne.messages.filter((message): message is ToolMessage => message.role === 'tool');
+    expect(pastOne).toEqual(currentOne.messages[2]);
+    expect(packedOne.stats.prefixReuseTokens).toBe(currentOne.stats.tokens.total - 3);
   });
 
   it('shortens a 50-step current episode oldest first and keeps the latest reasoning', () => {

@@ -36,12 +36,9 @@ const DEFAULT_HEAD_SHARE = 0.35;
 /**
  * Share of the budget an eviction (or a cut of an overlong current episode) brings the
  * context down to, so the next calls grow without evicting again (hysteresis). Chosen with
- * the tool-result cap on the session family (see {@link toolResultCaps}): with the 900-token
- * cap, 0.6 -> 0.5 moves the 24 generated sessions at 200k from 0.950 / 0.150x to 0.952 /
- * 0.148x (median reuse / cost against the naive window); 0.45 measured the same as 0.5 and
- * keeps less of the recent history after each eviction. At 16k it leaves out more of an
- * overlong current episode (on the 60-turn bench session, 63 of 413 calls shortened, against 29
- * with the previous defaults).
+ * the tool-result caps on the session family (see {@link toolResultCaps} and
+ * bench/results/packer-family.md); a lower mark keeps less of the recent history after each
+ * eviction.
  */
 const DEFAULT_LOW_WATER = 0.5;
 
@@ -71,38 +68,45 @@ export type EveryFormOption = MessageFormOptions & {
 };
 
 /**
- * The default tool-result cap (see {@link toolResultCaps}): 1% of the budget, at most 900
- * tokens, but at least 512 (a small source file, read whole) where 512 is at most 4% of the
- * budget, and never under 64.
+ * The default past-episode tool-result cap (see {@link toolResultCaps}): 1% of the budget,
+ * at most 900 tokens, but at least 512 (a small source file, read whole) where 512 is at
+ * most 4% of the budget, and never under 64.
  */
-function defaultToolResultCap(budget: number): number {
+function defaultPastCap(budget: number): number {
   const floor = Math.min(512, Math.floor(budget * 0.04));
   return Math.max(64, floor, Math.min(900, Math.floor(budget * 0.01)));
 }
 
+/**
+ * Largest tool result of the current episode by default, in tokens: in the range of the
+ * agents users know (Claude Code reads at most 25,000 tokens of a file).
+ */
+const CURRENT_CAP_LIMIT = 25_000;
+
+/** Share of the budget a current-episode result may take by default: room is left for the rest of the call. */
+const CURRENT_CAP_SHARE = 0.25;
+
+/**
+ * The default current-episode cap: a quarter of the budget, at most {@link CURRENT_CAP_LIMIT}
+ * tokens, never under the past-episode cap.
+ */
+function defaultCurrentCap(budget: number, pastCap: number): number {
+  return Math.max(pastCap, Math.min(CURRENT_CAP_LIMIT, Math.floor(budget * CURRENT_CAP_SHARE)));
+}
+
 /** The tool-result caps in force for these options: past episodes' and the current one's, in tokens. */
 export function toolResultCaps(options: MessageFormOptions): { pastCap: number; currentCap: number } {
-  // One cap for past and current episodes by default: a result keeps the form it was
-  // sent in when its episode becomes past, so the boundary rewrites no tool result and
-  // the cached prefix survives it (with a smaller past cap, every result between the
-  // two caps was cut again at the boundary, a miss from the first of them on).
-  // The level is chosen on the session family (bench/results/packer-family.md: 24 generated
-  // sessions, gpt-5 prices, OpenAI's removal of earlier turns' reasoning modelled; median
-  // reuse / median cost against the naive window at 200k, low-water mark 0.5, markers naming
-  // the reader; node bench/packer-family-tune.js all 200000):
-  //   cap 2%, <= 1,500 (the previous default, low-water 0.6)   0.942 / 0.173x
-  //   cap 1%, <= 1,000                                         0.952 / 0.155x
-  //   cap 1%, <= 900 (default)                                 0.952 / 0.148x
-  //   cap 1%, <= 800                                           0.953 / 0.140x
-  // 900 is the largest of them within 0.15x; 800 would cut 11.9% of real results (below).
-  // A cut result is not lost to the model: the agent offers a reader tool and the marker
-  // in the cut says how to read the rest (`cutResults`, docs/architecture.md). On 1,979
-  // tool results of the real sessions beside the clone, 900 tokens cuts 10.6% of them (1,500
-  // cut 6.5%). No budget from 12,800 tokens up cuts a result under 512 tokens, so a small
-  // source file is read whole (the web chat example's 43-line file at 16k).
-  const cap = defaultToolResultCap(options.budget);
-  const pastCap = options.toolResultCap ?? cap;
-  const currentCap = Math.max(options.currentToolResultCap ?? cap, pastCap);
+  // The current episode is what the model works on: its results go whole unless they are
+  // genuinely large, and are shortened (oldest first, to the past cap) only when room runs
+  // out, after every past episode is evicted (see `reduceCurrent` in pack-context.ts). A
+  // result cut when it is first sent is read back with the reader of cut results, a model
+  // call per slice; the benches and `episodic budget` count those calls (`modelledReads`),
+  // and with them a small current cap costs more than it saves (bench/results/packer-family.md).
+  // Past episodes keep small results, so evictions are rare and the cached prefix lives
+  // longer; a result over the past cap is cut again when its episode ends, a prefix change
+  // at the boundary (the benches count it too).
+  const pastCap = options.toolResultCap ?? defaultPastCap(options.budget);
+  const currentCap = Math.max(options.currentToolResultCap ?? defaultCurrentCap(options.budget, pastCap), pastCap);
   return { pastCap, currentCap };
 }
 

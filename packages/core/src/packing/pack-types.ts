@@ -51,7 +51,11 @@ export interface PackOptions {
    * least 512 where that is at most 4% of the budget; never under 64.
    */
   toolResultCap?: number;
-  /** Largest tool result of the current episode, in tokens. Default the same as `toolResultCap`'s (never below `toolResultCap`). */
+  /**
+   * Largest tool result of the current episode, in tokens. Default a quarter of the budget, at
+   * most 25,000 (never below `toolResultCap`): a result under it goes whole until room runs
+   * out, when the current episode's results are shortened to `toolResultCap`, oldest first.
+   */
   currentToolResultCap?: number;
   /**
    * The name of a tool that reads cut results (the agent's `read_cut_result`). When set,

@@ -119,15 +119,15 @@ describe('cache-TTL-aware eviction', () => {
   it('prunes to the low-water mark once the cache lifetime lapsed, and not before', () => {
     const messages = long();
     const tokenizer = createTokenCounter();
-    // Between the low-water mark and the budget (the tool-result cap is the same at both: 64 tokens).
-    const toolResultCap = 64;
-    const budget = Math.floor(packContext({ messages, budget: 12_000, tokenizer, toolResultCap }).stats.tokens.total / 0.85);
-    const warm = packContext({ messages: messages.slice(0, -1), budget, tokenizer, toolResultCap, cacheTtlMs: 300_000, now: 1_000 });
+    // Between the low-water mark and the budget (the tool-result caps are the same at both: 64 tokens).
+    const caps = { tokenizer, toolResultCap: 64, currentToolResultCap: 64 };
+    const budget = Math.floor(packContext({ messages, budget: 12_000, ...caps }).stats.tokens.total / 0.85);
+    const warm = packContext({ messages: messages.slice(0, -1), budget, ...caps, cacheTtlMs: 300_000, now: 1_000 });
     expect(warm.state.packedAt).toBe(1_000);
     expect(warm.stats.tokens.total).toBeGreaterThan(budget * 0.6);
-    const soon = packContext({ messages, budget, tokenizer, toolResultCap, state: warm.state, cacheTtlMs: 300_000, now: 200_000 });
+    const soon = packContext({ messages, budget, ...caps, state: warm.state, cacheTtlMs: 300_000, now: 200_000 });
     expect(soon.stats.coldCache).toBe(false);
-    const later = packContext({ messages, budget, tokenizer, toolResultCap, state: warm.state, cacheTtlMs: 300_000, now: 400_000 });
+    const later = packContext({ messages, budget, ...caps, state: warm.state, cacheTtlMs: 300_000, now: 400_000 });
     expect(later.stats.coldCache).toBe(true);
     expect(later.stats.tokens.total).toBeLessThanOrEqual(Math.floor(budget * 0.6));
     expect(later.stats.evictedEpisodes).toBeGreaterThan(soon.stats.evictedEpisodes);

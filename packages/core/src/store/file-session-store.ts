@@ -61,12 +61,12 @@ export interface FileSessionStoreOptions {
   /** Created on first write. */
   directory: string;
   /** fsync after every append and state write. Default true; turn off only for throwaway data. */
-  sync?: boolean;
+  sync?: boolean | undefined;
   /**
    * A writer's lock with no refresh for this long is stale: its holder died and the
    * session can be taken over. Default 10,000 ms; at least 2,000.
    */
-  staleMs?: number;
+  staleMs?: number | undefined;
 }
 
 /** Sessions as JSONL transcripts plus a pack-state file, in one directory. */

@@ -46,16 +46,16 @@ export interface AnthropicAdapterOptions {
   /** Model id, e.g. `claude-sonnet-4-6`. */
   model: string;
   /** Default: `ANTHROPIC_API_KEY`. */
-  apiKey?: string;
-  baseURL?: string;
+  apiKey?: string | undefined;
+  baseURL?: string | undefined;
   /** Profile fields to override (context window, retention, cache TTL, ...). */
-  profile?: Partial<ModelProfile>;
+  profile?: Partial<ModelProfile> | undefined;
   /** Overrides the profile's thinking setting. */
-  thinking?: AnthropicThinkingSetting;
+  thinking?: AnthropicThinkingSetting | undefined;
   /** A preconfigured SDK client (then `apiKey` and `baseURL` are ignored). */
-  client?: Anthropic;
+  client?: Anthropic | undefined;
   /** SDK-level retries. Default 0: the agent loop retries retryable errors itself. */
-  maxRetries?: number;
+  maxRetries?: number | undefined;
   /**
    * What the API does with a thinking block whose prefix changed, on models that bind
    * their thinking (`thinking.block_binding.prefix_mismatch_behavior`, beta
@@ -63,7 +63,7 @@ export interface AnthropicAdapterOptions {
    * call goes on, with a `thinking-dropped` warning per block; `error` refuses the call
    * with a 400. `false` sends no choice (the account's default; no report of dropped blocks).
    */
-  prefixMismatch?: 'error' | 'drop_block' | false;
+  prefixMismatch?: 'error' | 'drop_block' | false | undefined;
 }
 
 /** A prepared Anthropic call: the body, the extra headers it needs, and the fingerprint of what it sends. */

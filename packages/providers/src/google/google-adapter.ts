@@ -36,15 +36,15 @@ export interface GoogleAdapterOptions {
   /** Model id, e.g. `gemini-3-pro-preview`. */
   model: string;
   /** Default: `GEMINI_API_KEY`, then `GOOGLE_API_KEY`. */
-  apiKey?: string;
+  apiKey?: string | undefined;
   /** Passed to the SDK as `httpOptions.baseUrl`. */
-  baseURL?: string;
+  baseURL?: string | undefined;
   /** Profile fields to override. */
-  profile?: Partial<ModelProfile>;
+  profile?: Partial<ModelProfile> | undefined;
   /** Overrides the profile's thinking setting (a budget or a level, never both). */
-  thinking?: GoogleThinkingSetting;
+  thinking?: GoogleThinkingSetting | undefined;
   /** A preconfigured SDK client (then `apiKey` and `baseURL` are ignored). */
-  client?: GoogleGenAI;
+  client?: GoogleGenAI | undefined;
 }
 
 /** The Gemini adapter: a `ProviderAdapter` plus exact token counts. */

@@ -5,7 +5,7 @@
  */
 
 import type { ToolSpec } from '@episodic/core';
-import { type JsonSchema, toGeminiSchema } from '../schema/index.js';
+import { type JsonSchema, toGeminiSchema } from '@episodic/core/schema';
 import type { FunctionDeclaration, Schema, Tool } from '@google/genai';
 
 /** One call site for the schema normaliser, so swapping it touches one line. */

@@ -40,14 +40,14 @@ export interface OpenAIChatCallSettings {
 export interface OpenAIChatAdapterOptions extends OpenAIChatCallSettings {
   model: string;
   /** Default: the `OPENAI_API_KEY` environment variable. */
-  apiKey?: string;
-  baseURL?: string;
+  apiKey?: string | undefined;
+  baseURL?: string | undefined;
   /** Overrides of any profile field. */
-  profile?: Partial<OpenAIProfile>;
+  profile?: Partial<OpenAIProfile> | undefined;
   /** A ready client (then `apiKey` and `baseURL` are ignored). */
-  client?: OpenAI;
+  client?: OpenAI | undefined;
   /** Retries the SDK itself makes on 429/5xx. Default 0: the agent loop retries on `retryable` errors. */
-  maxRetries?: number;
+  maxRetries?: number | undefined;
 }
 
 const callSettingKeys = new Set(['reasoningEffort', 'promptCacheKey']);

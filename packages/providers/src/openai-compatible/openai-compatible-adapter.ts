@@ -48,20 +48,20 @@ export interface OpenAICompatibleAdapterOptions extends OpenAICompatibleCallSett
   provider: string;
   model: string;
   /** Default: the profile's environment variables (e.g. `DEEPSEEK_API_KEY`). */
-  apiKey?: string;
+  apiKey?: string | undefined;
   /** Default: the profile's base URL. */
-  baseURL?: string;
+  baseURL?: string | undefined;
   /** Overrides of any profile field; a provider without a built-in profile needs at least `baseURL`. */
-  profile?: Partial<CompatibleProfile>;
+  profile?: Partial<CompatibleProfile> | undefined;
   /**
    * Model families matched by model id on any host (default: the built-in ones).
    * Put your own rows in front of `modelFamilies` to add or override one.
    */
-  families?: readonly ModelFamily[];
+  families?: readonly ModelFamily[] | undefined;
   /** A ready client (then `apiKey` and `baseURL` are ignored). */
-  client?: OpenAI;
+  client?: OpenAI | undefined;
   /** Retries the SDK itself makes on 429/5xx. Default 0: the agent loop retries on `retryable` errors. */
-  maxRetries?: number;
+  maxRetries?: number | undefined;
 }
 
 function createClient(options: OpenAICompatibleAdapterOptions, profile: CompatibleProfile): LazyOpenAIClient {

@@ -43,17 +43,17 @@ export type {
 export interface OpenAIResponsesAdapterOptions extends OpenAIResponsesCallSettings {
   model: string;
   /** Default: the `OPENAI_API_KEY` environment variable (or the profile's `apiKeyEnv`). */
-  apiKey?: string;
+  apiKey?: string | undefined;
   /** Default: the profile's base URL (`https://api.openai.com/v1`). */
-  baseURL?: string;
+  baseURL?: string | undefined;
   /** Overrides of any profile field. */
-  profile?: Partial<OpenAIProfile>;
+  profile?: Partial<OpenAIProfile> | undefined;
   /** A ready client (then `apiKey` and `baseURL` are ignored). */
-  client?: OpenAI;
+  client?: OpenAI | undefined;
   /** Ask the API to store responses. Default false: the transcript is the truth. */
-  store?: boolean;
+  store?: boolean | undefined;
   /** Retries the SDK itself makes on 429/5xx. Default 0: the agent loop retries on `retryable` errors. */
-  maxRetries?: number;
+  maxRetries?: number | undefined;
 }
 
 const callSettingKeys = new Set(['reasoningEffort', 'reasoningSummary', 'promptCacheKey']);

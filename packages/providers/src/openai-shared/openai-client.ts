@@ -11,10 +11,10 @@ import { type LazyOpenAIClient, openAISdk } from './openai-sdk.js';
 
 /** Client options both OpenAI adapters take. */
 export interface OpenAIClientOptions {
-  apiKey?: string;
-  baseURL?: string;
-  maxRetries?: number;
-  client?: OpenAI;
+  apiKey?: string | undefined;
+  baseURL?: string | undefined;
+  maxRetries?: number | undefined;
+  client?: OpenAI | undefined;
 }
 
 /**

@@ -9,7 +9,7 @@
  * @see https://platform.openai.com/docs/guides/structured-outputs
  */
 import type { OutputFormat } from '@episodic/core';
-import { checkOpenAIStrictSchema, type JsonSchema, toOpenAIStrictSchema } from '../schema/index.js';
+import { checkOpenAIStrictSchema, type JsonSchema, toOpenAIStrictSchema } from '@episodic/core/schema';
 
 /** The `name`, `schema` and `strict` fields both endpoints take. */
 export interface OpenAIJsonSchemaFormat {

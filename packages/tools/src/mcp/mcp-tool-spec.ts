@@ -8,7 +8,7 @@
  * nothing), computed once per listing, and the tools are sorted by name.
  */
 import type { ToolSpec } from '@episodic/core';
-import { type JsonSchema, toGeminiSchema } from '@episodic/providers';
+import { type JsonSchema, toGeminiSchema } from '@episodic/core/schema';
 import { McpServerError } from './mcp-errors.js';
 import { isJsonObject } from '@episodic/core/internal';
 

@@ -9,8 +9,7 @@
  * executor turns it into the error result.
  */
 import type { AgentTool, ToolContext, ToolOutput } from '@episodic/core';
-import { shortenText } from '@episodic/core/internal';
-import { restoreNormalizedArguments } from '@episodic/providers/internal';
+import { restoreNormalizedArguments, shortenText } from '@episodic/core/internal';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { McpServerError } from './mcp-errors.js';

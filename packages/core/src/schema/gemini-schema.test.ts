@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { checkGeminiSchema, toGeminiSchema } from './gemini-schema.js';
-import { toolInputSchema } from '@episodic/core/internal';
+import { toolInputSchema } from '../support/json-schema.js';
 import type { JsonSchema } from './json-schema-node.js';
 import { restoreNormalizedArguments } from './normalized-arguments.js';
 import { realisticSchemas, structuralErrors } from './realistic-schemas.fixture.js';

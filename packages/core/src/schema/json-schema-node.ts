@@ -6,7 +6,7 @@
  * rules rather than as tree plumbing.
  */
 
-import { isJsonObject, typeNames } from '@episodic/core/internal';
+import { isJsonObject, typeNames } from '../support/json-schema.js';
 
 // The two helpers are core's (its zod converter needs them too).
 export { isJsonObject, typeNames };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { toolInputSchema } from '@episodic/core/internal';
+import { toolInputSchema } from '../support/json-schema.js';
 import type { JsonSchema } from './json-schema-node.js';
 import { restoreNormalizedArguments } from './normalized-arguments.js';
 import { checkOpenAIStrictSchema, toOpenAIStrictSchema } from './openai-strict-schema.js';

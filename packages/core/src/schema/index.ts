@@ -1,7 +1,8 @@
 /**
  * The JSON Schema normalisers for OpenAI strict mode and Gemini, and the reading
- * back of arguments sent in their normalised shape. They live here, beside the
- * adapters that send the schemas; `@episodic/tools` re-exports them.
+ * back of arguments sent in their normalised shape. They live in core so that
+ * `@episodic/tools` (which defines tools) and `@episodic/providers` (whose adapters
+ * send the schemas) share them without depending on each other.
  */
 export { checkGeminiSchema, toGeminiSchema } from './gemini-schema.js';
 export type { JsonSchema, SchemaViolation } from './json-schema-node.js';

@@ -1,5 +1,5 @@
 /** The error a schema normaliser throws for a schema its dialect cannot express. */
-import { EpisodicError } from '@episodic/core';
+import { EpisodicError } from '../errors/episodic-error.js';
 
 /** A JSON Schema uses something the target provider's schema dialect cannot express. */
 export class UnsupportedSchemaError extends EpisodicError {
