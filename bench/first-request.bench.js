@@ -44,8 +44,15 @@ console.log(result.text);
 `;
 
 const response = { id: 'resp_1', object: 'response', created_at: 1, model: 'gpt-5', output: [], status: 'in_progress' };
-const item = { type: 'message', id: 'msg_1', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: ANSWER, annotations: [] }] };
-const usage = { input_tokens: 40, input_tokens_details: { cached_tokens: 0 }, output_tokens: 8, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 48 };
+const content = [{ type: 'output_text', text: ANSWER, annotations: [] }];
+const item = { type: 'message', id: 'msg_1', role: 'assistant', status: 'completed', content };
+const usage = {
+  input_tokens: 40,
+  input_tokens_details: { cached_tokens: 0 },
+  output_tokens: 8,
+  output_tokens_details: { reasoning_tokens: 0 },
+  total_tokens: 48,
+};
 /** A minimal completed Responses answer with one text item (what a request without `stream` gets). */
 const completed = { ...response, status: 'completed', output: [item], incomplete_details: null, usage };
 

@@ -1,6 +1,7 @@
 /**
  * Token counting with OpenAI's BPE encodings (o200k_base, cl100k_base): tiktoken's
- * WASM build on Node, js-tiktoken elsewhere, or any encoder passed in.
+ * WASM build on Node; elsewhere the UTF-8 byte bound (see platform/edge-encoder.ts)
+ * unless an exact encoder, such as js-tiktoken, is passed in.
  * Counts are cached per part and per message object,
  * so within a session each message is tokenized once, when first seen (the agent
  * loop counts a message when it is appended), and packing costs only additions.
@@ -9,8 +10,8 @@
  * so counting any string takes time linear in its length and never throws; long runs
  * of one character are cut inside and may count a token more per cut, never fewer.
  */
-// tiktoken on Node, js-tiktoken elsewhere (package.json `imports`).
-import { defaultEncoder } from '#default-encoder';
+// tiktoken on Node, the byte bound elsewhere (package.json `imports`).
+import { defaultEncoder, defaultIsExact } from '#default-encoder';
 import { Calibration } from './calibration.js';
 import { reasoningContentTokens, reportedShare } from './reasoning-tokens.js';
 import type { AssistantPart, Message, ToolResultPart, ToolSpec, UserPart } from '../message/message.js';
@@ -81,8 +82,9 @@ export interface TokenCounterOptions {
   /** Default `o200k_base`. */
   encoding?: EncodingName;
   /**
-   * The tokenizer for that encoding. Default: tiktoken (WASM) on Node, js-tiktoken (pure
-   * JavaScript, the same counts; an optional peer to install) in browsers and edge runtimes.
+   * The tokenizer for that encoding. Default: tiktoken (WASM) on Node; in browsers and edge
+   * runtimes the text's UTF-8 length, an upper bound of the count that ships no rank table
+   * (pass js-tiktoken, an optional peer, for exact counts there).
    */
   encoder?: TokenEncoder;
   /** A calibration to share (e.g. one per model); default a new one at factor 1. */
@@ -95,13 +97,20 @@ export interface TokenCounterOptions {
  */
 export function createTokenCounter(options: TokenCounterOptions = {}): TokenCounter {
   const encoding = options.encoding ?? 'o200k_base';
-  // The default tiktoken encoder counts piece by piece (same counts, see piece-counts.ts); one passed in is used as given.
-  const encoder = options.encoder ?? pieceCounting(defaultEncoder(checkEncodingName(encoding)), encoding);
+  // The default tiktoken encoder counts piece by piece (same counts, see piece-counts.ts); one passed in
+  // is used as given, and so is the byte bound (a sum of bytes gains nothing from pieces).
+  const encoder = options.encoder ?? builtInEncoder(encoding);
   const encode = chunkEncoder(encoder);
   const counter = new CachingCounter(encoding, (text) => countInChunks(text, encode).tokens, options.calibration);
   counter.tally = (owner, text) => counter.tallyOf(owner, text, encode);
   counter.remember = (owner, _text, tokens) => counter.rememberCount(owner, tokens);
   return counter;
+}
+
+/** The platform's default encoder of `encoding` (tiktoken loads here, when the first counter is made). */
+function builtInEncoder(encoding: EncodingName): TokenEncoder {
+  const encoder = defaultEncoder(checkEncodingName(encoding));
+  return defaultIsExact ? pieceCounting(encoder, encoding) : encoder;
 }
 
 /** Chunks repeated inside long runs, by text; enough for runs of a few different characters. */
