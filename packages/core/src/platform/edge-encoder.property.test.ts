@@ -7,7 +7,8 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { defaultEncoder as edgeEncoder, utf8Length } from './edge-encoder.js';
+import { defaultEncoder as edgeEncoder } from './edge-encoder.js';
+import { utf8Length } from '../tokens/utf8-length.js';
 import { digestText as edgeDigest } from './edge-hash.js';
 import { defaultEncoder as nodeEncoder } from './node-encoder.js';
 import { digestText as nodeDigest } from './node-hash.js';

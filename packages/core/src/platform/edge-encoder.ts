@@ -10,35 +10,10 @@
  * js-tiktoken (an optional peer) as `createTokenCounter({ encoder })`.
  */
 import { checkEncodingName, type EncodingName, type TokenEncoder } from '../tokens/token-encoder.js';
+import { utf8Length } from '../tokens/utf8-length.js';
 
 /** Whether {@link defaultEncoder} counts exactly (it bounds here; tiktoken on Node is exact). */
 export const defaultIsExact = false;
-
-const HIGH_SURROGATE_START = 0xd800;
-const HIGH_SURROGATE_END = 0xdbff;
-const LOW_SURROGATE_START = 0xdc00;
-const LOW_SURROGATE_END = 0xdfff;
-
-/**
- * UTF-8 bytes of `text` as TextEncoder writes it (a lone surrogate becomes U+FFFD,
- * three bytes), without building the bytes.
- */
-export function utf8Length(text: string): number {
-  let bytes = 0;
-  for (let index = 0; index < text.length; index += 1) {
-    const code = text.charCodeAt(index);
-    if (code < 0x80) bytes += 1;
-    else if (code < 0x800) bytes += 2;
-    else if (code >= HIGH_SURROGATE_START && code <= HIGH_SURROGATE_END) {
-      const next = text.charCodeAt(index + 1);
-      if (next >= LOW_SURROGATE_START && next <= LOW_SURROGATE_END) {
-        bytes += 4;
-        index += 1;
-      } else bytes += 3;
-    } else bytes += 3;
-  }
-  return bytes;
-}
 
 const bound: TokenEncoder = { count: utf8Length };
 

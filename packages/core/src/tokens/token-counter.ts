@@ -18,6 +18,7 @@ import type { AssistantPart, Message, ToolResultPart, ToolSpec, UserPart } from 
 import { checkEncodingName, type EncodingName, type TokenEncoder } from './token-encoder.js';
 import { countInChunks, type ChunkEncoder, TextTally } from './text-tally.js';
 import { pieceCounting } from './piece-counts.js';
+import { utf8Length } from './utf8-length.js';
 
 /** Framing overhead in tokens, following OpenAI's published counting recipe. */
 export const FRAMING = {
@@ -97,19 +98,37 @@ export interface TokenCounterOptions {
  */
 export function createTokenCounter(options: TokenCounterOptions = {}): TokenCounter {
   const encoding = options.encoding ?? 'o200k_base';
-  // The default tiktoken encoder counts piece by piece (same counts, see piece-counts.ts); one passed in
-  // is used as given, and so is the byte bound (a sum of bytes gains nothing from pieces).
-  const encoder = options.encoder ?? builtInEncoder(encoding);
-  const encode = chunkEncoder(encoder);
-  const counter = new CachingCounter(encoding, (text) => countInChunks(text, encode).tokens, options.calibration);
-  counter.tally = (owner, text) => counter.tallyOf(owner, text, encode);
+  if (!options.encoder) checkEncodingName(encoding);
+  // One passed in is used as given; the built-in one is loaded on the first exact count.
+  let encode = options.encoder ? chunkEncoder(options.encoder) : undefined;
+  const exact = () => (encode ??= chunkEncoder(builtInEncoder(encoding)));
+  const counter = new CachingCounter(encoding, (text) => countInChunks(text, exact()).tokens, options.calibration);
+  counter.tally = (owner, text) => counter.tallyOf(owner, text, exact());
   counter.remember = (owner, _text, tokens) => counter.rememberCount(owner, tokens);
+  if (!options.encoder && defaultIsExact) {
+    let bounds: CachingCounter | undefined;
+    counter.bounds = () => (encode ? undefined : (bounds ??= new CachingCounter(encoding, utf8Length, counter.calibration)));
+  }
   return counter;
 }
 
-/** The platform's default encoder of `encoding` (tiktoken loads here, when the first counter is made). */
+/**
+ * While `counter` is a built-in exact counter whose tokenizer has not been loaded yet,
+ * its byte-bound twin (same calibration, own caches; see utf8-length.ts); else undefined.
+ * The packer uses it to send a first request that fits by the bound without waiting for
+ * tiktoken's load (seconds on a busy machine), which then happens on the first exact count.
+ */
+export function boundsOf(counter: TokenCounter): TokenCounter | undefined {
+  return counter instanceof CachingCounter ? counter.bounds?.() : undefined;
+}
+
+/**
+ * The platform's default encoder of `encoding`: tiktoken counting piece by piece (the
+ * same counts, see piece-counts.ts), or the byte bound as it is (a sum of bytes gains
+ * nothing from pieces). tiktoken loads here.
+ */
 function builtInEncoder(encoding: EncodingName): TokenEncoder {
-  const encoder = defaultEncoder(checkEncodingName(encoding));
+  const encoder = defaultEncoder(encoding);
   return defaultIsExact ? pieceCounting(encoder, encoding) : encoder;
 }
 
@@ -166,6 +185,8 @@ class CachingCounter implements TokenCounter {
   readonly calibration: Calibration;
   tally?: (owner: object, text: string) => TextTally;
   remember?: (owner: object, text: string, tokens: number) => void;
+  /** See {@link boundsOf}. */
+  bounds?: () => CachingCounter | undefined;
   private readonly parts = new WeakMap<object, number>();
   private readonly messages = new WeakMap<object, number>();
   /** Per owner: its text's count, or the tally that is counting it. */
