@@ -12,7 +12,7 @@
  * made exactly, as is every pack once the tokenizer is loaded.
  *
  * The messages and state are the bound pack's (the same as the exact pack's); the
- * stats are counted exactly on first read (of the transcript and calibration factor as
+ * stats' token counts are counted exactly on first read (of the transcript and calibration factor as
  * they were), which in the agent loop is after the request has left, while the model
  * is answering.
  */
@@ -60,11 +60,12 @@ export function packByBounds(
   return { ...bound, stats: deferredStats(stats, exactStats) };
 }
 
-/** Stats of the shape of `shape` whose every field is read from `exact()`. */
-function deferredStats(shape: PackStats, exact: () => PackStats): PackStats {
-  const stats = {} as PackStats;
-  for (const key of Object.keys(shape) as (keyof PackStats)[]) {
-    Object.defineProperty(stats, key, { enumerable: true, get: () => exact()[key] });
-  }
+/** Stats fields that are token counts; the others (part counts, flags, breakpoints) are the same by either counter. */
+const COUNTED = ['tokens', 'reasoning', 'prefixReuseTokens'] as const;
+
+/** The bound pack's stats with the counted fields read from `exact()` (the adapter reads the others before sending). */
+function deferredStats(bound: PackStats, exact: () => PackStats): PackStats {
+  const stats = { ...bound };
+  for (const key of COUNTED) Object.defineProperty(stats, key, { enumerable: true, get: () => exact()[key] });
   return stats;
 }

@@ -146,6 +146,9 @@ export function resolveSettings(options: PackOptions, counter: TokenCounter): Se
  */
 export function prepareForPacking(message: Message, options: MessageFormOptions): void {
   const counter = options.tokenizer ?? defaultTokenCounter();
+  // Ahead-of-time work only: before the tokenizer is loaded it would load it, which the
+  // first pack may not need (see pack-bounds.ts); a pack that needs the counts makes them.
+  if (boundsOf(counter)) return;
   const forms = packedFormsFor(counter, options.resultReader);
   if (message.role === 'tool') {
     // The larger cap first: its count goes further, and the smaller cap's head and
