@@ -15,15 +15,15 @@ const spec: ToolSpec = { name: 'read_log', description: 'Reads a CI log', inputS
 describe('a fresh agent', () => {
   it('sends its first request without loading the tokenizer, and reports exact counts', async () => {
     const loadedAtRequest: boolean[] = [];
-    let agent: Agent | undefined;
     const model = scriptedModel({
       steps: (_request, index) => {
-        loadedAtRequest.push(boundsOf((agent as Agent).tokenizer) === undefined);
+        // Called after `agent` below is made, when the session sends.
+        loadedAtRequest.push(boundsOf(agent.tokenizer) === undefined);
         return index === 0 ? { toolCalls: [{ name: 'read_log', args: {} }] } : { text: 'The fixture server did not start.' };
       },
     });
     const events: AgentEvent[] = [];
-    agent = new Agent({ model, system: 'You debug CI failures.', tools: [{ spec, execute: async () => ({ content: 'ok' }) }] });
+    const agent: Agent = new Agent({ model, system: 'You debug CI failures.', tools: [{ spec, execute: async () => ({ content: 'ok' }) }] });
     const session = await agent.session();
     const result = await session.send('Why did the build fail?', { onEvent: (event) => events.push(event) });
     expect(result.text).toBe('The fixture server did not start.');
