@@ -77,7 +77,7 @@ export default async function installBench() {
       agent: episodicAgent,
     },
     {
-      // What a browser build needs on top: js-tiktoken, core's optional peer for counting outside Node.
+      // With js-tiktoken, core's optional peer for exact counts outside Node (the agent bundled is the same).
       label: 'core-openai-js-tiktoken',
       dependencies: {
         '@episodic/core': file('@episodic/core'),
@@ -129,7 +129,8 @@ ${lines.join('\n')}
 
 First token count: \`createTokenCounter().countText()\` once after the import (the tokenizer's load: tiktoken and its WASM
 on Node, which core requires on the first count; each provider's SDK likewise loads with the first request).
-Browser bundles need js-tiktoken (core's optional peer), installed only in the third application.
+Browser bundles count with core's default outside Node, the UTF-8 byte bound (no rank table); js-tiktoken, the optional
+peer for exact counts there, is installed only in the third application and not used by its agent.
 Targets: core + one provider at most 45 MB installed and at most 1.2x the AI SDK's import time.
 `;
 }

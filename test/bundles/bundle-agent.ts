@@ -22,7 +22,7 @@ globalThis.agentResult = { text: result.text, inputTokens: session.totals.inputT
 `;
 }
 
-/** Bundles the agent: minified ESM for the browser, or for Node with the pure-JS tokenizer (`edge-light`) so no WASM file has to travel with it. */
+/** Bundles the agent: minified ESM for the browser, or for Node with the edge build (`edge-light`: the byte bound) so no WASM file has to travel with it. */
 export async function bundleAgent(platform: 'browser' | 'node', baseURL: string): Promise<string> {
   const result = await build({
     stdin: { contents: agentSource(baseURL), resolveDir: repoRoot, sourcefile: 'agent.js', loader: 'js' },

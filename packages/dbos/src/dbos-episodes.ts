@@ -58,7 +58,7 @@ export interface DbosEpisodesOptions {
    * episode waits on average half of it before it runs, and each ask is one small query
    * on the system database. Default 20 (DBOS's own default is 1,000).
    */
-  queuePollMs?: number;
+  queuePollMs?: number | undefined;
   /**
    * Told when this process starts and ends running an episode (a replay after a
    * takeover included), and when it hands a dead process's workflows back to the queue.

@@ -34,6 +34,7 @@ import type { AgentTool } from '../loop/tool.js';
 import { toolsByName } from '../loop/tool-executor.js';
 import { checkReaderName, type CutResults, packingWithReader } from './agent-cut-results.js';
 import { FallbackChain, type FallbackModel, type FallbackOptions } from '../loop/model-fallback.js';
+import { budgetWarnings, hybridWarnings } from './agent-warnings.js';
 import { type ReasoningOutputOptions, withReasoningOutput } from '../reasoning/output/reasoning-output.js';
 
 /** Steps per episode when no `stopWhen` is given: a guard against a model that never stops calling tools. */
@@ -197,37 +198,6 @@ function mergeNative(
   agent: NativeContextOptions | undefined,
 ): NativeContextOptions | undefined {
   return profile || agent ? { ...profile, ...agent } : undefined;
-}
-
-/**
- * The warning for a `budget` above the model's context window. The budget is kept as
- * given (the packer packs up to it, as it always has); the warning says that calls
- * past the window will be refused and what budget fits.
- */
-function budgetWarnings(budget: number | undefined, model: ModelAdapter, maxOutputTokens: number | undefined): string[] {
-  const window = model.profile?.contextWindow;
-  if (budget === undefined || window === undefined || budget <= window) return [];
-  const fits = window - (maxOutputTokens ?? 0);
-  const n = (value: number) => value.toLocaleString('en-US');
-  return [
-    `budget ${n(budget)} is above the context window of ${model.model.provider}/${model.model.id} (${n(window)} tokens): ` +
-      `the packer packs up to the budget, and a call past the window will be refused; pass at most ${n(fits)} ` +
-      `(the window minus max output) or leave budget unset.`,
-  ];
-}
-
-/**
- * The warning for `context: 'hybrid'` when nothing native would be sent: the model's
- * profile names no server-side compaction (or the default threshold falls below the
- * provider's floor), so the packer alone manages the context.
- */
-function hybridWarnings(policy: ContextPolicy, native: NativeContextOptions | undefined, model: ModelAdapter): string[] {
-  if (policy !== 'hybrid' || native?.compaction) return [];
-  return [
-    `context 'hybrid': ${model.model.provider}/${model.model.id} sends no server-side compaction (its profile names none, ` +
-      `or the default threshold is below the provider's floor), so the packer alone manages the context; ` +
-      `pass nativeContext.compaction with a threshold to send it, or use context 'episodic'.`,
-  ];
 }
 
 /** The agent's fallback chain, or undefined without fallback models. */

@@ -23,7 +23,8 @@ import { buildStats, reuseTokens } from './pack-stats.js';
 import { Summaries, summaryMessage, type SummaryRequest } from './pack-summary.js';
 import type { PackOptions, PackResult, PackState } from './pack-types.js';
 import { defaultTokenCounter, foldSystem, packPast, resolveSettings, type Settings } from './pack-settings.js';
-import { FRAMING, type TokenCounter } from '../tokens/token-counter.js';
+import { boundsOf, FRAMING, type TokenCounter } from '../tokens/token-counter.js';
+import { packByBounds } from './pack-bounds.js';
 import { boundaryRanges, type KeptRanges, isKept, keptWithin } from './reasoning-boundary.js';
 import { changedBoundPrefix, continuesBoundStep, plannedMark } from './bound-reasoning.js';
 
@@ -148,6 +149,13 @@ function cacheIsCold(options: PackOptions, previous: PackState | undefined): boo
  */
 export function packContext(options: PackOptions): PackResult {
   const counter = options.tokenizer ?? defaultTokenCounter();
+  // Until the built-in tokenizer is loaded, a pack that fits by the byte bound is made without it.
+  const bounds = boundsOf(counter);
+  const byBounds = bounds && packByBounds(options, { exact: counter, bounds }, (given) => packWith(given, given.tokenizer ?? counter));
+  return byBounds ?? packWith(options, counter);
+}
+
+function packWith(options: PackOptions, counter: TokenCounter): PackResult {
   const settings = resolveSettings(options, counter);
   const { messages } = options;
   const folded = foldSystem(messages, options.system);

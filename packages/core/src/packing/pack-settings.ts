@@ -8,7 +8,7 @@ import type { Message, ToolSpec } from '../message/message.js';
 import { type EpisodeContext, type PackedEpisode, packEpisode } from './pack-episode.js';
 import type { PackOptions } from './pack-types.js';
 import { packedFormsFor } from './packed-forms.js';
-import { createTokenCounter, FRAMING, type TokenCounter } from '../tokens/token-counter.js';
+import { boundsOf, createTokenCounter, FRAMING, type TokenCounter } from '../tokens/token-counter.js';
 
 let defaultCounter: TokenCounter | undefined;
 
@@ -40,7 +40,7 @@ const DEFAULT_HEAD_SHARE = 0.35;
  * bench/results/packer-family.md); a lower mark keeps less of the recent history after each
  * eviction.
  */
-const DEFAULT_LOW_WATER = 0.5;
+export const DEFAULT_LOW_WATER = 0.5;
 
 /** Settings of one pack, resolved and checked. */
 export interface Settings {
@@ -150,6 +150,9 @@ export function resolveSettings(options: PackOptions, counter: TokenCounter): Se
  */
 export function prepareForPacking(message: Message, options: MessageFormOptions): void {
   const counter = options.tokenizer ?? defaultTokenCounter();
+  // Ahead-of-time work only: before the tokenizer is loaded it would load it, which the
+  // first pack may not need (see pack-bounds.ts); a pack that needs the counts makes them.
+  if (boundsOf(counter)) return;
   const forms = packedFormsFor(counter, options.resultReader);
   if (message.role === 'tool') {
     // The larger cap first: its count goes further, and the smaller cap's head and
@@ -206,11 +209,15 @@ export function checkMessageFits(
 ): void {
   const counter = options.tokenizer ?? defaultTokenCounter();
   const { system } = foldSystem(options.messages, options.system);
-  const context = countContext(counter, { system, tools: options.tools, messages: [message] });
-  if (context <= options.budget) return;
+  const context = { system, tools: options.tools, messages: [message] };
+  // Fits by the byte bound (never under the count): no need to load the tokenizer for it.
+  const bounds = boundsOf(counter);
+  if (bounds && countContext(bounds, context) <= options.budget) return;
+  const tokens = countContext(counter, context);
+  if (tokens <= options.budget) return;
   const own = counter.countMessage(message);
   throw new ContextOverflowError(
-    context,
+    tokens,
     Math.floor(options.budget),
     `The new ${message.role} message alone takes ${own} tokens, so no call could send it; it was not saved. ` +
       'Send it in smaller parts, or raise the budget.',

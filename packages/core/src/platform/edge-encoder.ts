@@ -1,31 +1,24 @@
 /**
- * The default tokenizer in browsers and edge runtimes: js-tiktoken, pure
- * JavaScript with tiktoken's rank files, so it gives tiktoken's counts without a
- * WASM file to load (`#default-encoder` in package.json resolves here outside
- * Node). js-tiktoken is an optional peer dependency: install it to bundle
- * `@episodic/core` for the browser.
+ * The default tokenizer in browsers and edge runtimes (`#default-encoder` in
+ * package.json resolves here outside Node): a text's UTF-8 length in bytes, an upper
+ * bound of its o200k_base or cl100k_base count. Those encodings are byte-level BPE:
+ * every token stands for at least one byte of the text, so a text never has more
+ * tokens than bytes, and a pack counted this way never overflows what the exact count
+ * would allow. The bound ships no rank table (the o200k ranks are 2 MB of a bundle);
+ * it overcounts prose, code and JSON about three- to fourfold until the first
+ * reported usage calibrates it (see calibration.ts). For exact counts, pass
+ * js-tiktoken (an optional peer) as `createTokenCounter({ encoder })`.
  */
-import { Tiktoken } from 'js-tiktoken/lite';
-import o200k from 'js-tiktoken/ranks/o200k_base';
-import { InvalidArgumentError } from '../errors/input-errors.js';
 import { checkEncodingName, type EncodingName, type TokenEncoder } from '../tokens/token-encoder.js';
+import { utf8Length } from '../tokens/utf8-length.js';
 
-const encoders = new Map<EncodingName, TokenEncoder>();
+/** Whether {@link defaultEncoder} counts exactly (it bounds here; tiktoken on Node is exact). */
+export const defaultIsExact = false;
 
-/** The shared js-tiktoken encoder of an encoding. */
+const bound: TokenEncoder = { count: utf8Length };
+
+/** The byte bound, for either encoding. */
 export function defaultEncoder(name: EncodingName): TokenEncoder {
-  let found = encoders.get(name);
-  if (!found) {
-    // Only o200k's ranks are bundled (1 MB each): cl100k comes as an encoder you pass.
-    if (checkEncodingName(name) !== 'o200k_base') {
-      throw new InvalidArgumentError(
-        `encoding ${name} has no built-in encoder outside Node: pass createTokenCounter({ encoding, encoder }) with js-tiktoken's ${name} ranks`,
-      );
-    }
-    const tiktoken = new Tiktoken(o200k);
-    // No special token is allowed or refused: their text is encoded as ordinary text, as tiktoken's encode_ordinary does.
-    found = { count: (text) => tiktoken.encode(text, [], []).length };
-    encoders.set(name, found);
-  }
-  return found;
+  checkEncodingName(name);
+  return bound;
 }

@@ -10,6 +10,9 @@ import type { Tiktoken } from 'tiktoken';
 import { checkEncodingName, type EncodingName, type TokenEncoder } from '../tokens/token-encoder.js';
 
 const require = createRequire(import.meta.url);
+
+/** Whether {@link defaultEncoder} counts exactly (it does here; the browser's default bounds). */
+export const defaultIsExact = true;
 const encoders = new Map<EncodingName, TokenEncoder>();
 
 /** The shared tiktoken encoder of an encoding. */

@@ -1,6 +1,7 @@
 /**
  * Token counting with OpenAI's BPE encodings (o200k_base, cl100k_base): tiktoken's
- * WASM build on Node, js-tiktoken elsewhere, or any encoder passed in.
+ * WASM build on Node; elsewhere the UTF-8 byte bound (see platform/edge-encoder.ts)
+ * unless an exact encoder, such as js-tiktoken, is passed in.
  * Counts are cached per part and per message object,
  * so within a session each message is tokenized once, when first seen (the agent
  * loop counts a message when it is appended), and packing costs only additions.
@@ -9,14 +10,15 @@
  * so counting any string takes time linear in its length and never throws; long runs
  * of one character are cut inside and may count a token more per cut, never fewer.
  */
-// tiktoken on Node, js-tiktoken elsewhere (package.json `imports`).
-import { defaultEncoder } from '#default-encoder';
+// tiktoken on Node, the byte bound elsewhere (package.json `imports`).
+import { defaultEncoder, defaultIsExact } from '#default-encoder';
 import { Calibration } from './calibration.js';
 import { reasoningContentTokens, reportedShare } from './reasoning-tokens.js';
 import type { AssistantPart, Message, ToolResultPart, ToolSpec, UserPart } from '../message/message.js';
 import { checkEncodingName, type EncodingName, type TokenEncoder } from './token-encoder.js';
 import { countInChunks, type ChunkEncoder, TextTally } from './text-tally.js';
 import { pieceCounting } from './piece-counts.js';
+import { utf8Length } from './utf8-length.js';
 
 /** Framing overhead in tokens, following OpenAI's published counting recipe. */
 export const FRAMING = {
@@ -81,8 +83,9 @@ export interface TokenCounterOptions {
   /** Default `o200k_base`. */
   encoding?: EncodingName;
   /**
-   * The tokenizer for that encoding. Default: tiktoken (WASM) on Node, js-tiktoken (pure
-   * JavaScript, the same counts; an optional peer to install) in browsers and edge runtimes.
+   * The tokenizer for that encoding. Default: tiktoken (WASM) on Node; in browsers and edge
+   * runtimes the text's UTF-8 length, an upper bound of the count that ships no rank table
+   * (pass js-tiktoken, an optional peer, for exact counts there).
    */
   encoder?: TokenEncoder;
   /** A calibration to share (e.g. one per model); default a new one at factor 1. */
@@ -95,13 +98,38 @@ export interface TokenCounterOptions {
  */
 export function createTokenCounter(options: TokenCounterOptions = {}): TokenCounter {
   const encoding = options.encoding ?? 'o200k_base';
-  // The default tiktoken encoder counts piece by piece (same counts, see piece-counts.ts); one passed in is used as given.
-  const encoder = options.encoder ?? pieceCounting(defaultEncoder(checkEncodingName(encoding)), encoding);
-  const encode = chunkEncoder(encoder);
-  const counter = new CachingCounter(encoding, (text) => countInChunks(text, encode).tokens, options.calibration);
-  counter.tally = (owner, text) => counter.tallyOf(owner, text, encode);
+  if (!options.encoder) checkEncodingName(encoding);
+  // One passed in is used as given; the built-in one is loaded on the first exact count.
+  let encode = options.encoder ? chunkEncoder(options.encoder) : undefined;
+  const exact = () => (encode ??= chunkEncoder(builtInEncoder(encoding)));
+  const counter = new CachingCounter(encoding, (text) => countInChunks(text, exact()).tokens, options.calibration);
+  counter.tally = (owner, text) => counter.tallyOf(owner, text, exact());
   counter.remember = (owner, _text, tokens) => counter.rememberCount(owner, tokens);
+  if (!options.encoder && defaultIsExact) {
+    let bounds: CachingCounter | undefined;
+    counter.bounds = () => (encode ? undefined : (bounds ??= new CachingCounter(encoding, utf8Length, counter.calibration)));
+  }
   return counter;
+}
+
+/**
+ * While `counter` is a built-in exact counter whose tokenizer has not been loaded yet,
+ * its byte-bound twin (same calibration, own caches; see utf8-length.ts); else undefined.
+ * The packer uses it to send a first request that fits by the bound without waiting for
+ * tiktoken's load (seconds on a busy machine), which then happens on the first exact count.
+ */
+export function boundsOf(counter: TokenCounter): TokenCounter | undefined {
+  return counter instanceof CachingCounter ? counter.bounds?.() : undefined;
+}
+
+/**
+ * The platform's default encoder of `encoding`: tiktoken counting piece by piece (the
+ * same counts, see piece-counts.ts), or the byte bound as it is (a sum of bytes gains
+ * nothing from pieces). tiktoken loads here.
+ */
+function builtInEncoder(encoding: EncodingName): TokenEncoder {
+  const encoder = defaultEncoder(encoding);
+  return defaultIsExact ? pieceCounting(encoder, encoding) : encoder;
 }
 
 /** Chunks repeated inside long runs, by text; enough for runs of a few different characters. */
@@ -157,6 +185,8 @@ class CachingCounter implements TokenCounter {
   readonly calibration: Calibration;
   tally?: (owner: object, text: string) => TextTally;
   remember?: (owner: object, text: string, tokens: number) => void;
+  /** See {@link boundsOf}. */
+  bounds?: () => CachingCounter | undefined;
   private readonly parts = new WeakMap<object, number>();
   private readonly messages = new WeakMap<object, number>();
   /** Per owner: its text's count, or the tally that is counting it. */

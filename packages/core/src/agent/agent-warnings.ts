@@ -1,0 +1,38 @@
+/**
+ * The warnings an `Agent` gives once, when it is made, about settings that will not do
+ * what they seem to: a budget above the model's window, a hybrid context policy with
+ * nothing native to send.
+ */
+import type { ModelAdapter } from '../model/model-adapter.js';
+import type { ContextPolicy, NativeContextOptions } from '../model/native-context.js';
+
+/**
+ * The warning for a `budget` above the model's context window. The budget is kept as
+ * given (the packer packs up to it, as it always has); the warning says that calls
+ * past the window will be refused and what budget fits.
+ */
+export function budgetWarnings(budget: number | undefined, model: ModelAdapter, maxOutputTokens: number | undefined): string[] {
+  const window = model.profile?.contextWindow;
+  if (budget === undefined || window === undefined || budget <= window) return [];
+  const fits = window - (maxOutputTokens ?? 0);
+  const n = (value: number) => value.toLocaleString('en-US');
+  return [
+    `budget ${n(budget)} is above the context window of ${model.model.provider}/${model.model.id} (${n(window)} tokens): ` +
+      `the packer packs up to the budget, and a call past the window will be refused; pass at most ${n(fits)} ` +
+      `(the window minus max output) or leave budget unset.`,
+  ];
+}
+
+/**
+ * The warning for `context: 'hybrid'` when nothing native would be sent: the model's
+ * profile names no server-side compaction (or the default threshold falls below the
+ * provider's floor), so the packer alone manages the context.
+ */
+export function hybridWarnings(policy: ContextPolicy, native: NativeContextOptions | undefined, model: ModelAdapter): string[] {
+  if (policy !== 'hybrid' || native?.compaction) return [];
+  return [
+    `context 'hybrid': ${model.model.provider}/${model.model.id} sends no server-side compaction (its profile names none, ` +
+      `or the default threshold is below the provider's floor), so the packer alone manages the context; ` +
+      `pass nativeContext.compaction with a threshold to send it, or use context 'episodic'.`,
+  ];
+}
