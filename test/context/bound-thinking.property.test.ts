@@ -22,10 +22,10 @@ import { words } from '../support/transcripts.js';
 const model = 'claude-fable-5-1';
 
 /** Sessions: `steps` and `thinking` bound how much one episode can grow, `budgets` the budget. */
-function sessions(limits: { steps: number; thinking: number; budgets: [number, number]; episodes: number }) {
+function sessions(limits: { steps: number; thinking: number; budgets: [number, number]; episodes: number; resultLines: number }) {
   const step = fc.record({
     thinking: fc.integer({ min: 5, max: limits.thinking }),
-    results: fc.array(fc.integer({ min: 1, max: 2_500 }), { minLength: 1, maxLength: 2 }),
+    results: fc.array(fc.integer({ min: 1, max: limits.resultLines }), { minLength: 1, maxLength: 2 }),
   });
   return fc.record({
     budget: fc.integer({ min: limits.budgets[0], max: limits.budgets[1] }),
@@ -41,9 +41,13 @@ function sessions(limits: { steps: number; thinking: number; budgets: [number, n
   });
 }
 /** Any session: episodes that alone outgrow what the budget leaves them force cuts inside a tool-use turn. */
-const anySession = sessions({ steps: 10, thinking: 1_200, budgets: [16_000, 64_000], episodes: 8 });
-/** Sessions whose episodes fit in the room an eviction at a user turn leaves (a quarter of the budget). */
-const plannableSession = sessions({ steps: 3, thinking: 300, budgets: [24_000, 48_000], episodes: 16 });
+const anySession = sessions({ steps: 10, thinking: 1_200, budgets: [16_000, 64_000], episodes: 8, resultLines: 2_500 });
+/**
+ * Sessions whose episodes fit in the room an eviction at a user turn leaves (a quarter of
+ * the budget) with their tool results whole, as the current episode sends them: at most 3
+ * steps of 2 results of at most 80 lines (about 800 tokens each).
+ */
+const plannableSession = sessions({ steps: 3, thinking: 300, budgets: [24_000, 48_000], episodes: 16, resultLines: 80 });
 type SessionSpec = typeof anySession extends fc.Arbitrary<infer Value> ? Value : never;
 
 /** Totals over the session runs of one property. */

@@ -5,7 +5,7 @@
  * Each must end with exit code 1 and one line on stderr, quickly.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { closeSync, existsSync, openSync } from 'node:fs';
 import { truncate } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { PostgresSessionStore } from '@episodic/postgres';
@@ -35,10 +35,11 @@ beforeAll(async () => {
 afterAll(() => fixtures.cleanup());
 
 /** Runs the bin with a 256 MB heap; a hang is cut at 20 s (and then fails). */
-function episodic(argv: readonly string[]) {
+function episodic(argv: readonly string[], stdin: 'pipe' | number = 'pipe') {
   const started = Date.now();
   const run = spawnSync(process.execPath, ['--max-old-space-size=256', launcher, ...argv], {
     encoding: 'utf8',
+    stdio: [stdin, 'pipe', 'pipe'],
     timeout: 20_000,
     env: { ...process.env, EPISODIC_DEBUG: '' },
   });
@@ -58,18 +59,24 @@ describe.runIf(process.platform === 'linux')('episodic limits', () => {
     expect(existsSync(launcher.replace('bin/episodic.js', 'dist/main.js')), 'run `npx tsc -b`').toBe(true);
   });
 
-  it('pack /dev/zero: a line over the cap is a transcript error, not an out-of-memory crash', () => {
-    expectOneLineError(
-      episodic(['pack', '/dev/zero', '--budget', '1k']),
-      /^episodic: \/dev\/zero, line 1: the line is longer than 33554432 bytes/,
-    );
+  it('pack /dev/zero: a device is refused before it is read, not read to an out-of-memory crash', () => {
+    expectOneLineError(episodic(['pack', '/dev/zero', '--budget', '1k']), /^episodic: cannot read the transcript \/dev\/zero: it is a device, not a regular file/);
+  });
+
+  it('pack - with /dev/zero on standard input: a line over the cap is a transcript error, not an out-of-memory crash', () => {
+    const zero = openSync('/dev/zero', 'r');
+    try {
+      expectOneLineError(episodic(['pack', '-', '--budget', '1k'], zero), /^episodic: <stdin>, line 1: the line is longer than 33554432 bytes/);
+    } finally {
+      closeSync(zero);
+    }
   });
 
   it('--pricing, --system and --tools /dev/zero: the file is capped too', () => {
     for (const option of ['--pricing', '--system', '--tools']) {
       expectOneLineError(
         episodic(['budget', transcript, '--budgets', '1k', option, '/dev/zero']),
-        new RegExp(`^episodic: (pricing file |${option} )/dev/zero: larger than 16777216 bytes`),
+        new RegExp(`^episodic: (pricing file |${option} )/dev/zero: it is a device, not a regular file`),
       );
     }
   });

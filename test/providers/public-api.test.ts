@@ -23,12 +23,16 @@ const source = 'packages/providers/src/index.ts';
  * declarations are all here, and loading the SDKs would take most of a minute.
  */
 function undocumented(files: string[]): string[] {
-  const sources = readdirSync('packages/providers/src', { recursive: true, encoding: 'utf8' })
-    .filter((name) => name.endsWith('.ts') && !name.endsWith('.test.ts'))
-    .map((name) => join('packages/providers/src', name));
+  // The schema normalisers are core's (`@episodic/core/schema`), re-exported here: their sources are loaded too.
+  const sourcesOf = (dir: string) =>
+    readdirSync(dir, { recursive: true, encoding: 'utf8' })
+      .filter((name) => name.endsWith('.ts') && !name.endsWith('.test.ts'))
+      .map((name) => join(dir, name));
+  const sources = [...sourcesOf('packages/providers/src'), ...sourcesOf('packages/core/src/schema')];
   const program = ts.createProgram(sources, {
     module: ts.ModuleKind.NodeNext,
     moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    paths: { '@episodic/core/schema': ['./packages/core/src/schema/index.ts'] },
     noResolve: true,
     types: [],
     noEmit: true,

@@ -15,8 +15,10 @@ const spec: ToolSpec = { name: 'read_log', description: 'Reads a CI log', inputS
 describe('a fresh agent', () => {
   it('sends its first request without loading the tokenizer, and reports exact counts', async () => {
     const loadedAtRequest: boolean[] = [];
+    let sentTools: ToolSpec[] = [];
     const model = scriptedModel({
-      steps: (_request, index) => {
+      steps: (request, index) => {
+        if (index === 0) sentTools = [...(request.tools ?? [])];
         // Called after `agent` below is made, when the session sends.
         loadedAtRequest.push(boundsOf(agent.tokenizer) === undefined);
         return index === 0 ? { toolCalls: [{ name: 'read_log', args: {} }] } : { text: 'The fixture server did not start.' };
@@ -31,7 +33,9 @@ describe('a fresh agent', () => {
     expect(loadedAtRequest).toEqual([false, true]);
     const packed = events.filter((event) => event.type === 'context-packed');
     const first = packed[0]?.type === 'context-packed' ? packed[0].stats.tokens.total : undefined;
-    const exact = countContext(createTokenCounter(), { system: 'You debug CI failures.', tools: [spec], messages: [{ role: 'user', content: 'Why did the build fail?' }] });
+    // The tools as sent: the agent's own and the reader of cut results it offers from the first call.
+    expect(sentTools.map((tool) => tool.name)).toEqual(['read_log', 'read_cut_result']);
+    const exact = countContext(createTokenCounter(), { system: 'You debug CI failures.', tools: sentTools, messages: [{ role: 'user', content: 'Why did the build fail?' }] });
     expect(first).toBe(exact);
   });
 });

@@ -72,4 +72,27 @@ describe('bound reasoning', () => {
     expect(second.stats.evictedNow).toBe(true);
     expect(second.stats.boundReasoningCut).toBe(true);
   });
+
+  it('shortens a bound step\'s new results when first sent, past the low-water mark, and sends them so after', () => {
+    const start = [...history(12), user(`now ${words(20, 3)}`)];
+    const whole = pack(start, { budget: 1_000_000 }).stats.tokens.total;
+    const budget = Math.ceil(whole / 0.6);
+    const options = { budget, boundReasoning: true, toolResultCap: 200 };
+    const first = pack(start, options);
+    // A step whose one result would take the pack past the low-water mark (not past the budget).
+    const turn = [...start, ...step(`look ${words(50, 9)}`, [{ name: 'get_log', result: words(Math.ceil(whole * 0.2), 4) }])];
+    const second = pack(turn, { ...options, state: first.state });
+    expect(second.stats.boundReasoningCut).toBeUndefined();
+    expect(second.messages.slice(0, first.messages.length)).toEqual(first.messages);
+    const sent = second.messages.at(-1);
+    expect(sent?.role === 'tool' && typeof sent.content === 'string' ? sent.content : '').toMatch(/characters cut|cut/);
+    expect(second.state.current?.resultsShrunkAt).toEqual([turn.length - 1]);
+    // The next step finds the result in the form it was sent in.
+    const next = [...turn, ...step(`then ${words(20, 11)}`, [{ name: 'ls', result: 'a' }])];
+    const third = pack(next, { ...options, state: second.state });
+    expect(third.messages.slice(0, second.messages.length)).toEqual(second.messages);
+    // Without binding the same result goes whole.
+    const unbound = pack(turn, { budget, toolResultCap: 200, state: pack(start, { budget, toolResultCap: 200 }).state });
+    expect(unbound.messages.at(-1)).toEqual(turn.at(-1));
+  });
 });

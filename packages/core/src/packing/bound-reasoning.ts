@@ -9,6 +9,7 @@
  * continuation change its prefix; the stats then say so (`boundReasoningCut`).
  */
 import type { Message } from '../message/message.js';
+import { type EpisodeContext, packEpisode, type PackedEpisode, type Reductions } from './pack-episode.js';
 import type { PackState } from './pack-types.js';
 
 /**
@@ -44,4 +45,25 @@ export function changedBoundPrefix(previous: PackState | undefined, prefixKey: s
   if (!sent) return false;
   if (sent.prefixKey !== prefixKey || sent.messageKeys.length > messageKeys.length) return true;
   return sent.messageKeys.some((key, index) => messageKeys[index] !== key);
+}
+
+/**
+ * The current episode with the latest step's results (those after its assistant message,
+ * never sent yet) at the past-episode cap, recorded in `reductions` so later calls send
+ * them in the same form: room made without changing what the step's reasoning is bound to.
+ */
+export function shrinkNewestResults(context: EpisodeContext, range: { start: number; end: number }, reductions: Reductions): PackedEpisode {
+  const { messages } = context;
+  let latest = range.start;
+  for (let index = range.end - 1; index >= range.start; index -= 1) {
+    if (messages[index]?.role === 'assistant') {
+      latest = index;
+      break;
+    }
+  }
+  const newest: number[] = [];
+  for (let index = Math.max(latest + 1, reductions.resultsShrunkBefore); index < range.end; index += 1)
+    if (messages[index]?.role === 'tool') newest.push(index);
+  reductions.resultsShrunkAt = [...new Set([...reductions.resultsShrunkAt, ...newest])].sort((a, b) => a - b);
+  return packEpisode(context, range.start, range.end, reductions);
 }

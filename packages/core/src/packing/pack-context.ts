@@ -26,7 +26,7 @@ import { defaultTokenCounter, foldSystem, packPast, resolveSettings, type Settin
 import { boundsOf, FRAMING, type TokenCounter } from '../tokens/token-counter.js';
 import { packByBounds } from './pack-bounds.js';
 import { boundaryRanges, type KeptRanges, isKept, keptWithin } from './reasoning-boundary.js';
-import { changedBoundPrefix, continuesBoundStep, plannedMark } from './bound-reasoning.js';
+import { changedBoundPrefix, continuesBoundStep, plannedMark, shrinkNewestResults } from './bound-reasoning.js';
 
 export {
   checkMessageFits,
@@ -56,14 +56,22 @@ function reduceCurrent(
   reductions: Reductions,
   outside: number,
   target: number,
+  boundStep: boolean,
 ): PackedEpisode {
   const { messages } = settings.context;
   const assistants = assistantIndexes(messages, range.start, range.end);
   const latest = assistants[assistants.length - 1] ?? range.start;
   let packed = packEpisode(settings.context, range.start, range.end, reductions);
+  if (boundStep) {
+    // The latest step's reasoning is bound to everything sent before it: its own new
+    // results are shortened first (they were never sent), and if that is enough, nothing
+    // sent changes and the step keeps its reasoning (bound-reasoning.ts).
+    packed = shrinkNewestResults(settings.context, range, reductions);
+    if (outside + packed.tokens <= settings.budget) return packed;
+  }
   const next = (from: number, limit: number) => Math.min(assistants.find((index) => index > from) ?? limit, limit);
   const over = () => outside + packed.tokens > target;
-  const advance = (cursor: keyof Reductions, limit: number) => {
+  const advance = (cursor: Exclude<keyof Reductions, 'resultsShrunkAt'>, limit: number) => {
     while (over() && reductions[cursor] < limit) {
       reductions[cursor] = next(reductions[cursor], limit);
       packed = packEpisode(settings.context, range.start, range.end, reductions);
@@ -209,8 +217,14 @@ function packWith(options: PackOptions, counter: TokenCounter): PackResult {
   // down to the low-water mark, if it is above it: one break of the cached prefix
   // instead of two in a row (the next step would cut it anyway).
   const evictedAll = evictedCount(layout) > evictedCount(before) && history === 0;
+  // With bound reasoning under way, the latest step's new results are shortened when first
+  // sent once the pack is past the low-water mark, so the steps after it find room without
+  // changing what their reasoning is bound to.
+  if (boundStep && fixed + history + current.tokens > target) {
+    current = shrinkNewestResults(settings.context, range, reductions);
+  }
   if (fixed + history + current.tokens > (evictedAll ? target : settings.budget)) {
-    current = reduceCurrent(settings, range, reductions, fixed + history, target);
+    current = reduceCurrent(settings, range, reductions, fixed + history, target, boundStep);
     if (fixed + history + current.tokens > settings.budget)
       throw new ContextOverflowError(fixed + history + current.tokens, settings.budget, describeMinimum(fixed, current));
   }
@@ -348,26 +362,32 @@ export function summaryInput(options: PackOptions, request: SummaryRequest): Mod
 
 /** No reduction yet: every cursor at the episode's start. */
 function none(start: number): Reductions {
-  return { reasoningDroppedBefore: start, resultsShrunkBefore: start, stepsDroppedBefore: start, stepsHeadEnd: start };
+  return { reasoningDroppedBefore: start, resultsShrunkBefore: start, resultsShrunkAt: [], stepsDroppedBefore: start, stepsHeadEnd: start };
 }
 
 /** The reductions a previous state recorded (one from before heads has none). */
 function fromState(current: NonNullable<PackState['current']>): Reductions {
   const { reasoningDroppedBefore, resultsShrunkBefore, stepsDroppedBefore } = current;
-  return { reasoningDroppedBefore, resultsShrunkBefore, stepsDroppedBefore, stepsHeadEnd: current.stepsHeadEnd ?? current.start };
+  const resultsShrunkAt = current.resultsShrunkAt ?? [];
+  const stepsHeadEnd = current.stepsHeadEnd ?? current.start;
+  return { reasoningDroppedBefore, resultsShrunkBefore, resultsShrunkAt, stepsDroppedBefore, stepsHeadEnd };
 }
 
 /** The current episode's state; a head is recorded only where there is one, so states without stay as they were. */
 function currentState(start: number, reductions: Reductions): NonNullable<PackState['current']> {
-  const { reasoningDroppedBefore, resultsShrunkBefore, stepsDroppedBefore, stepsHeadEnd } = reductions;
+  const { reasoningDroppedBefore, resultsShrunkBefore, resultsShrunkAt, stepsDroppedBefore, stepsHeadEnd } = reductions;
   const state = { start, reasoningDroppedBefore, resultsShrunkBefore, stepsDroppedBefore };
-  return stepsHeadEnd > start ? { ...state, stepsHeadEnd } : state;
+  const withHead = stepsHeadEnd > start ? { ...state, stepsHeadEnd } : state;
+  // Recorded only where there are some, so states without stay as they were.
+  const shrunkAt = resultsShrunkAt.filter((index) => index >= resultsShrunkBefore);
+  return shrunkAt.length > 0 ? { ...withHead, resultsShrunkAt: shrunkAt } : withHead;
 }
 
 function reductionsApplied(reductions: Reductions, start: number): boolean {
   return (
     reductions.reasoningDroppedBefore > start ||
     reductions.resultsShrunkBefore > start ||
+    reductions.resultsShrunkAt.length > 0 ||
     reductions.stepsDroppedBefore > start
   );
 }

@@ -14,6 +14,12 @@ export interface Reductions {
   reasoningDroppedBefore: number;
   /** Tool results before this index get the past-episode cap. */
   resultsShrunkBefore: number;
+  /**
+   * Tool results at these indexes (after `resultsShrunkBefore`) get the past-episode cap
+   * too: the newest results of a step whose reasoning is bound to what was sent before
+   * it, shortened when first sent so that nothing already sent has to change.
+   */
+  resultsShrunkAt: readonly number[];
   /** Steps (assistant message and its results) from `stepsHeadEnd` up to this index are left out. */
   stepsDroppedBefore: number;
   /**
@@ -120,7 +126,8 @@ export function packEpisode(
         out.unpairedDropped += 1;
         continue;
       }
-      const cap = reductions && index >= reductions.resultsShrunkBefore ? context.currentCap : context.pastCap;
+      const shrunk = reductions && (index < reductions.resultsShrunkBefore || reductions.resultsShrunkAt.includes(index));
+      const cap = reductions && !shrunk ? context.currentCap : context.pastCap;
       packed = forms.tool(message, cap);
       if (packed !== message) out.truncatedResults += 1;
     }

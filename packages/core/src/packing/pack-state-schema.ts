@@ -23,6 +23,7 @@ export const PackState = z.object({
       resultsShrunkBefore: count,
       stepsDroppedBefore: count,
       stepsHeadEnd: count.optional(),
+      resultsShrunkAt: z.array(count).optional(),
     })
     .optional(),
   previous: z.object({ prefixKey: z.string(), messageKeys: z.array(z.string()) }).optional(),

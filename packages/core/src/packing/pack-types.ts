@@ -123,6 +123,8 @@ export interface PackState {
     stepsDroppedBefore: number;
     /** End of the steps kept at the front when later ones are left out; absent (the start) for none. */
     stepsHeadEnd?: number;
+    /** Tool results past `resultsShrunkBefore` that were shortened when first sent (bound reasoning); absent for none. */
+    resultsShrunkAt?: number[];
   };
   /** Fingerprint of the previous call's packed output, for predicted cache reuse. */
   previous?: { prefixKey: string; messageKeys: string[] };
