@@ -2,7 +2,7 @@
  * AI SDK failures as Episodic's typed {@link ModelError}s, through the same
  * classification table as the native adapters: an `APICallError` by its HTTP status,
  * message and response body (a context overflow is a 400 whose text says so), a
- * `retry-after` header as `retryAfter`, an error part inside the stream by its
+ * `retry-after` header (or Gemini's `RetryInfo` in the body) as `retryAfter`, an error part inside the stream by its
  * message, a dropped connection as a retryable network error, an abort as `aborted`.
  */
 import { ModelError } from '@episodic/core';
@@ -24,7 +24,7 @@ export function toModelError(provider: string, error: unknown, signal?: AbortSig
       message: `${error.message}${body}`,
       cause: error,
       ...(error.statusCode === undefined ? {} : { status: error.statusCode }),
-      ...retryAfterOf(headers),
+      ...retryAfterOf(headers, error.responseBody),
     });
     if (classified.kind !== 'protocol' || !error.isRetryable) return classified;
     // A failure the table does not know but the AI SDK calls retryable (a 408 or 409, say) stays retryable.
@@ -35,11 +35,22 @@ export function toModelError(provider: string, error: unknown, signal?: AbortSig
   return classifyModelError({ provider, message: messageOf(error), cause: error });
 }
 
-function retryAfterOf(headers: Record<string, string>): { retryAfter?: number } {
+/**
+ * The wait the provider asked for: `retry-after-ms` or `retry-after` headers, else a
+ * Gemini `google.rpc.RetryInfo` detail in the error body (`"retryDelay": "2s"`).
+ */
+function retryAfterOf(headers: Record<string, string>, body: string | undefined): { retryAfter?: number } {
   const milliseconds = Number(headers['retry-after-ms']);
-  if (Number.isFinite(milliseconds) && milliseconds >= 0) return { retryAfter: milliseconds / 1000 };
-  const seconds = parseRetryAfter(headers['retry-after']);
+  if (headers['retry-after-ms'] !== undefined && Number.isFinite(milliseconds) && milliseconds >= 0) {
+    return { retryAfter: milliseconds / 1000 };
+  }
+  const seconds = parseRetryAfter(headers['retry-after']) ?? retryDelayIn(body);
   return seconds === undefined ? {} : { retryAfter: seconds };
+}
+
+function retryDelayIn(body: string | undefined): number | undefined {
+  const delay = body === undefined ? undefined : /"retryDelay"\s*:\s*"(\d+(?:\.\d+)?)s"/.exec(body)?.[1];
+  return delay === undefined ? undefined : Number(delay);
 }
 
 /** The message of a thrown value or an in-stream error part (often a provider's JSON error object). */

@@ -96,14 +96,16 @@ function fromUser(message: LooseMessage, index: number): UserMessage {
 /**
  * Provider data carrying a part's AI SDK `providerOptions` (or the `providerMetadata`
  * it streamed with, the same object the AI SDK sends back), marked as reasoning where
- * it is a thought signature on a non-reasoning part.
+ * it is a thought signature on a non-reasoning part. Reasoning parts always get the tag.
  */
 export function providerDataFor(
   type: string,
   options: AISDKProviderOptions | undefined,
   model: ModelRef,
 ): ProviderData | undefined {
-  if (!options || Object.keys(options).length === 0) return undefined;
+  const empty = !options || Object.keys(options).length === 0;
+  // Reasoning is always tagged with its model: another model's reasoning is never sent to it.
+  if (empty) return type === 'reasoning' ? { provider: model.provider, model: model.id } : undefined;
   const data: ProviderData = { provider: model.provider, model: model.id, providerOptions: options };
   const signed = type !== 'reasoning' && Object.entries(reasoningOnParts).some(([key, field]) => options[key]?.[field] !== undefined);
   if (signed) data.reasoningFields = ['providerOptions'];

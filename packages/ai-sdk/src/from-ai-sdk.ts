@@ -12,6 +12,7 @@ import { toModelError } from './ai-sdk-errors-to-model-error.js';
 import { AISDKStreamFold } from './ai-sdk-stream.js';
 import type { AISDKCallOptions, AISDKLanguageModel, AISDKProviderOptions, AISDKStreamPart, LooseMessage, SpecVersion } from './ai-sdk-types.js';
 import { placeAnthropicBreakpoints } from './anthropic-breakpoints.js';
+import { guardAnthropicThinking } from './anthropic-thinking-guard.js';
 import { modelRefOf, profileOf } from './model-profile-lookup.js';
 import { toAISDKPrompt } from './to-ai-sdk-prompt.js';
 
@@ -62,7 +63,8 @@ export function callOptionsFor(
       currentUser: lastUser < 0 ? undefined : lastUser,
     });
   }
-  const providerOptions = mergeOptions(setup.providerOptions, request.providerOptions);
+  const merged = mergeOptions(setup.providerOptions, request.providerOptions);
+  const providerOptions = setup.profile.provider === 'anthropic' ? guardAnthropicThinking(prompt, merged, warnings) : merged;
   return {
     prompt,
     maxOutputTokens: request.maxOutputTokens ?? setup.profile.maxOutputTokens,
