@@ -26,9 +26,14 @@ export function toModelError(provider: string, error: unknown, signal?: AbortSig
       ...(error.statusCode === undefined ? {} : { status: error.statusCode }),
       ...retryAfterOf(headers, error.responseBody),
     });
-    if (classified.kind !== 'protocol' || !error.isRetryable) return classified;
-    // A failure the table does not know but the AI SDK calls retryable (a 408 or 409, say) stays retryable.
-    return new ModelError('protocol', classified.message, { retryable: true, status: error.statusCode, cause: error });
+    if (classified.retryable || !error.isRetryable) return classified;
+    // The provider package knows its API: a failure it calls retryable (a 408 timeout, a 409 lock) stays retryable.
+    return new ModelError(classified.kind, classified.message, {
+      retryable: true,
+      status: error.statusCode,
+      retryAfter: classified.retryAfter,
+      cause: error,
+    });
   }
   const network = connectionFailure(provider, error);
   if (network) return network;

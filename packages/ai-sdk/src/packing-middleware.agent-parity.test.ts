@@ -7,6 +7,7 @@
  */
 import { Agent, type AgentTool, maxSteps, MemorySessionStore } from '@episodic/core';
 import { generateText, jsonSchema, type ModelMessage, stepCountIs, tool, wrapLanguageModel } from 'ai';
+import * as ai6 from 'ai6';
 import { describe, expect, it } from 'vitest';
 import { episodicPacking, fromAISDK } from './index.js';
 import { scriptedAISDKModel, type ScriptedStep } from './scripted-ai-sdk-model.fixture.js';
@@ -79,7 +80,32 @@ async function throughAISDK(withReader: boolean, budget: number) {
   return { prompts: sent(prompts), tools: offered, packing };
 }
 
+/** The same loop on ai@6 (`LanguageModelV3`, `result.response.messages` holding every step's messages). */
+async function throughAISDK6(budget: number) {
+  const { model, prompts, tools: offered } = scriptedAISDKModel(script, { version: 'v3' });
+  let calls = 0;
+  const tools = {
+    read_log: ai6.tool({ description: 'Reads a CI log', inputSchema: ai6.jsonSchema(schema), execute: async () => logText((calls += 1)) }),
+  };
+  const packed = ai6.wrapLanguageModel({ model: model as never, middleware: episodicPacking({ budget }) });
+  const messages: ai6.ModelMessage[] = [];
+  for (let episode = 0; episode < EPISODES; episode += 1) {
+    messages.push({ role: 'user', content: question(episode) });
+    const result = await ai6.generateText({ model: packed, system: SYSTEM, messages, tools, stopWhen: ai6.stepCountIs(STEPS + 1) });
+    messages.push(...result.response.messages);
+  }
+  return { prompts: sent(prompts), tools: offered };
+}
+
 describe('episodicPacking packs an AI SDK loop as an Agent packs its session', () => {
+  it('gives the same packed context on ai@6 (LanguageModelV3 middleware)', async () => {
+    const agent = await throughAgent('cut', BUDGET);
+    const { prompts, tools } = await throughAISDK6(BUDGET);
+    expect(prompts).toHaveLength(EPISODES * STEPS);
+    expect(prompts).toEqual(agent.prompts);
+    expect(tools).toEqual(agent.tools);
+  });
+
   it('gives the same packed context call by call (results cut, no reader)', async () => {
     const agent = await throughAgent('cut', BUDGET);
     const { prompts, tools, packing } = await throughAISDK(false, BUDGET);
