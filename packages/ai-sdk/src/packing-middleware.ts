@@ -63,8 +63,13 @@ export interface PackedEvent {
  */
 export interface EpisodicPackingMiddleware {
   readonly specificationVersion: 'v3';
-  /** Packs the prompt of one call. */
+  /** Packs the prompt of one call (the middleware hook; {@link EpisodicPackingMiddleware.packParams} does the work). */
   transformParams<P extends AISDKCallOptions>(options: { type: 'generate' | 'stream'; params: P; model: AISDKLanguageModel }): Promise<P>;
+  /**
+   * Packs the call options of one call of `model`, synchronously: what `transformParams`
+   * does, for callers outside `wrapLanguageModel` (a `prepareStep`, a benchmark).
+   */
+  packParams<P extends AISDKCallOptions>(params: P, model: AISDKLanguageModel): P;
   /** Runs one call and calibrates the counter from its reported input tokens. */
   wrapGenerate<R>(options: { doGenerate: () => PromiseLike<R>; params: AISDKCallOptions; model: AISDKLanguageModel }): Promise<R>;
   /** Runs one streamed call and calibrates the counter from the input tokens of its finish part. */
@@ -132,6 +137,65 @@ export function episodicPacking(options: EpisodicPackingOptions = {}): EpisodicP
     if (call && setup && typeof inputTokens === 'number') setup.tokenizer.calibration.observe(call.tokens, inputTokens, call.factor);
   };
 
+  function packParams<P extends AISDKCallOptions>(params: P, model: AISDKLanguageModel): P {
+    const { ref, profile, version, tokenizer } = setupFor(model);
+    const converted = fromAISDKPrompt(params.prompt, ref);
+    const key = conversationKey(converted.messages);
+    if (conversation && (conversation.key !== key || converted.messages.length < conversation.length)) {
+      state = undefined;
+      reader.reset();
+    }
+    conversation = { key, length: converted.messages.length };
+    const budget = options.budget ?? profile.contextWindow - (params.maxOutputTokens ?? profile.maxOutputTokens);
+    const specs = toolSpecsOf(params.tools);
+    const hasReader = specs.some((spec) => spec.name === READ_CUT_RESULT);
+    const pack = packingWithReader(hasReader ? 'readable' : 'cut', budget, { ...defaultPackingForProfile(profile), ...options.pack });
+    reader.configure({ messages: converted.messages, budget, pack, counter: tokenizer });
+    const packOnce = (offer: boolean) => {
+      const tools = offer ? specs : specs.filter((spec) => spec.name !== READ_CUT_RESULT);
+      const packOptions: PackOptions = {
+        ...pack,
+        messages: converted.messages,
+        system: converted.system,
+        tools,
+        budget,
+        retention: options.retention ?? profile.retention,
+        tokenizer,
+        state,
+        ...(pack.cacheTtlMs === undefined ? {} : { now: Date.now() }),
+      };
+      return { packed: packContext(packOptions), offered: offer };
+    };
+    const factor = tokenizer.calibration.factor;
+    let { packed, offered } = packOnce(hasReader && reader.offered);
+    if (hasReader && !offered && packed.messages.some((message) => message.role === 'tool' && message.truncated === true)) {
+      // The first cut: from here on the reader is offered, and counted with the tools.
+      reader.offered = true;
+      ({ packed, offered } = packOnce(true));
+    }
+    state = packed.state;
+    stats = packed.stats;
+    const { prompt: messages, indexOf } = toAISDKPrompt(packed.messages, version);
+    const prompt: LooseMessage[] = [...converted.leadingSystem, ...messages];
+    if (profile.cacheStyle === 'anthropic-breakpoints' && options.cacheBreakpoints !== false) {
+      const systemCount = converted.leadingSystem.length;
+      const lastUser = prompt.findLastIndex((message) => message.role === 'user');
+      placeAnthropicBreakpoints(prompt, packed.stats.cacheBreakpoints, {
+        systemCount,
+        indexOf: indexOf.map((index) => (index < 0 ? index : index + systemCount)),
+        currentUser: lastUser < 0 ? undefined : lastUser,
+      });
+    }
+    const messageCounts = { before: params.prompt.length, after: prompt.length };
+    options.onPacked?.({ model: ref, stats: packed.stats, state: packed.state, messages: messageCounts });
+    const tools = offered || !params.tools
+      ? params.tools
+      : params.tools.filter((tool) => (tool as { name?: string }).name !== READ_CUT_RESULT);
+    const result = { ...params, prompt, ...(tools ? { tools } : {}) } as P;
+    counted.set(result, { tokens: packed.stats.tokens.total, factor });
+    return result;
+  }
+
   return {
     specificationVersion: 'v3',
     get state() {
@@ -143,63 +207,10 @@ export function episodicPacking(options: EpisodicPackingOptions = {}): EpisodicP
     tools: { [READ_CUT_RESULT]: reader.tool() },
 
     async transformParams<P extends AISDKCallOptions>({ params, model }: { params: P; model: AISDKLanguageModel }): Promise<P> {
-      const { ref, profile, version, tokenizer } = setupFor(model);
-      const converted = fromAISDKPrompt(params.prompt, ref);
-      const key = conversationKey(converted.messages);
-      if (conversation && (conversation.key !== key || converted.messages.length < conversation.length)) {
-        state = undefined;
-        reader.reset();
-      }
-      conversation = { key, length: converted.messages.length };
-      const budget = options.budget ?? profile.contextWindow - (params.maxOutputTokens ?? profile.maxOutputTokens);
-      const specs = toolSpecsOf(params.tools);
-      const hasReader = specs.some((spec) => spec.name === READ_CUT_RESULT);
-      const pack = packingWithReader(hasReader ? 'readable' : 'cut', budget, { ...defaultPackingForProfile(profile), ...options.pack });
-      reader.configure({ messages: converted.messages, budget, pack, counter: tokenizer });
-      const packOnce = (offer: boolean) => {
-        const tools = offer ? specs : specs.filter((spec) => spec.name !== READ_CUT_RESULT);
-        const packOptions: PackOptions = {
-          ...pack,
-          messages: converted.messages,
-          system: converted.system,
-          tools,
-          budget,
-          retention: options.retention ?? profile.retention,
-          tokenizer,
-          state,
-          ...(pack.cacheTtlMs === undefined ? {} : { now: Date.now() }),
-        };
-        return { packed: packContext(packOptions), offered: offer };
-      };
-      const factor = tokenizer.calibration.factor;
-      let { packed, offered } = packOnce(hasReader && reader.offered);
-      if (hasReader && !offered && packed.messages.some((message) => message.role === 'tool' && message.truncated === true)) {
-        // The first cut: from here on the reader is offered, and counted with the tools.
-        reader.offered = true;
-        ({ packed, offered } = packOnce(true));
-      }
-      state = packed.state;
-      stats = packed.stats;
-      const { prompt: messages, indexOf } = toAISDKPrompt(packed.messages, version);
-      const prompt: LooseMessage[] = [...converted.leadingSystem, ...messages];
-      if (profile.cacheStyle === 'anthropic-breakpoints' && options.cacheBreakpoints !== false) {
-        const systemCount = converted.leadingSystem.length;
-        const lastUser = prompt.findLastIndex((message) => message.role === 'user');
-        placeAnthropicBreakpoints(prompt, packed.stats.cacheBreakpoints, {
-          systemCount,
-          indexOf: indexOf.map((index) => (index < 0 ? index : index + systemCount)),
-          currentUser: lastUser < 0 ? undefined : lastUser,
-        });
-      }
-      const messageCounts = { before: params.prompt.length, after: prompt.length };
-      options.onPacked?.({ model: ref, stats: packed.stats, state: packed.state, messages: messageCounts });
-      const tools = offered || !params.tools
-        ? params.tools
-        : params.tools.filter((tool) => (tool as { name?: string }).name !== READ_CUT_RESULT);
-      const result = { ...params, prompt, ...(tools ? { tools } : {}) } as P;
-      counted.set(result, { tokens: packed.stats.tokens.total, factor });
-      return result;
+      return packParams(params, model);
     },
+
+    packParams,
 
     async wrapGenerate<R>({ doGenerate, params }: { doGenerate: () => PromiseLike<R>; params: AISDKCallOptions }): Promise<R> {
       const result = await doGenerate();
