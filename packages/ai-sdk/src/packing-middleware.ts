@@ -26,7 +26,8 @@ import { toAISDKPrompt } from './to-ai-sdk-prompt.js';
 import { placeAnthropicBreakpoints } from './anthropic-breakpoints.js';
 import { modelRefOf, profileOf } from './model-profile-lookup.js';
 import type { AISDKCallOptions, AISDKLanguageModel, AISDKStreamPart, LooseMessage, LoosePart, SpecVersion } from './ai-sdk-types.js';
-import { CutResultTool, READ_CUT_RESULT } from './cut-result-tool.js';
+import type { Tool } from 'ai';
+import { CutResultTool, READ_CUT_RESULT, type ReadCutResultInput } from './cut-result-tool.js';
 
 /** Options of {@link episodicPacking}. */
 export interface EpisodicPackingOptions {
@@ -88,7 +89,7 @@ export interface EpisodicPackingMiddleware {
    * name it: the model can read any cut part back. It is sent to the model only from
    * the first call that cut a result on, as an Episodic `Agent` offers it.
    */
-  readonly tools: { [READ_CUT_RESULT]: ReturnType<CutResultTool['tool']> };
+  readonly tools: { [READ_CUT_RESULT]: Tool<ReadCutResultInput, string> };
 }
 
 /** What a pack leaves for the call it packed: the count to calibrate against. */
