@@ -19,7 +19,15 @@
  */
 import type { Message, ModelProfile, ModelRef, Retention, TokenCounter, ToolSpec } from '@episodic/core';
 import { Calibration, createTokenCounter } from '@episodic/core';
-import { defaultPackingForProfile, type PackOptions, type PackState, type PackStats, type PackTuning, packContext } from '@episodic/core/packing';
+import {
+  defaultPackingForProfile,
+  type PackOptions,
+  type PackResult,
+  type PackState,
+  type PackStats,
+  type PackTuning,
+  packContext,
+} from '@episodic/core/packing';
 import { packingWithReader } from '@episodic/core/internal';
 import { fromAISDKPrompt } from './from-ai-sdk-prompt.js';
 import { toAISDKPrompt } from './to-ai-sdk-prompt.js';
@@ -176,17 +184,8 @@ export function episodicPacking(options: EpisodicPackingOptions = {}): EpisodicP
     }
     state = packed.state;
     stats = packed.stats;
-    const { prompt: messages, indexOf } = toAISDKPrompt(packed.messages, version);
-    const prompt: LooseMessage[] = [...converted.leadingSystem, ...messages];
-    if (profile.cacheStyle === 'anthropic-breakpoints' && options.cacheBreakpoints !== false) {
-      const systemCount = converted.leadingSystem.length;
-      const lastUser = prompt.findLastIndex((message) => message.role === 'user');
-      placeAnthropicBreakpoints(prompt, packed.stats.cacheBreakpoints, {
-        systemCount,
-        indexOf: indexOf.map((index) => (index < 0 ? index : index + systemCount)),
-        currentUser: lastUser < 0 ? undefined : lastUser,
-      });
-    }
+    const breakpoints = profile.cacheStyle === 'anthropic-breakpoints' && options.cacheBreakpoints !== false;
+    const prompt = packedPrompt(converted.leadingSystem, packed, version, breakpoints);
     const messageCounts = { before: params.prompt.length, after: prompt.length };
     options.onPacked?.({ model: ref, stats: packed.stats, state: packed.state, messages: messageCounts });
     const tools = offered || !params.tools
@@ -236,6 +235,26 @@ export function episodicPacking(options: EpisodicPackingOptions = {}): EpisodicP
       return { ...result, stream: (result.stream as ReadableStream<AISDKStreamPart>).pipeThrough(watch) } as R;
     },
   };
+}
+
+/** The packed messages as the AI SDK prompt, after the caller's leading system messages, with Anthropic breakpoints if asked. */
+function packedPrompt(
+  leadingSystem: readonly LooseMessage[],
+  packed: PackResult,
+  version: SpecVersion,
+  breakpoints: boolean,
+): LooseMessage[] {
+  const { prompt: messages, indexOf } = toAISDKPrompt(packed.messages, version);
+  const prompt: LooseMessage[] = [...leadingSystem, ...messages];
+  if (!breakpoints) return prompt;
+  const systemCount = leadingSystem.length;
+  const lastUser = prompt.findLastIndex((message) => message.role === 'user');
+  placeAnthropicBreakpoints(prompt, packed.stats.cacheBreakpoints, {
+    systemCount,
+    indexOf: indexOf.map((index) => (index < 0 ? index : index + systemCount)),
+    currentUser: lastUser < 0 ? undefined : lastUser,
+  });
+  return prompt;
 }
 
 /** All input tokens of an AI SDK usage (v3/v4 nested, v2 flat). */
