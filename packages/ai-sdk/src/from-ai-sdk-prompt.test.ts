@@ -71,6 +71,18 @@ describe('fromAISDKPrompt and toAISDKPrompt', () => {
     expect(redacted).toMatchObject({ type: 'reasoning', redacted: true });
   });
 
+  it('reuses the last call`s messages for an equal prompt (new objects), so the packer`s caches keep hitting', () => {
+    const first = fromAISDKPrompt(prompt, model);
+    const again = fromAISDKPrompt(structuredClone(prompt), model, first.kept);
+    expect(again.messages).toHaveLength(first.messages.length);
+    again.messages.forEach((message, index) => expect(message).toBe(first.messages[index]));
+    // A changed message is converted again, and so is everything after it.
+    const changed = structuredClone(prompt) as unknown as { content: unknown }[];
+    changed[1] = { ...changed[1], content: [{ type: 'text', text: 'Another question.' }] };
+    const third = fromAISDKPrompt(changed as unknown as AISDKMessage[], model, first.kept);
+    expect(third.messages.some((message, index) => message === first.messages[index])).toBe(false);
+  });
+
   it('refuses a tool message part it cannot carry, naming the message and part', () => {
     const approval = [
       { role: 'user', content: [{ type: 'text', text: 'go' }] },

@@ -36,18 +36,56 @@ export interface ConvertedPrompt {
   messages: Message[];
 }
 
-/** Converts an AI SDK prompt; `model` tags the provider data of assistant parts. */
-export function fromAISDKPrompt(prompt: readonly AISDKMessage[], model: ModelRef): ConvertedPrompt {
+/** One AI SDK message's conversion, kept for the next call's prompt. */
+export interface ConvertedMessage {
+  original: LooseMessage;
+  messages: Message[];
+}
+
+/**
+ * Converts an AI SDK prompt; `model` tags the provider data of assistant parts.
+ * `previous` (what the last call's prompt converted to, by position) is reused for each
+ * message equal to the one at the same position: the AI SDK builds a new prompt every
+ * step, and the packer's caches (token counts, packed forms) are kept per message
+ * object, so the same objects must come back for the same messages.
+ */
+export function fromAISDKPrompt(
+  prompt: readonly AISDKMessage[],
+  model: ModelRef,
+  previous?: readonly ConvertedMessage[],
+): ConvertedPrompt & { kept: ConvertedMessage[] } {
   const loose = prompt as unknown as readonly LooseMessage[];
   let start = 0;
   while (start < loose.length && loose[start]?.role === 'system') start += 1;
   const leadingSystem = loose.slice(0, start);
   const system = leadingSystem.length > 0 ? leadingSystem.map((message) => String(message.content)).join('\n\n') : undefined;
   const messages: Message[] = [];
+  const kept: ConvertedMessage[] = [];
+  let reusing = previous !== undefined;
   for (let index = start; index < loose.length; index += 1) {
-    messages.push(...fromMessage(loose[index] as LooseMessage, index, model));
+    const original = loose[index] as LooseMessage;
+    const before = reusing ? previous?.[index - start] : undefined;
+    reusing = before !== undefined && (before.original === original || sameValue(before.original, original));
+    const converted = reusing && before ? before : { original, messages: fromMessage(original, index, model) };
+    kept.push(converted);
+    messages.push(...converted.messages);
   }
-  return { leadingSystem, system, messages };
+  return { leadingSystem, system, messages, kept };
+}
+
+/** Deep equality of prompt values (JSON-like, with binary data and URLs). */
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (a instanceof Uint8Array || b instanceof Uint8Array) {
+    return a instanceof Uint8Array && b instanceof Uint8Array && a.length === b.length && a.every((byte, at) => byte === b[at]);
+  }
+  if (a instanceof URL || b instanceof URL) return a instanceof URL && b instanceof URL && a.href === b.href;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const keysA = Object.keys(a).filter((key) => (a as Record<string, unknown>)[key] !== undefined);
+  const keysB = Object.keys(b).filter((key) => (b as Record<string, unknown>)[key] !== undefined);
+  if (keysA.length !== keysB.length) return false;
+  return keysA.every((key) => sameValue((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]));
 }
 
 function fromMessage(message: LooseMessage, index: number, model: ModelRef): Message[] {

@@ -15,7 +15,7 @@ export type { FromAISDKOptions } from './from-ai-sdk.js';
 export { READ_CUT_RESULT } from './cut-result-tool.js';
 export type { ReadCutResultInput } from './cut-result-tool.js';
 export { fromAISDKPrompt } from './from-ai-sdk-prompt.js';
-export type { ConvertedPrompt } from './from-ai-sdk-prompt.js';
+export type { ConvertedMessage, ConvertedPrompt } from './from-ai-sdk-prompt.js';
 export { toAISDKPrompt } from './to-ai-sdk-prompt.js';
 export type { ConvertedMessages, PromptWarnings } from './to-ai-sdk-prompt.js';
 export { modelRefOf, profileOf } from './model-profile-lookup.js';

@@ -29,7 +29,7 @@ import {
   packContext,
 } from '@episodic/core/packing';
 import { packingWithReader } from '@episodic/core/internal';
-import { fromAISDKPrompt } from './from-ai-sdk-prompt.js';
+import { type ConvertedMessage, fromAISDKPrompt } from './from-ai-sdk-prompt.js';
 import { toAISDKPrompt } from './to-ai-sdk-prompt.js';
 import { placeAnthropicBreakpoints } from './anthropic-breakpoints.js';
 import { modelRefOf, profileOf } from './model-profile-lookup.js';
@@ -127,7 +127,7 @@ function conversationKey(messages: readonly Message[]): string {
 export function episodicPacking(options: EpisodicPackingOptions = {}): EpisodicPackingMiddleware {
   let state = options.state;
   let stats: PackStats | undefined;
-  let conversation: { key: string; length: number } | undefined;
+  let conversation: { key: string; length: number; kept: ConvertedMessage[] } | undefined;
   let setup: { ref: ModelRef; profile: ModelProfile; version: SpecVersion; tokenizer: TokenCounter } | undefined;
   const counted = new WeakMap<object, Counted>();
   const reader = new CutResultTool();
@@ -148,13 +148,13 @@ export function episodicPacking(options: EpisodicPackingOptions = {}): EpisodicP
 
   function packParams<P extends AISDKCallOptions>(params: P, model: AISDKLanguageModel): P {
     const { ref, profile, version, tokenizer } = setupFor(model);
-    const converted = fromAISDKPrompt(params.prompt, ref);
+    const converted = fromAISDKPrompt(params.prompt, ref, conversation?.kept);
     const key = conversationKey(converted.messages);
     if (conversation && (conversation.key !== key || converted.messages.length < conversation.length)) {
       state = undefined;
       reader.reset();
     }
-    conversation = { key, length: converted.messages.length };
+    conversation = { key, length: converted.messages.length, kept: converted.kept };
     const budget = options.budget ?? profile.contextWindow - (params.maxOutputTokens ?? profile.maxOutputTokens);
     const specs = toolSpecsOf(params.tools);
     const hasReader = specs.some((spec) => spec.name === READ_CUT_RESULT);
