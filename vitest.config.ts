@@ -51,6 +51,7 @@ export default defineConfig({
       { find: /^@episodic\/providers$/, replacement: source('./packages/providers/src/index.ts') },
       { find: /^@episodic\/postgres\/testing$/, replacement: source('./packages/postgres/src/testing/index.ts') },
       { find: /^@episodic\/postgres$/, replacement: source('./packages/postgres/src/index.ts') },
+      { find: /^@episodic\/ai-sdk$/, replacement: source('./packages/ai-sdk/src/index.ts') },
       { find: /^@episodic\/dbos$/, replacement: source('./packages/dbos/src/index.ts') },
       { find: /^@episodic\/restate\/testing$/, replacement: source('./packages/restate/src/testing/index.ts') },
       { find: /^@episodic\/restate$/, replacement: source('./packages/restate/src/index.ts') },

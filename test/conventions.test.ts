@@ -39,6 +39,12 @@ describe('conventions', () => {
     expect(offenders).toEqual([]);
   });
 
+  it('imports the AI SDK (ai, @ai-sdk/*) only in @episodic/ai-sdk', () => {
+    const aiSdk = /from ['"](ai|@ai-sdk\/[a-z-]+)(\/[^'"]*)?['"]/;
+    const offenders = sources.filter((file) => !file.startsWith('packages/ai-sdk/') && aiSdk.test(readFileSync(file, 'utf8')));
+    expect(offenders).toEqual([]);
+  });
+
   it('keeps core free of other Episodic packages and vendor SDKs', () => {
     const offenders = sources
       .filter((file) => file.startsWith('packages/core/'))

@@ -62,6 +62,14 @@ describe('README examples', () => {
     expect(await run('One answer, no session')).toEqual([['Paris.', 1]]);
   });
 
+  it('"Already on the AI SDK?" packs a generateText call through the middleware', async () => {
+    const logged = await run('Already on the AI SDK?');
+    expect(logged).toHaveLength(1);
+    const [text, tokens] = logged[0] as [string, number];
+    expect(text).toBe('A flaky test.');
+    expect(tokens).toBeGreaterThan(0);
+  });
+
   it('is under 20 lines and runs as written', async () => {
     expect((await exampleOf('Build an agent')).trimEnd().split('\n').length).toBeLessThan(20);
     const logged = await run('Build an agent');

@@ -34,6 +34,16 @@ describe('examples/basics', () => {
     ]);
   });
 
+  it('ai-sdk-packing: a generateText tool loop packed by the middleware, the long log cut to fit', async () => {
+    const lines = await runExample('ai-sdk-packing');
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^Why did run 1 fail\? The fixture server never opened port 4000\. \(2 steps; last call packed to \d+ of 20000 tokens\)$/);
+    expect(lines[1]).toMatch(/^And run 3\? The fixture server never opened port 4000\. \(2 steps; last call packed to \d+ of 20000 tokens\)$/);
+    // Unpacked, the two logs alone would be far over the budget's tool-result caps; packed, the calls stay small.
+    const packed = lines.map((line) => Number(/packed to (\d+)/.exec(line)?.[1]));
+    expect(Math.max(...packed)).toBeLessThan(3000);
+  });
+
   it('structured-output: the bad answer is fed back and the second is returned typed', async () => {
     expect(await runExample('structured-output')).toEqual(['ACME 120.50 due 2026-12-31, after 2 model calls']);
   });

@@ -8,10 +8,12 @@
  * type-checked (and run where it needs no server). Needs npm and its registry (or a
  * warm cache): without them the install fails, and so does this test.
  */
+import { execFile } from 'node:child_process';
 import { access, lstat, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startAnthropicServer } from '../servers/anthropic-server.js';
 import { installApp, packageFolders, packAll, type PackedPackage, repoRoot, runCommand } from './packed-app.js';
 import { packageSnippets } from './package-snippets.js';
 
@@ -45,6 +47,7 @@ describe('packed packages in a fresh application', () => {
   let packed: PackedPackage[];
   let app: string;
   let zod3App: string | undefined;
+  let aiSdkApp: string | undefined;
 
   beforeAll(async () => {
     tarballs = await mkdtemp(join(tmpdir(), 'episodic-tarballs-'));
@@ -53,7 +56,7 @@ describe('packed packages in a fresh application', () => {
   }, 150_000);
 
   afterAll(async () => {
-    for (const folder of [tarballs, app, zod3App]) if (folder) await rm(folder, { recursive: true, force: true });
+    for (const folder of [tarballs, app, zod3App, aiSdkApp]) if (folder) await rm(folder, { recursive: true, force: true });
   });
 
   it('packs every package with its build, README and LICENSE, and no tests or build info', () => {
@@ -94,6 +97,31 @@ describe('packed packages in a fresh application', () => {
     const zodVersion = JSON.parse(await readFile(join(zod3App, 'node_modules/zod/package.json'), 'utf8')) as { version: string };
     expect(zodVersion.version).toMatch(/^3\./);
     expect(await checkAndRunReadmeAgent(zod3App)).toMatch(/^2 \+ 3 = 5 \d+\n$/);
+  });
+
+  // The AI SDK's current major with its Anthropic provider and the packed middleware: a
+  // two-episode tool loop, every call packed, against the strict loopback Messages server.
+  it('runs an ai@7 + @ai-sdk/anthropic tool loop packed by @episodic/ai-sdk, type-checked under strict', { timeout: 240_000 }, async () => {
+    const aiSdk = { ai: '^7.0.173', '@ai-sdk/anthropic': '^4.0.105' };
+    aiSdkApp = await installApp(packed, tarballs, { ...aiSdk, zod: '^4.1.0', '@types/node': '^20.19.0' });
+    const server = await startAnthropicServer();
+    try {
+      for (const episode of [1, 2]) {
+        server.enqueue(
+          { type: 'reply', reasoning: [`e${episode}: read run 1`], toolCalls: [{ name: 'get_ci_log', args: { run: 1 } }] },
+          { type: 'reply', reasoning: [`e${episode}: read run 2`], toolCalls: [{ name: 'get_ci_log', args: { run: 2 } }] },
+          { type: 'reply', reasoning: [`e${episode}: answer`], text: `Episode ${episode}: a flaky test.` },
+        );
+      }
+      const output = await checkAndRun(aiSdkApp, 'ai-sdk-app.ts', aiSdkLoopApp, { LOOPBACK_URL: server.url });
+      expect(output).toMatch(/^3 Episode 1: a flaky test\. \d+\n3 Episode 2: a flaky test\. \d+\n$/);
+      const calls = server.modelCalls();
+      expect(calls.map((call) => call.status)).toEqual([200, 200, 200, 200, 200, 200]);
+      // Within an episode the signed thinking goes back; the second episode starts without the first one's.
+      expect(calls.map((call) => call.view?.echoedReasoning.length)).toEqual([0, 1, 2, 0, 1, 2]);
+    } finally {
+      await server.close();
+    }
   });
 });
 
@@ -138,6 +166,57 @@ describe('each package installed alone into a fresh strict app', () => {
     });
   }
 });
+/** A fresh app's AI SDK tool loop with Episodic packing, as a user would write it. */
+const aiSdkLoopApp = `import { createAnthropic } from '@ai-sdk/anthropic';
+import { episodicPacking } from '@episodic/ai-sdk';
+import { jsonSchema, type ModelMessage, stepCountIs, streamText, tool, wrapLanguageModel } from 'ai';
+
+const anthropic = createAnthropic({ baseURL: \`\${process.env.LOOPBACK_URL}/v1\`, apiKey: 'test-key' });
+const packing = episodicPacking();
+const model = wrapLanguageModel({ model: anthropic('claude-opus-4-5'), middleware: packing });
+const tools = {
+  get_ci_log: tool({
+    description: 'Returns the CI log of a run.',
+    inputSchema: jsonSchema<{ run: number }>({ type: 'object', properties: { run: { type: 'integer' } }, required: ['run'] }),
+    execute: async ({ run }) => \`run \${run}: 1 test failed\`,
+  }),
+  ...packing.tools,
+};
+const messages: ModelMessage[] = [];
+for (const question of ['Why is CI red?', 'And on the release branch?']) {
+  messages.push({ role: 'user', content: question });
+  const result = streamText({
+    model,
+    system: 'You debug CI failures.',
+    messages,
+    tools,
+    stopWhen: stepCountIs(5),
+    maxRetries: 0,
+    providerOptions: { anthropic: { thinking: { type: 'enabled', budgetTokens: 2048 } } },
+    onError: ({ error }) => {
+      throw error;
+    },
+  });
+  await result.consumeStream();
+  messages.push(...(await result.responseMessages));
+  console.log((await result.steps).length, await result.text, packing.stats?.tokens.total);
+}
+`;
+
+/** Writes `code` as `file` in `folder`, type-checks it under the app tsconfig, runs it, and returns what it printed. */
+async function checkAndRun(folder: string, file: string, code: string, env: Record<string, string> = {}): Promise<string> {
+  await writeFile(join(folder, file), code);
+  await writeFile(join(folder, 'tsconfig.json'), JSON.stringify(appTsconfig, null, 2));
+  const tsc = join(repoRoot, 'node_modules/typescript/bin/tsc');
+  await runCommand(process.execPath, [tsc, '-p', folder], folder).catch((error: { stdout?: string }) => {
+    throw new Error(`tsc failed in the packed app:\n${error.stdout ?? String(error)}`);
+  });
+  return new Promise((resolve, reject) => {
+    const script = join(folder, 'dist', file.replace(/\.ts$/, '.js'));
+    execFile(process.execPath, [script], { cwd: folder, env: { ...process.env, ...env } }, (error, stdout, stderr) =>
+      error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout));
+  });
+}
 
 /** Type-checks the README's agent example in `folder` under the app tsconfig, runs it, and returns what it printed. */
 async function checkAndRunReadmeAgent(folder: string): Promise<string> {

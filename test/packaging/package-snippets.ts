@@ -56,6 +56,18 @@ console.log(text, steps, Object.keys(toOpenAIStrictSchema(add.spec.inputSchema))
     prints: /^5 2 true\n$/,
     absent: ['@episodic/providers', '@modelcontextprotocol/sdk'],
   },
+  '@episodic/ai-sdk': {
+    // An AI SDK app adding packing to its model: the AI SDK is the app's own (a peer).
+    extra: { ...node, ai: '^7.0.173' },
+    code: `import { episodicPacking, fromAISDK } from '@episodic/ai-sdk';
+import { type LanguageModel, wrapLanguageModel } from 'ai';
+
+export function packed(model: Exclude<LanguageModel, string>) {
+  const packing = episodicPacking({ budget: Number(process.env.BUDGET ?? 16_000) });
+  return { model: wrapLanguageModel({ model, middleware: packing }), tools: packing.tools, episodic: fromAISDK(model) };
+}
+`,
+  },
   '@episodic/providers': {
     // An OpenAI-only app: no Anthropic or Google SDK installed.
     extra: { ...node, openai: '^6.30.1' },

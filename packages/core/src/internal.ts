@@ -18,6 +18,9 @@ export { toolResultCaps } from './packing/pack-settings.js';
 // agent: the packing an agent adds for its reader of cut results (the CLI's budget replay
 // and the benchmarks model what an agent sends, markers naming the reader included).
 export { packingWithReader } from './agent/agent-cut-results.js';
+// loop: the reader of cut results and its read size, which @episodic/ai-sdk offers as an AI SDK tool.
+export { cutResultReader } from './loop/cut-result-reader.js';
+export { readerCap } from './loop/cut-result-offer.js';
 
 // model: profile lookup over a table (the profile tables live in @episodic/providers).
 export { findProfile } from './model/model-profile.js';
@@ -76,7 +79,6 @@ export type { DigestAlgorithm, DigestEncoding } from './support/digest.js';
 // budget: the reads of cut results a replay assumes the model makes (the benchmarks and
 // the CLI's budget replay weigh a cut against the calls it causes, alike).
 export { modelledReads } from './loop/modelled-reads.js';
-export { readerCap } from './loop/cut-result-offer.js';
 
 // schema: reading back arguments a model sent in a normalised schema's shape (@episodic/tools runs it).
 export { restoreNormalizedArguments } from './schema/normalized-arguments.js';

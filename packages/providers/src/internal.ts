@@ -6,7 +6,8 @@
  * - The wire-typed profile resolvers (each is `resolveProfile` plus its wire's
  *   fields checked and defaulted), to test what an adapter will run with.
  * - The built-in profile tables per family (`builtinProfiles` is all of them).
- * - The error classification table and its lookup, one sample per row.
+ * - The error classification table and its lookup, one sample per row, with the
+ *   retry-after, connection and abort helpers (`@episodic/ai-sdk` maps AI SDK errors with them).
  * - When the built-in prices were collected (the CLI's budget report states it).
  */
 export { resolveAnthropicProfile } from './profiles/anthropic-resolver.js';
@@ -19,9 +20,12 @@ export { openaiProfiles } from './profiles/openai.js';
 export { openaiCompatibleProfiles } from './profiles/openai-compatible.js';
 export { pricesCollected } from './profiles/prices-collected.js';
 export {
+  abortedError,
   classifyModelError,
+  connectionFailure,
   type ErrorRule,
   errorRules,
   matchErrorRule,
+  parseRetryAfter,
   type ProviderFailure,
 } from './shared/error-classification.js';

@@ -52,6 +52,21 @@ describe('withoutForeignReasoning', () => {
   });
 });
 
+describe('withoutForeignReasoning and opaque parts', () => {
+  it('removes another model`s provider-tool parts whole: without their data there is nothing to send or count', () => {
+    const searched: AssistantMessage = {
+      role: 'assistant',
+      model: { provider: 'anthropic', id: 'claude-a' },
+      content: [
+        { type: 'provider-tool', name: 'web_search', kind: 'call', id: 'srv_1', providerData: { ...other, block: { type: 'server_tool_use' } } },
+        { type: 'text', text: 'Found it.' },
+      ],
+    };
+    const cleaned = withoutForeignReasoning([{ role: 'user', content: 'search' }, searched], target);
+    expect(cleaned[1]).toEqual({ role: 'assistant', model: searched.model, content: [{ type: 'text', text: 'Found it.' }] });
+  });
+});
+
 describe('stripForeignReasoning', () => {
   it('warns about the other model`s reasoning of the current episode, also after an injected user message', () => {
     const plain: Message[] = [{ role: 'user', content: 'hi' }, foreign, { role: 'tool', toolCallId: 'c1', toolName: 'read', content: 'x' }];

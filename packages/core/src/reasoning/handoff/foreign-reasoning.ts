@@ -2,8 +2,8 @@
  * Opaque reasoning data is valid only for the model that produced it (docs/providers.md,
  * "Switching provider or model inside a session"). This step makes that a guarantee
  * of the loop for every adapter, user-written ones included: before packing,
- * reasoning parts from another model are removed and opaque data of another model is
- * taken off text, tool-call and provider-tool parts.
+ * reasoning parts from another model are removed, opaque data of another model is
+ * taken off text and tool-call parts, and its provider-tool parts (nothing but that data) go whole.
  *
  * Untagged data (no `providerData`, no `model` on the message) counts as the
  * target's own: that is history an application brought without provenance.
