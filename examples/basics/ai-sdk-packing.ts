@@ -12,7 +12,7 @@ import { generateText, jsonSchema, type ModelMessage, stepCountIs, tool, wrapLan
 import { MockLanguageModelV4 } from 'ai/test';
 
 /** A CI log far longer than the packer lets one tool result take. */
-const log = (run: number) => Array.from({ length: 400 }, (_, line) => `run ${run} line ${line}: waiting for port 4000`).join('\n');
+const log = (run: number) => Array.from({ length: 1_500 }, (_, line) => `run ${run} line ${line}: waiting for port 4000`).join('\n');
 
 const tools = {
   read_log: tool({

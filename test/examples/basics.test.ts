@@ -39,9 +39,10 @@ describe('examples/basics', () => {
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatch(/^Why did run 1 fail\? The fixture server never opened port 4000\. \(2 steps; last call packed to \d+ of 20000 tokens\)$/);
     expect(lines[1]).toMatch(/^And run 3\? The fixture server never opened port 4000\. \(2 steps; last call packed to \d+ of 20000 tokens\)$/);
-    // Unpacked, the two logs alone would be far over the budget's tool-result caps; packed, the calls stay small.
+    // Unpacked, the two logs alone would be over the budget (about 16k tokens each); packed, a
+    // call keeps the log under the current episode's cap (a quarter of the 20k budget).
     const packed = lines.map((line) => Number(/packed to (\d+)/.exec(line)?.[1]));
-    expect(Math.max(...packed)).toBeLessThan(3000);
+    expect(Math.max(...packed)).toBeLessThan(6000);
   });
 
   it('structured-output: the bad answer is fed back and the second is returned typed', async () => {

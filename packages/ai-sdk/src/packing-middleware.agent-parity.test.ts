@@ -124,8 +124,8 @@ describe('episodicPacking packs an AI SDK loop as an Agent packs its session', (
     expect(packing.stats?.evictedEpisodes).toBeGreaterThan(0);
     expect(JSON.stringify(prompts.at(-1))).toContain('call read_cut_result');
     expect(prompts).toEqual(agent.prompts);
-    // The reader joins the tools from the call after the first cut on, in both loops.
-    expect(tools[0]).toEqual(['read_log']);
+    // The reader is in the tools from the first call on, in both loops.
+    expect(tools[0]).toEqual(['read_log', 'read_cut_result']);
     expect(tools.at(-1)).toEqual(['read_log', 'read_cut_result']);
     expect(tools).toEqual(agent.tools);
   });

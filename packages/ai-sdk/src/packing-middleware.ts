@@ -21,7 +21,6 @@ import type { Message, ModelProfile, ModelRef, Retention, TokenCounter, ToolSpec
 import { Calibration, createTokenCounter } from '@episodic/core';
 import {
   defaultPackingForProfile,
-  type PackOptions,
   type PackResult,
   type PackState,
   type PackStats,
@@ -94,8 +93,8 @@ export interface EpisodicPackingMiddleware {
   /**
    * The reader of cut tool results as an AI SDK tool (`read_cut_result`). Add it to the
    * loop's tools (`tools: { ...tools, ...packing.tools }`) and the packer's cut markers
-   * name it: the model can read any cut part back. It is sent to the model only from
-   * the first call that cut a result on, as an Episodic `Agent` offers it.
+   * name it: the model can read any cut part back. It is sent from the first call on,
+   * as an Episodic `Agent` offers it, so the tools never change within a conversation.
    */
   readonly tools: { [READ_CUT_RESULT]: Tool<ReadCutResultInput, string> };
 }
@@ -160,38 +159,29 @@ export function episodicPacking(options: EpisodicPackingOptions = {}): EpisodicP
     const hasReader = specs.some((spec) => spec.name === READ_CUT_RESULT);
     const pack = packingWithReader(hasReader ? 'readable' : 'cut', budget, { ...defaultPackingForProfile(profile), ...options.pack });
     reader.configure({ messages: converted.messages, budget, pack, counter: tokenizer });
-    const packOnce = (offer: boolean) => {
-      const tools = offer ? specs : specs.filter((spec) => spec.name !== READ_CUT_RESULT);
-      const packOptions: PackOptions = {
-        ...pack,
-        messages: converted.messages,
-        system: converted.system,
-        tools,
-        budget,
-        retention: options.retention ?? profile.retention,
-        tokenizer,
-        state,
-        ...(pack.cacheTtlMs === undefined ? {} : { now: Date.now() }),
-      };
-      return { packed: packContext(packOptions), offered: offer };
-    };
+    // The reader, when the loop has it, is in the tools from the first call, as an Agent
+    // offers it: tools never change within a conversation (a tool added later changes the
+    // prefix of every later call, a full cache miss, and loses bound thinking).
+    reader.offered = hasReader;
+    const packed = packContext({
+      ...pack,
+      messages: converted.messages,
+      system: converted.system,
+      tools: specs,
+      budget,
+      retention: options.retention ?? profile.retention,
+      tokenizer,
+      state,
+      ...(pack.cacheTtlMs === undefined ? {} : { now: Date.now() }),
+    });
     const factor = tokenizer.calibration.factor;
-    let { packed, offered } = packOnce(hasReader && reader.offered);
-    if (hasReader && !offered && packed.messages.some((message) => message.role === 'tool' && message.truncated === true)) {
-      // The first cut: from here on the reader is offered, and counted with the tools.
-      reader.offered = true;
-      ({ packed, offered } = packOnce(true));
-    }
     state = packed.state;
     stats = packed.stats;
     const breakpoints = profile.cacheStyle === 'anthropic-breakpoints' && options.cacheBreakpoints !== false;
     const prompt = packedPrompt(converted.leadingSystem, packed, version, breakpoints);
     const messageCounts = { before: params.prompt.length, after: prompt.length };
     options.onPacked?.({ model: ref, stats: packed.stats, state: packed.state, messages: messageCounts });
-    const tools = offered || !params.tools
-      ? params.tools
-      : params.tools.filter((tool) => (tool as { name?: string }).name !== READ_CUT_RESULT);
-    const result = { ...params, prompt, ...(tools ? { tools } : {}) } as P;
+    const result = { ...params, prompt } as P;
     counted.set(result, { tokens: packed.stats.tokens.total, factor });
     return result;
   }

@@ -53,7 +53,7 @@ describe('withoutForeignReasoning', () => {
 });
 
 describe('withoutForeignReasoning and opaque parts', () => {
-  it('removes another model`s provider-tool parts whole: without their data there is nothing to send or count', () => {
+  it('keeps another model`s provider-tool parts with their producer`s tag only: nothing opaque goes on, and adapters leave them out', () => {
     const searched: AssistantMessage = {
       role: 'assistant',
       model: { provider: 'anthropic', id: 'claude-a' },
@@ -63,7 +63,14 @@ describe('withoutForeignReasoning and opaque parts', () => {
       ],
     };
     const cleaned = withoutForeignReasoning([{ role: 'user', content: 'search' }, searched], target);
-    expect(cleaned[1]).toEqual({ role: 'assistant', model: searched.model, content: [{ type: 'text', text: 'Found it.' }] });
+    expect(cleaned[1]).toEqual({
+      role: 'assistant',
+      model: searched.model,
+      content: [
+        { type: 'provider-tool', name: 'web_search', kind: 'call', id: 'srv_1', providerData: { provider: 'anthropic', model: 'claude-a' } },
+        { type: 'text', text: 'Found it.' },
+      ],
+    });
   });
 });
 
