@@ -53,6 +53,7 @@ export default defineConfig({
       { find: /^@episodic\/postgres$/, replacement: source('./packages/postgres/src/index.ts') },
       { find: /^@episodic\/dbos$/, replacement: source('./packages/dbos/src/index.ts') },
       { find: /^@episodic\/restate\/testing$/, replacement: source('./packages/restate/src/testing/index.ts') },
+      { find: /^@episodic\/chat$/, replacement: source('./packages/chat/src/index.ts') },
       { find: /^@episodic\/restate$/, replacement: source('./packages/restate/src/index.ts') },
     ],
   },
