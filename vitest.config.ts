@@ -11,6 +11,7 @@ const browserTests = [
   'test/budget-report-browser.test.ts',
   'test/web-chat-browser.test.ts',
   'test/hardening/web-chat-attacks.test.ts',
+  'test/hardening/chat-handler-attacks.test.ts',
   'test/bundles/**/*.test.ts',
 ];
 

@@ -132,11 +132,8 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
       lent.done();
       return refuse({ status: 409, message: `Chat ${id} has nothing to resume.` });
     }
-    const chunks = releasing(toUIMessageStream(events, options.stream), () => {
-      // The client went away or pressed Stop: end the episode (the transcript stays consistent).
-      controller.abort();
-      lent.done();
-    }, () => lent.done());
+    // The client went away or pressed Stop: end the episode (the transcript stays consistent).
+    const chunks = releasing(toUIMessageStream(events, options.stream), () => controller.abort(), () => lent.done());
     return createUIMessageStreamResponse(chunks, { headers: SECURITY_HEADERS });
   };
 
@@ -164,30 +161,35 @@ async function withBody(
   return body.ok ? use(body.value) : refuse(body.refusal);
 }
 
-/** A stream that calls `cancelled` when its reader cancels it and `ended` when it ends (each at most once overall). */
+/** A stream that calls `cancelled` when its reader cancels it, and `ended` once when it ends, errs or has been cancelled. */
 function releasing<T>(stream: ReadableStream<T>, cancelled: () => void, ended: () => void): ReadableStream<T> {
   const reader = stream.getReader();
-  let released = false;
-  const release = (how: () => void) => {
-    if (released) return;
-    released = true;
-    how();
+  let over = false;
+  const end = () => {
+    if (over) return;
+    over = true;
+    ended();
   };
   return new ReadableStream<T>({
     async pull(controller) {
       try {
         const next = await reader.read();
         if (!next.done) return controller.enqueue(next.value);
-        release(ended);
+        end();
         controller.close();
       } catch (error) {
-        release(ended);
+        end();
         controller.error(error);
       }
     },
     async cancel(reason) {
-      release(cancelled);
-      await reader.cancel(reason);
+      // Stop the run first, and give the session back only once its events have ended.
+      cancelled();
+      try {
+        await reader.cancel(reason);
+      } finally {
+        end();
+      }
     },
   });
 }

@@ -1,0 +1,124 @@
+// The chat handler called with fetch `Request`s, as a Next.js route or Deno.serve
+// would: the streamed episode, approvals listed, decided and resumed, bad bodies
+// refused with what is wrong, the session given back when a stream is cancelled.
+import { Agent, type AgentTool, MemorySessionStore } from '@episodic/core';
+import { scriptedModel } from '@episodic/core/testing';
+import { describe, expect, it } from 'vitest';
+import { createChatHandler } from './chat-handler.js';
+
+const deploy: AgentTool = {
+  spec: { name: 'deploy', description: 'Deploys.', inputSchema: { type: 'object', properties: { env: { type: 'string' } } } },
+  needsApproval: true,
+  execute: async (args) => ({ content: `deployed to ${(args as { env: string }).env}` }),
+};
+
+const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+  new Request(`http://localhost${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+const message = (id: string, text: string) => ({ id, message: { role: 'user', parts: [{ type: 'text', text }] } });
+
+/** The UI message chunks of a streamed answer. */
+async function chunks(response: Response): Promise<Array<Record<string, unknown>>> {
+  const text = await response.text();
+  return text
+    .split('\n\n')
+    .filter((event) => event.startsWith('data: ') && event !== 'data: [DONE]')
+    .map((event) => JSON.parse(event.slice('data: '.length)) as Record<string, unknown>);
+}
+
+describe('createChatHandler', () => {
+  it('streams an episode of the chat id\'s session, which the next message continues', async () => {
+    const store = new MemorySessionStore();
+    const model = scriptedModel({ steps: [{ text: 'Hello!' }, { text: 'Again.' }] });
+    const handler = createChatHandler({ agent: new Agent({ model, store }) });
+    const first = await handler(post('/api/chat', message('c1', 'Hi')));
+    expect(first.status).toBe(200);
+    expect(first.headers.get('x-vercel-ai-ui-message-stream')).toBe('v1');
+    expect(first.headers.get('x-content-type-options')).toBe('nosniff');
+    const sent = await chunks(first);
+    expect(sent.filter((chunk) => chunk.type === 'text-delta').map((chunk) => chunk.delta).join('')).toBe('Hello!');
+    await chunks(await handler(post('/api/chat', message('c1', 'More'))));
+    const users = (await store.load('c1'))?.messages.filter((entry) => entry.role === 'user');
+    expect(users).toHaveLength(2);
+  });
+
+  it('lists a paused chat\'s waiting calls, takes a decision and resumes the episode', async () => {
+    const store = new MemorySessionStore();
+    const model = scriptedModel({ steps: [{ toolCalls: [{ name: 'deploy', args: { env: 'prod' } }] }, { text: 'Deployed.' }] });
+    const handler = createChatHandler({ agent: new Agent({ model, tools: [deploy], store }) });
+    await chunks(await handler(post('/api/chat', message('ops', 'Deploy'))));
+    const listed = await handler(new Request('http://localhost/api/chat/approvals?id=ops'));
+    const { pending } = (await listed.json()) as { pending: Array<{ callId: string; toolName: string; args: unknown }> };
+    expect(pending).toMatchObject([{ toolName: 'deploy', args: { env: 'prod' } }]);
+    const unknown = await handler(post('/api/chat/approvals', { id: 'ops', callId: 'nope', decision: 'approved' }));
+    expect(unknown.status).toBe(404);
+    const decided = await handler(post('/api/chat/approvals', { id: 'ops', callId: pending[0]!.callId, decision: 'approved', note: 'ok' }));
+    expect(await decided.json()).toEqual({ pending: [] });
+    const resumed = await chunks(await handler(post('/api/chat/resume', { id: 'ops' })));
+    expect(resumed.filter((chunk) => chunk.type === 'tool-output-available').map((chunk) => chunk.output)).toEqual([expect.stringMatching(/^deployed to prod/)]);
+    expect(resumed.filter((chunk) => chunk.type === 'text-delta').map((chunk) => chunk.delta).join('')).toBe('Deployed.');
+    // Nothing left to resume: refused, not run.
+    expect((await handler(post('/api/chat/resume', { id: 'ops' }))).status).toBe(409);
+  });
+
+  it('refuses bodies that are not a chat request, naming the field', async () => {
+    const handler = createChatHandler({ agent: new Agent({ model: scriptedModel({ steps: [] }) }), maxBodyBytes: 1_000 });
+    const cases: Array<[unknown, number, RegExp]> = [
+      ['not json', 400, /not JSON/],
+      [{ id: '../etc', message: { role: 'user', parts: [] } }, 400, /"id"/],
+      [{ id: 'a', message: { role: 'assistant', parts: [] } }, 400, /"message"/],
+      [{ id: 'a', message: { role: 'user', parts: [{ type: 'text', text: 5 }] } }, 400, /message\.parts\[0\]\.text/],
+      [message('a', '   '), 400, /no text/],
+      [message('a', 'x'.repeat(2_000)), 413, /larger than 1000 bytes/],
+    ];
+    for (const [body, status, why] of cases) {
+      const response = await handler(post('/api/chat', body));
+      expect(response.status, JSON.stringify(body).slice(0, 80)).toBe(status);
+      expect(await response.text()).toMatch(why);
+    }
+    const decision = await handler(post('/api/chat/approvals', { id: 'a', callId: 'c', decision: 'maybe' }));
+    expect(await decision.text()).toMatch(/"decision" must be "approved" or "rejected"/);
+  });
+
+  it('gives the session back when the client cancels the stream, and aborts the episode', async () => {
+    const store = new MemorySessionStore();
+    const model = scriptedModel({ latencyMs: 5_000, steps: [{ text: 'slow' }, { text: 'fast' }] });
+    const handler = createChatHandler({ agent: new Agent({ model, store }) });
+    const first = await handler(post('/api/chat', message('s', 'one')));
+    const reader = first.body!.getReader();
+    await reader.read();
+    // While it streams, the chat is busy.
+    expect((await handler(post('/api/chat', message('s', 'two')))).status).toBe(409);
+    const started = Date.now();
+    await reader.cancel();
+    // The chat is free again once the aborted episode has stopped, well before the model's 5 s reply.
+    let second = await handler(post('/api/chat', message('s', 'three')));
+    while (second.status === 409 && Date.now() - started < 4_000) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      second = await handler(post('/api/chat', message('s', 'three')));
+    }
+    expect(second.status).toBe(200);
+    expect(Date.now() - started).toBeLessThan(4_000);
+    await second.body!.cancel();
+  }, 20_000);
+
+  it('sends other paths to the fallback after the same checks, and answers 404 without one', async () => {
+    const agent = new Agent({ model: scriptedModel({ steps: [] }) });
+    const page = createChatHandler({ agent, path: '/chat', fallback: () => new Response('page') });
+    expect(await (await page(new Request('http://localhost/'))).text()).toBe('page');
+    expect((await page(new Request('http://evil.example/'))).status).toBe(403);
+    expect((await page(new Request('http://localhost/', { headers: { host: 'evil.example' } }))).status).toBe(403);
+    const bare = createChatHandler({ agent });
+    const missing = await bare(new Request('http://localhost/elsewhere'));
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get('x-frame-options')).toBe('DENY');
+    expect((await bare(post('/api/chat', message('a', 'hi'), { 'content-type': 'text/plain' }))).status).toBe(415);
+    const allowed = createChatHandler({ agent, allowedHosts: ['chat.example'], fallback: () => new Response('ok') });
+    expect((await allowed(new Request('https://chat.example/'))).status).toBe(200);
+    expect((await allowed(new Request('https://chat.example/', { headers: { origin: 'https://chat.example' } }))).status).toBe(200);
+    expect((await allowed(new Request('https://chat.example/', { headers: { origin: 'https://evil.example' } }))).status).toBe(403);
+  });
+});
