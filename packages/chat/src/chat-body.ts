@@ -89,8 +89,11 @@ export function chatMessage(body: unknown, maxTextChars: number): Read<{ id: str
 
 /** A decision on a waiting tool call: `{ id, callId, decision: 'approved' | 'rejected', note?, reason? }`. */
 export interface ChatDecision {
+  /** The chat (session) id. */
   id: string;
+  /** The waiting call, as `GET …/approvals` lists it. */
   callId: string;
+  /** `approved` runs the call at resume; `rejected` answers it with an error the model reads. */
   decision: 'approved' | 'rejected';
   /** With `approved`: reaches the model after the tool's output. */
   note?: string;

@@ -28,6 +28,7 @@ import { type Refusal, refuseCaller, refuseContentType, type RequestGuardOptions
  * `maxBodyBytes` widen that.
  */
 export interface ChatHandlerOptions extends RequestGuardOptions {
+  /** The agent each chat's session is opened from (by chat id, from the agent's store). */
   agent: Agent;
   /** Where the routes live. Default `/api/chat`. */
   path?: string | undefined;
