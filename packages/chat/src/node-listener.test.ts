@@ -2,7 +2,7 @@
 // away mid-stream (and the chat is free again), the Host comes from the header, not
 // from an absolute request target, and a body over the limit is answered, not drained.
 import { createServer, request as httpRequest, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, connect } from 'node:net';
 import { Agent, MemorySessionStore } from '@episodic/core';
 import { scriptedModel } from '@episodic/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -74,5 +74,26 @@ describe('toNodeListener', () => {
       sent.end();
     });
     expect(seen).toEqual(['http://elsewhere.example:81/api/chat?id=1']);
+  });
+
+  it('answers 400 to a request without a usable Host, whatever its path says', async () => {
+    const seen: string[] = [];
+    const port = await serve(async (request) => {
+      seen.push(request.url);
+      return new Response('ok');
+    });
+    for (const head of ['GET /localhost/api/chat HTTP/1.0\r\n', 'GET /api/chat HTTP/1.0\r\nhost: localhost@evil.example\r\n', 'GET /x HTTP/1.0\r\nhost: localhost/evil\r\n']) {
+      const answer = await new Promise<string>((resolve, reject) => {
+        const socket = connect(port, '127.0.0.1');
+        let text = '';
+        socket.setEncoding('utf8');
+        socket.on('data', (chunk: string) => (text += chunk));
+        socket.on('error', reject);
+        socket.on('close', () => resolve(text));
+        socket.end(`${head}\r\n`);
+      });
+      expect(answer, head).toMatch(/^HTTP\/1\.1 400 /);
+    }
+    expect(seen).toEqual([]);
   });
 });

@@ -36,9 +36,12 @@ function toRequest(incoming: IncomingMessage): Request | undefined {
   const target = incoming.url ?? '/';
   // Keep only the path and query of an absolute target; the host comes from the Host header.
   const path = /^[a-z][a-z\d+.-]*:\/\//i.test(target) ? target.replace(/^[a-z][a-z\d+.-]*:\/\/[^/?#]*/i, '') || '/' : target;
+  const host = incoming.headers.host ?? '';
+  // No Host (HTTP/1.0 allows it): `http:///localhost/…` would parse with the path's first segment as the host.
+  if (!host || /[/\\?#@\s]/.test(host)) return undefined;
   let url: URL;
   try {
-    url = new URL(`http://${incoming.headers.host ?? ''}${path.startsWith('/') ? path : `/${path}`}`);
+    url = new URL(`http://${host}${path.startsWith('/') ? path : `/${path}`}`);
   } catch {
     return undefined;
   }
