@@ -15,11 +15,13 @@
  * - `POST path/approvals` `{ id, callId, decision, note?, reason? }`: decides one.
  * - `POST path/resume` `{ id }`: continues the paused episode, streamed.
  */
-import type { Agent, AgentEvent, ApprovalRequest } from '@episodic/core';
-import { createUIMessageStreamResponse, toUIMessageStream, type UIMessageStreamOptions } from '@episodic/core/ui-stream';
-import { chatDecision, chatId, chatMessage, type Read, readJsonBody } from './chat-body.js';
-import { ChatSessions, type Lent } from './chat-sessions.js';
-import { type Refusal, refuseCaller, refuseContentType, type RequestGuardOptions, SECURITY_HEADERS } from './request-guard.js';
+import type { Agent } from '@episodic/core';
+import type { UIMessageStreamOptions } from '@episodic/core/ui-stream';
+import { type Read, readJsonBody } from './chat-body.js';
+import { ChatRoutes } from './chat-routes.js';
+import { ChatSessions } from './chat-sessions.js';
+import { refuse, withHeaders } from './http-responses.js';
+import { refuseCaller, refuseContentType, type RequestGuardOptions } from './request-guard.js';
 
 /**
  * Options of {@link createChatHandler}. By default it answers only requests whose
@@ -63,81 +65,20 @@ export type ChatHandler = (request: Request, context?: ChatRequestContext) => Pr
 /** Builds the handler (see the module comment for its routes). */
 export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
   const path = (options.path ?? '/api/chat').replace(/\/$/, '');
-  const sessions = new ChatSessions(options.agent, {
-    maxSessions: options.maxSessions ?? 100,
-    idleMs: options.sessionIdleMs ?? 30 * 60_000,
-    newPerClient: options.newSessionsPerClient ?? { count: 20, windowMs: 60_000 },
-  });
+  const chat = new ChatRoutes(
+    new ChatSessions(options.agent, {
+      maxSessions: options.maxSessions ?? 100,
+      idleMs: options.sessionIdleMs ?? 30 * 60_000,
+      newPerClient: options.newSessionsPerClient ?? { count: 20, windowMs: 60_000 },
+    }),
+    { maxMessageChars: options.maxMessageChars ?? 20_000, stream: options.stream },
+  );
   const routes: Readonly<Record<string, Route>> = {
-    [`POST ${path}`]: (request, client) => withBody(request, options, (body) => send(body, client)),
-    [`GET ${path}/approvals`]: async (request, client) => {
-      const id = chatId({ id: new URL(request.url).searchParams.get('id') });
-      if (!id.ok) return refuse(id.refusal);
-      return withSession(id.value, client, async (lent) => json({ pending: toWire(lent.session.pendingApprovals) }));
-    },
-    [`POST ${path}/approvals`]: (request, client) => withBody(request, options, (body) => decide(body, client)),
-    [`POST ${path}/resume`]: (request, client) => withBody(request, options, (body) => resume(body, client)),
+    [`POST ${path}`]: (request, client) => withBody(request, options, (body) => chat.send(body, client)),
+    [`GET ${path}/approvals`]: (request, client) => chat.approvals(new URL(request.url).searchParams.get('id'), client),
+    [`POST ${path}/approvals`]: (request, client) => withBody(request, options, (body) => chat.decide(body, client)),
+    [`POST ${path}/resume`]: (request, client) => withBody(request, options, (body) => chat.resume(body, client)),
   };
-
-  const send = (body: unknown, client: string) => {
-    const parsed = chatMessage(body, options.maxMessageChars ?? 20_000);
-    if (!parsed.ok) return refuse(parsed.refusal);
-    const { id, text } = parsed.value;
-    return streamed(id, client, (lent, signal) => lent.session.stream(text, { signal }));
-  };
-  const decide = (body: unknown, client: string) => {
-    const parsed = chatDecision(body);
-    if (!parsed.ok) return refuse(parsed.refusal);
-    const { id, callId, decision, note, reason } = parsed.value;
-    return withSession(id, client, async ({ session }) => {
-      const waiting = session.pendingApprovals.find((request) => request.callId === callId);
-      if (!waiting) return refuse({ status: 404, message: `No tool call "${callId}" waits for a decision in chat ${id}.` });
-      if (decision === 'approved') await session.approve(waiting, note === undefined ? {} : { note });
-      else await session.reject(waiting, reason === undefined ? {} : { reason });
-      return json({ pending: toWire(session.pendingApprovals) });
-    });
-  };
-  const resume = (body: unknown, client: string) => {
-    const id = chatId(body);
-    if (!id.ok) return refuse(id.refusal);
-    return streamed(id.value, client, (lent, signal) => {
-      if (!lent.session.unfinished) return undefined;
-      return lent.session.resumeStream({ signal });
-    });
-  };
-
-  /** Runs `use` on the chat's session, given back when it returns. */
-  const withSession = async (id: string, client: string, use: (lent: Lent) => Promise<Response>) => {
-    const lent = await sessions.lend(id, client);
-    if ('status' in lent) return refuse(lent);
-    try {
-      return await use(lent);
-    } finally {
-      lent.done();
-    }
-  };
-
-  /** Streams the events `run` starts; the session stays lent until the stream ends or is cancelled. */
-  const streamed = async (id: string, client: string, run: (lent: Lent, signal: AbortSignal) => AsyncIterable<AgentEvent> | undefined) => {
-    const lent = await sessions.lend(id, client);
-    if ('status' in lent) return refuse(lent);
-    const controller = new AbortController();
-    let events: AsyncIterable<AgentEvent> | undefined;
-    try {
-      events = run(lent, controller.signal);
-    } catch (error) {
-      lent.done();
-      throw error;
-    }
-    if (!events) {
-      lent.done();
-      return refuse({ status: 409, message: `Chat ${id} has nothing to resume.` });
-    }
-    // The client went away or pressed Stop: end the episode (the transcript stays consistent).
-    const chunks = releasing(toUIMessageStream(events, options.stream), () => controller.abort(), () => lent.done());
-    return createUIMessageStreamResponse(chunks, { headers: SECURITY_HEADERS });
-  };
-
   const answer = async (request: Request, context: ChatRequestContext) => {
     const refused = refuseCaller(request, options);
     if (refused) return refuse(refused);
@@ -149,7 +90,7 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
   return async (request, context = {}) => withHeaders(await answer(request, context));
 }
 
-type Route = (request: Request, client: string) => Promise<Response>;
+type Route = (request: Request, client: string) => Promise<Response> | Response;
 
 async function withBody(
   request: Request,
@@ -160,64 +101,4 @@ async function withBody(
   if (wrongType) return refuse(wrongType);
   const body: Read<unknown> = await readJsonBody(request, options.maxBodyBytes ?? 256_000);
   return body.ok ? use(body.value) : refuse(body.refusal);
-}
-
-/** A stream that calls `cancelled` when its reader cancels it, and `ended` once when it ends, errs or has been cancelled. */
-function releasing<T>(stream: ReadableStream<T>, cancelled: () => void, ended: () => void): ReadableStream<T> {
-  const reader = stream.getReader();
-  let over = false;
-  const end = () => {
-    if (over) return;
-    over = true;
-    ended();
-  };
-  return new ReadableStream<T>({
-    async pull(controller) {
-      try {
-        const next = await reader.read();
-        if (!next.done) return controller.enqueue(next.value);
-        end();
-        controller.close();
-      } catch (error) {
-        end();
-        controller.error(error);
-      }
-    },
-    async cancel(reason) {
-      // Stop the run first, and give the session back only once its events have ended.
-      cancelled();
-      try {
-        await reader.cancel(reason);
-      } finally {
-        end();
-      }
-    },
-  });
-}
-
-/** The wire form of waiting calls. */
-function toWire(requests: readonly ApprovalRequest[]) {
-  return requests.map(({ callId, toolName, args, sessionId }) => ({ callId, toolName, args, sessionId }));
-}
-
-function json(value: unknown): Response {
-  return new Response(JSON.stringify(value), { status: 200, headers: { 'content-type': 'application/json; charset=utf-8' } });
-}
-
-function refuse(refusal: Refusal): Response {
-  return new Response(refusal.message, { status: refusal.status, headers: { 'content-type': 'text/plain; charset=utf-8' } });
-}
-
-function withHeaders(response: Response): Response {
-  for (const [name, value] of Object.entries(SECURITY_HEADERS)) {
-    // A response built with immutable headers (`Response.redirect`, a fetched one) is copied first.
-    try {
-      if (!response.headers.has(name)) response.headers.set(name, value);
-    } catch {
-      const copy = new Response(response.body, response);
-      for (const [key, header] of Object.entries(SECURITY_HEADERS)) if (!copy.headers.has(key)) copy.headers.set(key, header);
-      return copy;
-    }
-  }
-  return response;
 }
