@@ -64,22 +64,28 @@ export function chatId(body: unknown): Read<string> {
 }
 
 /**
- * What the AI SDK chat client posts with `prepareSendMessagesRequest` sending only
- * the new message: `{ id, message: { role: 'user', parts: [{ type: 'text', text }] } }`.
- * Returns the chat id and the message's text (its text parts joined).
+ * What the AI SDK chat client posts: with `prepareSendMessagesRequest` sending only
+ * the new message, `{ id, message: { role: 'user', parts: [{ type: 'text', text }] } }`;
+ * by default (`DefaultChatTransport` as it comes), `{ id, messages: [...], trigger }`,
+ * of which only the last message is read (the session holds the rest). Returns the
+ * chat id and the message's text (its text parts joined).
  */
 export function chatMessage(body: unknown, maxTextChars: number): Read<{ id: string; text: string }> {
   const id = chatId(body);
   if (!id.ok) return id;
-  const message = (body as Record<string, unknown>).message;
-  if (!isRecord(message) || message.role !== 'user') return bad('"message" must be an object with role "user"');
+  const { message: only, messages, trigger } = body as Record<string, unknown>;
+  if (trigger !== undefined && trigger !== 'submit-message') {
+    return bad(`"trigger" ${JSON.stringify(trigger)} is not supported: the session keeps the conversation, send a new message`);
+  }
+  const [message, where] = only === undefined && Array.isArray(messages) ? [messages.at(-1), `messages[${messages.length - 1}]`] : [only, 'message'];
+  if (!isRecord(message) || message.role !== 'user') return bad(`"${where}" must be an object with role "user"`);
   const parts = message.parts;
-  if (!Array.isArray(parts) || parts.length > 50) return bad('"message.parts" must be an array of at most 50 parts');
+  if (!Array.isArray(parts) || parts.length > 50) return bad(`"${where}.parts" must be an array of at most 50 parts`);
   let text = '';
   for (const [index, part] of parts.entries()) {
-    if (!isRecord(part) || typeof part.type !== 'string') return bad(`"message.parts[${index}]" must be an object with a "type"`);
+    if (!isRecord(part) || typeof part.type !== 'string') return bad(`"${where}.parts[${index}]" must be an object with a "type"`);
     if (part.type !== 'text') continue;
-    if (typeof part.text !== 'string') return bad(`"message.parts[${index}].text" must be a string`);
+    if (typeof part.text !== 'string') return bad(`"${where}.parts[${index}].text" must be a string`);
     text += part.text;
   }
   if (text.length > maxTextChars) return bad(`the message's text is longer than ${maxTextChars} characters`);

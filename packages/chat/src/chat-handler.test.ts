@@ -64,6 +64,22 @@ describe('createChatHandler', () => {
     expect((await handler(post('/api/chat/resume', { id: 'ops' }))).status).toBe(409);
   });
 
+  it('takes the AI SDK transport\'s default body too: the last of `messages` is the new one', async () => {
+    const store = new MemorySessionStore();
+    const model = scriptedModel({ steps: [{ text: 'One.' }, { text: 'Two.' }] });
+    const handler = createChatHandler({ agent: new Agent({ model, store }) });
+    const user = (text: string) => ({ id: `m-${text}`, role: 'user', parts: [{ type: 'text', text }] });
+    const first = { id: 'd', trigger: 'submit-message', messages: [user('first')] };
+    await chunks(await handler(post('/api/chat', first)));
+    const second = { id: 'd', trigger: 'submit-message', messages: [user('first'), { id: 'a', role: 'assistant', parts: [] }, user('second')] };
+    await chunks(await handler(post('/api/chat', second)));
+    const sent = (await store.load('d'))?.messages.filter((entry) => entry.role === 'user').map((entry) => JSON.stringify(entry.content));
+    expect(sent).toEqual([expect.stringContaining('first'), expect.stringContaining('second')]);
+    const regenerate = await handler(post('/api/chat', { ...second, trigger: 'regenerate-message' }));
+    expect(regenerate.status).toBe(400);
+    expect(await regenerate.text()).toMatch(/"trigger" "regenerate-message" is not supported/);
+  });
+
   it('refuses bodies that are not a chat request, naming the field', async () => {
     const handler = createChatHandler({ agent: new Agent({ model: scriptedModel({ steps: [] }) }), maxBodyBytes: 1_000 });
     const cases: Array<[unknown, number, RegExp]> = [
