@@ -77,7 +77,7 @@ export function chatMessage(body: unknown, maxTextChars: number): Read<{ id: str
   if (trigger !== undefined && trigger !== 'submit-message') {
     return bad(`"trigger" ${JSON.stringify(trigger)} is not supported: the session keeps the conversation, send a new message`);
   }
-  const [message, where] = only === undefined && Array.isArray(messages) ? [messages.at(-1), `messages[${messages.length - 1}]`] : [only, 'message'];
+  const [message, where] = newMessage(only, messages);
   if (!isRecord(message) || message.role !== 'user') return bad(`"${where}" must be an object with role "user"`);
   const parts = message.parts;
   if (!Array.isArray(parts) || parts.length > 50) return bad(`"${where}.parts" must be an array of at most 50 parts`);
@@ -91,6 +91,48 @@ export function chatMessage(body: unknown, maxTextChars: number): Read<{ id: str
   if (text.length > maxTextChars) return bad(`the message's text is longer than ${maxTextChars} characters`);
   if (!text.trim()) return bad('the message has no text');
   return { ok: true, value: { id: id.value, text } };
+}
+
+/** The new message of a body and where it sits: `message`, else the last of `messages`. */
+function newMessage(only: unknown, messages: unknown): [unknown, string] {
+  return only === undefined && Array.isArray(messages) ? [messages.at(-1), `messages[${messages.length - 1}]`] : [only, 'message'];
+}
+
+/** True when the body's new message is the assistant's (the AI SDK client answering approvals), not a user's. */
+export function isApprovalAnswer(body: unknown): boolean {
+  if (!isRecord(body)) return false;
+  const [message] = newMessage(body.message, body.messages);
+  return isRecord(message) && message.role === 'assistant';
+}
+
+/**
+ * The decisions in an assistant message the AI SDK chat client sends after
+ * `addToolApprovalResponse`: its tool parts in state `approval-responded`, whose
+ * approval id is the call id (as `@episodic/core/ui-stream` sends it).
+ */
+export function chatApprovalAnswers(body: unknown): Read<{ id: string; decisions: Array<Omit<ChatDecision, 'id'>> }> {
+  const id = chatId(body);
+  if (!id.ok) return id;
+  const { message: only, messages } = body as Record<string, unknown>;
+  const [message, where] = newMessage(only, messages);
+  const parts = isRecord(message) ? message.parts : undefined;
+  if (!Array.isArray(parts) || parts.length > 200) return bad(`"${where}.parts" must be an array of at most 200 parts`);
+  const decisions: Array<Omit<ChatDecision, 'id'>> = [];
+  for (const [index, part] of parts.entries()) {
+    if (!isRecord(part) || part.state !== 'approval-responded') continue;
+    const approval = part.approval;
+    if (!isRecord(approval) || typeof approval.id !== 'string' || typeof approval.approved !== 'boolean') {
+      return bad(`"${where}.parts[${index}].approval" must have a string "id" and a boolean "approved"`);
+    }
+    const reason = typeof approval.reason === 'string' ? approval.reason.slice(0, 2_000) : undefined;
+    decisions.push({
+      callId: approval.id,
+      decision: approval.approved ? 'approved' : 'rejected',
+      ...(reason === undefined ? {} : approval.approved ? { note: reason } : { reason }),
+    });
+  }
+  if (decisions.length === 0) return bad(`"${where}" is the assistant's but answers no approval`);
+  return { ok: true, value: { id: id.value, decisions } };
 }
 
 /** A decision on a waiting tool call: `{ id, callId, decision: 'approved' | 'rejected', note?, reason? }`. */

@@ -80,6 +80,38 @@ describe('createChatHandler', () => {
     expect(await regenerate.text()).toMatch(/"trigger" "regenerate-message" is not supported/);
   });
 
+  it('takes approvals answered the AI SDK way (an assistant message with approval-responded tool parts) and resumes', async () => {
+    const store = new MemorySessionStore();
+    const model = scriptedModel({ steps: [{ toolCalls: [{ name: 'deploy', args: { env: 'prod' } }] }, { text: 'Not deployed.' }] });
+    const handler = createChatHandler({ agent: new Agent({ model, tools: [deploy], store }) });
+    const paused = await chunks(await handler(post('/api/chat', message('sdk', 'Deploy'))));
+    const request = paused.find((chunk) => chunk.type === 'tool-approval-request');
+    expect(request).toBeDefined();
+    const toolCallId = String(request!.toolCallId);
+    // What the client sends after addToolApprovalResponse({ id, approved: false, reason }).
+    const answered = {
+      id: 'sdk',
+      messages: [
+        { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'Deploy' }] },
+        {
+          id: 'a1',
+          role: 'assistant',
+          parts: [
+            { type: 'tool-deploy', toolCallId, state: 'approval-responded', input: { env: 'prod' }, approval: { id: request!.approvalId, approved: false, reason: 'Freeze.' } },
+          ],
+        },
+      ],
+    };
+    const resumed = await chunks(await handler(post('/api/chat', answered)));
+    expect(resumed.filter((chunk) => chunk.type === 'text-delta').map((chunk) => chunk.delta).join('')).toBe('Not deployed.');
+    const results = (await store.load('sdk'))?.messages.filter((entry) => entry.role === 'tool');
+    expect(JSON.stringify(results)).toContain('Freeze.');
+    // The same answer again: nothing waits and nothing is unfinished, so nothing runs.
+    expect((await handler(post('/api/chat', answered))).status).toBe(409);
+    const empty = { id: 'sdk', message: { role: 'assistant', parts: [{ type: 'text', text: 'x' }] } };
+    expect(await (await handler(post('/api/chat', empty))).text()).toMatch(/answers no approval/);
+  });
+
   it('refuses bodies that are not a chat request, naming the field', async () => {
     const handler = createChatHandler({ agent: new Agent({ model: scriptedModel({ steps: [] }) }), maxBodyBytes: 1_000 });
     const cases: Array<[unknown, number, RegExp]> = [

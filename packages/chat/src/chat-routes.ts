@@ -5,7 +5,7 @@
  */
 import type { AgentEvent, ApprovalRequest } from '@episodic/core';
 import { createUIMessageStreamResponse, toUIMessageStream, type UIMessageStreamOptions } from '@episodic/core/ui-stream';
-import { chatDecision, chatId, chatMessage } from './chat-body.js';
+import { chatApprovalAnswers, chatDecision, chatId, chatMessage, isApprovalAnswer } from './chat-body.js';
 import type { ChatSessions, Lent } from './chat-sessions.js';
 import { json, refuse } from './http-responses.js';
 import { SECURITY_HEADERS } from './request-guard.js';
@@ -23,8 +23,13 @@ export class ChatRoutes {
     private readonly settings: ChatRouteSettings,
   ) {}
 
-  /** `POST path`: an episode with the posted message, streamed. */
+  /**
+   * `POST path`: an episode with the posted message, streamed; or, when the message is
+   * the assistant's with approvals answered (`addToolApprovalResponse` in the AI SDK
+   * client), those decisions taken and the episode resumed, streamed.
+   */
   send(body: unknown, client: string): Promise<Response> | Response {
+    if (isApprovalAnswer(body)) return this.answerApprovals(body, client);
     const parsed = chatMessage(body, this.settings.maxMessageChars);
     if (!parsed.ok) return refuse(parsed.refusal);
     const { id, text } = parsed.value;
@@ -59,6 +64,23 @@ export class ChatRoutes {
     return this.streamed(id.value, client, (lent, signal) => (lent.session.unfinished ? lent.session.resumeStream({ signal }) : undefined));
   }
 
+  private answerApprovals(body: unknown, client: string): Promise<Response> | Response {
+    const parsed = chatApprovalAnswers(body);
+    if (!parsed.ok) return refuse(parsed.refusal);
+    const { id, decisions } = parsed.value;
+    return this.streamed(id, client, async (lent, signal) => {
+      const { session } = lent;
+      for (const { callId, decision, note, reason } of decisions) {
+        // An answer the session no longer waits for (decided before, or from a stale page) is passed over.
+        const waiting = session.pendingApprovals.find((request) => request.callId === callId);
+        if (!waiting) continue;
+        if (decision === 'approved') await session.approve(waiting, note === undefined ? {} : { note });
+        else await session.reject(waiting, reason === undefined ? {} : { reason });
+      }
+      return session.unfinished ? session.resumeStream({ signal }) : undefined;
+    });
+  }
+
   /** Runs `use` on the chat's session, given back when it returns. */
   private async withSession(id: string, client: string, use: (lent: Lent) => Promise<Response>): Promise<Response> {
     const lent = await this.sessions.lend(id, client);
@@ -74,14 +96,14 @@ export class ChatRoutes {
   private async streamed(
     id: string,
     client: string,
-    run: (lent: Lent, signal: AbortSignal) => AsyncIterable<AgentEvent> | undefined,
+    run: (lent: Lent, signal: AbortSignal) => AsyncIterable<AgentEvent> | undefined | Promise<AsyncIterable<AgentEvent> | undefined>,
   ): Promise<Response> {
     const lent = await this.sessions.lend(id, client);
     if ('status' in lent) return refuse(lent);
     const controller = new AbortController();
     let events: AsyncIterable<AgentEvent> | undefined;
     try {
-      events = run(lent, controller.signal);
+      events = await run(lent, controller.signal);
     } catch (error) {
       lent.done();
       throw error;
