@@ -11,6 +11,7 @@ const browserTests = [
   'test/budget-report-browser.test.ts',
   'test/web-chat-browser.test.ts',
   'test/hardening/web-chat-attacks.test.ts',
+  'test/hardening/chat-handler-attacks.test.ts',
   'test/bundles/**/*.test.ts',
 ];
 
@@ -54,6 +55,7 @@ export default defineConfig({
       { find: /^@episodic\/ai-sdk$/, replacement: source('./packages/ai-sdk/src/index.ts') },
       { find: /^@episodic\/dbos$/, replacement: source('./packages/dbos/src/index.ts') },
       { find: /^@episodic\/restate\/testing$/, replacement: source('./packages/restate/src/testing/index.ts') },
+      { find: /^@episodic\/chat$/, replacement: source('./packages/chat/src/index.ts') },
       { find: /^@episodic\/restate$/, replacement: source('./packages/restate/src/index.ts') },
     ],
   },

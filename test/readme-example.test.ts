@@ -91,6 +91,23 @@ describe('README examples', () => {
     expect(await run('Agents as tools')).toEqual([['a.test.ts is flaky: its retry races onIdle().', 1, 3]]);
   });
 
+  it('"A chat handler you mount" serves a streamed answer on Node\'s http server and refuses a body that is not JSON', async () => {
+    const calls = await run('A chat handler you mount', (code) => {
+      expect(code).toContain(".listen(3000, '127.0.0.1');");
+      return `${code.replace(".listen(3000, '127.0.0.1');", ".listen(0, '127.0.0.1');")}
+await new Promise((resolve) => server.once('listening', resolve));
+const api = \`http://127.0.0.1:\${(server.address() as import('node:net').AddressInfo).port}/api/chat\`;
+const message = { id: 'readme', message: { role: 'user', parts: [{ type: 'text', text: 'Hi' }] } };
+const answer = await fetch(api, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(message) });
+console.log(answer.status, (await answer.text()).includes('"delta":"Hello!"'));
+const plain = await fetch(api, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{}' });
+console.log(plain.status);
+server.close();
+`;
+    });
+    expect(calls).toEqual([[200, true], [415]]);
+  });
+
   it('"A stream for web chat UIs" type-checks under strict (given the agent and store of the sections before)', async () => {
     const readme = await readFile(new URL('README.md', root), 'utf8');
     const body = readme.slice(readme.indexOf('\n### A stream for web chat UIs\n')).split(/\n##+ /)[1] ?? '';

@@ -124,6 +124,36 @@ describe('web chat example in headless chromium', () => {
     console.log(`web chat screenshot: ${screenshotPath}`);
   }, 90_000);
 
+  it('asks for approval before saving a note, resumes on Approve, and says so on Reject', async () => {
+    const page = await browser!.context.newPage();
+    const { errors } = watchPage(page);
+    await page.goto(server.url);
+    await page.waitForSelector('body[data-status="ready"]');
+    await page.fill('#prompt', 'Remember: ship on Friday');
+    await page.press('#prompt', 'Enter');
+    await page.waitForSelector('.tool[data-state="approval-requested"] button.approve', { timeout: 40_000 });
+    expect(await page.textContent('.tool[data-state="approval-requested"] .output')).toBe('waiting for your approval');
+    await page.click('.tool[data-state="approval-requested"] button.approve');
+    await page.waitForFunction(
+      `[...document.querySelectorAll('.message.assistant .text')].some((node) => node.textContent.includes('Saved the note: ship on Friday'))`,
+      undefined,
+      { timeout: 40_000 },
+    );
+    expect(await page.getAttribute('.tool[data-tool="save_note"]', 'data-state')).toBe('output-available');
+
+    await page.waitForSelector('body[data-status="ready"]');
+    await page.fill('#prompt', 'Remember: cancel the release');
+    await page.press('#prompt', 'Enter');
+    await page.waitForSelector('.tool[data-state="approval-requested"] button.reject', { timeout: 40_000 });
+    await page.click('.tool[data-state="approval-requested"] button.reject');
+    await page.waitForFunction(
+      `[...document.querySelectorAll('.message.assistant .text')].some((node) => node.textContent.includes('I did not save the note'))`,
+      undefined,
+      { timeout: 40_000 },
+    );
+    expect(errors).toEqual([]);
+  }, 90_000);
+
   // Before, the page logged a CSP error on every load: zod (in the AI SDK) probed for
   // `new Function`, which the page's CSP forbids.
   it('loads and answers under its own CSP with no console error', async () => {

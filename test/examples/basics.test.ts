@@ -45,6 +45,14 @@ describe('examples/basics', () => {
     expect(Math.max(...packed)).toBeLessThan(6000);
   });
 
+  it('chat-handler: the mounted handler pauses on the refund, takes the approval, streams the answer, refuses a foreign page', async () => {
+    expect(await runExample('chat-handler')).toEqual([
+      'waiting: refund {"order":"A-17"}',
+      'answer: Order A-17 is refunded.',
+      'foreign origin: 403',
+    ]);
+  });
+
   it('structured-output: the bad answer is fed back and the second is returned typed', async () => {
     expect(await runExample('structured-output')).toEqual(['ACME 120.50 due 2026-12-31, after 2 model calls']);
   });

@@ -114,6 +114,19 @@ export const client = new EpisodesClient(process.env.RESTATE_URL ?? 'http://127.
     // declarations with tsc --init's options meets it with the Restate SDK alone.
     upstreamErrors: /^node_modules\/@restatedev\/restate-sdk-core\/dist\/serde_api\.d\.ts\(/,
   },
+  '@episodic/chat': {
+    extra: node,
+    code: `import { createChatHandler } from '@episodic/chat';
+import { Agent } from '@episodic/core';
+import { scriptedModel } from '@episodic/core/testing';
+
+const chat = createChatHandler({ agent: new Agent({ model: scriptedModel({ steps: [{ text: 'Hi.' }] }) }), allowedHosts: process.env.CHAT_HOSTS?.split(',') });
+const body = JSON.stringify({ id: 'c1', message: { role: 'user', parts: [{ type: 'text', text: 'Hello' }] } });
+const response = await chat(new Request('http://localhost/api/chat', { method: 'POST', headers: { 'content-type': 'application/json' }, body }));
+console.log(response.status, (await response.text()).includes('"delta":"Hi."'));
+`,
+    prints: /^200 true\n$/,
+  },
   '@episodic/cli': {
     extra: node,
     code: `import { ExitCode } from '@episodic/cli';

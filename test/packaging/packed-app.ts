@@ -18,7 +18,7 @@ const run = promisify(execFile);
 export const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 
 /** The publishable packages, as folders under `packages/`. */
-export const packageFolders = ['core', 'tools', 'providers', 'postgres', 'dbos', 'restate', 'ai-sdk', 'cli'];
+export const packageFolders = ['core', 'tools', 'providers', 'postgres', 'dbos', 'restate', 'ai-sdk', 'chat', 'cli'];
 
 /** One tarball `npm pack --json` made: its package, file name and the files it holds. */
 export interface PackedPackage {

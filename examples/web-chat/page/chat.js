@@ -4,7 +4,7 @@
 // (npm run build), no framework.
 // First, so it runs before the AI SDK's modules build their zod schemas (see the file).
 import './zod-jitless.js';
-import { AbstractChat, DefaultChatTransport } from 'ai';
+import { AbstractChat, DefaultChatTransport, lastAssistantMessageIsCompleteWithApprovalResponses } from 'ai';
 
 /** Chat state that re-renders on every change (what useChat keeps in React state). */
 function createState(onChange) {
@@ -52,6 +52,8 @@ class PageChat extends AbstractChat {
         api: '/api/chat',
         prepareSendMessagesRequest: ({ id, messages }) => ({ body: { id, message: messages.at(-1) } }),
       }),
+      // Once every waiting call is approved or rejected, send the answers: the server resumes the episode.
+      sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
     });
   }
 }
@@ -129,7 +131,10 @@ function renderPart(view, part, index) {
     target.dataset.state = part.state;
     target.querySelector('.call').textContent = `${name}(${JSON.stringify(part.input ?? {})})`;
     const output = part.state === 'output-error' ? part.errorText : part.output;
-    target.querySelector('.output').textContent = output === undefined ? 'running…' : String(output);
+    const waiting = part.state === 'approval-requested';
+    target.querySelector('.output').textContent = waiting ? 'waiting for your approval' : output === undefined ? 'running…' : String(output);
+    target.querySelector('.decision').hidden = !waiting;
+    target.dataset.approvalId = waiting ? part.approval.id : '';
   }
   slot.state = part.state;
 }
@@ -158,7 +163,18 @@ function createPart(kind) {
   }
   if (kind === 'tool') {
     const tool = element('div', 'tool');
-    tool.append(element('div', 'call'), element('pre', 'output'));
+    const decision = element('div', 'decision');
+    decision.hidden = true;
+    for (const [label, approved] of [['Approve', true], ['Reject', false]]) {
+      const button = element('button', approved ? 'approve' : 'reject', label);
+      button.type = 'button';
+      button.addEventListener('click', () => {
+        decision.hidden = true;
+        void chat.addToolApprovalResponse({ id: tool.dataset.approvalId, approved, ...(approved ? {} : { reason: 'Rejected in the chat.' }) });
+      });
+      decision.append(button);
+    }
+    tool.append(element('div', 'call'), element('pre', 'output'), decision);
     return tool;
   }
   return element('div', kind === 'text' ? 'text' : `part ${kind}`);

@@ -52,6 +52,8 @@ function paced(model: ScriptedModel, delayMs: number): ModelAdapter {
 /** The next step for a packed request: see the file comment. */
 export function demoStep(request: ModelRequest): ScriptStep {
   const { question, results } = currentEpisode(request);
+  // "Remember …" saves a note, which waits for the person's approval in the page.
+  if (/^remember\b/i.test(question)) return noteStep(question, results.find((result) => result.toolName === 'save_note'));
   const listing = results.find((result) => result.toolName === 'list_files');
   const read = results.find((result) => result.toolName === 'read_file');
   if (!listing) {
@@ -72,6 +74,15 @@ export function demoStep(request: ModelRequest): ScriptStep {
     };
   }
   return answer(read);
+}
+
+function noteStep(question: string, saved: ToolMessage | undefined): ScriptStep {
+  if (!saved) {
+    const text = question.replace(/^remember\b[:,]?\s*/i, '');
+    return { reasoning: 'The person asks me to keep a note; saving one needs their approval.', toolCalls: [{ name: 'save_note', args: { text } }] };
+  }
+  if (saved.isError) return { reasoning: 'The note was not saved; I say so.', text: `I did not save the note: ${toolResultText(saved)}` };
+  return { reasoning: 'The note is saved.', text: `Done. ${toolResultText(saved).split('\n')[0]}` };
 }
 
 function answer(read: ToolMessage): ScriptStep {
