@@ -341,7 +341,7 @@ export class Agent {
   async session(options: SessionOptions = {}): Promise<Session> {
     const store = options.store ?? this.store ?? new MemorySessionStore();
     const id = options.id ?? globalThis.crypto.randomUUID();
-    const settings = this.sessionSettings.settingsFor(options.handoff ?? this.options.handoff, agentSecrets(this));
+    const settings = this.sessionSettings.forSession(options.handoff ?? this.options.handoff, agentSecrets(this));
     const opened = await openSession({
       store,
       id,

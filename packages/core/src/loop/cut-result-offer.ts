@@ -61,7 +61,7 @@ export class CutResultOffer implements ReaderOffer {
     return this.found;
   }
 
-  settingsFor<S extends ModelCallSettings & { tools?: ReadonlyMap<string, AgentTool> }>(
+  offer<S extends ModelCallSettings & { tools?: ReadonlyMap<string, AgentTool> }>(
     settings: S,
     messages: readonly Message[],
   ): S {
