@@ -10,7 +10,7 @@ import { BackgroundSummarizer } from '../loop/background-summarizer.js';
 import { InvalidArgumentError } from '../errors/input-errors.js';
 import type { AssistantMessage, Message, UserMessage } from '../message/message.js';
 import { compactTranscript } from '../loop/compact-transcript.js';
-import type { EveryFormOption } from '../packing/pack-settings.js';
+import type { EveryFormOption } from '../packing/prepare-for-packing.js';
 import type { PackState } from '../packing/pack-types.js';
 import type { ReasoningAtRest } from '../store/reasoning-at-rest.js';
 import { type SessionReasoningSummary, summarizeReasoning } from '../reasoning/stats/reasoning-report.js';

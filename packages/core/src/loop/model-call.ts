@@ -16,7 +16,7 @@ import { packContext } from '../packing/pack-context.js';
 import { messagesAfterCompaction } from '../packing/compaction-cut.js';
 import type { NativeContextOptions } from '../model/native-context.js';
 import type { Retention } from '../message/retention.js';
-import type { PackOptions, PackResult, PackState, PackStats } from '../packing/pack-types.js';
+import type { PackOptions, PackResult, PackState, PackStats, PackTuning } from '../packing/pack-types.js';
 import type { HandoffOptions } from '../reasoning/handoff/handoff-note.js';
 import type { SummaryRequest } from '../packing/pack-summary.js';
 import type { SecretRedactor } from '../support/secret-redactor.js';
@@ -36,19 +36,6 @@ export interface RetryOptions {
   /** How to wait; inject a fake in tests. Must reject when `signal` aborts. */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
-
-/** Packing knobs passed through to {@link packContext}. */
-export type PackTuning = Pick<
-  PackOptions,
-  | 'lowWater'
-  | 'toolResultCap'
-  | 'currentToolResultCap'
-  | 'headShare'
-  | 'reasoningBoundary'
-  | 'cacheTtlMs'
-  | 'resultReader'
-  | 'boundReasoning'
->;
 
 /**
  * Every packing knob by name (undefined where unset): {@link callModel} copies them field

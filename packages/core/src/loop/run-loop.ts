@@ -24,7 +24,7 @@ import {
 } from '../message/message.js';
 import { callModel, type ModelCallResult } from './model-call.js';
 import type { LoopSession, LoopSettings, NextStep } from './loop-types.js';
-import { checkMessageFits } from '../packing/pack-context.js';
+import { checkMessageFits } from '../packing/message-fits.js';
 import { continuesBoundStep } from '../packing/bound-reasoning.js';
 import { ReasoningReporter } from '../reasoning/stats/reasoning-report.js';
 import { captureForReplay } from '../reasoning/replay-cache/replay-capture.js';
