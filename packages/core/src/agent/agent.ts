@@ -277,10 +277,10 @@ export class Agent {
       tokenizer: this.tokenizer,
       // Under `native` the provider trims (clears, compacts) what the model reads: the packer
       // shortens no tool result, it only keeps the hard budget and the pairs.
-      // The cache lifetime from the profile (TTL-aware eviction: 0.949x against 0.997x of the naive
-      // window on the real sessions with a 5-minute cache, bench/results/packer-family.md). The priced
-      // boundary drop is opt-in (`pack.reasoningBoundary`): on the family it raised reuse (0.929 -> 0.939
-      // at 200k) but cost more where the kept bytes are billed (0.158x -> 0.196x).
+      // The cache lifetime from the profile: TTL-aware eviction costs less than the naive window on
+      // the real sessions with a 5-minute cache. The priced boundary drop is opt-in
+      // (`pack.reasoningBoundary`): on the session family it raised reuse but cost more where the kept
+      // bytes are billed. Figures: bench/results/packer-family.md.
       pack: packingWithReader(options.cutResults, budget, {
         ...defaultPackingForProfile(profile),
         ...(policy === 'native' ? { toolResultCap: budget, currentToolResultCap: budget } : {}),

@@ -307,7 +307,7 @@ export class AgentSession implements Session {
     }
     const write = { lease };
     const settings = this.settingsFor(options);
-    // Named fields, not a spread of `pack` plus two: on Node 20 a property added to a spread copy costs microseconds.
+    // Every option that decides a message's packed form, named (EveryFormOption fails to compile when one is left out).
     const { budget, tokenizer, pack } = settings;
     const counting: EveryFormOption = {
       budget,

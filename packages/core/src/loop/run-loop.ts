@@ -154,8 +154,7 @@ async function modelStep(
   // The cost is fixed at call time with this model's prices, so session totals stay
   // right after a switch to a model with other prices.
   const usage: Usage = used.pricing ? { ...result.usage, costUsd: estimateCost(result.usage, used.pricing) } : result.usage;
-  // Named fields first, the rest after: `{ ...message, usage }` adds a property to a
-  // spread copy, 3-5 us on Node 20 (see model-call.ts); this keeps every field the same.
+  // Named fields first, the rest after: every saved assistant line has its keys in the same order.
   const { role, content, model, usage: _reported, ...extra } = result.message;
   const message = savableAssistantMessage(
     { role, content, model: model ?? used.model.model, usage, ...extra },

@@ -17,8 +17,7 @@ export type MessageFormOptions = Pick<
 
 /**
  * {@link MessageFormOptions} with every field named (undefined where unset): a copy made
- * field by field (cheaper than a spread on a hot path) typed so that it compiles only
- * when it passes every option, so one added to `MessageFormOptions` is not dropped there.
+ * field by field typed so that it compiles only when it passes every option, so one added to `MessageFormOptions` is not dropped there.
  */
 export type EveryFormOption = MessageFormOptions & {
   [Option in keyof Required<MessageFormOptions>]: MessageFormOptions[Option] | undefined;
