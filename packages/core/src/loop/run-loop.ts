@@ -32,7 +32,7 @@ import { appendFinishedSummaries } from './background-summarizer.js';
 import { resultsOf, runToolBatch } from './tool-batch.js';
 import { type EpisodeResult, episodeResult } from './episode-result.js';
 import { AnswerCheck } from './structured-output.js';
-import { addSubSessionUsage, addUsage, emptyUsageTotals, estimateCost } from '../model/usage-totals.js';
+import { addSubSessionUsage, addUsage, emptyUsageTotals, estimateCost, type UsageTotals } from '../model/usage-totals.js';
 import type { ModelCallOutcome } from './durable/durable-episode.js';
 import { offeredSettings, type RunContext, startRun } from './run-context.js';
 
@@ -50,7 +50,7 @@ export async function runEpisode(
 ): Promise<EpisodeResult<unknown>> {
   const { emit } = session;
   const run = startRun(loopSettings, session, input);
-  const { settings, durable } = run;
+  const { settings } = run;
   let usage = emptyUsageTotals(settings.pricing);
   let calls = 0;
   const reporter = new ReasoningReporter(settings.tokenizer, emit, settings.leakCheck);
@@ -86,37 +86,71 @@ export async function runEpisode(
         case 'final':
         case 'stop':
         case 'paused': {
-          if (next.type === 'paused' && durable?.canWaitFor(next.pending)) {
-            await durable.waitForDecisions(next.pending);
-            next = pendingStep(writer.messages) ?? next;
+          const goesOn = await afterEnd(run, next, answers);
+          if (goesOn) {
+            next = goesOn;
             break;
           }
-          const feedback = await answers?.atEnd(next, writer.messages);
-          if (feedback) {
-            await append(run, [feedback]);
-            next = { type: 'call-model' };
-            break;
-          }
-          // Not while paused: a summary line must not come between a step's tool results.
-          if (next.type !== 'paused') await appendFinishedSummaries(session, (lines) => append(run, lines));
-          const outcome = { message: next.message, steps: calls, usage, reasoning: reporter.finish(), output: answers?.value };
-          durable?.replay.finish(writer.messages);
-          const result = episodeResult(next, outcome);
-          emit({ type: 'episode-finish', reason: result.reason, message: next.message, usage, output: outcome.output });
-          return result;
+          return await finishEpisode(run, next, { steps: calls, usage, reporter, answers });
         }
       }
     }
   } catch (error) {
-    const aborted = signal?.aborted === true;
-    const raw = aborted && !(error instanceof RunAbortedError) ? new RunAbortedError(signal?.reason) : error;
-    // The one redaction of an error that ends the episode (retried ones are redacted in model-call.ts).
-    const failure = settings.secrets ? settings.secrets.redactError(raw) : raw;
-    reporter.finish();
-    emit({ type: 'error', error: failure as Error, willRetry: false });
-    emit({ type: 'episode-finish', reason: aborted ? 'aborted' : 'error', message: undefined, usage });
-    throw failure;
+    throw failedEpisode(run, error, { signal, usage, reporter });
   }
+}
+
+/**
+ * What comes after the episode's end, when it goes on: a durable run waits for the
+ * decisions its pause needs, and a structured answer that failed its check sends the
+ * model its feedback. Undefined when the episode ends at `next`.
+ */
+async function afterEnd(
+  run: RunContext,
+  next: Extract<NextStep, { type: 'final' | 'stop' | 'paused' }>,
+  answers: AnswerCheck | undefined,
+): Promise<NextStep | undefined> {
+  const { durable, session } = run;
+  if (next.type === 'paused' && durable?.canWaitFor(next.pending)) {
+    await durable.waitForDecisions(next.pending);
+    return pendingStep(session.writer.messages) ?? next;
+  }
+  const feedback = await answers?.atEnd(next, session.writer.messages);
+  if (!feedback) return undefined;
+  await append(run, [feedback]);
+  return { type: 'call-model' };
+}
+
+/** Ends the episode at `next`: appends the finished summaries, reports, and returns its result. */
+async function finishEpisode(
+  run: RunContext,
+  next: Extract<NextStep, { type: 'final' | 'stop' | 'paused' }>,
+  { steps, usage, reporter, answers }: { steps: number; usage: UsageTotals; reporter: ReasoningReporter; answers: AnswerCheck | undefined },
+): Promise<EpisodeResult<unknown>> {
+  const { session, durable } = run;
+  // Not while paused: a summary line must not come between a step's tool results.
+  if (next.type !== 'paused') await appendFinishedSummaries(session, (lines) => append(run, lines));
+  const outcome = { message: next.message, steps, usage, reasoning: reporter.finish(), output: answers?.value };
+  durable?.replay.finish(session.writer.messages);
+  const result = episodeResult(next, outcome);
+  session.emit({ type: 'episode-finish', reason: result.reason, message: next.message, usage, output: outcome.output });
+  return result;
+}
+
+/** The error that ends the episode, reported and redacted once (retried ones are redacted in model-call.ts). */
+function failedEpisode(
+  run: RunContext,
+  error: unknown,
+  { signal, usage, reporter }: { signal: AbortSignal | undefined; usage: UsageTotals; reporter: ReasoningReporter },
+): unknown {
+  const { secrets } = run.settings;
+  const aborted = signal?.aborted === true;
+  const raw = aborted && !(error instanceof RunAbortedError) ? new RunAbortedError(signal?.reason) : error;
+  const failure = secrets ? secrets.redactError(raw) : raw;
+  reporter.finish();
+  run.session.emit({ type: 'error', error: failure as Error, willRetry: false });
+  run.session.emit({ type: 'episode-finish', reason: aborted ? 'aborted' : 'error', message: undefined, usage });
+  return failure;
 }
 
 /**
