@@ -16,14 +16,6 @@ export type MessageFormOptions = Pick<
 >;
 
 /**
- * {@link MessageFormOptions} with every field named (undefined where unset): a copy made
- * field by field typed so that it compiles only when it passes every option, so one added to `MessageFormOptions` is not dropped there.
- */
-export type EveryFormOption = MessageFormOptions & {
-  [Option in keyof Required<MessageFormOptions>]: MessageFormOptions[Option] | undefined;
-};
-
-/**
  * Does the tokenizing work for one message ahead of time: its count and the packed
  * forms a later `packContext` with the same options will need (shortened tool
  * results, reasoning-free assistant message). Call it when a message is appended,
