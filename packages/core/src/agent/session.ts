@@ -315,7 +315,7 @@ export class AgentSession implements Session {
         id,
         writer: new TranscriptWriter({ store, id, lease, atRest }, state, counting),
         emit: options.onEvent ?? (() => {}),
-        notices: this.notices,
+        takeNotices: () => this.notices.splice(0),
         approvals: {
           decided: (callId, sessionId) => approvals.decided(callId, sessionId),
           answered: (callIds) => approvals.answered(callIds, write),

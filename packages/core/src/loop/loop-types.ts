@@ -56,8 +56,8 @@ export interface LoopSession {
   /** The transcript and its one writer for this run: the loop reads and appends through it only. */
   writer: TranscriptWriter;
   emit: AgentEventHandler;
-  /** Events about the session itself (load warnings, restored reasoning), emitted after `episode-start` and cleared. */
-  notices?: AgentEvent[];
+  /** Takes the events about the session itself (load warnings, restored reasoning) not yet emitted; emitted after `episode-start`. */
+  takeNotices?: () => readonly AgentEvent[];
   /** Decisions on calls that need approval; without it such calls wait for the policy only. */
   approvals?: LoopApprovals;
   /** Writes summaries of evicted episodes in the background; off when undefined. */

@@ -56,7 +56,7 @@ export async function runEpisode(
   const reporter = new ReasoningReporter(settings.tokenizer, emit, settings.leakCheck);
   const model = settings.model.model;
   emit({ type: 'episode-start', sessionId: session.id, input, resumed: input === undefined, model });
-  for (const notice of session.notices?.splice(0) ?? []) emit(notice);
+  for (const notice of session.takeNotices?.() ?? []) emit(notice);
   try {
     if (input) await startEpisode(run, input);
     const { writer } = session;
