@@ -11,9 +11,9 @@
 export { FRAMING } from './tokens/token-counter.js';
 
 // packing: a context counted exactly as the packer counts it (the CLI's budget replay).
-export { countContext } from './packing/pack-context.js';
+export { countContext } from './packing/message-fits.js';
 // packing: the tool-result caps a budget gets by default (the CLI's budget replay compares at equal caps).
-export { toolResultCaps } from './packing/pack-settings.js';
+export { toolResultCaps } from './packing/tool-result-caps.js';
 
 // agent: the packing an agent adds for its reader of cut results (the CLI's budget replay
 // and the benchmarks model what an agent sends, markers naming the reader included).

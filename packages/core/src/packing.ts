@@ -4,14 +4,15 @@
  * event's `stats`); the tuning an agent takes (`pack`); the background summarizer of
  * evicted episodes; and the provider-native context options.
  */
-export { packContext, prepareForPacking, summaryInput } from './packing/pack-context.js';
-export type { MessageFormOptions } from './packing/pack-context.js';
+export { packContext, summaryInput } from './packing/pack-context.js';
+export { prepareForPacking } from './packing/prepare-for-packing.js';
+export type { MessageFormOptions } from './packing/prepare-for-packing.js';
 export type { PackOptions, PackResult, PackState, PackStats, ReasoningBoundary } from './packing/pack-types.js';
 export { defaultPackingForProfile, packingForProfile } from './packing/profile-packing.js';
 export type { SummaryRequest } from './packing/pack-summary.js';
 export { messagesAfterCompaction } from './packing/compaction-cut.js';
 export type { CompactionCut } from './packing/compaction-cut.js';
-export type { PackTuning } from './loop/model-call.js';
+export type { PackTuning } from './packing/pack-types.js';
 export { DEFAULT_SUMMARY_INSTRUCTIONS } from './loop/background-summarizer.js';
 export type { SummarizerOptions } from './loop/background-summarizer.js';
 export { DEFAULT_COMPACTION_SHARE, nativeOptionsFor } from './model/native-context.js';

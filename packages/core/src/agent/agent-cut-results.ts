@@ -6,7 +6,7 @@
 import { InvalidArgumentError } from '../errors/input-errors.js';
 import { MIN_READ_TOKENS, readerCap } from '../loop/cut-result-offer.js';
 import { CUT_RESULT_READER } from '../loop/cut-result-reader.js';
-import type { PackTuning } from '../loop/model-call.js';
+import type { PackTuning } from '../packing/pack-types.js';
 import { type AgentTool, assertToolName } from '../loop/tool.js';
 
 /**

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { Agent } from './agent.js';
 import type { AgentEvent } from '../loop/agent-events.js';
 import type { ToolSpec } from '../message/message.js';
-import { countContext } from '../packing/pack-context.js';
+import { countContext } from '../packing/message-fits.js';
 import { scriptedModel } from '../testing/scripted-model.js';
 import { boundsOf, createTokenCounter } from '../tokens/token-counter.js';
 

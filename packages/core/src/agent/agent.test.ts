@@ -3,7 +3,7 @@ import { Agent } from './agent.js';
 import type { AgentEvent } from '../loop/agent-events.js';
 import { MemorySessionStore } from '../store/memory-session-store.js';
 import type { ToolSpec } from '../message/message.js';
-import { countContext } from '../packing/pack-context.js';
+import { countContext } from '../packing/message-fits.js';
 import { scriptedModel } from '../testing/scripted-model.js';
 import { createTokenCounter } from '../tokens/token-counter.js';
 

@@ -14,7 +14,8 @@ import type { ModelAdapter } from '../model/model-adapter.js';
 import { type ContextPolicy, type NativeContextOptions, nativeOptionsFor } from '../model/native-context.js';
 import { defaultPackingForProfile } from '../packing/profile-packing.js';
 import type { SummarizerOptions } from '../loop/background-summarizer.js';
-import type { PackTuning, RetryOptions } from '../loop/model-call.js';
+import type { RetryOptions } from '../loop/model-call.js';
+import type { PackTuning } from '../packing/pack-types.js';
 import type { Retention } from '../message/retention.js';
 import type { HandoffOptions } from '../reasoning/handoff/handoff-note.js';
 import type { ReplayCache } from '../reasoning/replay-cache/replay-cache.js';
@@ -276,10 +277,10 @@ export class Agent {
       tokenizer: this.tokenizer,
       // Under `native` the provider trims (clears, compacts) what the model reads: the packer
       // shortens no tool result, it only keeps the hard budget and the pairs.
-      // The cache lifetime from the profile (TTL-aware eviction: 0.949x against 0.997x of the naive
-      // window on the real sessions with a 5-minute cache, bench/results/packer-family.md). The priced
-      // boundary drop is opt-in (`pack.reasoningBoundary`): on the family it raised reuse (0.929 -> 0.939
-      // at 200k) but cost more where the kept bytes are billed (0.158x -> 0.196x).
+      // The cache lifetime from the profile: TTL-aware eviction costs less than the naive window on
+      // the real sessions with a 5-minute cache. The priced boundary drop is opt-in
+      // (`pack.reasoningBoundary`): on the session family it raised reuse but cost more where the kept
+      // bytes are billed. Figures: bench/results/packer-family.md.
       pack: packingWithReader(options.cutResults, budget, {
         ...defaultPackingForProfile(profile),
         ...(policy === 'native' ? { toolResultCap: budget, currentToolResultCap: budget } : {}),
@@ -341,7 +342,7 @@ export class Agent {
   async session(options: SessionOptions = {}): Promise<Session> {
     const store = options.store ?? this.store ?? new MemorySessionStore();
     const id = options.id ?? globalThis.crypto.randomUUID();
-    const settings = this.sessionSettings.settingsFor(options.handoff ?? this.options.handoff, agentSecrets(this));
+    const settings = this.sessionSettings.forSession(options.handoff ?? this.options.handoff, agentSecrets(this));
     const opened = await openSession({
       store,
       id,

@@ -21,7 +21,7 @@ export class SessionSettings {
   constructor(private readonly agent: LoopSettings) {}
 
   /** The settings for a session opened with `handoff` while `secrets` are the values to keep out. */
-  settingsFor(handoff: HandoffSetting, secrets: readonly (string | undefined)[]): LoopSettings {
+  forSession(handoff: HandoffSetting, secrets: readonly (string | undefined)[]): LoopSettings {
     // JSON keeps the list unambiguous (a value may hold any separator); it is a few short strings.
     const key = JSON.stringify(secrets);
     const last = this.last;

@@ -10,7 +10,7 @@ import { BackgroundSummarizer } from '../loop/background-summarizer.js';
 import { InvalidArgumentError } from '../errors/input-errors.js';
 import type { AssistantMessage, Message, UserMessage } from '../message/message.js';
 import { compactTranscript } from '../loop/compact-transcript.js';
-import type { EveryFormOption } from '../packing/pack-settings.js';
+import type { MessageFormOptions } from '../packing/prepare-for-packing.js';
 import type { PackState } from '../packing/pack-types.js';
 import type { ReasoningAtRest } from '../store/reasoning-at-rest.js';
 import { type SessionReasoningSummary, summarizeReasoning } from '../reasoning/stats/reasoning-report.js';
@@ -307,22 +307,15 @@ export class AgentSession implements Session {
     }
     const write = { lease };
     const settings = this.settingsFor(options);
-    // Named fields, not a spread of `pack` plus two: on Node 20 a property added to a spread copy costs microseconds.
-    const { budget, tokenizer, pack } = settings;
-    const counting: EveryFormOption = {
-      budget,
-      tokenizer,
-      toolResultCap: pack?.toolResultCap,
-      currentToolResultCap: pack?.currentToolResultCap,
-      resultReader: pack?.resultReader,
-    };
+    // What decides a message's packed form: the pack tuning, the budget and the counter.
+    const counting: MessageFormOptions = { ...settings.pack, budget: settings.budget, tokenizer: settings.tokenizer };
     const result = await runEpisode(
       settings,
       {
         id,
         writer: new TranscriptWriter({ store, id, lease, atRest }, state, counting),
         emit: options.onEvent ?? (() => {}),
-        notices: this.notices,
+        takeNotices: () => this.notices.splice(0),
         approvals: {
           decided: (callId, sessionId) => approvals.decided(callId, sessionId),
           answered: (callIds) => approvals.answered(callIds, write),

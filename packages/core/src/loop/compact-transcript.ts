@@ -9,7 +9,8 @@
 import { InvalidArgumentError } from '../errors/input-errors.js';
 import type { AssistantMessage, Message, Usage } from '../message/message.js';
 import { messagesAfterCompaction } from '../packing/compaction-cut.js';
-import { packContext, prepareForPacking } from '../packing/pack-context.js';
+import { packContext } from '../packing/pack-context.js';
+import { prepareForPacking } from '../packing/prepare-for-packing.js';
 import type { PackState } from '../packing/pack-types.js';
 import { estimateCost } from '../model/usage-totals.js';
 import type { LoopSettings } from './loop-types.js';

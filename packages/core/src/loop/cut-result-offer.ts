@@ -11,11 +11,12 @@
  * An agent without tools and without tool results in its history sees no extra tool.
  */
 import type { Message, ToolSpec } from '../message/message.js';
-import { toolResultCaps } from '../packing/pack-settings.js';
+import { toolResultCaps } from '../packing/tool-result-caps.js';
 import { cutResultReader } from './cut-result-reader.js';
 import { FINAL_ANSWER_TOOL } from './structured-output.js';
 import type { LoopSettings, ReaderOffer } from './loop-types.js';
-import { type ModelCallSettings, OVERFLOW_REPACK_FACTOR, type PackTuning } from './model-call.js';
+import { type ModelCallSettings, OVERFLOW_REPACK_FACTOR } from './model-call.js';
+import type { PackTuning } from '../packing/pack-types.js';
 import type { AgentTool } from './tool.js';
 
 /**
@@ -61,7 +62,7 @@ export class CutResultOffer implements ReaderOffer {
     return this.found;
   }
 
-  settingsFor<S extends ModelCallSettings & { tools?: ReadonlyMap<string, AgentTool> }>(
+  offer<S extends ModelCallSettings & { tools?: ReadonlyMap<string, AgentTool> }>(
     settings: S,
     messages: readonly Message[],
   ): S {

@@ -15,7 +15,6 @@ import type { StopCondition } from './stop-conditions.js';
 import type { AgentTool } from './tool.js';
 import type { JsonSchema } from '../support/json-schema.js';
 import type { StandardSchemaV1 } from '../support/standard-schema.js';
-import type { DurableEpisode } from './durable/durable-episode.js';
 import type { DurableRun } from './durable/durable-runtime.js';
 import type { TranscriptWriter } from './transcript-writer.js';
 import type { FallbackChain } from './model-fallback.js';
@@ -48,25 +47,21 @@ export interface LoopSettings extends ModelCallSettings {
 /** Offers the reader of cut results to the calls that need it (see cut-result-offer.ts). */
 export interface ReaderOffer {
   /** `settings` for a call or tool batch on `messages`: with the reader among the tools once a result was cut. */
-  settingsFor<S extends ModelCallSettings & { tools?: ReadonlyMap<string, AgentTool> }>(settings: S, messages: readonly Message[]): S;
+  offer<S extends ModelCallSettings & { tools?: ReadonlyMap<string, AgentTool> }>(settings: S, messages: readonly Message[]): S;
 }
 
-/** The session side of a run: the writer of its transcript, where events go. */
+/** The session side of a run: the writer of its transcript, where events go. The loop reads it, never assigns to it. */
 export interface LoopSession {
   id: string;
   /** The transcript and its one writer for this run: the loop reads and appends through it only. */
   writer: TranscriptWriter;
   emit: AgentEventHandler;
-  /** Events about the session itself (load warnings, restored reasoning), emitted after `episode-start` and cleared. */
-  notices?: AgentEvent[];
+  /** Takes the events about the session itself (load warnings, restored reasoning) not yet emitted; emitted after `episode-start`. */
+  takeNotices?: () => readonly AgentEvent[];
   /** Decisions on calls that need approval; without it such calls wait for the policy only. */
   approvals?: LoopApprovals;
   /** Writes summaries of evicted episodes in the background; off when undefined. */
   summarizer?: BackgroundSummarizer | undefined;
-  /** Set by a durable run: the episode replays against what the store holds. */
-  durable?: DurableEpisode | undefined;
-  /** Set per run when cut tool results are readable (`pack.resultReader`; see cut-result-offer.ts). */
-  cutResults?: ReaderOffer | undefined;
 }
 
 /** What the loop does next. */

@@ -119,7 +119,7 @@ export class FallbackChain {
   }
 
   /** The call settings of the chain model `model` (the agent's when it is the primary or none of them). */
-  settingsFor<S extends ModelCallSettings & { pricing?: Pricing | undefined }>(settings: S, model: ModelRef | undefined): S {
+  settingsOfModel<S extends ModelCallSettings & { pricing?: Pricing | undefined }>(settings: S, model: ModelRef | undefined): S {
     const link = this.links.find((candidate) => same(model, candidate.model.model));
     if (!link || link === this.links[0]) return settings;
     return { ...settings, ...link, handoff: settings.handoff ?? this.handoff };

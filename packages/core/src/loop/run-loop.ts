@@ -24,7 +24,7 @@ import {
 } from '../message/message.js';
 import { callModel, type ModelCallResult } from './model-call.js';
 import type { LoopSession, LoopSettings, NextStep } from './loop-types.js';
-import { checkMessageFits } from '../packing/pack-context.js';
+import { checkMessageFits } from '../packing/message-fits.js';
 import { continuesBoundStep } from '../packing/bound-reasoning.js';
 import { ReasoningReporter } from '../reasoning/stats/reasoning-report.js';
 import { captureForReplay } from '../reasoning/replay-cache/replay-capture.js';
@@ -32,9 +32,9 @@ import { appendFinishedSummaries } from './background-summarizer.js';
 import { resultsOf, runToolBatch } from './tool-batch.js';
 import { type EpisodeResult, episodeResult } from './episode-result.js';
 import { AnswerCheck } from './structured-output.js';
-import { addSubSessionUsage, addUsage, emptyUsageTotals, estimateCost } from '../model/usage-totals.js';
-import { DurableEpisode, type ModelCallOutcome } from './durable/durable-episode.js';
-import { cutResultOffer } from './cut-result-offer.js';
+import { addSubSessionUsage, addUsage, emptyUsageTotals, estimateCost, type UsageTotals } from '../model/usage-totals.js';
+import type { ModelCallOutcome } from './durable/durable-episode.js';
+import { offeredSettings, type RunContext, startRun } from './run-context.js';
 
 /**
  * Runs one episode: with `input`, a new one; without, whatever the transcript's
@@ -49,17 +49,16 @@ export async function runEpisode(
   signal?: AbortSignal,
 ): Promise<EpisodeResult<unknown>> {
   const { emit } = session;
-  const settings = loopSettings.durable ? durableSettings(loopSettings, session, input) : loopSettings;
-  // The reader of cut results reads this session's transcript (a durable step under a durable run).
-  session.cutResults = cutResultOffer(settings, () => session.writer.messages, session.durable);
+  const run = startRun(loopSettings, session, input);
+  const { settings } = run;
   let usage = emptyUsageTotals(settings.pricing);
   let calls = 0;
   const reporter = new ReasoningReporter(settings.tokenizer, emit, settings.leakCheck);
   const model = settings.model.model;
   emit({ type: 'episode-start', sessionId: session.id, input, resumed: input === undefined, model });
-  for (const notice of session.notices?.splice(0) ?? []) emit(notice);
+  for (const notice of session.takeNotices?.() ?? []) emit(notice);
   try {
-    if (input) await startEpisode(settings, session, input);
+    if (input) await startEpisode(run, input);
     const { writer } = session;
     let step = stepsInEpisode(writer.messages);
     let next: NextStep = pendingStep(writer.messages) ?? { type: 'final', message: lastAssistant(writer.messages) };
@@ -68,7 +67,7 @@ export async function runEpisode(
       switch (next.type) {
         case 'call-model': {
           step += 1;
-          const outcome = await modelStep(settings, session, { step, reporter }, signal);
+          const outcome = await modelStep(run, { step, reporter }, signal);
           usage = addUsage(usage, outcome.usage, settings.pricing);
           calls += 1;
           next = outcome.next;
@@ -78,7 +77,7 @@ export async function runEpisode(
         }
         case 'run-tools': {
           const { message } = next;
-          const outcome = await runTools(settings, session, next, step, signal);
+          const outcome = await runTools(run, next, step, signal);
           for (const result of outcome.results) if (result.subSession) usage = addSubSessionUsage(usage, result.subSession);
           const answered = outcome.next.type !== 'paused' && (await answers?.afterTools(message, outcome.results));
           next = answered ? { type: 'final', message } : outcome.next;
@@ -87,37 +86,71 @@ export async function runEpisode(
         case 'final':
         case 'stop':
         case 'paused': {
-          if (next.type === 'paused' && session.durable?.canWaitFor(next.pending)) {
-            await session.durable.waitForDecisions(next.pending);
-            next = pendingStep(writer.messages) ?? next;
+          const goesOn = await afterEnd(run, next, answers);
+          if (goesOn) {
+            next = goesOn;
             break;
           }
-          const feedback = await answers?.atEnd(next, writer.messages);
-          if (feedback) {
-            await append(session, [feedback]);
-            next = { type: 'call-model' };
-            break;
-          }
-          // Not while paused: a summary line must not come between a step's tool results.
-          if (next.type !== 'paused') await appendFinishedSummaries(session, (lines) => append(session, lines));
-          const outcome = { message: next.message, steps: calls, usage, reasoning: reporter.finish(), output: answers?.value };
-          session.durable?.replay.finish(writer.messages);
-          const result = episodeResult(next, outcome);
-          emit({ type: 'episode-finish', reason: result.reason, message: next.message, usage, output: outcome.output });
-          return result;
+          return await finishEpisode(run, next, { steps: calls, usage, reporter, answers });
         }
       }
     }
   } catch (error) {
-    const aborted = signal?.aborted === true;
-    const raw = aborted && !(error instanceof RunAbortedError) ? new RunAbortedError(signal?.reason) : error;
-    // The one redaction of an error that ends the episode (retried ones are redacted in model-call.ts).
-    const failure = settings.secrets ? settings.secrets.redactError(raw) : raw;
-    reporter.finish();
-    emit({ type: 'error', error: failure as Error, willRetry: false });
-    emit({ type: 'episode-finish', reason: aborted ? 'aborted' : 'error', message: undefined, usage });
-    throw failure;
+    throw failedEpisode(run, error, { signal, usage, reporter });
   }
+}
+
+/**
+ * What comes after the episode's end, when it goes on: a durable run waits for the
+ * decisions its pause needs, and a structured answer that failed its check sends the
+ * model its feedback. Undefined when the episode ends at `next`.
+ */
+async function afterEnd(
+  run: RunContext,
+  next: Extract<NextStep, { type: 'final' | 'stop' | 'paused' }>,
+  answers: AnswerCheck | undefined,
+): Promise<NextStep | undefined> {
+  const { durable, session } = run;
+  if (next.type === 'paused' && durable?.canWaitFor(next.pending)) {
+    await durable.waitForDecisions(next.pending);
+    return pendingStep(session.writer.messages) ?? next;
+  }
+  const feedback = await answers?.atEnd(next, session.writer.messages);
+  if (!feedback) return undefined;
+  await append(run, [feedback]);
+  return { type: 'call-model' };
+}
+
+/** Ends the episode at `next`: appends the finished summaries, reports, and returns its result. */
+async function finishEpisode(
+  run: RunContext,
+  next: Extract<NextStep, { type: 'final' | 'stop' | 'paused' }>,
+  { steps, usage, reporter, answers }: { steps: number; usage: UsageTotals; reporter: ReasoningReporter; answers: AnswerCheck | undefined },
+): Promise<EpisodeResult<unknown>> {
+  const { session, durable } = run;
+  // Not while paused: a summary line must not come between a step's tool results.
+  if (next.type !== 'paused') await appendFinishedSummaries(session, (lines) => append(run, lines));
+  const outcome = { message: next.message, steps, usage, reasoning: reporter.finish(), output: answers?.value };
+  durable?.replay.finish(session.writer.messages);
+  const result = episodeResult(next, outcome);
+  session.emit({ type: 'episode-finish', reason: result.reason, message: next.message, usage, output: outcome.output });
+  return result;
+}
+
+/** The error that ends the episode, reported and redacted once (retried ones are redacted in model-call.ts). */
+function failedEpisode(
+  run: RunContext,
+  error: unknown,
+  { signal, usage, reporter }: { signal: AbortSignal | undefined; usage: UsageTotals; reporter: ReasoningReporter },
+): unknown {
+  const { secrets } = run.settings;
+  const aborted = signal?.aborted === true;
+  const raw = aborted && !(error instanceof RunAbortedError) ? new RunAbortedError(signal?.reason) : error;
+  const failure = secrets ? secrets.redactError(raw) : raw;
+  reporter.finish();
+  run.session.emit({ type: 'error', error: failure as Error, willRetry: false });
+  run.session.emit({ type: 'episode-finish', reason: aborted ? 'aborted' : 'error', message: undefined, usage });
+  return failure;
 }
 
 /**
@@ -126,26 +159,26 @@ export async function runEpisode(
  * anything else happens; then reports its reasoning and captures it for replay.
  */
 async function modelStep(
-  settings: LoopSettings,
-  session: LoopSession,
+  run: RunContext,
   { step, reporter }: { step: number; reporter: ReasoningReporter },
   signal: AbortSignal | undefined,
 ): Promise<{ usage: Usage; next: NextStep; paused?: boolean }> {
+  const { settings, session, durable } = run;
   const { emit, writer } = session;
   // Summaries finished since the last call are used from this call on; none is waited for.
   // Not while bound reasoning is under way: a new summary would change what it is bound to.
   if (!(settings.pack?.boundReasoning && continuesBoundStep(writer.messages))) {
-    await appendFinishedSummaries(session, (lines) => append(session, lines));
+    await appendFinishedSummaries(session, (lines) => append(run, lines));
   }
   const context = { messages: writer.messages, packState: writer.packState, step };
-  const offered = withReader(settings, session);
+  const offered = offeredSettings(run);
   const call = () =>
     offered.fallback ? offered.fallback.call(offered, context, emit, signal) : callModel(offered, context, emit, signal);
   // A replayed call (no live result) has nothing to learn from and no pack state to keep.
-  const result = session.durable ? await session.durable.callModel(step, call) : liveCall(await call());
+  const result = durable ? await durable.callModel(step, call) : liveCall(await call());
   const { live } = result;
   // The model that answered (a fallback model after a switch) prices and calibrates its call.
-  const used = settings.fallback?.settingsFor(settings, result.message.model) ?? settings;
+  const used = settings.fallback?.settingsOfModel(settings, result.message.model) ?? settings;
   if (live?.summaryRequest) session.summarizer?.request(live.summaryRequest, { ...settings, messages: writer.messages });
   if (live) {
     // The provider reports what it read after its own edits; what was sent is that plus what it cleared.
@@ -155,15 +188,14 @@ async function modelStep(
   // The cost is fixed at call time with this model's prices, so session totals stay
   // right after a switch to a model with other prices.
   const usage: Usage = used.pricing ? { ...result.usage, costUsd: estimateCost(result.usage, used.pricing) } : result.usage;
-  // Named fields first, the rest after: `{ ...message, usage }` adds a property to a
-  // spread copy, 3-5 us on Node 20 (see model-call.ts); this keeps every field the same.
+  // Named fields first, the rest after: every saved assistant line has its keys in the same order.
   const { role, content, model, usage: _reported, ...extra } = result.message;
   const message = savableAssistantMessage(
     { role, content, model: model ?? used.model.model, usage, ...extra },
     { provider: used.model.model.provider, usedIds: writer.toolCallIds(), step, emit },
   );
   const previous = writer.messages.at(-1);
-  await append(session, [message]);
+  await append(run, [message]);
   if (live) await writer.commit(live.state);
   reporter.step(step, message);
   if (settings.replayCache) await captureForReplay(settings, { message, previous, step }, emit);
@@ -181,18 +213,19 @@ function pausedAfterCompaction(message: AssistantMessage): boolean {
 }
 
 async function runTools(
-  settings: LoopSettings,
-  session: LoopSession,
+  run: RunContext,
   next: Extract<NextStep, { type: 'run-tools' }>,
   step: number,
   signal: AbortSignal | undefined,
 ): Promise<{ next: NextStep; results: readonly ToolMessage[] }> {
+  const { settings, session, durable, approvals } = run;
   // The reader of cut results runs once it is offered (the model was offered it for this call).
-  const offered = withReader(settings, session);
-  const { pending, results, handlerFailure } = await runToolBatch(offered, session, { calls: next.calls, step }, signal);
-  session.durable?.throwIfFailed();
-  if (results.length > 0) await append(session, results);
-  await session.approvals?.answered(results.map((result) => result.toolCallId));
+  const offered = offeredSettings(run);
+  const batch = { id: session.id, emit: session.emit, approvals };
+  const { pending, results, handlerFailure } = await runToolBatch(offered, batch, { calls: next.calls, step }, signal);
+  durable?.throwIfFailed();
+  if (results.length > 0) await append(run, results);
+  await approvals?.answered(results.map((result) => result.toolCallId));
   if (handlerFailure) throw handlerFailure.error;
   if (signal?.aborted) throw new RunAbortedError(signal.reason);
   const { message, stopReason } = next;
@@ -209,10 +242,10 @@ async function runTools(
  * never follows a dangling call (`resume()` runs them instead). Decisions on those
  * calls are spent.
  */
-async function startEpisode(settings: LoopSettings, session: LoopSession, input: UserMessage): Promise<void> {
+async function startEpisode(run: RunContext, input: UserMessage): Promise<void> {
   // Checked before it is saved: a message no pack can hold would fail every later call of its episode.
-  const { messages } = session.writer;
-  const { system, toolSpecs: tools, budget, tokenizer } = withReader(settings, session);
+  const { messages } = run.session.writer;
+  const { system, toolSpecs: tools, budget, tokenizer } = offeredSettings(run);
   checkMessageFits(input, { messages, system, tools, budget, tokenizer });
   const pending = pendingStep(messages);
   const calls = pending?.type === 'run-tools' ? pending.calls : [];
@@ -223,39 +256,21 @@ async function startEpisode(settings: LoopSettings, session: LoopSession, input:
     content: `Tool "${call.name}" did not run: the episode was interrupted (or waiting for approval) and a new message came first.`,
     isError: true,
   }));
-  await append(session, [...unanswered, input]);
-  if (unanswered.length > 0) await session.approvals?.answered(unanswered.map((result) => result.toolCallId));
+  await append(run, [...unanswered, input]);
+  if (unanswered.length > 0) await run.approvals?.answered(unanswered.map((result) => result.toolCallId));
 }
 
 /** Appends through the writer (it counts, persists, then takes into memory; see transcript-writer.ts). */
-async function append(session: LoopSession, messages: readonly Message[]): Promise<void> {
-  if (!session.durable) return session.writer.append(messages);
+async function append({ session, durable }: RunContext, messages: readonly Message[]): Promise<void> {
+  if (!durable) return session.writer.append(messages);
   // A replayed step's messages are stored already: taken into memory, not written twice.
-  const { stored, fresh } = session.durable.replay.match(messages);
+  const { stored, fresh } = durable.replay.match(messages);
   session.writer.take(stored);
   await session.writer.append(fresh);
 }
 
 function liveCall(live: ModelCallResult): ModelCallOutcome {
   return { message: live.message, usage: live.usage, stopReason: live.stopReason, live };
-}
-
-/** `settings` with the reader of cut results among the tools, once the transcript holds a cut result. */
-function withReader(settings: LoopSettings, session: LoopSession): LoopSettings {
-  return session.cutResults?.settingsFor(settings, session.writer.messages) ?? settings;
-}
-
-/**
- * Starts a durable run: rewinds the session to the episode's start, and makes tools
- * steps (one at a time, so a replay meets its steps in recorded order) and
- * approvals durable waits.
- */
-function durableSettings(settings: LoopSettings, session: LoopSession, input: UserMessage | undefined): LoopSettings {
-  const durable = new DurableEpisode(settings.durable!, session.id, session.writer.messages, input);
-  session.durable = durable;
-  session.approvals = durable.approvals(session.approvals);
-  const redact = settings.secrets ? (text: string) => settings.secrets!.redact(text) : undefined;
-  return { ...settings, tools: durable.tools(settings.tools, redact), maxConcurrency: 1 };
 }
 
 /**

@@ -7,7 +7,7 @@
  * then takes them into memory, so memory never runs ahead of the store.
  */
 import type { Message } from '../message/message.js';
-import { type MessageFormOptions, prepareForPacking } from '../packing/pack-settings.js';
+import { type MessageFormOptions, prepareForPacking } from '../packing/prepare-for-packing.js';
 import type { PackState } from '../packing/pack-types.js';
 import type { ReasoningAtRest } from '../store/reasoning-at-rest.js';
 import type { SessionLease, SessionStore } from '../store/session-store.js';

@@ -12,7 +12,9 @@ import {
 } from '../../../../test/support/transcripts.js';
 import { ContextOverflowError, InvalidArgumentError } from '../errors/input-errors.js';
 import type { AssistantMessage, Message, ToolMessage } from '../message/message.js';
-import { countContext, packContext, prepareForPacking } from './pack-context.js';
+import { countContext } from './message-fits.js';
+import { packContext } from './pack-context.js';
+import { prepareForPacking } from './prepare-for-packing.js';
 import type { SummaryRequest } from './pack-summary.js';
 import type { PackResult, PackState } from './pack-types.js';
 import { createTokenCounter, type TokenCounter } from '../tokens/token-counter.js';

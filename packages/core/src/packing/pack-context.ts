@@ -22,18 +22,13 @@ import { evictedCount, fitLayout, type Layout, layoutFromState, layoutState } fr
 import { buildStats, reuseTokens } from './pack-stats.js';
 import { Summaries, summaryMessage, type SummaryRequest } from './pack-summary.js';
 import type { PackOptions, PackResult, PackState } from './pack-types.js';
-import { defaultTokenCounter, foldSystem, packPast, resolveSettings, type Settings } from './pack-settings.js';
+import { packPast, resolveSettings, type Settings } from './pack-settings.js';
+import { defaultTokenCounter } from './default-token-counter.js';
+import { foldSystem } from './message-fits.js';
 import { boundsOf, FRAMING, type TokenCounter } from '../tokens/token-counter.js';
 import { packByBounds } from './pack-bounds.js';
 import { boundaryRanges, type KeptRanges, isKept, keptWithin } from './reasoning-boundary.js';
 import { changedBoundPrefix, continuesBoundStep, plannedMark, shrinkNewestResults } from './bound-reasoning.js';
-
-export {
-  checkMessageFits,
-  countContext,
-  type MessageFormOptions,
-  prepareForPacking,
-} from './pack-settings.js';
 
 /** The assistant message indexes of an episode, in order. */
 function assistantIndexes(messages: readonly Message[], start: number, end: number): number[] {

@@ -3,7 +3,7 @@
  * the packer decided. Used for past episodes (whole, retention applied) and for
  * the current episode (reasoning kept, reductions applied in order).
  */
-import type { Message, ModelMessage } from '../message/message.js';
+import type { AssistantMessage, Message, ModelMessage } from '../message/message.js';
 import { keepsReasoning, type Retention } from '../message/retention.js';
 import type { PackedForms } from './packed-forms.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
@@ -68,6 +68,33 @@ function pairedIds(messages: readonly Message[], start: number, end: number): Se
 }
 
 /**
+ * The packed form of an assistant message, with (`keep`) or without its reasoning;
+ * its reasoning parts and tokens and its calls without a result are tallied in `out`.
+ */
+function packAssistant(
+  { forms }: EpisodeContext,
+  message: AssistantMessage,
+  { keep, hidden, paired }: { keep: boolean; hidden: boolean; paired: ReadonlySet<string> },
+  out: PackedEpisode,
+): ModelMessage | null {
+  const packed = forms.assistant(message, keep, paired);
+  const reasoningParts = message.content.reduce((count, part) => count + (part.type === 'reasoning' ? 1 : 0), 0);
+  if (reasoningParts > 0) {
+    const tokens = forms.reasoningTokens(message);
+    if (hidden) out.hiddenReasoningParts += reasoningParts;
+    if (keep) {
+      out.reasoningKeptParts += reasoningParts;
+      out.reasoningKeptTokens += tokens;
+    } else {
+      out.reasoningDroppedParts += reasoningParts;
+      out.reasoningDroppedTokens += tokens;
+    }
+  }
+  for (const part of message.content) if (part.type === 'tool-call' && !paired.has(part.id)) out.unpairedDropped += 1;
+  return packed;
+}
+
+/**
  * Packs messages `start..end` of the transcript. `reductions` is given for the
  * current episode only; `hiddenReasoning` for a past episode whose reasoning bytes
  * stay because the provider keeps them from the model (see `reasoning-boundary.ts`).
@@ -106,21 +133,7 @@ export function packEpisode(
       const retained = keepsReasoning(context.retention, current, hasCalls);
       const hidden = hiddenReasoning && !current && !retained && context.retention !== 'none';
       const keep = (retained || hidden) && !(reductions && index < reductions.reasoningDroppedBefore);
-      packed = forms.assistant(message, keep, paired);
-      const reasoningParts = message.content.reduce((count, part) => count + (part.type === 'reasoning' ? 1 : 0), 0);
-      if (reasoningParts > 0) {
-        const tokens = forms.reasoningTokens(message);
-        if (hidden) out.hiddenReasoningParts += reasoningParts;
-        if (keep) {
-          out.reasoningKeptParts += reasoningParts;
-          out.reasoningKeptTokens += tokens;
-        } else {
-          out.reasoningDroppedParts += reasoningParts;
-          out.reasoningDroppedTokens += tokens;
-        }
-      }
-      for (const part of message.content)
-        if (part.type === 'tool-call' && !paired.has(part.id)) out.unpairedDropped += 1;
+      packed = packAssistant(context, message, { keep, hidden, paired }, out);
     } else if (message.role === 'tool') {
       if (!paired.has(message.toolCallId)) {
         out.unpairedDropped += 1;

@@ -11,7 +11,7 @@ import { scriptedModel } from '../testing/scripted-model.js';
 import type { AgentTool } from '../loop/tool.js';
 import { createTokenCounter } from '../tokens/token-counter.js';
 import { packContext } from './pack-context.js';
-import { toolResultCaps } from './pack-settings.js';
+import { toolResultCaps } from './tool-result-caps.js';
 
 /** A build log of about `chars` characters: varied lines, as real tool output is. */
 function buildLog(chars: number, seed = 0): string {

@@ -197,3 +197,16 @@ export interface PackResult {
    */
   summaryRequest?: SummaryRequest;
 }
+
+/** Packing knobs passed through to `packContext`, as an agent sets them (`AgentOptions.pack`). */
+export type PackTuning = Pick<
+  PackOptions,
+  | 'lowWater'
+  | 'toolResultCap'
+  | 'currentToolResultCap'
+  | 'headShare'
+  | 'reasoningBoundary'
+  | 'cacheTtlMs'
+  | 'resultReader'
+  | 'boundReasoning'
+>;

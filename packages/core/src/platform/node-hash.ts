@@ -4,8 +4,8 @@ import type { DigestAlgorithm, DigestEncoding } from '../support/digest.js';
 
 type OneShot = (algorithm: string, data: string, encoding: DigestEncoding) => string;
 /**
- * `crypto.hash` (Node 20.12 and later): the same digest without a Hash object, about
- * three times faster on the short texts hashed on every agent step (packed messages).
+ * `crypto.hash` (Node 20.12 and later): the same digest without a Hash object, for
+ * the short texts hashed on every agent step (packed messages).
  */
 const oneShot = (crypto as unknown as { hash?: OneShot }).hash;
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Agent } from '../../agent/agent.js';
 import type { AgentEvent } from '../../loop/agent-events.js';
 import { MemorySessionStore } from '../../store/memory-session-store.js';
-import { countContext } from '../../packing/pack-context.js';
+import { countContext } from '../../packing/message-fits.js';
 import type { Message, ModelRef } from '../../message/message.js';
 import { maxSteps } from '../../loop/stop-conditions.js';
 import { type ScriptStep, scriptedModel } from '../../testing/scripted-model.js';
