@@ -59,6 +59,9 @@ console.log(text, steps, Object.keys(toOpenAIStrictSchema(add.spec.inputSchema))
   '@episodic/ai-sdk': {
     // An AI SDK app adding packing to its model: the AI SDK is the app's own (a peer).
     extra: { ...node, ai: '^7.0.173' },
+    // The AI SDK's own declarations do not type-check under exactOptionalPropertyTypes with
+    // skipLibCheck false (its Tool type, in @ai-sdk/provider-utils); ours must.
+    upstreamErrors: /node_modules\/(?:@ai-sdk\/[^/]+|ai)\/dist\//,
     code: `import { episodicPacking, fromAISDK } from '@episodic/ai-sdk';
 import { type LanguageModel, wrapLanguageModel } from 'ai';
 

@@ -51,7 +51,7 @@ it("records tool outputs and tool failures in operation_outputs without the agen
   const client = await EpisodesClient.create({ databaseUrl: url, schema: 'dbos_secrets_sys' });
   try {
     await client.start({ sessionId: 's1', episode: 0, input: 'Check the key.' });
-    expect(await episodes.result('s1', 0)).toEqual({ reason: 'done', text: 'Done.' });
+    expect(await episodes.result('s1', 0)).toEqual({ status: 'finished', reason: 'done', text: 'Done.' });
     const tools = ((await store.load('s1'))?.messages ?? []).filter((message) => message.role === 'tool');
     expect(tools.map((message) => message.content)).toEqual([
       'PAYMENTS_KEY=[redacted]',

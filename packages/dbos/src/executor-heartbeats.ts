@@ -101,8 +101,8 @@ export class ExecutorHeartbeats {
       `CREATE TABLE IF NOT EXISTS ${this.table} (executor_id text PRIMARY KEY, seen_at timestamptz NOT NULL)`,
     ]) {
       await this.pool.query(statement).catch((error: { code?: string }) => {
-        // Workers launching together race on IF NOT EXISTS; the loser finds it made (23505, 42P06, 42P07).
-        if (error.code !== '23505' && error.code !== '42P06' && error.code !== '42P07') throw error;
+        // Workers launching together race on IF NOT EXISTS; the loser finds it made (23505, 42P06, 42P07, or 42710: the table's row type).
+        if (!['23505', '42P06', '42P07', '42710'].includes(error.code ?? '')) throw error;
       });
     }
   }

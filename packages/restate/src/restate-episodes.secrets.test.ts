@@ -42,7 +42,7 @@ it("journals tool outputs and tool failures without the agent's secrets", async 
     await server.register(endpoint.url);
     const client = new EpisodesClient(server.ingressUrl);
     await client.send({ sessionId: 'leak', episode: 0, input: 'Check the key.' });
-    expect(await client.result('leak', 0)).toEqual({ reason: 'done', text: 'Done.' });
+    expect(await client.result('leak', 0)).toEqual({ status: 'finished', reason: 'done', text: 'Done.' });
     const tools = ((await store.load('leak'))?.messages ?? []).filter((message) => message.role === 'tool');
     expect(tools.map((message) => message.content)).toEqual(['PAYMENTS_KEY=[redacted]', 'Tool "call_api" failed: 401: key [redacted] revoked']);
     // Every journal entry's bytes as the server stores them (protobuf, payloads inside verbatim).
