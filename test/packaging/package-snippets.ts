@@ -63,12 +63,16 @@ console.log(text, steps, Object.keys(toOpenAIStrictSchema(add.spec.inputSchema))
     // skipLibCheck false (its Tool type, in @ai-sdk/provider-utils); ours must.
     upstreamErrors: /node_modules\/(?:@ai-sdk\/[^/]+|ai)\/dist\//,
     code: `import { episodicPacking, fromAISDK } from '@episodic/ai-sdk';
-import { type LanguageModel, wrapLanguageModel } from 'ai';
+import { wrapLanguageModel } from 'ai';
 
-export function packed(model: Exclude<LanguageModel, string>) {
+/** An AI SDK loop's model, every call packed. */
+export function packed(model: Parameters<typeof wrapLanguageModel>[0]['model']) {
   const packing = episodicPacking({ budget: Number(process.env.BUDGET ?? 16_000) });
-  return { model: wrapLanguageModel({ model, middleware: packing }), tools: packing.tools, episodic: fromAISDK(model) };
+  return { model: wrapLanguageModel({ model, middleware: packing }), tools: packing.tools };
 }
+
+/** An AI SDK model under an Episodic agent. */
+export const adapter = (model: Parameters<typeof fromAISDK>[0]) => fromAISDK(model);
 `,
   },
   '@episodic/providers': {
