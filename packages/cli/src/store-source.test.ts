@@ -79,6 +79,20 @@ describe('--store with a PostgreSQL server', () => {
   beforeAll(() => server.url().then(() => {}, () => {}), 120_000);
   afterAll(() => server.stop());
 
+  it('a read of a schema without the session tables creates nothing and names the migrate command', async () => {
+    const spec = await server.url();
+    const schema = `cli_empty_${Date.now()}`;
+    const result = await runCli(['episodes', '--store', spec, '--schema', schema, '--session', 'chat-1']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(new RegExp(`no session tables in schema ${schema}; nothing was created \\(episodic migrate --store URL creates them\\)`));
+    const probe = new PostgresSessionStore({ connectionString: spec, schema });
+    try {
+      expect(await probe.hasTables()).toBe(false);
+    } finally {
+      await probe.close();
+    }
+  });
+
   it('reads a session from the server and never prints the password', async () => {
     const url = new URL(await server.url());
     url.password = 'secret-password'; // the test server trusts local connections, whatever the password

@@ -52,6 +52,13 @@ export interface OpenedStore {
 export async function openStore(spec: string, schema?: string, options: { create?: boolean } = {}): Promise<OpenedStore> {
   if (/^postgres(ql)?:\/\//.test(spec)) {
     const store = new PostgresSessionStore({ connectionString: spec, schema, poolSize: 2 });
+    if (options.create === false && !(await store.hasTables())) {
+      await store.close();
+      throw new EpisodicError(
+        'store_not_found',
+        `${withoutPassword(spec)}: no session tables in schema ${schema ?? 'public'}; nothing was created (episodic migrate --store URL creates them)`,
+      );
+    }
     return { store, label: withoutPassword(spec), migrate: () => store.migrate(), close: () => store.close() };
   }
   const directory = spec.startsWith('pglite:') ? spec.slice('pglite:'.length) : spec;

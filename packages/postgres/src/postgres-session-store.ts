@@ -87,6 +87,17 @@ export class PostgresSessionStore implements SessionStore {
     this.keeper = new LeaseKeeper(this.database, this.tables.sessions, this.holder, this.leaseMs);
   }
 
+  /**
+   * Whether the session tables exist in the schema, without creating them (every other
+   * method migrates on first use): for a reader that must not create a store.
+   */
+  async hasTables(): Promise<boolean> {
+    const [row] = await this.database.query<{ name: string | null }>('select to_regclass($1)::text as name', [
+      `${quoteSchema(this.schema)}.episodic_sessions`,
+    ]);
+    return Boolean(row?.name);
+  }
+
   /** Applies missing migrations now (otherwise done on first use); returns the versions applied. */
   async migrate(): Promise<number[]> {
     return migrate(this.database, this.schema);
