@@ -218,7 +218,13 @@ describe('real recorded sessions', () => {
 });
 
 describe('real recorded sessions given where a transcript is read', () => {
-  const present = manifest.files.filter((entry) => existsSync(join(root, entry.file)));
+  const present = realDataMode().run ? manifest.files.filter((entry) => existsSync(join(root, entry.file))) : [];
+  if (present.length === 0) {
+    // On a clone without the shared fixtures there is nothing to give (the run says so once); with them, an empty list is a fault.
+    it('has recordings to give unless the real-data suites step aside', () => {
+      expect(realDataMode().run).toBe(false);
+    });
+  }
   it.each(present)('$file is recognised, and `episodic budget` names its import instead of repair', async (entry) => {
     const file = join(root, entry.file);
     expect(await detectRecordingFile(file)).toBe(entry.agent);
