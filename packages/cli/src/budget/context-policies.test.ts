@@ -45,6 +45,33 @@ describe('replayPolicy', () => {
     expect(newerEpisodic.inputTokens).toBe(olderEpisodic.inputTokens);
   });
 
+  it('bills bound thinking as kept while its prefix holds, and leaves out (unbilled) every block after a changed prefix', () => {
+    const counter = createTokenCounter();
+    const claude = { provider: 'anthropic', id: 'claude-sonnet-5-5' };
+    const at = (budget: number, boundReasoning: boolean) => ({
+      model: claude, budget, cache: 'anthropic' as const, minCacheableTokens: 0, pricing: { input: 2, cachedInput: 0.2, cacheWrite: 2.5, output: 10 }, pastReasoning: 'billed' as const, boundReasoning,
+    });
+    // Long episodes (12 steps, 60-word thoughts): at 3k the packer must evict inside an episode.
+    const session = budgetSession({ episodes: 4, steps: 12, resultWords: 60, reasoningWords: 60, model: claude });
+    const free = replayPolicy({ messages: session }, at(3_000, false), 'episodic', counter);
+    const bound = replayPolicy({ messages: session }, at(3_000, true), 'episodic', counter);
+    expect(bound.evictingCalls).toBeGreaterThan(0);
+    expect(free.boundDropped).toBe(0);
+    expect(bound.boundDropped).toBeGreaterThan(0);
+    // A block left out is neither sent nor billed.
+    expect(bound.inputTokens).toBeLessThan(free.inputTokens);
+    // With room for everything nothing before a block changes: every block is kept, and billed like unbound thinking.
+    for (const policy of ['episodic', 'native'] as const) {
+      const roomy = replayPolicy({ messages: session }, at(400_000, true), policy, counter);
+      expect(roomy.boundDropped).toBe(0);
+      expect(roomy.inputTokens).toBe(replayPolicy({ messages: session }, at(400_000, false), policy, counter).inputTokens);
+    }
+    // A provider compaction starts a new prefix: the answer after the summary keeps its thinking.
+    const compacting = replayPolicy({ messages: session }, at(3_000, true), 'native', counter);
+    expect(compacting.compactions).toBeGreaterThan(0);
+    expect(compacting.boundDropped).toBe(0);
+  });
+
   it('bounds a summary to 500..4,000 tokens at 1% of what it replaces', () => {
     expect([summaryTokens(10_000), summaryTokens(120_000), summaryTokens(900_000)]).toEqual([500, 1_200, 4_000]);
   });

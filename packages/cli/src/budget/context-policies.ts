@@ -20,6 +20,9 @@
  *   where the provider strips earlier turns' reasoning (OpenAI before GPT-5.6, older
  *   Claude models) it is neither billed nor part of the cached prefix; where it renders
  *   it (GPT-5.6 and later by default, newer Claude models) it is billed and cached.
+ * - Bound reasoning (`boundReasoning`, Anthropic preserved thinking): a thinking block
+ *   goes back only while nothing before it changed since it was produced; otherwise it is
+ *   left out (not billed, `boundDropped`), and every later block with it (`BoundReplay`).
  * - `native` sends all reasoning back and caps no tool result; `episodic` and
  *   `hybrid` pack with episode retention and the packing the agent takes from the profile
  *   (`packing`: the boundary drop priced, TTL-aware eviction).
@@ -45,6 +48,7 @@ import {
 } from '@episodic/core/packing';
 import { packingWithReader } from '@episodic/core/internal';
 import { BilledView } from './billed-view.js';
+import { BoundReplay } from './bound-replay.js';
 
 /** What the model replays with: who answers, the cache and the prices. */
 export interface PolicyModel {
@@ -54,9 +58,11 @@ export interface PolicyModel {
   minCacheableTokens: number;
   pricing: Pricing | undefined;
   /** What the agent takes from the model's profile (`packingForProfile`); none when absent. */
-  packing?: Pick<PackOptions, 'reasoningBoundary' | 'cacheTtlMs'>;
+  packing?: Pick<PackOptions, 'reasoningBoundary' | 'cacheTtlMs' | 'boundReasoning'>;
   /** How the provider treats earlier turns' reasoning that is sent (the profile's); default `billed`. */
   pastReasoning?: PastReasoning;
+  /** The provider binds reasoning to its prefix (the profile's `signatureBoundToPrefix`); default false. */
+  boundReasoning?: boolean;
 }
 
 /** When a recorded message was made (ms since the epoch), if its session recorded it. */
@@ -82,6 +88,8 @@ export interface PolicyRun {
   evictingCalls: number;
   /** Calls whose minimum context did not fit the budget. */
   skipped: number;
+  /** Reasoning parts left out because their bound prefix changed (each counted once; 0 where nothing is bound). */
+  boundDropped: number;
 }
 
 /** Summary size of a compaction of `tokens` input tokens (see the file comment). */
@@ -134,12 +142,14 @@ export function replayPolicy(
     compactedTokens: 0,
     evictingCalls: 0,
     skipped: 0,
+    boundDropped: 0,
   };
   let state: PackState | undefined;
   let previous: string[] = [];
   let previousAt: number | undefined;
   const packing = native ? {} : (model.packing ?? {});
   const billing = new BilledView(counter, model.pastReasoning ?? 'billed');
+  const bound = model.boundReasoning ? new BoundReplay() : undefined;
   for (let index = 1; index < messages.length; index += 1) {
     const produced = messages[index] as Message;
     if (produced.role !== 'assistant') continue;
@@ -171,7 +181,7 @@ export function replayPolicy(
     state = packed.state;
     if (packed.stats.evictedNow) run.evictingCalls += 1;
     // As billed: reasoning the provider strips is neither counted nor part of the cached prefix.
-    const billed = billing.of(packed.messages);
+    const billed = billing.of(bound ? bound.apply(packed.messages) : packed.messages);
     const sent = billed.messages.map((message) => JSON.stringify(message));
     let same = 0;
     while (same < sent.length && same < previous.length && sent[same] === previous[same]) same += 1;
@@ -200,6 +210,8 @@ export function replayPolicy(
     };
     messages[index] = { ...produced, content: [part, ...produced.content] };
     previous = [];
+    bound?.reset();
   }
+  run.boundDropped = bound?.dropped ?? 0;
   return run;
 }

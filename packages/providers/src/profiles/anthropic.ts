@@ -91,6 +91,21 @@ export const anthropicProfiles: readonly AnthropicModelProfile[] = [
   {
     ...base,
     ...adaptive,
+    // Sonnet 5.5: bound thinking as the next row, and its list prices (model page
+    // https://platform.claude.com/docs/en/models/sonnet-5-5/overview, read 2026-12-05:
+    // $2 / $10, 5-minute cache write $2.50, cache read $0.20).
+    pattern: 'claude-sonnet-5-5',
+    ...jsonAnswers,
+    pastReasoning: 'billed',
+    signatureBoundToPrefix: true,
+    contextWindow: 1_000_000,
+    maxOutputTokens: 128_000,
+    minCacheableTokens: 4096,
+    pricing: { input: 2, cachedInput: 0.2, cacheWrite: 2.5, output: 10 },
+  },
+  {
+    ...base,
+    ...adaptive,
     // Preserved thinking: the models the prefix-check pages list (docs/providers.md, "Bound thinking").
     pattern: boundThinkingModels,
     ...jsonAnswers,
