@@ -150,7 +150,8 @@ export function analyzeBudgets(input: BudgetAnalysisInput): BudgetAnalysis {
   const system = withInferredPrefix(input.system, inference, messages);
   const prefix = measurePrefix(messages, system, input.tools, counter);
   const sweep = sweepInput(messages);
-  const base = { ...sweep, system, tools: input.tools, counter, billing: new BilledView(counter, model.pastReasoning) };
+  const billing = new BilledView(counter, model.pastReasoning, model.reasoningBound);
+  const base = { ...sweep, system, tools: input.tools, counter, billing };
 
   let done = 0;
   const perReplay = countCalls(sweep.messages);

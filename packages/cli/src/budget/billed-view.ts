@@ -35,9 +35,15 @@ export interface BilledRequest {
 export class BilledView {
   private readonly stripped = new WeakMap<Message, Message>();
 
+  /**
+   * @param boundReasoning the provider binds reasoning to its prefix (profile
+   * `signatureBoundToPrefix`): each replay then sends its requests through its own
+   * `BoundReplay` before billing them (the view itself keeps no per-replay state).
+   */
   constructor(
     private readonly counter: TokenCounter,
     private readonly pastReasoning: PastReasoning,
+    readonly boundReasoning = false,
   ) {}
 
   /** The request `packed` (the messages sent, no system lines) as the provider bills it. */

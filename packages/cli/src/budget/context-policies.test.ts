@@ -97,4 +97,36 @@ describe('episodic budget: context policies', () => {
       await fixtures.cleanup();
     }
   });
+
+  it('prices a gpt-5.6 session with its earlier turns\' reasoning billed, and a bound-thinking session with its kept thinking', async () => {
+    const fixtures = await fixtureDir();
+    type Budget = { model: { pastReasoning: string; reasoningBound: boolean }; contextPolicies: PolicyComparison };
+    const budget = async (file: string, ...more: string[]) =>
+      JSON.parse((await runCli(['budget', file, '--budgets', '3k', '--json', ...more])).stdout) as Budget;
+    const run = (json: Budget, policy: string) => json.contextPolicies.runs.find((entry) => entry.policy === policy)!;
+    try {
+      const openai = (id: string) => ({ provider: 'openai', id });
+      const gpt = await fixtures.write('gpt.jsonl', transcriptText(budgetSession({ episodes: 6, steps: 2, resultWords: 40, model: openai('gpt-5.6') })));
+      const newer = await budget(gpt);
+      const older = await budget(gpt, '--model', 'openai/gpt-5.5');
+      expect([newer.model.pastReasoning, older.model.pastReasoning]).toEqual(['billed', 'stripped']);
+      // native sends every reasoning item back: 5.6 renders and bills the earlier turns', 5.5 strips them.
+      expect(run(newer, 'native').inputTokens).toBeGreaterThan(run(older, 'native').inputTokens);
+
+      const claude = { provider: 'anthropic', id: 'claude-sonnet-5-5' };
+      const session = budgetSession({ episodes: 4, steps: 12, resultWords: 60, reasoningWords: 60, model: claude });
+      const boundFile = await fixtures.write('bound.jsonl', transcriptText(session));
+      const bound = await budget(boundFile);
+      expect(bound.model).toMatchObject({ pastReasoning: 'billed', reasoningBound: true });
+      // At 3k the packer must change what it sent inside an episode: the blocks after the change are left out, unbilled.
+      expect(run(bound, 'episodic').boundDropped).toBeGreaterThan(0);
+      const unbound = await budget(boundFile, '--model', 'anthropic/claude-sonnet-4-6');
+      expect(unbound.model).toMatchObject({ pastReasoning: 'billed', reasoningBound: false });
+      expect(run(unbound, 'episodic').boundDropped).toBe(0);
+      const text = await runCli(['budget', boundFile, '--budgets', '3k']);
+      expect(text.stdout).toContain('thinking is bound to its prefix');
+    } finally {
+      await fixtures.cleanup();
+    }
+  });
 });

@@ -148,8 +148,8 @@ export function replayPolicy(
   let previous: string[] = [];
   let previousAt: number | undefined;
   const packing = native ? {} : (model.packing ?? {});
-  const billing = new BilledView(counter, model.pastReasoning ?? 'billed');
-  const bound = model.boundReasoning ? new BoundReplay() : undefined;
+  const billing = new BilledView(counter, model.pastReasoning ?? 'billed', model.boundReasoning);
+  const bound = billing.boundReasoning ? new BoundReplay() : undefined;
   for (let index = 1; index < messages.length; index += 1) {
     const produced = messages[index] as Message;
     if (produced.role !== 'assistant') continue;

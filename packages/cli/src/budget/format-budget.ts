@@ -56,9 +56,10 @@ export function formatHeading(analysis: BudgetAnalysis): string {
       : `${model.cache.style} cache from ${formatCount(model.cache.minCacheableTokens)} tokens` +
         (model.cache.source === 'assumed' ? ' (assumed for the provider: the model has no profile)' : '');
   const reasoning =
-    model.pastReasoning === 'stripped'
+    (model.pastReasoning === 'stripped'
       ? 'the provider drops reasoning of earlier turns before counting (not billed)'
-      : 'the provider bills reasoning of earlier turns that is sent back as input';
+      : 'the provider bills reasoning of earlier turns that is sent back as input') +
+    (model.reasoningBound ? '; thinking is bound to its prefix: a block sent after a changed prefix is left out (not billed)' : '');
   const lines = [
     `${analysis.source === '-' ? 'standard input' : analysis.source}: ${plural(analysis.calls, 'model call')} replayed`,
     `Model ${name} (${from}): ${prices}`,

@@ -70,6 +70,7 @@ export function comparePolicies(
     minCacheableTokens: model.cache.minCacheableTokens,
     pricing: model.pricing,
     pastReasoning: model.pastReasoning,
+    boundReasoning: model.reasoningBound,
     ...(model.provider ? { packing: defaultPackingForProfile(resolveProfile(model.provider, model.id)) } : {}),
   };
   const counter = createTokenCounter({ calibration: new Calibration({ initial: input.factor }) });

@@ -51,6 +51,8 @@ export interface PricedModel {
   contextWindow: number;
   tokenizerFactor: number;
   pastReasoning: PastReasoning;
+  /** The provider binds reasoning to its prefix (profile `signatureBoundToPrefix`: Anthropic preserved thinking). */
+  reasoningBound: boolean;
 }
 
 /**
@@ -91,6 +93,7 @@ export function choosePricedModel(
     contextWindow: profile?.contextWindow ?? 128_000,
     tokenizerFactor: profile?.tokenizerFactor ?? 1,
     pastReasoning: profile?.pastReasoning ?? 'billed',
+    reasoningBound: profile?.signatureBoundToPrefix === true,
   };
 }
 

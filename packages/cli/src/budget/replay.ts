@@ -17,6 +17,7 @@ import {
 import { type PackState, type PackStats, packContext } from '@episodic/core/packing';
 import { FRAMING, modelledReads, packingWithReader, readerCap } from '@episodic/core/internal';
 import { type BilledRequest, BilledView } from './billed-view.js';
+import { BoundReplay } from './bound-replay.js';
 import { requestTime } from './call-time.js';
 
 /** One replayed model call. */
@@ -119,6 +120,8 @@ export function replaySession(settings: ReplaySettings): ReplayedCall[] {
   let episode = 0;
   let hasContext = false;
   let previousBilled: BilledRequest | undefined;
+  // Bound reasoning: a block after a changed prefix is left out (and not billed); state of this replay alone.
+  const bound = settings.billing?.boundReasoning ? new BoundReplay() : undefined;
   // The calls the reference replay made, without its reads: one per assistant message, as here.
   const reference = settings.reference?.filter((call) => !call.read);
   let made = 0;
@@ -156,7 +159,8 @@ export function replaySession(settings: ReplaySettings): ReplayedCall[] {
       state = result.state;
       const cutResults = currentResultsCut(result.messages, originals);
       const cutByThisBudget = cutByBudget(cutResults, reference?.[made]);
-      const billed = billedOf(settings.billing, result.messages, result.stats, previousSent ? previousBilled : undefined);
+      const sent = bound ? bound.apply(result.messages) : result.messages;
+      const billed = billedOf(settings.billing, sent, result.stats, previousSent ? previousBilled : undefined);
       calls.push(packedCall(base, result.stats, { previousSent, cutResults, cutByThisBudget, billed }));
       if (settings.reads !== false) {
         const fresh = messages.slice(calledAt, index);
