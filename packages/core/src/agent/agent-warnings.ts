@@ -1,9 +1,10 @@
 /**
  * The warnings an `Agent` gives once, when it is made, about settings that will not do
  * what they seem to: a budget above the model's window, a hybrid context policy with
- * nothing native to send.
+ * nothing native to send (for the model, or for a fallback model when it answers).
  */
 import type { ModelAdapter } from '../model/model-adapter.js';
+import type { ModelRef } from '../message/message.js';
 import type { ContextPolicy, NativeContextOptions } from '../model/native-context.js';
 
 /**
@@ -34,5 +35,26 @@ export function hybridWarnings(policy: ContextPolicy, native: NativeContextOptio
     `context 'hybrid': ${model.model.provider}/${model.model.id} sends no server-side compaction (its profile names none, ` +
       `or the default threshold is below the provider's floor), so the packer alone manages the context; ` +
       `pass nativeContext.compaction with a threshold to send it, or use context 'episodic'.`,
+  ];
+}
+
+/**
+ * The warning for `context: 'hybrid'` with fallback models that cannot send what it asks:
+ * a fallback whose profile names no server-side compaction gets none while it answers
+ * (its calls take its own profile's context management), so the packer alone manages the
+ * context for those steps. One warning naming every such model.
+ */
+export function fallbackHybridWarnings(
+  policy: ContextPolicy,
+  fallbacks: readonly { model: ModelRef; nativeContext: NativeContextOptions | undefined }[],
+): string[] {
+  if (policy !== 'hybrid') return [];
+  const without = fallbacks.filter((entry) => !entry.nativeContext?.compaction).map((entry) => `${entry.model.provider}/${entry.model.id}`);
+  if (without.length === 0) return [];
+  return [
+    `context 'hybrid': fallback model${without.length > 1 ? 's' : ''} ${without.join(', ')} send${without.length > 1 ? '' : 's'} no ` +
+      `server-side compaction (no compaction in the profile, or its default threshold is below the provider's floor), so ` +
+      `while one answers the packer alone manages the context; give it a profile with nativeContext.compaction, or choose ` +
+      `a fallback model that compacts.`,
   ];
 }

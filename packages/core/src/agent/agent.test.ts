@@ -28,6 +28,34 @@ describe('Agent', () => {
     expect(new Agent({ model, context: 'hybrid', nativeContext: { compaction: {} } }).warnings).toEqual([]);
   });
 
+  it("warns hybrid-fallback-without-compaction once per session where a fallback model cannot compact as context 'hybrid' asks", async () => {
+    const window = { contextWindow: 128_000, maxOutputTokens: 16_384 };
+    const primary = scriptedModel({ steps: [{ text: 'one' }, { text: 'two' }, { text: 'three' }], profile: window });
+    const plain = scriptedModel({ steps: [], model: { provider: 'other', id: 'plain' }, profile: window });
+    const compacting = scriptedModel({
+      steps: [],
+      model: { provider: 'other', id: 'compacting' },
+      profile: { ...window, nativeContext: { compaction: {} } },
+    });
+    const agent = new Agent({ model: primary, context: 'hybrid', nativeContext: { compaction: {} }, fallback: [compacting, plain] });
+    expect(agent.warnings).toEqual([expect.stringMatching(/fallback model other\/plain sends no server-side compaction/)]);
+    const codes = (events: AgentEvent[]) => events.flatMap((event) => (event.type === 'warning' ? [event.code] : []));
+    const session = await agent.session();
+    const first: AgentEvent[] = [];
+    const second: AgentEvent[] = [];
+    await session.send('hi', { onEvent: (event) => first.push(event) });
+    await session.send('again', { onEvent: (event) => second.push(event) });
+    expect(codes(first)).toEqual(['hybrid-fallback-without-compaction']);
+    expect(codes(second)).toEqual([]);
+    // Another session says it once too.
+    const other: AgentEvent[] = [];
+    await (await agent.session()).send('hi', { onEvent: (event) => other.push(event) });
+    expect(codes(other)).toEqual(['hybrid-fallback-without-compaction']);
+    // Fallbacks that compact, or another policy: nothing to say.
+    expect(new Agent({ model: primary, context: 'hybrid', nativeContext: { compaction: {} }, fallback: [compacting] }).warnings).toEqual([]);
+    expect(new Agent({ model: primary, context: 'episodic', fallback: [plain] }).warnings).toEqual([]);
+  });
+
   it('warns once, naming both numbers, on a budget above the context window, and keeps the budget', async () => {
     const model = scriptedModel({ steps: [{ text: 'ok' }], profile: { contextWindow: 128_000, maxOutputTokens: 16_384 } });
     const agent = new Agent({ model, budget: 10_000_000 });

@@ -35,7 +35,7 @@ import type { AgentTool } from '../loop/tool.js';
 import { toolsByName } from '../loop/tool-executor.js';
 import { checkReaderName, type CutResults, packingWithReader } from './agent-cut-results.js';
 import { FallbackChain, type FallbackModel, type FallbackOptions } from '../loop/model-fallback.js';
-import { budgetWarnings, hybridWarnings } from './agent-warnings.js';
+import { budgetWarnings, fallbackHybridWarnings, hybridWarnings } from './agent-warnings.js';
 import { type ReasoningOutputOptions, withReasoningOutput } from '../reasoning/output/reasoning-output.js';
 
 /** Steps per episode when no `stopWhen` is given: a guard against a model that never stops calling tools. */
@@ -223,7 +223,7 @@ export class Agent {
   readonly budget: number;
   /**
    * Warnings about the options as given (codes `budget-above-context-window`,
-   * `hybrid-without-compaction`); every session of this agent also has them in
+   * `hybrid-without-compaction`, `hybrid-fallback-without-compaction`); every session of this agent also has them in
    * `session.warnings` and emits them at its first run.
    */
   readonly warnings: readonly string[];
@@ -253,10 +253,13 @@ export class Agent {
     const nativeContext = nativeOptionsFor(policy, mergeNative(profile?.nativeContext, options.nativeContext), budget);
     const budgetWarned = budgetWarnings(options.budget, options.model, maxOutputTokens);
     const hybridWarned = hybridWarnings(policy, nativeContext, options.model);
-    this.warnings = [...budgetWarned, ...hybridWarned];
+    const fallback = fallbackChain(options, policy);
+    const fallbackWarned = fallbackHybridWarnings(policy, fallback?.fallbackContext ?? []);
+    this.warnings = [...budgetWarned, ...hybridWarned, ...fallbackWarned];
     this.warningCodes = [
       ...budgetWarned.map(() => 'budget-above-context-window'),
       ...hybridWarned.map(() => 'hybrid-without-compaction'),
+      ...fallbackWarned.map(() => 'hybrid-fallback-without-compaction'),
     ];
     this.tokenizer =
       options.tokenizer ??
@@ -296,7 +299,7 @@ export class Agent {
       replayCache: options.replayCache,
       approvalPolicy: options.approvalPolicy,
       summarizer: options.summarizer,
-      fallback: fallbackChain(options, policy),
+      fallback,
       leakCheck: options.reasoningOutput?.leakCheck,
     };
     this.sessionSettings = new SessionSettings(this.settings);

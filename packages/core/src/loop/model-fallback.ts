@@ -26,7 +26,7 @@ import { currentEpisodeStart } from '../message/episodes.js';
 import type { FailedModelCall, Message, ModelRef } from '../message/message.js';
 import type { ModelAdapter, ModelError } from '../model/model-adapter.js';
 import type { Pricing } from '../model/model-profile.js';
-import { type ContextPolicy, nativeOptionsFor } from '../model/native-context.js';
+import { type ContextPolicy, type NativeContextOptions, nativeOptionsFor } from '../model/native-context.js';
 import type { HandoffOptions } from '../reasoning/handoff/handoff-note.js';
 import type { AgentEventHandler } from './agent-events.js';
 import { asModelError, callModel, type ModelCallResult, type ModelCallSettings } from './model-call.js';
@@ -116,6 +116,11 @@ export class FallbackChain {
   /** The models of the chain, primary first. */
   get models(): ModelRef[] {
     return this.links.map((link) => link.model.model);
+  }
+
+  /** The fallback models (the primary left out), each with the context management its calls send. */
+  get fallbackContext(): { model: ModelRef; nativeContext: NativeContextOptions | undefined }[] {
+    return this.links.slice(1).map((link) => ({ model: link.model.model, nativeContext: link.nativeContext }));
   }
 
   /** The call settings of the chain model `model` (the agent's when it is the primary or none of them). */
