@@ -68,8 +68,9 @@ const jsonAnswers = { structuredOutput: 'native' } as const;
 /**
  * Models with server-side compaction (`compact_20260112`, https://platform.claude.com/docs/en/build-with-claude/compaction:
  * Opus 4.6+, Sonnet 4.6, Mythos Preview; trigger at least 50,000 tokens) pack with the
- * `hybrid` policy by default: on `npm run bench -- context-policies` it cost 0.69x
- * (generated family) and 0.73x (real sessions) of `episodic`, and never more on any session.
+ * `hybrid` policy by default: it cost less than `episodic` on `npm run bench -- context-policies`
+ * (README, "Episodic packing or the provider's own?"). Models whose compaction is not
+ * documented (the 5.x rows) keep `episodic` (docs/providers.md, "Claude models, fact by fact").
  */
 const serverCompaction = { contextPolicy: 'hybrid', nativeContext: { compaction: { minThreshold: 50_000 } } } as const;
 
