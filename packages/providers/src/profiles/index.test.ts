@@ -32,6 +32,26 @@ describe('resolveProfile', () => {
   });
 
   it.each([
+    // Compaction documented: hybrid, as measured (bench/results/context-policies.md).
+    ['claude-sonnet-4-6', 'hybrid', 'billed'],
+    ['claude-opus-4-6', 'hybrid', 'billed'],
+    // Thinking kept, compaction not documented: the packer alone.
+    ['claude-sonnet-5', undefined, 'billed'],
+    ['claude-sonnet-5-5', undefined, 'billed'],
+    ['claude-fable-5-1', undefined, 'billed'],
+    // Earlier turns' thinking dropped by the model itself.
+    ['claude-sonnet-4-5', undefined, 'stripped'],
+  ])('%s packs with the context policy %s and bills earlier thinking as %s', (model, policy, pastReasoning) => {
+    const profile = resolveProfile('anthropic', model);
+    expect(profile.contextPolicy).toBe(policy);
+    expect(profile.pastReasoning).toBe(pastReasoning);
+  });
+
+  it('prices Sonnet 5.5 at its list prices (the model page, 2026-12-05)', () => {
+    expect(resolveProfile('anthropic', 'claude-sonnet-5-5').pricing).toEqual({ input: 2, cachedInput: 0.2, cacheWrite: 2.5, output: 10 });
+  });
+
+  it.each([
     ['gemini-3-pro-preview', 'required', 'level'],
     ['gemini-3-flash-preview', 'required', 'level'],
     ['gemini-2.5-pro', 'optional', 'budget'],
