@@ -62,7 +62,9 @@ export async function startPageServer(bundles, baseURL) {
  * One cold load of bundle `name` in a fresh context: waits for the page's
  * `globalThis.agentResult`, fails on any page error or an answer other than the
  * server's, and returns the ms from the document request and from the bundle request
- * to the model request's arrival at `loopback` (a started responses server).
+ * to the model request's arrival at `loopback` (a started responses server), and the
+ * page's CPU ms by then (Chromium's metrics, read while the answer is held): its
+ * renderer process (with compiling off the main thread) and its main thread.
  */
 export async function runPage(browser, pages, name, loopback) {
   loopback.resetArrivals();
@@ -71,6 +73,13 @@ export async function runPage(browser, pages, name, loopback) {
   const context = await browser.newContext();
   try {
     const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    // Durations in thread time, so the CPU figures do not grow while the machine is busy.
+    await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
+    let metrics;
+    loopback.state.onArrival = async () => {
+      metrics = Object.fromEntries((await cdp.send('Performance.getMetrics')).metrics.map(({ name, value }) => [name, value]));
+    };
     const errors = [];
     page.on('pageerror', (error) => errors.push(error.message));
     page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
@@ -85,6 +94,8 @@ export async function runPage(browser, pages, name, loopback) {
       fromNavigation: arrival - pages.state.page,
       fromScript: arrival - pages.state.script,
       preflight: preflight === undefined ? undefined : arrival - preflight,
+      processCpu: metrics.ProcessTime * 1000,
+      mainThreadCpu: metrics.ThreadTime * 1000,
       bodies: loopback.state.bodies,
     };
   } finally {

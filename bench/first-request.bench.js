@@ -19,6 +19,7 @@
  *   npm run bench -- first-request
  */
 import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { aiSdkBrowserAgent, aiSdkNodeProgram, episodicBrowserAgent, episodicNodeProgram, QUESTION } from './agent-programs.js';
@@ -30,15 +31,29 @@ const RUNS = Number(process.env.FIRST_REQUEST_RUNS ?? 7);
 const load = () => loadavg().map((value) => value.toFixed(2)).join(' ');
 const ms = (values) => values.map((value) => value.toFixed(0)).join(', ');
 
-/** One fresh process running `program` in `folder`: ms from the spawn to its first request. */
-async function firstRequestMs(folder, program, loopback) {
+/**
+ * CPU ms a process has used so far, all its threads (Linux's per-thread schedstat, in
+ * nanoseconds): steadier than wall time when the machine is busy.
+ */
+function processCpuMs(pid) {
+  const threads = readdirSync(`/proc/${pid}/task`);
+  return threads.reduce((sum, thread) => sum + Number(readFileSync(`/proc/${pid}/task/${thread}/schedstat`, 'utf8').split(' ')[0]) / 1e6, 0);
+}
+
+/**
+ * One fresh process running `program` in `folder`: ms from the spawn to its first
+ * request, and its CPU ms by then (read while the server holds the answer).
+ */
+async function firstRequest(folder, program, loopback) {
   loopback.resetArrivals();
   const started = performance.now();
+  let cpu;
   const child = spawn(process.execPath, ['--input-type=module', '-e', program], {
     cwd: folder,
     env: { PATH: process.env.PATH, BASE_URL: loopback.baseURL },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  loopback.state.onArrival = () => (cpu = processCpuMs(child.pid));
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));
@@ -47,7 +62,7 @@ async function firstRequestMs(folder, program, loopback) {
     throw new Error(`first-request run in ${folder} failed (exit ${code}): ${output.slice(0, 2000)}`);
   }
   checkModelRequest(loopback.state.bodies, QUESTION, folder);
-  return loopback.state.arrival - started;
+  return { wall: loopback.state.arrival - started, cpu };
 }
 
 /** Runs `measure(side)` for both sides alternately, after one unmeasured run each; the samples per side. */
@@ -73,16 +88,26 @@ function rows(episodic, aiSdk) {
 async function nodeSection(apps, loopback) {
   const startLoad = load();
   const programs = { episodic: episodicNodeProgram, aiSdk: aiSdkNodeProgram };
-  const samples = await alternate((side) => firstRequestMs(apps[side], programs[side], loopback));
+  const samples = await alternate((side) => firstRequest(apps[side], programs[side], loopback));
+  const metric = (side, key) => samples[side].map((sample) => sample[key]);
   return `### Node
 
 A fresh Node process (${process.version}) imports, builds the agent and sends one message; from the spawn to the
-request's arrival at the server. ${RUNS} runs each, alternating, after one unmeasured run each; load average
-${startLoad} at the start, ${load()} at the end.
+request's arrival at the server; and the process's CPU time by then (all its threads, from Linux's schedstat, read
+while the server holds the answer; it moves less than wall time on a busy machine). ${RUNS} runs each, alternating,
+after one unmeasured run each; load average ${startLoad} at the start, ${load()} at the end.
+
+Wall time, spawn to request:
 
 | | median ms | runs (ms) |
 | --- | --- | --- |
-${rows(samples.episodic, samples.aiSdk)}`;
+${rows(metric('episodic', 'wall'), metric('aiSdk', 'wall'))}
+
+CPU time to the request:
+
+| | median ms | runs (ms) |
+| --- | --- | --- |
+${rows(metric('episodic', 'cpu'), metric('aiSdk', 'cpu'))}`;
 }
 
 async function browserSection(apps, loopback) {
@@ -111,7 +136,9 @@ browser context per run (cold HTTP, code and CORS preflight caches); the page (s
 Responses server on another loopback port, so each request follows a CORS preflight. Times are taken by the
 servers, in one clock: from the page's document request (navigation start, as the network sees it) to the model
 request's arrival, and from the bundle's request (so without the page's own load) to it. Each run's answer is read
-back from the page and its request checked. ${RUNS} runs each, alternating, after one unmeasured run each; load
+back from the page and its request checked. CPU time: Chromium's own metrics (\`Performance.getMetrics\`, thread
+time) read while the server holds the answer, the renderer process's (with the off-thread compiling; its own start
+is in it) and the main thread's. ${RUNS} runs each, alternating, after one unmeasured run each; load
 average ${startLoad} at the start, ${load()} at the end.
 
 From navigation start:
@@ -124,7 +151,19 @@ From the bundle's request (download, parse, compile, module initialisation, buil
 
 | | median ms | runs (ms) |
 | --- | --- | --- |
-${rows(metric('episodic', 'fromScript'), metric('aiSdk', 'fromScript'))}`;
+${rows(metric('episodic', 'fromScript'), metric('aiSdk', 'fromScript'))}
+
+Renderer process CPU time to the request:
+
+| | median ms | runs (ms) |
+| --- | --- | --- |
+${rows(metric('episodic', 'processCpu'), metric('aiSdk', 'processCpu'))}
+
+Main thread CPU time to the request:
+
+| | median ms | runs (ms) |
+| --- | --- | --- |
+${rows(metric('episodic', 'mainThreadCpu'), metric('aiSdk', 'mainThreadCpu'))}`;
   } finally {
     await browser.close();
     await pages.close();

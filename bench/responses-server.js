@@ -47,10 +47,12 @@ const cors = {
 /**
  * Starts the server. `state.arrival` is the `performance.now()` of the first model
  * request since the last {@link resetArrivals}, `state.preflight` that of the first
- * CORS preflight, `state.bodies` the parsed model requests.
+ * CORS preflight, `state.bodies` the parsed model requests. When `state.onArrival` is
+ * set, the first model request's answer waits for it: a bench reads the client's CPU
+ * time there, while the client has nothing to do but wait.
  */
 export async function startResponsesServer() {
-  const state = { arrival: undefined, preflight: undefined, bodies: [] };
+  const state = { arrival: undefined, preflight: undefined, bodies: [], onArrival: undefined };
   const server = createServer((request, reply) => {
     const now = performance.now();
     if (request.method === 'OPTIONS') {
@@ -60,12 +62,15 @@ export async function startResponsesServer() {
     if (request.method !== 'POST' || !request.url?.endsWith('/responses')) {
       return void reply.writeHead(404, cors).end(`no route for ${request.method} ${request.url}`);
     }
+    const first = state.arrival === undefined;
     state.arrival ??= now;
+    const arrived = first && state.onArrival ? state.onArrival() : undefined;
     let text = '';
     request.on('data', (chunk) => (text += chunk));
-    request.on('end', () => {
+    request.on('end', async () => {
       const body = JSON.parse(text);
       state.bodies.push(body);
+      await arrived;
       if (body.stream === true) {
         reply.writeHead(200, { ...cors, 'content-type': 'text/event-stream' }).end(responseEvents());
       } else {
@@ -82,6 +87,7 @@ export async function startResponsesServer() {
       state.arrival = undefined;
       state.preflight = undefined;
       state.bodies = [];
+      state.onArrival = undefined;
     },
     close: () => new Promise((resolve) => server.close(resolve)),
   };
