@@ -1,105 +1,59 @@
 /**
- * Time to first request (issue 41): what a CLI or a serverless function pays before
- * its first model request leaves. A fresh Node process imports, builds an agent with
- * one tool and sends one message to a loopback OpenAI Responses server in this
- * process; the time is from the spawn to the request's arrival at the server. The
- * same for the AI SDK (`generateText` with `@ai-sdk/openai` and one tool), in
- * alternating runs of the same bench (A B A B ...), each pair giving a ratio.
+ * Time to first request (issue 41): what a CLI, a serverless function or a web page
+ * pays before its first model request leaves. Episodic's agent with one tool against
+ * the AI SDK's (`generateText` with `@ai-sdk/openai` and one tool), both asking one
+ * question of a loopback OpenAI Responses server in this process, in alternating runs
+ * of the same bench (A B A B ...) after one unmeasured run each, each pair giving a
+ * ratio; every run's request and answer are checked.
+ *
+ * - Node: a fresh process imports, builds the agent and sends the message; from the
+ *   spawn to the request's arrival at the server.
+ * - Browser: each agent bundled with esbuild (minified ESM, browser platform) and
+ *   loaded as a page in headless Chromium, a fresh context per run; from the page's
+ *   document request (and from its bundle's request) to the model request's arrival.
  *
  * Both applications are installed outside the repository like `bench -- install`
- * does: the packed tarballs of the working tree, and the registry's `ai` and
- * `@ai-sdk/openai`. The server answers every request with a minimal streamed text
- * response, so both programs finish normally (their output is checked).
+ * does, offline: the packed tarballs of the working tree, and the lockfile's `ai`,
+ * `@ai-sdk/openai`, `openai` and `zod`.
  *
  *   npm run bench -- first-request
  */
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:http';
+import { readdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { app, median, pack } from './install-footprint.js';
+import { aiSdkBrowserAgent, aiSdkNodeProgram, episodicBrowserAgent, episodicNodeProgram, QUESTION } from './agent-programs.js';
+import { launchBrowser, runPage, startPageServer } from './chromium-agent.js';
+import { app, bundleText, lockedVersion, median, pack } from './install-footprint.js';
+import { ANSWER, checkModelRequest, startResponsesServer } from './responses-server.js';
 
 const RUNS = Number(process.env.FIRST_REQUEST_RUNS ?? 7);
-const ANSWER = 'The fixture server did not start.';
+const load = () => loadavg().map((value) => value.toFixed(2)).join(' ');
+const ms = (values) => values.map((value) => value.toFixed(0)).join(', ');
 
-const inputSchema = `{ type: 'object', properties: { run: { type: 'number' } }, required: ['run'] }`;
-
-const episodicProgram = `import { Agent } from '@episodic/core';
-import { createOpenAIResponsesAdapter } from '@episodic/providers/openai';
-const model = createOpenAIResponsesAdapter({ model: 'gpt-5', apiKey: 'sk-test', baseURL: process.env.BASE_URL });
-const readLog = {
-  spec: { name: 'read_log', description: 'Reads a CI log', inputSchema: ${inputSchema} },
-  execute: async () => ({ content: 'ok' }),
-};
-const session = await new Agent({ model, system: 'You debug CI failures.', tools: [readLog] }).session();
-console.log((await session.send('Why did the build fail?')).text);
-`;
-
-const aiSdkProgram = `import { generateText, jsonSchema, tool } from 'ai';
-import { createOpenAI } from '@ai-sdk/openai';
-const openai = createOpenAI({ apiKey: 'sk-test', baseURL: process.env.BASE_URL });
-const readLog = tool({ description: 'Reads a CI log', inputSchema: jsonSchema(${inputSchema}), execute: async () => 'ok' });
-const result = await generateText({ model: openai('gpt-5'), system: 'You debug CI failures.', prompt: 'Why did the build fail?', tools: { read_log: readLog } });
-console.log(result.text);
-`;
-
-const response = { id: 'resp_1', object: 'response', created_at: 1, model: 'gpt-5', output: [], status: 'in_progress' };
-const content = [{ type: 'output_text', text: ANSWER, annotations: [] }];
-const item = { type: 'message', id: 'msg_1', role: 'assistant', status: 'completed', content };
-const usage = {
-  input_tokens: 40,
-  input_tokens_details: { cached_tokens: 0 },
-  output_tokens: 8,
-  output_tokens_details: { reasoning_tokens: 0 },
-  total_tokens: 48,
-};
-/** A minimal completed Responses answer with one text item (what a request without `stream` gets). */
-const completed = { ...response, status: 'completed', output: [item], incomplete_details: null, usage };
-
-/** Server-sent events of the same answer (what a streaming request gets). */
-function responseEvents() {
-  const events = [
-    { type: 'response.created', response },
-    { type: 'response.output_item.added', output_index: 0, item: { ...item, status: 'in_progress', content: [] } },
-    { type: 'response.output_text.delta', item_id: 'msg_1', output_index: 0, content_index: 0, delta: ANSWER, logprobs: [] },
-    { type: 'response.output_item.done', output_index: 0, item },
-    { type: 'response.completed', response: completed },
-  ];
-  return events.map((event, index) => `event: ${event.type}\ndata: ${JSON.stringify({ ...event, sequence_number: index })}\n\n`).join('');
+/**
+ * CPU ms a process has used so far, all its threads (Linux's per-thread schedstat, in
+ * nanoseconds): steadier than wall time when the machine is busy.
+ */
+function processCpuMs(pid) {
+  const threads = readdirSync(`/proc/${pid}/task`);
+  return threads.reduce((sum, thread) => sum + Number(readFileSync(`/proc/${pid}/task/${thread}/schedstat`, 'utf8').split(' ')[0]) / 1e6, 0);
 }
 
-/** A loopback Responses server; `arrival` holds the time the latest request arrived. */
-async function startServer() {
-  const state = { arrival: undefined, requests: 0 };
-  const server = createServer((request, response) => {
-    state.arrival ??= performance.now();
-    state.requests += 1;
-    let body = '';
-    request.on('data', (chunk) => (body += chunk));
-    request.on('end', () => {
-      // The AI SDK's generateText asks without streaming; Episodic's adapter streams.
-      if (JSON.parse(body).stream === true) {
-        response.writeHead(200, { 'content-type': 'text/event-stream' });
-        response.end(responseEvents());
-      } else {
-        response.writeHead(200, { 'content-type': 'application/json' });
-        response.end(JSON.stringify(completed));
-      }
-    });
-  });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, state, baseURL: `http://127.0.0.1:${server.address().port}/v1` };
-}
-
-/** One fresh process running `program` in `folder`: ms from the spawn to its first request. */
-async function firstRequestMs(folder, program, loopback) {
-  loopback.state.arrival = undefined;
+/**
+ * One fresh process running `program` in `folder`: ms from the spawn to its first
+ * request, and its CPU ms by then (read while the server holds the answer).
+ */
+async function firstRequest(folder, program, loopback) {
+  loopback.resetArrivals();
   const started = performance.now();
+  let cpu;
   const child = spawn(process.execPath, ['--input-type=module', '-e', program], {
     cwd: folder,
     env: { PATH: process.env.PATH, BASE_URL: loopback.baseURL },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  loopback.state.onArrival = () => (cpu = processCpuMs(child.pid));
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));
@@ -107,50 +61,145 @@ async function firstRequestMs(folder, program, loopback) {
   if (code !== 0 || output.trim() !== ANSWER || loopback.state.arrival === undefined) {
     throw new Error(`first-request run in ${folder} failed (exit ${code}): ${output.slice(0, 2000)}`);
   }
-  return loopback.state.arrival - started;
+  checkModelRequest(loopback.state.bodies, QUESTION, folder);
+  return { wall: loopback.state.arrival - started, cpu };
 }
 
-export default async function firstRequestBench() {
-  const load = loadavg().map((value) => value.toFixed(2)).join(' ');
-  const tarballs = await pack(['packages/core', 'packages/providers']);
-  const file = (name) => `file:${tarballs[name]}`;
-  const episodicApp = await app('first-request-episodic', {
-    '@episodic/core': file('@episodic/core'),
-    '@episodic/providers': file('@episodic/providers'),
-    openai: '^6.30.1',
-  });
-  const aiSdkApp = await app('first-request-ai-sdk', { ai: 'latest', '@ai-sdk/openai': 'latest', zod: '^4.1.0' });
-  const loopback = await startServer();
-  try {
-    // One unmeasured run each, so the file system cache holds both installations.
-    await firstRequestMs(episodicApp, episodicProgram, loopback);
-    await firstRequestMs(aiSdkApp, aiSdkProgram, loopback);
-    const episodic = [];
-    const aiSdk = [];
-    const ratios = [];
-    for (let run = 0; run < RUNS; run += 1) {
-      episodic.push(await firstRequestMs(episodicApp, episodicProgram, loopback));
-      aiSdk.push(await firstRequestMs(aiSdkApp, aiSdkProgram, loopback));
-      ratios.push(episodic[run] / aiSdk[run]);
-    }
-    const endLoad = loadavg().map((value) => value.toFixed(2)).join(' ');
-    return `## Time to first request
+/** Runs `measure(side)` for both sides alternately, after one unmeasured run each; the samples per side. */
+async function alternate(measure) {
+  await measure('episodic');
+  await measure('aiSdk');
+  const samples = { episodic: [], aiSdk: [] };
+  for (let run = 0; run < RUNS; run += 1) {
+    samples.episodic.push(await measure('episodic'));
+    samples.aiSdk.push(await measure('aiSdk'));
+  }
+  return samples;
+}
 
-A fresh Node process (${process.version}) imports, builds an agent with one tool and sends one message to a loopback
-OpenAI Responses server; from the spawn to the request's arrival at the server. Episodic: \`Agent\` +
-\`createOpenAIResponsesAdapter\` (packed tarballs of the working tree, default token counter); AI SDK: \`generateText\`
-+ \`createOpenAI\` (registry \`ai\` + \`@ai-sdk/openai\`), one tool each. ${RUNS} runs each, alternating, after one
-unmeasured run each; ${new Date().toISOString().slice(0, 10)}, load average ${load} at the start, ${endLoad} at the end.
+/** The table rows of a metric: each side's median and runs, and the per-pair ratios. */
+function rows(episodic, aiSdk) {
+  const ratios = episodic.map((value, index) => value / aiSdk[index]);
+  return `| Episodic | ${median(episodic).toFixed(0)} | ${ms(episodic)} |
+| AI SDK | ${median(aiSdk).toFixed(0)} | ${ms(aiSdk)} |
+| Episodic / AI SDK, per pair | ${median(ratios).toFixed(2)}x | ${ratios.map((value) => value.toFixed(2)).join(', ')} |`;
+}
+
+async function nodeSection(apps, loopback) {
+  const startLoad = load();
+  const programs = { episodic: episodicNodeProgram, aiSdk: aiSdkNodeProgram };
+  const samples = await alternate((side) => firstRequest(apps[side], programs[side], loopback));
+  const metric = (side, key) => samples[side].map((sample) => sample[key]);
+  return `### Node
+
+A fresh Node process (${process.version}) imports, builds the agent and sends one message; from the spawn to the
+request's arrival at the server; and the process's CPU time by then (all its threads, from Linux's schedstat, read
+while the server holds the answer; it moves less than wall time on a busy machine). ${RUNS} runs each, alternating,
+after one unmeasured run each; load average ${startLoad} at the start, ${load()} at the end.
+
+Wall time, spawn to request:
 
 | | median ms | runs (ms) |
 | --- | --- | --- |
-| Episodic | ${median(episodic).toFixed(0)} | ${episodic.map((value) => value.toFixed(0)).join(', ')} |
-| AI SDK | ${median(aiSdk).toFixed(0)} | ${aiSdk.map((value) => value.toFixed(0)).join(', ')} |
-| Episodic / AI SDK, per pair | ${median(ratios).toFixed(2)}x | ${ratios.map((value) => value.toFixed(2)).join(', ')} |
+${rows(metric('episodic', 'wall'), metric('aiSdk', 'wall'))}
+
+CPU time to the request:
+
+| | median ms | runs (ms) |
+| --- | --- | --- |
+${rows(metric('episodic', 'cpu'), metric('aiSdk', 'cpu'))}`;
+}
+
+async function browserSection(apps, loopback) {
+  const sources = { episodic: episodicBrowserAgent, aiSdk: aiSdkBrowserAgent };
+  const bundles = {};
+  for (const side of ['episodic', 'aiSdk']) bundles[side] = await bundleText(apps[side], sources[side], 'browser');
+  const pages = await startPageServer(bundles, loopback.baseURL);
+  const browser = await launchBrowser();
+  try {
+    const version = browser.version();
+    const startLoad = load();
+    const runs = { episodic: [], aiSdk: [] };
+    await alternate(async (side) => {
+      const run = await runPage(browser, pages, side, loopback);
+      checkModelRequest(run.bodies, QUESTION, `the ${side} page`);
+      runs[side].push(run);
+    });
+    // The first run of each side was the unmeasured one.
+    const metric = (side, key) => runs[side].slice(1).map((run) => run[key]);
+    const kb = (side) => (Buffer.byteLength(bundles[side]) / 1024).toFixed(0);
+    return `### Browser
+
+Each agent bundled with esbuild (minified ESM, browser platform; Episodic with core's browser default counter, the
+UTF-8 byte bound: ${kb('episodic')} KB, the AI SDK's ${kb('aiSdk')} KB) and loaded as a page in headless Chromium ${version}, a fresh
+browser context per run (cold HTTP, code and CORS preflight caches); the page (served from 127.0.0.1) calls the
+Responses server on another loopback port, so each request follows a CORS preflight. Times are taken by the
+servers, in one clock: from the page's document request (navigation start, as the network sees it) to the model
+request's arrival, and from the bundle's request (so without the page's own load) to it. Each run's answer is read
+back from the page and its request checked. CPU time: Chromium's own metrics (\`Performance.getMetrics\`, thread
+time) read while the server holds the answer, the renderer process's (with the off-thread compiling; its own start
+is in it) and the main thread's. ${RUNS} runs each, alternating, after one unmeasured run each; load
+average ${startLoad} at the start, ${load()} at the end.
+
+From navigation start:
+
+| | median ms | runs (ms) |
+| --- | --- | --- |
+${rows(metric('episodic', 'fromNavigation'), metric('aiSdk', 'fromNavigation'))}
+
+From the bundle's request (download, parse, compile, module initialisation, building the agent, the first pack):
+
+| | median ms | runs (ms) |
+| --- | --- | --- |
+${rows(metric('episodic', 'fromScript'), metric('aiSdk', 'fromScript'))}
+
+Renderer process CPU time to the request:
+
+| | median ms | runs (ms) |
+| --- | --- | --- |
+${rows(metric('episodic', 'processCpu'), metric('aiSdk', 'processCpu'))}
+
+Main thread CPU time to the request:
+
+| | median ms | runs (ms) |
+| --- | --- | --- |
+${rows(metric('episodic', 'mainThreadCpu'), metric('aiSdk', 'mainThreadCpu'))}`;
+  } finally {
+    await browser.close();
+    await pages.close();
+  }
+}
+
+export default async function firstRequestBench() {
+  const tarballs = await pack(['packages/core', 'packages/providers']);
+  const file = (name) => `file:${tarballs[name]}`;
+  const locked = (...names) => Object.fromEntries(names.map((name) => [name, lockedVersion(name)]));
+  const apps = {
+    episodic: await app('first-request-episodic', {
+      '@episodic/core': file('@episodic/core'),
+      '@episodic/providers': file('@episodic/providers'),
+      ...locked('openai'),
+    }),
+    aiSdk: await app('first-request-ai-sdk', locked('ai', '@ai-sdk/openai', 'zod')),
+  };
+  const loopback = await startResponsesServer();
+  try {
+    const node = await nodeSection(apps, loopback);
+    const browser = await browserSection(apps, loopback);
+    return `## Time to first request
+
+Episodic's agent (\`Agent\` + \`createOpenAIResponsesAdapter\`, packed tarballs of the working tree, default token
+counter, \`openai\` ${lockedVersion('openai')}) against the AI SDK's (\`generateText\` + \`createOpenAI\`, \`ai\` ${lockedVersion('ai')} +
+\`@ai-sdk/openai\` ${lockedVersion('@ai-sdk/openai')}), one tool each, one message to a loopback OpenAI Responses server;
+${new Date().toISOString().slice(0, 10)}. Each run's request (model, question, tool) and answer are checked.
+
+${node}
+
+${browser}
 
 Target (issue 41): at most 1.2x.
 `;
   } finally {
-    loopback.server.close();
+    await loopback.close();
   }
 }

@@ -4,11 +4,13 @@
  * what an application pays for them (files on disk, packages, import time, bundles).
  */
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, readdir, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { build } from 'esbuild';
 
 const exec = promisify(execFile);
 /** The repository root. */
@@ -34,13 +36,27 @@ export async function pack(folders) {
   return Object.fromEntries(packed.map(({ name, filename }) => [name, join(destination, filename)]));
 }
 
-/** A fresh ESM application with these dependencies (`file:` tarballs pinned by `overrides`), installed. */
+/**
+ * The version of `name` the repository's lockfile holds: the benches install these
+ * exact versions, from npm's cache, so they run offline and name what they compared.
+ */
+export function lockedVersion(name) {
+  const lock = JSON.parse(readFileSync(join(repoRoot, 'package-lock.json'), 'utf8'));
+  const version = lock.packages[`node_modules/${name}`]?.version;
+  if (!version) throw new Error(`${name} is not in package-lock.json: the benches install only locked packages`);
+  return version;
+}
+
+/**
+ * A fresh ESM application with these dependencies (`file:` tarballs pinned by
+ * `overrides`), installed offline (from npm's cache, as `npm ci` of the repository left it).
+ */
 export async function app(label, dependencies) {
   const folder = await mkdtemp(join(tmpdir(), `episodic-bench-${label}-`));
   const local = Object.fromEntries(Object.entries(dependencies).filter(([, spec]) => spec.startsWith('file:')));
   const manifest = { name: `bench-${label}`, private: true, type: 'module', dependencies, overrides: local };
   await writeFile(join(folder, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-  await command('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error'], folder);
+  await command('npm', ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error'], folder);
   return folder;
 }
 
@@ -85,6 +101,13 @@ export async function importSample(folder, specifiers) {
   const script = `const t = performance.now(); const c = process.cpuUsage(); ${imports} const u = process.cpuUsage(c); console.log(performance.now() - t, (u.user + u.system) / 1000);`;
   const [wall, cpu] = (await command(process.execPath, ['--input-type=module', '-e', script], folder)).trim().split(' ').map(Number);
   return { wall, cpu };
+}
+
+/** `source` (an ES module importing from `folder`'s node_modules) as esbuild bundles it: minified ESM for `platform`. */
+export async function bundleText(folder, source, platform) {
+  const stdin = { contents: source, resolveDir: folder, sourcefile: 'agent.js', loader: 'js' };
+  const result = await build({ stdin, bundle: true, minify: true, write: false, format: 'esm', platform, logLevel: 'silent' });
+  return result.outputFiles[0].text;
 }
 
 /** The middle value. */

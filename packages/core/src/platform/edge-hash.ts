@@ -7,17 +7,20 @@ import type { DigestAlgorithm, DigestEncoding } from '../support/digest.js';
 
 const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 
-const SHA256_K = Uint32Array.from(
-  Array.from({ length: 64 }, (_, index) => {
-    // The first 32 bits of the fractional parts of the cube roots of the first 64 primes.
-    const primes: number[] = [];
-    for (let candidate = 2; primes.length < 64; candidate += 1) {
-      if (primes.every((prime) => candidate % prime !== 0)) primes.push(candidate);
-    }
-    const root = Math.cbrt(primes[index]!);
+/**
+ * The first 32 bits of the fractional parts of the cube roots of the first 64 primes.
+ * The primes are found once: this runs when the module loads, on a page's startup path.
+ */
+const SHA256_K = (() => {
+  const primes: number[] = [];
+  for (let candidate = 2; primes.length < 64; candidate += 1) {
+    if (primes.every((prime) => candidate % prime !== 0)) primes.push(candidate);
+  }
+  return Uint32Array.from(primes, (prime) => {
+    const root = Math.cbrt(prime);
     return Math.floor((root - Math.floor(root)) * 2 ** 32);
-  }),
-);
+  });
+})();
 
 /** The 64-byte blocks of a message with SHA padding and the bit length at the end. */
 function paddedBlocks(bytes: Uint8Array): DataView {

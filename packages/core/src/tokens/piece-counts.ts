@@ -18,20 +18,22 @@
  */
 import type { EncodingName, TokenEncoder } from './token-encoder.js';
 
-/** o200k_base's pre-tokenizer; `(?i:...)` spelled out, as JavaScript has no inline flags. */
+/**
+ * o200k_base's pre-tokenizer; `(?i:...)` spelled out, as JavaScript has no inline
+ * flags. Kept as source and compiled by the first piecewise counter: compiling its
+ * Unicode classes is work a module that is only imported (a browser's bundle, which
+ * counts by the byte bound) should not pay.
+ */
 const CONTRACTION = "(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])?";
-const O200K_PIECE = new RegExp(
-  [
-    `[^\\r\\n\\p{L}\\p{N}]?[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]*[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]+${CONTRACTION}`,
-    `[^\\r\\n\\p{L}\\p{N}]?[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]+[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]*${CONTRACTION}`,
-    '\\p{N}{1,3}',
-    ' ?[^\\s\\p{L}\\p{N}]+[\\r\\n/]*',
-    '\\s*[\\r\\n]+',
-    '\\s+(?!\\S)',
-    '\\s+',
-  ].join('|'),
-  'gu',
-);
+const O200K_PIECE_SOURCE = [
+  `[^\\r\\n\\p{L}\\p{N}]?[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]*[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]+${CONTRACTION}`,
+  `[^\\r\\n\\p{L}\\p{N}]?[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]+[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]*${CONTRACTION}`,
+  '\\p{N}{1,3}',
+  ' ?[^\\s\\p{L}\\p{N}]+[\\r\\n/]*',
+  '\\s*[\\r\\n]+',
+  '\\s+(?!\\S)',
+  '\\s+',
+].join('|');
 
 /** Text this module splits itself (see the module comment). */
 const NOT_ASCII = /[^\p{ASCII}]/u;
@@ -86,7 +88,7 @@ export function pieceCounting(encoder: TokenEncoder, encoding: EncodingName): To
 function piecewise(encoder: TokenEncoder, cache: PieceCache): (text: string) => number {
   // Its own sticky copy: a piece must start where the last one ended, and `test` moves
   // `lastIndex` past it without building a match array (half the pieces need no string).
-  const pattern = new RegExp(O200K_PIECE.source, 'uy');
+  const pattern = new RegExp(O200K_PIECE_SOURCE, 'uy');
   return (text) => {
     if (NOT_ASCII.test(text)) return encoder.count(text);
     let tokens = 0;
