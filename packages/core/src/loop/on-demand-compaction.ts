@@ -31,7 +31,7 @@ import { episodeUnfinished, unansweredToolCalls } from '../message/episodes.js';
 import type { ModelAdapter } from '../model/model-adapter.js';
 import { DEFAULT_COMPACTION_SHARE, DEFAULT_KEEP_TURNS, type NativeContextOptions } from '../model/native-context.js';
 import { estimateCost } from '../model/usage-totals.js';
-import { holdsOnDemandCompaction } from '../packing/on-demand-cut.js';
+import { onDemandPartOf } from '../packing/on-demand-cut.js';
 import type { WarningEvent } from '../reasoning/reasoning-events.js';
 import type { AgentEventHandler } from './agent-events.js';
 import type { LoopSettings } from './loop-types.js';
@@ -183,17 +183,21 @@ function finished(messages: readonly Message[]): boolean {
 /**
  * What the next call sends, as the last call's usage says: its input (cached and written
  * tokens included) plus its output, which the next call sends back (the docs' estimate).
- * 0 before this model's first call.
+ * 0 before this model's first call, and right after a swap (that call sent what the
+ * summary has replaced since).
  */
 function lastCallTokens(messages: readonly Message[], settings: LoopSettings): number {
   const model = settings.model.model;
-  const last = messages.findLast(
-    (message): message is AssistantMessage =>
-      message.role === 'assistant' &&
-      !holdsOnDemandCompaction(message) &&
-      message.usage !== undefined &&
-      message.model?.provider === model.provider &&
-      message.model?.id === model.id,
-  );
-  return last?.usage ? last.usage.inputTokens + last.usage.outputTokens : 0;
+  for (let index = messages.length - 1; index >= 0; index -= 1) {
+    const message = messages[index] as Message;
+    if (message.role !== 'assistant') continue;
+    const part = onDemandPartOf(message);
+    if (part) {
+      if (part.failed !== true) return 0;
+      continue;
+    }
+    if (message.usage && message.model?.provider === model.provider && message.model?.id === model.id)
+      return message.usage.inputTokens + message.usage.outputTokens;
+  }
+  return 0;
 }

@@ -86,8 +86,13 @@ export function compactionRequest(
   maxOutputTokens: number,
 ): ModelRequest {
   const model = settings.model.model;
-  const { messages: view } = messagesAfterCompaction(messages.slice(0, cut), model);
-  const own = stripForeignReasoning(view, model).messages;
+  // The transcript as a call sends it, up to the cut: an earlier block (stored after the
+  // messages it replaced, maybe after the cut) still goes first, so a compaction again
+  // summarizes the old summary and what follows it.
+  const kept = new Set(messages.slice(cut));
+  const { messages: view } = messagesAfterCompaction(messages, model);
+  const older = view.filter((message) => !kept.has(message) || holdsOnDemandCompaction(message));
+  const own = stripForeignReasoning(older, model).messages;
   const packed = packContext({
     ...settings.pack,
     messages: own,
