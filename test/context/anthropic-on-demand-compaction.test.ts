@@ -216,6 +216,27 @@ describe('anthropic on-demand compaction through the agent loop', () => {
   });
 });
 
+describe('session.compact() on a model with on-demand compaction', () => {
+  it('saves a block that stands for the whole transcript; the next call sends it first and nothing it replaced', async () => {
+    const server = await startAnthropicServer();
+    try {
+      const model = createAnthropicAdapter({ model: 'claude-opus-5', baseURL: server.url, apiKey: 'test-key' });
+      server.enqueue({ type: 'reply', text: 'a1' }, { type: 'reply', text: 'a2' });
+      const session = await new Agent({ model }).session();
+      await session.send('u1');
+      const saved = await session.compact();
+      expect(saved.content[0]).toMatchObject({ type: 'compaction', summarizedMessages: 2 });
+      await session.send('u2');
+      const last = server.modelCalls().at(-1);
+      expect(last?.status).toBe(200);
+      expect(messagesOf(last)[0]?.content).toMatchObject([{ type: 'compaction', signature: expect.any(String) }]);
+      expect(textsOf(last)).toEqual(['u2']);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('the strict server refuses what the API refuses around on-demand compaction', () => {
   let server: AnthropicServer;
   beforeEach(async () => {

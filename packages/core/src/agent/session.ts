@@ -269,7 +269,8 @@ export class AgentSession implements Session {
 
   /**
    * Compacts the transcript now with the provider's standalone compaction (OpenAI
-   * `POST /responses/compact`; other adapters throw {@link InvalidArgumentError}): the
+   * `POST /responses/compact`, Anthropic on-demand compaction on the models that have it,
+   * where the saved block stands for the whole transcript; other adapters throw {@link InvalidArgumentError}): the
    * context the next call would send goes to the provider, and its answer, an assistant
    * message with one opaque `compaction` part, is saved. Later calls send that part back
    * verbatim in place of the history before it, which stays in the transcript unsent.
