@@ -34,11 +34,15 @@ import { estimateCost } from '../model/usage-totals.js';
 import { onDemandPartOf } from '../packing/on-demand-cut.js';
 import type { WarningEvent } from '../reasoning/reasoning-events.js';
 import type { AgentEventHandler } from './agent-events.js';
-import type { LoopSettings } from './loop-types.js';
+import type { Pricing } from '../model/model-profile.js';
+import type { ModelCallSettings } from './model-call.js';
 import { chooseCut, compactionRequest } from './on-demand-request.js';
 
 /** Most output tokens of a compaction call (its thinking included; the docs ask for several thousand). */
 export const ON_DEMAND_MAX_OUTPUT_TOKENS = 8192;
+
+/** What a compaction call needs of the loop's settings (a subset of `LoopSettings`). */
+export type CompactionCallSettings = ModelCallSettings & { pricing: Pricing | undefined; durable?: unknown };
 
 /** The on-demand compaction an agent runs (resolved from `nativeContext.compaction`). */
 export interface OnDemandCompactionSettings {
@@ -98,7 +102,7 @@ export class OnDemandCompactor {
    * failed compaction (a warning says why).
    */
   async atUserBoundary(
-    settings: LoopSettings,
+    settings: CompactionCallSettings,
     messages: readonly Message[],
     { append, emit }: { append: (messages: Message[]) => Promise<void>; emit: AgentEventHandler },
   ): Promise<void> {
@@ -128,7 +132,7 @@ export class OnDemandCompactor {
   }
 
   /** Starts the compaction of everything before the kept episodes, unless no cut summarizes anything new. */
-  private start(settings: LoopSettings, messages: readonly Message[]): Pending | undefined {
+  private start(settings: CompactionCallSettings, messages: readonly Message[]): Pending | undefined {
     const cut = chooseCut(messages, this.options.keepTurns, settings.model.model);
     if (cut === undefined || cut === this.failedCut) return undefined;
     const request = compactionRequest(settings, messages, cut, ON_DEMAND_MAX_OUTPUT_TOKENS);
@@ -152,7 +156,7 @@ export class OnDemandCompactor {
   }
 
   /** The compaction call, its answer made a transcript line: what it summarizes, its usage and cost. */
-  private async compact(settings: LoopSettings, request: Parameters<NonNullable<ModelAdapter['compact']>>[0], cut: number): Promise<AssistantMessage> {
+  private async compact(settings: CompactionCallSettings, request: Parameters<NonNullable<ModelAdapter['compact']>>[0], cut: number): Promise<AssistantMessage> {
     const { model } = settings;
     const result = await (model.compact as NonNullable<ModelAdapter['compact']>)(request);
     const usage: Usage = settings.pricing ? { ...result.usage, costUsd: estimateCost(result.usage, settings.pricing) } : result.usage;
@@ -186,7 +190,7 @@ function finished(messages: readonly Message[]): boolean {
  * 0 before this model's first call, and right after a swap (that call sent what the
  * summary has replaced since).
  */
-function lastCallTokens(messages: readonly Message[], settings: LoopSettings): number {
+function lastCallTokens(messages: readonly Message[], settings: CompactionCallSettings): number {
   const model = settings.model.model;
   for (let index = messages.length - 1; index >= 0; index -= 1) {
     const message = messages[index] as Message;

@@ -86,7 +86,7 @@ export interface NativeContextOptions {
      * sends the server-side threshold compaction instead.
      */
     onDemand?: boolean;
-    /** On-demand: the most recent episodes kept word for word after the summary. Default {@link DEFAULT_KEEP_TURNS}. */
+    /** On-demand: the most recent episodes kept word for word after the summary. Default 2. */
     keepTurns?: number;
     /**
      * On-demand: the compaction runs while the conversation goes on, and is swapped in at
