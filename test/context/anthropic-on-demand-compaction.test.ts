@@ -194,6 +194,38 @@ describe('anthropic on-demand compaction through the agent loop', () => {
     expect(textsOf(compactionRequests(server)[3])).toEqual(['u3', 'a3']);
   });
 
+  it('waits for the compaction in flight only when the last call filled the budget', async () => {
+    const held = gate();
+    server.compactions.enqueue({ until: held.until });
+    server.enqueue({ type: 'reply', text: 'a1' }, { type: 'reply', text: 'a2' }, { type: 'reply', text: 'a3', usage: { output: 5_000 } }, { type: 'reply', text: 'a4' });
+    const session = await new Agent({
+      model: adapter(),
+      budget: 4_000,
+      context: 'hybrid',
+      nativeContext: { compaction: { threshold: 1 } },
+    }).session();
+    for (const text of ['u1', 'u2', 'u3']) await session.send(text);
+    // a3's call (input and 5,000 output tokens) filled the 4,000-token budget: u4 waits for the summary.
+    setTimeout(held.open, 100);
+    await session.send('u4');
+    const u4 = server.modelCalls().at(-1);
+    expect(messagesOf(u4)[0]?.content).toMatchObject([{ type: 'compaction' }]);
+    expect(textsOf(u4)).toEqual(['u2', 'a2', 'u3', 'a3', 'u4']);
+  });
+
+  it('a transient failure (529 compaction_unavailable) is asked again at the next boundary', async () => {
+    server.compactions.enqueue({ outcome: 'unavailable' });
+    replies('a1', 'a2', 'a3', 'a4');
+    const events: AgentEvent[] = [];
+    const session = await agentOn(adapter(), { background: false }).session();
+    for (const text of ['u1', 'u2', 'u3', 'u4']) await session.send(text, { onEvent: (event) => events.push(event) });
+    const [first, second] = compactionRequests(server);
+    expect([first?.status, second?.status]).toEqual([529, 200]);
+    expect(textsOf(second)).toEqual(textsOf(first));
+    expect(events.some((event) => event.type === 'warning' && event.code === 'compaction-failed')).toBe(true);
+    expect(messagesOf(server.modelCalls().at(-1))[0]?.content).toMatchObject([{ type: 'compaction' }]);
+  });
+
   it('a failed compaction is a no-op: stored for its cost, never sent, the history goes whole, and a later episode asks again', async () => {
     server.compactions.enqueue({ outcome: 'null-content' }, { outcome: 'max_tokens' }, { outcome: 'max_tokens' });
     replies('a1', 'a2', 'a3', 'a4', 'a5');

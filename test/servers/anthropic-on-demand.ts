@@ -14,7 +14,8 @@
  * - its answer is the signed `compaction` block alone (`stop_reason: "compaction"`;
  *   streamed, the block comes whole in `content_block_start`, no delta), top-level usage
  *   zero and the pass in `usage.iterations`; a scripted failure answers with no block and
- *   another stop reason, or with a block whose content is null;
+ *   another stop reason, or with a block whose content is null, or a transient 529
+ *   `compaction_unavailable`;
  * - a request that carries a signed block needs the beta header (without it the block's
  *   type is not one the validator knows), sends it exactly as returned (signature and
  *   content checked: `compaction_signature_invalid`, `compaction_content_mismatch`; no
@@ -34,7 +35,7 @@ export const onDemandBeta = 'compact-2026-09-04';
 
 /** How the next compaction request is answered: a summary (default), or a failure of the given kind. */
 export interface ScriptedCompaction {
-  outcome?: 'summary' | 'max_tokens' | 'null-content';
+  outcome?: 'summary' | 'max_tokens' | 'null-content' | 'unavailable';
   /** The answer waits for this (a compaction that takes a while, for background tests). */
   until?: Promise<void>;
 }
@@ -117,10 +118,17 @@ export class OnDemandCompactions {
   }
 
   /** Answers a compaction request (streamed or not) as the next scripted outcome says. */
-  async answer(response: ServerResponse, body: AnthropicBody): Promise<void> {
+  async answer(response: ServerResponse, body: AnthropicBody, record?: { status: number; error?: string }): Promise<void> {
     const scripted = this.script.shift() ?? {};
     await scripted.until;
     const outcome = scripted.outcome ?? 'summary';
+    if (outcome === 'unavailable') {
+      // The docs' transient failure: 529 with `error.details.error_code`, to be retried.
+      const error = { type: 'overloaded_error', message: 'Overloaded', details: { error_code: 'compaction_unavailable' } };
+      if (record) Object.assign(record, { status: 529, error: error.message });
+      sendJson(response, 529, { type: 'error', error });
+      return;
+    }
     const texts = body.messages.flatMap((message) =>
       message.content.flatMap((block) => (block.type === 'text' ? [String(block.text)] : block.type === 'compaction' && block.content ? [`(${String(block.content)})`] : [])),
     );

@@ -124,7 +124,7 @@ export async function startAnthropicServer(options: AnthropicServerOptions = {})
     if (OnDemandCompactions.isRequest(body)) {
       // A compaction request is no conversation turn: it answers with the block alone, and takes no scripted reply.
       delete record.view;
-      return compactions.answer(response, body);
+      return compactions.answer(response, body, record);
     }
     const managed = manageContext(threshold, summaries);
     if (managed.compaction) summaries.add(managed.compaction.content);

@@ -35,7 +35,7 @@ import { onDemandPartOf } from '../packing/on-demand-cut.js';
 import type { WarningEvent } from '../reasoning/reasoning-events.js';
 import type { AgentEventHandler } from './agent-events.js';
 import type { Pricing } from '../model/model-profile.js';
-import type { ModelCallSettings } from './model-call.js';
+import { asModelError, type ModelCallSettings } from './model-call.js';
 import { chooseCut, compactionRequest } from './on-demand-request.js';
 
 /** Most output tokens of a compaction call (its thinking included; the docs ask for several thousand). */
@@ -145,7 +145,8 @@ export class OnDemandCompactor {
         pending.message = message;
       })
       .catch((error: unknown) => {
-        this.failedCut = cut;
+        // A transient failure (529 `compaction_unavailable`, network) is asked again at the next boundary.
+        if (!asModelError(error)?.retryable) this.failedCut = cut;
         this.pending = undefined;
         const raw = EpisodicError.isInstance(error) || error instanceof Error ? error.message : String(error);
         const reason = settings.secrets ? settings.secrets.redact(raw) : raw;
