@@ -36,7 +36,7 @@ import type { WarningEvent } from '../reasoning/reasoning-events.js';
 import type { AgentEventHandler } from './agent-events.js';
 import type { Pricing } from '../model/model-profile.js';
 import { asModelError, type ModelCallSettings } from './model-call.js';
-import { chooseCut, compactionRequest } from './on-demand-request.js';
+import { chooseCut, compactionRequest, coveredMessages } from './on-demand-request.js';
 
 /** Most output tokens of a compaction call (its thinking included; the docs ask for several thousand). */
 export const ON_DEMAND_MAX_OUTPUT_TOKENS = 8192;
@@ -115,11 +115,13 @@ export class OnDemandCompactor {
       const started = this.start(settings, messages);
       if (started && !this.options.background) await started.done;
     }
-    const message = this.pending?.message;
+    const pending = this.pending;
     this.flush(emit);
-    if (!message) return;
+    if (!pending?.message) return;
     this.pending = undefined;
-    await append([message]);
+    // Stale when the transcript got a newer compaction meanwhile (`session.compact()`): the answer is dropped.
+    if (pending.cut <= coveredMessages(messages, settings.model.model)) return;
+    await append([pending.message]);
   }
 
   /** Waits for the compaction in flight, if any (for tests and shutdown; the loop waits only as described). */
