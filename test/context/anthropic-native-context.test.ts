@@ -178,6 +178,11 @@ describe('anthropic context policy defaults', () => {
       expect(small?.headers['anthropic-beta'] ?? '').not.toContain('compact');
       const haiku = new Agent({ model: createAnthropicAdapter({ model: 'claude-haiku-4-5', apiKey: 'k' }) });
       expect(haiku.context).toBe('episodic');
+      // Sonnet 4.6 has on-demand compaction: under its default `hybrid` it sends no threshold compaction.
+      const sonnet = new Agent({ model: createAnthropicAdapter({ model, apiKey: 'k', baseURL: server.url }) });
+      expect(sonnet.context).toBe('hybrid');
+      await (await sonnet.session()).send({ role: 'user', content: 'hi' });
+      expect(server.modelCalls()[2]?.body).not.toHaveProperty('context_management');
     } finally {
       await server.close();
     }
