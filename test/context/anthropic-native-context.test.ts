@@ -38,7 +38,8 @@ describe('anthropic native context management through the agent loop', () => {
       model: adapter(),
       tools: [readLogTool(), note.tool],
       context: 'native',
-      nativeContext: { compaction: { threshold: 50_000 } },
+      // Sonnet 4.6 compacts on demand by default; this is the server-side threshold compaction.
+      nativeContext: { compaction: { threshold: 50_000, onDemand: false } },
     });
     server.enqueue(
       { type: 'reply', toolCalls: [{ name: 'read_log', args: {} }] },
@@ -80,7 +81,7 @@ describe('anthropic native context management through the agent loop', () => {
       model: adapter(),
       tools: [readLogTool()],
       context: 'native',
-      nativeContext: { compaction: { threshold: 50_000, pauseAfter: true } },
+      nativeContext: { compaction: { threshold: 50_000, pauseAfter: true, onDemand: false } },
     });
     // The second call compacts and pauses (no scripted reply used); the third answers.
     server.enqueue({ type: 'reply', toolCalls: [{ name: 'read_log', args: {} }] }, { type: 'reply', text: 'The build is green.' });
@@ -160,10 +161,11 @@ describe('anthropic native context management through the agent loop', () => {
 });
 
 describe('anthropic context policy defaults', () => {
-  it('Sonnet 4.6 packs hybrid by default: compaction at 80% of the budget, none below the 50,000 floor, nothing else', async () => {
+  it('Opus 4.9 packs hybrid by default: compaction at 80% of the budget, none below the 50,000 floor, nothing else', async () => {
     const server = await startAnthropicServer();
     try {
-      const adapter = createAnthropicAdapter({ model, apiKey: 'k', baseURL: server.url });
+      // Opus 4.9 has the server-side threshold compaction and no on-demand compaction (docs/providers.md).
+      const adapter = createAnthropicAdapter({ model: 'claude-opus-4-9', apiKey: 'k', baseURL: server.url });
       const agent = new Agent({ model: adapter });
       expect(agent.context).toBe('hybrid');
       await (await agent.session()).send({ role: 'user', content: 'hi' });
@@ -176,6 +178,11 @@ describe('anthropic context policy defaults', () => {
       expect(small?.headers['anthropic-beta'] ?? '').not.toContain('compact');
       const haiku = new Agent({ model: createAnthropicAdapter({ model: 'claude-haiku-4-5', apiKey: 'k' }) });
       expect(haiku.context).toBe('episodic');
+      // Sonnet 4.6 has on-demand compaction: under its default `hybrid` it sends no threshold compaction.
+      const sonnet = new Agent({ model: createAnthropicAdapter({ model, apiKey: 'k', baseURL: server.url }) });
+      expect(sonnet.context).toBe('hybrid');
+      await (await sonnet.session()).send({ role: 'user', content: 'hi' });
+      expect(server.modelCalls()[2]?.body).not.toHaveProperty('context_management');
     } finally {
       await server.close();
     }

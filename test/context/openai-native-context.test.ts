@@ -114,7 +114,8 @@ describe('openai native context management through the agent loop', () => {
 
   it('compact() on a model without standalone compaction is a typed error, and nothing is saved', async () => {
     const { createAnthropicAdapter } = await import('@episodic/providers/anthropic');
-    const agent = new Agent({ model: createAnthropicAdapter({ model: 'claude-sonnet-4-6', apiKey: 'k', baseURL: server.url }) });
+    // Haiku 4.5 has no on-demand compaction (Anthropic's standalone kind), so no compact() either.
+    const agent = new Agent({ model: createAnthropicAdapter({ model: 'claude-haiku-4-5', apiKey: 'k', baseURL: server.url }) });
     const session = await agent.session({ history: [{ role: 'user', content: 'hi' }] });
     await expect(session.compact()).rejects.toMatchObject({ code: 'invalid_argument' });
     expect(session.messages).toHaveLength(1);

@@ -9,6 +9,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { contextManagementProblem, type ManagedContext, manageContext } from './anthropic-context-rules.js';
 import { bindingBeta, bindingControlsProblem, bindingView, dropFailedBlocks } from './anthropic-binding.js';
+import { OnDemandCompactions, sendOnDemandProblem } from './anthropic-on-demand.js';
 import {
   type AnthropicBody,
   type IssuedThinking,
@@ -55,8 +56,11 @@ const preservedThinking = (model: string) =>
   /^claude-((fable|mythos)-5-[12]|(opus|sonnet|haiku)-5-5)$/.test(model);
 const adaptiveModels = (model: string) => /^claude-([a-z]+-5|(opus|sonnet)-4-[6-9]|mythos)/.test(model);
 
+/** A strict loopback Anthropic server; `compactions` scripts its on-demand compaction answers. */
+export type AnthropicServer = ScriptedServer & { compactions: OnDemandCompactions };
+
 /** Starts a strict loopback Anthropic server. */
-export async function startAnthropicServer(options: AnthropicServerOptions = {}): Promise<ScriptedServer> {
+export async function startAnthropicServer(options: AnthropicServerOptions = {}): Promise<AnthropicServer> {
   const secret = randomBytes(16).toString('hex');
   const queue = new ScriptQueue();
   const requests: RecordedRequest[] = [];
@@ -64,6 +68,7 @@ export async function startAnthropicServer(options: AnthropicServerOptions = {})
   const written = new Set<string>();
   const bound = options.boundToPrefix ?? preservedThinking;
   const summaries = new Set<string>();
+  const compactions = new OnDemandCompactions();
 
   const issuedSignatures = new Map<string, string>();
   const compute = (model: string, content: string, prefix: string | undefined) =>
@@ -94,6 +99,13 @@ export async function startAnthropicServer(options: AnthropicServerOptions = {})
     }
     if (!path.startsWith('/v1/messages')) return reject(response, record, 404, 'not_found_error', 'Not found');
     const sent = normalizeBody(raw);
+    // On-demand compaction (./anthropic-on-demand.ts): the compaction request and the signed blocks later requests carry.
+    const onDemandProblem = compactions.problem(sent, headers);
+    if (onDemandProblem) {
+      record.status = 400;
+      record.error = onDemandProblem.message;
+      return sendOnDemandProblem(response, onDemandProblem);
+    }
     // With `drop_block`, the blocks that fail the prefix check are gone before anything reads the request.
     const { body, dropped } = dropFailedBlocks(sent, signatures);
     record.view = viewOfAnthropicRequest(body, signatures);
@@ -106,11 +118,19 @@ export async function startAnthropicServer(options: AnthropicServerOptions = {})
       adaptiveOnly: options.adaptiveOnly ?? fiveFamily,
       adaptiveSupported: options.adaptiveSupported ?? adaptiveModels,
     });
-    const contextProblem = problem ?? contextManagementProblem(body, headers);
+    const threshold = OnDemandCompactions.withoutSignedBlocks(body);
+    const contextProblem = problem ?? contextManagementProblem(threshold, headers);
     if (contextProblem) return reject(response, record, 400, 'invalid_request_error', contextProblem);
-    const managed = manageContext(body, summaries);
+    if (OnDemandCompactions.isRequest(body)) {
+      // A compaction request is no conversation turn: it answers with the block alone, and takes no scripted reply.
+      delete record.view;
+      return compactions.answer(response, body, record);
+    }
+    const managed = manageContext(threshold, summaries);
     if (managed.compaction) summaries.add(managed.compaction.content);
     record.context = contextView(managed);
+    for (const { block } of OnDemandCompactions.signedBlocks(body))
+      if (typeof block.content === 'string') record.context.compactionsSent.push(block.content);
     // Paused after compacting: the compaction alone, and no scripted reply used.
     if (managed.compaction && managed.paused) return streamPausedCompaction(response, body.model, managed);
     const scripted = queue.next();
@@ -164,6 +184,7 @@ export async function startAnthropicServer(options: AnthropicServerOptions = {})
     enqueue: (...responses) => queue.push(...responses),
     modelCalls: () => requests.filter((request) => request.view !== undefined),
     close: () => server.close(),
+    compactions,
   };
 }
 

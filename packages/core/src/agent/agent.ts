@@ -14,6 +14,7 @@ import type { ModelAdapter } from '../model/model-adapter.js';
 import { type ContextPolicy, type NativeContextOptions, nativeOptionsFor } from '../model/native-context.js';
 import { defaultPackingForProfile } from '../packing/profile-packing.js';
 import type { SummarizerOptions } from '../loop/background-summarizer.js';
+import { chooseOnDemand } from '../loop/on-demand-compaction.js';
 import type { RetryOptions } from '../loop/model-call.js';
 import type { PackTuning } from '../packing/pack-types.js';
 import type { Retention } from '../message/retention.js';
@@ -198,7 +199,10 @@ function mergeNative(
   profile: NativeContextOptions | undefined,
   agent: NativeContextOptions | undefined,
 ): NativeContextOptions | undefined {
-  return profile || agent ? { ...profile, ...agent } : undefined;
+  if (!profile && !agent) return undefined;
+  // The profile's facts about its compaction (floor, on demand) stay under the agent's settings.
+  const compaction = profile?.compaction || agent?.compaction ? { ...profile?.compaction, ...agent?.compaction } : undefined;
+  return { ...profile, ...agent, ...(compaction ? { compaction } : {}) };
 }
 
 /** The agent's fallback chain, or undefined without fallback models. */
@@ -250,9 +254,11 @@ export class Agent {
     this.context = policy;
     this.model = options.model;
     this.budget = budget;
-    const nativeContext = nativeOptionsFor(policy, mergeNative(profile?.nativeContext, options.nativeContext), budget);
+    const native = nativeOptionsFor(policy, mergeNative(profile?.nativeContext, options.nativeContext), budget);
+    // On-demand compaction, where the model has it, in place of the server-side threshold.
+    const { nativeContext, onDemand } = chooseOnDemand(native, options.model, budget);
     const budgetWarned = budgetWarnings(options.budget, options.model, maxOutputTokens);
-    const hybridWarned = hybridWarnings(policy, nativeContext, options.model);
+    const hybridWarned = hybridWarnings(policy, native, options.model);
     const fallback = fallbackChain(options, policy);
     const fallbackWarned = fallbackHybridWarnings(policy, fallback?.fallbackContext ?? []);
     this.warnings = [...budgetWarned, ...hybridWarned, ...fallbackWarned];
@@ -299,6 +305,7 @@ export class Agent {
       replayCache: options.replayCache,
       approvalPolicy: options.approvalPolicy,
       summarizer: options.summarizer,
+      ...(onDemand ? { onDemandCompaction: onDemand } : {}),
       fallback,
       leakCheck: options.reasoningOutput?.leakCheck,
     };

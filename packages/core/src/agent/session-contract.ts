@@ -84,6 +84,8 @@ export interface Session {
    * Waits for a summary of evicted episodes that is being written (see the agent's
    * `summarizer`). Runs never wait for one: a finished summary joins the transcript at
    * the next model call. For tests, and to let a summary finish before shutting down.
+   * Also waits for an on-demand compaction in flight (`nativeContext.compaction.onDemand`),
+   * which joins the transcript at the next user boundary.
    */
   settleSummaries(): Promise<void>;
   /**
@@ -126,7 +128,8 @@ export interface Session {
   resumeStream(options?: RunOptions<StandardSchemaV1 | undefined>): AsyncGenerator<AgentEvent>;
   /**
    * Compacts the transcript now with the provider's standalone compaction (OpenAI
-   * `POST /responses/compact`; other adapters throw `InvalidArgumentError`): the
+   * `POST /responses/compact`, Anthropic on-demand compaction on the models that have it,
+   * where the saved block stands for the whole transcript; other adapters throw `InvalidArgumentError`): the
    * context the next call would send goes to the provider, and its answer, an
    * assistant message with one opaque `compaction` part, is saved. Later calls send
    * that part back verbatim in place of the history before it, which stays in the

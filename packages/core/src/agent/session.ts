@@ -7,6 +7,7 @@ import { SessionBusyError, SessionConflictError } from '../errors/session-errors
 import { acquireWriter } from '../store/session-writer.js';
 import type { AgentEvent } from '../loop/agent-events.js';
 import { BackgroundSummarizer } from '../loop/background-summarizer.js';
+import { OnDemandCompactor } from '../loop/on-demand-compaction.js';
 import { InvalidArgumentError } from '../errors/input-errors.js';
 import type { AssistantMessage, Message, UserMessage } from '../message/message.js';
 import { compactTranscript } from '../loop/compact-transcript.js';
@@ -40,6 +41,7 @@ export class AgentSession implements Session {
   private readonly notices: AgentEvent[];
   private readonly atRest: ReasoningAtRest | undefined;
   private readonly summarizer: BackgroundSummarizer | undefined;
+  private readonly compactor: OnDemandCompactor | undefined;
   private running = false;
 
   constructor(
@@ -58,6 +60,7 @@ export class AgentSession implements Session {
     this.state = { messages: opened.messages, packState: opened.packState };
     const summarizer = settings.summarizer;
     this.summarizer = summarizer && new BackgroundSummarizer(summarizer, summarizer.model ?? settings.model);
+    this.compactor = settings.onDemandCompaction && new OnDemandCompactor(settings.onDemandCompaction);
   }
 
   /** The transcript so far (do not modify it). */
@@ -89,9 +92,12 @@ export class AgentSession implements Session {
    * Waits for a summary of evicted episodes that is being written (see the agent's
    * `summarizer`). Runs never wait for one: a finished summary joins the transcript at
    * the next model call. For tests, and to let a summary finish before shutting down.
+   * Also waits for an on-demand compaction in flight (`nativeContext.compaction.onDemand`),
+   * which joins the transcript at the next user boundary.
    */
   async settleSummaries(): Promise<void> {
     await this.summarizer?.settle();
+    await this.compactor?.settle();
   }
 
   /** True when the current episode was interrupted or paused and {@link Session.resume} has work to do. */
@@ -263,7 +269,8 @@ export class AgentSession implements Session {
 
   /**
    * Compacts the transcript now with the provider's standalone compaction (OpenAI
-   * `POST /responses/compact`; other adapters throw {@link InvalidArgumentError}): the
+   * `POST /responses/compact`, Anthropic on-demand compaction on the models that have it,
+   * where the saved block stands for the whole transcript; other adapters throw {@link InvalidArgumentError}): the
    * context the next call would send goes to the provider, and its answer, an assistant
    * message with one opaque `compaction` part, is saved. Later calls send that part back
    * verbatim in place of the history before it, which stays in the transcript unsent.
@@ -321,6 +328,7 @@ export class AgentSession implements Session {
           answered: (callIds) => approvals.answered(callIds, write),
         },
         summarizer: this.summarizer,
+        compactor: this.compactor,
       },
       input,
       options.signal,

@@ -1,6 +1,6 @@
 /**
  * An explicit compaction of a session's transcript by the provider's standalone endpoint
- * (OpenAI `POST /responses/compact`): the context the next call would send is packed as
+ * (OpenAI `POST /responses/compact`, Anthropic on-demand compaction): the context the next call would send is packed as
  * usual and given to the adapter's `compact`, whose answer, an assistant message holding
  * one opaque `compaction` part, is appended to the transcript. From then on the packer
  * sends from it on (`messagesAfterCompaction`) and the adapter sends the part back
@@ -24,7 +24,7 @@ export async function compactTranscript(
   const { model } = settings;
   if (!model.compact) {
     throw new InvalidArgumentError(
-      `compact(): ${model.model.provider}/${model.model.id} has no standalone compaction (OpenAI Responses has); use the context policy instead.`,
+      `compact(): ${model.model.provider}/${model.model.id} has no standalone compaction (OpenAI Responses has, and Anthropic's on-demand models); use the context policy instead.`,
     );
   }
   if (!context.messages.some((message) => message.role === 'user'))
@@ -47,7 +47,13 @@ export async function compactTranscript(
   };
   const result = await model.compact(request, { signal });
   const usage: Usage = settings.pricing ? { ...result.usage, costUsd: estimateCost(result.usage, settings.pricing) } : result.usage;
-  const message: AssistantMessage = { ...result.message, model: result.message.model ?? model.model, usage };
+  // An on-demand compaction (Anthropic) stands for the whole transcript: later calls send it first, in its place.
+  const covered = model.profile?.nativeContext?.compaction?.onDemand ? context.messages.length : undefined;
+  const content =
+    covered === undefined
+      ? result.message.content
+      : result.message.content.map((part) => (part.type === 'compaction' ? { ...part, summarizedMessages: covered } : part));
+  const message: AssistantMessage = { ...result.message, content, model: result.message.model ?? model.model, usage };
   if (!message.content.some((part) => part.type === 'compaction'))
     throw new InvalidArgumentError(`compact(): ${model.model.provider} answered without a compaction item; nothing was saved.`);
   prepareForPacking(message, { ...settings.pack, budget: settings.budget, tokenizer: settings.tokenizer });

@@ -11,6 +11,7 @@ import type { ModelCallSettings } from './model-call.js';
 import type { Pricing } from '../model/model-profile.js';
 import type { ReplayCache } from '../reasoning/replay-cache/replay-cache.js';
 import type { BackgroundSummarizer, SummarizerOptions } from './background-summarizer.js';
+import type { OnDemandCompactionSettings, OnDemandCompactor } from './on-demand-compaction.js';
 import type { StopCondition } from './stop-conditions.js';
 import type { AgentTool } from './tool.js';
 import type { JsonSchema } from '../support/json-schema.js';
@@ -36,6 +37,8 @@ export interface LoopSettings extends ModelCallSettings {
   output?: OutputSettings | undefined;
   /** Summaries of evicted episodes, written in the background by each session; off when undefined. */
   summarizer?: SummarizerOptions | undefined;
+  /** On-demand compaction (see on-demand-compaction.ts), run by each session; off when undefined. */
+  onDemandCompaction?: OnDemandCompactionSettings | undefined;
   /** Runs the episode on a durable runtime (see durable/durable-runtime.ts); today's loop when undefined. */
   durable?: DurableRun | undefined;
   /** Models to fail over to (see model-fallback.ts); none when undefined. */
@@ -62,6 +65,8 @@ export interface LoopSession {
   approvals?: LoopApprovals;
   /** Writes summaries of evicted episodes in the background; off when undefined. */
   summarizer?: BackgroundSummarizer | undefined;
+  /** Compacts the transcript on demand at user boundaries; off when undefined. */
+  compactor?: OnDemandCompactor | undefined;
 }
 
 /** What the loop does next. */

@@ -130,6 +130,7 @@ async function finishEpisode(
   const { session, durable } = run;
   // Not while paused: a summary line must not come between a step's tool results.
   if (next.type !== 'paused') await appendFinishedSummaries(session, (lines) => append(run, lines));
+  await compactAtUserBoundary(run);
   const outcome = { message: next.message, steps, usage, reasoning: reporter.finish(), output: answers?.value };
   durable?.replay.finish(session.writer.messages);
   const result = episodeResult(next, outcome);
@@ -247,6 +248,7 @@ async function startEpisode(run: RunContext, input: UserMessage): Promise<void> 
   const { messages } = run.session.writer;
   const { system, toolSpecs: tools, budget, tokenizer } = offeredSettings(run);
   checkMessageFits(input, { messages, system, tools, budget, tokenizer });
+  await compactAtUserBoundary(run);
   const pending = pendingStep(messages);
   const calls = pending?.type === 'run-tools' ? pending.calls : [];
   const unanswered = calls.map((call): ToolMessage => ({
@@ -258,6 +260,15 @@ async function startEpisode(run: RunContext, input: UserMessage): Promise<void> 
   }));
   await append(run, [...unanswered, input]);
   if (unanswered.length > 0) await run.approvals?.answered(unanswered.map((result) => result.toolCallId));
+}
+
+/** The on-demand compaction's turn at a user boundary (on-demand-compaction.ts); it acts only after a finished episode. */
+async function compactAtUserBoundary(run: RunContext): Promise<void> {
+  const { session } = run;
+  await session.compactor?.atUserBoundary(offeredSettings(run), session.writer.messages, {
+    append: (messages) => append(run, messages),
+    emit: session.emit,
+  });
 }
 
 /** Appends through the writer (it counts, persists, then takes into memory; see transcript-writer.ts). */

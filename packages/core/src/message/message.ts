@@ -121,6 +121,14 @@ export interface CompactionPart {
   failed?: boolean;
   /** User messages the compacted window keeps before the part (OpenAI `/responses/compact`: all of them); sent before it. */
   userMessagesKept?: number;
+  /**
+   * Set on an on-demand compaction (Anthropic `compaction: {type: "summarize"}`, see
+   * `OnDemandCompactor`): the part stands for the first this-many messages of the
+   * transcript, which stay stored but are not sent. It goes first in every later request of
+   * its model, in their place, followed by the messages after them (the kept turns); the
+   * message holding it is never sent where it is stored.
+   */
+  summarizedMessages?: number;
   /** The provider's block or item exactly as it came, tagged with who produced it. */
   providerData: ProviderData;
   [extra: string]: unknown;

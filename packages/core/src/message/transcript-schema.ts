@@ -73,6 +73,7 @@ export const CompactionPart = z.looseObject({
   tokens: z.number().int().nonnegative().optional(),
   failed: z.boolean().optional(),
   userMessagesKept: z.number().int().nonnegative().optional(),
+  summarizedMessages: z.number().int().nonnegative().optional(),
   providerData: ProviderData,
 });
 /** v1.1: what a provider's context editing removed before the model read the call. */

@@ -79,10 +79,12 @@ export interface ModelAdapter {
   /** Optional exact token count of a request by the provider's own tokenizer. */
   countTokens?(request: ModelRequest, options?: StreamOptions): Promise<number>;
   /**
-   * Optional standalone compaction (OpenAI `POST /responses/compact`): the provider
-   * summarizes the request's conversation into an opaque `compaction` part, returned as
-   * an assistant message that later calls send back verbatim in place of the history
-   * before it. See `Session.compact()`.
+   * Optional standalone compaction (OpenAI `POST /responses/compact`, Anthropic on-demand
+   * compaction): the provider summarizes the request's conversation into an opaque
+   * `compaction` part (a `failed` one when no summary came), returned as an assistant
+   * message that later calls send back verbatim in place of the history before it;
+   * `request.nativeContext.compaction.instructions`, where the API takes them, replace
+   * the summarization prompt. See `Session.compact()` and `OnDemandCompactor`.
    */
   compact?(request: ModelRequest, options?: StreamOptions): Promise<{ message: AssistantMessage; usage: Usage }>;
   /**

@@ -11,6 +11,12 @@
  * - Anthropic compaction, beta `compact-2026-01-12`
  *   (https://platform.claude.com/docs/en/build-with-claude/compaction): `compact_20260112`
  *   {trigger (default 150,000, at least 50,000 input tokens), instructions}.
+ * - Anthropic on-demand compaction, beta `compact-2026-09-04`
+ *   (https://platform.claude.com/docs/en/build-with-claude/compaction-on-demand, read 2026-12-05):
+ *   a separate request with `compaction: {type: 'summarize', instructions}` whose answer is one
+ *   signed `compaction` block that later requests send first, in place of the messages it
+ *   summarizes. Chosen over `compact_20260112` where the profile says `onDemand` (see
+ *   `loop/on-demand-compaction.ts`).
  * - OpenAI Responses: `reasoning.context` ('auto' | 'current_turn' | 'all_turns', GPT-5.6 and
  *   later) and `context_management: [{type: 'compaction', compact_threshold}]`
  *   (https://developers.openai.com/api/docs/guides/compaction).
@@ -69,14 +75,33 @@ export interface NativeContextOptions {
     /**
      * The provider's lowest threshold (profile data, never sent): when the default
      * threshold would be below it, the agent sends no compaction (the packer's
-     * eviction comes first at such budgets anyway).
+     * eviction comes first at such budgets anyway). Not used by on-demand compaction.
      */
     minThreshold?: number;
+    /**
+     * The model compacts on request (profile data: Anthropic on-demand compaction): the
+     * agent then asks for the summary itself, in a separate call, once the last call's
+     * input and output pass `threshold`, keeps the last `keepTurns` episodes verbatim after
+     * it, and swaps it in at a user boundary; no threshold compaction is sent. `false`
+     * sends the server-side threshold compaction instead.
+     */
+    onDemand?: boolean;
+    /** On-demand: the most recent episodes kept word for word after the summary. Default 2. */
+    keepTurns?: number;
+    /**
+     * On-demand: the compaction runs while the conversation goes on, and is swapped in at
+     * the next user boundary after it arrives (a step waits for it only when the last call
+     * filled the budget). `false` compacts at the user boundary and waits. Default true.
+     */
+    background?: boolean;
   };
 }
 
 /** Share of the budget at which the provider compacts when no threshold is given (see the bench `context-policies`). */
 export const DEFAULT_COMPACTION_SHARE = 0.8;
+
+/** On-demand compaction: episodes kept verbatim after the summary by default (the docs' own example keeps two turns). */
+export const DEFAULT_KEEP_TURNS = 2;
 
 /** The native options a policy sends: all of them for `native`, compaction only for `hybrid`, none for `episodic`. */
 export function nativeOptionsFor(
@@ -100,5 +125,7 @@ function resolvedCompaction(
   const { minThreshold, ...sent } = compaction;
   if (sent.threshold !== undefined) return sent;
   const threshold = Math.floor(budget * DEFAULT_COMPACTION_SHARE);
-  return minThreshold !== undefined && threshold < minThreshold ? undefined : { ...sent, threshold };
+  // The floor is the server-side trigger's; an on-demand compaction is asked for at any size.
+  const floor = sent.onDemand ? undefined : minThreshold;
+  return floor !== undefined && threshold < floor ? undefined : { ...sent, threshold };
 }

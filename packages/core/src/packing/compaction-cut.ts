@@ -8,6 +8,7 @@
 import type { AssistantMessage, CompactionPart, Message, ModelRef } from '../message/message.js';
 import { isEpisodeStart } from '../message/message.js';
 import { summaryMessage } from './pack-summary.js';
+import { onDemandView, withoutOnDemandCompactions } from './on-demand-cut.js';
 
 /** The transcript as the provider reads it after its latest compaction, and how many messages that leaves out. */
 export interface CompactionCut {
@@ -28,6 +29,7 @@ function compactionFor(message: Message, model: ModelRef): CompactionPart | unde
     (part): part is CompactionPart =>
       part.type === 'compaction' &&
       part.failed !== true &&
+      part.summarizedMessages === undefined &&
       part.providerData?.provider === model.provider &&
       part.providerData?.model === model.id,
   );
@@ -44,6 +46,7 @@ function portableSummaryOf(message: Message, model: ModelRef): string | undefine
     (candidate): candidate is CompactionPart =>
       candidate.type === 'compaction' &&
       candidate.failed !== true &&
+      candidate.summarizedMessages === undefined &&
       typeof candidate.text === 'string' &&
       candidate.text.length > 0 &&
       !(candidate.providerData?.provider === model.provider && candidate.providerData?.model === model.id),
@@ -68,9 +71,14 @@ export function holdsCompactionFor(message: Message, model: ModelRef): message i
  * is a portable checkpoint: the summary goes as one user message in place of the history
  * before it, so a fallback or a switched model continues from it. Without either,
  * `messages` unchanged (an opaque foreign item is left out by the adapter and the
- * history goes whole).
+ * history goes whole). An on-demand compaction (`summarizedMessages`) goes first instead,
+ * in place of the messages it names (on-demand-cut.ts).
  */
-export function messagesAfterCompaction(messages: readonly Message[], model: ModelRef): CompactionCut {
+export function messagesAfterCompaction(transcript: readonly Message[], model: ModelRef): CompactionCut {
+  // An on-demand compaction goes first in place of the messages it names (on-demand-cut.ts).
+  const onDemand = onDemandView(transcript, model, (message) => compactionFor(message, model) !== undefined);
+  if (onDemand) return { messages: onDemand, compacted: transcript.length - onDemand.length };
+  const messages = withoutOnDemandCompactions(transcript);
   const at = messages.findLastIndex((message) => holdsCompactionFor(message, model));
   const portable = messages.findLastIndex((message) => portableSummaryOf(message, model) !== undefined);
   if (portable > at) {

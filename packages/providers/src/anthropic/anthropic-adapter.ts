@@ -10,7 +10,7 @@
  */
 import type Anthropic from '@anthropic-ai/sdk';
 import type { MessageCreateParamsStreaming, OutputConfig } from '@anthropic-ai/sdk/resources/messages';
-import type { ModelProfile, ModelRef, ModelRequest, StreamOptions } from '@episodic/core';
+import type { AssistantMessage, ModelProfile, ModelRef, ModelRequest, StreamOptions, Usage } from '@episodic/core';
 import { InvalidArgumentError } from '@episodic/core';
 import type { AnthropicModelProfile, AnthropicThinkingSetting } from '../profiles/anthropic.js';
 import { apiKeysOf, resolveApiKey } from '../shared/missing-api-key-error.js';
@@ -33,6 +33,14 @@ import { anthropicSdk, type LazyAnthropicClient } from './anthropic-sdk.js';
 import { prepareAnthropicTools } from './anthropic-prepare-tools.js';
 import { resolveAnthropicProfile } from '../profiles/anthropic-resolver.js';
 import { mapAnthropicStream } from './anthropic-stream.js';
+import {
+  carriesOnDemandBlock,
+  compactionAnswer,
+  compactionBody,
+  compactionSource,
+  ON_DEMAND_COMPACTION_BETA,
+  withOnDemandBeta,
+} from './anthropic-on-demand.js';
 import { buildThinkingParams, type MissingThinkingCause } from './anthropic-thinking.js';
 import {
   anthropicPrefixHash,
@@ -81,6 +89,14 @@ export interface AnthropicAdapter extends ProviderAdapter<MessageCreateParamsStr
   prepare(request: ModelRequest): PreparedAnthropicRequest;
   /** Exact input tokens by Anthropic's tokenizer (`POST /v1/messages/count_tokens`). */
   countTokens(request: ModelRequest, options?: StreamOptions): Promise<number>;
+  /**
+   * On-demand compaction (beta `compact-2026-09-04`, models whose profile says
+   * `nativeContext.compaction.onDemand`): the request's conversation summarized into one
+   * signed `compaction` part (a failed part when no summary came), with the call's usage.
+   * The agent runs it (`OnDemandCompactor`); `request.nativeContext.compaction.instructions`
+   * replaces the summarization prompt. Throws `InvalidArgumentError` on other models.
+   */
+  compact(request: ModelRequest, options?: StreamOptions): Promise<{ message: AssistantMessage; usage: Usage }>;
 }
 
 const knownProviderOptions = new Set(['thinking']);
@@ -104,6 +120,20 @@ export function createAnthropicAdapter(options: AnthropicAdapterOptions): Anthro
       map: (events, prepared) =>
         mapAnthropicStream(events, model, prepared.prefix, { sent: prepared.body.messages, native: prepared.nativeContext }),
     }),
+    async compact(request, { signal } = {}) {
+      if (!profile.nativeContext?.compaction?.onDemand)
+        throw new InvalidArgumentError(
+          `anthropic: ${model.id} has no on-demand compaction (its profile says nativeContext.compaction.onDemand is not true); see docs/providers.md.`,
+        );
+      const source = compactionSource(request);
+      const prepared = prepare(source.request);
+      const body = compactionBody(prepared.body, source.instructions);
+      const headers = withOnDemandBeta(prepared.headers);
+      return callProvider(errors, signal, async () => {
+        const events = await (await client.get()).messages.create(body, { signal, headers });
+        return compactionAnswer(mapAnthropicStream(events, model, prepared.prefix, { sent: body.messages, native: undefined }), model);
+      });
+    },
     async countTokens(request, { signal } = {}) {
       const { body, headers } = prepare(request);
       const { stream: _stream, max_tokens: _maxTokens, ...counted } = body;
@@ -149,7 +179,12 @@ function prepareAnthropicRequest(
   );
   const suggested = (request.cacheBreakpoints?.messages ?? []).map((index) => converted.wireIndexOf[index] ?? -1);
   placeCacheBreakpoints({ system: converted.system, tools, messages: converted.messages }, profile.cacheTtl, suggested);
-  const native = anthropicContextParams(request.nativeContext, thinking.thinking?.type === 'enabled' || thinking.thinking?.type === 'adaptive');
+  const onDemand = carriesOnDemandBlock(request, model);
+  const nativeOptions = onDemand ? withoutThresholdCompaction(request.nativeContext) : request.nativeContext;
+  const native = anthropicContextParams(nativeOptions, thinking.thinking?.type === 'enabled' || thinking.thinking?.type === 'adaptive');
+  if (onDemand) native.betas.push(ON_DEMAND_COMPACTION_BETA);
+  if (onDemand && request.nativeContext?.compaction)
+    native.warnings.push('anthropic: a request that carries an on-demand compaction block takes no threshold compaction; nativeContext.compaction not sent.');
   const body: MessageCreateParamsStreaming = {
     model: model.id,
     max_tokens: thinking.maxTokens,
@@ -170,6 +205,13 @@ function prepareAnthropicRequest(
     ...unknownOptionWarnings('anthropic', request.providerOptions, knownProviderOptions),
   ];
   return { body, headers, warnings, prefix, ...(request.nativeContext ? { nativeContext: request.nativeContext } : {}) };
+}
+
+/** The native options without the server-side compaction (the API refuses it next to a signed on-demand block). */
+function withoutThresholdCompaction(options: ModelRequest['nativeContext']): ModelRequest['nativeContext'] {
+  if (!options?.compaction) return options;
+  const { compaction: _compaction, ...rest } = options;
+  return rest;
 }
 
 /** The binding choice sent: only to models whose thinking is bound (others take no `block_binding`). */

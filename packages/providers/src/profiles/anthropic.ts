@@ -74,6 +74,18 @@ const jsonAnswers = { structuredOutput: 'native' } as const;
  */
 const serverCompaction = { contextPolicy: 'hybrid', nativeContext: { compaction: { minThreshold: 50_000 } } } as const;
 
+/**
+ * The models with on-demand compaction (beta `compact-2026-09-04`): the `supportedModels` of
+ * https://platform.claude.com/docs/en/build-with-claude/compaction-on-demand (read 2026-12-05):
+ * Fable 5.1, Mythos 5.1, Fable 5, Mythos 5, Mythos Preview, Opus 5.5, Opus 5, Opus 4.8, 4.7
+ * and 4.6, Sonnet 5 and Sonnet 4.6. The compaction overview says to use it wherever it is
+ * available, so where a policy compacts, these models compact on demand (the agent's
+ * `OnDemandCompactor`) instead of sending `compact_20260112`. It sets no policy: the 5.x
+ * rows keep `episodic` unless the agent asks for `hybrid` or `native`.
+ */
+const onDemand = { nativeContext: { compaction: { onDemand: true } } } as const;
+const serverAndOnDemand = { contextPolicy: 'hybrid', nativeContext: { compaction: { minThreshold: 50_000, onDemand: true } } } as const;
+
 const sonnet4Pricing = { input: 3, cachedInput: 0.3, cacheWrite: 3.75, output: 15 };
 const opusNewPricing = { input: 5, cachedInput: 0.5, cacheWrite: 6.25, output: 25 };
 
@@ -87,70 +99,68 @@ const opusNewPricing = { input: 5, cachedInput: 0.5, cacheWrite: 6.25, output: 2
  */
 export const boundThinkingModels = 'claude-(?:fable|mythos)-5-[12]|claude-(?:opus|sonnet|haiku)-5-5';
 
+/** The fields of the bound-thinking rows (preserved thinking with a prefix check). */
+const boundRow = {
+  ...base,
+  ...adaptive,
+  ...jsonAnswers,
+  pastReasoning: 'billed',
+  signatureBoundToPrefix: true,
+  contextWindow: 1_000_000,
+  maxOutputTokens: 128_000,
+  minCacheableTokens: 4096,
+} as const;
+
+/** The fields of the Opus 4.6+ and Mythos Preview rows. */
+const opusNewRow = {
+  ...base,
+  ...adaptive,
+  ...jsonAnswers,
+  pastReasoning: 'billed',
+  contextWindow: 200_000,
+  maxOutputTokens: 128_000,
+  minCacheableTokens: 4096,
+  pricing: opusNewPricing,
+} as const;
+
+/** The fields of the Sonnet 4.6+ rows. */
+const sonnetNewRow = {
+  ...base,
+  ...adaptive,
+  ...jsonAnswers,
+  pastReasoning: 'billed',
+  contextWindow: 200_000,
+  maxOutputTokens: 64_000,
+  minCacheableTokens: 2048,
+  pricing: sonnet4Pricing,
+} as const;
+
 /** Built-in Claude profiles. */
 export const anthropicProfiles: readonly AnthropicModelProfile[] = [
-  {
-    ...base,
-    ...adaptive,
-    // Sonnet 5.5: bound thinking as the next row, and its list prices (model page
-    // https://platform.claude.com/docs/en/models/sonnet-5-5/overview, read 2026-12-05:
-    // $2 / $10, 5-minute cache write $2.50, cache read $0.20).
-    pattern: 'claude-sonnet-5-5',
-    ...jsonAnswers,
-    pastReasoning: 'billed',
-    signatureBoundToPrefix: true,
-    contextWindow: 1_000_000,
-    maxOutputTokens: 128_000,
-    minCacheableTokens: 4096,
-    pricing: { input: 2, cachedInput: 0.2, cacheWrite: 2.5, output: 10 },
-  },
-  {
-    ...base,
-    ...adaptive,
-    // Preserved thinking: the models the prefix-check pages list (docs/providers.md, "Bound thinking").
-    pattern: boundThinkingModels,
-    ...jsonAnswers,
-    pastReasoning: 'billed',
-    signatureBoundToPrefix: true,
-    contextWindow: 1_000_000,
-    maxOutputTokens: 128_000,
-    minCacheableTokens: 4096,
-  },
+  // Preserved thinking: the models the prefix-check pages list (docs/providers.md, "Bound thinking"),
+  // split by on-demand compaction (Fable 5.1, Mythos 5.1 and Opus 5.5 have it).
+  { ...boundRow, pattern: 'claude-(?:fable|mythos)-5-1|claude-opus-5-5', ...onDemand },
+  // Sonnet 5.5: bound thinking as the next row, and its list prices (model page
+  // https://platform.claude.com/docs/en/models/sonnet-5-5/overview, read 2026-12-05:
+  // $2 / $10, 5-minute cache write $2.50, cache read $0.20).
+  { ...boundRow, pattern: 'claude-sonnet-5-5', pricing: { input: 2, cachedInput: 0.2, cacheWrite: 2.5, output: 10 } },
+  { ...boundRow, pattern: boundThinkingModels },
   {
     ...base,
     ...adaptive,
     // The 5.x models before Fable 5.1: adaptive, earlier thinking kept, no prefix check (docs/providers.md).
     pattern: 'claude-(?:opus|sonnet|fable|mythos)-5',
     ...jsonAnswers,
+    ...onDemand,
     pastReasoning: 'billed',
     contextWindow: 1_000_000,
     maxOutputTokens: 128_000,
     minCacheableTokens: 4096,
   },
-  {
-    ...base,
-    ...adaptive,
-    pattern: 'claude-opus-4-[6-9](?:-\\d{8})?|claude-mythos-preview',
-    ...jsonAnswers,
-    ...serverCompaction,
-    pastReasoning: 'billed',
-    contextWindow: 200_000,
-    maxOutputTokens: 128_000,
-    minCacheableTokens: 4096,
-    pricing: opusNewPricing,
-  },
-  {
-    ...base,
-    ...adaptive,
-    pattern: 'claude-sonnet-4-[6-9](?:-\\d{8})?',
-    ...jsonAnswers,
-    ...serverCompaction,
-    pastReasoning: 'billed',
-    contextWindow: 200_000,
-    maxOutputTokens: 64_000,
-    minCacheableTokens: 2048,
-    pricing: sonnet4Pricing,
-  },
+  { ...opusNewRow, pattern: 'claude-opus-4-[6-8](?:-\\d{8})?|claude-mythos-preview', ...serverAndOnDemand },
+  { ...opusNewRow, pattern: 'claude-opus-4-9(?:-\\d{8})?', ...serverCompaction },
+  { ...sonnetNewRow, pattern: 'claude-sonnet-4-6(?:-\\d{8})?', ...serverAndOnDemand },
+  { ...sonnetNewRow, pattern: 'claude-sonnet-4-[7-9](?:-\\d{8})?', ...serverCompaction },
   {
     ...base,
     ...manual(8192),

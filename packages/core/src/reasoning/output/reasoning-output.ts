@@ -74,6 +74,8 @@ export function withReasoningOutput(model: ModelAdapter, options: ReasoningOutpu
   };
   if (model.countTokens) wrapped.countTokens = model.countTokens.bind(model);
   if (model.secretValues) wrapped.secretValues = model.secretValues.bind(model);
+  // A compaction call answers with a summary only: nothing for the controls to act on.
+  if (model.compact) wrapped.compact = model.compact.bind(model);
   return wrapped;
 }
 
