@@ -285,6 +285,7 @@ function report(results) {
     const cells = [median.toFixed(1), stepsPerSecond.toFixed(0), name === plain.name ? '(baseline)' : `${added.toFixed(2)} ms`, phaseCells, statementsPerEpisode.toFixed(1)];
     return `| ${name} | ${cells.join(' | ')} |`;
   });
+  const shares = ['DBOS', 'Restate'].flatMap((engine) => engineShare(engine, plain, results));
   return `## Runtimes: the plain loop, pg-boss, DBOS and Restate on one PostgreSQL server
 
 ${EPISODES} episodes of ${STEPS_PER_EPISODE} steps each (4 model calls, 3 tool executions; scripted model, no latency), one after another, after ${WARMUP} warm-up episodes; PostgreSQL on loopback. The last three columns split an episode's median time where the scripted model is first and last called: the wait before the episode runs, the run itself, and the wait until the caller has the result.
@@ -294,8 +295,28 @@ ${EPISODES} episodes of ${STEPS_PER_EPISODE} steps each (4 model calls, 3 tool e
 ${rows.join('\n')}
 
 The "alone" rows are the engine with no Episodic code: as many empty steps as an episode has, written directly against its SDK and started and awaited as an episode is (DBOS: enqueued on the same partitioned queue, so started at its next poll, awaited through an event; Restate: a virtual object per key running a workflow, sent and attached through the ingress); their phases are read off the first and last empty step, so "first to last" is the engine's cost for the steps of an episode.
-
+${shares.length > 0 ? `\n${shares.join('\n')}\n` : ''}
 Settings, all as a user of the packages gets them: PostgreSQL ${PG_SETTINGS}; DBOS through \`DbosEpisodes.launch\` with its defaults (the queue polled every 20 ms, an episode started by \`start()\` in a worker claimed at once) but \`concurrency: 1\`; Restate ${'`'}@restatedev/restate-server${'`'} started by \`RestateServer\` (@episodic/restate/testing: ${RESTATE_SETTINGS}), the endpoint from \`serveEpisodes\` in this process.
 
 Node ${process.version}, ${availableParallelism()} cores, load average ${loadavg()[0].toFixed(1)} when it finished (other work on the machine moves every figure; the ratios within one run are what to compare).`;
+}
+
+/**
+ * Where an engine's added time goes, from its two rows: what its steps alone cost
+ * (first to last empty step) against what the episode's run took beyond the plain loop's
+ * run, and what the engine's start and the wait for the result add.
+ */
+function engineShare(engine, plain, results) {
+  const episode = results.find((result) => result.name.startsWith(`${engine} workflow`));
+  const alone = results.find((result) => result.name.startsWith(`${engine} alone`));
+  if (!episode || !alone) return [];
+  const perStep = (ms) => `${(ms / STEPS_PER_EPISODE).toFixed(2)} ms per step`;
+  const run = episode.phases.during - plain.phases.during;
+  const ends = episode.median - plain.median - run;
+  return [
+    `- ${engine}: the episode adds ${(episode.median - plain.median).toFixed(1)} ms (${perStep(episode.median - plain.median)}): ` +
+      `${run.toFixed(1)} ms in its run beyond the plain loop's run, where the engine's own steps alone take ${alone.phases.during.toFixed(1)} ms; ` +
+      `${ends.toFixed(1)} ms before the first and after the last model call (the engine alone: ${(alone.phases.before + alone.phases.after).toFixed(1)} ms); ` +
+      `${(episode.statementsPerEpisode - plain.statementsPerEpisode).toFixed(1)} SQL statements more than the plain loop's ${plain.statementsPerEpisode.toFixed(1)}.`,
+  ];
 }
