@@ -13,7 +13,9 @@
  * alone: the same number of empty steps written directly against its SDK, started and
  * awaited as an episode is, so the engine's own share of the cost is measured in the
  * same run. SQL statements per episode are counted on every pg client of the process
- * (the store's, DBOS's, pg-boss's; Restate's journal is not SQL).
+ * (the store's, DBOS's, pg-boss's; Restate's journal is not SQL), and the CPU time this
+ * process spends per episode (the loop, the store's and the engines' clients, the Restate
+ * endpoint; not the PostgreSQL or Restate servers).
  *
  *   npm run bench -- runtimes     (EPISODIC_PG_URL names the server; else a throwaway one is started)
  *   BENCH_RUNTIMES=dbos npm run bench -- runtimes     (the plain loop and the runtimes named, comma-separated)
@@ -127,7 +129,9 @@ async function measure(episode) {
   const samples = [];
   const phases = { before: [], during: [], after: [] };
   statements.count = 0;
+  let cpu;
   for (let index = 0; index < WARMUP + EPISODES; index += 1) {
+    if (index === WARMUP) cpu = process.cpuUsage();
     modelCalls.first = 0;
     statements.counting = index >= WARMUP;
     const before = performance.now();
@@ -140,10 +144,12 @@ async function measure(episode) {
     phases.after.push(after - modelCalls.last);
   }
   statements.counting = false;
+  const used = process.cpuUsage(cpu);
   const total = samples.reduce((sum, value) => sum + value, 0);
   return {
     median: median(samples),
     statementsPerEpisode: statements.count / EPISODES,
+    cpuPerEpisode: (used.user + used.system) / 1000 / EPISODES,
     stepsPerSecond: (EPISODES * STEPS_PER_EPISODE) / (total / 1000),
     phases: { before: median(phases.before), during: median(phases.during), after: median(phases.after) },
   };
@@ -279,10 +285,10 @@ async function serveServices(services) {
 
 function report(results) {
   const [plain] = results;
-  const rows = results.map(({ name, median, stepsPerSecond, phases, statementsPerEpisode }) => {
+  const rows = results.map(({ name, median, stepsPerSecond, phases, statementsPerEpisode, cpuPerEpisode }) => {
     const added = (median - plain.median) / STEPS_PER_EPISODE;
     const phaseCells = [phases.before, phases.during, phases.after].map((ms) => ms.toFixed(1)).join(' | ');
-    const cells = [median.toFixed(1), stepsPerSecond.toFixed(0), name === plain.name ? '(baseline)' : `${added.toFixed(2)} ms`, phaseCells, statementsPerEpisode.toFixed(1)];
+    const cells = [median.toFixed(1), stepsPerSecond.toFixed(0), name === plain.name ? '(baseline)' : `${added.toFixed(2)} ms`, phaseCells, statementsPerEpisode.toFixed(1), cpuPerEpisode.toFixed(1)];
     return `| ${name} | ${cells.join(' | ')} |`;
   });
   const shares = ['DBOS', 'Restate'].flatMap((engine) => engineShare(engine, plain, results));
@@ -290,8 +296,8 @@ function report(results) {
 
 ${EPISODES} episodes of ${STEPS_PER_EPISODE} steps each (4 model calls, 3 tool executions; scripted model, no latency), one after another, after ${WARMUP} warm-up episodes; PostgreSQL on loopback. The last three columns split an episode's median time where the scripted model is first and last called: the wait before the episode runs, the run itself, and the wait until the caller has the result.
 
-| runtime | ms per episode (median) | steps/s | added per step vs plain | to the first model call | first to last model call | last model call to result | SQL statements per episode |
-| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
+| runtime | ms per episode (median) | steps/s | added per step vs plain | to the first model call | first to last model call | last model call to result | SQL statements per episode | CPU ms per episode (this process) |
+| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
 ${rows.join('\n')}
 
 The "alone" rows are the engine with no Episodic code: as many empty steps as an episode has, written directly against its SDK and started and awaited as an episode is (DBOS: enqueued on the same partitioned queue, so started at its next poll, awaited through an event; Restate: a virtual object per key running a workflow, sent and attached through the ingress); their phases are read off the first and last empty step, so "first to last" is the engine's cost for the steps of an episode.
@@ -317,6 +323,8 @@ function engineShare(engine, plain, results) {
     `- ${engine}: the episode adds ${(episode.median - plain.median).toFixed(1)} ms (${perStep(episode.median - plain.median)}): ` +
       `${run.toFixed(1)} ms in its run beyond the plain loop's run, where the engine's own steps alone take ${alone.phases.during.toFixed(1)} ms; ` +
       `${ends.toFixed(1)} ms before the first and after the last model call (the engine alone: ${(alone.phases.before + alone.phases.after).toFixed(1)} ms); ` +
-      `${(episode.statementsPerEpisode - plain.statementsPerEpisode).toFixed(1)} SQL statements more than the plain loop's ${plain.statementsPerEpisode.toFixed(1)}.`,
+      `${(episode.statementsPerEpisode - plain.statementsPerEpisode).toFixed(1)} SQL statements more than the plain loop's ${plain.statementsPerEpisode.toFixed(1)}; ` +
+      `${(episode.cpuPerEpisode - plain.cpuPerEpisode).toFixed(1)} ms more CPU in this process than the plain loop's ${plain.cpuPerEpisode.toFixed(1)} ` +
+      `(the engine alone: ${alone.cpuPerEpisode.toFixed(1)} ms).`,
   ];
 }
