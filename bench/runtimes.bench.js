@@ -9,7 +9,13 @@
  *   step a journaled `ctx.run` (the server from its npm binary, the endpoint in this process).
  * Reports steps per second and the latency each runtime adds per step over the
  * plain loop, measured in the same run. The model is scripted with no latency, so
- * the figures are the runtimes' own cost.
+ * the figures are the runtimes' own cost. Beside each engine's episodes, the engine
+ * alone: the same number of empty steps written directly against its SDK, started and
+ * awaited as an episode is, so the engine's own share of the cost is measured in the
+ * same run. SQL statements per episode are counted on every pg client of the process
+ * (the store's, DBOS's, pg-boss's; Restate's journal is not SQL), and the CPU time this
+ * process spends per episode (the loop, the store's and the engines' clients, the Restate
+ * endpoint; not the PostgreSQL or Restate servers).
  *
  *   npm run bench -- runtimes     (EPISODIC_PG_URL names the server; else a throwaway one is started)
  *   BENCH_RUNTIMES=dbos npm run bench -- runtimes     (the plain loop and the runtimes named, comma-separated)
@@ -28,20 +34,37 @@ import pg from 'pg';
 import { PgBoss } from 'pg-boss';
 import { EpisodesClient, serveEpisodes } from '@episodic/restate';
 import { RestateServer } from '@episodic/restate/testing';
+import http2 from 'node:http2';
+import * as restate from '@restatedev/restate-sdk';
 
 const EPISODES = 40;
+/** How the throwaway servers run (said in the report). */
+const PG_SETTINGS = 'from `initdb` with its defaults (fsync and synchronous_commit on), on loopback';
+const RESTATE_SETTINGS = '4 partitions, RocksDB 256 MiB, one invocation per HTTP/2 connection to the endpoint, otherwise the server\'s defaults';
 /** The runtimes to measure besides the plain loop (BENCH_RUNTIMES=boss,dbos,restate; default all). */
 const RUNTIMES = new Set((process.env.BENCH_RUNTIMES ?? 'boss,dbos,restate').split(',').map((name) => name.trim()));
 const WARMUP = 5;
 const STEPS_PER_EPISODE = 7;
 
-/** When the scripted model was last called (the phases of a runtime's episode are read off it). */
+/** SQL statements sent by any pg client of this process (counted while `measure` runs its measured episodes). */
+const statements = { counting: false, count: 0 };
+const query = pg.Client.prototype.query;
+pg.Client.prototype.query = function countedQuery(...args) {
+  if (statements.counting) statements.count += 1;
+  return query.apply(this, args);
+};
+
+/** When the scripted model (or an empty step) was first and last called (the phases of an episode are read off it). */
 const modelCalls = { first: 0, last: 0 };
+
+function markCall() {
+  modelCalls.last = performance.now();
+  if (modelCalls.first === 0) modelCalls.first = modelCalls.last;
+}
 
 /** Three steps that call `note`, then an answer, computed from the request so replays agree. */
 function script(request) {
-  modelCalls.last = performance.now();
-  if (modelCalls.first === 0) modelCalls.first = modelCalls.last;
+  markCall();
   const done = request.messages.filter((message) => message.role === 'tool').length;
   const since = request.messages.slice(request.messages.findLastIndex((message) => message.role === 'user'));
   const step = since.filter((message) => message.role === 'tool').length;
@@ -61,11 +84,40 @@ const note = {
  */
 const emptyDbosWorkflow = DBOS.registerWorkflow(
   async () => {
-    for (let step = 0; step < STEPS_PER_EPISODE; step += 1) await DBOS.runStep(async () => step, { name: `step-${step}` });
+    for (let step = 0; step < STEPS_PER_EPISODE; step += 1) {
+      await DBOS.runStep(async () => {
+        markCall();
+        return step;
+      }, { name: `step-${step}` });
+    }
     await DBOS.setEvent('done', true);
   },
   { name: 'bench.empty-steps' },
 );
+
+/**
+ * Restate alone: the same shape as an episode (a virtual object per session whose
+ * exclusive handler runs a workflow and returns its result), the workflow as many empty
+ * `ctx.run` steps as an episode has, with no Episodic code in it.
+ */
+const emptyRestateWorkflow = restate.workflow({
+  name: 'BenchEmptySteps',
+  handlers: {
+    run: async (ctx) => {
+      for (let step = 0; step < STEPS_PER_EPISODE; step += 1) {
+        await ctx.run(`step-${step}`, async () => {
+          markCall();
+          return step;
+        });
+      }
+      return 'done';
+    },
+  },
+});
+const emptyRestateSession = restate.object({
+  name: 'BenchEmptySession',
+  handlers: { send: async (ctx) => ctx.workflowClient(emptyRestateWorkflow, `${ctx.key}/0`).run() },
+});
 
 function agentOn(store) {
   const tokenizer = createApproximateCounter();
@@ -76,8 +128,12 @@ function agentOn(store) {
 async function measure(episode) {
   const samples = [];
   const phases = { before: [], during: [], after: [] };
+  statements.count = 0;
+  let cpu;
   for (let index = 0; index < WARMUP + EPISODES; index += 1) {
+    if (index === WARMUP) cpu = process.cpuUsage();
     modelCalls.first = 0;
+    statements.counting = index >= WARMUP;
     const before = performance.now();
     await episode(index);
     const after = performance.now();
@@ -87,9 +143,13 @@ async function measure(episode) {
     phases.during.push(modelCalls.last - modelCalls.first);
     phases.after.push(after - modelCalls.last);
   }
+  statements.counting = false;
+  const used = process.cpuUsage(cpu);
   const total = samples.reduce((sum, value) => sum + value, 0);
   return {
     median: median(samples),
+    statementsPerEpisode: statements.count / EPISODES,
+    cpuPerEpisode: (used.user + used.system) / 1000 / EPISODES,
     stepsPerSecond: (EPISODES * STEPS_PER_EPISODE) / (total / 1000),
     phases: { before: median(phases.before), during: median(phases.during), after: median(phases.after) },
   };
@@ -119,7 +179,7 @@ export default async function runtimesBench() {
 
     if (RUNTIMES.has('boss')) await measureBoss(server, await storeOn('bench_rt_boss'), results);
     if (RUNTIMES.has('dbos')) await measureDbos(server, await storeOn('bench_rt_dbos'), results);
-    if (RUNTIMES.has('restate')) results.push({ name: 'Restate workflow per episode', ...(await measureRestate(agentOn(await storeOn('bench_rt_restate')))) });
+    if (RUNTIMES.has('restate')) await measureRestate(agentOn(await storeOn('bench_rt_restate')), results);
   } finally {
     await pool.end();
     await server.stop();
@@ -161,12 +221,9 @@ async function measureDbos(server, store, results) {
     results.push({
       name: `DBOS alone: ${STEPS_PER_EPISODE} empty steps per workflow`,
       ...(await measure(async (index) => {
-        // No model here: the run is timed from the enqueue to the event.
-        modelCalls.first = performance.now();
         const id = `empty-${index}`;
         await DBOS.startWorkflow(emptyDbosWorkflow, { workflowID: id, queueName: 'episodic-episodes', enqueueOptions: { queuePartitionKey: id } })();
         await DBOS.getEvent(id, 'done');
-        modelCalls.last = performance.now();
       })),
     });
   } finally {
@@ -174,37 +231,100 @@ async function measureDbos(server, store, results) {
   }
 }
 
-/** Episodes on Restate: sent to the session object through the ingress, awaited through the workflow's output. */
-async function measureRestate(agent) {
-  const restate = await RestateServer.start();
+/**
+ * Episodes on Restate: sent to the session object through the ingress, awaited through
+ * the send's invocation; then the engine alone, the same way, on an endpoint of its own.
+ */
+async function measureRestate(agent, results) {
+  const server = await RestateServer.start();
   const endpoint = await serveEpisodes({ agent });
+  const empty = await serveServices([emptyRestateSession, emptyRestateWorkflow]);
   try {
-    await restate.register(endpoint.url);
-    const client = new EpisodesClient(restate.ingressUrl);
-    return await measure(async (index) => {
-      await client.send({ sessionId: `r${index}`, episode: 0, input: 'go' });
-      await client.result(`r${index}`, 0);
+    await server.register(endpoint.url);
+    await server.register(empty.url);
+    const client = new EpisodesClient(server.ingressUrl);
+    results.push({
+      name: 'Restate workflow per episode',
+      ...(await measure(async (index) => {
+        await client.send({ sessionId: `r${index}`, episode: 0, input: 'go' });
+        await client.result(`r${index}`, 0);
+      })),
+    });
+    results.push({
+      name: `Restate alone: ${STEPS_PER_EPISODE} empty steps per workflow`,
+      ...(await measure(async (index) => {
+        const sent = await ingress(server, `/BenchEmptySession/e${index}/send/send`, { method: 'POST', headers: { 'idempotency-key': `e${index}` } });
+        await ingress(server, `/restate/invocation/${sent.invocationId}/attach`, { method: 'GET' });
+      })),
     });
   } finally {
+    await empty.close();
     await endpoint.close();
-    await restate.stop();
+    await server.stop();
   }
+}
+
+async function ingress(server, path, init) {
+  const response = await fetch(`${server.ingressUrl}${path}`, init);
+  if (!response.ok) throw new Error(`${init.method} ${path}: ${response.status} ${await response.text()}`);
+  return response.json();
+}
+
+/** Restate services on an HTTP/2 endpoint of their own (as serveEpisodes serves the episodes'). */
+async function serveServices(services) {
+  const server = http2.createServer(restate.createEndpointHandler({ services }));
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${server.address().port}`,
+    close: () => new Promise((resolve) => {
+      server.close(() => resolve());
+      setTimeout(resolve, 1_000).unref();
+    }),
+  };
 }
 
 function report(results) {
   const [plain] = results;
-  const rows = results.map(({ name, median, stepsPerSecond, phases }) => {
+  const rows = results.map(({ name, median, stepsPerSecond, phases, statementsPerEpisode, cpuPerEpisode }) => {
     const added = (median - plain.median) / STEPS_PER_EPISODE;
     const phaseCells = [phases.before, phases.during, phases.after].map((ms) => ms.toFixed(1)).join(' | ');
-    return `| ${name} | ${median.toFixed(1)} | ${stepsPerSecond.toFixed(0)} | ${name === plain.name ? '(baseline)' : `${added.toFixed(2)} ms`} | ${phaseCells} |`;
+    const cells = [median.toFixed(1), stepsPerSecond.toFixed(0), name === plain.name ? '(baseline)' : `${added.toFixed(2)} ms`, phaseCells, statementsPerEpisode.toFixed(1), cpuPerEpisode.toFixed(1)];
+    return `| ${name} | ${cells.join(' | ')} |`;
   });
+  const shares = ['DBOS', 'Restate'].flatMap((engine) => engineShare(engine, plain, results));
   return `## Runtimes: the plain loop, pg-boss, DBOS and Restate on one PostgreSQL server
 
 ${EPISODES} episodes of ${STEPS_PER_EPISODE} steps each (4 model calls, 3 tool executions; scripted model, no latency), one after another, after ${WARMUP} warm-up episodes; PostgreSQL on loopback. The last three columns split an episode's median time where the scripted model is first and last called: the wait before the episode runs, the run itself, and the wait until the caller has the result.
 
-| runtime | ms per episode (median) | steps/s | added per step vs plain | to the first model call | first to last model call | last model call to result |
-| --- | ---: | ---: | ---: | ---: | ---: | ---: |
+| runtime | ms per episode (median) | steps/s | added per step vs plain | to the first model call | first to last model call | last model call to result | SQL statements per episode | CPU ms per episode (this process) |
+| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
 ${rows.join('\n')}
 
+The "alone" rows are the engine with no Episodic code: as many empty steps as an episode has, written directly against its SDK and started and awaited as an episode is (DBOS: enqueued on the same partitioned queue, so started at its next poll, awaited through an event; Restate: a virtual object per key running a workflow, sent and attached through the ingress); their phases are read off the first and last empty step, so "first to last" is the engine's cost for the steps of an episode.
+${shares.length > 0 ? `\n${shares.join('\n')}\n` : ''}
+Settings, all as a user of the packages gets them: PostgreSQL ${PG_SETTINGS}; DBOS through \`DbosEpisodes.launch\` with its defaults (the queue polled every 20 ms, an episode started by \`start()\` in a worker claimed at once) but \`concurrency: 1\`; Restate ${'`'}@restatedev/restate-server${'`'} started by \`RestateServer\` (@episodic/restate/testing: ${RESTATE_SETTINGS}), the endpoint from \`serveEpisodes\` in this process.
+
 Node ${process.version}, ${availableParallelism()} cores, load average ${loadavg()[0].toFixed(1)} when it finished (other work on the machine moves every figure; the ratios within one run are what to compare).`;
+}
+
+/**
+ * Where an engine's added time goes, from its two rows: what its steps alone cost
+ * (first to last empty step) against what the episode's run took beyond the plain loop's
+ * run, and what the engine's start and the wait for the result add.
+ */
+function engineShare(engine, plain, results) {
+  const episode = results.find((result) => result.name.startsWith(`${engine} workflow`));
+  const alone = results.find((result) => result.name.startsWith(`${engine} alone`));
+  if (!episode || !alone) return [];
+  const perStep = (ms) => `${(ms / STEPS_PER_EPISODE).toFixed(2)} ms per step`;
+  const run = episode.phases.during - plain.phases.during;
+  const ends = episode.median - plain.median - run;
+  return [
+    `- ${engine}: the episode adds ${(episode.median - plain.median).toFixed(1)} ms (${perStep(episode.median - plain.median)}): ` +
+      `${run.toFixed(1)} ms in its run beyond the plain loop's run, where the engine's own steps alone take ${alone.phases.during.toFixed(1)} ms; ` +
+      `${ends.toFixed(1)} ms before the first and after the last model call (the engine alone: ${(alone.phases.before + alone.phases.after).toFixed(1)} ms); ` +
+      `${(episode.statementsPerEpisode - plain.statementsPerEpisode).toFixed(1)} SQL statements more than the plain loop's ${plain.statementsPerEpisode.toFixed(1)}; ` +
+      `${(episode.cpuPerEpisode - plain.cpuPerEpisode).toFixed(1)} ms more CPU in this process than the plain loop's ${plain.cpuPerEpisode.toFixed(1)} ` +
+      `(the engine alone: ${alone.cpuPerEpisode.toFixed(1)} ms).`,
+  ];
 }

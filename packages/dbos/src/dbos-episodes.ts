@@ -17,7 +17,7 @@
  * DBOS is one per process: call {@link DbosEpisodes.launch} once.
  */
 import { randomUUID } from 'node:crypto';
-import { DBOS } from '@dbos-inc/dbos-sdk';
+import { DBOS, type WorkflowQueue } from '@dbos-inc/dbos-sdk';
 import {
   type Agent,
   type ApprovalDecision,
@@ -30,6 +30,7 @@ import {
   SessionBusyError,
   SessionConflictError,
 } from '@episodic/core';
+import { claimNow } from './claim-now.js';
 import { type DbosApprovalIo, type DbosApprovalTarget, decideApproval, pendingApprovals } from './dbos-approvals.js';
 import { dbosRuntime } from './dbos-runtime.js';
 import { migrateOnce } from './migrate-once.js';
@@ -54,9 +55,11 @@ export interface DbosEpisodesOptions {
   /** The queue's name. Default `episodic-episodes`. */
   queueName?: string | undefined;
   /**
-   * How often this process asks the queue for an episode to start, in ms: an enqueued
-   * episode waits on average half of it before it runs, and each ask is one small query
-   * on the system database. Default 20 (DBOS's own default is 1,000).
+   * How often this process asks the queue for an episode to start, in ms: an episode
+   * enqueued elsewhere (by an `EpisodesClient`, or behind a session's running one) waits
+   * on average half of it before it runs, and each ask is one small query on the system
+   * database. An episode this process starts with `start()` is claimed at once when the
+   * process has room. Default 20 (DBOS's own default is 1,000).
    */
   queuePollMs?: number | undefined;
   /**
@@ -107,7 +110,8 @@ const episodeWorkflow = DBOS.registerWorkflow(runEpisodeWorkflow, { name: EPISOD
 export class DbosEpisodes {
   private constructor(
     readonly executorId: string,
-    private readonly queueName: string,
+    private readonly queue: WorkflowQueue,
+    private readonly concurrency: number,
     private readonly heartbeats: ExecutorHeartbeats,
   ) {}
 
@@ -116,6 +120,7 @@ export class DbosEpisodes {
     const executorId = options.executorId ?? `episodic-${randomUUID()}`;
     const schema = options.schema ?? 'dbos';
     const queueName = options.queueName ?? DEFAULT_QUEUE;
+    const concurrency = options.concurrency ?? 4;
     running = { agent: options.agent, observe: options.observe };
     // Beating before DBOS takes any work: a process that dies holding a workflow always
     // has a row that goes silent, or none at all; either way the live ones take it over.
@@ -140,12 +145,13 @@ export class DbosEpisodes {
       // Migrated just before, by one process at a time (migrate-once.ts).
       runMigrations: false,
     });
+    let queue: WorkflowQueue;
     try {
       await migrateOnce(systemDatabaseUrl, schema);
       await DBOS.launch();
-      await DBOS.registerQueue(queueName, {
+      queue = await DBOS.registerQueue(queueName, {
         partitionConcurrency: 1,
-        workerConcurrency: options.concurrency ?? 4,
+        workerConcurrency: concurrency,
         minPollingIntervalMs: options.queuePollMs ?? 20,
         onConflict: 'always_update',
       });
@@ -154,17 +160,22 @@ export class DbosEpisodes {
       throw error;
     }
     heartbeats.startRecovering();
-    return new DbosEpisodes(executorId, queueName, heartbeats);
+    return new DbosEpisodes(executorId, queue, concurrency, heartbeats);
   }
 
-  /** Enqueues an episode (once: a workflow id already started is not started again); returns its workflow id. */
+  /**
+   * Enqueues an episode (once: a workflow id already started is not started again) and,
+   * when this process has room, claims it at once rather than at the queue's next poll
+   * (claim-now.ts); returns its workflow id.
+   */
   async start(request: EpisodeRequest): Promise<string> {
     const workflowID = episodeKey(request.sessionId, request.episode);
     await DBOS.startWorkflow(episodeWorkflow, {
       workflowID,
-      queueName: this.queueName,
+      queueName: this.queue.name,
       enqueueOptions: { queuePartitionKey: request.sessionId, priority: request.episode + 1 },
     })(request);
+    await claimNow(this.queue, this.concurrency);
     return workflowID;
   }
 

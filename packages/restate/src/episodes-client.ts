@@ -39,8 +39,18 @@ export interface ApprovalTarget {
   episode?: number;
 }
 
+/** How many sends a client remembers the invocations of (see `EpisodesClient.sent`). */
+const MAX_REMEMBERED_SENDS = 10_000;
+
 /** See the module comment. */
 export class EpisodesClient {
+  /**
+   * The invocation ids of the sends this client made whose result it has not yet
+   * returned (by episode key): `result()` attaches to the session's invocation at once,
+   * where the episode's workflow can only be attached once the session has started it.
+   */
+  private readonly sent = new Map<string, string>();
+
   /** `ingressUrl`: the Restate server's ingress, such as `http://127.0.0.1:8080`. */
   constructor(private readonly ingressUrl: string) {}
 
@@ -51,12 +61,41 @@ export class EpisodesClient {
    */
   async send(request: EpisodeRequest): Promise<void> {
     const key = episodeKey(request.sessionId, request.episode);
-    await this.post(`/${SESSION_OBJECT}/${encodeURIComponent(request.sessionId)}/send/send`, request, { 'idempotency-key': key });
+    const accepted = await this.post(`/${SESSION_OBJECT}/${encodeURIComponent(request.sessionId)}/send/send`, request, { 'idempotency-key': key });
+    const invocationId = (accepted as { invocationId?: unknown } | undefined)?.invocationId;
+    if (typeof invocationId !== 'string') return;
+    // Episodes sent but never awaited must not grow the map without end: the oldest go first.
+    if (this.sent.size >= MAX_REMEMBERED_SENDS) this.sent.delete(this.sent.keys().next().value!);
+    this.sent.set(key, invocationId);
   }
 
-  /** Waits for the episode's workflow to finish (attached to it, once the session object started it) and returns its summary. */
+  /**
+   * Waits for the episode to finish and returns its summary. An episode this client
+   * sent is awaited through its send (the session's invocation, which returns what the
+   * episode's workflow returns); any other through the episode's workflow, once the
+   * session has started it.
+   */
   async result(sessionId: string, episode: number): Promise<EpisodeSummary> {
-    const path = `/restate/workflow/${EPISODE_WORKFLOW}/${encodeURIComponent(episodeKey(sessionId, episode))}/attach`;
+    const key = episodeKey(sessionId, episode);
+    const invocationId = this.sent.get(key);
+    if (invocationId !== undefined) {
+      const path = `/restate/invocation/${encodeURIComponent(invocationId)}/attach`;
+      const response = await this.fetch(path, { method: 'GET' });
+      if (response.ok) {
+        this.sent.delete(key);
+        return (await response.json()) as EpisodeSummary;
+      }
+      // Gone from the server (past its retention): the workflow may still be attached.
+      if (response.status !== 404) throw await failure(`GET ${path}`, response, 'restate_episode_failed');
+      await response.arrayBuffer();
+      this.sent.delete(key);
+    }
+    return this.workflowResult(key);
+  }
+
+  /** Waits for the episode's workflow to finish (attached to it, once the session object started it). */
+  private async workflowResult(key: string): Promise<EpisodeSummary> {
+    const path = `/restate/workflow/${EPISODE_WORKFLOW}/${encodeURIComponent(key)}/attach`;
     for (;;) {
       const response = await this.fetch(path, { method: 'GET' });
       if (response.ok) return (await response.json()) as EpisodeSummary;

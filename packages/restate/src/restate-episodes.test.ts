@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { Agent, MemorySessionStore, type ModelRequest } from '@episodic/core';
 import { FileSessionStore } from '@episodic/core/node';
 import { createApproximateCounter, scriptedModel } from '@episodic/core/testing';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { EpisodesClient } from './episodes-client.js';
 import { serveEpisodes } from './serve-episodes.js';
 import { freePort, RestateServer } from './testing/restate-server.js';
@@ -64,6 +64,41 @@ it('runs episodes on a session object, each model call and tool execution a ctx.
     // Exactly the port's ids (model steps count from 1), and nothing else journaled as a run.
     expect([...runs].sort()).toEqual(['e2e/0/model/1', 'e2e/0/model/2', 'e2e/0/tool/call_1', 'e2e/1/model/1', 'e2e/1/model/2', 'e2e/1/tool/call_5']);
   } finally {
+    await endpoint.close();
+  }
+}, 90_000);
+
+it('result() waits on the send it made, in one request, however long the episode queues; another client waits on the workflow', async () => {
+  const store = new MemorySessionStore();
+  const slow = {
+    spec: { name: 'slow', description: 'Takes a while.', inputSchema: { type: 'object' } },
+    execute: async () => {
+      await sleep(600);
+      return { content: 'done slowly' };
+    },
+  };
+  const steps = (request: ModelRequest) =>
+    request.messages.at(-1)?.role === 'tool' || request.messages.length > 2
+      ? { text: `Answer ${request.messages.filter((message) => message.role === 'user').length}.` }
+      : { text: 'Working.', toolCalls: [{ id: 'call_slow', name: 'slow', args: {} }] };
+  const agent = new Agent({ model: scriptedModel({ steps }), tools: [slow], store, tokenizer: counter });
+  const endpoint = await serveEpisodes({ agent });
+  const requests = vi.spyOn(globalThis, 'fetch');
+  try {
+    await server.register(endpoint.url);
+    const client = new EpisodesClient(server.ingressUrl);
+    await client.send({ sessionId: 'queued', episode: 0, input: 'Slow one.' });
+    await client.send({ sessionId: 'queued', episode: 1, input: 'Quick one.' });
+    requests.mockClear();
+    // Episode 1 waits behind episode 0's slow tool: its workflow does not exist yet.
+    expect(await client.result('queued', 1)).toEqual({ status: 'finished', reason: 'done', text: 'Answer 2.' });
+    expect(requests.mock.calls.map(([url]) => String(url).replace(server.ingressUrl, ''))).toEqual([
+      expect.stringMatching(/^\/restate\/invocation\/inv_[^/]+\/attach$/),
+    ]);
+    // A client that did not send it (another process) gets it from the episode's workflow.
+    expect(await new EpisodesClient(server.ingressUrl).result('queued', 0)).toEqual({ status: 'finished', reason: 'done', text: 'Answer 1.' });
+  } finally {
+    requests.mockRestore();
     await endpoint.close();
   }
 }, 90_000);
