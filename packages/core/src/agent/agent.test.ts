@@ -11,26 +11,26 @@ describe('Agent', () => {
   it('takes its budget from the profile: context window minus max output', () => {
     const model = scriptedModel({ steps: [], profile: { contextWindow: 50_000, maxOutputTokens: 4_000 } });
     expect(new Agent({ model }).budget).toBe(46_000);
-    expect(new Agent({ model, maxOutputTokens: 1_000 }).budget).toBe(49_000);
-    expect(new Agent({ model, budget: 7_000 }).budget).toBe(7_000);
+    expect(new Agent({ model, modelCalls: { maxOutputTokens: 1_000 } }).budget).toBe(49_000);
+    expect(new Agent({ model, context: { budget: 7_000 } }).budget).toBe(7_000);
     const { profile: _profile, ...bare } = model;
     expect(() => new Agent({ model: bare })).toThrow(/needs a positive budget/);
   });
 
   it("warns hybrid-without-compaction, as an event at the first run, where context 'hybrid' can send nothing native", async () => {
     const model = scriptedModel({ steps: [{ text: 'ok' }], profile: { contextWindow: 128_000, maxOutputTokens: 16_384 } });
-    const agent = new Agent({ model, context: 'hybrid' });
+    const agent = new Agent({ model, context: { policy: 'hybrid' } });
     expect(agent.warnings).toEqual([expect.stringContaining("context 'hybrid'")]);
     const events: AgentEvent[] = [];
     await (await agent.session()).send('hi', { onEvent: (event) => events.push(event) });
     expect(events.filter((event) => event.type === 'warning')).toMatchObject([{ code: 'hybrid-without-compaction' }]);
     // With compaction to send, nothing to say.
-    expect(new Agent({ model, context: 'hybrid', nativeContext: { compaction: {} } }).warnings).toEqual([]);
+    expect(new Agent({ model, context: { policy: 'hybrid', native: { compaction: {} } } }).warnings).toEqual([]);
   });
 
   it('warns once, naming both numbers, on a budget above the context window, and keeps the budget', async () => {
     const model = scriptedModel({ steps: [{ text: 'ok' }], profile: { contextWindow: 128_000, maxOutputTokens: 16_384 } });
-    const agent = new Agent({ model, budget: 10_000_000 });
+    const agent = new Agent({ model, context: { budget: 10_000_000 } });
     expect(agent.budget).toBe(10_000_000);
     expect(agent.warnings).toHaveLength(1);
     expect(agent.warnings[0]).toMatch(/budget 10,000,000 is above the context window .*\(128,000 tokens\).*at most 111,616/);
@@ -40,7 +40,7 @@ describe('Agent', () => {
     await session.send('hi', { onEvent: (event) => events.push(event) });
     const warnings = events.filter((event) => event.type === 'warning');
     expect(warnings).toMatchObject([{ code: 'budget-above-context-window', message: agent.warnings[0] }]);
-    expect(new Agent({ model, budget: 128_000 }).warnings).toEqual([]);
+    expect(new Agent({ model, context: { budget: 128_000 } }).warnings).toEqual([]);
     expect(new Agent({ model }).warnings).toEqual([]);
   });
 
@@ -55,10 +55,10 @@ describe('Agent', () => {
   it('refuses a tool concurrency or timeout it cannot run with, instead of writing a broken transcript', () => {
     const model = scriptedModel({ steps: [] });
     const unset = Number(process.env.EPISODIC_UNSET_FOR_TEST); // NaN, as a missing setting parses
-    expect(() => new Agent({ model, maxConcurrency: unset })).toThrow(/maxConcurrency must be a number of at least 1/);
-    expect(() => new Agent({ model, maxConcurrency: 0 })).toThrow(/maxConcurrency/);
-    expect(() => new Agent({ model, toolTimeoutMs: unset })).toThrow(/toolTimeoutMs must be a positive number/);
-    expect(new Agent({ model, maxConcurrency: 2, toolTimeoutMs: Number.POSITIVE_INFINITY }).budget).toBeGreaterThan(0);
+    expect(() => new Agent({ model, toolCalls: { maxConcurrency: unset } })).toThrow(/maxConcurrency must be a number of at least 1/);
+    expect(() => new Agent({ model, toolCalls: { maxConcurrency: 0 } })).toThrow(/maxConcurrency/);
+    expect(() => new Agent({ model, toolCalls: { timeoutMs: unset } })).toThrow(/toolCalls.timeoutMs must be a positive number/);
+    expect(new Agent({ model, toolCalls: { maxConcurrency: 2, timeoutMs: Number.POSITIVE_INFINITY } }).budget).toBeGreaterThan(0);
   });
 
   it('calibrates its counter from reported input tokens so later packs stay under the real limit', async () => {

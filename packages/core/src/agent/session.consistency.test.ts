@@ -53,7 +53,7 @@ describe('session consistency', () => {
           { text: 'done' },
         ],
       });
-      const agent = new Agent({ model, tools: [echo], store, budget: 100_000 });
+      const agent = new Agent({ model, tools: [echo], store, context: { budget: 100_000 } });
       const events: AgentEvent[] = [];
       const session = await agent.session({ id: 's' });
       await session.send('go', { onEvent: (event) => events.push(event) });
@@ -61,7 +61,7 @@ describe('session consistency', () => {
       expect(warnings).toEqual([
         expect.objectContaining({ step: 2, code: 'duplicate-tool-call-id', message: expect.stringContaining('"call_0" -> "call_0-2", "call_0" -> "call_0-3"') }),
       ]);
-      const reloaded = await new Agent({ model, tools: [echo], store, budget: 100_000 }).session({ id: 's' });
+      const reloaded = await new Agent({ model, tools: [echo], store, context: { budget: 100_000 } }).session({ id: 's' });
       const results = reloaded.messages.filter((message): message is ToolMessage => message.role === 'tool');
       expect(results.map((message) => [message.toolCallId, message.content])).toEqual([
         ['call_0', '{"n":1}'],
