@@ -37,8 +37,7 @@ describe('anthropic native context management through the agent loop', () => {
     const agent = new Agent({
       model: adapter(),
       tools: [readLogTool(), note.tool],
-      context: 'native',
-      nativeContext: { compaction: { threshold: 50_000 } },
+      context: { policy: 'native', native: { compaction: { threshold: 50_000 } } },
     });
     server.enqueue(
       { type: 'reply', toolCalls: [{ name: 'read_log', args: {} }] },
@@ -79,8 +78,7 @@ describe('anthropic native context management through the agent loop', () => {
     const agent = new Agent({
       model: adapter(),
       tools: [readLogTool()],
-      context: 'native',
-      nativeContext: { compaction: { threshold: 50_000, pauseAfter: true } },
+      context: { policy: 'native', native: { compaction: { threshold: 50_000, pauseAfter: true } } },
     });
     // The second call compacts and pauses (no scripted reply used); the third answers.
     server.enqueue({ type: 'reply', toolCalls: [{ name: 'read_log', args: {} }] }, { type: 'reply', text: 'The build is green.' });
@@ -114,8 +112,7 @@ describe('anthropic native context management through the agent loop', () => {
     const agent = new Agent({
       model: adapter(),
       tools: [readLogTool(ciLog(5_000))],
-      context: 'native',
-      nativeContext: { clearToolUses: { trigger: 30_000, keep: 1, excludeTools: ['note'] } },
+      context: { policy: 'native', native: { clearToolUses: { trigger: 30_000, keep: 1, excludeTools: ['note'] } } },
     });
     server.enqueue(
       { type: 'reply', toolCalls: [{ name: 'read_log', args: {} }] },
@@ -167,7 +164,7 @@ describe('anthropic context policy defaults', () => {
       const agent = new Agent({ model: adapter });
       expect(agent.context).toBe('hybrid');
       await (await agent.session()).send({ role: 'user', content: 'hi' });
-      await (await new Agent({ model: adapter, budget: 30_000 }).session()).send({ role: 'user', content: 'hi' });
+      await (await new Agent({ model: adapter, context: { budget: 30_000 } }).session()).send({ role: 'user', content: 'hi' });
       const [large, small] = server.modelCalls();
       expect((large?.body as { context_management?: unknown }).context_management).toEqual({
         edits: [{ type: 'compact_20260112', trigger: { type: 'input_tokens', value: Math.floor(agent.budget * 0.8) } }],

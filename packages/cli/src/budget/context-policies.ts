@@ -1,6 +1,6 @@
 /**
  * `episodic budget` and `npm run bench -- context-policies`: a session replayed call by
- * call under each context policy its provider supports (`episodic`, and `native` /
+ * call under each context policy its provider supports (`packer`, and `native` /
  * `hybrid` where the provider compacts), priced. The providers' own management is
  * modelled from their documented rules, not measured; the report states the model:
  *
@@ -20,7 +20,7 @@
  *   where the provider strips earlier turns' reasoning (OpenAI before GPT-5.6, older
  *   Claude models) it is neither billed nor part of the cached prefix; where it renders
  *   it (GPT-5.6 and later by default, newer Claude models) it is billed and cached.
- * - `native` sends all reasoning back and caps no tool result; `episodic` and
+ * - `native` sends all reasoning back and caps no tool result; `packer` and
  *   `hybrid` pack with episode retention and the packing the agent takes from the profile
  *   (`packing`: the boundary drop priced, TTL-aware eviction).
  * - Cache lifetime: with `packing.cacheTtlMs`, a call more than that after the previous
@@ -91,7 +91,7 @@ export function summaryTokens(tokens: number): number {
 
 /** The policies a provider supports: native ones where it compacts server-side (Anthropic, OpenAI Responses). */
 export function supportedPolicies(provider: string | undefined): ContextPolicy[] {
-  return provider === 'anthropic' || provider === 'openai' ? ['episodic', 'native', 'hybrid'] : ['episodic'];
+  return provider === 'anthropic' || provider === 'openai' ? ['packer', 'native', 'hybrid'] : ['packer'];
 }
 
 function cached(model: PolicyModel, reused: number): number {
@@ -184,7 +184,7 @@ export function replayPolicy(
     run.cachedTokens += hit;
     run.cost = addCost(run.cost, price(model, input, hit));
     previous = sent;
-    if (policy === 'episodic' || input <= compactAt) continue;
+    if (policy === 'packer' || input <= compactAt) continue;
     // The provider compacts: the pass above wrote the summary, a second one answers from it.
     const summary = summaryTokens(input);
     run.compactions += 1;

@@ -72,7 +72,7 @@ describe('Agent', () => {
         return { text: 'noted. '.repeat(20), usage: { inputTokens: tokens } };
       },
     });
-    const agent = new Agent({ model, budget, system: 'You take notes.' });
+    const agent = new Agent({ model, system: 'You take notes.', context: { budget } });
     const session = await agent.session();
     const packed: number[] = [];
     const onEvent = (event: AgentEvent) => {
@@ -100,7 +100,7 @@ describe('Agent', () => {
         usage: { inputTokens: Math.round(countContext(exact, request) * 1.3) },
       }),
     });
-    const agent = new Agent({ model, budget: 50_000, system: 'You answer briefly.' });
+    const agent = new Agent({ model, system: 'You answer briefly.', context: { budget: 50_000 } });
     const [slow, fast] = await Promise.all([agent.session(), agent.session()]);
     await Promise.all([slow.send(`slow ${'words '.repeat(400)}`), fast.send(`fast ${'words '.repeat(400)}`)]);
     // Both calls saw a ratio of 1.3: the factor is 1.3 plus the 5% margin, not compounded.

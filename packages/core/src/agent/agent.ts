@@ -23,6 +23,9 @@ import type { AgentTool } from '../loop/tool.js';
 import { type GroupedAgentOptions, groupOptions } from './agent-options-deprecated.js';
 import { checkToolLimits, checkToolNames, loopSettings, resolve } from './agent-settings.js';
 
+// The options' home is agent-options.ts; re-exported for the modules that import them beside the agent.
+export type { AgentOptions, SessionOptions } from './agent-options.js';
+
 /** An agent definition; cheap to keep, and shared by all its sessions. */
 export class Agent {
   readonly model: ModelAdapter;

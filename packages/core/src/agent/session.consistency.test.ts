@@ -28,14 +28,14 @@ describe('session consistency', () => {
   it('refuses a stored session whose lines contradict each other, whatever the store', async () => {
     const store = new MemorySessionStore();
     await store.append('s', [user, call, result, result]);
-    const agent = new Agent({ model: scriptedModel({ steps: [] }), budget: 10_000 });
+    const agent = new Agent({ model: scriptedModel({ steps: [] }), context: { budget: 10_000 } });
     const error = await agent.session({ id: 's', store }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(TranscriptError);
     expect((error as Error).message).toMatch(/^session "s", line 4: tool call "a" already has its result on line 3/);
   });
 
   it('refuses a history with a result for no call', async () => {
-    const agent = new Agent({ model: scriptedModel({ steps: [] }), budget: 10_000 });
+    const agent = new Agent({ model: scriptedModel({ steps: [] }), context: { budget: 10_000 } });
     await expect(agent.session({ history: [user, result] })).rejects.toThrow(
       /^history, line 2: a result for tool call "a", but no earlier line makes that call/,
     );
