@@ -103,12 +103,12 @@ export type { AgentRunResult } from './agent/agent.js';
 export type {
   AgentOptions,
   ContextOptions,
+  DeprecatedAgentOptions,
   ModelCallOptions,
   ReasoningOptions,
   SessionOptions,
   ToolCallOptions,
 } from './agent/agent-options.js';
-export type { DeprecatedAgentOptions } from './agent/agent-options-deprecated.js';
 export type { OutputOf, RunOptions, Session, SessionInput } from './agent/session-contract.js';
 export type { EpisodeResult, FinishedEpisode, PausedEpisode, RunOutcome } from './loop/episode-result.js';
 export type { RetryOptions } from './loop/model-call.js';

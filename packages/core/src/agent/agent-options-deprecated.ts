@@ -1,72 +1,20 @@
 /**
- * The previous release's flat `AgentOptions` names, kept for one release: each is
- * accepted, moved to its place in the grouped options, and named in one deprecation
- * warning of the agent. The same option given under both names with different values
- * is an `OptionConflictError`: neither may win silently. So is the policy name
- * `episodic`, now `packer`.
+ * The previous release's flat `AgentOptions` names (`DeprecatedAgentOptions`), kept for
+ * one release: each is accepted, moved to its place in the grouped options, and named
+ * in one deprecation warning of the agent; so is the policy name `episodic`, now
+ * `packer`. The same option given under both names with different values is an
+ * `OptionConflictError`: neither may win silently.
  */
 import { OptionConflictError } from '../errors/input-errors.js';
-import type { ApprovalPolicy } from '../loop/approvals.js';
-import type { SummarizerOptions } from '../loop/background-summarizer.js';
-import type { RetryOptions } from '../loop/model-call.js';
-import type { FallbackModel, FallbackOptions } from '../loop/model-fallback.js';
-import type { Retention } from '../message/retention.js';
-import type { ModelAdapter } from '../model/model-adapter.js';
-import type { ContextPolicy, DeprecatedContextPolicy, NativeContextOptions } from '../model/native-context.js';
-import type { PackTuning } from '../packing/pack-types.js';
-import type { HandoffOptions } from '../reasoning/handoff/handoff-note.js';
-import type { ReasoningOutputOptions } from '../reasoning/output/reasoning-output.js';
-import type { ReplayCache } from '../reasoning/replay-cache/replay-cache.js';
-import type { PersistReasoning } from '../store/reasoning-sidecar.js';
-import type { TokenCounter } from '../tokens/token-counter.js';
-import type { CutResults } from './agent-cut-results.js';
+import type { ContextPolicy, DeprecatedContextPolicy } from '../model/native-context.js';
 import type {
   AgentOptions,
   ContextOptions,
+  DeprecatedAgentOptions,
   ModelCallOptions,
   ReasoningOptions,
   ToolCallOptions,
 } from './agent-options.js';
-
-/** The flat option names of the previous release; each says where it moved. */
-export interface DeprecatedAgentOptions {
-  /** @deprecated Use `context.budget`. */
-  budget?: number | undefined;
-  /** @deprecated Use `context.retention`. */
-  retention?: Retention | undefined;
-  /** @deprecated Use `context.native`. */
-  nativeContext?: NativeContextOptions | undefined;
-  /** @deprecated Use `context.pack`. */
-  pack?: PackTuning | undefined;
-  /** @deprecated Use `context.cutResults`. */
-  cutResults?: CutResults | undefined;
-  /** @deprecated Use `context.summarizer`. */
-  summarizer?: SummarizerOptions | undefined;
-  /** @deprecated Use `context.tokenizer`. */
-  tokenizer?: TokenCounter | undefined;
-  /** @deprecated Use `reasoning.handoff`. */
-  handoff?: boolean | HandoffOptions | undefined;
-  /** @deprecated Use `reasoning.persist`. */
-  persistReasoning?: PersistReasoning | undefined;
-  /** @deprecated Use `reasoning.output`. */
-  reasoningOutput?: ReasoningOutputOptions | undefined;
-  /** @deprecated Use `reasoning.replayCache`. */
-  replayCache?: ReplayCache | undefined;
-  /** @deprecated Use `toolCalls.maxConcurrency`. */
-  maxConcurrency?: number | undefined;
-  /** @deprecated Use `toolCalls.timeoutMs`. */
-  toolTimeoutMs?: number | undefined;
-  /** @deprecated Use `toolCalls.approvalPolicy`. */
-  approvalPolicy?: ApprovalPolicy | undefined;
-  /** @deprecated Use `modelCalls.maxOutputTokens`. */
-  maxOutputTokens?: number | undefined;
-  /** @deprecated Use `modelCalls.retry`. */
-  retry?: RetryOptions | undefined;
-  /** @deprecated Use `modelCalls.providerOptions`. */
-  providerOptions?: Record<string, unknown> | undefined;
-  /** @deprecated Use `modelCalls.fallback`. */
-  fallback?: readonly (ModelAdapter | FallbackModel)[] | FallbackOptions | undefined;
-}
 
 /** The groups of {@link AgentOptions}, each given (empty when the caller gave none). */
 interface Groups {

@@ -14,7 +14,7 @@ import type { AgentTool } from '../loop/tool.js';
 import type { Message } from '../message/message.js';
 import type { Retention } from '../message/retention.js';
 import type { ModelAdapter } from '../model/model-adapter.js';
-import type { ContextPolicy, NativeContextOptions } from '../model/native-context.js';
+import type { ContextPolicy, DeprecatedContextPolicy, NativeContextOptions } from '../model/native-context.js';
 import type { PackTuning } from '../packing/pack-types.js';
 import type { HandoffOptions } from '../reasoning/handoff/handoff-note.js';
 import type { ReasoningOutputOptions } from '../reasoning/output/reasoning-output.js';
@@ -23,7 +23,6 @@ import type { SessionStore } from '../store/session-store.js';
 import type { PersistReasoning } from '../store/reasoning-sidecar.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 import type { CutResults } from './agent-cut-results.js';
-import type { DeprecatedAgentOptions } from './agent-options-deprecated.js';
 
 /** What the model reads on each call, and who decides it: {@link AgentOptions.context}. */
 export interface ContextOptions {
@@ -32,7 +31,7 @@ export interface ContextOptions {
    * management (`native`), or both (`hybrid`: the packer packs, the provider compacts
    * past its threshold). See `ContextPolicy`. Default: the profile's `contextPolicy`, else `packer`.
    */
-  policy?: ContextPolicy | 'episodic' | undefined;
+  policy?: ContextPolicy | DeprecatedContextPolicy | undefined;
   /**
    * Max input tokens per model call. Default: the profile's context window minus
    * its max output tokens (or `modelCalls.maxOutputTokens` when given).
@@ -155,7 +154,7 @@ export interface AgentOptions extends DeprecatedAgentOptions {
    * The string form (`context: 'native'`) is the previous release's, deprecated: use
    * `context: { policy: 'native' }`.
    */
-  context?: ContextOptions | ContextPolicy | 'episodic' | undefined;
+  context?: ContextOptions | ContextPolicy | DeprecatedContextPolicy | undefined;
   /** Reasoning hand-off, where reasoning is kept, stream controls, the replay cache. See {@link ReasoningOptions}. */
   reasoning?: ReasoningOptions | undefined;
   /** Concurrency, timeout and approval of tool calls. See {@link ToolCallOptions}. */
@@ -174,6 +173,46 @@ export interface AgentOptions extends DeprecatedAgentOptions {
    * Values shorter than 8 characters are ignored.
    */
   secrets?: readonly string[] | undefined;
+}
+
+/** The flat option names of the previous release; each says where it moved. */
+export interface DeprecatedAgentOptions {
+  /** @deprecated Use `context.budget`. */
+  budget?: number | undefined;
+  /** @deprecated Use `context.retention`. */
+  retention?: Retention | undefined;
+  /** @deprecated Use `context.native`. */
+  nativeContext?: NativeContextOptions | undefined;
+  /** @deprecated Use `context.pack`. */
+  pack?: PackTuning | undefined;
+  /** @deprecated Use `context.cutResults`. */
+  cutResults?: CutResults | undefined;
+  /** @deprecated Use `context.summarizer`. */
+  summarizer?: SummarizerOptions | undefined;
+  /** @deprecated Use `context.tokenizer`. */
+  tokenizer?: TokenCounter | undefined;
+  /** @deprecated Use `reasoning.handoff`. */
+  handoff?: boolean | HandoffOptions | undefined;
+  /** @deprecated Use `reasoning.persist`. */
+  persistReasoning?: PersistReasoning | undefined;
+  /** @deprecated Use `reasoning.output`. */
+  reasoningOutput?: ReasoningOutputOptions | undefined;
+  /** @deprecated Use `reasoning.replayCache`. */
+  replayCache?: ReplayCache | undefined;
+  /** @deprecated Use `toolCalls.maxConcurrency`. */
+  maxConcurrency?: number | undefined;
+  /** @deprecated Use `toolCalls.timeoutMs`. */
+  toolTimeoutMs?: number | undefined;
+  /** @deprecated Use `toolCalls.approvalPolicy`. */
+  approvalPolicy?: ApprovalPolicy | undefined;
+  /** @deprecated Use `modelCalls.maxOutputTokens`. */
+  maxOutputTokens?: number | undefined;
+  /** @deprecated Use `modelCalls.retry`. */
+  retry?: RetryOptions | undefined;
+  /** @deprecated Use `modelCalls.providerOptions`. */
+  providerOptions?: Record<string, unknown> | undefined;
+  /** @deprecated Use `modelCalls.fallback`. */
+  fallback?: readonly (ModelAdapter | FallbackModel)[] | FallbackOptions | undefined;
 }
 
 /** Options of {@link Agent.session}. */
