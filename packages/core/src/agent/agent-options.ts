@@ -141,8 +141,11 @@ export interface ModelCallOptions {
  * The flat fields it extends are the previous release's names, deprecated.
  */
 export interface AgentOptions extends DeprecatedAgentOptions {
+  /** The model every call goes to (an adapter of `@episodic/providers`, or your own). */
   model: ModelAdapter;
+  /** The system prompt. */
   system?: string | undefined;
+  /** The tools the model may call; each needs its own `spec.name`. */
   tools?: readonly AgentTool[] | undefined;
   /** Where sessions are kept when `session()` is not given a store. Default: in memory. */
   store?: SessionStore | undefined;

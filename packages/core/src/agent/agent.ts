@@ -48,28 +48,28 @@ export class Agent {
   private readonly sessionSettings: SessionSettings;
   private readonly options: GroupedAgentOptions;
 
-  constructor(given: AgentOptions) {
-    const { grouped: options, deprecations } = groupOptions(given);
-    checkToolLimits(options.toolCalls);
-    const resolved = resolve(options, deprecations);
+  constructor(options: AgentOptions) {
+    const { grouped, deprecations } = groupOptions(options);
+    checkToolLimits(grouped.toolCalls);
+    const resolved = resolve(grouped, deprecations);
     this.context = resolved.policy;
-    this.model = options.model;
+    this.model = grouped.model;
     this.budget = resolved.budget;
     this.tokenizer = resolved.tokenizer;
-    this.options = options;
-    this.optionWarnings = optionWarnings(options.context.budget, options.model, resolved);
+    this.options = grouped;
+    this.optionWarnings = optionWarnings(grouped.context.budget, grouped.model, resolved);
     this.deprecations = deprecationWarnings(deprecations);
     this.warnings = [...this.optionWarnings, ...this.deprecations].map((warning) => warning.message);
     registerAgent(this, {
-      model: options.model,
-      tools: options.tools,
-      secrets: options.secrets,
-      fallback: options.modelCalls.fallback,
-      summarizer: options.context.summarizer,
+      model: grouped.model,
+      tools: grouped.tools,
+      secrets: grouped.secrets,
+      fallback: grouped.modelCalls.fallback,
+      summarizer: grouped.context.summarizer,
     });
-    this.settings = loopSettings(options, resolved);
+    this.settings = loopSettings(grouped, resolved);
     this.sessionSettings = new SessionSettings(this.settings);
-    checkToolNames(options.tools ?? [], this.settings);
+    checkToolNames(grouped.tools ?? [], this.settings);
   }
 
   /**
