@@ -69,7 +69,9 @@ export function currentPolicy(
 /**
  * `options` in the grouped shape, with a deprecation warning for each old name found
  * in them. Throws {@link OptionConflictError} when an old name and its new one are both
- * given with different values.
+ * given with different values (by `Object.is`: the same object under both names is one
+ * value; two objects are two values, whatever they hold, since a deep comparison would
+ * have to guess at functions such as `retry.sleep`).
  */
 export function groupOptions(options: AgentOptions): { grouped: GroupedAgentOptions; deprecations: string[] } {
   const deprecations: string[] = [];
