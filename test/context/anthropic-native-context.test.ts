@@ -172,7 +172,7 @@ describe('anthropic context policy defaults', () => {
       expect(small?.body).not.toHaveProperty('context_management');
       expect(small?.headers['anthropic-beta'] ?? '').not.toContain('compact');
       const haiku = new Agent({ model: createAnthropicAdapter({ model: 'claude-haiku-4-5', apiKey: 'k' }) });
-      expect(haiku.context).toBe('episodic');
+      expect(haiku.context).toBe('packer');
     } finally {
       await server.close();
     }
