@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Agent } from './agent.js';
-import type { AgentOptions } from './agent-options.js';
+import type { AgentOptions, DeprecatedAgentOptions } from './agent-options.js';
 import { groupOptions } from './agent-options-deprecated.js';
 import { EpisodicError } from '../errors/episodic-error.js';
 import { OptionConflictError } from '../errors/input-errors.js';
@@ -113,6 +113,25 @@ describe('AgentOptions: the previous release names', () => {
     });
     expect(agent.warnings).toEqual([]);
     expect(agent.budget).toBe(9_000);
+  });
+});
+
+describe('AgentOptions: the grouped shape', () => {
+  it('has at most 12 top-level fields besides the deprecated ones (issue 36)', () => {
+    // Typed as a record of every own field: adding a field to AgentOptions fails to compile until it is listed here.
+    const own: Record<Exclude<keyof AgentOptions, keyof DeprecatedAgentOptions>, true> = {
+      model: true,
+      system: true,
+      tools: true,
+      store: true,
+      context: true,
+      reasoning: true,
+      toolCalls: true,
+      modelCalls: true,
+      stopWhen: true,
+      secrets: true,
+    };
+    expect(Object.keys(own).length).toBeLessThanOrEqual(12);
   });
 });
 
