@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- context-policies`: cost and cache reuse of each context policy
- * (`episodic`, `native`, `hybrid`) per provider profile, on a small generated session
+ * (`packer`, `native`, `hybrid`) per provider profile, on a small generated session
  * family and on the real recorded sessions beside the clone (../shared/fixtures/sessions,
  * or EPISODIC_SHARED_FIXTURES), in one run. The replay is the one `episodic budget`
  * runs (packages/cli/src/budget/context-policies.ts, which states how the providers'
@@ -17,7 +17,7 @@ import { importSession } from '../packages/cli/dist/import/import-session.js';
 import { replayPolicy } from '../packages/cli/dist/budget/context-policies.js';
 import { generateSession } from './session-generator.js';
 
-const policies = ['episodic', 'native', 'hybrid'];
+const policies = ['packer', 'native', 'hybrid'];
 
 /**
  * Rows per model generation, each billed as its API bills earlier turns' reasoning (prices USD
@@ -146,7 +146,7 @@ export default async function contextPolicies() {
 
 function generationTable(rows) {
   const lines = rows.map((row) => {
-    const base = rows.find((other) => other.family === row.family && other.profile === row.profile && other.policy === 'episodic');
+    const base = rows.find((other) => other.family === row.family && other.profile === row.profile && other.policy === 'packer');
     const ratio = base && base.cost > 0 ? (row.cost / base.cost).toFixed(2) : '-';
     const cells = [row.family, row.profile, row.policy, row.calls, (row.input / 1e6).toFixed(2), `${(row.reuse * 100).toFixed(1)}%`];
     return `| ${cells.join(' | ')} | $${row.cost.toFixed(2)} | ${ratio} | ${row.compactions} | ${(row.compacted / 1e6).toFixed(2)} | ${row.evictions} | ${row.dropped} |`;
@@ -160,30 +160,30 @@ function format(rows, perSession, { load, date, seconds, real }) {
   const generations = [...new Set(rows.map((row) => row.generation))];
   const tables = generations.map((generation) => `### ${generation}\n\n${generationTable(rows.filter((row) => row.generation === generation))}`);
   const wins = perSession.map((line) => {
-    const best = policies.reduce((chosen, policy) => (line[policy] < line[chosen] ? policy : chosen), 'episodic');
+    const best = policies.reduce((chosen, policy) => (line[policy] < line[chosen] ? policy : chosen), 'packer');
     return `| ${line.session} | ${line.profile} | ${policies.map((policy) => `$${line[policy].toFixed(3)}`).join(' | ')} | ${best} |`;
   });
-  return `## Context policies (episodic, native, hybrid)
+  return `## Context policies (packer, native, hybrid)
 
 \`npm run bench -- context-policies\`; ${date}; ${real} real sessions; load ${load}; ${seconds.toFixed(0)} s.
 Model of the providers' native management: packages/cli/src/budget/context-policies.ts (compaction at 80% of the
 budget, summary 1% of the compacted input, 500 to 4,000 tokens; prompt cache at message granularity; answers' output
 tokens left out). Each model is billed as its API bills earlier turns' reasoning (profile \`pastReasoning\`: stripped
 before GPT-5.6, rendered and billed from it; kept and billed on Sonnet 4.6 and 5.5), and where thinking is bound to its
-prefix (Sonnet 5.5) a block after a changed prefix is left out and not billed (bound blocks dropped). Episodic and hybrid
+prefix (Sonnet 5.5) a block after a changed prefix is left out and not billed (bound blocks dropped). Packer and hybrid
 pack with what an agent takes from the profile by default (TTL-aware eviction, evictions planned around bound steps;
 past reasoning dropped at the user boundary, the priced deferral being opt-in); a call more than the profile's cache
 lifetime (Anthropic 5 minutes, OpenAI 1 hour) after the previous one, by the real sessions' recorded times, reads
 nothing from the cache. Native and hybrid on Sonnet 5.5 assume server-side compaction as on Sonnet 4.6 (its support is
-not documented; docs/providers.md). Ratio: cost against \`episodic\` on the same sessions and profile. Compacted: input
+not documented; docs/providers.md). Ratio: cost against \`packer\` on the same sessions and profile. Compacted: input
 tokens replaced by summaries (what the model lost to compaction; eviction loses whole episodes instead). All rows count
 tokens with one counter (no per-model tokenizer factor), so the generations differ by their rules and prices only.
 
 ${tables.join('\n\n')}
 
-Per session (cost episodic | native | hybrid, cheapest last):
+Per session (cost packer | native | hybrid, cheapest last):
 
-| session | profile | episodic | native | hybrid | cheapest |
+| session | profile | packer | native | hybrid | cheapest |
 | --- | --- | ---: | ---: | ---: | --- |
 ${wins.join('\n')}
 `;

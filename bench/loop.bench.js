@@ -96,8 +96,8 @@ async function loopOverhead() {
     model,
     system: text(99, 2000),
     tools: [readLog],
-    budget: 100_000,
     store: fixedStore(base),
+    context: { budget: 100_000 },
   });
   const samples = [];
   let stepStart = 0;

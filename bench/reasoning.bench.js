@@ -47,7 +47,7 @@ async function episodeOfModelA() {
   }));
   const store = new MemorySessionStore();
   const model = scriptedModel({ model: modelA, steps });
-  const agent = new Agent({ model, system: SYSTEM, tools: [read], budget: 100_000, store, stopWhen: maxSteps(6) });
+  const agent = new Agent({ model, system: SYSTEM, tools: [read], store, stopWhen: maxSteps(6), context: { budget: 100_000 } });
   await (await agent.session({ id: 'handoff' })).send('CI is red on main since this morning');
   return store;
 }
@@ -58,7 +58,7 @@ async function handoffCall(store, traces) {
   const stored = await store.load('handoff');
   await copy.append('handoff', stored.messages);
   const model = scriptedModel({ model: modelB, steps: [{ text: 'Found it.' }] });
-  const agent = new Agent({ model, system: SYSTEM, tools: [read], budget: 100_000, store: copy });
+  const agent = new Agent({ model, system: SYSTEM, tools: [read], store: copy, context: { budget: 100_000 } });
   const session = await agent.session({ id: 'handoff', handoff: { maxTraces: traces, maxTokens: 8_000 } });
   let event;
   await session.resume({

@@ -121,7 +121,7 @@ const emptyRestateSession = restate.object({
 
 function agentOn(store) {
   const tokenizer = createApproximateCounter();
-  return new Agent({ model: scriptedModel({ steps: script }), tools: [note], store, tokenizer, budget: 100_000 });
+  return new Agent({ model: scriptedModel({ steps: script }), tools: [note], store, context: { tokenizer, budget: 100_000 } });
 }
 
 /** Runs `episode(index)` for WARMUP + EPISODES episodes; returns ms per episode (median) and steps/s over the measured ones. */

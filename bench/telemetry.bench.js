@@ -52,7 +52,7 @@ function benchAgent() {
     spec: { name: 'read_log', description: 'Reads a CI log', inputSchema: { type: 'object' } },
     execute: async (args) => ({ content: text(args.run, 1500) }),
   };
-  return new Agent({ model, system: text(99, 2000), tools: [readLog], budget: 100_000 });
+  return new Agent({ model, system: text(99, 2000), tools: [readLog], context: { budget: 100_000 } });
 }
 
 /** Median wall time of one episode in a fresh session (the baseline), and one episode's events. */

@@ -4,6 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, posix } from 'node:path';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { coreLayers } from './support/architecture-doc.js';
 
@@ -28,6 +29,15 @@ describe('conventions', () => {
       .map((file) => ({ file, lines: readFileSync(file, 'utf8').split('\n').length }))
       .filter((entry) => entry.lines > 400);
     expect(long).toEqual([]);
+  });
+
+  it('keeps functions in core at 60 lines or fewer (CONTRIBUTING.md)', () => {
+    const long = sources.filter((file) => file.startsWith('packages/core/src/') && file.endsWith('.ts')).flatMap(longFunctions);
+    // Over the limit and being split on another branch (issue 36, the packing split). An entry that is no longer
+    // over the limit fails too, so this list only shrinks: delete it when that branch lands.
+    const splitElsewhere = new Set(['packages/core/src/packing/pack-context.ts packWith']);
+    expect(long.filter((entry) => !splitElsewhere.has(entry.name))).toEqual([]);
+    expect([...splitElsewhere].filter((name) => !long.some((entry) => entry.name === name))).toEqual([]);
   });
 
   it('imports vendor SDKs only in a wire-API folder of @episodic/providers', () => {
@@ -142,6 +152,33 @@ describe('conventions', () => {
 });
 
 /** The strongly connected groups of more than one file (Tarjan), each sorted. */
+/** Functions of `file` longer than 60 lines: declarations, methods, accessors, constructors, and functions assigned to a const. */
+function longFunctions(file: string): { name: string; lines: number }[] {
+  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+  const found: { name: string; lines: number }[] = [];
+  const lineOf = (position: number) => source.getLineAndCharacterOfPosition(position).line;
+  const check = (node: ts.Node, name: string) => {
+    // From the first line of the signature (JSDoc excluded) to the closing brace, both counted.
+    const lines = lineOf(node.getEnd()) - lineOf(node.getStart(source)) + 1;
+    if (lines > 60) found.push({ name: `${file} ${name}`, lines });
+  };
+  const visit = (node: ts.Node, owner: string) => {
+    if (ts.isFunctionDeclaration(node) && node.body) check(node, node.name?.text ?? 'default');
+    if ((ts.isMethodDeclaration(node) || ts.isGetAccessor(node) || ts.isSetAccessor(node)) && node.body) {
+      check(node, `${owner}.${node.name.getText(source)}`);
+    }
+    if (ts.isConstructorDeclaration(node) && node.body) check(node, `${owner}.constructor`);
+    if (ts.isVariableDeclaration(node) && node.initializer) {
+      const value = node.initializer;
+      if (ts.isArrowFunction(value) || ts.isFunctionExpression(value)) check(node, node.name.getText(source));
+    }
+    const name = (ts.isClassDeclaration(node) || ts.isClassExpression(node)) && node.name ? node.name.text : owner;
+    ts.forEachChild(node, (child) => visit(child, name));
+  };
+  visit(source, '');
+  return found;
+}
+
 function findCycles(edges: ReadonlyMap<string, readonly string[]>): string[][] {
   const index = new Map<string, number>();
   const low = new Map<string, number>();

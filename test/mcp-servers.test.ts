@@ -28,7 +28,7 @@ const filesystemServer = fileURLToPath(
 /** Runs one episode in which the model calls `calls` (in one step), then answers; returns the tool results. */
 async function callThroughAgent(tools: readonly AgentTool[], calls: ScriptToolCall[], toolTimeoutMs?: number) {
   const model = scriptedModel({ steps: [{ toolCalls: calls }, { text: 'done' }] });
-  const agent = new Agent({ model, tools, budget: 50_000, toolTimeoutMs });
+  const agent = new Agent({ model, tools, context: { budget: 50_000 }, toolCalls: { timeoutMs: toolTimeoutMs } });
   const session = await agent.session();
   await session.send('go');
   return session.messages.filter((message): message is ToolMessage => message.role === 'tool');

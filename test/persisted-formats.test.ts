@@ -173,7 +173,7 @@ describe('persisted format v1', () => {
       { role: 'tool', toolCallId: 'call_01_search', toolName: 'search_text', content: 'web/login.html:12' },
     ];
     const model = scriptedModel({ model: deepseek, profile: { retention: 'tool-episodes' }, steps: [{ text: 'Rename the selector.' }] });
-    const agent = new Agent({ model, tools, budget: 50_000, replayCache });
+    const agent = new Agent({ model, tools, context: { budget: 50_000 }, reasoning: { replayCache } });
     const session = await agent.session({ history });
     expect(reasoningOf(session.messages)).toEqual([{ type: 'reasoning', text: 'Read the failing job log before answering.' }]);
     const events: AgentEvent[] = [];
@@ -192,7 +192,7 @@ describe('persisted format v1', () => {
     const stored = await store.load('ci-red');
     expect(stored?.messages).toHaveLength(6);
     expect(stored?.packState).toMatchObject({ version: 1, evictedEpisodes: 0, current: { start: 4 } });
-    const finished = await new Agent({ model: scriptedModel({ model: claude, steps: [{ text: 'Done.' }] }), tools, budget: 50_000, store })
+    const finished = await new Agent({ model: scriptedModel({ model: claude, steps: [{ text: 'Done.' }] }), tools, store, context: { budget: 50_000 } })
       .session({ id: 'ci-red' });
     expect(finished.unfinished).toBe(false);
     expect(finished.totals).toMatchObject({ calls: 3, inputTokens: 110 + 166 + 185, outputTokens: 57 + 43 + 21 });
@@ -203,7 +203,7 @@ describe('persisted format v1', () => {
     const transcript = await readFile(join(directory, 'ci-red-at-rest.jsonl'), 'utf8');
     expect(transcript).not.toContain('"type":"reasoning"');
     const model = scriptedModel({ model: claude, steps: [{ text: 'The selector was renamed.' }] });
-    const interrupted = await new Agent({ model, tools, budget: 50_000, store })
+    const interrupted = await new Agent({ model, tools, store, context: { budget: 50_000 } })
       .session({ id: 'ci-red-at-rest', persistReasoning: 'current-episode' });
     expect(interrupted.unfinished).toBe(true);
     expect(reasoningOf(interrupted.messages)).toEqual([

@@ -51,8 +51,8 @@ function agent(): Agent {
   return new Agent({
     model: scriptedModel({ steps, chunkSize: 8 }),
     tools: [lookup],
-    budget: 20_000,
-    retry: { sleep: async () => {} },
+    context: { budget: 20_000 },
+    modelCalls: { retry: { sleep: async () => {} } },
   });
 }
 
@@ -203,7 +203,7 @@ describe('toUIMessageStream', () => {
       execute: async () => ({ content: 'deployed' }),
     };
     const model = scriptedModel({ steps: [{ toolCalls: [{ id: 'd1', name: 'deploy', args: {} }] }, { text: 'Shipped.' }] });
-    const session = await new Agent({ model, tools: [deploy], budget: 20_000 }).session();
+    const session = await new Agent({ model, tools: [deploy], context: { budget: 20_000 } }).session();
     const chunks = await collect(toUIMessageStream(session.stream('Ship it')));
     const schema = uiMessageChunkSchema();
     for (const chunk of chunks) expect((await schema.validate!(chunk)).success, JSON.stringify(chunk)).toBe(true);

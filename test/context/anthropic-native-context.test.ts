@@ -37,9 +37,8 @@ describe('anthropic native context management through the agent loop', () => {
     const agent = new Agent({
       model: adapter(),
       tools: [readLogTool(), note.tool],
-      context: 'native',
       // Sonnet 4.6 compacts on demand by default; this is the server-side threshold compaction.
-      nativeContext: { compaction: { threshold: 50_000, onDemand: false } },
+      context: { policy: 'native', native: { compaction: { threshold: 50_000, onDemand: false } } },
     });
     server.enqueue(
       { type: 'reply', toolCalls: [{ name: 'read_log', args: {} }] },
@@ -80,8 +79,7 @@ describe('anthropic native context management through the agent loop', () => {
     const agent = new Agent({
       model: adapter(),
       tools: [readLogTool()],
-      context: 'native',
-      nativeContext: { compaction: { threshold: 50_000, pauseAfter: true, onDemand: false } },
+      context: { policy: 'native', native: { compaction: { threshold: 50_000, pauseAfter: true, onDemand: false } } },
     });
     // The second call compacts and pauses (no scripted reply used); the third answers.
     server.enqueue({ type: 'reply', toolCalls: [{ name: 'read_log', args: {} }] }, { type: 'reply', text: 'The build is green.' });
@@ -115,8 +113,7 @@ describe('anthropic native context management through the agent loop', () => {
     const agent = new Agent({
       model: adapter(),
       tools: [readLogTool(ciLog(5_000))],
-      context: 'native',
-      nativeContext: { clearToolUses: { trigger: 30_000, keep: 1, excludeTools: ['note'] } },
+      context: { policy: 'native', native: { clearToolUses: { trigger: 30_000, keep: 1, excludeTools: ['note'] } } },
     });
     server.enqueue(
       { type: 'reply', toolCalls: [{ name: 'read_log', args: {} }] },
@@ -169,7 +166,7 @@ describe('anthropic context policy defaults', () => {
       const agent = new Agent({ model: adapter });
       expect(agent.context).toBe('hybrid');
       await (await agent.session()).send({ role: 'user', content: 'hi' });
-      await (await new Agent({ model: adapter, budget: 30_000 }).session()).send({ role: 'user', content: 'hi' });
+      await (await new Agent({ model: adapter, context: { budget: 30_000 } }).session()).send({ role: 'user', content: 'hi' });
       const [large, small] = server.modelCalls();
       expect((large?.body as { context_management?: unknown }).context_management).toEqual({
         edits: [{ type: 'compact_20260112', trigger: { type: 'input_tokens', value: Math.floor(agent.budget * 0.8) } }],
@@ -177,7 +174,7 @@ describe('anthropic context policy defaults', () => {
       expect(small?.body).not.toHaveProperty('context_management');
       expect(small?.headers['anthropic-beta'] ?? '').not.toContain('compact');
       const haiku = new Agent({ model: createAnthropicAdapter({ model: 'claude-haiku-4-5', apiKey: 'k' }) });
-      expect(haiku.context).toBe('episodic');
+      expect(haiku.context).toBe('packer');
       // Sonnet 4.6 has on-demand compaction: under its default `hybrid` it sends no threshold compaction.
       const sonnet = new Agent({ model: createAnthropicAdapter({ model, apiKey: 'k', baseURL: server.url }) });
       expect(sonnet.context).toBe('hybrid');

@@ -124,10 +124,10 @@ async function runSession(totals: Totals, spec: SessionSpec): Promise<{ requests
     const summarizer = spec.summaries ? { model: scriptedModel({ steps: (_request, index) => ({ text: `summary ${index}: ${words(40, index)}` }) }) } : undefined;
     const agent = new Agent({
       model: adapter,
-      budget: spec.budget,
       tools: [runTool(outputs)],
       store: new MemorySessionStore(),
       ...(summarizer ? { summarizer } : {}),
+      context: { budget: spec.budget },
     });
     const session = await agent.session({ id: 'bound' });
     for (const [index, episode] of spec.episodes.entries()) {

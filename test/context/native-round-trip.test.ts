@@ -80,7 +80,7 @@ describe('anthropic compaction blocks go back as the SDK types say', () => {
       [start(), ...compaction(0, 'Summary: the user asked about CI.', 'opaque-Zm9v=='), ...text(1, 'Green.'), ...finish('end_turn')],
       answer('Still green.'),
     ]);
-    const agent = new Agent({ model: claude(server.url), context: 'hybrid', nativeContext: { compaction: { threshold: 60_000 } } });
+    const agent = new Agent({ model: claude(server.url), context: { policy: 'hybrid', native: { compaction: { threshold: 60_000 } } } });
     const session = await agent.session();
     await session.send('Is CI green?');
     await session.send('And now?');
@@ -95,7 +95,7 @@ describe('anthropic compaction blocks go back as the SDK types say', () => {
       [start(), ...compaction(0, null, null), ...text(1, 'Second answer.'), ...finish('end_turn')],
       answer('Third answer.'),
     ]);
-    const agent = new Agent({ model: claude(server.url), context: 'hybrid', nativeContext: { compaction: { threshold: 60_000 } } });
+    const agent = new Agent({ model: claude(server.url), context: { policy: 'hybrid', native: { compaction: { threshold: 60_000 } } } });
     const session = await agent.session();
     await session.send('first question');
     await session.send('second question');
@@ -122,8 +122,7 @@ describe('anthropic compaction blocks go back as the SDK types say', () => {
     const agent = new Agent({
       model: claude(server.url),
       system: 'You are terse.',
-      context: 'hybrid',
-      nativeContext: { compaction: { threshold: 60_000, pauseAfter: true } },
+      context: { policy: 'hybrid', native: { compaction: { threshold: 60_000, pauseAfter: true } } },
     });
     const session = await agent.session();
     await session.send('read the log');
@@ -258,7 +257,7 @@ describe('openai compaction windows and hybrid', () => {
   it("context 'hybrid' on the Responses API sends server-side compaction at 80% of the budget, with store: false", async () => {
     const server = await startOpenAIResponsesServer();
     closers.push(() => server.close());
-    const agent = new Agent({ model: createOpenAIResponsesAdapter({ model: 'gpt-5.6', apiKey: 'k', baseURL: server.url }), context: 'hybrid', budget: 100_000 });
+    const agent = new Agent({ model: createOpenAIResponsesAdapter({ model: 'gpt-5.6', apiKey: 'k', baseURL: server.url }), context: { policy: 'hybrid', budget: 100_000 } });
     expect(agent.warnings).toEqual([]);
     server.enqueue({ type: 'reply', text: 'Hi.' });
     const session = await agent.session();
@@ -269,7 +268,7 @@ describe('openai compaction windows and hybrid', () => {
   });
 
   it("context 'hybrid' where nothing native can be sent warns, with a typed warning event", async () => {
-    const agent = new Agent({ model: createOpenAIChatAdapter({ model: 'gpt-4.1', apiKey: 'k', baseURL: 'http://127.0.0.1:9' }), context: 'hybrid' });
+    const agent = new Agent({ model: createOpenAIChatAdapter({ model: 'gpt-4.1', apiKey: 'k', baseURL: 'http://127.0.0.1:9' }), context: { policy: 'hybrid' } });
     expect(agent.warnings).toEqual([expect.stringContaining("context 'hybrid'")]);
     const session = await agent.session();
     expect(session.warnings).toEqual(agent.warnings);
@@ -283,7 +282,7 @@ describe('portable compaction checkpoints', () => {
       [start(), ...compaction(0, 'Summary: the user asked about the CI log; it passed.', 'opaque-cXV4'), ...text(1, 'It passed.'), ...finish('end_turn')],
     ]);
     const store = new MemorySessionStore();
-    const first = new Agent({ model: claude(anthropic.url), context: 'hybrid', nativeContext: { compaction: { threshold: 60_000 } } });
+    const first = new Agent({ model: claude(anthropic.url), context: { policy: 'hybrid', native: { compaction: { threshold: 60_000 } } } });
     const session = await first.session({ id: 'hop', store });
     await session.send('How long is the CI log?');
     await session.send('Did it pass?');

@@ -33,8 +33,7 @@ describe('openai native context management through the agent loop', () => {
     const agent = new Agent({
       model: adapter(),
       tools: [readLogTool(), note.tool],
-      context: 'native',
-      nativeContext: { compaction: { threshold: 40_000 }, reasoningContext: 'all-turns' },
+      context: { policy: 'native', native: { compaction: { threshold: 40_000 }, reasoningContext: 'all-turns' } },
     });
     server.enqueue(
       { type: 'reply', reasoning: ['Read the log.'], toolCalls: [{ name: 'read_log', args: {} }] },
@@ -122,7 +121,7 @@ describe('openai native context management through the agent loop', () => {
   });
 
   it('the server refuses a tampered compaction item and reasoning.context on models before GPT-5.6', async () => {
-    const agent = new Agent({ model: adapter('gpt-5.1'), context: 'native', nativeContext: { reasoningContext: 'current-turn' } });
+    const agent = new Agent({ model: adapter('gpt-5.1'), context: { policy: 'native', native: { reasoningContext: 'current-turn' } } });
     const session = await agent.session();
     await expect(session.send({ role: 'user', content: 'hi' })).rejects.toThrow(/reasoning\.context/);
     const tampered = await fetch(`${server.url}/responses`, {

@@ -14,7 +14,7 @@ const pool = new pg.Pool({ connectionString: config.url, max: 4 });
 pool.on('error', () => {});
 const store = new PostgresSessionStore({ pool, schema: `${config.schema}_store`, leaseMs: 1_000 });
 const steps = () => (config.hang ? new Promise(() => {}) : { text: 'Done.' });
-const agent = new Agent({ model: scriptedModel({ steps }), store, tokenizer: createApproximateCounter(), budget: 100_000 });
+const agent = new Agent({ model: scriptedModel({ steps }), store, context: { tokenizer: createApproximateCounter(), budget: 100_000 } });
 const id = (request) => `${request.sessionId}/${request.episode}`;
 await DbosEpisodes.launch({
   agent,

@@ -55,13 +55,13 @@ describe('write-ahead crash windows', () => {
       system,
       tools: [workTool({})],
       store: crashingStore(stored, method, at),
-      persistReasoning,
+      reasoning: { persist: persistReasoning },
     });
     await expect((await first.session({ id: 's' })).send('Fix CI on main')).rejects.toBeInstanceOf(Crash);
 
     const ran: number[] = [];
     const model = scriptedModel({ steps: crashScript });
-    const agent = new Agent({ model, system, tools: [workTool({ ran })], store: stored, persistReasoning });
+    const agent = new Agent({ model, system, tools: [workTool({ ran })], store: stored, reasoning: { persist: persistReasoning } });
     const session = await agent.session({ id: 's' });
     expect((await session.resume()).text).toBe('all steps done');
     // Every request after the crash carries the reasoning of the episode's earlier steps.

@@ -126,7 +126,7 @@ describe('API key redaction: one owner, every path', () => {
     const redactions = countKeyRedactions();
     const model = createOpenAIResponsesAdapter({ model: 'gpt-5', apiKey: key, baseURL: `${baseURL}/v1` });
     const events: AgentEvent[] = [];
-    const session = await new Agent({ model, budget: 10_000, retry: { maxRetries: 0 } }).session();
+    const session = await new Agent({ model, context: { budget: 10_000 }, modelCalls: { retry: { maxRetries: 0 } } }).session();
     const error = await session.send('hi', { onEvent: (event) => events.push(event) }).catch((caught: unknown) => caught);
     const errors = events.filter((event) => event.type === 'error');
     expect(errors).toHaveLength(1);

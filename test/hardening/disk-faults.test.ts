@@ -101,7 +101,7 @@ describe('file store under real disk faults', () => {
       const store = new FileSessionStore({ directory });
       const calls = [1, 2, 3, 4].map((n) => ({ id: `c${n}`, name: 'work', args: { n } }));
       const model = scriptedModel({ steps: [{ toolCalls: calls }, { text: 'done' }] });
-      const agent = new Agent({ model, tools: [bulkyTool(6_000)], store, budget: 100_000 });
+      const agent = new Agent({ model, tools: [bulkyTool(6_000)], store, context: { budget: 100_000 } });
       const session = await agent.session({ id: 's' });
       const free = 8_192 + trial * 2_048;
       await writeFile(join(directory, 'filler'), Buffer.alloc(60 * 1024 - free));
@@ -126,7 +126,7 @@ describe('file store under real disk faults', () => {
     const directory = await smallDisk('1m');
     const store = new FileSessionStore({ directory });
     const model = scriptedModel({ steps: [{ text: 'first' }, { text: 'second' }] });
-    const session = await new Agent({ model, store, budget: 100_000 }).session({ id: 's' });
+    const session = await new Agent({ model, store, context: { budget: 100_000 } }).session({ id: 's' });
     await session.send('one');
     const before = await readFile(store.transcriptPath('s'));
     execFileSync('mount', ['-o', 'remount,ro', directory]);

@@ -30,7 +30,8 @@ function setup() {
     if (done === 0) return { toolCalls: [{ id: 'c1', name: 'print_env', args: {} }, { id: 'c2', name: 'call_api', args: {} }] };
     return { text: 'done' };
   };
-  const agent = new Agent({ model: scriptedModel({ steps }), tools: [printKey, failWithKey], store, budget: 100_000, secrets: [secret] });
+  const tools = [printKey, failWithKey];
+  const agent = new Agent({ model: scriptedModel({ steps }), tools, store, secrets: [secret], context: { budget: 100_000 } });
   const journal = new MemoryJournal();
   const run = async () => (await agent.session({ id: 's' })).send('go', { durable: { runtime: journal, episode: 0 } });
   return { store, journal, run };
@@ -60,7 +61,7 @@ describe('a tool step that prints or throws a secret under a durable runtime', (
     const results: string[] = [];
     for (const durable of [true, false]) {
       const store = new MemorySessionStore();
-      const agent = new Agent({ model: scriptedModel({ steps }), tools: [huge], store, budget: 100_000, secrets: [secret] });
+      const agent = new Agent({ model: scriptedModel({ steps }), tools: [huge], store, secrets: [secret], context: { budget: 100_000 } });
       const journal = new MemoryJournal();
       await (await agent.session({ id: 's' })).send('go', durable ? { durable: { runtime: journal, episode: 0 } } : {});
       const [content] = toolContents((await store.load('s'))!.messages);

@@ -146,8 +146,9 @@ describe('any transcript, any models, any fallback order', () => {
           for (const server of servers.slice(0, failing)) server.enqueue({ type: 'error', status: 503 });
           const [primary, ...fallback] = order.map((model, index) => adapter(model, servers[index]!.url));
           // Hybrid: Anthropic gets the compaction edit its compaction blocks need.
-          const native = { context: 'hybrid' as const, nativeContext: { compaction: { threshold: 50_000 } } };
-          const agent = new Agent({ model: primary!, fallback, tools: [readLog], budget: 100_000, retry: { maxRetries: 0 }, ...native });
+          const context = { policy: 'hybrid' as const, native: { compaction: { threshold: 50_000 } }, budget: 100_000 };
+          const modelCalls = { fallback, retry: { maxRetries: 0 } };
+          const agent = new Agent({ model: primary!, tools: [readLog], context, modelCalls });
           const session = await agent.session({ history: transcript(spec) });
           try {
             await session.send('Is CI green?');

@@ -66,12 +66,10 @@ describe("another model's opaque parts reach a model that cannot read them", () 
     const fallback = await server();
     const agent = new Agent({
       model: adapter(primary, 'claude-sonnet-4-6'),
-      fallback: [adapter(fallback, 'claude-opus-4-5')],
       tools: [readLogTool()],
-      context: 'native',
-      nativeContext: { compaction: { threshold: 50_000 } },
-      retry,
       store: new MemorySessionStore(),
+      context: { policy: 'native', native: { compaction: { threshold: 50_000 } } },
+      modelCalls: { fallback: [adapter(fallback, 'claude-opus-4-5')], retry },
     });
     primary.enqueue({ type: 'reply', toolCalls: [{ name: 'read_log', args: {} }] }, { type: 'reply', text: 'CI is green.' });
     const session = await agent.session();
@@ -97,16 +95,15 @@ describe("another model's opaque parts reach a model that cannot read them", () 
     const compacting = new Agent({
       model: adapter(first, 'claude-sonnet-4-6'),
       tools: [readLogTool()],
-      context: 'native',
-      nativeContext: { compaction: { threshold: 50_000 } },
       store,
+      context: { policy: 'native', native: { compaction: { threshold: 50_000 } } },
     });
     first.enqueue({ type: 'reply', toolCalls: [{ name: 'read_log', args: {} }] }, { type: 'reply', text: 'CI is green.' });
     await (await compacting.session({ id: 'shared' })).send('Is CI green?');
 
     const second = await server();
     second.enqueue({ type: 'reply', text: 'Yes, green.' });
-    const other = new Agent({ model: adapter(second, 'claude-opus-4-5'), tools: [readLogTool()], store, budget: 150_000 });
+    const other = new Agent({ model: adapter(second, 'claude-opus-4-5'), tools: [readLogTool()], store, context: { budget: 150_000 } });
     const result = await (await other.session({ id: 'shared' })).send('Still?');
     expect(result.text).toBe('Yes, green.');
     const [call] = second.modelCalls();

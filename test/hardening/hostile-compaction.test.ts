@@ -58,7 +58,7 @@ describe('a compaction block with a 2 MB field beside a short summary', () => {
     server = await startAnthropicServer();
     server.enqueue({ type: 'reply', text: 'Still green.' });
     const adapter = createAnthropicAdapter({ model, baseURL: server.url, apiKey: 'test-key', thinking: { type: 'disabled' } });
-    const agent = new Agent({ model: adapter, budget: 100_000, context: 'native' });
+    const agent = new Agent({ model: adapter, context: { policy: 'native', budget: 100_000 } });
     const session = await agent.session({ history: [{ role: 'user', content: 'Is CI green?' }, hostile] });
     const packed: PackStats[] = [];
     const result = await session.send('And now?', {

@@ -41,7 +41,7 @@ const agent = new Agent({
   model,
   tools: [...fileTools({ root }), runCommandTool({ root, env: ['ACME_SERVICE_TOKEN'] }), custom],
   store: new FileSessionStore({ directory }),
-  budget: 100_000,
+  context: { budget: 100_000 },
 });
 const session = await agent.session({ id: 's' });
 const print = (value) => process.stdout.write(`${JSON.stringify(value, (_name, field) => (field instanceof Error ? { message: field.message, stack: field.stack } : field))}\n`);

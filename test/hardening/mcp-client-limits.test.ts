@@ -55,7 +55,7 @@ async function hostile(list: Lister, call: () => unknown = () => ({ content: [] 
 /** Runs one episode in which the model calls `calls` (in one step); returns the tool results. */
 async function callThroughAgent(tools: readonly AgentTool[], calls: ScriptToolCall[]): Promise<ToolMessage[]> {
   const model = scriptedModel({ steps: [{ toolCalls: calls }, { text: 'done' }] });
-  const session = await new Agent({ model, tools, budget: 50_000 }).session();
+  const session = await new Agent({ model, tools, context: { budget: 50_000 } }).session();
   await session.send('go');
   return session.messages.filter((message): message is ToolMessage => message.role === 'tool');
 }

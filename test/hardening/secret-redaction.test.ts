@@ -69,7 +69,7 @@ describe('secret redaction', () => {
       spec: { name: 'dump', description: 'Dumps config.', inputSchema: { type: 'object' } },
       execute: async () => ({ content: `key=${adapterKey} password=${extra}` }),
     };
-    const session = await new Agent({ model, tools: [dump], budget: 100_000, secrets: [extra] }).session();
+    const session = await new Agent({ model, tools: [dump], secrets: [extra], context: { budget: 100_000 } }).session();
     await session.send('go');
     const result = session.messages.find((message): message is ToolMessage => message.role === 'tool');
     expect(result?.content).toBe('key=[redacted] password=[redacted]');
@@ -91,7 +91,8 @@ describe('secret redaction', () => {
     const steps = [{ toolCalls: [{ id: 'c1', name: 'dump', args: {} }] }, { text: 'done' }];
     for (const fallback of [[openai, { model: claude }], { models: [openai, claude] }]) {
       const model = scriptedModel({ steps });
-      const agent = new Agent({ model, tools: [dump], budget: 100_000, fallback, summarizer: { model: summarizer } });
+      const context = { budget: 100_000, summarizer: { model: summarizer } };
+      const agent = new Agent({ model, tools: [dump], context, modelCalls: { fallback } });
       const session = await agent.session();
       const events: string[] = [];
       await session.send('go', { onEvent: (event) => events.push(JSON.stringify(event)) });
@@ -118,7 +119,7 @@ describe('secret redaction', () => {
       }),
       secretValues: () => [helperKey],
     };
-    const helper = new Agent({ model: helperModel, tools: [dump], budget: 100_000, store });
+    const helper = new Agent({ model: helperModel, tools: [dump], store, context: { budget: 100_000 } });
     const callerModel = {
       ...scriptedModel({
         steps: [{ toolCalls: [{ id: 'c1', name: 'dump', args: {} }, { id: 'c2', name: 'helper', args: { task: 'Read the config.' } }] }, { text: 'done' }],
@@ -126,7 +127,7 @@ describe('secret redaction', () => {
       secretValues: () => [callerKey],
     };
     const tool = helper.asTool({ name: 'helper', description: 'Reads the config.' });
-    const caller = new Agent({ model: callerModel, tools: [dump, tool], budget: 100_000, store });
+    const caller = new Agent({ model: callerModel, tools: [dump, tool], store, context: { budget: 100_000 } });
     const session = await caller.session({ id: 'caller' });
     await session.send('go');
     const stored = await Promise.all((await store.list()).map(async (id) => JSON.stringify((await store.load(id))?.messages)));

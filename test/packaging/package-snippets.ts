@@ -30,7 +30,7 @@ export const packageSnippets: Record<string, PackageSnippet> = {
 import { scriptedModel } from '@episodic/core/testing';
 
 const model = scriptedModel({ steps: [{ text: 'Paris.' }] });
-const { text } = await new Agent({ model, budget: Number(process.env.BUDGET ?? 16_000) }).run('Capital of France?');
+const { text } = await new Agent({ model, context: { budget: Number(process.env.BUDGET ?? 16_000) } }).run('Capital of France?');
 console.log(text);
 `,
     prints: /^Paris\.\n$/,

@@ -168,16 +168,20 @@ export class Harness {
       system: SYSTEM,
       tools: setup.tools ?? testAgentTools,
       store: this.store,
-      // The loop waits through this; recording instead keeps a 429 scenario instant.
-      retry: {
-        sleep: async (ms, signal) => {
-          signal?.throwIfAborted();
-          sleeps.push(ms);
+      modelCalls: {
+        // The loop waits through this; recording instead keeps a 429 scenario instant.
+        retry: {
+          sleep: async (ms, signal) => {
+            signal?.throwIfAborted();
+            sleeps.push(ms);
+          },
         },
       },
       ...(setup.stopWhen ? { stopWhen: setup.stopWhen } : {}),
-      ...(setup.budget === undefined ? {} : { budget: setup.budget }),
-      ...(setup.tokenizer ? { tokenizer: setup.tokenizer } : {}),
+      context: {
+        ...(setup.budget === undefined ? {} : { budget: setup.budget }),
+        ...(setup.tokenizer ? { tokenizer: setup.tokenizer } : {}),
+      },
     });
   }
 

@@ -76,7 +76,7 @@ describe('foreign reasoning: the agent loop strips it once, before the adapter',
       },
     };
     const events: AgentEvent[] = [];
-    const session = await new Agent({ model, tools: [read], budget: 50_000, store }).session({ id: 's' });
+    const session = await new Agent({ model, tools: [read], store, context: { budget: 50_000 } }).session({ id: 's' });
     await session.resume({ onEvent: (event) => events.push(event) });
 
     expect(received).toHaveLength(1);

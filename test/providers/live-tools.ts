@@ -43,7 +43,7 @@ export interface LiveRun {
 
 /** Runs the two live episodes through the agent loop. */
 export async function runLiveSession(model: ModelAdapter, maxOutputTokens = 8_000): Promise<LiveRun> {
-  const agent = new Agent({ model, system: 'You debug CI failures. Be brief.', tools: [liveLogTool], maxOutputTokens });
+  const agent = new Agent({ model, system: 'You debug CI failures. Be brief.', tools: [liveLogTool], modelCalls: { maxOutputTokens } });
   const session = await agent.session();
   const responses: ModelResponse[] = [];
   const onEvent: AgentEventHandler = (event) => {

@@ -57,7 +57,7 @@ describe('model fallback on the wire', () => {
     );
     secondary.enqueue({ type: 'reply', text: 'Raise testTimeout to 5 s.' });
     const store = new MemorySessionStore();
-    const agent = new Agent({ model: claude(primary), tools: [read], fallback: [gpt(secondary)], retry, store });
+    const agent = new Agent({ model: claude(primary), tools: [read], store, modelCalls: { fallback: [gpt(secondary)], retry } });
     const seen: AgentEvent[] = [];
     const session = await agent.session({ id: 'ci' });
     const result = await session.send('Why is CI red?', { onEvent: (event) => seen.push(event) });
@@ -104,7 +104,7 @@ describe('model fallback on the wire', () => {
       },
     });
     secondary.enqueue({ type: 'reply', text: 'Done.' });
-    const agent = new Agent({ model: gpt(primary), fallback: [claude(secondary)], retry });
+    const agent = new Agent({ model: gpt(primary), modelCalls: { fallback: [claude(secondary)], retry } });
     const result = await (await agent.session()).send('hi');
     expect(result.message?.model?.provider).toBe('anthropic');
     expect(result.message?.fallback?.failed[0]).toMatchObject({ reason: 'model-not-found', status: 404 });
@@ -126,7 +126,7 @@ describe('model fallback on the wire', () => {
     const primary = await openai();
     const secondary = await anthropic();
     primary.enqueue({ type: 'http-error', status, body: { error } });
-    const agent = new Agent({ model: gpt(primary), fallback: [claude(secondary)], retry });
+    const agent = new Agent({ model: gpt(primary), modelCalls: { fallback: [claude(secondary)], retry } });
     const failure = await (await agent.session()).send('hi').catch((caught: unknown) => caught);
     expect(ModelError.isInstance(failure)).toBe(true);
     expect((failure as ModelError).status).toBe(status);
@@ -138,7 +138,7 @@ describe('model fallback on the wire', () => {
     const secondary = await openai();
     primary.enqueue({ type: 'error', status: 500 }, { type: 'error', status: 500 });
     secondary.enqueue({ type: 'error', status: 503 }, { type: 'error', status: 503 });
-    const agent = new Agent({ model: claude(primary), fallback: [gpt(secondary)], retry });
+    const agent = new Agent({ model: claude(primary), modelCalls: { fallback: [gpt(secondary)], retry } });
     const failure = await (await agent.session()).send('hi').catch((caught: unknown) => caught);
     expect(FallbackExhaustedError.isInstance(failure)).toBe(true);
     const { attempts } = failure as FallbackExhaustedError;

@@ -44,9 +44,9 @@ async function startOnClaude(store: MemorySessionStore): Promise<void> {
     model: claudeAdapter(),
     system,
     tools: [getLog],
-    budget: 100_000,
     store,
     stopWhen: maxSteps(1),
+    context: { budget: 100_000 },
   });
   expect((await (await agent.session({ id: 's' })).send('CI is red')).reason).toBe('stop-condition');
 }
@@ -58,7 +58,7 @@ describe('hand-off over the wire', () => {
     const store = new MemorySessionStore();
     await startOnClaude(store);
     kimi.enqueue({ type: 'reply', reasoning: ['kimi goes on'], text: 'The fixture timeout is 1 s.' });
-    const agent = new Agent({ model: kimiAdapter(), system, tools: [getLog], budget: 100_000, store });
+    const agent = new Agent({ model: kimiAdapter(), system, tools: [getLog], store, context: { budget: 100_000 } });
     const events: AgentEvent[] = [];
     const session = await agent.session({ id: 's', handoff: true });
     await session.resume({ onEvent: (event) => events.push(event) });
@@ -90,14 +90,14 @@ describe('hand-off over the wire', () => {
       model: kimiAdapter(),
       system,
       tools: [getLog],
-      budget: 100_000,
       store,
       stopWhen: maxSteps(2),
+      context: { budget: 100_000 },
     });
     await (await kimiAgent.session({ id: 's' })).resume();
 
     anthropic.enqueue({ type: 'reply', reasoning: ['claude concludes'], text: 'Raise the fixture timeout.' });
-    const claude = new Agent({ model: claudeAdapter(), system, tools: [getLog], budget: 100_000, store });
+    const claude = new Agent({ model: claudeAdapter(), system, tools: [getLog], store, context: { budget: 100_000 } });
     await (await claude.session({ id: 's', handoff: { maxTraces: 1 } })).resume();
 
     const call = anthropic.modelCalls().at(-1);

@@ -43,10 +43,9 @@ function agent(replayCache?: ReplayCache) {
   return new Agent({
     model,
     tools: [getLog],
-    budget: 100_000,
     store,
-    replayCache,
-    persistReasoning: 'current-episode',
+    context: { budget: 100_000 },
+    reasoning: { replayCache, persist: 'current-episode' },
   });
 }
 

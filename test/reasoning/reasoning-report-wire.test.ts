@@ -22,7 +22,7 @@ afterEach(async () => {
 async function ask(text: string) {
   server.enqueue({ type: 'reply', reasoning: [trace], text });
   const model = createOpenAICompatibleAdapter({ provider: 'zai', model: 'glm-4.6', baseURL: server.url, apiKey: 'k' });
-  const session = await new Agent({ model, budget: 100_000 }).session();
+  const session = await new Agent({ model, context: { budget: 100_000 } }).session();
   const events: AgentEvent[] = [];
   const result = await session.send('Why is CI red?', { onEvent: (event) => events.push(event) });
   return { events, result, session };

@@ -195,7 +195,7 @@ function replayCacheOutage(name: string, open: ReplayCacheFactory, breakCache: B
       const cache = await open({});
       const broken = await breakCache(cache);
       const model = scriptedModel({ steps: [{ text: 'ok' }], profile: { retention: 'tool-episodes' } });
-      const agent = new Agent({ model, budget: 10_000, replayCache: broken });
+      const agent = new Agent({ model, context: { budget: 10_000 }, reasoning: { replayCache: broken } });
       const history: Message[] = [
         { role: 'user', content: 'CI is red' },
         call('call_1'),

@@ -56,7 +56,13 @@ afterEach(async () => {
 });
 
 const agentWith = (replayCache?: ReplayCache) =>
-  new Agent({ model: adapter, tools: [getLog], budget: 100_000, retry: { maxRetries: 0 }, replayCache });
+  new Agent({
+    model: adapter,
+    tools: [getLog],
+    context: { budget: 100_000 },
+    reasoning: { replayCache },
+    modelCalls: { retry: { maxRetries: 0 } },
+  });
 
 /** Episode 1 through an agent with the cache; returns the history as the client kept it. */
 async function firstEpisode(cache: ReplayCache): Promise<Message[]> {

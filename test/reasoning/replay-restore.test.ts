@@ -108,7 +108,7 @@ describe('restoreReasoning', () => {
 describe('agent.session({ history })', () => {
   it('checks the history like a transcript and refuses it for a stored session', async () => {
     const store = new MemorySessionStore();
-    const agent = new Agent({ model: scriptedModel({ steps: [{ text: 'ok' }] }), budget: 10_000, store });
+    const agent = new Agent({ model: scriptedModel({ steps: [{ text: 'ok' }] }), store, context: { budget: 10_000 } });
     const broken = [user('hi'), { role: 'assistant', content: [{ type: 'tool-call', id: 1 }] }] as unknown as Message[];
     await expect(agent.session({ history: broken })).rejects.toBeInstanceOf(TranscriptError);
     const history = [user('hi'), answer('Hello.')];
@@ -138,7 +138,7 @@ describe('capture through the agent loop', () => {
     };
     const replayCache = new MemoryReplayCache();
     const model = scriptedModel({ model: target, steps: [{ reasoning: trace, text: 'Renamed fixture.' }] });
-    const session = await new Agent({ model, budget: 10_000, tokenizer, replayCache }).session();
+    const session = await new Agent({ model, context: { budget: 10_000, tokenizer }, reasoning: { replayCache } }).session();
     await session.send('Why is CI red?');
     expect(replayCache.stats()).toMatchObject({ stored: 1 });
     expect(replayCache.live()[0]?.tokens).toBe(real.countText(trace));

@@ -97,19 +97,20 @@ export function createCiDebugger(options: CiDebuggerOptions): CiDebugger {
     model: options.model,
     system: SYSTEM_PROMPT,
     tools: options.customizeTools ? options.customizeTools(tools) : tools,
-    budget: options.budget ?? Math.min(modelBudget, DEFAULT_BUDGET),
-    stopWhen: maxSteps(30),
-    maxConcurrency: 4,
-    toolTimeoutMs: 180_000,
     store: options.store,
-    pack: {
-      // Past episodes keep only the head and tail of big tool results...
-      toolResultCap: 500,
-      // ...while the current episode sees each result almost whole (log views are capped at 200 lines anyway).
-      currentToolResultCap: 6_000,
-      // After an eviction, drop to 60% of the budget so the next few calls extend a stable prefix.
-      lowWater: 0.6,
+    stopWhen: maxSteps(30),
+    context: {
+      budget: options.budget ?? Math.min(modelBudget, DEFAULT_BUDGET),
+      pack: {
+        // Past episodes keep only the head and tail of big tool results...
+        toolResultCap: 500,
+        // ...while the current episode sees each result almost whole (log views are capped at 200 lines anyway).
+        currentToolResultCap: 6_000,
+        // After an eviction, drop to 60% of the budget so the next few calls extend a stable prefix.
+        lowWater: 0.6,
+      },
     },
+    toolCalls: { maxConcurrency: 4, timeoutMs: 180_000 },
   });
   return { agent, scratch };
 }

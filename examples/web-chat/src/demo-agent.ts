@@ -40,7 +40,7 @@ export function createDemoAgent(options: DemoAgentOptions = {}): Agent {
     model: options.model ?? demoModel(options.offline),
     system: SYSTEM_PROMPT,
     tools: [...fileTools({ root: SAMPLE_PROJECT }), saveNote],
-    budget: 16_000,
     store: options.store,
+    context: { budget: 16_000 },
   });
 }

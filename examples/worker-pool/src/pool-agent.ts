@@ -178,6 +178,6 @@ export function poolAgent(options: PoolAgentOptions): Agent {
     store: options.store,
     // The approximate counter: tiktoken's tables take seconds to load, and a worker
     // that replaces a killed one should start taking jobs at once.
-    tokenizer: createApproximateCounter(),
+    context: { tokenizer: createApproximateCounter() },
   });
 }

@@ -52,10 +52,9 @@ async function throughAgent(cutResults: 'cut' | 'readable', budget: number) {
     model: fromAISDK(model),
     system: SYSTEM,
     tools: [readLog],
-    budget,
-    cutResults,
     stopWhen: maxSteps(STEPS + 1),
     store: new MemorySessionStore(),
+    context: { budget, cutResults },
   });
   const session = await agent.session();
   for (let episode = 0; episode < EPISODES; episode += 1) await session.send(question(episode));

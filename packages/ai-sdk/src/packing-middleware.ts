@@ -44,7 +44,7 @@ export interface EpisodicPackingOptions {
   profile?: Partial<ModelProfile>;
   /** Which reasoning goes back across episodes. Default: the profile's. */
   retention?: Retention;
-  /** Packing knobs, as `AgentOptions.pack` takes them. Default: the cache lifetime from the profile, as an Agent packs. */
+  /** Packing knobs, as `AgentOptions.context.pack` takes them. Default: the cache lifetime from the profile, as an Agent packs. */
   pack?: PackTuning;
   /** Counter for the packer; calibrated from each call's reported usage. Default o200k_base at the profile's factor. */
   tokenizer?: TokenCounter;

@@ -17,7 +17,7 @@
  */
 
 // Errors (all in errors/): one base class; each class has its own `code` literals and `isInstance`.
-export { ContextOverflowError, InvalidArgumentError, PersistedFormatError, TranscriptError } from './errors/input-errors.js';
+export { ContextOverflowError, InvalidArgumentError, OptionConflictError, PersistedFormatError, TranscriptError } from './errors/input-errors.js';
 export { EpisodicError } from './errors/episodic-error.js';
 export type { PersistedFormatCode, PersistedFormatLocation, TranscriptLocation } from './errors/input-errors.js';
 export type { ModelErrorCode, ModelErrorKind } from './errors/model-error.js';
@@ -81,7 +81,7 @@ export type {
 export type { ModelResponse } from './model/model-response.js';
 export type { CacheStyle, ModelProfile, PastReasoning, Pricing, ReasoningField } from './model/model-profile.js';
 export type { UsageTotals } from './model/usage-totals.js';
-export type { ClearToolUsesOptions, ContextPolicy, NativeContextOptions } from './model/native-context.js';
+export type { ClearToolUsesOptions, ContextPolicy, DeprecatedContextPolicy, NativeContextOptions } from './model/native-context.js';
 
 // reasoning: the warning events a run reports (the rest of the reasoning layer is in @episodic/core/reasoning).
 export type { WarningEvent } from './reasoning/reasoning-events.js';
@@ -99,7 +99,16 @@ export { environmentSecrets, SecretRedactor } from './support/secret-redactor.js
 
 // loop: agents, sessions, tools, stop conditions and the events of a run.
 export { Agent } from './agent/agent.js';
-export type { AgentOptions, AgentRunResult, SessionOptions } from './agent/agent.js';
+export type { AgentRunResult } from './agent/agent.js';
+export type {
+  AgentOptions,
+  ContextOptions,
+  DeprecatedAgentOptions,
+  ModelCallOptions,
+  ReasoningOptions,
+  SessionOptions,
+  ToolCallOptions,
+} from './agent/agent-options.js';
 export type { OutputOf, RunOptions, Session, SessionInput } from './agent/session-contract.js';
 export type { EpisodeResult, FinishedEpisode, PausedEpisode, RunOutcome } from './loop/episode-result.js';
 export type { RetryOptions } from './loop/model-call.js';

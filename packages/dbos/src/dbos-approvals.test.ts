@@ -43,7 +43,7 @@ beforeAll(async () => {
     execute: async () => ({ content: `payment ${(payments += 1)}` }),
   };
   const store = new MemorySessionStore();
-  const agent = new Agent({ model: scriptedModel({ steps }), tools: [pay], store, tokenizer: createApproximateCounter() });
+  const agent = new Agent({ model: scriptedModel({ steps }), tools: [pay], store, context: { tokenizer: createApproximateCounter() } });
   episodes = await DbosEpisodes.launch({ agent, databaseUrl: url, schema, leaseMs: 2_000 });
   client = await EpisodesClient.create({ databaseUrl: url, schema });
 }, 120_000);

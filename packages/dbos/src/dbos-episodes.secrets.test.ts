@@ -43,9 +43,8 @@ it("records tool outputs and tool failures in operation_outputs without the agen
     model: scriptedModel({ steps }),
     tools: [printEnv, callApi],
     store,
-    tokenizer: createApproximateCounter(),
-    budget: 100_000,
     secrets: [secret],
+    context: { tokenizer: createApproximateCounter(), budget: 100_000 },
   });
   const episodes = await DbosEpisodes.launch({ agent, databaseUrl: url, schema: 'dbos_secrets_sys', leaseMs: 2_000 });
   const client = await EpisodesClient.create({ databaseUrl: url, schema: 'dbos_secrets_sys' });

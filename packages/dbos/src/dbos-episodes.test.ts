@@ -37,7 +37,7 @@ it('runs an episode as a workflow whose approval is a durable wait, decided from
     execute: async () => ({ content: `payment ${(payments += 1)}` }),
   };
   const tokenizer = createApproximateCounter();
-  const agent = new Agent({ model: scriptedModel({ steps }), tools: [pay], store, tokenizer, budget: 100_000 });
+  const agent = new Agent({ model: scriptedModel({ steps }), tools: [pay], store, context: { tokenizer, budget: 100_000 } });
   const episodes = await DbosEpisodes.launch({ agent, databaseUrl: url, schema: 'dbos_test_sys', leaseMs: 2_000 });
   const client = await EpisodesClient.create({ databaseUrl: url, schema: 'dbos_test_sys' });
   try {

@@ -33,7 +33,7 @@ beforeAll(async () => {
     execute: async () => ({ content: `payment ${(payments += 1)}` }),
   };
   const store = new MemorySessionStore();
-  const agent = new Agent({ model: scriptedModel({ steps }), tools: [pay], store, tokenizer: createApproximateCounter() });
+  const agent = new Agent({ model: scriptedModel({ steps }), tools: [pay], store, context: { tokenizer: createApproximateCounter() } });
   const endpoint = await serveEpisodes({ agent });
   close = () => endpoint.close();
   await server.register(endpoint.url);

@@ -36,7 +36,8 @@ it("journals tool outputs and tool failures without the agent's secrets", async 
     },
   };
   const tokenizer = createApproximateCounter();
-  const agent = new Agent({ model: scriptedModel({ steps }), tools: [printEnv, callApi], store, tokenizer, secrets: [secret] });
+  const tools = [printEnv, callApi];
+  const agent = new Agent({ model: scriptedModel({ steps }), tools, store, secrets: [secret], context: { tokenizer } });
   const endpoint = await serveEpisodes({ agent });
   try {
     await server.register(endpoint.url);

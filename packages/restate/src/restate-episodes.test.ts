@@ -46,7 +46,7 @@ it('runs episodes on a session object, each model call and tool execution a ctx.
     spec: { name: 'lookup', description: 'Looks a thing up.', inputSchema: { type: 'object' } },
     execute: async () => ({ content: `result ${(lookups += 1)}` }),
   };
-  const agent = new Agent({ model: scriptedModel({ steps }), tools: [lookup], store, tokenizer: counter });
+  const agent = new Agent({ model: scriptedModel({ steps }), tools: [lookup], store, context: { tokenizer: counter } });
   const endpoint = await serveEpisodes({ agent });
   try {
     await server.register(endpoint.url);

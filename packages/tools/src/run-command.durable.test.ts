@@ -39,7 +39,7 @@ async function crashAndReplay(idempotent: boolean | undefined) {
       request.messages.at(-1)?.role === 'tool' ? { text: 'done' } : { text: 'deploying', toolCalls: [{ id: 'c1', name: 'run_command', args: { argv } }] },
   });
   const tool = runCommandTool({ root, ...(idempotent === undefined ? {} : { idempotent }) });
-  const agent = new Agent({ model, tools: [tool], store: new MemorySessionStore(), tokenizer: createApproximateCounter() });
+  const agent = new Agent({ model, tools: [tool], store: new MemorySessionStore(), context: { tokenizer: createApproximateCounter() } });
   const journal = new CrashAfterRunning(stepIds.tool('s', 0, 'c1'));
   const run = async () => (await agent.session({ id: 's' })).send('deploy', { durable: { runtime: journal, episode: 0 } });
   await expect(run()).rejects.toBeInstanceOf(SimulatedCrash);

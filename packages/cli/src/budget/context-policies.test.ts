@@ -13,9 +13,9 @@ const model = { model: anthropic, budget: 3_000, cache: 'anthropic' as const, mi
 const long = budgetSession({ episodes: 14, steps: 6, resultWords: 80, model: anthropic });
 
 describe('replayPolicy', () => {
-  it('compacts past 80% of the budget under hybrid and native, and never under episodic', () => {
+  it('compacts past 80% of the budget under hybrid and native, and never under packer', () => {
     const counter = createTokenCounter();
-    const episodic = replayPolicy({ messages: long }, model, 'episodic', counter);
+    const episodic = replayPolicy({ messages: long }, model, 'packer', counter);
     const hybrid = replayPolicy({ messages: long }, model, 'hybrid', counter);
     expect(episodic.compactions).toBe(0);
     expect(episodic.evictingCalls).toBeGreaterThan(0);
@@ -40,8 +40,8 @@ describe('replayPolicy', () => {
     expect(newer.inputTokens).toBeGreaterThan(older.inputTokens);
     expect(newer.cost!).toBeGreaterThan(older.cost!);
     // The episode rule drops that reasoning at the user boundary: both generations are billed alike.
-    const olderEpisodic = replayPolicy({ messages: session }, at('gpt-5.5', 'stripped'), 'episodic', counter);
-    const newerEpisodic = replayPolicy({ messages: session }, at('gpt-5.6', 'billed'), 'episodic', counter);
+    const olderEpisodic = replayPolicy({ messages: session }, at('gpt-5.5', 'stripped'), 'packer', counter);
+    const newerEpisodic = replayPolicy({ messages: session }, at('gpt-5.6', 'billed'), 'packer', counter);
     expect(newerEpisodic.inputTokens).toBe(olderEpisodic.inputTokens);
   });
 
@@ -53,15 +53,15 @@ describe('replayPolicy', () => {
     });
     // Long episodes (12 steps, 60-word thoughts): at 3k the packer must evict inside an episode.
     const session = budgetSession({ episodes: 4, steps: 12, resultWords: 60, reasoningWords: 60, model: claude });
-    const free = replayPolicy({ messages: session }, at(3_000, false), 'episodic', counter);
-    const bound = replayPolicy({ messages: session }, at(3_000, true), 'episodic', counter);
+    const free = replayPolicy({ messages: session }, at(3_000, false), 'packer', counter);
+    const bound = replayPolicy({ messages: session }, at(3_000, true), 'packer', counter);
     expect(bound.evictingCalls).toBeGreaterThan(0);
     expect(free.boundDropped).toBe(0);
     expect(bound.boundDropped).toBeGreaterThan(0);
     // A block left out is neither sent nor billed.
     expect(bound.inputTokens).toBeLessThan(free.inputTokens);
     // With room for everything nothing before a block changes: every block is kept, and billed like unbound thinking.
-    for (const policy of ['episodic', 'native'] as const) {
+    for (const policy of ['packer', 'native'] as const) {
       const roomy = replayPolicy({ messages: session }, at(400_000, true), policy, counter);
       expect(roomy.boundDropped).toBe(0);
       expect(roomy.inputTokens).toBe(replayPolicy({ messages: session }, at(400_000, false), policy, counter).inputTokens);
@@ -78,21 +78,21 @@ describe('replayPolicy', () => {
 });
 
 describe('episodic budget: context policies', () => {
-  it('compares the policies the provider supports, with the model stated; episodic only elsewhere', async () => {
+  it('compares the policies the provider supports, with the model stated; packer only elsewhere', async () => {
     const fixtures = await fixtureDir();
     try {
       const anthropicFile = await fixtures.write('anthropic.jsonl', transcriptText(long));
       const text = await runCli(['budget', anthropicFile, '--budgets', '3k']);
       expect(text.code).toBe(0);
       expect(text.stdout).toMatch(/Context policies \(anthropic\/claude-sonnet-4-6, budget 3,000; native policies modelled/);
-      for (const policy of ['episodic', 'native', 'hybrid']) expect(text.stdout).toMatch(new RegExp(`\\n  ${policy} +\\$`));
+      for (const policy of ['packer', 'native', 'hybrid']) expect(text.stdout).toMatch(new RegExp(`\\n  ${policy} +\\$`));
       const json = JSON.parse((await runCli(['budget', anthropicFile, '--budgets', '3k', '--json'])).stdout) as {
         contextPolicies: PolicyComparison;
       };
       expect(json.contextPolicies.runs.find((run) => run.policy === 'hybrid')?.compactions).toBeGreaterThan(0);
       const other = budgetSession({ episodes: 2, steps: 2, resultWords: 50, model: { provider: 'deepseek', id: 'deepseek-chat' } });
       const otherFile = await fixtures.write('deepseek.jsonl', transcriptText(other));
-      expect((await runCli(['budget', otherFile, '--budgets', '8k'])).stdout).toContain('episodic only');
+      expect((await runCli(['budget', otherFile, '--budgets', '8k'])).stdout).toContain('packer only');
     } finally {
       await fixtures.cleanup();
     }
@@ -119,10 +119,10 @@ describe('episodic budget: context policies', () => {
       const bound = await budget(boundFile);
       expect(bound.model).toMatchObject({ pastReasoning: 'billed', reasoningBound: true });
       // At 3k the packer must change what it sent inside an episode: the blocks after the change are left out, unbilled.
-      expect(run(bound, 'episodic').boundDropped).toBeGreaterThan(0);
+      expect(run(bound, 'packer').boundDropped).toBeGreaterThan(0);
       const unbound = await budget(boundFile, '--model', 'anthropic/claude-sonnet-4-6');
       expect(unbound.model).toMatchObject({ pastReasoning: 'billed', reasoningBound: false });
-      expect(run(unbound, 'episodic').boundDropped).toBe(0);
+      expect(run(unbound, 'packer').boundDropped).toBe(0);
       const text = await runCli(['budget', boundFile, '--budgets', '3k']);
       expect(text.stdout).toContain('thinking is bound to its prefix');
     } finally {

@@ -1,6 +1,6 @@
 /**
  * `episodic budget` and `npm run bench -- context-policies`: a session replayed call by
- * call under each context policy its provider supports (`episodic`, and `native` /
+ * call under each context policy its provider supports (`packer`, and `native` /
  * `hybrid` where the provider compacts), priced. The providers' own management is
  * modelled from their documented rules, not measured; the report states the model:
  *
@@ -23,7 +23,7 @@
  * - Bound reasoning (`boundReasoning`, Anthropic preserved thinking): a thinking block
  *   goes back only while nothing before it changed since it was produced; otherwise it is
  *   left out (not billed, `boundDropped`), and every later block with it (`BoundReplay`).
- * - `native` sends all reasoning back and caps no tool result; `episodic` and
+ * - `native` sends all reasoning back and caps no tool result; `packer` and
  *   `hybrid` pack with episode retention and the packing the agent takes from the profile
  *   (`packing`: the boundary drop priced, TTL-aware eviction).
  * - Cache lifetime: with `packing.cacheTtlMs`, a call more than that after the previous
@@ -99,7 +99,7 @@ export function summaryTokens(tokens: number): number {
 
 /** The policies a provider supports: native ones where it compacts server-side (Anthropic, OpenAI Responses). */
 export function supportedPolicies(provider: string | undefined): ContextPolicy[] {
-  return provider === 'anthropic' || provider === 'openai' ? ['episodic', 'native', 'hybrid'] : ['episodic'];
+  return provider === 'anthropic' || provider === 'openai' ? ['packer', 'native', 'hybrid'] : ['packer'];
 }
 
 function cached(model: PolicyModel, reused: number): number {
@@ -194,7 +194,7 @@ export function replayPolicy(
     run.cachedTokens += hit;
     run.cost = addCost(run.cost, price(model, input, hit));
     previous = sent;
-    if (policy === 'episodic' || input <= compactAt) continue;
+    if (policy === 'packer' || input <= compactAt) continue;
     // The provider compacts: the pass above wrote the summary, a second one answers from it.
     const summary = summaryTokens(input);
     run.compactions += 1;

@@ -20,7 +20,7 @@ export interface PolicyComparison {
   /** The cheapest policy (fewest input tokens when no price is known). */
   cheapest: PolicyRun['policy'];
   /**
-   * The retention table's run that replays the same calls as the `episodic` line
+   * The retention table's run that replays the same calls as the `packer` line
    * (same budget, retention `episode`), when one was run: the same input tokens,
    * priced by the table's finer cache estimate.
    */
@@ -43,7 +43,7 @@ const modelled =
 
 /**
  * What the policies replay: the same session, fixed prefix and token scale as the
- * budget runs (`policySession` of `analyze-budgets.ts`), so the `episodic` line and
+ * budget runs (`policySession` of `analyze-budgets.ts`), so the `packer` line and
  * the retention tables count the same calls.
  */
 export interface PolicySession {
@@ -93,7 +93,7 @@ export function formatPolicyComparison(comparison: PolicyComparison): string {
       `  ${run.policy.padEnd(9)} ${formatCost(run.cost).padStart(9)}  input ${formatCount(run.inputTokens)} tokens, ${cached.toFixed(1)}% cached${lost}${evicted}`,
     );
   }
-  if (comparison.runs.length === 1) lines.push('  (this provider has no server-side context management: episodic only)');
+  if (comparison.runs.length === 1) lines.push('  (this provider has no server-side context management: packer only)');
   else lines.push(`Cheapest: ${comparison.cheapest}.`);
   const note = tableNote(comparison);
   if (note) lines.push(note);
@@ -101,20 +101,20 @@ export function formatPolicyComparison(comparison: PolicyComparison): string {
 }
 
 /**
- * Why the `episodic` line and the retention table's row at the same budget can show
+ * Why the `packer` line and the retention table's row at the same budget can show
  * different costs: the same calls and input tokens, priced by two cache models.
  */
 function tableNote(comparison: PolicyComparison): string | undefined {
   const table = comparison.tableRun;
-  const episodic = comparison.runs.find((run) => run.policy === 'episodic');
-  if (!table || !episodic) return undefined;
-  const gap = table.inputTokens === 0 ? 0 : (episodic.inputTokens - table.inputTokens) / table.inputTokens;
+  const packer = comparison.runs.find((run) => run.policy === 'packer');
+  if (!table || !packer) return undefined;
+  const gap = table.inputTokens === 0 ? 0 : (packer.inputTokens - table.inputTokens) / table.inputTokens;
   // The policies pack as an agent does with the model's profile (priced reasoning boundary, cache-lifetime-aware
   // eviction); the tables replay the retention alone: that alone makes the gap in tokens.
   const why = "the policies pack with the model profile's reasoning boundary and cache-lifetime-aware eviction, as an agent does";
   const same = gap === 0 ? 'the same calls' : `the same calls (input ${gap > 0 ? '+' : ''}${(gap * 100).toFixed(1)}%: ${why})`;
   return (
-    `The episodic line replays ${same} as the retention table's "episode" row at ${formatCount(table.budget)} ` +
+    `The packer line replays ${same} as the retention table's "episode" row at ${formatCount(table.budget)} ` +
     `(${formatCount(table.inputTokens)} input tokens there, ${formatCost(table.cost)}, ${(table.cachedShare * 100).toFixed(1)}% cached). ` +
     'Its cost here comes from the coarser cache model all three policies share (a prefix is reused when whole messages ' +
     'repeat; every uncached token of an Anthropic-style call is billed as a cache write), so compare the policies with ' +

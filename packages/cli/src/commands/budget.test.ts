@@ -266,15 +266,15 @@ describe('episodic budget: the replay against recorded usage', () => {
       contextPolicies: { budget: number; runs: { policy: string; inputTokens: number }[]; tableRun: { inputTokens: number } };
     };
     const row = json.runs.find((run) => run.retention === 'episode' && run.budget === 64_000)!;
-    const episodic = json.contextPolicies.runs.find((run) => run.policy === 'episodic')!;
+    const episodic = json.contextPolicies.runs.find((run) => run.policy === 'packer')!;
     expect(json.contextPolicies.budget).toBe(64_000);
     expect(episodic.inputTokens).toBe(row.inputTokens);
     expect(json.contextPolicies.tableRun.inputTokens).toBe(row.inputTokens);
 
     const text = (await runCli(['budget', file, '--budgets', '16k,64k', '--model', 'anthropic/claude-sonnet-4-5'])).stdout;
-    expect(text).toContain(`  episodic `);
+    expect(text).toContain(`  packer `);
     expect(text).toContain(`input ${formatCount(row.inputTokens)} tokens`);
-    expect(text).toContain(`The episodic line replays the same calls as the retention table's "episode" row at 64,000`);
+    expect(text).toContain(`The packer line replays the same calls as the retention table's "episode" row at 64,000`);
     expect(text).toContain('compare the policies with each other, and budgets and retentions in the tables');
   });
 

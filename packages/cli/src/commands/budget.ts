@@ -65,7 +65,7 @@ dropped, and the largest call. Then the recommendation: the cheapest budget and
 retention that keeps the current episode whole in at least the --quality share of
 calls, and its predicted saving against what the recorded session was billed.
 
-Last, the context policies the provider supports (episodic; native and hybrid where it
+Last, the context policies the provider supports (packer; native and hybrid where it
 compacts server-side) replayed at the largest budget, side by side: cost, cache reuse,
 and what compaction replaced by summaries. The providers' own management is modelled
 from their documented rules (the report says how), not measured.

@@ -1,5 +1,5 @@
 /**
- * The agent's `cutResults` option: whether the packer's markers name the reader of
+ * The agent's `context.cutResults` option: whether the packer's markers name the reader of
  * cut results (`read_cut_result`, see loop/cut-result-reader.ts), and the check that
  * no tool of the agent's own takes its name.
  */
@@ -11,7 +11,7 @@ import { type AgentTool, assertToolName } from '../loop/tool.js';
 
 /**
  * What the model can do about a tool result the packer shortened: read the cut part
- * with the built-in reader (`readable`), or nothing (`cut`). See `AgentOptions.cutResults`.
+ * with the built-in reader (`readable`), or nothing (`cut`). See `AgentOptions.context.cutResults`.
  */
 export type CutResults = 'readable' | 'cut';
 

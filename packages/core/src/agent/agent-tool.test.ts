@@ -28,7 +28,7 @@ function researcher(options: { store: MemorySessionStore; budget?: number; steps
       { text: 'The flaky test is a.test.ts.', usage: { inputTokens: 100, outputTokens: 10 } },
     ],
   });
-  const agent = new Agent({ model, tools: [grep, deploy], store: options.store, budget: options.budget ?? 50_000 });
+  const agent = new Agent({ model, tools: [grep, deploy], store: options.store, context: { budget: options.budget ?? 50_000 } });
   return { model, agent };
 }
 
@@ -86,7 +86,7 @@ describe('agent.asTool', () => {
       steps: (_request, step) =>
         step % 2 === 0 ? { toolCalls: [{ id: `r${step}`, name: 'research', args: { task: `question ${step}: ${'details '.repeat(60)}` } }] } : { text: `done ${step}` },
     });
-    const parent = await new Agent({ model: parentModel, tools: [research], store, budget: 50_000 }).session({ id: 'p' });
+    const parent = await new Agent({ model: parentModel, tools: [research], store, context: { budget: 50_000 } }).session({ id: 'p' });
     for (const question of ['one', 'two', 'three', 'four']) await parent.send(question);
 
     const shared = await sub.agent.session({ id: 'p.research', store });
@@ -141,7 +141,7 @@ describe('agent.asTool', () => {
       steps: [{ toolCalls: [{ id: 'c', name: 'release', args: { task: 'ship' } }] }, { text: 'ok' }],
     });
     const tools = [sub.agent.asTool({ name: 'release', description: 'Releases.' })];
-    const result = await (await new Agent({ model: parentModel, tools, approvalPolicy: autoApprove }).session()).send('go');
+    const result = await (await new Agent({ model: parentModel, tools, toolCalls: { approvalPolicy: autoApprove } }).session()).send('go');
     expect(result.status).toBe('finished');
     expect(ran).toEqual(['d2']);
   });

@@ -47,7 +47,7 @@ describe('Agent with readable cut results', () => {
       return { text: 'done' };
     };
     const store = new MemorySessionStore();
-    const agent = new Agent({ model: scriptedModel({ steps }), budget, tools: [bash(log)], store });
+    const agent = new Agent({ model: scriptedModel({ steps }), tools: [bash(log)], store, context: { budget } });
     const session = await agent.session({ id: 's1' });
     await session.send('what failed?');
     // The same tools on every call: a reader added after the cut would change the prefix of every later call.
@@ -76,9 +76,9 @@ describe('Agent with readable cut results', () => {
     };
     const reopened = new Agent({
       model: scriptedModel({ steps: record }),
-      budget,
       tools: [bash(log)],
       store,
+      context: { budget },
     });
     await (await reopened.session({ id: 's1' })).send('and now?');
     expect(later).toEqual([['bash', 'read_cut_result']]);
@@ -97,7 +97,7 @@ describe('Agent with readable cut results', () => {
       return { text: `done ${index}` };
     };
     const store = new MemorySessionStore();
-    const agent = new Agent({ model: scriptedModel({ steps }), budget, tools: [bash(log)], store });
+    const agent = new Agent({ model: scriptedModel({ steps }), tools: [bash(log)], store, context: { budget } });
     const journal = new MemoryJournal();
     const run = async () => (await agent.session({ id: 'd' })).send('go', { durable: { runtime: journal, episode: 0 } });
     journal.crashAt({ stepId: stepIds.model('d', 0, 3), when: 'before' });
@@ -120,7 +120,7 @@ describe('Agent with readable cut results', () => {
       const model = scriptedModel({
         steps: [{ toolCalls: [{ id: 'call_ls', name: 'bash', args: {} }] }, { text: 'two files' }],
       });
-      const agent = new Agent({ model, budget, tools: [bash(output)], cutResults });
+      const agent = new Agent({ model, tools: [bash(output)], context: { budget, cutResults } });
       await (await agent.session({ id: 'same' })).send('list the files');
       return model.requests;
     };
@@ -142,7 +142,7 @@ describe('Agent with readable cut results', () => {
 
   it('offers no reader to an agent without tools whose history holds no tool result', async () => {
     const model = scriptedModel({ steps: [{ text: 'hi' }, { text: 'again' }] });
-    const session = await new Agent({ model, budget }).session({ id: 'plain' });
+    const session = await new Agent({ model, context: { budget } }).session({ id: 'plain' });
     await session.send('hello');
     await session.send('and again');
     expect(model.requests.map(toolNames)).toEqual([[], []]);
@@ -152,7 +152,7 @@ describe('Agent with readable cut results', () => {
     const model = scriptedModel({
       steps: [{ toolCalls: [{ id: 'call_log', name: 'bash', args: {} }] }, { text: 'done' }],
     });
-    const agent = new Agent({ model, budget, tools: [bash(log)], cutResults: 'cut' });
+    const agent = new Agent({ model, tools: [bash(log)], context: { budget, cutResults: 'cut' } });
     await (await agent.session()).send('what failed?');
     const second = model.requests[1]!;
     expect(toolNames(second)).toEqual(['bash']);
@@ -165,7 +165,7 @@ describe('Agent with readable cut results', () => {
       steps: [{ toolCalls: [{ id: 'call_log', name: 'bash', args: {} }] }, { text: 'done' }],
     });
     // A cap of 160 tokens: a read would hold little more than its header.
-    const agent = new Agent({ model, budget: 4_000, tools: [bash(log)] });
+    const agent = new Agent({ model, tools: [bash(log)], context: { budget: 4_000 } });
     await (await agent.session()).send('what failed?');
     expect(model.requests.map(toolNames)).toEqual([['bash'], ['bash']]);
     const result = model.requests[1]!.messages.find((message) => message.role === 'tool') as ToolMessage;
@@ -175,9 +175,9 @@ describe('Agent with readable cut results', () => {
   it('refuses a tool of its own named like the reader, naming both ways out', () => {
     const model = scriptedModel({ steps: [] });
     const mine: AgentTool = { ...bash(''), spec: { ...bash('').spec, name: 'read_cut_result' } };
-    expect(() => new Agent({ model, budget, tools: [mine] })).toThrow(
+    expect(() => new Agent({ model, tools: [mine], context: { budget } })).toThrow(
       /tool named "read_cut_result".*rename your tool, or pass cutResults: 'cut'/,
     );
-    expect(new Agent({ model, budget, tools: [mine], cutResults: 'cut' }).budget).toBe(budget);
+    expect(new Agent({ model, tools: [mine], context: { budget, cutResults: 'cut' } }).budget).toBe(budget);
   });
 });

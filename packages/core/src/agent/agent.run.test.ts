@@ -19,7 +19,7 @@ describe('agent.run', () => {
     const model = scriptedModel({
       steps: [{ toolCalls: [{ name: 'add', args: { a: 2, b: 3 } }] }, { text: '2 + 3 = 5' }],
     });
-    const agent = new Agent({ model, tools: [add], store, budget: 8_000 });
+    const agent = new Agent({ model, tools: [add], store, context: { budget: 8_000 } });
     const result = await agent.run('What is 2 + 3?');
     expect(result.status).toBe('finished');
     expect(result.text).toBe('2 + 3 = 5');
@@ -36,7 +36,7 @@ describe('agent.run', () => {
         return { text: 'ok' };
       },
     });
-    const agent = new Agent({ model, budget: 8_000 });
+    const agent = new Agent({ model, context: { budget: 8_000 } });
     await agent.run('one');
     await agent.run('two');
     expect(seen).toEqual([1, 1]);

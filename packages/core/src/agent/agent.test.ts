@@ -11,21 +11,21 @@ describe('Agent', () => {
   it('takes its budget from the profile: context window minus max output', () => {
     const model = scriptedModel({ steps: [], profile: { contextWindow: 50_000, maxOutputTokens: 4_000 } });
     expect(new Agent({ model }).budget).toBe(46_000);
-    expect(new Agent({ model, maxOutputTokens: 1_000 }).budget).toBe(49_000);
-    expect(new Agent({ model, budget: 7_000 }).budget).toBe(7_000);
+    expect(new Agent({ model, modelCalls: { maxOutputTokens: 1_000 } }).budget).toBe(49_000);
+    expect(new Agent({ model, context: { budget: 7_000 } }).budget).toBe(7_000);
     const { profile: _profile, ...bare } = model;
     expect(() => new Agent({ model: bare })).toThrow(/needs a positive budget/);
   });
 
   it("warns hybrid-without-compaction, as an event at the first run, where context 'hybrid' can send nothing native", async () => {
     const model = scriptedModel({ steps: [{ text: 'ok' }], profile: { contextWindow: 128_000, maxOutputTokens: 16_384 } });
-    const agent = new Agent({ model, context: 'hybrid' });
+    const agent = new Agent({ model, context: { policy: 'hybrid' } });
     expect(agent.warnings).toEqual([expect.stringContaining("context 'hybrid'")]);
     const events: AgentEvent[] = [];
     await (await agent.session()).send('hi', { onEvent: (event) => events.push(event) });
     expect(events.filter((event) => event.type === 'warning')).toMatchObject([{ code: 'hybrid-without-compaction' }]);
     // With compaction to send, nothing to say.
-    expect(new Agent({ model, context: 'hybrid', nativeContext: { compaction: {} } }).warnings).toEqual([]);
+    expect(new Agent({ model, context: { policy: 'hybrid', native: { compaction: {} } } }).warnings).toEqual([]);
   });
 
   it("warns hybrid-fallback-without-compaction once per session where a fallback model cannot compact as context 'hybrid' asks", async () => {
@@ -37,7 +37,7 @@ describe('Agent', () => {
       model: { provider: 'other', id: 'compacting' },
       profile: { ...window, nativeContext: { compaction: {} } },
     });
-    const agent = new Agent({ model: primary, context: 'hybrid', nativeContext: { compaction: {} }, fallback: [compacting, plain] });
+    const agent = new Agent({ model: primary, context: { policy: 'hybrid', native: { compaction: {} } }, modelCalls: { fallback: [compacting, plain] } });
     expect(agent.warnings).toEqual([expect.stringMatching(/fallback model other\/plain sends no server-side compaction/)]);
     const codes = (events: AgentEvent[]) => events.flatMap((event) => (event.type === 'warning' ? [event.code] : []));
     const session = await agent.session();
@@ -52,13 +52,13 @@ describe('Agent', () => {
     await (await agent.session()).send('hi', { onEvent: (event) => other.push(event) });
     expect(codes(other)).toEqual(['hybrid-fallback-without-compaction']);
     // Fallbacks that compact, or another policy: nothing to say.
-    expect(new Agent({ model: primary, context: 'hybrid', nativeContext: { compaction: {} }, fallback: [compacting] }).warnings).toEqual([]);
-    expect(new Agent({ model: primary, context: 'episodic', fallback: [plain] }).warnings).toEqual([]);
+    expect(new Agent({ model: primary, context: { policy: 'hybrid', native: { compaction: {} } }, modelCalls: { fallback: [compacting] } }).warnings).toEqual([]);
+    expect(new Agent({ model: primary, context: { policy: 'packer' }, modelCalls: { fallback: [plain] } }).warnings).toEqual([]);
   });
 
   it('warns once, naming both numbers, on a budget above the context window, and keeps the budget', async () => {
     const model = scriptedModel({ steps: [{ text: 'ok' }], profile: { contextWindow: 128_000, maxOutputTokens: 16_384 } });
-    const agent = new Agent({ model, budget: 10_000_000 });
+    const agent = new Agent({ model, context: { budget: 10_000_000 } });
     expect(agent.budget).toBe(10_000_000);
     expect(agent.warnings).toHaveLength(1);
     expect(agent.warnings[0]).toMatch(/budget 10,000,000 is above the context window .*\(128,000 tokens\).*at most 111,616/);
@@ -68,7 +68,7 @@ describe('Agent', () => {
     await session.send('hi', { onEvent: (event) => events.push(event) });
     const warnings = events.filter((event) => event.type === 'warning');
     expect(warnings).toMatchObject([{ code: 'budget-above-context-window', message: agent.warnings[0] }]);
-    expect(new Agent({ model, budget: 128_000 }).warnings).toEqual([]);
+    expect(new Agent({ model, context: { budget: 128_000 } }).warnings).toEqual([]);
     expect(new Agent({ model }).warnings).toEqual([]);
   });
 
@@ -83,10 +83,10 @@ describe('Agent', () => {
   it('refuses a tool concurrency or timeout it cannot run with, instead of writing a broken transcript', () => {
     const model = scriptedModel({ steps: [] });
     const unset = Number(process.env.EPISODIC_UNSET_FOR_TEST); // NaN, as a missing setting parses
-    expect(() => new Agent({ model, maxConcurrency: unset })).toThrow(/maxConcurrency must be a number of at least 1/);
-    expect(() => new Agent({ model, maxConcurrency: 0 })).toThrow(/maxConcurrency/);
-    expect(() => new Agent({ model, toolTimeoutMs: unset })).toThrow(/toolTimeoutMs must be a positive number/);
-    expect(new Agent({ model, maxConcurrency: 2, toolTimeoutMs: Number.POSITIVE_INFINITY }).budget).toBeGreaterThan(0);
+    expect(() => new Agent({ model, toolCalls: { maxConcurrency: unset } })).toThrow(/maxConcurrency must be a number of at least 1/);
+    expect(() => new Agent({ model, toolCalls: { maxConcurrency: 0 } })).toThrow(/maxConcurrency/);
+    expect(() => new Agent({ model, toolCalls: { timeoutMs: unset } })).toThrow(/toolCalls.timeoutMs must be a positive number/);
+    expect(new Agent({ model, toolCalls: { maxConcurrency: 2, timeoutMs: Number.POSITIVE_INFINITY } }).budget).toBeGreaterThan(0);
   });
 
   it('calibrates its counter from reported input tokens so later packs stay under the real limit', async () => {
@@ -100,7 +100,7 @@ describe('Agent', () => {
         return { text: 'noted. '.repeat(20), usage: { inputTokens: tokens } };
       },
     });
-    const agent = new Agent({ model, budget, system: 'You take notes.' });
+    const agent = new Agent({ model, system: 'You take notes.', context: { budget } });
     const session = await agent.session();
     const packed: number[] = [];
     const onEvent = (event: AgentEvent) => {
@@ -128,7 +128,7 @@ describe('Agent', () => {
         usage: { inputTokens: Math.round(countContext(exact, request) * 1.3) },
       }),
     });
-    const agent = new Agent({ model, budget: 50_000, system: 'You answer briefly.' });
+    const agent = new Agent({ model, system: 'You answer briefly.', context: { budget: 50_000 } });
     const [slow, fast] = await Promise.all([agent.session(), agent.session()]);
     await Promise.all([slow.send(`slow ${'words '.repeat(400)}`), fast.send(`fast ${'words '.repeat(400)}`)]);
     // Both calls saw a ratio of 1.3: the factor is 1.3 plus the 5% margin, not compounded.

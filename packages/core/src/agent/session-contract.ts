@@ -27,7 +27,7 @@ export interface RunOptions<Schema extends StandardSchemaV1 | undefined = undefi
   signal?: AbortSignal;
   /** Receives every event as it happens. */
   onEvent?: AgentEventHandler;
-  /** This run's approval policy, instead of the agent's (see {@link AgentOptions.approvalPolicy}). */
+  /** This run's approval policy, instead of the agent's (see `toolCalls.approvalPolicy` of {@link AgentOptions}). */
   approvalPolicy?: ApprovalPolicy;
   /**
    * An object schema (zod, valibot, arktype or any Standard Schema library) the final answer must match: `result.output` is the checked,

@@ -15,7 +15,7 @@ function leakyAgent(): Agent {
     spec: { name: 'echo', description: 'Prints a value', inputSchema: { type: 'object' } },
     execute: async () => ({ content: `value=${planted}` }),
   };
-  return new Agent({ model, tools: [echo], budget: 10_000 });
+  return new Agent({ model, tools: [echo], context: { budget: 10_000 } });
 }
 
 async function toolOutput(agent: Agent): Promise<string> {

@@ -28,14 +28,14 @@ describe('session consistency', () => {
   it('refuses a stored session whose lines contradict each other, whatever the store', async () => {
     const store = new MemorySessionStore();
     await store.append('s', [user, call, result, result]);
-    const agent = new Agent({ model: scriptedModel({ steps: [] }), budget: 10_000 });
+    const agent = new Agent({ model: scriptedModel({ steps: [] }), context: { budget: 10_000 } });
     const error = await agent.session({ id: 's', store }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(TranscriptError);
     expect((error as Error).message).toMatch(/^session "s", line 4: tool call "a" already has its result on line 3/);
   });
 
   it('refuses a history with a result for no call', async () => {
-    const agent = new Agent({ model: scriptedModel({ steps: [] }), budget: 10_000 });
+    const agent = new Agent({ model: scriptedModel({ steps: [] }), context: { budget: 10_000 } });
     await expect(agent.session({ history: [user, result] })).rejects.toThrow(
       /^history, line 2: a result for tool call "a", but no earlier line makes that call/,
     );
@@ -53,7 +53,7 @@ describe('session consistency', () => {
           { text: 'done' },
         ],
       });
-      const agent = new Agent({ model, tools: [echo], store, budget: 100_000 });
+      const agent = new Agent({ model, tools: [echo], store, context: { budget: 100_000 } });
       const events: AgentEvent[] = [];
       const session = await agent.session({ id: 's' });
       await session.send('go', { onEvent: (event) => events.push(event) });
@@ -61,7 +61,7 @@ describe('session consistency', () => {
       expect(warnings).toEqual([
         expect.objectContaining({ step: 2, code: 'duplicate-tool-call-id', message: expect.stringContaining('"call_0" -> "call_0-2", "call_0" -> "call_0-3"') }),
       ]);
-      const reloaded = await new Agent({ model, tools: [echo], store, budget: 100_000 }).session({ id: 's' });
+      const reloaded = await new Agent({ model, tools: [echo], store, context: { budget: 100_000 } }).session({ id: 's' });
       const results = reloaded.messages.filter((message): message is ToolMessage => message.role === 'tool');
       expect(results.map((message) => [message.toolCallId, message.content])).toEqual([
         ['call_0', '{"n":1}'],

@@ -42,7 +42,7 @@ function setup(options: { approve?: boolean } = {}) {
     execute: async () => ({ content: `paid ${(calls.pay += 1)}` }),
   };
   const tokenizer = createApproximateCounter();
-  const agent = new Agent({ model: scriptedModel({ steps }), tools: [effect, pay], store, budget: 100_000, tokenizer });
+  const agent = new Agent({ model: scriptedModel({ steps }), tools: [effect, pay], store, context: { budget: 100_000, tokenizer } });
   const journal = new MemoryJournal();
   const run = async () => (await agent.session({ id: 's' })).send('go', { durable: { runtime: journal, episode: 0 } });
   return { store, calls, journal, run };

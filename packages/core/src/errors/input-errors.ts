@@ -60,6 +60,27 @@ export class InvalidArgumentError extends EpisodicError<'invalid_argument'> {
   }
 }
 
+/**
+ * An option given under both its deprecated name and its new one, with different
+ * values: neither wins silently. Names both fields, e.g. `budget` and `context.budget`.
+ */
+export class OptionConflictError extends EpisodicError<'option_conflict'> {
+  /** The deprecated name, as given (e.g. `budget`). */
+  readonly deprecated: string;
+  /** The name that replaces it (e.g. `context.budget`). */
+  readonly replacement: string;
+
+  constructor(deprecated: string, replacement: string, where = 'AgentOptions') {
+    super(
+      'option_conflict',
+      `${where}: both ${deprecated} (deprecated) and ${replacement} are given, with different values; ` +
+        `keep ${replacement} only.`,
+    );
+    this.deprecated = deprecated;
+    this.replacement = replacement;
+  }
+}
+
 /** Where a problem in a saved file (other than a transcript) was found. */
 export interface PersistedFormatLocation {
   /** The file, or the name a store gives the record when it is not a file. */

@@ -247,7 +247,7 @@ export interface AssistantMessage {
   usage?: Usage;
   /** Edits the provider's context management applied to the call that produced it (v1.1). */
   contextEdits?: AppliedContextEdit[];
-  /** Set when this step was answered by a fallback model: the models that failed first (see `AgentOptions.fallback`). */
+  /** Set when this step was answered by a fallback model: the models that failed first (see `AgentOptions.modelCalls.fallback`). */
   fallback?: StepFallback;
   [extra: string]: unknown;
 }

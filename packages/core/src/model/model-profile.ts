@@ -4,7 +4,7 @@
  * override any field. Core only reads the fields below.
  */
 import type { Retention } from '../message/retention.js';
-import type { ContextPolicy, NativeContextOptions } from './native-context.js';
+import type { ContextPolicy, DeprecatedContextPolicy, NativeContextOptions } from './native-context.js';
 
 /** How a provider caches prompts. */
 export type CacheStyle = 'anthropic-breakpoints' | 'openai-prefix' | 'gemini-implicit' | 'none';
@@ -84,8 +84,11 @@ export interface ModelProfile {
    * `final_answer` tool the model calls with the answer. Default `tool`.
    */
   structuredOutput?: 'native' | 'tool';
-  /** The context policy an agent uses when it sets none (see `ContextPolicy`). Default `episodic`. */
-  contextPolicy?: ContextPolicy;
+  /**
+   * The context policy an agent uses when it sets none (see `ContextPolicy`). Default
+   * `packer`. The old name `episodic` is accepted for one release (the agent warns).
+   */
+  contextPolicy?: ContextPolicy | DeprecatedContextPolicy;
   /** The native context management this model supports and its settings under the `native` and `hybrid` policies. */
   nativeContext?: NativeContextOptions;
   /** Provider-specific fields (thinking mode, beta headers, id rules, paired flags, ...). */

@@ -24,15 +24,25 @@
 
 /**
  * Who manages what the model reads:
- * - `episodic`: the packer alone (episode retention, eviction, cache breakpoints); no
+ * - `packer`: the packer alone (episode retention, eviction, cache breakpoints); no
  *   native option is sent.
  * - `native`: the provider's own management alone (`NativeContextOptions`); the packer
  *   sends every reasoning part back (retention `all`: the provider decides what the
  *   model reads) and only guarantees the hard budget and tool-call pairing.
- * - `hybrid`: the packer as in `episodic`, and the provider compacts past its threshold
+ * - `hybrid`: the packer as in `packer`, and the provider compacts past its threshold
  *   (only `compaction` of the native options is sent).
+ *
+ * The names say who does the work; `packer` was called `episodic` (the product's name,
+ * which said nothing about the policy) until this release.
  */
-export type ContextPolicy = 'episodic' | 'native' | 'hybrid';
+export type ContextPolicy = 'packer' | 'native' | 'hybrid';
+
+/**
+ * The previous name of the `packer` policy, still accepted (with a deprecation warning)
+ * by `AgentOptions.context.policy` and `ModelProfile.contextPolicy` for one release.
+ * @deprecated Use `'packer'`.
+ */
+export type DeprecatedContextPolicy = 'episodic';
 
 /** Anthropic `clear_tool_uses_20250919`: clears the oldest tool results once the input passes `trigger`. */
 export interface ClearToolUsesOptions {
@@ -103,13 +113,13 @@ export const DEFAULT_COMPACTION_SHARE = 0.8;
 /** On-demand compaction: episodes kept verbatim after the summary by default (the docs' own example keeps two turns). */
 export const DEFAULT_KEEP_TURNS = 2;
 
-/** The native options a policy sends: all of them for `native`, compaction only for `hybrid`, none for `episodic`. */
+/** The native options a policy sends: all of them for `native`, compaction only for `hybrid`, none for `packer`. */
 export function nativeOptionsFor(
   policy: ContextPolicy,
   options: NativeContextOptions | undefined,
   budget: number,
 ): NativeContextOptions | undefined {
-  if (policy === 'episodic' || options === undefined) return undefined;
+  if (policy === 'packer' || options === undefined) return undefined;
   const { compaction, ...rest } = options;
   const resolved = compaction ? resolvedCompaction(compaction, budget) : undefined;
   const chosen = policy === 'native' ? rest : {};

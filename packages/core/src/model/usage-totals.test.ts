@@ -59,12 +59,12 @@ describe('session totals across a model switch', () => {
 
   it('records each call cost on the assistant message, so a later agent with other prices keeps it', async () => {
     const store = new MemorySessionStore();
-    const first = new Agent({ model: scriptedModel({ steps: [{ text: 'one' }], profile: { pricing: cheap } }), budget: 10_000 });
+    const first = new Agent({ model: scriptedModel({ steps: [{ text: 'one' }], profile: { pricing: cheap } }), context: { budget: 10_000 } });
     const session = await first.session({ store, id: 's' });
     await session.send('hi');
     const recorded = session.messages.find((message) => message.role === 'assistant')?.usage;
     expect(recorded?.costUsd).toBeCloseTo(estimateCost(recorded!, cheap));
-    const second = new Agent({ model: scriptedModel({ steps: [{ text: 'two' }], profile: { pricing: dear } }), budget: 10_000 });
+    const second = new Agent({ model: scriptedModel({ steps: [{ text: 'two' }], profile: { pricing: dear } }), context: { budget: 10_000 } });
     const resumed = await second.session({ store, id: 's' });
     await resumed.send('again');
     const usages = resumed.messages.flatMap((message) => (message.role === 'assistant' && message.usage ? [message.usage] : []));

@@ -62,7 +62,7 @@ describe('messagesAfterCompaction', () => {
 describe('nativeOptionsFor', () => {
   const options = { clearToolUses: { keep: 2 }, compaction: { minThreshold: 50_000 } };
   it('episodic sends nothing; hybrid only compaction; native all, with the threshold from the budget', () => {
-    expect(nativeOptionsFor('episodic', options, 100_000)).toBeUndefined();
+    expect(nativeOptionsFor('packer', options, 100_000)).toBeUndefined();
     expect(nativeOptionsFor('hybrid', options, 100_000)).toEqual({ compaction: { threshold: 80_000 } });
     expect(nativeOptionsFor('native', options, 100_000)).toEqual({ clearToolUses: { keep: 2 }, compaction: { threshold: 80_000 } });
   });

@@ -47,7 +47,7 @@ describe('default tool-result caps', () => {
         return index === 0 ? { toolCalls: [{ id: 'call_build', name: 'bash', args: {} }] } : { text: 'built' };
       },
     });
-    const agent = new Agent({ model, budget: 192_000, tools: [bash(() => output)] });
+    const agent = new Agent({ model, tools: [bash(() => output)], context: { budget: 192_000 } });
     const result = await agent.run('Why is the build slow?');
     expect(result.text).toBe('built');
     const [sent] = resultsIn(requests[1]!);

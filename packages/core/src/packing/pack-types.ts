@@ -198,7 +198,7 @@ export interface PackResult {
   summaryRequest?: SummaryRequest;
 }
 
-/** Packing knobs passed through to `packContext`, as an agent sets them (`AgentOptions.pack`). */
+/** Packing knobs passed through to `packContext`, as an agent sets them (`AgentOptions.context.pack`). */
 export type PackTuning = Pick<
   PackOptions,
   | 'lowWater'

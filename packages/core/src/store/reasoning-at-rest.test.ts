@@ -30,7 +30,8 @@ afterEach(async () => {
 
 function open(steps: ScriptStep[], retention: Retention = 'episode', sessionStore: SessionStore = store) {
   const model = scriptedModel({ steps, profile: { retention } });
-  const agent = new Agent({ model, tools: [read], budget: 50_000, store: sessionStore, retry: { maxRetries: 0 } });
+  const modelCalls = { retry: { maxRetries: 0 } };
+  const agent = new Agent({ model, tools: [read], store: sessionStore, context: { budget: 50_000 }, modelCalls });
   return { model, session: () => agent.session({ id: 's', persistReasoning: 'current-episode' }) };
 }
 
@@ -120,7 +121,7 @@ describe("persistReasoning: 'current-episode'", () => {
   it('deletes the sidecar when a stop condition ends the episode (as with hasToolCall("finish"))', async () => {
     const finish: AgentTool = { ...read, spec: { ...read.spec, name: 'finish' } };
     const model = scriptedModel({ steps: [{ reasoning: 'SECRET-STOP', toolCalls: [{ name: 'finish' }] }] });
-    const agent = new Agent({ model, tools: [finish], budget: 50_000, store, stopWhen: hasToolCall('finish') });
+    const agent = new Agent({ model, tools: [finish], store, stopWhen: hasToolCall('finish'), context: { budget: 50_000 } });
     const session = await agent.session({ id: 's', persistReasoning: 'current-episode' });
     expect((await session.send('Fix it and call finish')).reason).toBe('stop-condition');
     expect(await sidecarExists()).toBe(false);

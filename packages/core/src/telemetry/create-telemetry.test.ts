@@ -54,7 +54,7 @@ async function traceSession(options: Omit<TelemetryOptions, 'tracer'> = {}): Pro
       { toolCalls: [{ name: 'hang' }] },
     ],
   });
-  const agent = new Agent({ model, tools: [lookup, hang], budget: 20_000, retry: { sleep: async () => {} } });
+  const agent = new Agent({ model, tools: [lookup, hang], context: { budget: 20_000 }, modelCalls: { retry: { sleep: async () => {} } } });
   const session = await agent.session({ id: 'session-1' });
   const onEvent = telemetry.handler();
   await session.send(`Why is CI red for ${SECRET}?`, { onEvent });
@@ -247,7 +247,8 @@ describe('createTelemetry', () => {
     const telemetry = await createTelemetry({ tracer: provider.getTracer('test') });
     const primary = scriptedModel({ model: { provider: 'lab-a', id: 'model-a' }, steps: [{ error: { kind: 'overloaded', status: 529 } }] });
     const secondary = scriptedModel({ model: { provider: 'lab-b', id: 'model-b' }, steps: [{ text: 'ok' }] });
-    const agent = new Agent({ model: primary, fallback: [secondary], budget: 20_000, retry: { maxRetries: 0 } });
+    const modelCalls = { fallback: [secondary], retry: { maxRetries: 0 } };
+    const agent = new Agent({ model: primary, context: { budget: 20_000 }, modelCalls });
     await (await agent.session()).send('hi', { onEvent: telemetry.handler() });
     const spans = exporter.getFinishedSpans();
     expect(spans.filter((span) => span.name.startsWith('chat ')).map((span) => span.name)).toEqual(['chat model-a', 'chat model-b']);

@@ -17,7 +17,7 @@ import {
   type StreamOptions,
 } from '../model/model-adapter.js';
 import type { ModelProfile } from '../model/model-profile.js';
-import { createApproximateCounter, FRAMING } from '../tokens/token-counter.js';
+import { createApproximateCounter, FRAMING, type TokenCounter } from '../tokens/token-counter.js';
 
 /** A tool call in a script. A string `args` is sent as raw, unparsed text (to test invalid JSON). */
 export interface ScriptToolCall {
@@ -81,7 +81,30 @@ const retryableKinds: readonly ModelErrorKind[] = ['rate-limit', 'overloaded', '
 /** Creates a scripted model adapter; see {@link ScriptStep}. */
 export function scriptedModel(options: ScriptedModelOptions): ScriptedModel {
   const model = options.model ?? { provider: 'scripted', id: 'scripted-model' };
-  const profile: ModelProfile = {
+  const profile = scriptProfile(model, options.profile);
+  const counter = createApproximateCounter();
+  const requests: ModelRequest[] = [];
+  const chunkSize = options.chunkSize ?? 16;
+
+  async function* stream(request: ModelRequest, streamOptions: StreamOptions = {}): AsyncGenerator<ModelStreamEvent> {
+    const index = requests.length;
+    requests.push({ ...request, messages: [...request.messages] });
+    const step = await nextStep(options.steps, request, index);
+    await wait(step.delayMs ?? options.latencyMs ?? 0, streamOptions.signal);
+    const content: AssistantPart[] = [];
+    yield* streamTexts(step, chunkSize, content);
+    // A scripted error comes after the deltas before it, as a stream that breaks mid-answer.
+    if (step.error) throw toModelError(step.error);
+    yield* streamAnswer(step, request, index, chunkSize, content);
+    yield finish(step, request, content, model, counter);
+  }
+
+  return { model, profile, requests, stream };
+}
+
+/** The default profile (200k context, 8k output, no pricing) with the caller's fields over it. */
+function scriptProfile(model: ModelRef, overrides: Partial<ModelProfile> | undefined): ModelProfile {
+  return {
     provider: model.provider,
     pattern: '.*',
     contextWindow: 200_000,
@@ -90,73 +113,79 @@ export function scriptedModel(options: ScriptedModelOptions): ScriptedModel {
     cacheStyle: 'none',
     minCacheableTokens: 0,
     tokenizerFactor: 1,
-    ...options.profile,
+    ...overrides,
   };
-  const counter = createApproximateCounter();
-  const requests: ModelRequest[] = [];
-  const chunkSize = options.chunkSize ?? 16;
+}
 
-  const nextStep = async (request: ModelRequest, index: number): Promise<ScriptStep> => {
-    if (typeof options.steps === 'function') return options.steps(request, index);
-    const step = options.steps[index];
-    if (step) return step;
-    throw new ModelError(
-      'invalid-request',
-      `The scripted model was called ${index + 1} times but its script has ${options.steps.length} steps: add steps.`,
-    );
-  };
+/** The step for call `index`: from the function, or the list (a call past its end is an error that says so). */
+async function nextStep(steps: Script, request: ModelRequest, index: number): Promise<ScriptStep> {
+  if (typeof steps === 'function') return steps(request, index);
+  const step = steps[index];
+  if (step) return step;
+  throw new ModelError(
+    'invalid-request',
+    `The scripted model was called ${index + 1} times but its script has ${steps.length} steps: add steps.`,
+  );
+}
 
-  const inputTokens = (request: ModelRequest): number => {
-    let total = FRAMING.reply + (request.system ? counter.countSystem(request.system) : 0);
-    if (request.tools?.length) total += counter.countTools(request.tools);
-    for (const message of request.messages) total += counter.countMessage(message);
-    return total;
-  };
-
-  async function* stream(request: ModelRequest, streamOptions: StreamOptions = {}): AsyncGenerator<ModelStreamEvent> {
-    const index = requests.length;
-    requests.push({ ...request, messages: [...request.messages] });
-    const step = await nextStep(request, index);
-    await wait(step.delayMs ?? options.latencyMs ?? 0, streamOptions.signal);
-    const content: AssistantPart[] = [];
-    if (step.reasoning !== undefined) {
-      for (const text of chunks(step.reasoning, chunkSize)) yield { type: 'reasoning-delta', text };
-      content.push({
-        type: 'reasoning',
-        text: step.reasoning,
-        ...(step.signature === undefined ? {} : { signature: step.signature }),
-      });
-    }
-    if (step.text !== undefined) {
-      for (const text of chunks(step.text, chunkSize)) yield { type: 'text-delta', text };
-      content.push({ type: 'text', text: step.text });
-    }
-    if (step.error) throw toModelError(step.error);
-    const answer = structuredAnswer(step, request);
-    if (answer.text !== undefined) {
-      for (const text of chunks(answer.text, chunkSize)) yield { type: 'text-delta', text };
-      content.push({ type: 'text', text: answer.text });
-    }
-    for (const [position, call] of [...(step.toolCalls ?? []), ...answer.calls].entries()) {
-      const id = call.id ?? `call_${index + 1}_${position + 1}`;
-      const raw = typeof call.args === 'string' ? call.args : JSON.stringify(call.args ?? {});
-      yield { type: 'tool-call-start', id, name: call.name };
-      for (const argsDelta of chunks(raw, chunkSize)) yield { type: 'tool-call-delta', id, argsDelta };
-      content.push({ type: 'tool-call', id, name: call.name, args: call.args ?? {} });
-    }
-    const output = content.reduce((sum, part) => sum + counter.countText(JSON.stringify(part)), 0);
-    const usage: Usage = {
-      inputTokens: inputTokens(request),
-      outputTokens: output,
-      reasoningTokens: step.reasoning ? counter.countText(step.reasoning) : 0,
-      ...step.usage,
-    };
-    const calledTools = content.some((part) => part.type === 'tool-call');
-    const stopReason = step.stopReason ?? (calledTools ? 'tool-calls' : 'stop');
-    yield { type: 'finish', message: { role: 'assistant', content, model }, usage, stopReason };
+/** Streams the step's reasoning and text, and adds their parts to `content`. */
+function* streamTexts(step: ScriptStep, chunkSize: number, content: AssistantPart[]): Generator<ModelStreamEvent> {
+  if (step.reasoning !== undefined) {
+    for (const text of chunks(step.reasoning, chunkSize)) yield { type: 'reasoning-delta', text };
+    content.push({
+      type: 'reasoning',
+      text: step.reasoning,
+      ...(step.signature === undefined ? {} : { signature: step.signature }),
+    });
   }
+  if (step.text !== undefined) {
+    for (const text of chunks(step.text, chunkSize)) yield { type: 'text-delta', text };
+    content.push({ type: 'text', text: step.text });
+  }
+}
 
-  return { model, profile, requests, stream };
+/** Streams the structured answer and the tool calls of call `index`, and adds their parts to `content`. */
+function* streamAnswer(
+  step: ScriptStep,
+  request: ModelRequest,
+  index: number,
+  chunkSize: number,
+  content: AssistantPart[],
+): Generator<ModelStreamEvent> {
+  const answer = structuredAnswer(step, request);
+  if (answer.text !== undefined) {
+    for (const text of chunks(answer.text, chunkSize)) yield { type: 'text-delta', text };
+    content.push({ type: 'text', text: answer.text });
+  }
+  for (const [position, call] of [...(step.toolCalls ?? []), ...answer.calls].entries()) {
+    const id = call.id ?? `call_${index + 1}_${position + 1}`;
+    const raw = typeof call.args === 'string' ? call.args : JSON.stringify(call.args ?? {});
+    yield { type: 'tool-call-start', id, name: call.name };
+    for (const argsDelta of chunks(raw, chunkSize)) yield { type: 'tool-call-delta', id, argsDelta };
+    content.push({ type: 'tool-call', id, name: call.name, args: call.args ?? {} });
+  }
+}
+
+/** The finish event: the message, its usage counted by `counter` (the step's own usage over it), the stop reason. */
+function finish(
+  step: ScriptStep,
+  request: ModelRequest,
+  content: AssistantPart[],
+  model: ModelRef,
+  counter: TokenCounter,
+): ModelStreamEvent {
+  let input = FRAMING.reply + (request.system ? counter.countSystem(request.system) : 0);
+  if (request.tools?.length) input += counter.countTools(request.tools);
+  for (const message of request.messages) input += counter.countMessage(message);
+  const usage: Usage = {
+    inputTokens: input,
+    outputTokens: content.reduce((sum, part) => sum + counter.countText(JSON.stringify(part)), 0),
+    reasoningTokens: step.reasoning ? counter.countText(step.reasoning) : 0,
+    ...step.usage,
+  };
+  const calledTools = content.some((part) => part.type === 'tool-call');
+  const stopReason = step.stopReason ?? (calledTools ? 'tool-calls' : 'stop');
+  return { type: 'finish', message: { role: 'assistant', content, model }, usage, stopReason };
 }
 
 /** How a step's `output` goes out for this request (see {@link ScriptStep.output}). */

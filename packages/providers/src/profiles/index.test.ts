@@ -67,10 +67,10 @@ describe('resolveProfile', () => {
     expect(resolveProfile('openai', 'gpt-5.5').pastReasoning).toBe('stripped');
     expect(resolveProfile('openai', 'gpt-5.6').pastReasoning).toBe('billed');
     expect(resolveProfile('openai', 'gpt-5.10-mini').pastReasoning).toBe('billed');
-    // Responses models compact server-side (hybrid by default); an unknown model stays episodic.
+    // Responses models compact server-side (hybrid by default); an unknown model stays with the packer.
     expect(resolveProfile('openai', 'gpt-5.6')).toMatchObject({ contextPolicy: 'hybrid', nativeContext: { compaction: {} } });
-    expect(resolveProfile('openai', 'some-new-model').contextPolicy).toBe('episodic');
-    expect(resolveProfile('openai', 'gpt-5.6', {}, [{ provider: 'openai', pattern: 'mine', contextWindow: 1, maxOutputTokens: 1, retention: 'episode', cacheStyle: 'none', minCacheableTokens: 0, tokenizerFactor: 1 }]).contextPolicy).toBe('episodic');
+    expect(resolveProfile('openai', 'some-new-model').contextPolicy).toBe('packer');
+    expect(resolveProfile('openai', 'gpt-5.6', {}, [{ provider: 'openai', pattern: 'mine', contextWindow: 1, maxOutputTokens: 1, retention: 'episode', cacheStyle: 'none', minCacheableTokens: 0, tokenizerFactor: 1 }]).contextPolicy).toBe('packer');
   });
 
   it('applies user overrides field by field, but never the provider', () => {

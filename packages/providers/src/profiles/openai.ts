@@ -46,14 +46,14 @@ const common = {
   // Responses server-side compaction (`context_management`), also with `store: false`
   // (https://developers.openai.com/api/docs/guides/compaction, checked Dec 2026: "ZDR-friendly
   // when you set store=false"); the guide names no model it excludes. `hybrid` by default:
-  // it cost less than `episodic` in `npm run bench -- context-policies` (README). Chat
+  // it cost less than `packer` in `npm run bench -- context-policies` (README). Chat
   // Completions has no such field, and its adapter drops both.
   contextPolicy: 'hybrid',
   nativeContext: { compaction: {} },
 } as const;
 
 /** What OpenAI fixes for every model: the fallback's provider fields (the table's last row also catches every id). */
-export const openaiDefaults: Partial<OpenAIProfile> = { ...common, reasoning: false, contextPolicy: 'episodic' };
+export const openaiDefaults: Partial<OpenAIProfile> = { ...common, reasoning: false, contextPolicy: 'packer' };
 
 /**
  * OpenAI models, most specific pattern first (the first match wins). Prices in USD
@@ -194,6 +194,6 @@ export const openaiProfiles: readonly OpenAIProfile[] = [
     // An unknown model may predate json_schema answers: ask through the final_answer tool.
     structuredOutput: 'tool',
     // Nor is it known to compact: the packer alone unless the agent asks for `hybrid`.
-    contextPolicy: 'episodic',
+    contextPolicy: 'packer',
   },
 ];

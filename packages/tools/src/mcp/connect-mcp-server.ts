@@ -52,7 +52,7 @@ export interface McpConnectOptions {
   name?: string;
   /** Put before every tool name, e.g. `fs_`, to keep two servers' tools apart. Default none. */
   prefix?: string;
-  /** Timeout of each tool call; default the agent's `toolTimeoutMs`. */
+  /** Timeout of each tool call; default the agent's `toolCalls.timeoutMs`. */
   toolTimeoutMs?: number;
   /** How long connecting (start plus handshake) may take. Default 30,000 ms. */
   connectTimeoutMs?: number;

@@ -21,7 +21,7 @@ const traceA = 'The log shows a timeout in fixtures.ts; next I should read the f
 /** Model A reasons and calls a tool, then a stop condition interrupts the episode (as a crash or a hand-over would). */
 async function startWithModelA(store: MemorySessionStore, reasoning = traceA): Promise<void> {
   const model = scriptedModel({ model: modelA, steps: [{ reasoning, toolCalls: [{ id: 'a1', name: 'read' }] }] });
-  const agent = new Agent({ model, system, tools: [read], budget: 50_000, store, stopWhen: maxSteps(1) });
+  const agent = new Agent({ model, system, tools: [read], store, stopWhen: maxSteps(1), context: { budget: 50_000 } });
   const session = await agent.session({ id: 'shared' });
   expect((await session.send('CI is red')).reason).toBe('stop-condition');
 }
@@ -46,7 +46,7 @@ describe('cross-model hand-off through the agent loop', () => {
       { text: 'Glad to help.' },
     ];
     const model = scriptedModel({ model: modelB, steps });
-    const agent = new Agent({ model, system, tools: [read], budget: 50_000, store });
+    const agent = new Agent({ model, system, tools: [read], store, context: { budget: 50_000 } });
     const session = await agent.session({ id: 'shared', handoff: true });
     const { events, onEvent } = recorder();
     await session.resume({ onEvent });
@@ -77,7 +77,7 @@ describe('cross-model hand-off through the agent loop', () => {
     const store = new MemorySessionStore();
     await startWithModelA(store);
     const model = scriptedModel({ model: modelB, steps: [{ text: 'Done.' }] });
-    const session = await new Agent({ model, system, tools: [read], budget: 50_000, store }).session({ id: 'shared' });
+    const session = await new Agent({ model, system, tools: [read], store, context: { budget: 50_000 } }).session({ id: 'shared' });
     const { events, onEvent } = recorder();
     await session.resume({ onEvent });
     expect(model.requests[0]?.system).toBe(system);
@@ -93,7 +93,7 @@ describe('cross-model hand-off through the agent loop', () => {
     const store = new MemorySessionStore();
     await startWithModelA(store);
     const model = scriptedModel({ model: modelA, steps: [{ text: 'Done.' }] });
-    const agent = new Agent({ model, system, tools: [read], budget: 50_000, store, handoff: true });
+    const agent = new Agent({ model, system, tools: [read], store, context: { budget: 50_000 }, reasoning: { handoff: true } });
     await (await agent.session({ id: 'shared' })).resume();
     expect(model.requests[0]?.system).toBe(system);
     expect(reasoningIn(model.requests[0]?.messages ?? []).map((part) => part.text)).toEqual([traceA]);
@@ -104,7 +104,7 @@ describe('cross-model hand-off through the agent loop', () => {
     const huge = `${'a very long chain of thought '.repeat(200)}END-OF-TRACE`;
     await startWithModelA(store, huge);
     const model = scriptedModel({ model: modelB, steps: [{ text: 'Done.' }] });
-    const session = await new Agent({ model, system, tools: [read], budget: 50_000, store }).session({
+    const session = await new Agent({ model, system, tools: [read], store, context: { budget: 50_000 } }).session({
       id: 'shared',
       handoff: { maxTokens: 300 },
     });
@@ -125,7 +125,7 @@ describe('cross-model hand-off through the agent loop', () => {
       model: modelB,
       steps: (request) => ({ text: 'Done.', usage: { inputTokens: countContext(exact, request) } }),
     });
-    const agent = new Agent({ model, system, tools: [read], budget: 50_000, store });
+    const agent = new Agent({ model, system, tools: [read], store, context: { budget: 50_000 } });
     const session = await agent.session({ id: 'shared', handoff: true });
     const { events, onEvent } = recorder();
     await session.resume({ onEvent });

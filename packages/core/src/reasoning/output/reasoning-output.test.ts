@@ -17,7 +17,7 @@ describe('reasoningOutput', () => {
       steps: (request, index) =>
         index === 0 ? { reasoning: long, text: 'never streamed' } : { reasoning: 'Answering now.', text: 'Raise the timeout.' },
     });
-    const agent = new Agent({ model, system: 'You debug CI.', reasoningOutput: { maxReasoningTokens: 50 } });
+    const agent = new Agent({ model, system: 'You debug CI.', reasoning: { output: { maxReasoningTokens: 50 } } });
     const { events, onEvent } = recorder();
     const result = await (await agent.session()).send('Why is CI red?', { onEvent });
 
@@ -43,7 +43,7 @@ describe('reasoningOutput', () => {
 
   it('a second call past the cap ends the step with its reasoning and max-tokens', async () => {
     const model = scriptedModel({ steps: () => ({ reasoning: long, text: 'never' }) });
-    const agent = new Agent({ model, reasoningOutput: { maxReasoningTokens: 30 } });
+    const agent = new Agent({ model, reasoning: { output: { maxReasoningTokens: 30 } } });
     const result = await (await agent.session()).send('hi');
     expect(model.requests).toHaveLength(2);
     expect(result.message?.content.map((part) => part.type)).toEqual(['reasoning']);
@@ -51,7 +51,7 @@ describe('reasoningOutput', () => {
 
   it('reasoning under the cap streams untouched in one call', async () => {
     const model = scriptedModel({ steps: [{ reasoning: 'Short thought.', text: 'Done.' }] });
-    const agent = new Agent({ model, reasoningOutput: { maxReasoningTokens: 50 } });
+    const agent = new Agent({ model, reasoning: { output: { maxReasoningTokens: 50 } } });
     const result = await (await agent.session()).send('hi');
     expect(model.requests).toHaveLength(1);
     expect(result.message?.content).toEqual([
@@ -62,7 +62,7 @@ describe('reasoningOutput', () => {
 
   it('echo suppression drops a burst the server sent twice, in deltas and in the saved message', async () => {
     const model = scriptedModel({ steps: [{ text: 'Raise the fixture timeout. Raise the fixture timeout. Then rerun.' }] });
-    const agent = new Agent({ model, reasoningOutput: { echoSuppression: true } });
+    const agent = new Agent({ model, reasoning: { output: { echoSuppression: true } } });
     const { events, onEvent } = recorder();
     const result = await (await agent.session()).send('hi', { onEvent });
     expect(result.message?.content).toEqual([expect.objectContaining({ text: 'Raise the fixture timeout. Then rerun.' })]);
@@ -74,7 +74,7 @@ describe('reasoningOutput', () => {
     const leaky = () => scriptedModel({ steps: [{ text: '<scratch>draft</scratch> The answer.' }] });
     const run = async (leakCheck: false | { tags: string[] } | undefined) => {
       const { events, onEvent } = recorder();
-      const agent = new Agent({ model: leaky(), reasoningOutput: leakCheck === undefined ? {} : { leakCheck } });
+      const agent = new Agent({ model: leaky(), reasoning: { output: leakCheck === undefined ? {} : { leakCheck } } });
       await (await agent.session()).send('hi', { onEvent });
       return events.filter((event) => event.type === 'reasoning-leak').length;
     };

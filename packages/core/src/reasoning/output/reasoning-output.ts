@@ -1,5 +1,5 @@
 /**
- * Per-agent controls on what a model streams (`AgentOptions.reasoningOutput`), as a
+ * Per-agent controls on what a model streams (`AgentOptions.reasoning.output`), as a
  * wrapper around its adapter:
  *
  * - `maxReasoningTokens`: a cap on reasoning for models without a native thinking
@@ -26,7 +26,7 @@ import type { LeakCheckOptions } from '../stats/leak-check.js';
 import { fenceFor } from '../handoff/handoff-note.js';
 import { EchoFilter, type EchoSuppression, suppressEcho } from './echo-filter.js';
 
-/** Options of `AgentOptions.reasoningOutput`. */
+/** Options of `AgentOptions.reasoning.output`. */
 export interface ReasoningOutputOptions {
   /** Most reasoning tokens per call before reasoning mode is ended (see the file comment). Default: no cap. */
   maxReasoningTokens?: number;

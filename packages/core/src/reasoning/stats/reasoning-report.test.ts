@@ -14,7 +14,7 @@ const trace = 'The failing test waits on a port that the fixture server never op
 async function run(steps: Parameters<typeof scriptedModel>[0]['steps']) {
   const tokenizer = createApproximateCounter();
   const model = scriptedModel({ steps });
-  const session = await new Agent({ model, tools: [read], budget: 50_000, tokenizer }).session();
+  const session = await new Agent({ model, tools: [read], context: { budget: 50_000, tokenizer } }).session();
   const events: AgentEvent[] = [];
   const result = await session.send('CI is red', { onEvent: (event) => events.push(event) });
   return { session, events, result, tokenizer };
