@@ -7,6 +7,7 @@ import { SessionBusyError, SessionConflictError } from '../errors/session-errors
 import { acquireWriter } from '../store/session-writer.js';
 import type { AgentEvent } from '../loop/agent-events.js';
 import { BackgroundSummarizer } from '../loop/background-summarizer.js';
+import { CheckpointSummarizer } from '../loop/checkpoint-summaries.js';
 import { InvalidArgumentError } from '../errors/input-errors.js';
 import type { AssistantMessage, Message, UserMessage } from '../message/message.js';
 import { compactTranscript } from '../loop/compact-transcript.js';
@@ -40,6 +41,7 @@ export class AgentSession implements Session {
   private readonly notices: AgentEvent[];
   private readonly atRest: ReasoningAtRest | undefined;
   private readonly summarizer: BackgroundSummarizer | undefined;
+  private readonly checkpoints: CheckpointSummarizer;
   private running = false;
 
   constructor(
@@ -58,6 +60,7 @@ export class AgentSession implements Session {
     this.state = { messages: opened.messages, packState: opened.packState };
     const summarizer = settings.summarizer;
     this.summarizer = summarizer && new BackgroundSummarizer(summarizer, summarizer.model ?? settings.model);
+    this.checkpoints = checkpointSummarizer(settings);
   }
 
   /** The transcript so far (do not modify it). */
@@ -86,12 +89,12 @@ export class AgentSession implements Session {
   }
 
   /**
-   * Waits for a summary of evicted episodes that is being written (see the agent's
-   * `summarizer`). Runs never wait for one: a finished summary joins the transcript at
+   * Waits for a summary of evicted episodes, or the text summary of a compaction (a
+   * portable checkpoint), that is being written (see the agent's `summarizer`). Runs never wait for one: a finished summary joins the transcript at
    * the next model call. For tests, and to let a summary finish before shutting down.
    */
   async settleSummaries(): Promise<void> {
-    await this.summarizer?.settle();
+    await Promise.all([this.summarizer?.settle(), this.checkpoints.settle()]);
   }
 
   /** True when the current episode was interrupted or paused and {@link Session.resume} has work to do. */
@@ -321,6 +324,7 @@ export class AgentSession implements Session {
           answered: (callIds) => approvals.answered(callIds, write),
         },
         summarizer: this.summarizer,
+        checkpoints: this.checkpoints,
       },
       input,
       options.signal,
@@ -344,4 +348,15 @@ function toUserMessage(input: SessionInput): UserMessage {
     throw new InvalidArgumentError(`send() takes a user message (got role "${String(message?.role)}")`);
   }
   return copyMessage(message, 1, 'send() input') as UserMessage;
+}
+
+/**
+ * The session's checkpoint summaries (see checkpoint-summaries.ts): by the summarizer's
+ * model or the agent's own; in the background when a summarizer is configured or the
+ * agent has models to fail over to, else only when a call needs one.
+ */
+function checkpointSummarizer(settings: LoopSettings): CheckpointSummarizer {
+  const options = settings.summarizer ?? {};
+  const background = options.checkpoints !== false && (settings.summarizer !== undefined || settings.fallback !== undefined);
+  return new CheckpointSummarizer(options, options.model ?? settings.model, background, settings.secrets);
 }

@@ -34,6 +34,13 @@ export interface SummarizerOptions {
   instructions?: string;
   /** Most characters of conversation sent in one request (its middle is cut beyond). Default 400,000. */
   maxInputCharacters?: number;
+  /**
+   * Text summaries of the provider's opaque compactions (OpenAI's `compaction` item),
+   * written in the background beside them so that another model can go on from them
+   * (portable checkpoints, see the README). Default true; without `summarizer` they are
+   * written in the background only when the agent has a fallback chain, and on demand.
+   */
+  checkpoints?: boolean;
 }
 
 /** The default system prompt of the summarizer. */
@@ -61,7 +68,8 @@ export function renderForSummary(messages: readonly ModelMessage[]): string {
   return lines.join('\n');
 }
 
-function cutMiddle(text: string, limit: number): string {
+/** `text` with its middle cut beyond `limit` characters. */
+export function cutMiddle(text: string, limit: number): string {
   if (text.length <= limit) return text;
   const half = Math.floor(limit / 2);
   return `${text.slice(0, half)}\n[... ${text.length - 2 * half} characters cut ...]\n${text.slice(-half)}`;
@@ -143,11 +151,21 @@ export class BackgroundSummarizer {
  * the finished summary lines to `append` and emits the summarizer's warnings.
  */
 export async function appendFinishedSummaries(
-  session: { summarizer?: BackgroundSummarizer | undefined; emit: AgentEventHandler },
+  session: { summarizer?: FinishedSummaries | undefined; checkpoints?: FinishedSummaries | undefined; emit: AgentEventHandler },
   append: (lines: SummaryMessage[]) => Promise<void>,
 ): Promise<void> {
-  if (!session.summarizer) return;
-  const { lines, warnings } = session.summarizer.take();
-  for (const warning of warnings) session.emit(warning);
+  const lines: SummaryMessage[] = [];
+  // Summaries of evicted episodes, then the text summaries of compactions (checkpoint-summaries.ts).
+  for (const source of [session.summarizer, session.checkpoints]) {
+    if (!source) continue;
+    const taken = source.take();
+    for (const warning of taken.warnings) session.emit(warning);
+    lines.push(...taken.lines);
+  }
   if (lines.length > 0) await append(lines);
+}
+
+/** Summaries written off the call path, handed out once for the loop to append. */
+export interface FinishedSummaries {
+  take(): { lines: SummaryMessage[]; warnings: WarningEvent[] };
 }

@@ -12,6 +12,7 @@ import type { Pricing } from '../model/model-profile.js';
 import type { ReplayCache } from '../reasoning/replay-cache/replay-cache.js';
 import type { BackgroundSummarizer, SummarizerOptions } from './background-summarizer.js';
 import type { StopCondition } from './stop-conditions.js';
+import type { CheckpointSummarizer } from './checkpoint-summaries.js';
 import type { AgentTool } from './tool.js';
 import type { JsonSchema } from '../support/json-schema.js';
 import type { StandardSchemaV1 } from '../support/standard-schema.js';
@@ -62,6 +63,8 @@ export interface LoopSession {
   approvals?: LoopApprovals;
   /** Writes summaries of evicted episodes in the background; off when undefined. */
   summarizer?: BackgroundSummarizer | undefined;
+  /** Writes the text summaries of opaque compactions (portable checkpoints); none when undefined. */
+  checkpoints?: CheckpointSummarizer | undefined;
 }
 
 /** What the loop does next. */
