@@ -151,9 +151,16 @@ export class BackgroundSummarizer {
  * the finished summary lines to `append` and emits the summarizer's warnings.
  */
 export async function appendFinishedSummaries(
-  session: { summarizer?: FinishedSummaries | undefined; checkpoints?: FinishedSummaries | undefined; emit: AgentEventHandler },
+  session: {
+    summarizer?: FinishedSummaries | undefined;
+    checkpoints?: (FinishedSummaries & { request(messages: readonly Message[]): void }) | undefined;
+    emit: AgentEventHandler;
+    writer?: { readonly messages: readonly Message[] };
+  },
   append: (lines: SummaryMessage[]) => Promise<void>,
 ): Promise<void> {
+  // A compaction just saved gets its text summary started here, off the call path (checkpoint-summaries.ts).
+  if (session.writer) session.checkpoints?.request(session.writer.messages);
   const lines: SummaryMessage[] = [];
   // Summaries of evicted episodes, then the text summaries of compactions (checkpoint-summaries.ts).
   for (const source of [session.summarizer, session.checkpoints]) {

@@ -9,7 +9,7 @@
 import type { Message, ModelRef } from '../message/message.js';
 import { messagesAfterCompaction } from '../packing/compaction-cut.js';
 import type { WarningEvent } from '../reasoning/reasoning-events.js';
-import type { AgentEventHandler } from './agent-events.js';
+import type { AgentEvent, AgentEventHandler } from './agent-events.js';
 import { checkpointRange, type CheckpointSummarizer } from './checkpoint-summaries.js';
 import type { ModelCallSettings } from './model-call.js';
 
@@ -38,8 +38,8 @@ export interface CheckpointWarning extends WarningEvent {
 }
 
 /** True for the warning of {@link CheckpointWarning}. */
-export function isCheckpointWarning(event: { type: string; code?: string }): event is CheckpointWarning {
-  return event.type === 'warning' && event.code === 'compaction-checkpoint-missing';
+export function isCheckpointWarning(event: AgentEvent): event is CheckpointWarning {
+  return event.type === 'warning' && event.code === 'compaction-checkpoint-missing' && 'checkpoint' in event;
 }
 
 /** The call's context, as the loop hands it to `callModel`. */

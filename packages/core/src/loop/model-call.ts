@@ -9,7 +9,7 @@ import { RunAbortedError } from '../errors/run-aborted-error.js';
 import type { AgentEvent, AgentEventHandler } from './agent-events.js';
 import { EpisodicError } from '../errors/episodic-error.js';
 import { type CallHandoff, reasoningForCall, systemWithHandoff } from '../reasoning/handoff/handoff-call.js';
-import type { AssistantMessage, Message, ToolSpec, Usage } from '../message/message.js';
+import type { AssistantMessage, ToolSpec, Usage } from '../message/message.js';
 import type { ModelAdapter, ModelError, ModelRequest, OutputFormat, StopReason } from '../model/model-adapter.js';
 import { collectResponse } from '../model/model-response.js';
 import { packContext } from '../packing/pack-context.js';
