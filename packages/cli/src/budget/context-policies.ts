@@ -25,6 +25,12 @@
  *   (`packing`: the boundary drop priced, TTL-aware eviction).
  * - Cache lifetime: with `packing.cacheTtlMs`, a call more than that after the previous
  *   one (by the messages' recorded times) reads nothing from the cache.
+ * - Compaction checkpoints (`checkpoints`): `native` continues from the provider's item as
+ *   above; `text` from Episodic's own text summary of the same range (what a fallback or
+ *   another provider gets, see checkpoint-summaries.ts in core): no second pass, but a
+ *   summarizer call that reads the compacted input uncached and writes a summary of at
+ *   most 1,000 tokens (its default), sent from then on as a user message in the item's
+ *   place. Keeping the text beside the item costs the summarizer calls on top of `native`.
  * Output tokens of the answers are the same under every policy and left out.
  */
 import {
@@ -82,7 +88,21 @@ export interface PolicyRun {
   evictingCalls: number;
   /** Calls whose minimum context did not fit the budget. */
   skipped: number;
+  /** What the calls after a compaction continue from (`native` unless set). */
+  checkpoints?: CheckpointKind;
+  /** Summarizer calls that wrote text checkpoints: their input tokens (in `inputTokens`) and USD (in `cost`). */
+  summarizerTokens?: number;
+  summarizerCost?: number;
 }
+
+/** What the calls after a compaction continue from: the provider's item, or Episodic's text summary of it. */
+export type CheckpointKind = 'native' | 'text';
+
+/** Most tokens of a text checkpoint (the summarizer's default `maxOutputTokens`). */
+export const TEXT_CHECKPOINT_MAX_TOKENS = 1_000;
+
+/** The tag of a modelled text checkpoint: no model reads it as its own, so the packer sends its text. */
+const TEXT_CHECKPOINT_PRODUCER = { provider: 'episodic', model: 'text-checkpoint' };
 
 /** Summary size of a compaction of `tokens` input tokens (see the file comment). */
 export function summaryTokens(tokens: number): number {
@@ -117,6 +137,7 @@ export function replayPolicy(
   model: PolicyModel,
   policy: ContextPolicy,
   counter: TokenCounter,
+  checkpoints: CheckpointKind = 'native',
 ): PolicyRun {
   const messages = [...session.messages];
   const native = policy === 'native';
@@ -134,6 +155,7 @@ export function replayPolicy(
     compactedTokens: 0,
     evictingCalls: 0,
     skipped: 0,
+    ...(checkpoints === 'text' ? { checkpoints, summarizerTokens: 0, ...(model.pricing ? { summarizerCost: 0 } : {}) } : {}),
   };
   let state: PackState | undefined;
   let previous: string[] = [];
@@ -185,6 +207,10 @@ export function replayPolicy(
     run.cost = addCost(run.cost, price(model, input, hit));
     previous = sent;
     if (policy === 'episodic' || input <= compactAt) continue;
+    if (checkpoints === 'text') {
+      messages[index] = textCheckpoint(run, { model, counter, produced, input });
+      continue;
+    }
     // The provider compacts: the pass above wrote the summary, a second one answers from it.
     const summary = summaryTokens(input);
     run.compactions += 1;
@@ -202,4 +228,33 @@ export function replayPolicy(
     previous = [];
   }
   return run;
+}
+
+/**
+ * The call that passed the threshold answered as sent; a summarizer call read what it
+ * sent (uncached) and wrote a text checkpoint, which later calls send in place of the
+ * history before `produced` (see the file comment). Returns `produced` with the checkpoint.
+ */
+function textCheckpoint(
+  run: PolicyRun,
+  { model, counter, produced, input }: { model: PolicyModel; counter: TokenCounter; produced: Message; input: number },
+): Message {
+  const summary = Math.min(TEXT_CHECKPOINT_MAX_TOKENS, summaryTokens(input));
+  const pricing = model.pricing;
+  const cost = pricing ? (input * pricing.input + summary * pricing.output) / 1e6 : undefined;
+  run.compactions += 1;
+  run.compactedTokens += input - summary;
+  run.inputTokens += input;
+  run.summarizerTokens = (run.summarizerTokens ?? 0) + input;
+  run.cost = addCost(run.cost, cost);
+  if (run.summarizerCost !== undefined) run.summarizerCost = addCost(run.summarizerCost, cost);
+  const part = { type: 'compaction' as const, text: fillerOf(summary, counter), providerData: TEXT_CHECKPOINT_PRODUCER };
+  return produced.role === 'assistant' ? { ...produced, content: [part, ...produced.content] } : produced;
+}
+
+/** Text of about `tokens` tokens by `counter`: the size of the summary, whose words do not matter here. */
+function fillerOf(tokens: number, counter: TokenCounter): string {
+  const unit = 'fact noted; ';
+  const per = Math.max(1, counter.countText(unit.repeat(100)) / 100);
+  return unit.repeat(Math.max(1, Math.round(tokens / per)));
 }
