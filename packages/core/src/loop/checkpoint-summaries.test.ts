@@ -101,7 +101,7 @@ describe('CheckpointSummarizer', () => {
 
   it('tells opaque compactions from readable and failed ones', () => {
     const providerData = { provider: 'anthropic', model: 'claude-sonnet-4-6' };
-    expect(isOpaqueCompaction({ type: 'compaction', providerData })).toBe(true);
+    expect(isOpaqueCompaction({ type: 'compaction', providerData } as never)).toBe(true);
     expect(isOpaqueCompaction({ type: 'compaction', text: 'summary', providerData } as never)).toBe(false);
     expect(isOpaqueCompaction({ type: 'compaction', failed: true, providerData } as never)).toBe(false);
     expect(isOpaqueCompaction({ type: 'text' })).toBe(false);
