@@ -24,7 +24,9 @@ export type CheckpointFallback = 'originals' | 'summary-made' | 'originals-over-
 
 /** The warning event of a call that found a compaction its model cannot read, with no summary of it yet. */
 export interface CheckpointWarning extends WarningEvent {
+  /** Its code: the compaction has no text summary yet. */
   code: 'compaction-checkpoint-missing';
+  /** Which compaction, whose, for which model, and what went in its place. */
   checkpoint: {
     /** What was sent in the compaction's place. */
     sent: CheckpointFallback;
