@@ -12,7 +12,6 @@ import {
   type ModelMessage,
   type ModelRef,
   type SummaryMessage,
-  userText,
 } from '../message/message.js';
 import type { ModelAdapter } from '../model/model-adapter.js';
 import { generate } from '../model/model-response.js';
@@ -23,6 +22,9 @@ import type { ModelCallSettings } from './model-call.js';
 import { summaryInput } from '../packing/pack-context.js';
 import type { SummaryRequest } from '../packing/pack-summary.js';
 import type { WarningEvent } from '../reasoning/reasoning-events.js';
+import { cutMiddle, renderForSummary } from './summary-text.js';
+
+export { renderForSummary } from './summary-text.js';
 
 /** `summarizer` of an agent: who writes the summaries of evicted episodes. */
 export interface SummarizerOptions {
@@ -50,30 +52,6 @@ export const DEFAULT_SUMMARY_INSTRUCTIONS =
   "user's goals and decisions, facts found (file names, commands, errors, numbers), what was done and " +
   'what is still open. Be dense and factual, no preamble. Write only the summary of the new episodes: ' +
   'it is appended to the earlier summary.';
-
-/** Renders messages as plain text: the summarizer needs their content, not a wire format. */
-export function renderForSummary(messages: readonly ModelMessage[]): string {
-  const lines: string[] = [];
-  for (const message of messages) {
-    if (message.role === 'user') lines.push(`[user] ${userText(message)}`);
-    else if (message.role === 'tool') lines.push(`[result of ${message.toolName}] ${message.content}`);
-    else if (message.role === 'assistant') {
-      const text = assistantText(message);
-      if (text) lines.push(`[assistant] ${text}`);
-      for (const part of message.content) {
-        if (part.type === 'tool-call') lines.push(`[tool call ${part.name}] ${JSON.stringify(part.args ?? {})}`);
-      }
-    }
-  }
-  return lines.join('\n');
-}
-
-/** `text` with its middle cut beyond `limit` characters. */
-export function cutMiddle(text: string, limit: number): string {
-  if (text.length <= limit) return text;
-  const half = Math.floor(limit / 2);
-  return `${text.slice(0, half)}\n[... ${text.length - 2 * half} characters cut ...]\n${text.slice(-half)}`;
-}
 
 const rangeKey = (request: SummaryRequest) => `${request.episodes.from}:${request.episodes.to}`;
 

@@ -11,7 +11,17 @@ import { messagesAfterCompaction } from '../packing/compaction-cut.js';
 import type { WarningEvent } from '../reasoning/reasoning-events.js';
 import type { AgentEvent, AgentEventHandler } from './agent-events.js';
 import { checkpointRange, type CheckpointSummarizer } from './checkpoint-summaries.js';
-import type { ModelCallSettings } from './model-call.js';
+import type { ModelAdapter } from '../model/model-adapter.js';
+import type { ToolSpec } from '../message/message.js';
+import type { TokenCounter } from '../tokens/token-counter.js';
+
+/** What the call's settings give here. */
+interface CallShape {
+  model: ModelAdapter;
+  system: string | undefined;
+  toolSpecs: readonly ToolSpec[];
+  tokenizer: TokenCounter;
+}
 
 /**
  * What a call sent in place of a compaction its model cannot read, when no summary was
@@ -59,7 +69,7 @@ export interface CheckpointContext {
  * packer may fill. Starts the background summary of a compaction that has none.
  */
 export async function messagesForCall(
-  settings: Pick<ModelCallSettings, 'model' | 'system' | 'toolSpecs' | 'tokenizer'>,
+  settings: CallShape,
   context: CheckpointContext,
   own: readonly Message[],
   { budget, emit }: { budget: number; emit: AgentEventHandler },
@@ -90,7 +100,7 @@ export async function messagesForCall(
 }
 
 /** Tokens of `messages` with the call's system prompt and tools, as the packer counts them. */
-function tokensOf(settings: Pick<ModelCallSettings, 'system' | 'toolSpecs' | 'tokenizer'>, messages: readonly Message[]): number {
+function tokensOf(settings: CallShape, messages: readonly Message[]): number {
   const { tokenizer, system, toolSpecs } = settings;
   let tokens = (system ? tokenizer.countSystem(system) : 0) + (toolSpecs.length > 0 ? tokenizer.countTools(toolSpecs) : 0);
   for (const message of messages) tokens += tokenizer.countMessage(message);

@@ -28,7 +28,13 @@ import { estimateCost } from '../model/usage-totals.js';
 import { checkpointSummaries } from '../packing/compaction-cut.js';
 import type { WarningEvent } from '../reasoning/reasoning-events.js';
 import type { SecretRedactor } from '../support/secret-redactor.js';
-import { cutMiddle, renderForSummary, type SummarizerOptions } from './background-summarizer.js';
+import { cutMiddle, renderForSummary } from './summary-text.js';
+
+/** What a checkpoint summary takes from the agent's `summarizer` options. */
+interface CheckpointSummaryOptions {
+  maxOutputTokens?: number | undefined;
+  maxInputCharacters?: number | undefined;
+}
 
 /** The default system prompt of a checkpoint summary. */
 export const DEFAULT_CHECKPOINT_INSTRUCTIONS =
@@ -109,7 +115,7 @@ export class CheckpointSummarizer {
   private readonly failed = new Set<number>();
 
   constructor(
-    private readonly options: SummarizerOptions,
+    private readonly options: CheckpointSummaryOptions,
     private readonly model: ModelAdapter,
     private readonly background: boolean,
     private readonly secrets?: SecretRedactor | undefined,

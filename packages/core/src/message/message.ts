@@ -335,11 +335,9 @@ export interface SummaryMessage {
   /** The summarizer call's usage. */
   usage?: Usage;
   /**
-   * Set (v1.1) on the text summary of a provider's opaque compaction (a portable
-   * checkpoint, see `checkpoint-summaries.ts`): the compaction it stands for. Such a
-   * line summarizes everything that compaction replaced (`episodes` are the episodes it
-   * touches); the packer sends it, in place of the compaction, to every model that
-   * cannot read the compaction, and never uses it for evicted episodes.
+   * Set (v1.1) on the text summary of an opaque compaction (a portable checkpoint, see
+   * `checkpoint-summaries.ts`): the compaction it stands for, whose history it sums up
+   * (`episodes`: those it touches). Sent in its place to every model that cannot read it.
    */
   checkpoint?: CheckpointOf;
   [extra: string]: unknown;
