@@ -15,10 +15,12 @@ import { Agent, type AgentEvent, type Message, type SummaryMessage } from '@epis
 import { FileSessionStore } from '@episodic/core/node';
 import { isCheckpointWarning } from '@episodic/core/packing';
 import { createAnthropicAdapter } from '@episodic/providers/anthropic';
+import { createGoogleAdapter } from '@episodic/providers/google';
 import { createOpenAIResponsesAdapter } from '@episodic/providers/openai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type CapturedBody, sdkParamErrors } from '../support/sdk-param-check.js';
 import { startAnthropicServer } from '../servers/anthropic-server.js';
+import { startGeminiServer } from '../servers/gemini-server.js';
 import { type OpenAIScriptedServer, startOpenAIResponsesServer } from '../servers/openai-responses-server.js';
 import type { ScriptedServer } from '../servers/scripted-server.js';
 import { ciLog, readLogTool } from './native-context-harness.js';
@@ -151,6 +153,40 @@ describe('portable compaction checkpoints', () => {
     expect(last?.context?.compactionsSent).toHaveLength(1);
     expect(JSON.stringify(last?.body)).not.toContain(SUMMARY);
     expect(checkpointLines(session.messages)).toHaveLength(1);
+  });
+
+  it('reopened on Gemini with a hand-off: the summary written beside the item is what Gemini reads', async () => {
+    const primary = await openaiServer();
+    const summarizer = await openaiServer();
+    summarizer.enqueue({ type: 'reply', text: SUMMARY });
+    const { session: first, store } = await compactedSession(primary, { summarizer });
+    await first.settleSummaries();
+    // The line joins the transcript at the next safe point: the start of the next call.
+    primary.enqueue({ type: 'reply', text: 'Deploy is next.' });
+    await first.send('And the deploy?');
+    expect(checkpointLines(first.messages)).toHaveLength(1);
+
+    const gemini = await startGeminiServer();
+    servers.push(gemini);
+    const agent = new Agent({
+      model: createGoogleAdapter({ model: 'gemini-2.5-flash', baseURL: gemini.url, apiKey: 'test-key' }),
+      tools: [readLogTool(LOG)],
+      store,
+      retry,
+    });
+    const session = await agent.session({ id: 'compacted', handoff: true });
+    gemini.enqueue({ type: 'reply', text: 'Rollback is ready.' });
+    const events: AgentEvent[] = [];
+    const result = await session.send('Is a rollback ready?', { onEvent: (event) => events.push(event) });
+    expect(result.text).toBe('Rollback is ready.');
+    expect(events.filter((event) => isCheckpointWarning(event))).toEqual([]);
+    const call = gemini.modelCalls()[0];
+    expect(call?.status).toBe(200);
+    const body = call?.body as { contents: unknown[] };
+    expect(JSON.stringify(body)).toContain(SUMMARY);
+    expect(JSON.stringify(body)).not.toContain('line 0: step passed');
+    expect(JSON.stringify(body)).not.toContain('encrypted_content');
+    expect(sdkParamErrors([{ kind: 'google-contents', body: body.contents, label: 'gemini after checkpoint' }])).toEqual([]);
   });
 
   it('reopened on another provider with no summary yet: the replaced messages when they fit, a typed warning says so', async () => {
