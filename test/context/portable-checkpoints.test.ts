@@ -205,6 +205,12 @@ describe('portable compaction checkpoints', () => {
     expect(call?.status).toBe(200);
     expect(JSON.stringify(call?.body)).toContain('line 0: step passed');
     expect(sdkParamErrors([{ kind: 'anthropic-beta', body: call?.body, label: 'originals' }])).toEqual([]);
+    // Said once: the next call sends the same and does not warn again.
+    other.enqueue({ type: 'reply', text: 'Yes.' });
+    const later: AgentEvent[] = [];
+    await session.send('Sure?', { onEvent: (event) => later.push(event) });
+    expect(JSON.stringify(other.modelCalls()[1]?.body)).toContain('line 0: step passed');
+    expect(later.filter((event) => isCheckpointWarning(event))).toEqual([]);
   });
 
   it('reopened on another provider with no summary and a budget the replaced messages do not fit: a summary made first, then kept', async () => {

@@ -4,7 +4,8 @@
  * fallback, a hand-off, a switched model or provider) gets the compaction's readable
  * text or Episodic's checkpoint summary of it (checkpoint-summaries.ts). Never neither:
  * when an opaque compaction has no summary yet, the call sends the messages it replaced
- * if they fit the budget, else a summary made on the spot; a typed warning says which.
+ * if they fit the budget, else a summary made on the spot; a typed warning says which
+ * (once per session object for each compaction and kind).
  */
 import type { Message, ModelRef } from '../message/message.js';
 import { messagesAfterCompaction } from '../packing/compaction-cut.js';
@@ -79,7 +80,10 @@ export async function messagesForCall(
   const cut = messagesAfterCompaction(own, model);
   if (cut.uncovered === undefined) return cut.messages;
   const at = cut.uncovered;
-  const warn = (sent: CheckpointFallback, why: string) => emit(warning(context, { at, sent, model, why }));
+  // Once per session object and kind: a session that goes on past the item warns at its first call only.
+  const warn = (sent: CheckpointFallback, why: string) => {
+    if (context.checkpoints?.firstTime(at, sent) !== false) emit(warning(context, { at, sent, model, why }));
+  };
   if (tokensOf(settings, cut.messages) <= budget) {
     warn('originals', 'the messages it replaced fit the budget and were sent instead');
     return cut.messages;

@@ -113,6 +113,8 @@ export class CheckpointSummarizer {
   private readonly warnings: WarningEvent[] = [];
   /** Compactions whose summary failed in the background: not asked for again by this object. */
   private readonly failed = new Set<number>();
+  /** What calls sent in place of a compaction without a summary, already warned about. */
+  private readonly warned = new Set<string>();
 
   constructor(
     private readonly options: CheckpointSummaryOptions,
@@ -163,6 +165,14 @@ export class CheckpointSummarizer {
     const line = await this.summarize(messages, at);
     this.done.push(line);
     return line;
+  }
+
+  /** True the first time this session object sends `sent` in place of the compaction in message `at`: warned once. */
+  firstTime(at: number, sent: string): boolean {
+    const key = `${at}:${sent}`;
+    if (this.warned.has(key)) return false;
+    this.warned.add(key);
+    return true;
   }
 
   /** Finished lines (to append to the transcript) and warnings, each handed out once. */
