@@ -106,6 +106,10 @@ describe('nativeOptionsFor', () => {
     it('a line naming another item, or a message without a compaction, stands for nothing', () => {
       expect(messagesAfterCompaction([...opaque(), line({ message: 6, id: 'cmp_other' })], own).uncovered).toBe(6);
       expect(messagesAfterCompaction([...opaque(), line({ message: 4 })], own).uncovered).toBe(6);
+      // A line before the compaction it names was not written for it.
+      const early = opaque();
+      early.splice(5, 0, line({ message: 7 }));
+      expect(messagesAfterCompaction(early, own).uncovered).toBe(7);
       // The stripped view (its id gone) still finds its line by the message.
       const stripped = opaque().map((message, index) =>
         index === 6 && message.role === 'assistant'

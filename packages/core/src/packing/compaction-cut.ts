@@ -57,12 +57,14 @@ function itemId(part: CompactionPart): string | undefined {
 /**
  * The checkpoint summaries of `messages` (summary lines with `checkpoint`), by the index
  * of the message whose compaction they stand for; a later line for the same compaction
- * wins. A line that names no compaction there (or another item id) is ignored.
+ * wins. A line that names no compaction there, another item id, or a message after
+ * itself is ignored.
  */
 export function checkpointSummaries(messages: readonly Message[]): Map<number, string> {
   const found = new Map<number, string>();
-  for (const line of messages) {
-    if (line.role !== 'summary' || line.checkpoint === undefined) continue;
+  for (const [index, line] of messages.entries()) {
+    // A line comes after the compaction it stands for (it is written once the item is saved).
+    if (line.role !== 'summary' || line.checkpoint === undefined || line.checkpoint.message >= index) continue;
     const target = messages[line.checkpoint.message];
     if (target?.role !== 'assistant') continue;
     const part = target.content.findLast((candidate): candidate is CompactionPart => candidate.type === 'compaction');
