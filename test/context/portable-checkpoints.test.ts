@@ -235,4 +235,23 @@ describe('portable compaction checkpoints', () => {
       sdkParamErrors(other.modelCalls().map((entry) => ({ kind: 'anthropic-beta' as const, body: entry.body, label: 'made' }))),
     ).toEqual([]);
   });
+  it('when the summary cannot be made either, the replaced messages go packed to the budget, and the warning says why', async () => {
+    const primary = await openaiServer();
+    const { store } = await compactedSession(primary, {});
+    const other = await anthropicServer();
+    const agent = new Agent({ model: claude(other), tools: [readLogTool(LOG)], budget: 2_500, store, retry });
+    const session = await agent.session({ id: 'compacted' });
+    other.enqueue({ type: 'error', status: 500 }, { type: 'reply', text: 'Deploy is next.' });
+    const events: AgentEvent[] = [];
+    const result = await session.send('And the deploy?', { onEvent: (event) => events.push(event) });
+    expect(result.text).toBe('Deploy is next.');
+    const [warning] = events.filter((event) => isCheckpointWarning(event));
+    expect(warning?.checkpoint.sent).toBe('originals-over-budget');
+    expect(warning?.message).toMatch(/failed \(.+\).*packed to the budget/);
+    // No summary line was kept, and the answer went without one.
+    expect(checkpointLines(session.messages)).toEqual([]);
+    const answer = other.modelCalls().at(-1);
+    expect(answer?.status).toBe(200);
+    expect(JSON.stringify(answer?.body)).not.toContain(SUMMARY);
+  });
 });
