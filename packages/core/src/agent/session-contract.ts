@@ -82,8 +82,9 @@ export interface Session {
   readonly pendingApprovals: readonly ApprovalRequest[];
   /**
    * Waits for a summary of evicted episodes, or the text summary of a compaction (a
-   * portable checkpoint), that is being written (see the agent's `summarizer`). Runs never wait for one: a finished summary joins the transcript at
-   * the next model call. For tests, and to let a summary finish before shutting down.
+   * portable checkpoint), that is being written (see the agent's `summarizer`). Runs
+   * never wait for one: a finished summary joins the transcript at the next model call.
+   * For tests, and to let a summary finish before shutting down.
    */
   settleSummaries(): Promise<void>;
   /**

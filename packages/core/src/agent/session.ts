@@ -90,8 +90,9 @@ export class AgentSession implements Session {
 
   /**
    * Waits for a summary of evicted episodes, or the text summary of a compaction (a
-   * portable checkpoint), that is being written (see the agent's `summarizer`). Runs never wait for one: a finished summary joins the transcript at
-   * the next model call. For tests, and to let a summary finish before shutting down.
+   * portable checkpoint), that is being written (see the agent's `summarizer`). Runs
+   * never wait for one: a finished summary joins the transcript at the next model call.
+   * For tests, and to let a summary finish before shutting down.
    */
   async settleSummaries(): Promise<void> {
     await Promise.all([this.summarizer?.settle(), this.checkpoints.settle()]);

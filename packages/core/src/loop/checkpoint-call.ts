@@ -73,7 +73,7 @@ export async function messagesForCall(
   settings: CallShape,
   context: CheckpointContext,
   own: readonly Message[],
-  { budget, emit }: { budget: number; emit: AgentEventHandler },
+  { budget, emit, signal }: { budget: number; emit: AgentEventHandler; signal?: AbortSignal | undefined },
 ): Promise<readonly Message[]> {
   context.checkpoints?.request(context.messages);
   const model = settings.model.model;
@@ -94,10 +94,12 @@ export async function messagesForCall(
     return cut.messages;
   }
   try {
-    const line = await context.checkpoints.summarizeNow(context.messages, at);
+    const line = await context.checkpoints.summarizeNow(context.messages, at, signal);
     warn('summary-made', 'the messages it replaced do not fit the budget: a summary was made before this call');
     return messagesAfterCompaction([...own, line], model).messages;
   } catch (error) {
+    // An aborted run ends here (the loop reports it), not with a fallback.
+    if (signal?.aborted) throw error;
     warn('originals-over-budget', `${context.checkpoints.failure(at, error)} They were packed to the budget`);
     return cut.messages;
   }

@@ -155,14 +155,14 @@ export class CheckpointSummarizer {
    * it is that one, else a new summary (the caller waits). Kept for the loop to append.
    * Throws when the summarizer fails.
    */
-  async summarizeNow(messages: readonly Message[], at: number): Promise<SummaryMessage> {
+  async summarizeNow(messages: readonly Message[], at: number, signal?: AbortSignal): Promise<SummaryMessage> {
     const kept = this.done.find((line) => line.checkpoint?.message === at);
     if (kept) return kept;
     if (this.inFlight?.at === at) {
       const line = await this.inFlight.done;
       if (line) return line;
     }
-    const line = await this.summarize(messages, at);
+    const line = await this.summarize(messages, at, signal);
     this.done.push(line);
     return line;
   }
@@ -192,7 +192,7 @@ export class CheckpointSummarizer {
     return `The text summary of the compaction in message ${at} failed (${reason}); a model that cannot read the compaction gets the messages it replaced instead.`;
   }
 
-  private async summarize(messages: readonly Message[], at: number): Promise<SummaryMessage> {
+  private async summarize(messages: readonly Message[], at: number, signal?: AbortSignal): Promise<SummaryMessage> {
     const range = checkpointRange(messages, at);
     const previous = range.previous ? `Earlier summary:\n${range.previous}\n\n` : '';
     const conversation = cutMiddle(renderForSummary(range.messages), this.options.maxInputCharacters ?? 400_000);
@@ -200,7 +200,7 @@ export class CheckpointSummarizer {
       system: DEFAULT_CHECKPOINT_INSTRUCTIONS,
       messages: [{ role: 'user', content: `${previous}Conversation to summarize:\n${conversation}` }],
       maxOutputTokens: this.options.maxOutputTokens ?? 1_000,
-    });
+    }, signal ? { signal } : {});
     const text = assistantText(response.message).trim();
     if (!text) throw new EpisodicError('summary_empty', 'the summarizer answered with no text');
     const model: ModelRef = response.message.model ?? this.model.model;

@@ -103,7 +103,7 @@ export async function callModel(
   const { messages: ownView, handoff } = reasoningForCall(settings, context, emit);
   let budget = settings.budget - (handoff?.tokens ?? 0);
   // After a provider compacted, its summary stands for the history before it (its item, or text for other models).
-  const messages = await messagesForCall(settings, context, ownView, { budget, emit });
+  const messages = await messagesForCall(settings, context, ownView, { budget, emit, signal });
   let repacked = false;
   for (let attempt = 0; ;) {
     if (signal?.aborted) throw new RunAbortedError(signal.reason);
