@@ -254,4 +254,20 @@ describe('portable compaction checkpoints', () => {
     expect(answer?.status).toBe(200);
     expect(JSON.stringify(answer?.body)).not.toContain(SUMMARY);
   });
+  it('a run aborted while the summary is made ends as aborted, without a fallback or its warning', async () => {
+    const primary = await openaiServer();
+    const { store } = await compactedSession(primary, {});
+    const other = await anthropicServer();
+    const agent = new Agent({ model: claude(other), tools: [readLogTool(LOG)], budget: 2_500, store, retry });
+    const session = await agent.session({ id: 'compacted' });
+    other.enqueue({ type: 'stall', text: 'Checkpoint: ' });
+    const controller = new AbortController();
+    const events: AgentEvent[] = [];
+    const run = session.send('And the deploy?', { signal: controller.signal, onEvent: (event) => events.push(event) });
+    await expect.poll(() => other.modelCalls().length).toBe(1);
+    controller.abort(new Error('user stopped'));
+    await expect(run).rejects.toMatchObject({ code: 'run_aborted' });
+    expect(events.filter((event) => isCheckpointWarning(event))).toEqual([]);
+    expect(other.modelCalls()).toHaveLength(1);
+  });
 });
