@@ -30,7 +30,9 @@
  *   another provider gets, see checkpoint-summaries.ts in core): no second pass, but a
  *   summarizer call that reads the compacted input uncached and writes a summary of at
  *   most 1,000 tokens (its default), sent from then on as a user message in the item's
- *   place. Keeping the text beside the item costs the summarizer calls on top of `native`.
+ *   place; that cut keeps no opening user message, so it may compact less often. Keeping
+ *   the text beside the item costs a summarizer call per native compaction on top of
+ *   `native` (`checkpointCost`).
  * Output tokens of the answers are the same under every policy and left out.
  */
 import {
@@ -93,6 +95,8 @@ export interface PolicyRun {
   /** Summarizer calls that wrote text checkpoints: their input tokens (in `inputTokens`) and USD (in `cost`). */
   summarizerTokens?: number;
   summarizerCost?: number;
+  /** Native checkpoints with a price: USD of a text summary of each compaction kept beside its item (not in `cost`). */
+  checkpointCost?: number;
 }
 
 /** What the calls after a compaction continue from: the provider's item, or Episodic's text summary of it. */
@@ -156,6 +160,7 @@ export function replayPolicy(
     evictingCalls: 0,
     skipped: 0,
     ...(checkpoints === 'text' ? { checkpoints, summarizerTokens: 0, ...(model.pricing ? { summarizerCost: 0 } : {}) } : {}),
+    ...(checkpoints === 'native' && policy !== 'episodic' && model.pricing ? { checkpointCost: 0 } : {}),
   };
   let state: PackState | undefined;
   let previous: string[] = [];
@@ -208,7 +213,8 @@ export function replayPolicy(
     previous = sent;
     if (policy === 'episodic' || input <= compactAt) continue;
     if (checkpoints === 'text') {
-      messages[index] = textCheckpoint(run, { model, counter, produced, input });
+      // The compacting message, then the checkpoint line beside it (the loop passes over the line).
+      messages.splice(index, 1, ...textCheckpoint(run, { model, counter, produced, input, index }));
       continue;
     }
     // The provider compacts: the pass above wrote the summary, a second one answers from it.
@@ -218,6 +224,8 @@ export function replayPolicy(
     run.inputTokens += fixed + summary;
     const output = model.pricing ? (summary * model.pricing.output) / 1e6 : undefined;
     run.cost = addCost(addCost(run.cost, price(model, fixed + summary, 0)), output);
+    // What a text summary of this compaction would cost, kept beside the item for other models.
+    if (run.checkpointCost !== undefined) run.checkpointCost = addCost(run.checkpointCost, summarizerCost(model, input));
     const part = {
       type: 'compaction' as const,
       tokens: summary,
@@ -233,23 +241,27 @@ export function replayPolicy(
 /**
  * The call that passed the threshold answered as sent; a summarizer call read what it
  * sent (uncached) and wrote a text checkpoint, which later calls send in place of the
- * history before `produced` (see the file comment). Returns `produced` with the checkpoint.
+ * history before `produced` (see the file comment). Returns `produced` holding an opaque
+ * compaction no replayed model reads as its own, and the checkpoint line that stands for it,
+ * as the agent loop stores them.
  */
 function textCheckpoint(
   run: PolicyRun,
-  { model, counter, produced, input }: { model: PolicyModel; counter: TokenCounter; produced: Message; input: number },
-): Message {
+  context: { model: PolicyModel; counter: TokenCounter; produced: Message; input: number; index: number },
+): Message[] {
+  const { model, counter, produced, input, index } = context;
   const summary = Math.min(TEXT_CHECKPOINT_MAX_TOKENS, summaryTokens(input));
-  const pricing = model.pricing;
-  const cost = pricing ? (input * pricing.input + summary * pricing.output) / 1e6 : undefined;
+  const cost = summarizerCost(model, input);
   run.compactions += 1;
   run.compactedTokens += input - summary;
   run.inputTokens += input;
   run.summarizerTokens = (run.summarizerTokens ?? 0) + input;
   run.cost = addCost(run.cost, cost);
   if (run.summarizerCost !== undefined) run.summarizerCost = addCost(run.summarizerCost, cost);
-  const part = { type: 'compaction' as const, text: fillerOf(summary, counter), providerData: TEXT_CHECKPOINT_PRODUCER };
-  return produced.role === 'assistant' ? { ...produced, content: [part, ...produced.content] } : produced;
+  if (produced.role !== 'assistant') return [produced];
+  const part = { type: 'compaction' as const, providerData: TEXT_CHECKPOINT_PRODUCER };
+  const line: Message = { role: 'summary', content: fillerOf(summary, counter), episodes: { from: 0, to: 1 }, checkpoint: { message: index } };
+  return [{ ...produced, content: [part, ...produced.content] }, line];
 }
 
 /** Text of about `tokens` tokens by `counter`: the size of the summary, whose words do not matter here. */
@@ -257,4 +269,11 @@ function fillerOf(tokens: number, counter: TokenCounter): string {
   const unit = 'fact noted; ';
   const per = Math.max(1, counter.countText(unit.repeat(100)) / 100);
   return unit.repeat(Math.max(1, Math.round(tokens / per)));
+}
+
+/** USD of a summarizer call that reads `input` tokens uncached and writes a text checkpoint, priced as `model`. */
+function summarizerCost(model: PolicyModel, input: number): number | undefined {
+  const pricing = model.pricing;
+  const summary = Math.min(TEXT_CHECKPOINT_MAX_TOKENS, summaryTokens(input));
+  return pricing ? (input * pricing.input + summary * pricing.output) / 1e6 : undefined;
 }

@@ -39,7 +39,7 @@ export interface CheckpointComparison {
   text: PolicyRun;
   /** Input tokens per answering request (compaction passes included; summarizer calls not). */
   tokensPerRequest: { native: number; text: number };
-  /** USD of keeping a text summary beside every native item (the summarizer calls); null without a price. */
+  /** USD of keeping a text summary beside every native item (a summarizer call per native compaction); null without a price. */
   keepingBothCost: number | null;
 }
 
@@ -105,7 +105,7 @@ function compareCheckpoints(native: PolicyRun, text: PolicyRun): CheckpointCompa
     native,
     text,
     tokensPerRequest: { native: perRequest(native), text: perRequest(text) },
-    keepingBothCost: text.summarizerCost ?? null,
+    keepingBothCost: native.checkpointCost ?? null,
   };
 }
 
