@@ -3,7 +3,7 @@
  * single call to {@link sessionStoreConformance}.
  */
 import { Agent, type AgentTool, type ApprovalRecord, type Message } from '@episodic/core';
-import { type PackState } from '@episodic/core/packing';
+import { messagesAfterCompaction, type PackState } from '@episodic/core/packing';
 import { scriptedModel } from '@episodic/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { concurrencyCases, type StoreUnderTest } from './concurrency-conformance.js';
@@ -62,6 +62,31 @@ export function sessionStoreConformance(name: string, factory: StoreFactory, tra
       const loaded = await store.load('s');
       expect(loaded?.messages).toEqual([user, assistant, tool]);
       expect(loaded?.torn).toBeUndefined();
+    });
+
+    it('keeps an opaque compaction and the checkpoint summary beside it, and the compaction cut reads them back', async () => {
+      const store = await open();
+      const item = { type: 'compaction', id: 'cmp_1', encrypted_content: 'gAAAAB' };
+      const compacting: Message = {
+        role: 'assistant',
+        content: [{ type: 'compaction', providerData: { provider: 'openai', model: 'gpt-5.6', item } }, { type: 'text', text: 'Green.' }],
+        model: { provider: 'openai', id: 'gpt-5.6' },
+      };
+      const line: Message = {
+        role: 'summary',
+        content: 'CI is green; the log was read.',
+        episodes: { from: 0, to: 1 },
+        checkpoint: { message: 3, id: 'cmp_1' },
+        model: { provider: 'openai', id: 'gpt-5-mini' },
+        usage: { inputTokens: 900, outputTokens: 40 },
+      };
+      await store.append('c', [user, assistant, tool, compacting]);
+      await store.append('c', [line]);
+      const loaded = (await store.load('c'))?.messages ?? [];
+      expect(loaded).toEqual([user, assistant, tool, compacting, line]);
+      const cut = messagesAfterCompaction(loaded, { provider: 'anthropic', id: 'claude-sonnet-4-6' });
+      expect(cut.messages[0]).toMatchObject({ role: 'user', content: expect.stringContaining('CI is green; the log was read.') });
+      expect(cut.at).toBe(3);
     });
 
     it('keeps sessions apart and lists them', async () => {

@@ -30,6 +30,7 @@ export type {
   AppliedContextEdit,
   AssistantMessage,
   AssistantPart,
+  CheckpointOf,
   Compaction,
   CompactionPart,
   DeveloperMessage,

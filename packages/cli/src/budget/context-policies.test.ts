@@ -72,6 +72,19 @@ describe('replayPolicy', () => {
     expect(compacting.boundDropped).toBe(0);
   });
 
+  it('continues from a text checkpoint at the same compactions: no second pass, a summarizer call, its text sent in place', () => {
+    const counter = createTokenCounter();
+    const native = replayPolicy({ messages: long }, model, 'hybrid', counter);
+    const text = replayPolicy({ messages: long }, model, 'hybrid', counter, 'text');
+    expect(native.checkpoints).toBeUndefined();
+    expect(text).toMatchObject({ checkpoints: 'text', calls: native.calls });
+    expect(text.compactions).toBeGreaterThan(0);
+    expect(native.checkpointCost).toBeGreaterThan(0);
+    expect(text.summarizerTokens).toBeGreaterThan(0);
+    expect(text.summarizerCost).toBeGreaterThan(0);
+    expect(text.cost).toBeGreaterThan(text.summarizerCost!);
+  });
+
   it('bounds a summary to 500..4,000 tokens at 1% of what it replaces', () => {
     expect([summaryTokens(10_000), summaryTokens(120_000), summaryTokens(900_000)]).toEqual([500, 1_200, 4_000]);
   });

@@ -28,6 +28,14 @@
  *   (`packing`: the boundary drop priced, TTL-aware eviction).
  * - Cache lifetime: with `packing.cacheTtlMs`, a call more than that after the previous
  *   one (by the messages' recorded times) reads nothing from the cache.
+ * - Compaction checkpoints (`checkpoints`): `native` continues from the provider's item as
+ *   above; `text` from Episodic's own text summary of the same range (what a fallback or
+ *   another provider gets, see checkpoint-summaries.ts in core): no second pass, but a
+ *   summarizer call that reads the compacted input uncached and writes a summary of at
+ *   most 1,000 tokens (its default), sent from then on as a user message in the item's
+ *   place; that cut keeps no opening user message, so it may compact less often. Keeping
+ *   the text beside the item costs a summarizer call per native compaction on top of
+ *   `native` (`checkpointCost`).
  * Output tokens of the answers are the same under every policy and left out.
  */
 import {
@@ -90,7 +98,23 @@ export interface PolicyRun {
   skipped: number;
   /** Reasoning parts left out because their bound prefix changed (each counted once; 0 where nothing is bound). */
   boundDropped: number;
+  /** What the calls after a compaction continue from (`native` unless set). */
+  checkpoints?: CheckpointKind;
+  /** Summarizer calls that wrote text checkpoints: their input tokens (in `inputTokens`) and USD (in `cost`). */
+  summarizerTokens?: number;
+  summarizerCost?: number;
+  /** Native checkpoints with a price: USD of a text summary of each compaction kept beside its item (not in `cost`). */
+  checkpointCost?: number;
 }
+
+/** What the calls after a compaction continue from: the provider's item, or Episodic's text summary of it. */
+export type CheckpointKind = 'native' | 'text';
+
+/** Most tokens of a text checkpoint (the summarizer's default `maxOutputTokens`). */
+export const TEXT_CHECKPOINT_MAX_TOKENS = 1_000;
+
+/** The tag of a modelled text checkpoint: no model reads it as its own, so the packer sends its text. */
+const TEXT_CHECKPOINT_PRODUCER = { provider: 'episodic', model: 'text-checkpoint' };
 
 /** Summary size of a compaction of `tokens` input tokens (see the file comment). */
 export function summaryTokens(tokens: number): number {
@@ -125,6 +149,7 @@ export function replayPolicy(
   model: PolicyModel,
   policy: ContextPolicy,
   counter: TokenCounter,
+  checkpoints: CheckpointKind = 'native',
 ): PolicyRun {
   const messages = [...session.messages];
   const native = policy === 'native';
@@ -143,6 +168,8 @@ export function replayPolicy(
     evictingCalls: 0,
     skipped: 0,
     boundDropped: 0,
+    ...(checkpoints === 'text' ? { checkpoints, summarizerTokens: 0, ...(model.pricing ? { summarizerCost: 0 } : {}) } : {}),
+    ...(checkpoints === 'native' && policy !== 'packer' && model.pricing ? { checkpointCost: 0 } : {}),
   };
   let state: PackState | undefined;
   let previous: string[] = [];
@@ -195,6 +222,13 @@ export function replayPolicy(
     run.cost = addCost(run.cost, price(model, input, hit));
     previous = sent;
     if (policy === 'packer' || input <= compactAt) continue;
+    if (checkpoints === 'text') {
+      // The compacting message, then the checkpoint line beside it (the loop passes over the line).
+      messages.splice(index, 1, ...textCheckpoint(run, { model, counter, produced, input, index }));
+      // A compaction starts a new prefix, whichever checkpoint the calls after it continue from.
+      bound?.reset();
+      continue;
+    }
     // The provider compacts: the pass above wrote the summary, a second one answers from it.
     const summary = summaryTokens(input);
     run.compactions += 1;
@@ -202,6 +236,8 @@ export function replayPolicy(
     run.inputTokens += fixed + summary;
     const output = model.pricing ? (summary * model.pricing.output) / 1e6 : undefined;
     run.cost = addCost(addCost(run.cost, price(model, fixed + summary, 0)), output);
+    // What a text summary of this compaction would cost, kept beside the item for other models.
+    if (run.checkpointCost !== undefined) run.checkpointCost = addCost(run.checkpointCost, summarizerCost(model, input));
     const part = {
       type: 'compaction' as const,
       tokens: summary,
@@ -214,4 +250,44 @@ export function replayPolicy(
   }
   run.boundDropped = bound?.dropped ?? 0;
   return run;
+}
+
+/**
+ * The call that passed the threshold answered as sent; a summarizer call read what it
+ * sent (uncached) and wrote a text checkpoint, which later calls send in place of the
+ * history before `produced` (see the file comment). Returns `produced` holding an opaque
+ * compaction no replayed model reads as its own, and the checkpoint line that stands for it,
+ * as the agent loop stores them.
+ */
+function textCheckpoint(
+  run: PolicyRun,
+  context: { model: PolicyModel; counter: TokenCounter; produced: Message; input: number; index: number },
+): Message[] {
+  const { model, counter, produced, input, index } = context;
+  const summary = Math.min(TEXT_CHECKPOINT_MAX_TOKENS, summaryTokens(input));
+  const cost = summarizerCost(model, input);
+  run.compactions += 1;
+  run.compactedTokens += input - summary;
+  run.inputTokens += input;
+  run.summarizerTokens = (run.summarizerTokens ?? 0) + input;
+  run.cost = addCost(run.cost, cost);
+  if (run.summarizerCost !== undefined) run.summarizerCost = addCost(run.summarizerCost, cost);
+  if (produced.role !== 'assistant') return [produced];
+  const part = { type: 'compaction' as const, providerData: TEXT_CHECKPOINT_PRODUCER };
+  const line: Message = { role: 'summary', content: fillerOf(summary, counter), episodes: { from: 0, to: 1 }, checkpoint: { message: index } };
+  return [{ ...produced, content: [part, ...produced.content] }, line];
+}
+
+/** Text of about `tokens` tokens by `counter`: the size of the summary, whose words do not matter here. */
+function fillerOf(tokens: number, counter: TokenCounter): string {
+  const unit = 'fact noted; ';
+  const per = Math.max(1, counter.countText(unit.repeat(100)) / 100);
+  return unit.repeat(Math.max(1, Math.round(tokens / per)));
+}
+
+/** USD of a summarizer call that reads `input` tokens uncached and writes a text checkpoint, priced as `model`. */
+function summarizerCost(model: PolicyModel, input: number): number | undefined {
+  const pricing = model.pricing;
+  const summary = Math.min(TEXT_CHECKPOINT_MAX_TOKENS, summaryTokens(input));
+  return pricing ? (input * pricing.input + summary * pricing.output) / 1e6 : undefined;
 }

@@ -25,6 +25,22 @@ export interface PolicyComparison {
    * priced by the table's finer cache estimate.
    */
   tableRun: TableRun | null;
+  /**
+   * Where the provider compacts: `hybrid` replayed twice, the calls after each compaction
+   * continuing from the provider's native item or from Episodic's text summary of it (what
+   * a fallback model or another provider reads); null where it does not compact.
+   */
+  checkpoints: CheckpointComparison | null;
+}
+
+/** Native against text compaction checkpoints (see `CheckpointKind`). */
+export interface CheckpointComparison {
+  native: PolicyRun;
+  text: PolicyRun;
+  /** Input tokens per answering request (compaction passes included; summarizer calls not). */
+  tokensPerRequest: { native: number; text: number };
+  /** USD of keeping a text summary beside every native item (a summarizer call per native compaction); null without a price. */
+  keepingBothCost: number | null;
 }
 
 /** A run of the retention tables, as the comparison cites it. */
@@ -79,7 +95,39 @@ export function comparePolicies(
   const runs = supportedPolicies(model.provider).map((policy) => replayPolicy(session, policyModel, policy, counter));
   const key = (run: PolicyRun) => run.cost ?? run.inputTokens - run.cachedTokens;
   const cheapest = runs.reduce((best, run) => (key(run) < key(best) ? run : best)).policy;
-  return { model: `${model.provider ?? 'unknown'}/${model.id}`, budget, modelled, runs, cheapest, tableRun };
+  const native = runs.find((run) => run.policy === 'hybrid');
+  const checkpoints = native ? compareCheckpoints(native, replayPolicy(session, policyModel, 'hybrid', counter, 'text')) : null;
+  return { model: `${model.provider ?? 'unknown'}/${model.id}`, budget, modelled, runs, cheapest, tableRun, checkpoints };
+}
+
+function compareCheckpoints(native: PolicyRun, text: PolicyRun): CheckpointComparison {
+  const perRequest = (run: PolicyRun) => (run.calls === 0 ? 0 : Math.round((run.inputTokens - (run.summarizerTokens ?? 0)) / run.calls));
+  return {
+    native,
+    text,
+    tokensPerRequest: { native: perRequest(native), text: perRequest(text) },
+    keepingBothCost: native.checkpointCost ?? null,
+  };
+}
+
+/** The text section comparing native and text checkpoints, when the provider compacts. */
+export function formatCheckpointComparison(comparison: CheckpointComparison): string {
+  const { native, text, tokensPerRequest } = comparison;
+  if (native.compactions === 0 && text.compactions === 0)
+    return 'Compaction checkpoints: no call passed the compaction threshold at this budget (nothing to compare).';
+  const line = (label: string, run: PolicyRun, perRequest: number, extra: string) => {
+    const cached = run.inputTokens === 0 ? 0 : (run.cachedTokens / run.inputTokens) * 100;
+    return `  ${label.padEnd(13)} ${formatCost(run.cost).padStart(9)}  ${formatCount(perRequest)} tokens/request, ${cached.toFixed(1)}% cached, ${plural(run.compactions, 'compaction')}${extra}`;
+  };
+  const summarizer = text.summarizerTokens ? `, summarizer read ${formatCount(text.summarizerTokens)} tokens` : '';
+  const both = comparison.keepingBothCost === null ? 'n/a' : formatCost(comparison.keepingBothCost);
+  return [
+    'Compaction checkpoints (hybrid): the calls after a compaction continue from the provider\'s item (native) or from ' +
+      "Episodic's text summary of it (text, what a fallback model or another provider reads):",
+    line('native item', native, tokensPerRequest.native, ''),
+    line('text summary', text, tokensPerRequest.text, summarizer),
+    `Keeping a text summary beside each native item, so a fallback or hand-off can continue, costs ${both} more than native alone.`,
+  ].join('\n');
 }
 
 /** The text section. */
@@ -97,6 +145,7 @@ export function formatPolicyComparison(comparison: PolicyComparison): string {
   else lines.push(`Cheapest: ${comparison.cheapest}.`);
   const note = tableNote(comparison);
   if (note) lines.push(note);
+  if (comparison.checkpoints) lines.push('', formatCheckpointComparison(comparison.checkpoints));
   return lines.join('\n');
 }
 

@@ -68,7 +68,11 @@ calls, and its predicted saving against what the recorded session was billed.
 Last, the context policies the provider supports (packer; native and hybrid where it
 compacts server-side) replayed at the largest budget, side by side: cost, cache reuse,
 and what compaction replaced by summaries. The providers' own management is modelled
-from their documented rules (the report says how), not measured.
+from their documented rules (the report says how), not measured. Where the provider
+compacts, hybrid is replayed twice more: the calls after each compaction continuing from
+the provider's native item, or from Episodic's text summary of it (what a fallback model
+or another provider reads): tokens per request, cached share, cost, and what keeping a
+text summary beside every native item costs.
 
 Options:
   -b, --budgets LIST     Budgets to try, comma-separated: 16k,32k,64k,128k (default: a

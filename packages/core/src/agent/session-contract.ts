@@ -81,11 +81,12 @@ export interface Session {
    */
   readonly pendingApprovals: readonly ApprovalRequest[];
   /**
-   * Waits for a summary of evicted episodes that is being written (see the agent's
-   * `summarizer`). Runs never wait for one: a finished summary joins the transcript at
-   * the next model call. For tests, and to let a summary finish before shutting down.
-   * Also waits for an on-demand compaction in flight (`nativeContext.compaction.onDemand`),
-   * which joins the transcript at the next user boundary.
+   * Waits for a summary of evicted episodes, or the text summary of a compaction (a
+   * portable checkpoint), that is being written (see the agent's `summarizer`). Runs
+   * never wait for one: a finished summary joins the transcript at the next model call.
+   * For tests, and to let a summary finish before shutting down. Also waits for an
+   * on-demand compaction in flight (`context.native.compaction.onDemand`), which joins
+   * the transcript at the next user boundary.
    */
   settleSummaries(): Promise<void>;
   /**

@@ -8,6 +8,7 @@ import { acquireWriter } from '../store/session-writer.js';
 import type { AgentEvent } from '../loop/agent-events.js';
 import { BackgroundSummarizer } from '../loop/background-summarizer.js';
 import { OnDemandCompactor } from '../loop/on-demand-compaction.js';
+import { CheckpointSummarizer } from '../loop/checkpoint-summaries.js';
 import { InvalidArgumentError } from '../errors/input-errors.js';
 import type { AssistantMessage, Message, UserMessage } from '../message/message.js';
 import { compactTranscript } from '../loop/compact-transcript.js';
@@ -42,6 +43,7 @@ export class AgentSession implements Session {
   private readonly atRest: ReasoningAtRest | undefined;
   private readonly summarizer: BackgroundSummarizer | undefined;
   private readonly compactor: OnDemandCompactor | undefined;
+  private readonly checkpoints: CheckpointSummarizer;
   private running = false;
 
   constructor(
@@ -61,6 +63,7 @@ export class AgentSession implements Session {
     const summarizer = settings.summarizer;
     this.summarizer = summarizer && new BackgroundSummarizer(summarizer, summarizer.model ?? settings.model);
     this.compactor = settings.onDemandCompaction && new OnDemandCompactor(settings.onDemandCompaction);
+    this.checkpoints = checkpointSummarizer(settings);
   }
 
   /** The transcript so far (do not modify it). */
@@ -89,15 +92,15 @@ export class AgentSession implements Session {
   }
 
   /**
-   * Waits for a summary of evicted episodes that is being written (see the agent's
-   * `summarizer`). Runs never wait for one: a finished summary joins the transcript at
-   * the next model call. For tests, and to let a summary finish before shutting down.
-   * Also waits for an on-demand compaction in flight (`nativeContext.compaction.onDemand`),
-   * which joins the transcript at the next user boundary.
+   * Waits for a summary of evicted episodes, or the text summary of a compaction (a
+   * portable checkpoint), that is being written (see the agent's `summarizer`). Runs
+   * never wait for one: a finished summary joins the transcript at the next model call.
+   * For tests, and to let a summary finish before shutting down. Also waits for an
+   * on-demand compaction in flight (`context.native.compaction.onDemand`), which joins
+   * the transcript at the next user boundary.
    */
   async settleSummaries(): Promise<void> {
-    await this.summarizer?.settle();
-    await this.compactor?.settle();
+    await Promise.all([this.summarizer?.settle(), this.checkpoints.settle(), this.compactor?.settle()]);
   }
 
   /** True when the current episode was interrupted or paused and {@link Session.resume} has work to do. */
@@ -329,6 +332,7 @@ export class AgentSession implements Session {
         },
         summarizer: this.summarizer,
         compactor: this.compactor,
+        checkpoints: this.checkpoints,
       },
       input,
       options.signal,
@@ -352,4 +356,15 @@ function toUserMessage(input: SessionInput): UserMessage {
     throw new InvalidArgumentError(`send() takes a user message (got role "${String(message?.role)}")`);
   }
   return copyMessage(message, 1, 'send() input') as UserMessage;
+}
+
+/**
+ * The session's checkpoint summaries (see checkpoint-summaries.ts): by the summarizer's
+ * model or the agent's own; in the background when a summarizer is configured or the
+ * agent has models to fail over to, else only when a call needs one.
+ */
+function checkpointSummarizer(settings: LoopSettings): CheckpointSummarizer {
+  const options = settings.summarizer ?? {};
+  const background = options.checkpoints !== false && (settings.summarizer !== undefined || settings.fallback !== undefined);
+  return new CheckpointSummarizer(options, options.model ?? settings.model, background, settings.secrets);
 }

@@ -12,7 +12,6 @@ import {
   type ModelMessage,
   type ModelRef,
   type SummaryMessage,
-  userText,
 } from '../message/message.js';
 import type { ModelAdapter } from '../model/model-adapter.js';
 import { generate } from '../model/model-response.js';
@@ -23,6 +22,9 @@ import type { ModelCallSettings } from './model-call.js';
 import { summaryInput } from '../packing/pack-context.js';
 import type { SummaryRequest } from '../packing/pack-summary.js';
 import type { WarningEvent } from '../reasoning/reasoning-events.js';
+import { cutMiddle, renderForSummary } from './summary-text.js';
+
+export { renderForSummary } from './summary-text.js';
 
 /** `summarizer` of an agent: who writes the summaries of evicted episodes. */
 export interface SummarizerOptions {
@@ -34,6 +36,13 @@ export interface SummarizerOptions {
   instructions?: string;
   /** Most characters of conversation sent in one request (its middle is cut beyond). Default 400,000. */
   maxInputCharacters?: number;
+  /**
+   * Text summaries of the provider's opaque compactions (OpenAI's `compaction` item),
+   * written in the background beside them so that another model can go on from them
+   * (portable checkpoints, see the README). Default true; without `summarizer` they are
+   * written in the background only when the agent has a fallback chain, and on demand.
+   */
+  checkpoints?: boolean;
 }
 
 /** The default system prompt of the summarizer. */
@@ -43,29 +52,6 @@ export const DEFAULT_SUMMARY_INSTRUCTIONS =
   "user's goals and decisions, facts found (file names, commands, errors, numbers), what was done and " +
   'what is still open. Be dense and factual, no preamble. Write only the summary of the new episodes: ' +
   'it is appended to the earlier summary.';
-
-/** Renders messages as plain text: the summarizer needs their content, not a wire format. */
-export function renderForSummary(messages: readonly ModelMessage[]): string {
-  const lines: string[] = [];
-  for (const message of messages) {
-    if (message.role === 'user') lines.push(`[user] ${userText(message)}`);
-    else if (message.role === 'tool') lines.push(`[result of ${message.toolName}] ${message.content}`);
-    else if (message.role === 'assistant') {
-      const text = assistantText(message);
-      if (text) lines.push(`[assistant] ${text}`);
-      for (const part of message.content) {
-        if (part.type === 'tool-call') lines.push(`[tool call ${part.name}] ${JSON.stringify(part.args ?? {})}`);
-      }
-    }
-  }
-  return lines.join('\n');
-}
-
-function cutMiddle(text: string, limit: number): string {
-  if (text.length <= limit) return text;
-  const half = Math.floor(limit / 2);
-  return `${text.slice(0, half)}\n[... ${text.length - 2 * half} characters cut ...]\n${text.slice(-half)}`;
-}
 
 const rangeKey = (request: SummaryRequest) => `${request.episodes.from}:${request.episodes.to}`;
 
@@ -143,11 +129,28 @@ export class BackgroundSummarizer {
  * the finished summary lines to `append` and emits the summarizer's warnings.
  */
 export async function appendFinishedSummaries(
-  session: { summarizer?: BackgroundSummarizer | undefined; emit: AgentEventHandler },
+  session: {
+    summarizer?: FinishedSummaries | undefined;
+    checkpoints?: (FinishedSummaries & { request(messages: readonly Message[]): void }) | undefined;
+    emit: AgentEventHandler;
+    writer?: { readonly messages: readonly Message[] };
+  },
   append: (lines: SummaryMessage[]) => Promise<void>,
 ): Promise<void> {
-  if (!session.summarizer) return;
-  const { lines, warnings } = session.summarizer.take();
-  for (const warning of warnings) session.emit(warning);
+  // A compaction just saved gets its text summary started here, off the call path (checkpoint-summaries.ts).
+  if (session.writer) session.checkpoints?.request(session.writer.messages);
+  const lines: SummaryMessage[] = [];
+  // Summaries of evicted episodes, then the text summaries of compactions (checkpoint-summaries.ts).
+  for (const source of [session.summarizer, session.checkpoints]) {
+    if (!source) continue;
+    const taken = source.take();
+    for (const warning of taken.warnings) session.emit(warning);
+    lines.push(...taken.lines);
+  }
   if (lines.length > 0) await append(lines);
+}
+
+/** Summaries written off the call path, handed out once for the loop to append. */
+export interface FinishedSummaries {
+  take(): { lines: SummaryMessage[]; warnings: WarningEvent[] };
 }

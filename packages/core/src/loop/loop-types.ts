@@ -13,6 +13,7 @@ import type { ReplayCache } from '../reasoning/replay-cache/replay-cache.js';
 import type { BackgroundSummarizer, SummarizerOptions } from './background-summarizer.js';
 import type { OnDemandCompactionSettings, OnDemandCompactor } from './on-demand-compaction.js';
 import type { StopCondition } from './stop-conditions.js';
+import type { CheckpointSummarizer } from './checkpoint-summaries.js';
 import type { AgentTool } from './tool.js';
 import type { JsonSchema } from '../support/json-schema.js';
 import type { StandardSchemaV1 } from '../support/standard-schema.js';
@@ -67,6 +68,8 @@ export interface LoopSession {
   summarizer?: BackgroundSummarizer | undefined;
   /** Compacts the transcript on demand at user boundaries; off when undefined. */
   compactor?: OnDemandCompactor | undefined;
+  /** Writes the text summaries of opaque compactions (portable checkpoints); none when undefined. */
+  checkpoints?: CheckpointSummarizer | undefined;
 }
 
 /** What the loop does next. */

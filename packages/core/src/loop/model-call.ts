@@ -9,11 +9,11 @@ import { RunAbortedError } from '../errors/run-aborted-error.js';
 import type { AgentEvent, AgentEventHandler } from './agent-events.js';
 import { EpisodicError } from '../errors/episodic-error.js';
 import { type CallHandoff, reasoningForCall, systemWithHandoff } from '../reasoning/handoff/handoff-call.js';
-import type { AssistantMessage, Message, ToolSpec, Usage } from '../message/message.js';
+import type { AssistantMessage, ToolSpec, Usage } from '../message/message.js';
 import type { ModelAdapter, ModelError, ModelRequest, OutputFormat, StopReason } from '../model/model-adapter.js';
 import { collectResponse } from '../model/model-response.js';
 import { packContext } from '../packing/pack-context.js';
-import { messagesAfterCompaction } from '../packing/compaction-cut.js';
+import { type CheckpointContext, messagesForCall } from './checkpoint-call.js';
 import type { NativeContextOptions } from '../model/native-context.js';
 import type { Retention } from '../message/retention.js';
 import type { PackOptions, PackResult, PackState, PackStats, PackTuning } from '../packing/pack-types.js';
@@ -63,6 +63,11 @@ export interface ModelCallSettings {
   maxRetryWaitMs?: number | undefined;
 }
 
+/** What one call packs: the transcript, the packer's state, the step, and the session's checkpoint summaries. */
+export interface ModelCallContext extends CheckpointContext {
+  packState: PackState | undefined;
+}
+
 /** A finished call with the pack that produced its request. */
 export interface ModelCallResult {
   message: AssistantMessage;
@@ -90,15 +95,15 @@ export interface ModelCallResult {
  */
 export async function callModel(
   settings: ModelCallSettings,
-  context: { messages: readonly Message[]; packState: PackState | undefined; step: number },
+  context: ModelCallContext,
   emit: AgentEventHandler,
   signal: AbortSignal | undefined,
 ): Promise<ModelCallResult> {
   const maxRetries = settings.retry?.maxRetries ?? 3;
   const { messages: ownView, handoff } = reasoningForCall(settings, context, emit);
-  // After the provider compacted, it reads its summary in place of the history before it.
-  const { messages } = messagesAfterCompaction(ownView, settings.model.model);
   let budget = settings.budget - (handoff?.tokens ?? 0);
+  // After a provider compacted, its summary stands for the history before it (its item, or text for other models).
+  const messages = await messagesForCall(settings, context, ownView, { budget, emit, signal });
   let repacked = false;
   for (let attempt = 0; ;) {
     if (signal?.aborted) throw new RunAbortedError(signal.reason);

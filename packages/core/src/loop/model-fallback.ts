@@ -29,7 +29,7 @@ import type { Pricing } from '../model/model-profile.js';
 import { type ContextPolicy, type NativeContextOptions, nativeOptionsFor } from '../model/native-context.js';
 import type { HandoffOptions } from '../reasoning/handoff/handoff-note.js';
 import type { AgentEventHandler } from './agent-events.js';
-import { asModelError, callModel, type ModelCallResult, type ModelCallSettings } from './model-call.js';
+import { asModelError, callModel, type ModelCallContext, type ModelCallResult, type ModelCallSettings } from './model-call.js';
 
 /** A fallback model with settings of its own (another provider's options do not fit it). */
 export interface FallbackModel {
@@ -149,7 +149,7 @@ export class FallbackChain {
    */
   async call<S extends ModelCallSettings>(
     settings: S,
-    context: { messages: readonly Message[]; packState: ModelCallResult['state'] | undefined; step: number },
+    context: ModelCallContext,
     emit: AgentEventHandler,
     signal: AbortSignal | undefined,
   ): Promise<ModelCallResult> {

@@ -171,7 +171,7 @@ async function modelStep(
   if (!(settings.pack?.boundReasoning && continuesBoundStep(writer.messages))) {
     await appendFinishedSummaries(session, (lines) => append(run, lines));
   }
-  const context = { messages: writer.messages, packState: writer.packState, step };
+  const context = { messages: writer.messages, packState: writer.packState, step, checkpoints: session.checkpoints };
   const offered = offeredSettings(run);
   const call = () =>
     offered.fallback ? offered.fallback.call(offered, context, emit, signal) : callModel(offered, context, emit, signal);

@@ -109,7 +109,9 @@ export interface ProviderToolPart {
  * From this part on, the provider that made it reads the summary in place of everything
  * before it: it is sent back verbatim (`providerData`) to that provider and model only,
  * and the packer sends nothing older than the message that holds it (see
- * `messagesAfterCompaction`). Another model gets its readable `text`, if any, in its place.
+ * `messagesAfterCompaction`). Another model gets its readable `text` in its place, or,
+ * for an opaque item (OpenAI's), Episodic's own text summary of the same range: a
+ * summary line whose `checkpoint` names the message that holds the part.
  */
 export interface CompactionPart {
   type: 'compaction';
@@ -340,6 +342,21 @@ export interface SummaryMessage {
   model?: ModelRef;
   /** The summarizer call's usage. */
   usage?: Usage;
+  /**
+   * Set (v1.1) on the text summary of an opaque compaction (a portable checkpoint, see
+   * `checkpoint-summaries.ts`): the compaction it stands for, whose history it sums up
+   * (`episodes`: those it touches). Sent in its place to every model that cannot read it.
+   */
+  checkpoint?: CheckpointOf;
+  [extra: string]: unknown;
+}
+
+/** Which compaction a checkpoint summary stands for (see {@link SummaryMessage.checkpoint}). */
+export interface CheckpointOf {
+  /** Index in the transcript of the assistant message that holds the compaction part. */
+  message: number;
+  /** The provider's id of the compaction item, when it has one (OpenAI `cmp_...`): checked on read. */
+  id?: string;
   [extra: string]: unknown;
 }
 

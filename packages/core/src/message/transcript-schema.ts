@@ -188,6 +188,8 @@ export const SummaryMessage = z.looseObject({
     .refine((range) => range.to > range.from, { message: 'must cover at least one episode (to > from)' }),
   model: ModelRef.optional(),
   usage: Usage.optional(),
+  /** v1.1: the text summary of an opaque compaction (a portable checkpoint). */
+  checkpoint: z.looseObject({ message: z.number().int().nonnegative(), id: z.string().optional() }).optional(),
 });
 
 /** Schemas by role; the role is checked first so errors name the right shape. */

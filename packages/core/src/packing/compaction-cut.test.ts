@@ -49,7 +49,8 @@ describe('messagesAfterCompaction', () => {
         ? { ...message, content: message.content.map((part) => (part.type === 'compaction' ? { ...part, text: undefined } : part)) }
         : message,
     ) as Message[];
-    expect(messagesAfterCompaction(opaque, own)).toEqual({ messages: opaque, compacted: 0 });
+    // Nothing stands for it yet: the history goes, and the cut names it for the loop (checkpoint-call.ts).
+    expect(messagesAfterCompaction(opaque, own)).toEqual({ messages: opaque, compacted: 0, uncovered: 6 });
     const failed = transcript(own.id).map((message) =>
       message.role === 'assistant'
         ? { ...message, content: message.content.map((part) => (part.type === 'compaction' ? { ...part, failed: true } : part)) }
@@ -71,6 +72,51 @@ describe('nativeOptionsFor', () => {
     expect(nativeOptionsFor('hybrid', options, 40_000)).toBeUndefined();
     expect(nativeOptionsFor('hybrid', { compaction: { threshold: 60_000, minThreshold: 50_000 } }, 40_000)).toEqual({
       compaction: { threshold: 60_000 },
+    });
+  });
+
+  describe('checkpoint summaries of an opaque compaction (OpenAI)', () => {
+    const openai = { provider: 'openai', id: 'gpt-5.6' };
+    const item = { type: 'compaction', id: 'cmp_1', encrypted_content: 'gAAAA' };
+    const opaque = (): Message[] =>
+      transcript(own.id).map((message) =>
+        message.role === 'assistant' && message.content[0]?.type === 'compaction'
+          ? { ...message, content: [{ type: 'compaction', providerData: { provider: 'openai', model: 'gpt-5.6', item } }, ...message.content.slice(1)] }
+          : message,
+      ) as Message[];
+    const line = (checkpoint: { message: number; id?: string }): Message => ({
+      role: 'summary',
+      content: 'The user asked about two logs; both were read.',
+      episodes: { from: 0, to: 2 },
+      checkpoint,
+    });
+
+    it('another model gets the checkpoint text in place of the history; the model that made the item gets the item', () => {
+      const messages = [...opaque(), line({ message: 6, id: 'cmp_1' })];
+      const cut = messagesAfterCompaction(messages, own);
+      expect(cut.messages[0]).toMatchObject({ role: 'user', content: expect.stringContaining('both were read'), summary: true });
+      expect(cut.messages.slice(1)).toEqual(messages.slice(6));
+      expect(cut).toMatchObject({ compacted: 6, at: 6 });
+      expect(cut.uncovered).toBeUndefined();
+      // The producer reads its own item: the text is not sent to it.
+      const mine = messagesAfterCompaction(messages, openai);
+      expect(mine.messages).toEqual([messages[3], ...messages.slice(6)]);
+    });
+
+    it('a line naming another item, or a message without a compaction, stands for nothing', () => {
+      expect(messagesAfterCompaction([...opaque(), line({ message: 6, id: 'cmp_other' })], own).uncovered).toBe(6);
+      expect(messagesAfterCompaction([...opaque(), line({ message: 4 })], own).uncovered).toBe(6);
+      // A line before the compaction it names was not written for it.
+      const early = opaque();
+      early.splice(5, 0, line({ message: 7 }));
+      expect(messagesAfterCompaction(early, own).uncovered).toBe(7);
+      // The stripped view (its id gone) still finds its line by the message.
+      const stripped = opaque().map((message, index) =>
+        index === 6 && message.role === 'assistant'
+          ? { ...message, content: message.content.map((part) => (part.type === 'compaction' ? { ...part, providerData: { provider: 'openai', model: 'gpt-5.6' } } : part)) }
+          : message,
+      ) as Message[];
+      expect(messagesAfterCompaction([...stripped, line({ message: 6, id: 'cmp_1' })], own).at).toBe(6);
     });
   });
 });

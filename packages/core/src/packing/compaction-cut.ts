@@ -8,7 +8,7 @@
 import type { AssistantMessage, CompactionPart, Message, ModelRef } from '../message/message.js';
 import { isEpisodeStart } from '../message/message.js';
 import { summaryMessage } from './pack-summary.js';
-import { onDemandView, withoutOnDemandCompactions } from './on-demand-cut.js';
+import { holdsOnDemandCompaction, onDemandView, withoutOnDemandCompactions } from './on-demand-cut.js';
 
 /** The transcript as the provider reads it after its latest compaction, and how many messages that leaves out. */
 export interface CompactionCut {
@@ -17,6 +17,17 @@ export interface CompactionCut {
   compacted: number;
   /** Index in the transcript of the assistant message holding the compaction, if any. */
   at?: number;
+  /**
+   * Index of a later compaction by another model that has no text this model can read
+   * (an opaque item without its checkpoint summary yet): its history goes whole, as
+   * nothing stands for it. The loop decides what to do about it (checkpoint-call.ts).
+   */
+  uncovered?: number;
+}
+
+/** True for a compaction `model` made (the producer's tag decides; an untagged part is nobody's). */
+function madeBy(part: CompactionPart, model: ModelRef): boolean {
+  return part.providerData?.provider === model.provider && part.providerData?.model === model.id;
 }
 
 /**
@@ -27,31 +38,60 @@ function compactionFor(message: Message, model: ModelRef): CompactionPart | unde
   if (message.role !== 'assistant') return undefined;
   return message.content.find(
     (part): part is CompactionPart =>
-      part.type === 'compaction' &&
-      part.failed !== true &&
-      part.summarizedMessages === undefined &&
-      part.providerData?.provider === model.provider &&
-      part.providerData?.model === model.id,
+      part.type === 'compaction' && part.failed !== true && part.summarizedMessages === undefined && madeBy(part, model),
   );
 }
 
-/**
- * The readable summary of a compaction `model` cannot read itself (another model's; its
- * opaque data is gone by the time the call is packed): a portable checkpoint. Anthropic's
- * summary is text; OpenAI's item is opaque and has none.
- */
-function portableSummaryOf(message: Message, model: ModelRef): string | undefined {
+/** The compaction of `message` that another model than `model` made and that did not fail, if any. */
+function foreignCompactionOf(message: Message, model: ModelRef): CompactionPart | undefined {
   if (message.role !== 'assistant') return undefined;
-  const part = message.content.findLast(
-    (candidate): candidate is CompactionPart =>
-      candidate.type === 'compaction' &&
-      candidate.failed !== true &&
-      candidate.summarizedMessages === undefined &&
-      typeof candidate.text === 'string' &&
-      candidate.text.length > 0 &&
-      !(candidate.providerData?.provider === model.provider && candidate.providerData?.model === model.id),
+  return message.content.findLast(
+    (part): part is CompactionPart =>
+      part.type === 'compaction' && part.failed !== true && part.summarizedMessages === undefined && !madeBy(part, model),
   );
-  return part?.text;
+}
+
+/** The provider's id of a compaction item, when its data still holds one (another model's is stripped). */
+function itemId(part: CompactionPart): string | undefined {
+  const item = part.providerData?.item as { id?: unknown } | undefined;
+  return typeof item?.id === 'string' ? item.id : undefined;
+}
+
+/**
+ * The checkpoint summaries of `messages` (summary lines with `checkpoint`), by the index
+ * of the message whose compaction they stand for; a later line for the same compaction
+ * wins. A line that names no compaction there, another item id, or a message after
+ * itself is ignored.
+ */
+export function checkpointSummaries(messages: readonly Message[]): Map<number, string> {
+  const found = new Map<number, string>();
+  for (const [index, line] of messages.entries()) {
+    // A line comes after the compaction it stands for (it is written once the item is saved).
+    if (line.role !== 'summary' || line.checkpoint === undefined || line.checkpoint.message >= index) continue;
+    const target = messages[line.checkpoint.message];
+    if (target?.role !== 'assistant') continue;
+    const part = target.content.findLast((candidate): candidate is CompactionPart => candidate.type === 'compaction');
+    const id = part && itemId(part);
+    if (!part || (id !== undefined && line.checkpoint.id !== undefined && id !== line.checkpoint.id)) continue;
+    found.set(line.checkpoint.message, line.content);
+  }
+  return found;
+}
+
+/**
+ * The text a model that cannot read `message`'s compaction gets in its place (another
+ * model's; its opaque data is gone by the time the call is packed): a portable
+ * checkpoint. Anthropic's summary is readable text; OpenAI's item is opaque and stands
+ * for nothing until Episodic's own summary of it (a checkpoint line) is in `checkpoints`.
+ */
+function portableSummaryOf(
+  part: CompactionPart | undefined,
+  index: number,
+  checkpoints: ReadonlyMap<number, string>,
+): string | undefined {
+  if (!part) return undefined;
+  if (typeof part.text === 'string' && part.text.length > 0) return part.text;
+  return checkpoints.get(index);
 }
 
 /** True when `message` holds a compaction part that `model` made (the only model that can read it), and that did not fail. */
@@ -67,12 +107,14 @@ export function holdsCompactionFor(message: Message, model: ModelRef): message i
  * user messages its window keeps (`userMessagesKept`, OpenAI `/responses/compact`) gets
  * that many, in order. Everything after the compaction goes whole, so no tool call loses
  * its result: results always follow their call before the next assistant message.
- * A later compaction by another model that left a readable summary (Anthropic's text)
- * is a portable checkpoint: the summary goes as one user message in place of the history
- * before it, so a fallback or a switched model continues from it. Without either,
- * `messages` unchanged (an opaque foreign item is left out by the adapter and the
- * history goes whole). An on-demand compaction (`summarizedMessages`) goes first instead,
- * in place of the messages it names (on-demand-cut.ts).
+ * A later compaction by another model is a portable checkpoint when it has a readable
+ * summary (Anthropic's text, or Episodic's checkpoint line for an opaque item): the
+ * summary goes as one user message in place of the history before it, so a fallback or
+ * a switched model continues from it. A later foreign compaction with neither is
+ * reported as `uncovered`, and the history goes whole (the adapter leaves the opaque
+ * item out).
+ * An on-demand compaction (`summarizedMessages`) goes first instead, in place of the
+ * messages it names (on-demand-cut.ts).
  */
 export function messagesAfterCompaction(transcript: readonly Message[], model: ModelRef): CompactionCut {
   // An on-demand compaction goes first in place of the messages it names (on-demand-cut.ts).
@@ -80,13 +122,41 @@ export function messagesAfterCompaction(transcript: readonly Message[], model: M
   if (onDemand) return { messages: onDemand, compacted: transcript.length - onDemand.length };
   const messages = withoutOnDemandCompactions(transcript);
   const at = messages.findLastIndex((message) => holdsCompactionFor(message, model));
-  const portable = messages.findLastIndex((message) => portableSummaryOf(message, model) !== undefined);
-  if (portable > at) {
-    // Another model's compaction with a readable summary: that text stands for the history before it.
-    const sent = [summaryMessage(portableSummaryOf(messages[portable] as Message, model) as string), ...messages.slice(portable)];
-    return { messages: sent, compacted: portable, at: portable };
+  const foreign = messages.findLastIndex((message) => foreignCompactionOf(message, model) !== undefined);
+  if (foreign > at) {
+    const checkpoints = checkpointsAt(transcript, messages);
+    for (let index = foreign; index > at; index -= 1) {
+      const text = portableSummaryOf(foreignCompactionOf(messages[index] as Message, model), index, checkpoints);
+      if (text === undefined) continue;
+      // That text stands for the history before it.
+      const sent = [summaryMessage(text), ...messages.slice(index)];
+      return { messages: sent, compacted: index, at: index, ...(index < foreign ? { uncovered: foreign } : {}) };
+    }
+    if (at === -1) return { messages: [...messages], compacted: 0, uncovered: foreign };
+    return { ...ownCut(messages, model, at), uncovered: foreign };
   }
   if (at === -1) return { messages: [...messages], compacted: 0 };
+  return ownCut(messages, model, at);
+}
+
+/**
+ * The checkpoint summaries of `transcript` by index in `messages` (the transcript without
+ * its on-demand compactions): a checkpoint line names its message by its transcript index.
+ */
+function checkpointsAt(transcript: readonly Message[], messages: readonly Message[]): Map<number, string> {
+  const byTranscript = checkpointSummaries(transcript);
+  if (messages === transcript) return byTranscript;
+  const origin = transcript.flatMap((message, index) => (holdsOnDemandCompaction(message) ? [] : [index]));
+  const found = new Map<number, string>();
+  for (const [index, at] of origin.entries()) {
+    const text = byTranscript.get(at);
+    if (text !== undefined) found.set(index, text);
+  }
+  return found;
+}
+
+/** The cut at `model`'s own compaction in message `at`. */
+function ownCut(messages: readonly Message[], model: ModelRef, at: number): CompactionCut {
   const kept = compactionFor(messages[at] as Message, model)?.userMessagesKept;
   const before = messages.slice(0, at);
   let head: Message[];

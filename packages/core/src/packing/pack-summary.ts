@@ -49,7 +49,8 @@ export class Summaries {
     messages: readonly Message[],
     private readonly counter: TokenCounter,
   ) {
-    for (const message of messages) if (message.role === 'summary') this.records.push(message);
+    // A checkpoint summary stands for a compaction (compaction-cut.ts), not for evicted episodes.
+    for (const message of messages) if (message.role === 'summary' && message.checkpoint === undefined) this.records.push(message);
   }
 
   /** The chain that starts at episode `from` and ends at or before `limit`. */
