@@ -109,9 +109,8 @@ export interface ProviderToolPart {
  * From this part on, the provider that made it reads the summary in place of everything
  * before it: it is sent back verbatim (`providerData`) to that provider and model only,
  * and the packer sends nothing older than the message that holds it (see
- * `messagesAfterCompaction`). Another model gets its readable `text` in its place, or,
- * for an opaque item (OpenAI's), Episodic's own text summary of the same range: a
- * summary line whose `checkpoint` names the message that holds the part.
+ * `messagesAfterCompaction`). Another model gets its readable `text` in its place, or, for an
+ * opaque item (OpenAI's), Episodic's text summary of it (a summary line with `checkpoint`).
  */
 export interface CompactionPart {
   type: 'compaction';
@@ -124,11 +123,8 @@ export interface CompactionPart {
   /** User messages the compacted window keeps before the part (OpenAI `/responses/compact`: all of them); sent before it. */
   userMessagesKept?: number;
   /**
-   * Set on an on-demand compaction (Anthropic `compaction: {type: "summarize"}`, see
-   * `OnDemandCompactor`): the part stands for the first this-many messages of the
-   * transcript, which stay stored but are not sent. It goes first in every later request of
-   * its model, in their place, followed by the messages after them (the kept turns); the
-   * message holding it is never sent where it is stored.
+   * On an on-demand compaction (see `OnDemandCompactor`): it stands for the first this-many
+   * messages (stored, not sent), and goes first in its model's later requests in their place.
    */
   summarizedMessages?: number;
   /** The provider's block or item exactly as it came, tagged with who produced it. */
@@ -342,11 +338,7 @@ export interface SummaryMessage {
   model?: ModelRef;
   /** The summarizer call's usage. */
   usage?: Usage;
-  /**
-   * Set (v1.1) on the text summary of an opaque compaction (a portable checkpoint, see
-   * `checkpoint-summaries.ts`): the compaction it stands for, whose history it sums up
-   * (`episodes`: those it touches). Sent in its place to every model that cannot read it.
-   */
+  /** (v1.1) The opaque compaction this text stands for, for models that cannot read it (checkpoint-summaries.ts). */
   checkpoint?: CheckpointOf;
   [extra: string]: unknown;
 }
