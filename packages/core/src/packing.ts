@@ -13,6 +13,6 @@ export type { SummaryRequest } from './packing/pack-summary.js';
 export { messagesAfterCompaction } from './packing/compaction-cut.js';
 export type { CompactionCut } from './packing/compaction-cut.js';
 export type { PackTuning } from './packing/pack-types.js';
-export { DEFAULT_SUMMARY_INSTRUCTIONS } from './loop/background-summarizer.js';
-export type { SummarizerOptions } from './loop/background-summarizer.js';
+export { DEFAULT_SUMMARY_INSTRUCTIONS } from './loop/summarizer/background-summarizer.js';
+export type { SummarizerOptions } from './loop/summarizer/background-summarizer.js';
 export { DEFAULT_COMPACTION_SHARE, nativeOptionsFor } from './model/native-context.js';

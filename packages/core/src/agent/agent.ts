@@ -13,7 +13,7 @@ import type { Message } from '../message/message.js';
 import type { ModelAdapter } from '../model/model-adapter.js';
 import { type ContextPolicy, type NativeContextOptions, nativeOptionsFor } from '../model/native-context.js';
 import { defaultPackingForProfile } from '../packing/profile-packing.js';
-import type { SummarizerOptions } from '../loop/background-summarizer.js';
+import type { SummarizerOptions } from '../loop/summarizer/background-summarizer.js';
 import type { RetryOptions } from '../loop/model-call.js';
 import type { PackTuning } from '../packing/pack-types.js';
 import type { Retention } from '../message/retention.js';
@@ -34,7 +34,7 @@ import { createTokenCounter, type TokenCounter } from '../tokens/token-counter.j
 import type { AgentTool } from '../loop/tool.js';
 import { toolsByName } from '../loop/tool-executor.js';
 import { checkReaderName, type CutResults, packingWithReader } from './agent-cut-results.js';
-import { FallbackChain, type FallbackModel, type FallbackOptions } from '../loop/model-fallback.js';
+import { FallbackChain, type FallbackModel, type FallbackOptions } from '../loop/fallback/model-fallback.js';
 import { budgetWarnings, hybridWarnings } from './agent-warnings.js';
 import { type ReasoningOutputOptions, withReasoningOutput } from '../reasoning/output/reasoning-output.js';
 

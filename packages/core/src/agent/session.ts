@@ -6,7 +6,7 @@
 import { SessionBusyError, SessionConflictError } from '../errors/session-errors.js';
 import { acquireWriter } from '../store/session-writer.js';
 import type { AgentEvent } from '../loop/agent-events.js';
-import { BackgroundSummarizer } from '../loop/background-summarizer.js';
+import { BackgroundSummarizer } from '../loop/summarizer/background-summarizer.js';
 import { InvalidArgumentError } from '../errors/input-errors.js';
 import type { AssistantMessage, Message, UserMessage } from '../message/message.js';
 import { compactTranscript } from '../loop/compact-transcript.js';
@@ -18,7 +18,7 @@ import type { StandardSchemaV1 } from '../support/standard-schema.js';
 import type { EpisodeResult } from '../loop/episode-result.js';
 import type { LoopSettings } from '../loop/loop-types.js';
 import { pendingStep, runEpisode } from '../loop/run-loop.js';
-import { withOutput } from '../loop/structured-output.js';
+import { withOutput } from '../loop/structured-output/structured-output.js';
 import { type Transcript, TranscriptWriter } from '../loop/transcript-writer.js';
 import type { ApprovalRequest } from '../loop/approvals.js';
 import type { ApprovalTarget, SessionApprovals } from './session-approvals.js';

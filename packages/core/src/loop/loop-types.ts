@@ -10,14 +10,14 @@ import type { StopReason } from '../model/model-adapter.js';
 import type { ModelCallSettings } from './model-call.js';
 import type { Pricing } from '../model/model-profile.js';
 import type { ReplayCache } from '../reasoning/replay-cache/replay-cache.js';
-import type { BackgroundSummarizer, SummarizerOptions } from './background-summarizer.js';
+import type { BackgroundSummarizer, SummarizerOptions } from './summarizer/background-summarizer.js';
 import type { StopCondition } from './stop-conditions.js';
 import type { AgentTool } from './tool.js';
 import type { JsonSchema } from '../support/json-schema.js';
 import type { StandardSchemaV1 } from '../support/standard-schema.js';
 import type { DurableRun } from './durable/durable-runtime.js';
 import type { TranscriptWriter } from './transcript-writer.js';
-import type { FallbackChain } from './model-fallback.js';
+import type { FallbackChain } from './fallback/model-fallback.js';
 import type { LeakCheckOptions } from '../reasoning/stats/leak-check.js';
 
 /** Everything the loop needs that does not change between episodes. */
@@ -38,13 +38,13 @@ export interface LoopSettings extends ModelCallSettings {
   summarizer?: SummarizerOptions | undefined;
   /** Runs the episode on a durable runtime (see durable/durable-runtime.ts); today's loop when undefined. */
   durable?: DurableRun | undefined;
-  /** Models to fail over to (see model-fallback.ts); none when undefined. */
+  /** Models to fail over to (see fallback/model-fallback.ts); none when undefined. */
   fallback?: FallbackChain | undefined;
   /** Settings of the per-step reasoning leak check; `false` turns it off. Default settings when undefined. */
   leakCheck?: LeakCheckOptions | false | undefined;
 }
 
-/** Offers the reader of cut results to the calls that need it (see cut-result-offer.ts). */
+/** Offers the reader of cut results to the calls that need it (see cut-results/cut-result-offer.ts). */
 export interface ReaderOffer {
   /** `settings` for a call or tool batch on `messages`: with the reader among the tools once a result was cut. */
   offer<S extends ModelCallSettings & { tools?: ReadonlyMap<string, AgentTool> }>(settings: S, messages: readonly Message[]): S;

@@ -59,7 +59,7 @@ export interface ModelCallSettings {
   secrets?: SecretRedactor | undefined;
   /** The provider's own context management sent with every call (already filtered by the context policy). */
   nativeContext?: NativeContextOptions | undefined;
-  /** Set by a fallback chain with another model left: a retry that would wait longer gives up (see model-fallback.ts). */
+  /** Set by a fallback chain with another model left: a retry that would wait longer gives up (see fallback/model-fallback.ts). */
   maxRetryWaitMs?: number | undefined;
 }
 

@@ -9,7 +9,7 @@ import type { LoopApprovals } from './approvals.js';
 import type { UserMessage } from '../message/message.js';
 import type { LoopSession, LoopSettings, ReaderOffer } from './loop-types.js';
 import { DurableEpisode } from './durable/durable-episode.js';
-import { cutResultOffer } from './cut-result-offer.js';
+import { cutResultOffer } from './cut-results/cut-result-offer.js';
 
 /** One run's context (see the module comment). */
 export interface RunContext {

@@ -17,19 +17,19 @@
  * note (handoff/handoff-call.ts): calls in a chain use hand-off unless
  * `fallback.handoff` is false, and nothing foreign is sent on the wire.
  */
-import { FallbackExhaustedError, type FailoverReason } from '../errors/fallback-error.js';
-import { InvalidArgumentError } from '../errors/input-errors.js';
-import { RunAbortedError } from '../errors/run-aborted-error.js';
-import { Calibration } from '../tokens/calibration.js';
-import { createTokenCounter } from '../tokens/token-counter.js';
-import { currentEpisodeStart } from '../message/episodes.js';
-import type { FailedModelCall, Message, ModelRef } from '../message/message.js';
-import type { ModelAdapter, ModelError } from '../model/model-adapter.js';
-import type { Pricing } from '../model/model-profile.js';
-import { type ContextPolicy, nativeOptionsFor } from '../model/native-context.js';
-import type { HandoffOptions } from '../reasoning/handoff/handoff-note.js';
-import type { AgentEventHandler } from './agent-events.js';
-import { asModelError, callModel, type ModelCallResult, type ModelCallSettings } from './model-call.js';
+import { FallbackExhaustedError, type FailoverReason } from '../../errors/fallback-error.js';
+import { InvalidArgumentError } from '../../errors/input-errors.js';
+import { RunAbortedError } from '../../errors/run-aborted-error.js';
+import { Calibration } from '../../tokens/calibration.js';
+import { createTokenCounter } from '../../tokens/token-counter.js';
+import { currentEpisodeStart } from '../../message/episodes.js';
+import type { FailedModelCall, Message, ModelRef } from '../../message/message.js';
+import type { ModelAdapter, ModelError } from '../../model/model-adapter.js';
+import type { Pricing } from '../../model/model-profile.js';
+import { type ContextPolicy, nativeOptionsFor } from '../../model/native-context.js';
+import type { HandoffOptions } from '../../reasoning/handoff/handoff-note.js';
+import type { AgentEventHandler } from '../agent-events.js';
+import { asModelError, callModel, type ModelCallResult, type ModelCallSettings } from '../model-call.js';
 
 /** A fallback model with settings of its own (another provider's options do not fit it). */
 export interface FallbackModel {

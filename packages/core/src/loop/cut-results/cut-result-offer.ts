@@ -10,14 +10,14 @@
  * by a process, so a resumed session or another worker offers it exactly as this one.
  * An agent without tools and without tool results in its history sees no extra tool.
  */
-import type { Message, ToolSpec } from '../message/message.js';
-import { toolResultCaps } from '../packing/tool-result-caps.js';
+import type { Message, ToolSpec } from '../../message/message.js';
+import { toolResultCaps } from '../../packing/tool-result-caps.js';
 import { cutResultReader } from './cut-result-reader.js';
-import { FINAL_ANSWER_TOOL } from './structured-output.js';
-import type { LoopSettings, ReaderOffer } from './loop-types.js';
-import { type ModelCallSettings, OVERFLOW_REPACK_FACTOR } from './model-call.js';
-import type { PackTuning } from '../packing/pack-types.js';
-import type { AgentTool } from './tool.js';
+import { FINAL_ANSWER_TOOL } from '../structured-output/structured-output.js';
+import type { LoopSettings, ReaderOffer } from '../loop-types.js';
+import { type ModelCallSettings, OVERFLOW_REPACK_FACTOR } from '../model-call.js';
+import type { PackTuning } from '../../packing/pack-types.js';
+import type { AgentTool } from '../tool.js';
 
 /**
  * The smallest read worth a tool, in tokens: under it a read holds little more than
