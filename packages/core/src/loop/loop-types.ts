@@ -3,10 +3,8 @@
  * episode results) and with the session that drives it. They live apart from
  * `run-loop.ts` so that those helpers need not import the loop itself.
  */
-import type { ApprovalPolicy, ApprovalRequest, LoopApprovals } from './approvals.js';
+import type { ApprovalPolicy, LoopApprovals } from './approvals.js';
 import type { AgentEvent, AgentEventHandler } from './agent-events.js';
-import type { AssistantMessage, Message, ToolCallPart } from '../message/message.js';
-import type { StopReason } from '../model/model-adapter.js';
 import type { ModelCallSettings } from './model-call.js';
 import type { Pricing } from '../model/model-profile.js';
 import type { ReplayCache } from '../reasoning/replay-cache/replay-cache.js';
@@ -19,6 +17,7 @@ import type { DurableRun } from './durable/durable-runtime.js';
 import type { TranscriptWriter } from './transcript-writer.js';
 import type { FallbackChain } from './fallback/model-fallback.js';
 import type { LeakCheckOptions } from '../reasoning/stats/leak-check.js';
+import type { AgentHook } from './hooks/agent-hook.js';
 
 /** Everything the loop needs that does not change between episodes. */
 export interface LoopSettings extends ModelCallSettings {
@@ -42,12 +41,8 @@ export interface LoopSettings extends ModelCallSettings {
   fallback?: FallbackChain | undefined;
   /** Settings of the per-step reasoning leak check; `false` turns it off. Default settings when undefined. */
   leakCheck?: LeakCheckOptions | false | undefined;
-}
-
-/** Offers the reader of cut results to the calls that need it (see cut-results/cut-result-offer.ts). */
-export interface ReaderOffer {
-  /** `settings` for a call or tool batch on `messages`: with the reader among the tools once a result was cut. */
-  offer<S extends ModelCallSettings & { tools?: ReadonlyMap<string, AgentTool> }>(settings: S, messages: readonly Message[]): S;
+  /** The application's hooks (`AgentOptions.hooks`), run before the built-in features'. */
+  hooks?: readonly AgentHook[] | undefined;
 }
 
 /** The session side of a run: the writer of its transcript, where events go. The loop reads it, never assigns to it. */
@@ -64,13 +59,7 @@ export interface LoopSession {
   summarizer?: BackgroundSummarizer | undefined;
 }
 
-/** What the loop does next. */
-export type NextStep =
-  | { type: 'call-model' }
-  | { type: 'run-tools'; message: AssistantMessage; calls: ToolCallPart[]; stopReason: StopReason | undefined }
-  | { type: 'final'; message: AssistantMessage | undefined }
-  | { type: 'stop'; message: AssistantMessage }
-  | { type: 'paused'; message: AssistantMessage; pending: ApprovalRequest[] };
+export type { NextStep } from './next-step.js';
 
 /** What a run that asks for a structured answer needs. */
 export interface OutputSettings {
