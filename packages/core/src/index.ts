@@ -102,6 +102,8 @@ export { Agent } from './agent/agent.js';
 export type { AgentOptions, AgentRunResult, SessionOptions } from './agent/agent.js';
 export type { OutputOf, RunOptions, Session, SessionInput } from './agent/session-contract.js';
 export type { EpisodeResult, FinishedEpisode, PausedEpisode, RunOutcome } from './loop/episode-result.js';
+export type { AgentHook, HookState, HookStep } from './loop/hooks/agent-hook.js';
+export type { NextStep } from './loop/next-step.js';
 export type { RetryOptions } from './loop/model-call.js';
 export { DEFAULT_MAX_RETRY_WAIT_MS, failoverReason } from './loop/fallback/model-fallback.js';
 export type { FallbackModel, FallbackOptions } from './loop/fallback/model-fallback.js';

@@ -21,6 +21,7 @@ import type { HandoffOptions } from '../reasoning/handoff/handoff-note.js';
 import type { ReplayCache } from '../reasoning/replay-cache/replay-cache.js';
 import type { PersistReasoning } from '../store/reasoning-sidecar.js';
 import type { LoopSettings } from '../loop/loop-types.js';
+import type { AgentHook } from '../loop/hooks/agent-hook.js';
 import { AgentSession } from './session.js';
 import type { OutputOf, RunOptions, Session, SessionInput } from './session-contract.js';
 import type { EpisodeResult } from '../loop/episode-result.js';
@@ -149,6 +150,12 @@ export interface AgentOptions {
    * the leak check with its defaults.
    */
   reasoningOutput?: ReasoningOutputOptions | undefined;
+  /**
+   * Hooks of the agent loop, asked in order before the built-in features' (see
+   * `AgentHook`): e.g. one that ends an episode once its cost passes a limit, or one
+   * that logs each step. Default: none.
+   */
+  hooks?: readonly AgentHook[] | undefined;
 }
 
 /** Options of {@link Agent.session}. */
@@ -298,6 +305,7 @@ export class Agent {
       summarizer: options.summarizer,
       fallback: fallbackChain(options, policy),
       leakCheck: options.reasoningOutput?.leakCheck,
+      hooks: options.hooks,
     };
     this.sessionSettings = new SessionSettings(this.settings);
     if (this.settings.tools.size !== tools.length) {

@@ -15,6 +15,7 @@ import type { NextStep } from '../next-step.js';
 
 /** A model step just persisted, as {@link AgentHook.afterStep} sees it. */
 export interface HookStep {
+  /** The session the step belongs to. */
   readonly sessionId: string;
   /** The step's number in its episode (1 for the first model call). */
   readonly step: number;
@@ -26,6 +27,7 @@ export interface HookStep {
 
 /** Where the loop is when {@link AgentHook.decide} is asked. */
 export interface HookState {
+  /** The session the episode runs in. */
   readonly sessionId: string;
   /** Model calls of the current episode so far (the number of the last step). */
   readonly step: number;
