@@ -37,7 +37,7 @@ import { toolsByName } from '../loop/tool-executor.js';
 import { checkReaderName, type CutResults, packingWithReader } from './agent-cut-results.js';
 import { FallbackChain, type FallbackModel, type FallbackOptions } from '../loop/fallback/model-fallback.js';
 import { budgetWarnings, hybridWarnings } from './agent-warnings.js';
-import { type ReasoningOutputOptions, withReasoningOutput } from '../reasoning/output/reasoning-output.js';
+import { checkReasoningOutput, type ReasoningOutputOptions } from '../reasoning/output/reasoning-output.js';
 
 /** Steps per episode when no `stopWhen` is given: a guard against a model that never stops calling tools. */
 const DEFAULT_MAX_STEPS = 50;
@@ -214,12 +214,8 @@ function fallbackChain(options: AgentOptions, policy: ContextPolicy): FallbackCh
   if (!fallback) return undefined;
   const given: FallbackOptions = Array.isArray(fallback) ? { models: fallback } : (fallback as FallbackOptions);
   if (given.models.length === 0) return undefined;
-  const controlled = (model: ModelAdapter) => withReasoningOutput(model, options.reasoningOutput);
-  const models = given.models.map((entry) =>
-    'stream' in entry ? controlled(entry) : { ...entry, model: controlled(entry.model) },
-  );
   const { budget, maxOutputTokens, retention } = options;
-  return new FallbackChain(controlled(options.model), { ...given, models }, { budget, maxOutputTokens, retention, policy });
+  return new FallbackChain(options.model, given, { budget, maxOutputTokens, retention, policy });
 }
 
 /** An agent definition; cheap to keep, and shared by all its sessions. */
@@ -274,7 +270,7 @@ export class Agent {
     const tools = options.tools ?? [];
     const stopWhen = options.stopWhen ?? maxSteps(DEFAULT_MAX_STEPS);
     this.settings = {
-      model: withReasoningOutput(options.model, options.reasoningOutput),
+      model: options.model,
       system: options.system,
       tools: toolsByName(tools),
       toolSpecs: tools.map((tool) => tool.spec),
@@ -304,6 +300,7 @@ export class Agent {
       approvalPolicy: options.approvalPolicy,
       summarizer: options.summarizer,
       fallback: fallbackChain(options, policy),
+      reasoningOutput: checkReasoningOutput(options.reasoningOutput),
       leakCheck: options.reasoningOutput?.leakCheck,
       hooks: options.hooks,
     };

@@ -19,6 +19,7 @@ import type { EpisodeResult } from '../loop/episode-result.js';
 import type { LoopSettings } from '../loop/loop-types.js';
 import { pendingStep, runEpisode } from '../loop/run-loop.js';
 import { withOutput } from '../loop/structured-output/structured-output.js';
+import { withReasoningOutput } from '../reasoning/output/reasoning-output.js';
 import { type Transcript, TranscriptWriter } from '../loop/transcript-writer.js';
 import type { ApprovalRequest } from '../loop/approvals.js';
 import type { ApprovalTarget, SessionApprovals } from './session-approvals.js';
@@ -57,7 +58,9 @@ export class AgentSession implements Session {
     this.atRest = opened.atRest;
     this.state = { messages: opened.messages, packState: opened.packState };
     const summarizer = settings.summarizer;
-    this.summarizer = summarizer && new BackgroundSummarizer(summarizer, summarizer.model ?? settings.model);
+    // Without a model of its own it writes with the agent's, under the agent's stream controls.
+    const model = summarizer?.model ?? withReasoningOutput(settings.model, settings.reasoningOutput);
+    this.summarizer = summarizer && new BackgroundSummarizer(summarizer, model);
   }
 
   /** The transcript so far (do not modify it). */

@@ -18,6 +18,7 @@ import type { TranscriptWriter } from './transcript-writer.js';
 import type { FallbackChain } from './fallback/model-fallback.js';
 import type { LeakCheckOptions } from '../reasoning/stats/leak-check.js';
 import type { AgentHook } from './hooks/agent-hook.js';
+import type { ReasoningOutputOptions } from '../reasoning/output/reasoning-output.js';
 
 /** Everything the loop needs that does not change between episodes. */
 export interface LoopSettings extends ModelCallSettings {
@@ -41,6 +42,8 @@ export interface LoopSettings extends ModelCallSettings {
   fallback?: FallbackChain | undefined;
   /** Settings of the per-step reasoning leak check; `false` turns it off. Default settings when undefined. */
   leakCheck?: LeakCheckOptions | false | undefined;
+  /** Controls on what the model streams (reasoning cap, echo suppression); none when undefined. */
+  reasoningOutput?: ReasoningOutputOptions | undefined;
   /** The application's hooks (`AgentOptions.hooks`), run before the built-in features'. */
   hooks?: readonly AgentHook[] | undefined;
 }

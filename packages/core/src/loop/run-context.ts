@@ -13,6 +13,7 @@ import { HookChain, type InnerSteps } from './hooks/hook-chain.js';
 import type { AgentHook } from './hooks/agent-hook.js';
 import type { LoopHook } from './hooks/loop-hook.js';
 import type { LoopSession, LoopSettings } from './loop-types.js';
+import { reasoningOutputHook } from './reasoning-output/reasoning-output-hook.js';
 import { replayCaptureHook } from './replay-cache/replay-capture-hook.js';
 import { answerHook } from './structured-output/answer-hook.js';
 import { summarizerHook } from './summarizer/summarizer-hook.js';
@@ -54,6 +55,7 @@ export function runHooks(settings: LoopSettings, session: LoopSession, input: Us
     fallback?.prices,
     settings.durable && durableHook(settings.durable, settings, session, input),
     fallback?.models,
+    reasoningOutputHook(settings.reasoningOutput),
   ];
   return hooks.filter((hook): hook is LoopHook => hook !== undefined);
 }
