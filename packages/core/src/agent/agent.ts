@@ -301,7 +301,6 @@ export class Agent {
       summarizer: options.summarizer,
       fallback: fallbackChain(options, policy),
       reasoningOutput: checkReasoningOutput(options.reasoningOutput),
-      leakCheck: options.reasoningOutput?.leakCheck,
       hooks: options.hooks,
     };
     this.sessionSettings = new SessionSettings(this.settings);

@@ -16,7 +16,6 @@ import type { StandardSchemaV1 } from '../support/standard-schema.js';
 import type { DurableRun } from './durable/durable-runtime.js';
 import type { TranscriptWriter } from './transcript-writer.js';
 import type { FallbackChain } from './fallback/model-fallback.js';
-import type { LeakCheckOptions } from '../reasoning/stats/leak-check.js';
 import type { AgentHook } from './hooks/agent-hook.js';
 import type { ReasoningOutputOptions } from '../reasoning/output/reasoning-output.js';
 
@@ -40,9 +39,7 @@ export interface LoopSettings extends ModelCallSettings {
   durable?: DurableRun | undefined;
   /** Models to fail over to (see fallback/model-fallback.ts); none when undefined. */
   fallback?: FallbackChain | undefined;
-  /** Settings of the per-step reasoning leak check; `false` turns it off. Default settings when undefined. */
-  leakCheck?: LeakCheckOptions | false | undefined;
-  /** Controls on what the model streams (reasoning cap, echo suppression); none when undefined. */
+  /** Controls on what the model streams (reasoning cap, echo suppression) and the leak check's settings; defaults when undefined. */
   reasoningOutput?: ReasoningOutputOptions | undefined;
   /** The application's hooks (`AgentOptions.hooks`), run before the built-in features'. */
   hooks?: readonly AgentHook[] | undefined;

@@ -59,7 +59,7 @@ export async function runEpisode(
   const inner = { callModel: callLive, runTools: runToolBatch, append: (messages: readonly Message[]) => writer.append(messages) };
   const run = startRun(loopSettings, session, input, inner);
   const { settings } = run;
-  const reporter = new ReasoningReporter(settings.tokenizer, emit, settings.leakCheck);
+  const reporter = new ReasoningReporter(settings.tokenizer, emit, settings.reasoningOutput?.leakCheck);
   const episode: Episode = { step: 0, calls: 0, usage: emptyUsageTotals(settings.pricing), reporter, results: undefined };
   emit({ type: 'episode-start', sessionId: session.id, input, resumed: input === undefined, model: settings.model.model });
   for (const notice of session.takeNotices?.() ?? []) emit(notice);
