@@ -59,8 +59,8 @@ export class AgentSession implements Session {
     this.state = { messages: opened.messages, packState: opened.packState };
     const summarizer = settings.summarizer;
     // Without a model of its own it writes with the agent's, under the agent's stream controls.
-    const model = summarizer?.model ?? withReasoningOutput(settings.model, settings.reasoningOutput);
-    this.summarizer = summarizer && new BackgroundSummarizer(summarizer, model);
+    this.summarizer =
+      summarizer && new BackgroundSummarizer(summarizer, summarizer.model ?? withReasoningOutput(settings.model, settings.reasoningOutput));
   }
 
   /** The transcript so far (do not modify it). */
