@@ -91,6 +91,12 @@ describe('README examples', () => {
     expect(await run('Agents as tools')).toEqual([['a.test.ts is flaky: its retry races onIdle().', 1, 3]]);
   });
 
+  it('"Hooks" logs every step and stops the episode once its cost passes the limit', async () => {
+    const logged = await run('Hooks');
+    expect(logged.at(-1)).toEqual(['stop-condition', 2]);
+    expect(logged.slice(0, -1)).toEqual([1, 2].map((step) => [`step ${step}:`, 'tool-call']));
+  });
+
   it('"A chat handler you mount" serves a streamed answer on Node\'s http server and refuses a body that is not JSON', async () => {
     const calls = await run('A chat handler you mount', (code) => {
       expect(code).toContain(".listen(3000, '127.0.0.1');");

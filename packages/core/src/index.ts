@@ -112,9 +112,11 @@ export type {
 } from './agent/agent-options.js';
 export type { OutputOf, RunOptions, Session, SessionInput } from './agent/session-contract.js';
 export type { EpisodeResult, FinishedEpisode, PausedEpisode, RunOutcome } from './loop/episode-result.js';
+export type { AgentHook, HookState, HookStep } from './loop/hooks/agent-hook.js';
+export type { NextStep } from './loop/next-step.js';
 export type { RetryOptions } from './loop/model-call.js';
-export { DEFAULT_MAX_RETRY_WAIT_MS, failoverReason } from './loop/model-fallback.js';
-export type { FallbackModel, FallbackOptions } from './loop/model-fallback.js';
+export { DEFAULT_MAX_RETRY_WAIT_MS, failoverReason } from './loop/fallback/model-fallback.js';
+export type { FallbackModel, FallbackOptions } from './loop/fallback/model-fallback.js';
 export { withReasoningOutput } from './reasoning/output/reasoning-output.js';
 export type { ReasoningOutputOptions } from './reasoning/output/reasoning-output.js';
 export type { AgentEvent, AgentEventHandler, EpisodeFinishReason } from './loop/agent-events.js';
@@ -129,8 +131,8 @@ export type { SchemaOutput, StandardJSONSchemaV1, StandardSchemaV1 } from './sup
 export { autoApprove, autoReject } from './loop/approvals.js';
 export type { ApprovalPolicy, ApprovalRequest } from './loop/approvals.js';
 export type { ApprovalTarget } from './agent/session-approvals.js';
-export { DEFAULT_OUTPUT_RETRIES, FINAL_ANSWER_TOOL } from './loop/structured-output.js';
-export { CUT_RESULT_READER } from './loop/cut-result-reader.js';
+export { DEFAULT_OUTPUT_RETRIES, FINAL_ANSWER_TOOL } from './loop/structured-output/structured-output.js';
+export { CUT_RESULT_READER } from './loop/cut-results/cut-result-reader.js';
 export type { CutResults } from './agent/agent-cut-results.js';
 export { StructuredOutputError } from './errors/structured-output-error.js';
 export { DEFAULT_AGENT_TOOL_INPUT } from './agent/agent-tool.js';

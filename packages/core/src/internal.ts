@@ -19,8 +19,8 @@ export { toolResultCaps } from './packing/tool-result-caps.js';
 // and the benchmarks model what an agent sends, markers naming the reader included).
 export { packingWithReader } from './agent/agent-cut-results.js';
 // loop: the reader of cut results and its read size, which @episodic/ai-sdk offers as an AI SDK tool.
-export { cutResultReader } from './loop/cut-result-reader.js';
-export { readerCap } from './loop/cut-result-offer.js';
+export { cutResultReader } from './loop/cut-results/cut-result-reader.js';
+export { readerCap } from './loop/cut-results/cut-result-offer.js';
 
 // model: profile lookup over a table (the profile tables live in @episodic/providers).
 export { findProfile } from './model/model-profile.js';

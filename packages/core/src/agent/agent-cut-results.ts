@@ -1,11 +1,11 @@
 /**
  * The agent's `context.cutResults` option: whether the packer's markers name the reader of
- * cut results (`read_cut_result`, see loop/cut-result-reader.ts), and the check that
+ * cut results (`read_cut_result`, see loop/cut-results/cut-result-reader.ts), and the check that
  * no tool of the agent's own takes its name.
  */
 import { InvalidArgumentError } from '../errors/input-errors.js';
-import { MIN_READ_TOKENS, readerCap } from '../loop/cut-result-offer.js';
-import { CUT_RESULT_READER } from '../loop/cut-result-reader.js';
+import { MIN_READ_TOKENS, readerCap } from '../loop/cut-results/cut-result-offer.js';
+import { CUT_RESULT_READER } from '../loop/cut-results/cut-result-reader.js';
 import type { PackTuning } from '../packing/pack-types.js';
 import { type AgentTool, assertToolName } from '../loop/tool.js';
 

@@ -130,6 +130,7 @@ describe('AgentOptions: the grouped shape', () => {
       modelCalls: true,
       stopWhen: true,
       secrets: true,
+      hooks: true,
     };
     expect(Object.keys(own).length).toBeLessThanOrEqual(12);
   });

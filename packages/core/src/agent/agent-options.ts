@@ -6,9 +6,9 @@
  * the previous release still work for one release (see agent-options-compat.ts).
  */
 import type { ApprovalPolicy } from '../loop/approvals.js';
-import type { SummarizerOptions } from '../loop/background-summarizer.js';
+import type { SummarizerOptions } from '../loop/summarizer/background-summarizer.js';
 import type { RetryOptions } from '../loop/model-call.js';
-import type { FallbackModel, FallbackOptions } from '../loop/model-fallback.js';
+import type { FallbackModel, FallbackOptions } from '../loop/fallback/model-fallback.js';
 import type { StopCondition } from '../loop/stop-conditions.js';
 import type { AgentTool } from '../loop/tool.js';
 import type { Message } from '../message/message.js';
@@ -23,6 +23,7 @@ import type { SessionStore } from '../store/session-store.js';
 import type { PersistReasoning } from '../store/reasoning-sidecar.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 import type { CutResults } from './agent-cut-results.js';
+import type { AgentHook } from '../loop/hooks/agent-hook.js';
 
 /** What the model reads on each call, and who decides it: {@link AgentOptions.context}. */
 export interface ContextOptions {
@@ -176,6 +177,12 @@ export interface AgentOptions extends DeprecatedAgentOptions {
    * Values shorter than 8 characters are ignored.
    */
   secrets?: readonly string[] | undefined;
+  /**
+   * Hooks of the agent loop, asked in order before the built-in features' (see
+   * `AgentHook`): e.g. one that ends an episode once its cost passes a limit, or one
+   * that logs each step. Default: none.
+   */
+  hooks?: readonly AgentHook[] | undefined;
 }
 
 /** The flat option names of the previous release; each says where it moved. */

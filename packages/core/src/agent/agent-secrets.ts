@@ -14,8 +14,8 @@
  * and an agent built with such a tool is recorded as that agent's caller.
  */
 import type { ModelAdapter } from '../model/model-adapter.js';
-import type { FallbackModel, FallbackOptions } from '../loop/model-fallback.js';
-import type { SummarizerOptions } from '../loop/background-summarizer.js';
+import type { FallbackModel, FallbackOptions } from '../loop/fallback/model-fallback.js';
+import type { SummarizerOptions } from '../loop/summarizer/background-summarizer.js';
 import type { AgentTool } from '../loop/tool.js';
 import { environmentSecrets } from '../support/secret-redactor.js';
 

@@ -6,7 +6,7 @@
  */
 import { InvalidArgumentError } from '../errors/input-errors.js';
 import type { LoopSettings } from '../loop/loop-types.js';
-import { FallbackChain, type FallbackOptions } from '../loop/model-fallback.js';
+import { FallbackChain, type FallbackOptions } from '../loop/fallback/model-fallback.js';
 import { anyOf, maxSteps, type StopCondition } from '../loop/stop-conditions.js';
 import type { AgentTool } from '../loop/tool.js';
 import { toolsByName } from '../loop/tool-executor.js';
@@ -15,8 +15,8 @@ import type { ModelAdapter } from '../model/model-adapter.js';
 import { type ContextPolicy, type NativeContextOptions, nativeOptionsFor } from '../model/native-context.js';
 import type { PackTuning } from '../packing/pack-types.js';
 import { defaultPackingForProfile } from '../packing/profile-packing.js';
-import { withReasoningOutput } from '../reasoning/output/reasoning-output.js';
-import { chooseOnDemand, type OnDemandCompactionSettings } from '../loop/on-demand-compaction.js';
+import { checkReasoningOutput } from '../reasoning/output/reasoning-output.js';
+import { chooseOnDemand, type OnDemandCompactionSettings } from '../loop/on-demand/on-demand-compaction.js';
 import { Calibration } from '../tokens/calibration.js';
 import { createTokenCounter, type TokenCounter } from '../tokens/token-counter.js';
 import { checkReaderName, packingWithReader } from './agent-cut-results.js';
@@ -102,12 +102,9 @@ function fallbackChain(options: GroupedAgentOptions, resolved: Resolved): Fallba
   if (!fallback) return undefined;
   const given: FallbackOptions = Array.isArray(fallback) ? { models: fallback } : (fallback as FallbackOptions);
   if (given.models.length === 0) return undefined;
-  const controlled = (model: ModelAdapter) => withReasoningOutput(model, options.reasoning.output);
-  const models = given.models.map((entry) =>
-    'stream' in entry ? controlled(entry) : { ...entry, model: controlled(entry.model) },
-  );
+  // The models go unwrapped: the reasoning-output hook puts the stream controls around each call.
   const { budget, maxOutputTokens, retention, policy } = resolved;
-  return new FallbackChain(controlled(options.model), { ...given, models }, { budget, maxOutputTokens, retention, policy });
+  return new FallbackChain(options.model, given, { budget, maxOutputTokens, retention, policy });
 }
 
 /** The agent's packing: the profile's defaults, the policy's caps, the caller's knobs, and the reader's name. */
@@ -131,7 +128,7 @@ export function loopSettings(options: GroupedAgentOptions, resolved: Resolved): 
   const stopWhen = options.stopWhen ?? maxSteps(DEFAULT_MAX_STEPS);
   const { context, reasoning, toolCalls, modelCalls } = options;
   return {
-    model: withReasoningOutput(options.model, reasoning.output),
+    model: options.model,
     system: options.system,
     tools: toolsByName(tools),
     toolSpecs: tools.map((tool) => tool.spec),
@@ -152,7 +149,8 @@ export function loopSettings(options: GroupedAgentOptions, resolved: Resolved): 
     summarizer: context.summarizer,
     ...(resolved.onDemand ? { onDemandCompaction: resolved.onDemand } : {}),
     fallback: fallbackChain(options, resolved),
-    leakCheck: reasoning.output?.leakCheck,
+    reasoningOutput: checkReasoningOutput(reasoning.output),
+    hooks: options.hooks,
   };
 }
 

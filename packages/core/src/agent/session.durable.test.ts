@@ -174,6 +174,37 @@ describe('durable runs', () => {
   });
 });
 
+describe('durable runs with model fallback', () => {
+  it('a replayed step that a fallback model answered is priced with that model\'s prices, as the live step was', async () => {
+    const retry = { maxRetries: 0, sleep: async () => {} };
+    const prices = (input: number) => ({ pricing: { input, cachedInput: input, output: input } });
+    const priced = async (crash: boolean) => {
+      const primary = scriptedModel({
+        model: { provider: 'lab-a', id: 'a' },
+        steps: [{ error: { kind: 'overloaded', status: 529, message: 'Overloaded' } }],
+        profile: prices(1),
+      });
+      const secondary = scriptedModel({ model: { provider: 'lab-b', id: 'b' }, steps: [{ text: 'done' }], profile: prices(1000) });
+      const store = new MemorySessionStore();
+      const agent = new Agent({ model: primary, fallback: [secondary], retry, store, budget: 100_000 });
+      const journal = new MemoryJournal();
+      if (crash) journal.crashAt({ stepId: stepIds.model('s', 0, 1), when: 'after' });
+      const run = async () => (await agent.session({ id: 's' })).send('go', { durable: { runtime: journal, episode: 0 } });
+      if (crash) await expect(run()).rejects.toBeInstanceOf(SimulatedCrash);
+      const result = await run();
+      expect(secondary.requests).toHaveLength(1);
+      const usage = result.message?.usage;
+      // B's prices (1,000 USD per million tokens of each kind), not A's.
+      expect(usage?.costUsd).toBeCloseTo(((usage?.inputTokens ?? 0) + (usage?.outputTokens ?? 0)) * 0.001, 9);
+      return usage?.costUsd;
+    };
+    const live = await priced(false);
+    expect(live).toBeGreaterThan(0);
+    // The replay makes no call: the step's message comes from the journal, priced as B's.
+    expect(await priced(true)).toBe(live);
+  });
+});
+
 function publishedApprovals(journal: MemoryJournal): DurableApproval[] {
   return (journal.published.get(DURABLE_APPROVALS_KEY) ?? []) as DurableApproval[];
 }

@@ -6,9 +6,9 @@
 import { SessionBusyError, SessionConflictError } from '../errors/session-errors.js';
 import { acquireWriter } from '../store/session-writer.js';
 import type { AgentEvent } from '../loop/agent-events.js';
-import { BackgroundSummarizer } from '../loop/background-summarizer.js';
-import { OnDemandCompactor } from '../loop/on-demand-compaction.js';
-import { CheckpointSummarizer } from '../loop/checkpoint-summaries.js';
+import { BackgroundSummarizer } from '../loop/summarizer/background-summarizer.js';
+import { OnDemandCompactor } from '../loop/on-demand/on-demand-compaction.js';
+import { CheckpointSummarizer } from '../loop/checkpoints/checkpoint-summaries.js';
 import { InvalidArgumentError } from '../errors/input-errors.js';
 import type { AssistantMessage, Message, UserMessage } from '../message/message.js';
 import { compactTranscript } from '../loop/compact-transcript.js';
@@ -20,7 +20,8 @@ import type { StandardSchemaV1 } from '../support/standard-schema.js';
 import type { EpisodeResult } from '../loop/episode-result.js';
 import type { LoopSettings } from '../loop/loop-types.js';
 import { pendingStep, runEpisode } from '../loop/run-loop.js';
-import { withOutput } from '../loop/structured-output.js';
+import { withOutput } from '../loop/structured-output/structured-output.js';
+import { withReasoningOutput } from '../reasoning/output/reasoning-output.js';
 import { type Transcript, TranscriptWriter } from '../loop/transcript-writer.js';
 import type { ApprovalRequest } from '../loop/approvals.js';
 import type { ApprovalTarget, SessionApprovals } from './session-approvals.js';
@@ -61,7 +62,9 @@ export class AgentSession implements Session {
     this.atRest = opened.atRest;
     this.state = { messages: opened.messages, packState: opened.packState };
     const summarizer = settings.summarizer;
-    this.summarizer = summarizer && new BackgroundSummarizer(summarizer, summarizer.model ?? settings.model);
+    // Without a model of its own it writes with the agent's, under the agent's stream controls.
+    this.summarizer =
+      summarizer && new BackgroundSummarizer(summarizer, summarizer.model ?? withReasoningOutput(settings.model, settings.reasoningOutput));
     this.compactor = settings.onDemandCompaction && new OnDemandCompactor(settings.onDemandCompaction);
     this.checkpoints = checkpointSummarizer(settings);
   }
@@ -366,5 +369,7 @@ function toUserMessage(input: SessionInput): UserMessage {
 function checkpointSummarizer(settings: LoopSettings): CheckpointSummarizer {
   const options = settings.summarizer ?? {};
   const background = options.checkpoints !== false && (settings.summarizer !== undefined || settings.fallback !== undefined);
-  return new CheckpointSummarizer(options, options.model ?? settings.model, background, settings.secrets);
+  // Without a model of its own it writes with the agent's, under the agent's stream controls.
+  const model = options.model ?? withReasoningOutput(settings.model, settings.reasoningOutput);
+  return new CheckpointSummarizer(options, model, background, settings.secrets);
 }

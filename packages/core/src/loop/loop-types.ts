@@ -3,24 +3,23 @@
  * episode results) and with the session that drives it. They live apart from
  * `run-loop.ts` so that those helpers need not import the loop itself.
  */
-import type { ApprovalPolicy, ApprovalRequest, LoopApprovals } from './approvals.js';
+import type { ApprovalPolicy, LoopApprovals } from './approvals.js';
 import type { AgentEvent, AgentEventHandler } from './agent-events.js';
-import type { AssistantMessage, Message, ToolCallPart } from '../message/message.js';
-import type { StopReason } from '../model/model-adapter.js';
 import type { ModelCallSettings } from './model-call.js';
 import type { Pricing } from '../model/model-profile.js';
 import type { ReplayCache } from '../reasoning/replay-cache/replay-cache.js';
-import type { BackgroundSummarizer, SummarizerOptions } from './background-summarizer.js';
-import type { OnDemandCompactionSettings, OnDemandCompactor } from './on-demand-compaction.js';
+import type { BackgroundSummarizer, SummarizerOptions } from './summarizer/background-summarizer.js';
+import type { OnDemandCompactionSettings, OnDemandCompactor } from './on-demand/on-demand-compaction.js';
 import type { StopCondition } from './stop-conditions.js';
-import type { CheckpointSummarizer } from './checkpoint-summaries.js';
+import type { CheckpointSummarizer } from './checkpoints/checkpoint-summaries.js';
 import type { AgentTool } from './tool.js';
 import type { JsonSchema } from '../support/json-schema.js';
 import type { StandardSchemaV1 } from '../support/standard-schema.js';
 import type { DurableRun } from './durable/durable-runtime.js';
 import type { TranscriptWriter } from './transcript-writer.js';
-import type { FallbackChain } from './model-fallback.js';
-import type { LeakCheckOptions } from '../reasoning/stats/leak-check.js';
+import type { FallbackChain } from './fallback/model-fallback.js';
+import type { AgentHook } from './hooks/agent-hook.js';
+import type { ReasoningOutputOptions } from '../reasoning/output/reasoning-output.js';
 
 /** Everything the loop needs that does not change between episodes. */
 export interface LoopSettings extends ModelCallSettings {
@@ -42,16 +41,12 @@ export interface LoopSettings extends ModelCallSettings {
   onDemandCompaction?: OnDemandCompactionSettings | undefined;
   /** Runs the episode on a durable runtime (see durable/durable-runtime.ts); today's loop when undefined. */
   durable?: DurableRun | undefined;
-  /** Models to fail over to (see model-fallback.ts); none when undefined. */
+  /** Models to fail over to (see fallback/model-fallback.ts); none when undefined. */
   fallback?: FallbackChain | undefined;
-  /** Settings of the per-step reasoning leak check; `false` turns it off. Default settings when undefined. */
-  leakCheck?: LeakCheckOptions | false | undefined;
-}
-
-/** Offers the reader of cut results to the calls that need it (see cut-result-offer.ts). */
-export interface ReaderOffer {
-  /** `settings` for a call or tool batch on `messages`: with the reader among the tools once a result was cut. */
-  offer<S extends ModelCallSettings & { tools?: ReadonlyMap<string, AgentTool> }>(settings: S, messages: readonly Message[]): S;
+  /** Controls on what the model streams (reasoning cap, echo suppression) and the leak check's settings; defaults when undefined. */
+  reasoningOutput?: ReasoningOutputOptions | undefined;
+  /** The application's hooks (`AgentOptions.hooks`), run before the built-in features'. */
+  hooks?: readonly AgentHook[] | undefined;
 }
 
 /** The session side of a run: the writer of its transcript, where events go. The loop reads it, never assigns to it. */
@@ -72,13 +67,7 @@ export interface LoopSession {
   checkpoints?: CheckpointSummarizer | undefined;
 }
 
-/** What the loop does next. */
-export type NextStep =
-  | { type: 'call-model' }
-  | { type: 'run-tools'; message: AssistantMessage; calls: ToolCallPart[]; stopReason: StopReason | undefined }
-  | { type: 'final'; message: AssistantMessage | undefined }
-  | { type: 'stop'; message: AssistantMessage }
-  | { type: 'paused'; message: AssistantMessage; pending: ApprovalRequest[] };
+export type { NextStep } from './next-step.js';
 
 /** What a run that asks for a structured answer needs. */
 export interface OutputSettings {

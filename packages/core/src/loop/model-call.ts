@@ -13,7 +13,7 @@ import type { AssistantMessage, ToolSpec, Usage } from '../message/message.js';
 import type { ModelAdapter, ModelError, ModelRequest, OutputFormat, StopReason } from '../model/model-adapter.js';
 import { collectResponse } from '../model/model-response.js';
 import { packContext } from '../packing/pack-context.js';
-import { type CheckpointContext, messagesForCall } from './checkpoint-call.js';
+import { type CheckpointContext, messagesForCall } from './checkpoints/checkpoint-call.js';
 import type { NativeContextOptions } from '../model/native-context.js';
 import type { Retention } from '../message/retention.js';
 import type { PackOptions, PackResult, PackState, PackStats, PackTuning } from '../packing/pack-types.js';
@@ -59,7 +59,7 @@ export interface ModelCallSettings {
   secrets?: SecretRedactor | undefined;
   /** The provider's own context management sent with every call (already filtered by the context policy). */
   nativeContext?: NativeContextOptions | undefined;
-  /** Set by a fallback chain with another model left: a retry that would wait longer gives up (see model-fallback.ts). */
+  /** Set by a fallback chain with another model left: a retry that would wait longer gives up (see fallback/model-fallback.ts). */
   maxRetryWaitMs?: number | undefined;
 }
 

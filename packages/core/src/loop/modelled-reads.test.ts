@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Message, ToolMessage } from '../message/message.js';
 import { packContext } from '../packing/pack-context.js';
 import { createTokenCounter } from '../tokens/token-counter.js';
-import { CUT_RESULT_READER } from './cut-result-reader.js';
+import { CUT_RESULT_READER } from './cut-results/cut-result-reader.js';
 import { modelledReads } from './modelled-reads.js';
 
 const counter = createTokenCounter();

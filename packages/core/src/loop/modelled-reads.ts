@@ -14,8 +14,8 @@
 import type { Message, ToolMessage } from '../message/message.js';
 import { partsAsText } from '../packing/packed-forms.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
-import { CUT_RESULT_READER } from './cut-result-reader.js';
-import { MIN_READ_TOKENS } from './cut-result-offer.js';
+import { CUT_RESULT_READER } from './cut-results/cut-result-reader.js';
+import { MIN_READ_TOKENS } from './cut-results/cut-result-offer.js';
 
 /** Text of a tool message's content. */
 function resultText(message: ToolMessage): string {

@@ -1,51 +1,74 @@
 /**
  * What one run of the loop works with, built once when the run starts and only read
- * after: the run's settings, the session it runs on, and what the run adds to them
- * (the durable episode, the approvals it waits on, the offer of the reader of cut
- * results). The loop never assigns to the session or settings it is handed; what
- * differs per run lives here instead.
+ * after: the run's settings, the session it runs on, and its hooks: the application's
+ * (`AgentOptions.hooks`), then the built-in features the settings ask for, composed
+ * around the loop's own steps. The loop never assigns to the session or settings it is
+ * handed; what a run adds lives in its hooks.
  */
-import type { LoopApprovals } from './approvals.js';
-import type { UserMessage } from '../message/message.js';
-import type { LoopSession, LoopSettings, ReaderOffer } from './loop-types.js';
-import { DurableEpisode } from './durable/durable-episode.js';
-import { cutResultOffer } from './cut-result-offer.js';
+import type { Message, UserMessage } from '../message/message.js';
+import { cutResultHook } from './cut-results/cut-result-offer.js';
+import { durableHook } from './durable/durable-hook.js';
+import { fallbackHooks } from './fallback/fallback-hook.js';
+import { HookChain, type InnerSteps } from './hooks/hook-chain.js';
+import type { AgentHook } from './hooks/agent-hook.js';
+import type { LoopHook } from './hooks/loop-hook.js';
+import type { LoopSession, LoopSettings } from './loop-types.js';
+import { reasoningOutputHook } from './reasoning-output/reasoning-output-hook.js';
+import { replayCaptureHook } from './replay-cache/replay-capture-hook.js';
+import { answerHook } from './structured-output/answer-hook.js';
+import { summarizerHook } from './summarizer/summarizer-hook.js';
+import { onDemandHook } from './on-demand/on-demand-hook.js';
 
 /** One run's context (see the module comment). */
 export interface RunContext {
-  /** The run's settings: the caller's, with durable tools run one at a time under a durable run. */
   readonly settings: LoopSettings;
   readonly session: LoopSession;
-  /** The episode a durable run replays against what the store holds; undefined outside one. */
-  readonly durable: DurableEpisode | undefined;
-  /** Decisions on calls that need approval (durable waits under a durable run); none when undefined. */
-  readonly approvals: LoopApprovals | undefined;
-  /** Offers the reader of cut results to the calls that need it; undefined when the run has no reader. */
-  readonly reader: ReaderOffer | undefined;
+  readonly hooks: HookChain;
 }
 
 /**
- * The context of a run of `session` for `input` (undefined: a resumed episode). A
- * durable run rewinds the session to the episode's start, makes tools steps (one at a
- * time, so a replay meets its steps in recorded order) and approvals durable waits.
+ * The context of a run of `session` for `input` (undefined: a resumed episode), its
+ * hooks around `inner`. A durable run rewinds the session to the episode's start here.
  */
-export function startRun(settings: LoopSettings, session: LoopSession, input: UserMessage | undefined): RunContext {
-  const messages = () => session.writer.messages;
-  if (!settings.durable) {
-    const reader = cutResultOffer(settings, messages);
-    return { settings, session, durable: undefined, approvals: session.approvals, reader };
-  }
-  const durable = new DurableEpisode(settings.durable, session.id, session.writer.messages, input);
-  const { secrets } = settings;
-  const redact = secrets ? (text: string) => secrets.redact(text) : undefined;
-  const approvals = durable.approvals(session.approvals);
-  const run: LoopSettings = { ...settings, tools: durable.tools(settings.tools, redact), maxConcurrency: 1 };
-  // The reader of cut results reads this session's transcript, a durable step of the run.
-  const reader = cutResultOffer(run, messages, durable);
-  return { settings: run, session, durable, approvals, reader };
+export function startRun(
+  settings: LoopSettings,
+  session: LoopSession,
+  input: UserMessage | undefined,
+  inner: InnerSteps,
+): RunContext {
+  return { settings, session, hooks: new HookChain(runHooks(settings, session, input), inner) };
 }
 
-/** The settings of a call or tool batch: the run's, with the reader of cut results among the tools once it is offered. */
-export function offeredSettings(run: RunContext): LoopSettings {
-  return run.reader?.offer(run.settings, run.session.writer.messages) ?? run.settings;
+/**
+ * The run's hooks in order: the first one's wrappers are the outermost. The
+ * application's come first (they see every step, replayed ones too); a durable run's
+ * hook records what the hooks after it do as its steps (the fallback walk).
+ */
+export function runHooks(settings: LoopSettings, session: LoopSession, input: UserMessage | undefined): LoopHook[] {
+  const messages = (): readonly Message[] => session.writer.messages;
+  const fallback = settings.fallback && fallbackHooks(settings.fallback);
+  const hooks: (LoopHook | undefined)[] = [
+    ...(settings.hooks ?? []).map(applicationHook),
+    session.summarizer && summarizerHook(session.summarizer),
+    session.compactor && onDemandHook(session.compactor),
+    settings.output && answerHook(settings.output),
+    settings.replayCache && replayCaptureHook(settings, session.emit),
+    cutResultHook(settings, messages),
+    fallback?.prices,
+    settings.durable && durableHook(settings.durable, settings, session, input),
+    fallback?.models,
+    reasoningOutputHook(settings.reasoningOutput),
+  ];
+  return hooks.filter((hook): hook is LoopHook => hook !== undefined);
+}
+
+/** An application's hook with its public phases only: a field of another name is never called. */
+function applicationHook(hook: AgentHook): LoopHook {
+  const { afterStep, decide } = hook;
+  return {
+    name: hook.name,
+    ...(afterStep ? { afterStep: (step) => afterStep.call(hook, step) } : {}),
+    // The state without the loop's own `append`: an application steers with the next step only.
+    ...(decide ? { decide: (next, { append: _append, ...state }) => decide.call(hook, next, state) } : {}),
+  };
 }

@@ -81,7 +81,7 @@ describe('run loop', () => {
       isError: false,
     });
     const second = model.requests[1]!;
-    // The reader of cut results is offered from the first call of an agent with tools (cut-result-offer.ts).
+    // The reader of cut results is offered from the first call of an agent with tools (cut-results/cut-result-offer.ts).
     expect(second.tools?.map((spec) => spec.name)).toEqual(['add', 'read_cut_result']);
     expect((second.messages[1] as AssistantMessage).content[0]).toMatchObject({
       type: 'reasoning',

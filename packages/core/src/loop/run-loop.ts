@@ -1,8 +1,11 @@
 /**
  * The agent loop as a plain function. One call runs one episode (or finishes an
- * unfinished one): pack, stream the model, append its message, run the tools it
- * asked for, append their results, persist, and decide the next step, until the
- * model answers without tool calls or a stop condition holds.
+ * unfinished one): pack, call the model, persist its message, run the tools it asked
+ * for, persist their results, and decide the next step, until the model answers
+ * without tool calls or a stop condition holds. Everything else (fallback models,
+ * durable runs, structured answers, the summarizer, the reader of cut results, the
+ * replay cache, an application's own hooks) attaches through the run's hooks
+ * (hooks/agent-hook.ts), composed once in run-context.ts.
  *
  * Write-ahead: the assistant message is persisted as soon as the call returns
  * (before its tools run) and the tool results as soon as the last one finishes, so
@@ -10,31 +13,35 @@
  * what an interrupted transcript needs next. Tools may therefore run twice across
  * a crash (at least once, never zero times).
  */
-import { episodeUnfinished, unansweredToolCalls } from '../message/episodes.js';
 import { RunAbortedError } from '../errors/run-aborted-error.js';
 import { savableAssistantMessage } from './checked-message.js';
-import {
-  type AssistantMessage,
-  isEpisodeStart,
-  type Message,
-  type ToolMessage,
-  toolCallsOf,
-  type Usage,
-  type UserMessage,
-} from '../message/message.js';
-import { callModel, type ModelCallResult } from './model-call.js';
+import { type AssistantMessage, type Message, type ToolMessage, toolCallsOf, type Usage, type UserMessage } from '../message/message.js';
+import { callModel } from './model-call.js';
 import type { LoopSession, LoopSettings, NextStep } from './loop-types.js';
 import { checkMessageFits } from '../packing/message-fits.js';
-import { continuesBoundStep } from '../packing/bound-reasoning.js';
 import { ReasoningReporter } from '../reasoning/stats/reasoning-report.js';
-import { captureForReplay } from '../reasoning/replay-cache/replay-capture.js';
-import { appendFinishedSummaries } from './background-summarizer.js';
 import { resultsOf, runToolBatch } from './tool-batch.js';
 import { type EpisodeResult, episodeResult } from './episode-result.js';
-import { AnswerCheck } from './structured-output.js';
 import { addSubSessionUsage, addUsage, emptyUsageTotals, estimateCost, type UsageTotals } from '../model/usage-totals.js';
-import type { ModelCallOutcome } from './durable/durable-episode.js';
-import { offeredSettings, type RunContext, startRun } from './run-context.js';
+import type { ModelCall, ModelCallOutcome } from './hooks/loop-hook.js';
+import { lastAssistant, pendingStep, stepsInEpisode } from './pending-step.js';
+import { type RunContext, startRun } from './run-context.js';
+
+export { pendingStep, stepsInEpisode } from './pending-step.js';
+
+/** The loop's own state in one episode: it changes as the episode goes on, and nothing outside it holds it. */
+interface Episode {
+  /** Model calls since the episode began. */
+  step: number;
+  /** Model calls made by this run. */
+  calls: number;
+  usage: UsageTotals;
+  readonly reporter: ReasoningReporter;
+  /** The results of the tool batch just run, for the hooks that decide after it. */
+  results: readonly ToolMessage[] | undefined;
+}
+
+type EndStep = Extract<NextStep, { type: 'final' | 'stop' | 'paused' }>;
 
 /**
  * Runs one episode: with `input`, a new one; without, whatever the transcript's
@@ -48,93 +55,51 @@ export async function runEpisode(
   input: UserMessage | undefined,
   signal?: AbortSignal,
 ): Promise<EpisodeResult<unknown>> {
-  const { emit } = session;
-  const run = startRun(loopSettings, session, input);
+  const { emit, writer } = session;
+  const inner = { callModel: callLive, runTools: runToolBatch, append: (messages: readonly Message[]) => writer.append(messages) };
+  const run = startRun(loopSettings, session, input, inner);
   const { settings } = run;
-  let usage = emptyUsageTotals(settings.pricing);
-  let calls = 0;
-  const reporter = new ReasoningReporter(settings.tokenizer, emit, settings.leakCheck);
-  const model = settings.model.model;
-  emit({ type: 'episode-start', sessionId: session.id, input, resumed: input === undefined, model });
+  const reporter = new ReasoningReporter(settings.tokenizer, emit, settings.reasoningOutput?.leakCheck);
+  const episode: Episode = { step: 0, calls: 0, usage: emptyUsageTotals(settings.pricing), reporter, results: undefined };
+  emit({ type: 'episode-start', sessionId: session.id, input, resumed: input === undefined, model: settings.model.model });
   for (const notice of session.takeNotices?.() ?? []) emit(notice);
   try {
     if (input) await startEpisode(run, input);
-    const { writer } = session;
-    let step = stepsInEpisode(writer.messages);
+    episode.step = stepsInEpisode(writer.messages);
     let next: NextStep = pendingStep(writer.messages) ?? { type: 'final', message: lastAssistant(writer.messages) };
-    const answers = settings.output ? new AnswerCheck(settings.output) : undefined;
     for (;;) {
-      switch (next.type) {
-        case 'call-model': {
-          step += 1;
-          const outcome = await modelStep(run, { step, reporter }, signal);
-          usage = addUsage(usage, outcome.usage, settings.pricing);
-          calls += 1;
-          next = outcome.next;
-          // A response paused after the provider compacted is recorded; the same step goes on.
-          if (outcome.paused) step -= 1;
-          break;
-        }
-        case 'run-tools': {
-          const { message } = next;
-          const outcome = await runTools(run, next, step, signal);
-          for (const result of outcome.results) if (result.subSession) usage = addSubSessionUsage(usage, result.subSession);
-          const answered = outcome.next.type !== 'paused' && (await answers?.afterTools(message, outcome.results));
-          next = answered ? { type: 'final', message } : outcome.next;
-          break;
-        }
-        case 'final':
-        case 'stop':
-        case 'paused': {
-          const goesOn = await afterEnd(run, next, answers);
-          if (goesOn) {
-            next = goesOn;
-            break;
-          }
-          return await finishEpisode(run, next, { steps: calls, usage, reporter, answers });
-        }
-      }
+      next = await decide(run, next, episode);
+      if (next.type === 'call-model') next = await modelStep(run, episode, signal);
+      else if (next.type === 'run-tools') next = await runTools(run, next, episode, signal);
+      else return await finishEpisode(run, next, episode);
     }
   } catch (error) {
-    throw failedEpisode(run, error, { signal, usage, reporter });
+    throw failedEpisode(run, error, { signal, usage: episode.usage, reporter });
   }
 }
 
-/**
- * What comes after the episode's end, when it goes on: a durable run waits for the
- * decisions its pause needs, and a structured answer that failed its check sends the
- * model its feedback. Undefined when the episode ends at `next`.
- */
-async function afterEnd(
-  run: RunContext,
-  next: Extract<NextStep, { type: 'final' | 'stop' | 'paused' }>,
-  answers: AnswerCheck | undefined,
-): Promise<NextStep | undefined> {
-  const { durable, session } = run;
-  if (next.type === 'paused' && durable?.canWaitFor(next.pending)) {
-    await durable.waitForDecisions(next.pending);
-    return pendingStep(session.writer.messages) ?? next;
-  }
-  const feedback = await answers?.atEnd(next, session.writer.messages);
-  if (!feedback) return undefined;
-  await append(run, [feedback]);
-  return { type: 'call-model' };
+/** The next step as the run's hooks leave it (structured-answer feedback, a durable wait, an application's stop). */
+async function decide(run: RunContext, next: NextStep, episode: Episode): Promise<NextStep> {
+  const { hooks, session } = run;
+  const results = episode.results;
+  episode.results = undefined;
+  if (!hooks.decides) return next;
+  const { messages } = session.writer;
+  const message = lastAssistant(messages);
+  const state = { sessionId: session.id, step: episode.step, messages, usage: episode.usage, results, message, append: hooks.append };
+  return hooks.decide(next, state);
 }
 
-/** Ends the episode at `next`: appends the finished summaries, reports, and returns its result. */
-async function finishEpisode(
-  run: RunContext,
-  next: Extract<NextStep, { type: 'final' | 'stop' | 'paused' }>,
-  { steps, usage, reporter, answers }: { steps: number; usage: UsageTotals; reporter: ReasoningReporter; answers: AnswerCheck | undefined },
-): Promise<EpisodeResult<unknown>> {
-  const { session, durable } = run;
-  // Not while paused: a summary line must not come between a step's tool results.
-  if (next.type !== 'paused') await appendFinishedSummaries(session, (lines) => append(run, lines));
-  await compactAtUserBoundary(run);
-  const outcome = { message: next.message, steps, usage, reasoning: reporter.finish(), output: answers?.value };
-  durable?.replay.finish(session.writer.messages);
+/** Ends the episode at `next`: the hooks finish (summaries, the structured answer), then it reports and returns its result. */
+async function finishEpisode(run: RunContext, next: EndStep, episode: Episode): Promise<EpisodeResult<unknown>> {
+  const { session, hooks } = run;
+  const { emit, writer } = session;
+  const settings = hooks.settings(run.settings, writer.messages);
+  const output = await hooks.finish({ next, settings, messages: writer.messages, append: hooks.append, emit });
+  const { usage } = episode;
+  const outcome = { message: next.message, steps: episode.calls, usage, reasoning: episode.reporter.finish(), output };
   const result = episodeResult(next, outcome);
-  session.emit({ type: 'episode-finish', reason: result.reason, message: next.message, usage, output: outcome.output });
+  emit({ type: 'episode-finish', reason: result.reason, message: next.message, usage, output: outcome.output });
   return result;
 }
 
@@ -155,57 +120,62 @@ function failedEpisode(
 }
 
 /**
- * Calls the model, learns the tokenizer ratio from the reported input tokens (so the
- * next packs stay under the provider's real limit), and persists the answer before
- * anything else happens; then reports its reasoning and captures it for replay.
+ * Calls the model through the hooks, learns the tokenizer ratio from the reported
+ * input tokens (so the next packs stay under the provider's real limit), and persists
+ * the answer before anything else happens; then reports its reasoning.
  */
-async function modelStep(
-  run: RunContext,
-  { step, reporter }: { step: number; reporter: ReasoningReporter },
-  signal: AbortSignal | undefined,
-): Promise<{ usage: Usage; next: NextStep; paused?: boolean }> {
-  const { settings, session, durable } = run;
+async function modelStep(run: RunContext, episode: Episode, signal: AbortSignal | undefined): Promise<NextStep> {
+  const { settings, session, hooks } = run;
   const { emit, writer } = session;
-  // Summaries finished since the last call are used from this call on; none is waited for.
-  // Not while bound reasoning is under way: a new summary would change what it is bound to.
-  if (!(settings.pack?.boundReasoning && continuesBoundStep(writer.messages))) {
-    await appendFinishedSummaries(session, (lines) => append(run, lines));
-  }
-  const context = { messages: writer.messages, packState: writer.packState, step, checkpoints: session.checkpoints };
-  const offered = offeredSettings(run);
-  const call = () =>
-    offered.fallback ? offered.fallback.call(offered, context, emit, signal) : callModel(offered, context, emit, signal);
-  // A replayed call (no live result) has nothing to learn from and no pack state to keep.
-  const result = durable ? await durable.callModel(step, call) : liveCall(await call());
-  const { live } = result;
+  episode.step += 1;
+  const step = episode.step;
+  const { checkpoints } = session;
+  const call = { step, messages: writer.messages, packState: writer.packState, emit, signal, append: hooks.append, checkpoints };
+  const outcome = await hooks.callModel(hooks.settings(settings, writer.messages), call);
   // The model that answered (a fallback model after a switch) prices and calibrates its call.
-  const used = settings.fallback?.settingsOfModel(settings, result.message.model) ?? settings;
-  if (live?.summaryRequest) session.summarizer?.request(live.summaryRequest, { ...settings, messages: writer.messages });
+  const used = outcome.answeredWith ?? settings;
+  const { live } = outcome;
   if (live) {
     // The provider reports what it read after its own edits; what was sent is that plus what it cleared.
     const cleared = (live.message.contextEdits ?? []).reduce((sum, edit) => sum + edit.clearedInputTokens, 0);
     used.tokenizer.calibration.observe(live.countedTokens, live.usage.inputTokens + cleared, live.countedFactor);
   }
-  // The cost is fixed at call time with this model's prices, so session totals stay
-  // right after a switch to a model with other prices.
-  const usage: Usage = used.pricing ? { ...result.usage, costUsd: estimateCost(result.usage, used.pricing) } : result.usage;
-  // Named fields first, the rest after: every saved assistant line has its keys in the same order.
-  const { role, content, model, usage: _reported, ...extra } = result.message;
-  const message = savableAssistantMessage(
-    { role, content, model: model ?? used.model.model, usage, ...extra },
-    { provider: used.model.model.provider, usedIds: writer.toolCallIds(), step, emit },
-  );
+  const message = savedMessage(outcome, used, { step, emit, usedIds: writer.toolCallIds() });
   const previous = writer.messages.at(-1);
-  await append(run, [message]);
+  await hooks.append([message]);
   if (live) await writer.commit(live.state);
-  reporter.step(step, message);
-  if (settings.replayCache) await captureForReplay(settings, { message, previous, step }, emit);
+  episode.reporter.step(step, message);
+  await hooks.afterStep({ sessionId: session.id, step, message, previous });
+  episode.usage = addUsage(episode.usage, outcome.usage, settings.pricing);
+  episode.calls += 1;
+  // A response paused after the provider compacted is recorded; the same step goes on.
+  if (pausedAfterCompaction(message)) {
+    episode.step -= 1;
+    return { type: 'call-model' };
+  }
   const calls = toolCallsOf(message);
-  if (pausedAfterCompaction(message)) return { usage: result.usage, next: { type: 'call-model' }, paused: true };
-  if (calls.length > 0)
-    return { usage: result.usage, next: { type: 'run-tools', message, calls, stopReason: result.stopReason } };
-  emit({ type: 'step-finish', step, message, toolResults: [], usage: result.usage, stopReason: result.stopReason });
-  return { usage: result.usage, next: { type: 'final', message } };
+  if (calls.length > 0) return { type: 'run-tools', message, calls, stopReason: outcome.stopReason };
+  emit({ type: 'step-finish', step, message, toolResults: [], usage: outcome.usage, stopReason: outcome.stopReason });
+  return { type: 'final', message };
+}
+
+/**
+ * The assistant message as it is saved: its cost fixed at call time with the prices of
+ * the model that answered (so session totals stay right after a switch to a model with
+ * other prices), checked against the transcript format, with tool-call ids made unique.
+ */
+function savedMessage(
+  outcome: ModelCallOutcome,
+  used: LoopSettings,
+  context: { step: number; emit: LoopSession['emit']; usedIds: ReadonlySet<string> },
+): AssistantMessage {
+  const usage: Usage = used.pricing ? { ...outcome.usage, costUsd: estimateCost(outcome.usage, used.pricing) } : outcome.usage;
+  // Named fields first, the rest after: every saved assistant line has its keys in the same order.
+  const { role, content, model, usage: _reported, ...extra } = outcome.message;
+  return savableAssistantMessage(
+    { role, content, model: model ?? used.model.model, usage, ...extra },
+    { provider: used.model.model.provider, ...context },
+  );
 }
 
 /** A response that holds only the provider's compaction (Anthropic `pause_after_compaction`): no answer yet. */
@@ -213,28 +183,31 @@ function pausedAfterCompaction(message: AssistantMessage): boolean {
   return message.content.length > 0 && message.content.every((part) => part.type === 'compaction');
 }
 
+/** Runs the step's tool calls through the hooks, persists their results, and decides what comes next. */
 async function runTools(
   run: RunContext,
   next: Extract<NextStep, { type: 'run-tools' }>,
-  step: number,
+  episode: Episode,
   signal: AbortSignal | undefined,
-): Promise<{ next: NextStep; results: readonly ToolMessage[] }> {
-  const { settings, session, durable, approvals } = run;
-  // The reader of cut results runs once it is offered (the model was offered it for this call).
-  const offered = offeredSettings(run);
+): Promise<NextStep> {
+  const { settings, session, hooks } = run;
+  const { approvals, writer } = session;
+  const { step } = episode;
   const batch = { id: session.id, emit: session.emit, approvals };
-  const { pending, results, handlerFailure } = await runToolBatch(offered, batch, { calls: next.calls, step }, signal);
-  durable?.throwIfFailed();
-  if (results.length > 0) await append(run, results);
+  const offered = hooks.settings(settings, writer.messages);
+  const { pending, results, handlerFailure } = await hooks.runTools(offered, batch, { calls: next.calls, step }, signal);
+  if (results.length > 0) await hooks.append(results);
   await approvals?.answered(results.map((result) => result.toolCallId));
   if (handlerFailure) throw handlerFailure.error;
   if (signal?.aborted) throw new RunAbortedError(signal.reason);
+  for (const result of results) if (result.subSession) episode.usage = addSubSessionUsage(episode.usage, result.subSession);
+  episode.results = results;
   const { message, stopReason } = next;
-  if (pending.length > 0) return { next: { type: 'paused', message, pending }, results };
-  const toolResults = resultsOf(session.writer.messages, message);
+  if (pending.length > 0) return { type: 'paused', message, pending };
+  const toolResults = resultsOf(writer.messages, message);
   session.emit({ type: 'step-finish', step, message, toolResults, usage: message.usage, stopReason });
-  const stop = settings.stopWhen({ steps: step, message, toolResults, messages: session.writer.messages });
-  return { next: stop ? { type: 'stop', message } : { type: 'call-model' }, results };
+  const stop = settings.stopWhen({ steps: step, message, toolResults, messages: writer.messages });
+  return stop ? { type: 'stop', message } : { type: 'call-model' };
 }
 
 /**
@@ -245,10 +218,12 @@ async function runTools(
  */
 async function startEpisode(run: RunContext, input: UserMessage): Promise<void> {
   // Checked before it is saved: a message no pack can hold would fail every later call of its episode.
-  const { messages } = run.session.writer;
-  const { system, toolSpecs: tools, budget, tokenizer } = offeredSettings(run);
+  const { session, hooks } = run;
+  const { messages } = session.writer;
+  const settings = hooks.settings(run.settings, messages);
+  const { system, toolSpecs: tools, budget, tokenizer } = settings;
   checkMessageFits(input, { messages, system, tools, budget, tokenizer });
-  await compactAtUserBoundary(run);
+  await hooks.atUserBoundary({ settings, messages, append: hooks.append, emit: session.emit });
   const pending = pendingStep(messages);
   const calls = pending?.type === 'run-tools' ? pending.calls : [];
   const unanswered = calls.map((call): ToolMessage => ({
@@ -258,61 +233,12 @@ async function startEpisode(run: RunContext, input: UserMessage): Promise<void> 
     content: `Tool "${call.name}" did not run: the episode was interrupted (or waiting for approval) and a new message came first.`,
     isError: true,
   }));
-  await append(run, [...unanswered, input]);
-  if (unanswered.length > 0) await run.approvals?.answered(unanswered.map((result) => result.toolCallId));
+  await hooks.append([...unanswered, input]);
+  if (unanswered.length > 0) await session.approvals?.answered(unanswered.map((result) => result.toolCallId));
 }
 
-/** The on-demand compaction's turn at a user boundary (on-demand-compaction.ts); it acts only after a finished episode. */
-async function compactAtUserBoundary(run: RunContext): Promise<void> {
-  const { session } = run;
-  await session.compactor?.atUserBoundary(offeredSettings(run), session.writer.messages, {
-    append: (messages) => append(run, messages),
-    emit: session.emit,
-  });
-}
-
-/** Appends through the writer (it counts, persists, then takes into memory; see transcript-writer.ts). */
-async function append({ session, durable }: RunContext, messages: readonly Message[]): Promise<void> {
-  if (!durable) return session.writer.append(messages);
-  // A replayed step's messages are stored already: taken into memory, not written twice.
-  const { stored, fresh } = durable.replay.match(messages);
-  session.writer.take(stored);
-  await session.writer.append(fresh);
-}
-
-function liveCall(live: ModelCallResult): ModelCallOutcome {
+/** The loop's own model call: packs and calls the model in this process (the innermost of the hooks' wrappers). */
+const callLive: ModelCall = async (settings, { messages, packState, step, emit, signal, checkpoints }) => {
+  const live = await callModel(settings, { messages, packState, step, checkpoints }, emit, signal);
   return { message: live.message, usage: live.usage, stopReason: live.stopReason, live };
-}
-
-/**
- * What an interrupted transcript needs next, or undefined when its current episode
- * is finished (it ends with an assistant message whose tool calls all have results,
- * and no tool results after it) or there is nothing to continue.
- * - last assistant message has calls without results: run those;
- * - the transcript ends with a user or tool message: call the model.
- */
-export function pendingStep(messages: readonly Message[]): NextStep | undefined {
-  const unanswered = unansweredToolCalls(messages);
-  if (unanswered) return { type: 'run-tools', ...unanswered, stopReason: undefined };
-  return episodeUnfinished(messages) ? { type: 'call-model' } : undefined;
-}
-
-/** Assistant messages (model calls) since the episode began (injected user messages do not end it). */
-export function stepsInEpisode(messages: readonly Message[]): number {
-  let steps = 0;
-  for (let index = messages.length - 1; index >= 0; index -= 1) {
-    const message = messages[index] as Message;
-    if (isEpisodeStart(message)) break;
-    if (message.role === 'assistant') steps += 1;
-  }
-  return steps;
-}
-
-function lastAssistant(messages: readonly Message[]): AssistantMessage | undefined {
-  for (let index = messages.length - 1; index >= 0; index -= 1) {
-    const message = messages[index];
-    if (message && isEpisodeStart(message)) return undefined;
-    if (message?.role === 'assistant') return message;
-  }
-  return undefined;
-}
+};

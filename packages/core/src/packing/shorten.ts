@@ -16,7 +16,7 @@ type CountText = (text: string) => number;
 
 /**
  * Where the marker says the cut part can be read: the reader tool's name and the
- * tool-call id of the result (see `cut-result-reader.ts` in the loop).
+ * tool-call id of the result (see `loop/cut-results/cut-result-reader.ts`).
  */
 export interface CutReader {
   tool: string;

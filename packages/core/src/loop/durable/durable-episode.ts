@@ -6,26 +6,13 @@
  */
 import type { ApprovalDecision } from '../../store/approval-record.js';
 import type { ApprovalRequest, LoopApprovals } from '../approvals.js';
-import type { ModelCallResult } from '../model-call.js';
-import type { AssistantMessage, Message, Usage, UserMessage } from '../../message/message.js';
-import type { StopReason } from '../../model/model-adapter.js';
+import type { ModelCallOutcome, RecordedModelCall } from '../hooks/loop-hook.js';
+import type { Message, UserMessage } from '../../message/message.js';
 import type { AgentTool } from '../tool.js';
 import { type DurableRun, stepIds } from './durable-runtime.js';
 import { durableTools, type Redact } from './durable-tools.js';
 import { ReplayTail } from './replay-tail.js';
 import { checkApprovalDecision, DURABLE_APPROVALS_KEY, type DurableApproval } from './durable-approvals.js';
-
-/** What a model call's step records: the message the loop appends, and what it is told about the call. */
-export interface RecordedModelCall {
-  message: AssistantMessage;
-  usage: Usage;
-  stopReason: StopReason;
-}
-
-/** A model call as the loop sees it: the recorded part, and the live result when the call ran in this process. */
-export interface ModelCallOutcome extends RecordedModelCall {
-  live: ModelCallResult | undefined;
-}
 
 /** One episode under a runtime. */
 export class DurableEpisode {
@@ -99,11 +86,12 @@ export class DurableEpisode {
   }
 
   /** Calls the model as step `step` of the episode; a replay gets the recorded call and no live result. */
-  async callModel(step: number, call: () => Promise<ModelCallResult>): Promise<ModelCallOutcome> {
-    let live: ModelCallResult | undefined;
+  async callModel(step: number, call: () => Promise<ModelCallOutcome>): Promise<ModelCallOutcome> {
+    let live: ModelCallOutcome['live'];
     const recorded = await this.run.runtime.step(stepIds.model(this.sessionId, this.run.episode, step), async () => {
-      live = await call();
-      const { message, usage, stopReason } = live;
+      const outcome = await call();
+      live = outcome.live;
+      const { message, usage, stopReason } = outcome;
       return JSON.parse(JSON.stringify({ message, usage, stopReason })) as RecordedModelCall;
     });
     return { ...recorded, live };

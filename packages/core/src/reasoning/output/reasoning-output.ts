@@ -58,19 +58,38 @@ interface Pass {
   finish: Extract<ModelStreamEvent, { type: 'finish' }> | undefined;
 }
 
-/** `model` with the stream controls of `options` applied; the same adapter when none is set. */
-export function withReasoningOutput(model: ModelAdapter, options: ReasoningOutputOptions | undefined): ModelAdapter {
+/** The stream controls of one adapter: the reasoning cap, the echo filter's settings. */
+interface StreamControls {
+  cap: number | undefined;
+  echo: EchoSuppression | undefined;
+}
+
+/** The stream controls `options` ask for, checked now (not at the first call); undefined when none is set. */
+function controlsOf(options: ReasoningOutputOptions | undefined): StreamControls | undefined {
   const cap = options?.maxReasoningTokens;
   const echo = options?.echoSuppression;
-  if (cap === undefined && !echo) return model;
+  if (cap === undefined && !echo) return undefined;
   if (cap !== undefined && !(Number.isInteger(cap) && cap > 0))
     throw new InvalidArgumentError(`reasoningOutput.maxReasoningTokens must be a positive whole number (got ${cap})`);
   const echoOptions = echo === true ? {} : echo || undefined;
-  if (echoOptions) new EchoFilter(echoOptions); // checks the settings now, not at the first call
+  if (echoOptions) new EchoFilter(echoOptions); // checks the settings
+  return { cap, echo: echoOptions };
+}
+
+/** `options` when they are valid; throws an `InvalidArgumentError` naming the bad setting. */
+export function checkReasoningOutput(options: ReasoningOutputOptions | undefined): ReasoningOutputOptions | undefined {
+  controlsOf(options);
+  return options;
+}
+
+/** `model` with the stream controls of `options` applied; the same adapter when none is set. */
+export function withReasoningOutput(model: ModelAdapter, options: ReasoningOutputOptions | undefined): ModelAdapter {
+  const controls = controlsOf(options);
+  if (!controls) return model;
   const wrapped: ModelAdapter = {
     model: model.model,
     ...(model.profile ? { profile: model.profile } : {}),
-    stream: (request, streamOptions) => controlled(model, request, streamOptions, { cap, echo: echoOptions }),
+    stream: (request, streamOptions) => controlled(model, request, streamOptions, controls),
   };
   if (model.countTokens) wrapped.countTokens = model.countTokens.bind(model);
   if (model.secretValues) wrapped.secretValues = model.secretValues.bind(model);
@@ -83,7 +102,7 @@ async function* controlled(
   model: ModelAdapter,
   request: ModelRequest,
   options: StreamOptions | undefined,
-  controls: { cap: number | undefined; echo: EchoSuppression | undefined },
+  controls: StreamControls,
 ): AsyncGenerator<ModelStreamEvent> {
   const text = controls.echo ? new EchoFilter(controls.echo) : undefined;
   const thought = controls.echo ? new EchoFilter(controls.echo) : undefined;

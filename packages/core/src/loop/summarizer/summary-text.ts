@@ -2,7 +2,7 @@
  * The conversation as a summarizer reads it: plain text, its middle cut beyond a limit.
  * Shared by the summaries of evicted episodes and of compactions.
  */
-import { assistantText, type ModelMessage, userText } from '../message/message.js';
+import { assistantText, type ModelMessage, userText } from '../../message/message.js';
 
 /** Renders messages as plain text: the summarizer needs their content, not a wire format. */
 export function renderForSummary(messages: readonly ModelMessage[]): string {

@@ -6,22 +6,23 @@
  * then on. A call never waits for a summary. A summary lost to a crash is asked for
  * again: the next pack of the reopened session requests the same episodes.
  */
-import { EpisodicError } from '../errors/episodic-error.js';
+import { EpisodicError } from '../../errors/episodic-error.js';
 import {
   assistantText,
   type ModelMessage,
   type ModelRef,
   type SummaryMessage,
-} from '../message/message.js';
-import type { ModelAdapter } from '../model/model-adapter.js';
-import { generate } from '../model/model-response.js';
-import type { AgentEventHandler } from './agent-events.js';
-import type { Message } from '../message/message.js';
-import { estimateCost } from '../model/usage-totals.js';
-import type { ModelCallSettings } from './model-call.js';
-import { summaryInput } from '../packing/pack-context.js';
-import type { SummaryRequest } from '../packing/pack-summary.js';
-import type { WarningEvent } from '../reasoning/reasoning-events.js';
+  userText,
+} from '../../message/message.js';
+import type { ModelAdapter } from '../../model/model-adapter.js';
+import { generate } from '../../model/model-response.js';
+import type { AgentEventHandler } from '../agent-events.js';
+import type { Message } from '../../message/message.js';
+import { estimateCost } from '../../model/usage-totals.js';
+import type { ModelCallSettings } from '../model-call.js';
+import { summaryInput } from '../../packing/pack-context.js';
+import type { SummaryRequest } from '../../packing/pack-summary.js';
+import type { WarningEvent } from '../../reasoning/reasoning-events.js';
 import { cutMiddle, renderForSummary } from './summary-text.js';
 
 export { renderForSummary } from './summary-text.js';

@@ -7,14 +7,14 @@
  * if they fit the budget, else a summary made on the spot; a typed warning says which
  * (once per session object for each compaction and kind).
  */
-import type { Message, ModelRef } from '../message/message.js';
-import { messagesAfterCompaction } from '../packing/compaction-cut.js';
-import type { WarningEvent } from '../reasoning/reasoning-events.js';
-import type { AgentEvent, AgentEventHandler } from './agent-events.js';
+import type { Message, ModelRef } from '../../message/message.js';
+import { messagesAfterCompaction } from '../../packing/compaction-cut.js';
+import type { WarningEvent } from '../../reasoning/reasoning-events.js';
+import type { AgentEvent, AgentEventHandler } from '../agent-events.js';
 import { checkpointRange, type CheckpointSummarizer } from './checkpoint-summaries.js';
-import type { ModelAdapter } from '../model/model-adapter.js';
-import type { ToolSpec } from '../message/message.js';
-import type { TokenCounter } from '../tokens/token-counter.js';
+import type { ModelAdapter } from '../../model/model-adapter.js';
+import type { ToolSpec } from '../../message/message.js';
+import type { TokenCounter } from '../../tokens/token-counter.js';
 
 /** What the call's settings give here. */
 interface CallShape {

@@ -1,11 +1,11 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
-import { Agent } from '../agent/agent.js';
-import { maxSteps } from './stop-conditions.js';
+import { Agent } from '../../agent/agent.js';
+import { maxSteps } from '../stop-conditions.js';
 import { StructuredOutputError } from './structured-output.js';
-import type { Message, ToolMessage } from '../message/message.js';
-import { type ScriptStep, scriptedModel } from '../testing/scripted-model.js';
-import type { AgentTool } from './tool.js';
+import type { Message, ToolMessage } from '../../message/message.js';
+import { type ScriptStep, scriptedModel } from '../../testing/scripted-model.js';
+import type { AgentTool } from '../tool.js';
 
 const Verdict = z.object({
   verdict: z.enum(['flaky', 'broken']).describe('What is wrong with the test'),

@@ -12,7 +12,7 @@
  * a call that needs one before it is done gets one made on the spot (checkpoint-call.ts).
  * Anthropic's compaction block carries readable text and needs none.
  */
-import { EpisodicError } from '../errors/episodic-error.js';
+import { EpisodicError } from '../../errors/episodic-error.js';
 import {
   assistantText,
   type CompactionPart,
@@ -20,15 +20,15 @@ import {
   type ModelMessage,
   type ModelRef,
   type SummaryMessage,
-} from '../message/message.js';
-import { splitEpisodes } from '../message/episodes.js';
-import type { ModelAdapter } from '../model/model-adapter.js';
-import { generate } from '../model/model-response.js';
-import { estimateCost } from '../model/usage-totals.js';
-import { checkpointSummaries } from '../packing/compaction-cut.js';
-import type { WarningEvent } from '../reasoning/reasoning-events.js';
-import type { SecretRedactor } from '../support/secret-redactor.js';
-import { cutMiddle, renderForSummary } from './summary-text.js';
+} from '../../message/message.js';
+import { splitEpisodes } from '../../message/episodes.js';
+import type { ModelAdapter } from '../../model/model-adapter.js';
+import { generate } from '../../model/model-response.js';
+import { estimateCost } from '../../model/usage-totals.js';
+import { checkpointSummaries } from '../../packing/compaction-cut.js';
+import type { WarningEvent } from '../../reasoning/reasoning-events.js';
+import type { SecretRedactor } from '../../support/secret-redactor.js';
+import { cutMiddle, renderForSummary } from '../summarizer/summary-text.js';
 
 /** What a checkpoint summary takes from the agent's `summarizer` options. */
 interface CheckpointSummaryOptions {

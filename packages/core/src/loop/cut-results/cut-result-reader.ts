@@ -11,14 +11,14 @@
  * may run it again.
  */
 import { z } from 'zod/v4';
-import { ToolInputError } from '../errors/tool-input-error.js';
-import type { Message, ToolMessage, ToolSpec } from '../message/message.js';
-import { partsAsText } from '../packing/packed-forms.js';
-import { toolInputSchema } from '../support/json-schema.js';
-import { describeIssues } from '../support/schema-issue.js';
-import { validateWith } from '../support/standard-schema.js';
-import type { TokenCounter } from '../tokens/token-counter.js';
-import type { AgentTool, ToolOutput } from './tool.js';
+import { ToolInputError } from '../../errors/tool-input-error.js';
+import type { Message, ToolMessage, ToolSpec } from '../../message/message.js';
+import { partsAsText } from '../../packing/packed-forms.js';
+import { toolInputSchema } from '../../support/json-schema.js';
+import { describeIssues } from '../../support/schema-issue.js';
+import { validateWith } from '../../support/standard-schema.js';
+import type { TokenCounter } from '../../tokens/token-counter.js';
+import type { AgentTool, ToolOutput } from '../tool.js';
 
 /** The reader's name when the agent reads cut results (`cutResults: 'readable'`). */
 export const CUT_RESULT_READER = 'read_cut_result';

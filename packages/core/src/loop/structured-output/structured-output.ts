@@ -12,21 +12,21 @@
  * message that does not start a new episode) up to `retries` times; then the run
  * fails with a {@link StructuredOutputError}.
  */
-import { type StandardSchemaV1, validateWith } from '../support/standard-schema.js';
-import { StructuredOutputError } from '../errors/structured-output-error.js';
-import type { AssistantMessage, Message, ToolMessage, UserMessage } from '../message/message.js';
-import { assistantText, toolCallsOf, toolResultText } from '../message/message.js';
-import type { OutputFormat } from '../model/model-adapter.js';
-import { toolInputSchema } from '../support/json-schema.js';
-import { describeIssues, type SchemaIssue } from '../support/schema-issue.js';
-import { InvalidArgumentError } from '../errors/input-errors.js';
+import { type StandardSchemaV1, validateWith } from '../../support/standard-schema.js';
+import { StructuredOutputError } from '../../errors/structured-output-error.js';
+import type { AssistantMessage, Message, ToolMessage, UserMessage } from '../../message/message.js';
+import { assistantText, toolCallsOf, toolResultText } from '../../message/message.js';
+import type { OutputFormat } from '../../model/model-adapter.js';
+import { toolInputSchema } from '../../support/json-schema.js';
+import { describeIssues, type SchemaIssue } from '../../support/schema-issue.js';
+import { InvalidArgumentError } from '../../errors/input-errors.js';
 
-export { StructuredOutputError } from '../errors/structured-output-error.js';
-import type { LoopSettings, NextStep, OutputSettings } from './loop-types.js';
+export { StructuredOutputError } from '../../errors/structured-output-error.js';
+import type { LoopSettings, NextStep, OutputSettings } from '../loop-types.js';
 
-export type { OutputSettings } from './loop-types.js';
-import type { AgentTool } from './tool.js';
-import { ToolInputError } from '../errors/tool-input-error.js';
+export type { OutputSettings } from '../loop-types.js';
+import type { AgentTool } from '../tool.js';
+import { ToolInputError } from '../../errors/tool-input-error.js';
 
 /** The tool the model calls with its answer in `tool` mode, and the format's name in `native` mode. */
 export const FINAL_ANSWER_TOOL = 'final_answer';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ToolInputError } from '../errors/tool-input-error.js';
-import type { Message, ToolMessage } from '../message/message.js';
-import { createTokenCounter } from '../tokens/token-counter.js';
+import { ToolInputError } from '../../errors/tool-input-error.js';
+import type { Message, ToolMessage } from '../../message/message.js';
+import { createTokenCounter } from '../../tokens/token-counter.js';
 import { CUT_RESULT_READER, cutResultReader } from './cut-result-reader.js';
 
 const log = Array.from({ length: 2_000 }, (_, index) => `line ${index}: the build step ${index % 17} printed this`).join('\n');

@@ -17,19 +17,19 @@
  * note (handoff/handoff-call.ts): calls in a chain use hand-off unless
  * `fallback.handoff` is false, and nothing foreign is sent on the wire.
  */
-import { FallbackExhaustedError, type FailoverReason } from '../errors/fallback-error.js';
-import { InvalidArgumentError } from '../errors/input-errors.js';
-import { RunAbortedError } from '../errors/run-aborted-error.js';
-import { Calibration } from '../tokens/calibration.js';
-import { createTokenCounter } from '../tokens/token-counter.js';
-import { currentEpisodeStart } from '../message/episodes.js';
-import type { FailedModelCall, Message, ModelRef } from '../message/message.js';
-import type { ModelAdapter, ModelError } from '../model/model-adapter.js';
-import type { Pricing } from '../model/model-profile.js';
-import { type ContextPolicy, type NativeContextOptions, nativeOptionsFor } from '../model/native-context.js';
-import type { HandoffOptions } from '../reasoning/handoff/handoff-note.js';
-import type { AgentEventHandler } from './agent-events.js';
-import { asModelError, callModel, type ModelCallContext, type ModelCallResult, type ModelCallSettings } from './model-call.js';
+import { FallbackExhaustedError, type FailoverReason } from '../../errors/fallback-error.js';
+import { InvalidArgumentError } from '../../errors/input-errors.js';
+import { RunAbortedError } from '../../errors/run-aborted-error.js';
+import { Calibration } from '../../tokens/calibration.js';
+import { createTokenCounter } from '../../tokens/token-counter.js';
+import { currentEpisodeStart } from '../../message/episodes.js';
+import type { AssistantMessage, FailedModelCall, Message, ModelRef } from '../../message/message.js';
+import type { ModelAdapter, ModelError } from '../../model/model-adapter.js';
+import type { Pricing } from '../../model/model-profile.js';
+import { type ContextPolicy, type NativeContextOptions, nativeOptionsFor } from '../../model/native-context.js';
+import type { HandoffOptions } from '../../reasoning/handoff/handoff-note.js';
+import type { AgentEventHandler } from '../agent-events.js';
+import { asModelError, type ModelCallSettings } from '../model-call.js';
 
 /** A fallback model with settings of its own (another provider's options do not fit it). */
 export interface FallbackModel {
@@ -143,16 +143,17 @@ export class FallbackChain {
   }
 
   /**
-   * One step's model call down the chain: the active model first, the next on an error
-   * worth failing over. Throws the first other error as it came, and a
-   * {@link FallbackExhaustedError} naming every model's error when all of them failed.
+   * One step's model call down the chain: `callOne` with the active model's settings
+   * first, the next model's on an error worth failing over. Throws the first other
+   * error as it came, and a {@link FallbackExhaustedError} naming every model's error
+   * when all of them failed.
    */
-  async call<S extends ModelCallSettings>(
+  async call<S extends ModelCallSettings, R extends { message: AssistantMessage }>(
     settings: S,
-    context: ModelCallContext,
-    emit: AgentEventHandler,
-    signal: AbortSignal | undefined,
-  ): Promise<ModelCallResult> {
+    context: { messages: readonly Message[]; step: number; emit: AgentEventHandler; signal: AbortSignal | undefined },
+    callOne: (settings: S) => Promise<R>,
+  ): Promise<R> {
+    const { emit, signal } = context;
     const order = this.order(context.messages);
     const failed: FailedModelCall[] = [];
     for (const [index, link] of order.entries()) {
@@ -161,7 +162,7 @@ export class FallbackChain {
       // With another model left, a long provider-given wait is better spent there.
       const callSettings = last ? linked : { ...linked, maxRetryWaitMs: this.maxRetryWaitMs };
       try {
-        const result = await callModel(callSettings, context, emit, signal);
+        const result = await callOne(callSettings);
         // Tagged here too: an adapter that leaves `model` out would make the answer look like the primary's.
         const message = { ...result.message, model: result.message.model ?? link.model.model };
         return { ...result, message: failed.length === 0 ? message : { ...message, fallback: { failed } } };

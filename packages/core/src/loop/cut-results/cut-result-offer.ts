@@ -10,14 +10,15 @@
  * by a process, so a resumed session or another worker offers it exactly as this one.
  * An agent without tools and without tool results in its history sees no extra tool.
  */
-import type { Message, ToolSpec } from '../message/message.js';
-import { toolResultCaps } from '../packing/tool-result-caps.js';
+import type { Message, ToolSpec } from '../../message/message.js';
+import { toolResultCaps } from '../../packing/tool-result-caps.js';
 import { cutResultReader } from './cut-result-reader.js';
-import { FINAL_ANSWER_TOOL } from './structured-output.js';
-import type { LoopSettings, ReaderOffer } from './loop-types.js';
-import { type ModelCallSettings, OVERFLOW_REPACK_FACTOR } from './model-call.js';
-import type { PackTuning } from '../packing/pack-types.js';
-import type { AgentTool } from './tool.js';
+import { FINAL_ANSWER_TOOL } from '../structured-output/structured-output.js';
+import type { LoopSettings } from '../loop-types.js';
+import type { LoopHook } from '../hooks/loop-hook.js';
+import { type ModelCallSettings, OVERFLOW_REPACK_FACTOR } from '../model-call.js';
+import type { PackTuning } from '../../packing/pack-types.js';
+import type { AgentTool } from '../tool.js';
 
 /**
  * The smallest read worth a tool, in tokens: under it a read holds little more than
@@ -38,12 +39,12 @@ export function readerCap(budget: number, pack: PackTuning | undefined): number 
 }
 
 /** Decides, per call, whether the reader is offered (see the module comment). */
-export class CutResultOffer implements ReaderOffer {
+export class CutResultOffer {
   private seen = 0;
   private found = false;
   private offered: { base: ModelCallSettings; settings: ModelCallSettings } | undefined;
 
-  /** `tools`: the reader by its name, as the run executes it (a durable step under a durable run). */
+  /** `tools`: the reader by its name. */
   constructor(
     private readonly spec: ToolSpec,
     private readonly tools: ReadonlyMap<string, AgentTool>,
@@ -62,6 +63,7 @@ export class CutResultOffer implements ReaderOffer {
     return this.found;
   }
 
+  /** `settings` for a call or tool batch on `messages`: with the reader among the tools once the run may need it. */
   offer<S extends ModelCallSettings & { tools?: ReadonlyMap<string, AgentTool> }>(
     settings: S,
     messages: readonly Message[],
@@ -77,21 +79,17 @@ export class CutResultOffer implements ReaderOffer {
 }
 
 /**
- * The offer of the reader of cut results for one run, when the packer names one
+ * The hook that offers the reader of cut results in one run, when the packer names one
  * (`pack.resultReader`): the reader of `messages()`, added to the calls and tool batches
- * of a run that may need it. `durable` makes its calls steps of a durable run. None without a reader,
- * or when a read could hold less than {@link MIN_READ_TOKENS}.
+ * of a run that may need it (a durable run's hook makes its calls steps, as any tool's).
+ * None without a reader, or when a read could hold less than {@link MIN_READ_TOKENS}.
  */
-export function cutResultOffer(
-  settings: LoopSettings,
-  messages: () => readonly Message[],
-  durable?: { tools(tools: ReadonlyMap<string, AgentTool>): Map<string, AgentTool> },
-): CutResultOffer | undefined {
+export function cutResultHook(settings: LoopSettings, messages: () => readonly Message[]): LoopHook | undefined {
   const name = settings.pack?.resultReader;
   if (name === undefined) return undefined;
   const cap = readerCap(settings.budget, settings.pack);
   if (cap < MIN_READ_TOKENS) return undefined;
   const reader = cutResultReader({ name, messages, maxTokens: cap, counter: settings.tokenizer });
-  const tools = new Map([[name, reader]]);
-  return new CutResultOffer(reader.spec, durable ? durable.tools(tools) : tools);
+  const offer = new CutResultOffer(reader.spec, new Map([[name, reader]]));
+  return { name: 'cut-result-reader', settings: (base, current) => offer.offer(base, current) };
 }

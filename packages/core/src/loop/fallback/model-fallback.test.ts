@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { Agent } from '../agent/agent.js';
-import { FallbackExhaustedError } from '../errors/fallback-error.js';
-import { ModelError } from '../errors/model-error.js';
-import type { AgentEvent } from './agent-events.js';
-import { MemorySessionStore } from '../store/memory-session-store.js';
-import type { AssistantMessage, Message } from '../message/message.js';
+import { Agent } from '../../agent/agent.js';
+import { FallbackExhaustedError } from '../../errors/fallback-error.js';
+import { ModelError } from '../../errors/model-error.js';
+import type { AgentEvent } from '../agent-events.js';
+import { MemorySessionStore } from '../../store/memory-session-store.js';
+import type { AssistantMessage, Message } from '../../message/message.js';
 import { failoverReason } from './model-fallback.js';
-import { scriptedModel } from '../testing/scripted-model.js';
-import type { AgentTool } from './tool.js';
-import { MemoryReplayCache } from '../reasoning/replay-cache/memory-replay-cache.js';
+import { scriptedModel } from '../../testing/scripted-model.js';
+import type { AgentTool } from '../tool.js';
+import { MemoryReplayCache } from '../../reasoning/replay-cache/memory-replay-cache.js';
 
 const read: AgentTool = {
   spec: { name: 'read', description: 'reads the CI log', inputSchema: { type: 'object' } },

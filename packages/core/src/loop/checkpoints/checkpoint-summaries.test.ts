@@ -5,11 +5,11 @@
  * the summaries of evicted episodes.
  */
 import { describe, expect, it } from 'vitest';
-import type { Message, ModelRequest, SummaryMessage } from '../index.js';
-import { Summaries } from '../packing/pack-summary.js';
-import { scriptedModel, type ScriptStep } from '../testing/scripted-model.js';
-import { createTokenCounter } from '../tokens/token-counter.js';
-import { SecretRedactor } from '../support/secret-redactor.js';
+import type { Message, ModelRequest, SummaryMessage } from '../../index.js';
+import { Summaries } from '../../packing/pack-summary.js';
+import { scriptedModel, type ScriptStep } from '../../testing/scripted-model.js';
+import { createTokenCounter } from '../../tokens/token-counter.js';
+import { SecretRedactor } from '../../support/secret-redactor.js';
 import { CheckpointSummarizer, checkpointRange, isOpaqueCompaction } from './checkpoint-summaries.js';
 
 const item = (id: string) => ({ provider: 'openai', model: 'gpt-5.6', item: { type: 'compaction', id, encrypted_content: `enc-${id}` } });

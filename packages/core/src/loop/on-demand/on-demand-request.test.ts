@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AssistantMessage, Message } from '../message/message.js';
+import type { AssistantMessage, Message } from '../../message/message.js';
 import { chooseCut } from './on-demand-request.js';
 
 const model = { provider: 'anthropic', id: 'claude-opus-5' };

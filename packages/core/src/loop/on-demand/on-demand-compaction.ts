@@ -25,17 +25,17 @@
  * session (the history is whole); one swapped in before the crash is in the transcript,
  * so the same messages are never compacted twice.
  */
-import { EpisodicError } from '../errors/episodic-error.js';
-import type { AssistantMessage, Message, Usage } from '../message/message.js';
-import { episodeUnfinished, unansweredToolCalls } from '../message/episodes.js';
-import type { ModelAdapter } from '../model/model-adapter.js';
-import { DEFAULT_COMPACTION_SHARE, DEFAULT_KEEP_TURNS, type NativeContextOptions } from '../model/native-context.js';
-import { estimateCost } from '../model/usage-totals.js';
-import { onDemandPartOf } from '../packing/on-demand-cut.js';
-import type { WarningEvent } from '../reasoning/reasoning-events.js';
-import type { AgentEventHandler } from './agent-events.js';
-import type { Pricing } from '../model/model-profile.js';
-import { asModelError, type ModelCallSettings } from './model-call.js';
+import { EpisodicError } from '../../errors/episodic-error.js';
+import type { AssistantMessage, Message, Usage } from '../../message/message.js';
+import { episodeUnfinished, unansweredToolCalls } from '../../message/episodes.js';
+import type { ModelAdapter } from '../../model/model-adapter.js';
+import { DEFAULT_COMPACTION_SHARE, DEFAULT_KEEP_TURNS, type NativeContextOptions } from '../../model/native-context.js';
+import { estimateCost } from '../../model/usage-totals.js';
+import { onDemandPartOf } from '../../packing/on-demand-cut.js';
+import type { WarningEvent } from '../../reasoning/reasoning-events.js';
+import type { AgentEventHandler } from '../agent-events.js';
+import type { Pricing } from '../../model/model-profile.js';
+import { asModelError, type ModelCallSettings } from '../model-call.js';
 import { chooseCut, compactionRequest, coveredMessages } from './on-demand-request.js';
 
 /** Most output tokens of a compaction call (its thinking included; the docs ask for several thousand). */

@@ -10,13 +10,13 @@
  * the kept thinking would no longer match), and the kept turns follow the summarized
  * messages directly.
  */
-import { isEpisodeStart, type Message, type ModelRef, toolCallsOf, assistantText } from '../message/message.js';
-import type { ModelRequest } from '../model/model-adapter.js';
-import { messagesAfterCompaction } from '../packing/compaction-cut.js';
-import { holdsOnDemandCompaction, onDemandPartOf } from '../packing/on-demand-cut.js';
-import { packContext } from '../packing/pack-context.js';
-import { stripForeignReasoning } from '../reasoning/handoff/foreign-reasoning.js';
-import type { ModelCallSettings } from './model-call.js';
+import { isEpisodeStart, type Message, type ModelRef, toolCallsOf, assistantText } from '../../message/message.js';
+import type { ModelRequest } from '../../model/model-adapter.js';
+import { messagesAfterCompaction } from '../../packing/compaction-cut.js';
+import { holdsOnDemandCompaction, onDemandPartOf } from '../../packing/on-demand-cut.js';
+import { packContext } from '../../packing/pack-context.js';
+import { stripForeignReasoning } from '../../reasoning/handoff/foreign-reasoning.js';
+import type { ModelCallSettings } from '../model-call.js';
 
 /**
  * How many of the transcript's first messages the model's latest successful on-demand

@@ -7,14 +7,14 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { words } from '../../../../test/support/transcripts.js';
-import { Agent, type AgentOptions } from '../agent/agent.js';
-import type { AgentEvent } from './agent-events.js';
-import { FileSessionStore } from '../store/file-session-store.js';
-import type { ModelRequest } from '../model/model-adapter.js';
-import type { PackStats } from '../packing/pack-types.js';
-import { scriptedModel, type ScriptStep } from '../testing/scripted-model.js';
-import type { AgentTool } from './tool.js';
+import { words } from '../../../../../test/support/transcripts.js';
+import { Agent, type AgentOptions } from '../../agent/agent.js';
+import type { AgentEvent } from '../agent-events.js';
+import { FileSessionStore } from '../../store/file-session-store.js';
+import type { ModelRequest } from '../../model/model-adapter.js';
+import type { PackStats } from '../../packing/pack-types.js';
+import { scriptedModel, type ScriptStep } from '../../testing/scripted-model.js';
+import type { AgentTool } from '../tool.js';
 
 const readLog: AgentTool = {
   spec: { name: 'read_log', description: 'reads a log', inputSchema: { type: 'object' } },
