@@ -68,7 +68,7 @@ describe("another model's opaque parts reach a model that cannot read them", () 
       model: adapter(primary, 'claude-sonnet-4-6'),
       tools: [readLogTool()],
       store: new MemorySessionStore(),
-      context: { policy: 'native', native: { compaction: { threshold: 50_000 } } },
+      context: { policy: 'native', native: { compaction: { threshold: 50_000, onDemand: false } } },
       modelCalls: { fallback: [adapter(fallback, 'claude-opus-4-5')], retry },
     });
     primary.enqueue({ type: 'reply', toolCalls: [{ name: 'read_log', args: {} }] }, { type: 'reply', text: 'CI is green.' });
@@ -96,7 +96,7 @@ describe("another model's opaque parts reach a model that cannot read them", () 
       model: adapter(first, 'claude-sonnet-4-6'),
       tools: [readLogTool()],
       store,
-      context: { policy: 'native', native: { compaction: { threshold: 50_000 } } },
+      context: { policy: 'native', native: { compaction: { threshold: 50_000, onDemand: false } } },
     });
     first.enqueue({ type: 'reply', toolCalls: [{ name: 'read_log', args: {} }] }, { type: 'reply', text: 'CI is green.' });
     await (await compacting.session({ id: 'shared' })).send('Is CI green?');
