@@ -14,6 +14,7 @@
  *   npm run bench -- first-request
  */
 import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -68,11 +69,26 @@ function responseEvents() {
   return events.map((event, index) => `event: ${event.type}\ndata: ${JSON.stringify({ ...event, sequence_number: index })}\n\n`).join('');
 }
 
-/** A loopback Responses server; `arrival` holds the time the latest request arrived. */
+/**
+ * CPU ms a process has used so far, all its threads (Linux's per-thread schedstat, in
+ * nanoseconds): steadier than wall time when the machine is busy.
+ */
+function processCpuMs(pid) {
+  const threads = readdirSync(`/proc/${pid}/task`);
+  return threads.reduce((sum, thread) => sum + Number(readFileSync(`/proc/${pid}/task/${thread}/schedstat`, 'utf8').split(' ')[0]) / 1e6, 0);
+}
+
+/**
+ * A loopback Responses server; `arrival` holds the time the latest request arrived,
+ * `cpu` the CPU ms process `pid` had used by then (read while the answer is held).
+ */
 async function startServer() {
-  const state = { arrival: undefined, requests: 0 };
+  const state = { arrival: undefined, cpu: undefined, pid: undefined, requests: 0 };
   const server = createServer((request, response) => {
-    state.arrival ??= performance.now();
+    if (state.arrival === undefined) {
+      state.arrival = performance.now();
+      state.cpu = processCpuMs(state.pid);
+    }
     state.requests += 1;
     let body = '';
     request.on('data', (chunk) => (body += chunk));
@@ -91,8 +107,8 @@ async function startServer() {
   return { server, state, baseURL: `http://127.0.0.1:${server.address().port}/v1` };
 }
 
-/** One fresh process running `program` in `folder`: ms from the spawn to its first request. */
-async function firstRequestMs(folder, program, loopback) {
+/** One fresh process running `program` in `folder`: ms from the spawn to its first request, and its CPU ms by then. */
+async function firstRequest(folder, program, loopback) {
   loopback.state.arrival = undefined;
   const started = performance.now();
   const child = spawn(process.execPath, ['--input-type=module', '-e', program], {
@@ -100,6 +116,7 @@ async function firstRequestMs(folder, program, loopback) {
     env: { PATH: process.env.PATH, BASE_URL: loopback.baseURL },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  loopback.state.pid = child.pid;
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));
@@ -107,7 +124,18 @@ async function firstRequestMs(folder, program, loopback) {
   if (code !== 0 || output.trim() !== ANSWER || loopback.state.arrival === undefined) {
     throw new Error(`first-request run in ${folder} failed (exit ${code}): ${output.slice(0, 2000)}`);
   }
-  return loopback.state.arrival - started;
+  return { wall: loopback.state.arrival - started, cpu: loopback.state.cpu };
+}
+
+/** The table rows of one metric: each side's median and runs, and the per-pair ratios. */
+function rows(metric, episodic, aiSdk) {
+  const ratios = episodic.map((value, index) => value / aiSdk[index]);
+  const list = (values, digits = 0) => values.map((value) => value.toFixed(digits)).join(', ');
+  return [
+    `| Episodic, ${metric} | ${median(episodic).toFixed(0)} | ${list(episodic)} |`,
+    `| AI SDK, ${metric} | ${median(aiSdk).toFixed(0)} | ${list(aiSdk)} |`,
+    `| Episodic / AI SDK, ${metric}, per pair | ${median(ratios).toFixed(2)}x | ${list(ratios, 2)} |`,
+  ].join('\n');
 }
 
 export default async function firstRequestBench() {
@@ -123,15 +151,13 @@ export default async function firstRequestBench() {
   const loopback = await startServer();
   try {
     // One unmeasured run each, so the file system cache holds both installations.
-    await firstRequestMs(episodicApp, episodicProgram, loopback);
-    await firstRequestMs(aiSdkApp, aiSdkProgram, loopback);
+    await firstRequest(episodicApp, episodicProgram, loopback);
+    await firstRequest(aiSdkApp, aiSdkProgram, loopback);
     const episodic = [];
     const aiSdk = [];
-    const ratios = [];
     for (let run = 0; run < RUNS; run += 1) {
-      episodic.push(await firstRequestMs(episodicApp, episodicProgram, loopback));
-      aiSdk.push(await firstRequestMs(aiSdkApp, aiSdkProgram, loopback));
-      ratios.push(episodic[run] / aiSdk[run]);
+      episodic.push(await firstRequest(episodicApp, episodicProgram, loopback));
+      aiSdk.push(await firstRequest(aiSdkApp, aiSdkProgram, loopback));
     }
     const endLoad = loadavg().map((value) => value.toFixed(2)).join(' ');
     return `## Time to first request
@@ -141,12 +167,13 @@ OpenAI Responses server; from the spawn to the request's arrival at the server. 
 \`createOpenAIResponsesAdapter\` (packed tarballs of the working tree, default token counter); AI SDK: \`generateText\`
 + \`createOpenAI\` (registry \`ai\` + \`@ai-sdk/openai\`), one tool each. ${RUNS} runs each, alternating, after one
 unmeasured run each; ${new Date().toISOString().slice(0, 10)}, load average ${load} at the start, ${endLoad} at the end.
+CPU is the process's CPU time by the request's arrival (all its threads, Linux's schedstat): steadier than wall
+time on a busy machine.
 
-| | median ms | runs (ms) |
+| | median | runs |
 | --- | --- | --- |
-| Episodic | ${median(episodic).toFixed(0)} | ${episodic.map((value) => value.toFixed(0)).join(', ')} |
-| AI SDK | ${median(aiSdk).toFixed(0)} | ${aiSdk.map((value) => value.toFixed(0)).join(', ')} |
-| Episodic / AI SDK, per pair | ${median(ratios).toFixed(2)}x | ${ratios.map((value) => value.toFixed(2)).join(', ')} |
+${rows('wall ms', episodic.map((run) => run.wall), aiSdk.map((run) => run.wall))}
+${rows('CPU ms', episodic.map((run) => run.cpu), aiSdk.map((run) => run.cpu))}
 
 Target (issue 41): at most 1.2x.
 `;
