@@ -71,7 +71,7 @@ async function bundlePackage(folder, ifStale) {
   const entries = entryPoints(manifest);
   if (entries.length === 0 || (ifStale && !(await stale(root, entries)))) return 0;
   await rm(join(root, 'bundle'), { recursive: true, force: true });
-  await build({
+  const { metafile } = await build({
     absWorkingDir: root,
     entryPoints: entries,
     outbase: 'dist',
@@ -84,15 +84,33 @@ async function bundlePackage(folder, ifStale) {
     // Every bare specifier (dependencies, @episodic packages, node: built-ins) and every `#...` import stays external.
     packages: 'external',
     external: ['#*'],
-    // Error classes name themselves from `new.target.name`; bundling must not rename them.
-    keepNames: true,
     sourcemap: true,
+    metafile: true,
     // The maps point at the package's own `src`, which it ships.
     sourcesContent: false,
     chunkNames: 'chunks/[name]-[hash]',
     logLevel: 'warning',
   });
+  await checkClassNames(root, manifest.name, metafile);
   return entries.length;
+}
+
+/**
+ * Fails when bundling renamed a class (two modules of the package declaring the same
+ * name, one of which esbuild suffixes): error classes name themselves from
+ * `new.target.name`. esbuild's `keepNames` would keep every name at a cost to every
+ * application's bundle, so names are kept unique instead.
+ */
+async function checkClassNames(root, name, metafile) {
+  const declared = /^\s*(?:export\s+)?(?:default\s+)?(?:abstract\s+)?class\s+([\w$]+)/gm;
+  const inputs = await Promise.all(Object.keys(metafile.inputs).map((input) => readFile(join(root, input), 'utf8')));
+  const outputs = await Promise.all(Object.keys(metafile.outputs).filter((output) => output.endsWith('.js')).map((output) => readFile(join(root, output), 'utf8')));
+  const bundled = outputs.join('\n');
+  const classes = new Set(inputs.flatMap((code) => [...code.matchAll(declared)].map((match) => match[1])));
+  // esbuild renames by a number suffix; it writes a class as `class X {` or `var X = class {` (named by the assignment).
+  const suffixed = (each) => new RegExp(`(?:\\bclass ${each}\\d+[\\s{]|(?:^|[^\\w$])${each}\\d+ = class[\\s{])`, 'm');
+  const renamed = [...classes].filter((each) => suffixed(each.replace(/\$/g, '\\$')).test(bundled));
+  if (renamed.length > 0) throw new Error(`${name}: bundling renamed class ${renamed.join(', ')} (declared twice in the package): give each its own name`);
 }
 
 const ifStale = process.argv.includes('--if-stale');

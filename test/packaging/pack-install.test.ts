@@ -97,6 +97,8 @@ describe('packed packages in a fresh application', () => {
     // The entries, the platform modules and their shared chunks (without bundling: about 200 modules).
     expect(ours.length).toBeLessThan(60);
     expect(report.sameClass).toBe(true);
+    // Error classes name themselves from `new.target.name`: bundling must not have renamed the class.
+    expect(report.errorName).toBe('InvalidArgumentError');
   });
 
   it('installs the tarballs themselves, not links into the repository', async () => {
@@ -206,12 +208,13 @@ interface Manifest {
 interface LoadedModules {
   urls: string[];
   sameClass: boolean;
+  errorName?: string;
 }
 
 /**
  * Imports what the first-request bench's agent imports (its token counter on the
  * platform's `#default-encoder` included) and prints every module URL Node resolved,
- * from a resolve hook, and whether the packing entry's error for a missing budget is the main entry's class.
+ * from a resolve hook, and whether the packing entry's error for a missing budget is the main entry's class, and its name.
  */
 const loadedModulesProgram = `import { register } from 'node:module';
 import { MessageChannel } from 'node:worker_threads';
@@ -226,14 +229,16 @@ await import('@episodic/providers/openai');
 const packing = await import('@episodic/core/packing');
 core.createTokenCounter().countText('hello world');
 let sameClass = false;
+let errorName;
 try {
   packing.packContext([], {});
 } catch (error) {
   sameClass = error instanceof core.EpisodicError;
+  errorName = error.name;
 }
 await new Promise((resolve) => setTimeout(resolve, 200));
 port1.close();
-console.log(JSON.stringify({ urls: [...urls], sameClass }));
+console.log(JSON.stringify({ urls: [...urls], sameClass, errorName }));
 `;
 
 /** A fresh app's AI SDK tool loop with Episodic packing, as a user would write it. */
