@@ -4,7 +4,7 @@ import stylistic from '@stylistic/eslint-plugin';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', 'bench/results/**', 'examples/ci-debugger/fixtures/**', 'test-output/**', 'coverage/**'] },
+  { ignores: ['**/dist/**', '**/bundle/**', '**/node_modules/**', 'bench/results/**', 'examples/ci-debugger/fixtures/**', 'test-output/**', 'coverage/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   stylistic.configs.customize({ indent: 2, quotes: 'single', semi: true, jsx: false, braceStyle: '1tbs', arrowParens: true }),

@@ -62,6 +62,8 @@ export default defineConfig({
   test: {
     testTimeout: 30_000,
     pool: 'forks',
+    // Programs a test spawns or bundles load the packages' bundles: rebuilt first when older than `dist`.
+    globalSetup: ['test/support/fresh-bundles.ts'],
     // The projects split the files, each exactly once: the unit set is everything else.
     projects: [
       {

@@ -1,7 +1,7 @@
 /**
  * A one-provider agent (core + @episodic/providers/openai + the `openai` SDK) as an
  * application would bundle it with esbuild, for the browser or for Node, from the
- * built packages (`dist`, as `npm test` builds them first).
+ * built packages (their runtime entries, the `bundle` folders, as `npm test` builds them first).
  */
 import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';

@@ -65,11 +65,40 @@ describe('packed packages in a fresh application', () => {
       expect(files, name).toContain('README.md');
       expect(files, name).toContain('LICENSE');
       expect(files, name).toContain('package.json');
-      expect(files, name).toContain('dist/index.js');
+      // A bundled package ships its bundle as its code, and of `dist` only the declarations.
+      expect(files, name).toContain(bundledPackages.includes(name) ? 'bundle/index.js' : 'dist/index.js');
+      if (bundledPackages.includes(name)) expect(files.filter((file) => /^dist\/.*\.js(\.map)?$/.test(file)), name).toEqual([]);
       expect(files, name).toContain('dist/index.d.ts');
       expect(files, name).toContain('dist/index.d.ts.map');
       expect(files.filter((file) => /\.test\.|\.fixture\.|tsbuildinfo|(^|\/)testing\/.*harness/.test(file)), name).toEqual([]);
     }
+  });
+
+  // Issue 41: a cold start loads a package as a few bundled files, not its two hundred modules.
+  it('ships the bundle each runtime export and import points at, with types at the tsc declarations', async () => {
+    for (const { name, files } of packed) {
+      const manifest = JSON.parse(await readFile(join(repoRoot, 'packages', name.slice('@episodic/'.length), 'package.json'), 'utf8')) as Manifest;
+      const bundled = bundledPackages.includes(name);
+      for (const [subpath, target] of [...Object.entries(manifest.exports ?? {}), ...Object.entries(manifest.imports ?? {})]) {
+        for (const [condition, file] of Object.entries(target)) {
+          expect(files, `${name} ${subpath} ${condition}`).toContain(file.slice(2));
+          const folder = condition === 'types' || !bundled ? /^\.\/dist\// : /^\.\/bundle\//;
+          expect(file, `${name} ${subpath} ${condition}`).toMatch(folder);
+        }
+      }
+    }
+  });
+
+  it('loads @episodic/core and the OpenAI provider from their bundles alone, each class once', async () => {
+    await writeFile(join(app, 'loaded-modules.mjs'), loadedModulesProgram);
+    const report = JSON.parse(await runCommand(process.execPath, [join(app, 'loaded-modules.mjs')], app)) as LoadedModules;
+    const ours = report.urls.filter((url) => url.includes('/node_modules/@episodic/'));
+    expect(ours.filter((url) => !/\/node_modules\/@episodic\/(core|providers)\/bundle\//.test(url))).toEqual([]);
+    // The entries, the platform modules and their shared chunks (without bundling: about 200 modules).
+    expect(ours.length).toBeLessThan(60);
+    expect(report.sameClass).toBe(true);
+    // Error classes name themselves from `new.target.name`: bundling must not have renamed the class.
+    expect(report.errorName).toBe('InvalidArgumentError');
   });
 
   it('installs the tarballs themselves, not links into the repository', async () => {
@@ -166,6 +195,52 @@ describe('each package installed alone into a fresh strict app', () => {
     });
   }
 });
+/** The packages whose runtime entries are esbuild bundles (scripts/bundle-packages.mjs). */
+const bundledPackages = ['@episodic/core', '@episodic/providers', '@episodic/tools'];
+
+/** The fields of a package.json read here. */
+interface Manifest {
+  exports?: Record<string, Record<string, string>>;
+  imports?: Record<string, Record<string, string>>;
+}
+
+/** What `loadedModulesProgram` prints. */
+interface LoadedModules {
+  urls: string[];
+  sameClass: boolean;
+  errorName?: string;
+}
+
+/**
+ * Imports what the first-request bench's agent imports (its token counter on the
+ * platform's `#default-encoder` included) and prints every module URL Node resolved,
+ * from a resolve hook, and whether the packing entry's error for a missing budget is the main entry's class, and its name.
+ */
+const loadedModulesProgram = `import { register } from 'node:module';
+import { MessageChannel } from 'node:worker_threads';
+const urls = new Set();
+const { port1, port2 } = new MessageChannel();
+port1.on('message', (url) => urls.add(url));
+const hooks = 'export async function initialize({ port }) { globalThis.port = port; }'
+  + ' export async function resolve(specifier, context, next) { const result = await next(specifier, context); globalThis.port.postMessage(result.url); return result; }';
+register(\`data:text/javascript,\${encodeURIComponent(hooks)}\`, import.meta.url, { data: { port: port2 }, transferList: [port2] });
+const core = await import('@episodic/core');
+await import('@episodic/providers/openai');
+const packing = await import('@episodic/core/packing');
+core.createTokenCounter().countText('hello world');
+let sameClass = false;
+let errorName;
+try {
+  packing.packContext([], {});
+} catch (error) {
+  sameClass = error instanceof core.EpisodicError;
+  errorName = error.name;
+}
+await new Promise((resolve) => setTimeout(resolve, 200));
+port1.close();
+console.log(JSON.stringify({ urls: [...urls], sameClass, errorName }));
+`;
+
 /** A fresh app's AI SDK tool loop with Episodic packing, as a user would write it. */
 const aiSdkLoopApp = `import { createAnthropic } from '@ai-sdk/anthropic';
 import { episodicPacking } from '@episodic/ai-sdk';
