@@ -28,7 +28,7 @@ import { foldSystem } from './message-fits.js';
 import { boundsOf, FRAMING, type TokenCounter } from '../tokens/token-counter.js';
 import { packByBounds } from './pack-bounds.js';
 import { boundaryRanges, type KeptRanges, isKept, keptWithin } from './reasoning-boundary.js';
-import { changedBoundPrefix, continuesBoundStep, plannedMark, shrinkNewestResults } from './bound-reasoning.js';
+import { changedBoundPrefix, continuesBoundStep, fitNewestResults, floorMark, shrinkNewestResults } from './bound-reasoning.js';
 
 /** The assistant message indexes of an episode, in order. */
 function assistantIndexes(messages: readonly Message[], start: number, end: number): number[] {
@@ -66,7 +66,7 @@ function reduceCurrent(
   }
   const next = (from: number, limit: number) => Math.min(assistants.find((index) => index > from) ?? limit, limit);
   const over = () => outside + packed.tokens > target;
-  const advance = (cursor: Exclude<keyof Reductions, 'resultsShrunkAt'>, limit: number) => {
+  const advance = (cursor: Exclude<keyof Reductions, 'resultsShrunkAt' | 'resultsFloorAt'>, limit: number) => {
     while (over() && reductions[cursor] < limit) {
       reductions[cursor] = next(reductions[cursor], limit);
       packed = packEpisode(settings.context, range.start, range.end, reductions);
@@ -159,46 +159,139 @@ export function packContext(options: PackOptions): PackResult {
 }
 
 function packWith(options: PackOptions, counter: TokenCounter): PackResult {
+  const measured = measure(options, counter);
+  const history = planHistory(options, measured, counter);
+  const { settings, range, reductions, fixed, boundStep } = measured;
+  const outside = fixed.total + history.tokens;
+  // With bound reasoning under way, the latest step's new results are shortened when first
+  // sent once the pack is past the low-water mark, so the steps after it find room without
+  // changing what their reasoning is bound to.
+  if (boundStep && outside + measured.current.tokens > history.target) {
+    measured.current = shrinkNewestResults(settings.context, range, reductions);
+    // Close to the budget they go at the floor cap (read back through the reader), and
+    // wherever that is what lets the step go on with its reasoning.
+    const mark = floorMark(settings.budget, settings.lowWater);
+    if (outside + measured.current.tokens > mark) {
+      measured.current = shrinkNewestResults(settings.context, range, reductions, 'floor');
+      if (outside + measured.current.tokens > settings.budget) measured.appendTokens ??= outside + measured.current.tokens;
+    }
+  }
+  // An eviction that left no past episode is also when the current episode is cut
+  // down to the low-water mark, if it is above it: one break of the cached prefix
+  // instead of two in a row (the next step would cut it anyway).
+  if (outside + measured.current.tokens > (history.evictedAll ? history.target : settings.budget)) {
+    const current = reduceCurrent(settings, range, reductions, outside, history.target, boundStep);
+    measured.current = current;
+    if (outside + current.tokens > settings.budget)
+      throw new ContextOverflowError(outside + current.tokens, settings.budget, describeMinimum(fixed.total, current));
+  }
+  const { layout, past, summary } = history;
+  const pastCount = measured.starts.length - 1;
+  return assemble({
+    options, settings, counter, previous: measured.previous, folded: measured.folded, layout, reductions,
+    current: measured.current,
+    currentStart: range.start,
+    head: episodesIn(past.get, layout.headStart, layout.headEnd),
+    recent: episodesIn(past.get, layout.recentStart, pastCount),
+    summary: summary && { ...summary, from: layout.headEnd, tokens: history.summaryTokens },
+    request: history.summaries.request(layout.headEnd, layout.recentStart),
+    fixed,
+    evictedBefore: evictedCount(history.before),
+    kept: history.kept,
+    cold: measured.cold,
+    boundStep,
+    appendTokens: measured.appendTokens,
+  });
+}
+
+/** What a pack knows before it plans: the episodes, the fixed tokens, the current episode as the state left it. */
+interface Measured {
+  settings: Settings;
+  folded: { system: string | undefined };
+  starts: number[];
+  range: { start: number; end: number };
+  previous: PackState | undefined;
+  fixed: { system: number; tools: number; total: number };
+  reductions: Reductions;
+  /** The current episode's packed form, replaced as the plan shortens it. */
+  current: PackedEpisode;
+  /** The call continues a step whose reasoning is bound to what the previous call sent. */
+  boundStep: boolean;
+  cold: boolean;
+  /** Set where a bound step cannot go on unchanged: the tokens appending (results at the floor cap) would take. */
+  appendTokens?: number;
+}
+
+function measure(options: PackOptions, counter: TokenCounter): Measured {
   const settings = resolveSettings(options, counter);
   const { messages } = options;
   const folded = foldSystem(messages, options.system);
   const starts = episodeStarts(messages, folded.start);
   if (starts.length === 0)
     throw new InvalidArgumentError('nothing to pack: the transcript has no messages besides system lines');
-  const pastCount = starts.length - 1;
-  const currentStart = starts[pastCount] as number;
+  const currentStart = starts[starts.length - 1] as number;
   const range = { start: currentStart, end: messages.length };
   const previous: PackState | undefined = options.state?.version === 1 ? options.state : undefined;
-
-  const systemTokens = folded.system ? counter.countSystem(folded.system) : 0;
-  const toolTokens = options.tools && options.tools.length > 0 ? counter.countTools(options.tools) : 0;
-  const fixed = systemTokens + toolTokens + counter.calibration.apply(FRAMING.reply);
+  const system = folded.system ? counter.countSystem(folded.system) : 0;
+  const tools = options.tools && options.tools.length > 0 ? counter.countTools(options.tools) : 0;
+  const fixed = { system, tools, total: system + tools + counter.calibration.apply(FRAMING.reply) };
   const sameEpisode = previous?.current?.start === currentStart;
   const reductions = sameEpisode ? fromState(previous?.current as NonNullable<PackState['current']>) : none(currentStart);
-  let current = packEpisode(settings.context, range.start, range.end, reductions);
+  const current = packEpisode(settings.context, range.start, range.end, reductions);
   // Bound reasoning under way: nothing sent may change unless the budget forces it (bound-reasoning.ts).
   const boundStep = options.boundReasoning === true && continuesBoundStep(messages, currentStart);
   const cold = cacheIsCold(options, previous) && !boundStep;
-  let kept = boundaryRanges({ options, settings, previous, starts, current: current.tokens, cold });
-  let past = pastEpisodes(settings, starts, kept);
-  const summaries = new Summaries(messages, counter);
+  return { settings, folded, starts, range, previous, fixed, reductions, current, boundStep, cold };
+}
+
+/**
+ * The past episodes sent beside the current episode: the previous layout, or the one an
+ * eviction leaves, with the summary of the evicted middle. A step whose reasoning is bound
+ * to what was sent gets its own new results shortened before anything sent is evicted.
+ */
+function planHistory(options: PackOptions, measured: Measured, counter: TokenCounter) {
+  const { settings, starts, previous, boundStep, cold } = measured;
+  const pastCount = starts.length - 1;
+  const summaries = new Summaries(options.messages, counter);
   const before = layoutFromState(previous, pastCount);
   const target = Math.floor(settings.budget * settings.lowWater);
-  const fitted = fitLayout(before, {
-    pastCount,
-    episodeTokens: past.tokens,
-    summaryTokens: (from, limit) => summaries.tokens(from, limit),
-    fixed: fixed + current.tokens,
-    // A cold prefix costs the same whole or pruned: prune now, down to the low-water mark
-    // when above it, so the warm calls after it grow without evicting.
-    // With bound reasoning, a call that has none under way makes room for the episode to grow.
-    budget: cold ? target : options.boundReasoning && !boundStep ? plannedMark(settings.budget, settings.lowWater) : settings.budget,
-    target,
-    headBudget: Math.floor(settings.budget * settings.headShare),
-  });
+  const fit = (kept: KeptRanges) => {
+    const past = pastEpisodes(settings, starts, kept);
+    const fitted = fitLayout(before, {
+      pastCount,
+      episodeTokens: past.tokens,
+      summaryTokens: (from, limit) => summaries.tokens(from, limit),
+      fixed: measured.fixed.total + measured.current.tokens,
+      // A cold prefix costs the same whole or pruned: prune now, down to the low-water mark
+      // when above it, so the warm calls after it grow without evicting.
+      // With bound reasoning, a call that has none under way leaves the episode the room above it.
+      budget: cold || (options.boundReasoning && !boundStep) ? target : settings.budget,
+      target,
+      headBudget: Math.floor(settings.budget * settings.headShare),
+    });
+    const evictsNow = evictedCount(fitted.layout) > evictedCount(before);
+    // What was sent changes with an eviction, or with a summary sent last time and left out now.
+    return { past, fitted, evictsNow, changesSent: evictsNow || (fitted.summaryDropped && previous?.summarized !== undefined) };
+  };
+  let kept = boundaryRanges({ options, settings, previous, starts, current: measured.current.tokens, cold });
+  let plan = fit(kept);
+  if (plan.changesSent && boundStep) {
+    // That changes what the step's reasoning is bound to; its new results were never sent.
+    const unchanged = measured.fixed.total + layoutTokens(before, plan.past.tokens, summaries, pastCount);
+    const fitted = fitNewestResults(settings.context, measured.range, measured.reductions, (packed) => {
+      measured.current = packed;
+      plan = fit(kept);
+      return !plan.changesSent;
+    });
+    measured.current = fitted.packed;
+    plan = fit(kept);
+    if (!fitted.fits) measured.appendTokens = unchanged + fitted.floorTokens;
+  }
+  const { past: fittedPast, fitted, evictsNow } = plan;
   const { layout } = fitted;
+  let past = fittedPast;
   let recentTokens = fitted.recentTokens;
-  if (evictedCount(layout) > evictedCount(before) && kept.length > 0) {
+  if (evictsNow && kept.length > 0) {
     // The eviction breaks the prefix after the head anyway: kept reasoning goes now, the head's stays.
     kept = keptWithin(kept, layout.headStart, layout.headEnd);
     past = pastEpisodes(settings, starts, kept);
@@ -207,34 +300,16 @@ function packWith(options: PackOptions, counter: TokenCounter): PackResult {
   }
   const summary = fitted.summaryDropped ? undefined : summaries.chain(layout.headEnd, layout.recentStart);
   const summaryTokens = summary ? counter.countMessage(summaryMessage(summary.text)) : 0;
-  const history = fitted.headTokens + summaryTokens + recentTokens;
-  // An eviction that left no past episode is also when the current episode is cut
-  // down to the low-water mark, if it is above it: one break of the cached prefix
-  // instead of two in a row (the next step would cut it anyway).
-  const evictedAll = evictedCount(layout) > evictedCount(before) && history === 0;
-  // With bound reasoning under way, the latest step's new results are shortened when first
-  // sent once the pack is past the low-water mark, so the steps after it find room without
-  // changing what their reasoning is bound to.
-  if (boundStep && fixed + history + current.tokens > target) {
-    current = shrinkNewestResults(settings.context, range, reductions);
-  }
-  if (fixed + history + current.tokens > (evictedAll ? target : settings.budget)) {
-    current = reduceCurrent(settings, range, reductions, fixed + history, target, boundStep);
-    if (fixed + history + current.tokens > settings.budget)
-      throw new ContextOverflowError(fixed + history + current.tokens, settings.budget, describeMinimum(fixed, current));
-  }
-  return assemble({
-    options, settings, counter, previous, folded, layout, current, reductions, currentStart,
-    head: episodesIn(past.get, layout.headStart, layout.headEnd),
-    recent: episodesIn(past.get, layout.recentStart, pastCount),
-    summary: summary && { ...summary, from: layout.headEnd, tokens: summaryTokens },
-    request: summaries.request(layout.headEnd, layout.recentStart),
-    fixed: { system: systemTokens, tools: toolTokens, total: fixed },
-    evictedBefore: evictedCount(before),
-    kept,
-    cold,
-    boundStep,
-  });
+  const tokens = fitted.headTokens + summaryTokens + recentTokens;
+  return { before, layout, kept, past, summaries, summary, summaryTokens, tokens, target, evictedAll: evictsNow && tokens === 0 };
+}
+
+/** Tokens of the past episodes and summary a layout sends. */
+function layoutTokens(layout: Layout, tokens: (index: number) => number, summaries: Summaries, pastCount: number): number {
+  let total = summaries.tokens(layout.headEnd, layout.recentStart);
+  for (let index = layout.headStart; index < layout.headEnd; index += 1) total += tokens(index);
+  for (let index = layout.recentStart; index < pastCount; index += 1) total += tokens(index);
+  return total;
 }
 
 function episodesIn(get: (index: number) => PackedEpisode, from: number, to: number): PackedEpisode[] {
@@ -263,6 +338,8 @@ interface Assembly {
   cold: boolean;
   /** The call continues a step whose reasoning is bound to what the previous call sent. */
   boundStep: boolean;
+  /** What appending would have taken, where that is over the budget (see `Measured`). */
+  appendTokens: number | undefined;
 }
 
 /** Puts the packed messages in order and derives the stats and the next state. */
@@ -301,7 +378,10 @@ function assemble(input: Assembly): PackResult {
     total,
     coldCache: input.cold,
   });
-  if (input.boundStep && changedBoundPrefix(previous, prefixKey, messageKeys)) stats.boundReasoningCut = true;
+  if (input.boundStep && changedBoundPrefix(previous, prefixKey, messageKeys)) {
+    stats.boundReasoningCut = true;
+    if (input.appendTokens !== undefined) stats.boundAppendTokens = input.appendTokens;
+  }
   const state: PackState = {
     version: 1,
     ...layoutState(layout),
@@ -357,25 +437,35 @@ export function summaryInput(options: PackOptions, request: SummaryRequest): Mod
 
 /** No reduction yet: every cursor at the episode's start. */
 function none(start: number): Reductions {
-  return { reasoningDroppedBefore: start, resultsShrunkBefore: start, resultsShrunkAt: [], stepsDroppedBefore: start, stepsHeadEnd: start };
+  return {
+    reasoningDroppedBefore: start,
+    resultsShrunkBefore: start,
+    resultsShrunkAt: [],
+    resultsFloorAt: [],
+    stepsDroppedBefore: start,
+    stepsHeadEnd: start,
+  };
 }
 
 /** The reductions a previous state recorded (one from before heads has none). */
 function fromState(current: NonNullable<PackState['current']>): Reductions {
   const { reasoningDroppedBefore, resultsShrunkBefore, stepsDroppedBefore } = current;
   const resultsShrunkAt = current.resultsShrunkAt ?? [];
+  const resultsFloorAt = current.resultsFloorAt ?? [];
   const stepsHeadEnd = current.stepsHeadEnd ?? current.start;
-  return { reasoningDroppedBefore, resultsShrunkBefore, resultsShrunkAt, stepsDroppedBefore, stepsHeadEnd };
+  return { reasoningDroppedBefore, resultsShrunkBefore, resultsShrunkAt, resultsFloorAt, stepsDroppedBefore, stepsHeadEnd };
 }
 
 /** The current episode's state; a head is recorded only where there is one, so states without stay as they were. */
 function currentState(start: number, reductions: Reductions): NonNullable<PackState['current']> {
-  const { reasoningDroppedBefore, resultsShrunkBefore, resultsShrunkAt, stepsDroppedBefore, stepsHeadEnd } = reductions;
+  const { reasoningDroppedBefore, resultsShrunkBefore, resultsShrunkAt, resultsFloorAt, stepsDroppedBefore, stepsHeadEnd } = reductions;
   const state = { start, reasoningDroppedBefore, resultsShrunkBefore, stepsDroppedBefore };
   const withHead = stepsHeadEnd > start ? { ...state, stepsHeadEnd } : state;
-  // Recorded only where there are some, so states without stay as they were.
+  // Recorded only where there are some, so states without stay as they were. A result at
+  // the floor cap stays there after `resultsShrunkBefore` passes it: its form was sent.
   const shrunkAt = resultsShrunkAt.filter((index) => index >= resultsShrunkBefore);
-  return shrunkAt.length > 0 ? { ...withHead, resultsShrunkAt: shrunkAt } : withHead;
+  const withShrunk = shrunkAt.length > 0 ? { ...withHead, resultsShrunkAt: shrunkAt } : withHead;
+  return resultsFloorAt.length > 0 ? { ...withShrunk, resultsFloorAt: [...resultsFloorAt] } : withShrunk;
 }
 
 function reductionsApplied(reductions: Reductions, start: number): boolean {
@@ -383,6 +473,7 @@ function reductionsApplied(reductions: Reductions, start: number): boolean {
     reductions.reasoningDroppedBefore > start ||
     reductions.resultsShrunkBefore > start ||
     reductions.resultsShrunkAt.length > 0 ||
+    reductions.resultsFloorAt.length > 0 ||
     reductions.stepsDroppedBefore > start
   );
 }

@@ -125,6 +125,8 @@ export interface PackState {
     stepsHeadEnd?: number;
     /** Tool results past `resultsShrunkBefore` that were shortened when first sent (bound reasoning); absent for none. */
     resultsShrunkAt?: number[];
+    /** Tool results sent at the floor cap when first sent (bound reasoning, no room otherwise); absent for none. */
+    resultsFloorAt?: number[];
   };
   /** Fingerprint of the previous call's packed output, for predicted cache reuse. */
   previous?: { prefixKey: string; messageKeys: string[] };
@@ -180,6 +182,13 @@ export interface PackStats {
    * summary, a cut of the current episode), so that reasoning cannot go back. Absent otherwise.
    */
   boundReasoningCut?: true;
+  /**
+   * With `boundReasoningCut`: the tokens the call would have taken had it changed nothing
+   * sent (the step's new results at their smallest, a marker and a few lines each). Over
+   * the budget: appending could not go on, so the cut was unavoidable at this call. Absent
+   * where the change had another cause (a system prompt or tools that changed, say).
+   */
+  boundAppendTokens?: number;
 }
 
 /** The output of {@link packContext}: what the next model call sends, its stats, and the state for the next call. */
