@@ -67,6 +67,8 @@ const newTotals = () => ({
   boundReasoningCuts: 0,
   /** Cuts the pack showed unavoidable: appending (new results at the floor cap) was over the budget. */
   unavoidableCuts: 0,
+  /** Of those, cuts where the episode alone (no past episode, no summary) was over the budget. */
+  episodeOverBudget: 0,
   leftOut: new Set<string>(),
 });
 type Totals = ReturnType<typeof newTotals>;
@@ -120,6 +122,8 @@ async function runSession(totals: Totals, spec: SessionSpec): Promise<{ requests
   let announced = 0;
   let warned = 0;
   let forced = true;
+  // Past episodes and summary the previous call sent: what a user turn could have evicted.
+  let history = 0;
   const server = await startAnthropicServer();
   try {
     const { replies, outputs } = script(spec);
@@ -139,6 +143,8 @@ async function runSession(totals: Totals, spec: SessionSpec): Promise<{ requests
         onEvent: (event) => {
           if (event.type === 'warning' && event.code === 'bound-reasoning-cut') warned += 1;
           if (event.type !== 'context-packed') return;
+          const sentHistory = history;
+          history = event.stats.tokens.history + event.stats.tokens.summary;
           if (event.stats.evictedNow) totals.evictions += 1;
           if (event.stats.currentEpisodeShortened) totals.currentCuts += 1;
           if (event.stats.boundReasoningCut) {
@@ -148,6 +154,7 @@ async function runSession(totals: Totals, spec: SessionSpec): Promise<{ requests
             // floor cap, would have been over the budget.
             const unavoidable = (event.stats.boundAppendTokens ?? 0) > event.budget;
             if (unavoidable) totals.unavoidableCuts += 1;
+            if ((event.stats.boundAppendTokens ?? 0) - sentHistory > event.budget) totals.episodeOverBudget += 1;
             forced &&= unavoidable && (event.stats.evictedNow || event.stats.currentEpisodeShortened);
           }
           totals.cutResults += event.stats.truncatedToolResults;

@@ -93,9 +93,10 @@ export interface PackOptions {
    * The model binds its reasoning to everything sent before it (Anthropic preserved
    * thinking: a changed prefix refuses or drops that reasoning, and a tool-use turn must
    * go on with its last step's reasoning). The packer then changes nothing already sent
-   * while a step's reasoning waits for its tool results, and makes room beforehand: at a
-   * call with no such reasoning under way it evicts down to the low-water mark once above
-   * halfway between it and the budget. See `bound-reasoning.ts`.
+   * while a step's reasoning waits for its tool results (the step's own new results give
+   * way instead, shortened when first sent), and makes room beforehand: at a call with no
+   * such reasoning under way it evicts down to the low-water mark whenever above it. See
+   * `bound-reasoning.ts`.
    */
   boundReasoning?: boolean;
 }
