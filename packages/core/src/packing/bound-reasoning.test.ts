@@ -92,6 +92,26 @@ describe('bound reasoning', () => {
     expect(second.state.current?.resultsShrunkAt).toEqual([turn.length - 3, turn.length - 2, turn.length - 1]);
   });
 
+  it('keeps the summary it sent while a bound step waits, shortening the step\'s new results instead', () => {
+    const messages: Message[] = [
+      ...history(4),
+      { role: 'summary', content: `Episodes 0 to 3: ${words(900, 5)}`, episodes: { from: 0, to: 4 } },
+      user(`now ${words(20, 3)}`),
+    ];
+    const budget = 2_000;
+    // Every past episode evicted, the summary sent in their place.
+    const state = { version: 1 as const, evictedEpisodes: 4, head: { start: 0, end: 0 }, summarized: { from: 0, to: 4 } };
+    const first = pack(messages, { budget, boundReasoning: true, state });
+    expect(first.stats.tokens.summary).toBeGreaterThan(0);
+    // Whole (at the current-episode cap) the step's three results leave no room for the summary.
+    const results = [1, 2, 3].map((seed) => ({ name: 'get_log', result: words(3_000, seed) }));
+    const turn = [...messages, ...step(`look ${words(60, 9)}`, results)];
+    const second = pack(turn, { budget, boundReasoning: true, state: first.state });
+    expect(second.stats.boundReasoningCut).toBeUndefined();
+    expect(second.stats.tokens.summary).toBe(first.stats.tokens.summary);
+    expect(second.messages.slice(0, first.messages.length)).toEqual(first.messages);
+  });
+
   it('sends a bound step\'s new results at the floor cap where nothing larger fits, readable through the reader', () => {
     const start = [...history(12), user(`now ${words(20, 3)}`)];
     const whole = pack(start, { budget: 1_000_000 }).stats.tokens.total;
