@@ -125,9 +125,12 @@ export function planHistory(options: PackOptions, measured: Measured, counter: T
     for (let index = layout.recentStart; index < pastCount; index += 1) recentTokens += past.tokens(index);
   }
   const summary = fitted.summaryDropped ? undefined : summaries.chain(layout.headEnd, layout.recentStart);
-  const summaryTokens = summary ? counter.countMessage(summaryMessage(summary.text)) : 0;
+  // While a bound step waits, a summary line that arrived since is not sent: it would change its prefix.
+  const sent = previous?.summarized;
+  const held = boundStep && !evictsNow && summary ? sent && summaries.chain(sent.from, sent.to) : summary;
+  const summaryTokens = held ? counter.countMessage(summaryMessage(held.text)) : 0;
   const tokens = fitted.headTokens + summaryTokens + recentTokens;
-  return { before, layout, kept, past, summaries, summary, summaryTokens, tokens, target, evictedAll: evictsNow && tokens === 0 };
+  return { before, layout, kept, past, summaries, summary: held, summaryTokens, tokens, target, evictedAll: evictsNow && tokens === 0 };
 }
 
 /** Tokens of the past episodes and summary a layout sends. */
