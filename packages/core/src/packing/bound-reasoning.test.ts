@@ -112,6 +112,24 @@ describe('bound reasoning', () => {
     expect(second.messages.slice(0, first.messages.length)).toEqual(first.messages);
   });
 
+  it('sends no summary line that arrived while a bound step waits', () => {
+    const messages: Message[] = [...history(4), user(`now ${words(20, 3)}`)];
+    const budget = 4_000;
+    const state = { version: 1 as const, evictedEpisodes: 4, head: { start: 0, end: 0 } };
+    const first = pack(messages, { budget, boundReasoning: true, state });
+    expect(first.stats.tokens.summary).toBe(0);
+    // The summarizer's line lands while the step waits for its result.
+    const line: Message = { role: 'summary', content: `Episodes 0 to 3: ${words(100, 5)}`, episodes: { from: 0, to: 4 } };
+    const turn = [...messages, line, ...step(`look ${words(60, 9)}`, [{ name: 'get_log', result: 'ok' }])];
+    const second = pack(turn, { budget, boundReasoning: true, state: first.state });
+    expect(second.stats.tokens.summary).toBe(0);
+    expect(second.stats.boundReasoningCut).toBeUndefined();
+    expect(second.messages.slice(0, first.messages.length)).toEqual(first.messages);
+    // The next user turn sends it.
+    const next = [...turn, { role: 'assistant' as const, content: [{ type: 'text' as const, text: 'done' }] }, user('more')];
+    expect(pack(next, { budget, boundReasoning: true, state: second.state }).stats.tokens.summary).toBeGreaterThan(0);
+  });
+
   it('sends a bound step\'s new results at the floor cap where nothing larger fits, readable through the reader', () => {
     const start = [...history(12), user(`now ${words(20, 3)}`)];
     const whole = pack(start, { budget: 1_000_000 }).stats.tokens.total;
