@@ -33,11 +33,7 @@ describe('conventions', () => {
 
   it('keeps functions in core at 60 lines or fewer (CONTRIBUTING.md)', () => {
     const long = sources.filter((file) => file.startsWith('packages/core/src/') && file.endsWith('.ts')).flatMap(longFunctions);
-    // Over the limit and being split on another branch (issue 36, the packing split). An entry that is no longer
-    // over the limit fails too, so this list only shrinks: delete it when that branch lands.
-    const splitElsewhere = new Set(['packages/core/src/packing/pack-context.ts packWith']);
-    expect(long.filter((entry) => !splitElsewhere.has(entry.name))).toEqual([]);
-    expect([...splitElsewhere].filter((name) => !long.some((entry) => entry.name === name))).toEqual([]);
+    expect(long).toEqual([]);
   });
 
   it('imports vendor SDKs only in a wire-API folder of @episodic/providers', () => {

@@ -43,11 +43,12 @@ function sessions(limits: { steps: number; thinking: number; budgets: [number, n
 /** Any session: episodes that alone outgrow what the budget leaves them force cuts inside a tool-use turn. */
 const anySession = sessions({ steps: 10, thinking: 1_200, budgets: [16_000, 64_000], episodes: 8, resultLines: 2_500 });
 /**
- * Sessions whose episodes fit in the room an eviction at a user turn leaves (a quarter of
- * the budget) with their tool results whole, as the current episode sends them: at most 3
- * steps of 2 results of at most 80 lines (about 800 tokens each).
+ * Sessions whose episodes fit in the room an eviction at a user turn leaves (half the
+ * budget) once their new results are shortened where they are first sent: at most 6 steps
+ * of at most 600 tokens of thinking, 2 results each of any size up to 2,500 lines (about
+ * 25,000 tokens, over the current-episode cap).
  */
-const plannableSession = sessions({ steps: 3, thinking: 300, budgets: [24_000, 48_000], episodes: 16, resultLines: 80 });
+const plannableSession = sessions({ steps: 6, thinking: 600, budgets: [24_000, 48_000], episodes: 12, resultLines: 2_500 });
 type SessionSpec = typeof anySession extends fc.Arbitrary<infer Value> ? Value : never;
 
 /** Totals over the session runs of one property. */
@@ -64,6 +65,10 @@ const newTotals = () => ({
   currentCuts: 0,
   cutResults: 0,
   boundReasoningCuts: 0,
+  /** Cuts the pack showed unavoidable: appending (new results at the floor cap) was over the budget. */
+  unavoidableCuts: 0,
+  /** Of those, cuts where the episode alone (no past episode, no summary) was over the budget. */
+  episodeOverBudget: 0,
   leftOut: new Set<string>(),
 });
 type Totals = ReturnType<typeof newTotals>;
@@ -117,6 +122,8 @@ async function runSession(totals: Totals, spec: SessionSpec): Promise<{ requests
   let announced = 0;
   let warned = 0;
   let forced = true;
+  // Past episodes and summary the previous call sent: what a user turn could have evicted.
+  let history = 0;
   const server = await startAnthropicServer();
   try {
     const { replies, outputs } = script(spec);
@@ -136,13 +143,19 @@ async function runSession(totals: Totals, spec: SessionSpec): Promise<{ requests
         onEvent: (event) => {
           if (event.type === 'warning' && event.code === 'bound-reasoning-cut') warned += 1;
           if (event.type !== 'context-packed') return;
+          const sentHistory = history;
+          history = event.stats.tokens.history + event.stats.tokens.summary;
           if (event.stats.evictedNow) totals.evictions += 1;
           if (event.stats.currentEpisodeShortened) totals.currentCuts += 1;
           if (event.stats.boundReasoningCut) {
             totals.boundReasoningCuts += 1;
             announced += 1;
-            // Announced only where the budget forced a measure: an eviction or a cut of the current episode.
-            forced &&= event.stats.evictedNow || event.stats.currentEpisodeShortened;
+            // Only where the budget forced it: even appending, the step's new results at the
+            // floor cap, would have been over the budget.
+            const unavoidable = (event.stats.boundAppendTokens ?? 0) > event.budget;
+            if (unavoidable) totals.unavoidableCuts += 1;
+            if ((event.stats.boundAppendTokens ?? 0) - sentHistory > event.budget) totals.episodeOverBudget += 1;
+            forced &&= unavoidable && (event.stats.evictedNow || event.stats.currentEpisodeShortened);
           }
           totals.cutResults += event.stats.truncatedToolResults;
         },
@@ -185,7 +198,7 @@ describe('bound thinking through the whole path', () => {
       console.log(`${name}: ${JSON.stringify({ ...rest, blocksLeftOutOnce: leftOut.size })}`);
   });
 
-  it('never sends a request the server refuses; a step goes on without its thinking only where the budget forced it, and says so', async () => {
+  it('never sends a request the server refuses; a step goes on without its thinking only where appending could not fit, and says so', async () => {
     await fc.assert(
       fc.asyncProperty(anySession, async (spec) => {
         const { requests, announced, forced } = await runSession(totals.any, spec);

@@ -122,7 +122,7 @@ export async function callModel(
     };
     const packed = packContext(options);
     emit({ type: 'context-packed', step: context.step, stats: packed.stats, budget, model: settings.model.model });
-    if (packed.stats.boundReasoningCut) emit(boundReasoningCut(context.step));
+    if (packed.stats.boundReasoningCut) emit(boundReasoningCut(context.step, packed.stats));
     try {
       const response = await sendPackedRequest(settings, packed, handoff, context.step, emit, signal);
       const countedTokens = packed.stats.tokens.total + (handoff?.tokens ?? 0);
@@ -154,13 +154,17 @@ export async function callModel(
 }
 
 /** The warning of a pack that had to change what the reasoning under way is bound to (`PackStats.boundReasoningCut`). */
-function boundReasoningCut(step: number): AgentEvent {
+function boundReasoningCut(step: number, stats: PackStats): AgentEvent {
+  const appending =
+    stats.boundAppendTokens === undefined
+      ? ''
+      : ` (sending it unchanged, the step's new results cut to a few lines each, would take ${stats.boundAppendTokens} tokens of a ${stats.budget} budget)`;
   return {
     type: 'warning',
     step,
     code: 'bound-reasoning-cut',
     message:
-      'the context did not fit without changing what the last step was sent with, and this model binds its reasoning to that: ' +
+      `the context did not fit without changing what the last step was sent with${appending}, and this model binds its reasoning to that: ` +
       'the step goes on without it. Raise the budget, or lower lowWater so evictions at user turns leave more room.',
   };
 }

@@ -15,20 +15,21 @@
  */
 import { type PackedEpisode, packEpisode, type Reductions } from './pack-episode.js';
 import { episodeStarts } from '../message/episodes.js';
-import { ContextOverflowError, InvalidArgumentError } from '../errors/input-errors.js';
+import { ContextOverflowError } from '../errors/input-errors.js';
 import { fingerprint, hashText } from '../support/fingerprint.js';
 import type { Message, ModelMessage, ToolSpec } from '../message/message.js';
-import { evictedCount, fitLayout, type Layout, layoutFromState, layoutState } from './pack-layout.js';
+import { evictedCount, type Layout, layoutState } from './pack-layout.js';
 import { buildStats, reuseTokens } from './pack-stats.js';
-import { Summaries, summaryMessage, type SummaryRequest } from './pack-summary.js';
+import { summaryMessage, type SummaryRequest } from './pack-summary.js';
 import type { PackOptions, PackResult, PackState } from './pack-types.js';
 import { packPast, resolveSettings, type Settings } from './pack-settings.js';
 import { defaultTokenCounter } from './default-token-counter.js';
 import { foldSystem } from './message-fits.js';
-import { boundsOf, FRAMING, type TokenCounter } from '../tokens/token-counter.js';
+import { boundsOf, type TokenCounter } from '../tokens/token-counter.js';
 import { packByBounds } from './pack-bounds.js';
-import { boundaryRanges, type KeptRanges, isKept, keptWithin } from './reasoning-boundary.js';
-import { changedBoundPrefix, continuesBoundStep, plannedMark, shrinkNewestResults } from './bound-reasoning.js';
+import type { KeptRanges } from './reasoning-boundary.js';
+import { changedBoundPrefix, floorMark, shrinkNewestResults } from './bound-reasoning.js';
+import { measure, planHistory } from './pack-plan.js';
 
 /** The assistant message indexes of an episode, in order. */
 function assistantIndexes(messages: readonly Message[], start: number, end: number): number[] {
@@ -66,7 +67,7 @@ function reduceCurrent(
   }
   const next = (from: number, limit: number) => Math.min(assistants.find((index) => index > from) ?? limit, limit);
   const over = () => outside + packed.tokens > target;
-  const advance = (cursor: Exclude<keyof Reductions, 'resultsShrunkAt'>, limit: number) => {
+  const advance = (cursor: Exclude<keyof Reductions, 'resultsShrunkAt' | 'resultsFloorAt'>, limit: number) => {
     while (over() && reductions[cursor] < limit) {
       reductions[cursor] = next(reductions[cursor], limit);
       packed = packEpisode(settings.context, range.start, range.end, reductions);
@@ -131,21 +132,6 @@ function describeMinimum(fixed: number, current: PackedEpisode): string {
   );
 }
 
-/** Past episodes packed and counted on demand, each at most once per pack; `kept` keep their reasoning bytes. */
-function pastEpisodes(settings: Settings, starts: readonly number[], kept: KeptRanges) {
-  const packed: PackedEpisode[] = [];
-  const get = (index: number) =>
-    (packed[index] ??= packPast(settings, starts[index] as number, starts[index + 1] as number, isKept(kept, index)));
-  return { get, tokens: (index: number) => get(index).tokens };
-}
-
-/** True when the cache lifetime lapsed between the previous pack and this one: the prefix is cold. */
-function cacheIsCold(options: PackOptions, previous: PackState | undefined): boolean {
-  const { cacheTtlMs, now } = options;
-  if (cacheTtlMs === undefined || now === undefined || previous?.packedAt === undefined) return false;
-  return now - previous.packedAt >= cacheTtlMs;
-}
-
 /**
  * Packs the transcript into the input of the next model call. Pure apart from
  * caches: the same messages, settings and state give the same output.
@@ -159,81 +145,48 @@ export function packContext(options: PackOptions): PackResult {
 }
 
 function packWith(options: PackOptions, counter: TokenCounter): PackResult {
-  const settings = resolveSettings(options, counter);
-  const { messages } = options;
-  const folded = foldSystem(messages, options.system);
-  const starts = episodeStarts(messages, folded.start);
-  if (starts.length === 0)
-    throw new InvalidArgumentError('nothing to pack: the transcript has no messages besides system lines');
-  const pastCount = starts.length - 1;
-  const currentStart = starts[pastCount] as number;
-  const range = { start: currentStart, end: messages.length };
-  const previous: PackState | undefined = options.state?.version === 1 ? options.state : undefined;
-
-  const systemTokens = folded.system ? counter.countSystem(folded.system) : 0;
-  const toolTokens = options.tools && options.tools.length > 0 ? counter.countTools(options.tools) : 0;
-  const fixed = systemTokens + toolTokens + counter.calibration.apply(FRAMING.reply);
-  const sameEpisode = previous?.current?.start === currentStart;
-  const reductions = sameEpisode ? fromState(previous?.current as NonNullable<PackState['current']>) : none(currentStart);
-  let current = packEpisode(settings.context, range.start, range.end, reductions);
-  // Bound reasoning under way: nothing sent may change unless the budget forces it (bound-reasoning.ts).
-  const boundStep = options.boundReasoning === true && continuesBoundStep(messages, currentStart);
-  const cold = cacheIsCold(options, previous) && !boundStep;
-  let kept = boundaryRanges({ options, settings, previous, starts, current: current.tokens, cold });
-  let past = pastEpisodes(settings, starts, kept);
-  const summaries = new Summaries(messages, counter);
-  const before = layoutFromState(previous, pastCount);
-  const target = Math.floor(settings.budget * settings.lowWater);
-  const fitted = fitLayout(before, {
-    pastCount,
-    episodeTokens: past.tokens,
-    summaryTokens: (from, limit) => summaries.tokens(from, limit),
-    fixed: fixed + current.tokens,
-    // A cold prefix costs the same whole or pruned: prune now, down to the low-water mark
-    // when above it, so the warm calls after it grow without evicting.
-    // With bound reasoning, a call that has none under way makes room for the episode to grow.
-    budget: cold ? target : options.boundReasoning && !boundStep ? plannedMark(settings.budget, settings.lowWater) : settings.budget,
-    target,
-    headBudget: Math.floor(settings.budget * settings.headShare),
-  });
-  const { layout } = fitted;
-  let recentTokens = fitted.recentTokens;
-  if (evictedCount(layout) > evictedCount(before) && kept.length > 0) {
-    // The eviction breaks the prefix after the head anyway: kept reasoning goes now, the head's stays.
-    kept = keptWithin(kept, layout.headStart, layout.headEnd);
-    past = pastEpisodes(settings, starts, kept);
-    recentTokens = 0;
-    for (let index = layout.recentStart; index < pastCount; index += 1) recentTokens += past.tokens(index);
-  }
-  const summary = fitted.summaryDropped ? undefined : summaries.chain(layout.headEnd, layout.recentStart);
-  const summaryTokens = summary ? counter.countMessage(summaryMessage(summary.text)) : 0;
-  const history = fitted.headTokens + summaryTokens + recentTokens;
-  // An eviction that left no past episode is also when the current episode is cut
-  // down to the low-water mark, if it is above it: one break of the cached prefix
-  // instead of two in a row (the next step would cut it anyway).
-  const evictedAll = evictedCount(layout) > evictedCount(before) && history === 0;
+  const measured = measure(options, counter);
+  const history = planHistory(options, measured, counter);
+  const { settings, range, reductions, fixed, boundStep } = measured;
+  const outside = fixed.total + history.tokens;
   // With bound reasoning under way, the latest step's new results are shortened when first
   // sent once the pack is past the low-water mark, so the steps after it find room without
   // changing what their reasoning is bound to.
-  if (boundStep && fixed + history + current.tokens > target) {
-    current = shrinkNewestResults(settings.context, range, reductions);
+  if (boundStep && outside + measured.current.tokens > history.target) {
+    measured.current = shrinkNewestResults(settings.context, range, reductions);
+    // Close to the budget they go at the floor cap (read back through the reader), and
+    // wherever that is what lets the step go on with its reasoning.
+    const mark = floorMark(settings.budget, settings.lowWater);
+    if (outside + measured.current.tokens > mark) {
+      measured.current = shrinkNewestResults(settings.context, range, reductions, 'floor');
+      if (outside + measured.current.tokens > settings.budget) measured.appendTokens ??= outside + measured.current.tokens;
+    }
   }
-  if (fixed + history + current.tokens > (evictedAll ? target : settings.budget)) {
-    current = reduceCurrent(settings, range, reductions, fixed + history, target, boundStep);
-    if (fixed + history + current.tokens > settings.budget)
-      throw new ContextOverflowError(fixed + history + current.tokens, settings.budget, describeMinimum(fixed, current));
+  // An eviction that left no past episode is also when the current episode is cut
+  // down to the low-water mark, if it is above it: one break of the cached prefix
+  // instead of two in a row (the next step would cut it anyway).
+  if (outside + measured.current.tokens > (history.evictedAll ? history.target : settings.budget)) {
+    const current = reduceCurrent(settings, range, reductions, outside, history.target, boundStep);
+    measured.current = current;
+    if (outside + current.tokens > settings.budget)
+      throw new ContextOverflowError(outside + current.tokens, settings.budget, describeMinimum(fixed.total, current));
   }
+  const { layout, past, summary } = history;
+  const pastCount = measured.starts.length - 1;
   return assemble({
-    options, settings, counter, previous, folded, layout, current, reductions, currentStart,
+    options, settings, counter, previous: measured.previous, folded: measured.folded, layout, reductions,
+    current: measured.current,
+    currentStart: range.start,
     head: episodesIn(past.get, layout.headStart, layout.headEnd),
     recent: episodesIn(past.get, layout.recentStart, pastCount),
-    summary: summary && { ...summary, from: layout.headEnd, tokens: summaryTokens },
-    request: summaries.request(layout.headEnd, layout.recentStart),
-    fixed: { system: systemTokens, tools: toolTokens, total: fixed },
-    evictedBefore: evictedCount(before),
-    kept,
-    cold,
+    summary: summary && { ...summary, from: layout.headEnd, tokens: history.summaryTokens },
+    request: history.summaries.request(layout.headEnd, layout.recentStart),
+    fixed,
+    evictedBefore: evictedCount(history.before),
+    kept: history.kept,
+    cold: measured.cold,
     boundStep,
+    appendTokens: measured.appendTokens,
   });
 }
 
@@ -263,6 +216,8 @@ interface Assembly {
   cold: boolean;
   /** The call continues a step whose reasoning is bound to what the previous call sent. */
   boundStep: boolean;
+  /** What appending would have taken, where that is over the budget (see `Measured`). */
+  appendTokens: number | undefined;
 }
 
 /** Puts the packed messages in order and derives the stats and the next state. */
@@ -301,7 +256,10 @@ function assemble(input: Assembly): PackResult {
     total,
     coldCache: input.cold,
   });
-  if (input.boundStep && changedBoundPrefix(previous, prefixKey, messageKeys)) stats.boundReasoningCut = true;
+  if (input.boundStep && changedBoundPrefix(previous, prefixKey, messageKeys)) {
+    stats.boundReasoningCut = true;
+    if (input.appendTokens !== undefined) stats.boundAppendTokens = input.appendTokens;
+  }
   const state: PackState = {
     version: 1,
     ...layoutState(layout),
@@ -355,27 +313,16 @@ export function summaryInput(options: PackOptions, request: SummaryRequest): Mod
   return out;
 }
 
-/** No reduction yet: every cursor at the episode's start. */
-function none(start: number): Reductions {
-  return { reasoningDroppedBefore: start, resultsShrunkBefore: start, resultsShrunkAt: [], stepsDroppedBefore: start, stepsHeadEnd: start };
-}
-
-/** The reductions a previous state recorded (one from before heads has none). */
-function fromState(current: NonNullable<PackState['current']>): Reductions {
-  const { reasoningDroppedBefore, resultsShrunkBefore, stepsDroppedBefore } = current;
-  const resultsShrunkAt = current.resultsShrunkAt ?? [];
-  const stepsHeadEnd = current.stepsHeadEnd ?? current.start;
-  return { reasoningDroppedBefore, resultsShrunkBefore, resultsShrunkAt, stepsDroppedBefore, stepsHeadEnd };
-}
-
 /** The current episode's state; a head is recorded only where there is one, so states without stay as they were. */
 function currentState(start: number, reductions: Reductions): NonNullable<PackState['current']> {
-  const { reasoningDroppedBefore, resultsShrunkBefore, resultsShrunkAt, stepsDroppedBefore, stepsHeadEnd } = reductions;
+  const { reasoningDroppedBefore, resultsShrunkBefore, resultsShrunkAt, resultsFloorAt, stepsDroppedBefore, stepsHeadEnd } = reductions;
   const state = { start, reasoningDroppedBefore, resultsShrunkBefore, stepsDroppedBefore };
   const withHead = stepsHeadEnd > start ? { ...state, stepsHeadEnd } : state;
-  // Recorded only where there are some, so states without stay as they were.
+  // Recorded only where there are some, so states without stay as they were. A result at
+  // the floor cap stays there after `resultsShrunkBefore` passes it: its form was sent.
   const shrunkAt = resultsShrunkAt.filter((index) => index >= resultsShrunkBefore);
-  return shrunkAt.length > 0 ? { ...withHead, resultsShrunkAt: shrunkAt } : withHead;
+  const withShrunk = shrunkAt.length > 0 ? { ...withHead, resultsShrunkAt: shrunkAt } : withHead;
+  return resultsFloorAt.length > 0 ? { ...withShrunk, resultsFloorAt: [...resultsFloorAt] } : withShrunk;
 }
 
 function reductionsApplied(reductions: Reductions, start: number): boolean {
@@ -383,6 +330,7 @@ function reductionsApplied(reductions: Reductions, start: number): boolean {
     reductions.reasoningDroppedBefore > start ||
     reductions.resultsShrunkBefore > start ||
     reductions.resultsShrunkAt.length > 0 ||
+    reductions.resultsFloorAt.length > 0 ||
     reductions.stepsDroppedBefore > start
   );
 }

@@ -20,6 +20,13 @@ export interface Reductions {
    * it, shortened when first sent so that nothing already sent has to change.
    */
   resultsShrunkAt: readonly number[];
+  /**
+   * Tool results at these indexes get the floor cap (little more than the marker that says
+   * how to read them): the newest results of a bound step that would not fit even at the
+   * past-episode cap, so that the step goes on with its reasoning and the result stays
+   * readable through the reader of cut results.
+   */
+  resultsFloorAt: readonly number[];
   /** Steps (assistant message and its results) from `stepsHeadEnd` up to this index are left out. */
   stepsDroppedBefore: number;
   /**
@@ -36,6 +43,8 @@ export interface EpisodeContext {
   retention: Retention;
   pastCap: number;
   currentCap: number;
+  /** The smallest cap, for the newest results of a bound step that fit no other way. */
+  floorCap: number;
 }
 
 /** The packed messages of an episode and their accounting. */
@@ -94,6 +103,13 @@ function packAssistant(
   return packed;
 }
 
+/** The cap of the current episode's tool result at `index` under `reductions`. */
+function currentResultCap(context: EpisodeContext, reductions: Reductions, index: number): number {
+  if (reductions.resultsFloorAt.includes(index)) return context.floorCap;
+  if (index < reductions.resultsShrunkBefore || reductions.resultsShrunkAt.includes(index)) return context.pastCap;
+  return context.currentCap;
+}
+
 /**
  * Packs messages `start..end` of the transcript. `reductions` is given for the
  * current episode only; `hiddenReasoning` for a past episode whose reasoning bytes
@@ -139,8 +155,7 @@ export function packEpisode(
         out.unpairedDropped += 1;
         continue;
       }
-      const shrunk = reductions && (index < reductions.resultsShrunkBefore || reductions.resultsShrunkAt.includes(index));
-      const cap = reductions && !shrunk ? context.currentCap : context.pastCap;
+      const cap = reductions ? currentResultCap(context, reductions, index) : context.pastCap;
       packed = forms.tool(message, cap);
       if (packed !== message) out.truncatedResults += 1;
     }

@@ -6,7 +6,7 @@ import { InvalidArgumentError } from '../errors/input-errors.js';
 import { type EpisodeContext, type PackedEpisode, packEpisode } from './pack-episode.js';
 import type { PackOptions } from './pack-types.js';
 import { packedFormsFor } from './packed-forms.js';
-import { toolResultCaps } from './tool-result-caps.js';
+import { FLOOR_RESULT_CAP, toolResultCaps } from './tool-result-caps.js';
 import type { TokenCounter } from '../tokens/token-counter.js';
 
 /** Share of the budget a head may take (see `pack-layout.ts`); tuned on the packer benchmark. */
@@ -58,6 +58,7 @@ export function resolveSettings(options: PackOptions, counter: TokenCounter): Se
       retention,
       pastCap,
       currentCap,
+      floorCap: Math.min(FLOOR_RESULT_CAP, pastCap),
     },
     pastKey: `${retention}|${pastCap}|${counter.calibration.factor}`,
   };

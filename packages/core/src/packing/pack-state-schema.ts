@@ -24,6 +24,7 @@ export const PackState = z.object({
       stepsDroppedBefore: count,
       stepsHeadEnd: count.optional(),
       resultsShrunkAt: z.array(count).optional(),
+      resultsFloorAt: z.array(count).optional(),
     })
     .optional(),
   previous: z.object({ prefixKey: z.string(), messageKeys: z.array(z.string()) }).optional(),

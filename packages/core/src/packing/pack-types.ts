@@ -93,9 +93,10 @@ export interface PackOptions {
    * The model binds its reasoning to everything sent before it (Anthropic preserved
    * thinking: a changed prefix refuses or drops that reasoning, and a tool-use turn must
    * go on with its last step's reasoning). The packer then changes nothing already sent
-   * while a step's reasoning waits for its tool results, and makes room beforehand: at a
-   * call with no such reasoning under way it evicts down to the low-water mark once above
-   * halfway between it and the budget. See `bound-reasoning.ts`.
+   * while a step's reasoning waits for its tool results (the step's own new results give
+   * way instead, shortened when first sent), and makes room beforehand: at a call with no
+   * such reasoning under way it evicts down to the low-water mark whenever above it. See
+   * `bound-reasoning.ts`.
    */
   boundReasoning?: boolean;
 }
@@ -125,6 +126,8 @@ export interface PackState {
     stepsHeadEnd?: number;
     /** Tool results past `resultsShrunkBefore` that were shortened when first sent (bound reasoning); absent for none. */
     resultsShrunkAt?: number[];
+    /** Tool results sent at the floor cap when first sent (bound reasoning, no room otherwise); absent for none. */
+    resultsFloorAt?: number[];
   };
   /** Fingerprint of the previous call's packed output, for predicted cache reuse. */
   previous?: { prefixKey: string; messageKeys: string[] };
@@ -180,6 +183,13 @@ export interface PackStats {
    * summary, a cut of the current episode), so that reasoning cannot go back. Absent otherwise.
    */
   boundReasoningCut?: true;
+  /**
+   * With `boundReasoningCut`: the tokens the call would have taken had it changed nothing
+   * sent (the step's new results at their smallest, a marker and a few lines each). Over
+   * the budget: appending could not go on, so the cut was unavoidable at this call. Absent
+   * where the change had another cause (a system prompt or tools that changed, say).
+   */
+  boundAppendTokens?: number;
 }
 
 /** The output of {@link packContext}: what the next model call sends, its stats, and the state for the next call. */

@@ -31,6 +31,13 @@ function defaultCurrentCap(budget: number, pastCap: number): number {
   return Math.max(pastCap, Math.min(CURRENT_CAP_LIMIT, Math.floor(budget * CURRENT_CAP_SHARE)));
 }
 
+/**
+ * The floor cap: a few lines of a result beside the marker that says how to read the rest.
+ * Only the newest results of a step whose reasoning is bound to what was sent get it, and
+ * only where nothing larger lets that step go on with its reasoning (bound-reasoning.ts).
+ */
+export const FLOOR_RESULT_CAP = 96;
+
 /** The tool-result caps in force for these options: past episodes' and the current one's, in tokens. */
 export function toolResultCaps(options: Pick<PackOptions, 'budget' | 'toolResultCap' | 'currentToolResultCap'>): { pastCap: number; currentCap: number } {
   // The current episode is what the model works on: its results go whole unless they are
