@@ -5,6 +5,7 @@
  */
 import { episodeUnfinished, unansweredToolCalls } from '../message/episodes.js';
 import { type AssistantMessage, isEpisodeStart, type Message } from '../message/message.js';
+import { holdsOnDemandCompaction } from '../packing/on-demand-cut.js';
 import type { NextStep } from './next-step.js';
 
 /**
@@ -20,23 +21,26 @@ export function pendingStep(messages: readonly Message[]): NextStep | undefined 
   return episodeUnfinished(messages) ? { type: 'call-model' } : undefined;
 }
 
-/** Assistant messages (model calls) since the episode began (injected user messages do not end it). */
+/**
+ * Assistant messages (model calls) since the episode began (injected user messages do
+ * not end it). An on-demand compaction swapped in at the episode's end is no step of it.
+ */
 export function stepsInEpisode(messages: readonly Message[]): number {
   let steps = 0;
   for (let index = messages.length - 1; index >= 0; index -= 1) {
     const message = messages[index] as Message;
     if (isEpisodeStart(message)) break;
-    if (message.role === 'assistant') steps += 1;
+    if (message.role === 'assistant' && !holdsOnDemandCompaction(message)) steps += 1;
   }
   return steps;
 }
 
-/** The current episode's last assistant message, if it has one. */
+/** The current episode's last answer, if it has one (an on-demand compaction swapped in after it is not one). */
 export function lastAssistant(messages: readonly Message[]): AssistantMessage | undefined {
   for (let index = messages.length - 1; index >= 0; index -= 1) {
     const message = messages[index];
     if (message && isEpisodeStart(message)) return undefined;
-    if (message?.role === 'assistant') return message;
+    if (message?.role === 'assistant' && !holdsOnDemandCompaction(message)) return message;
   }
   return undefined;
 }
