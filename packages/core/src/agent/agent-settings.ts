@@ -11,7 +11,6 @@ import { anyOf, maxSteps, type StopCondition } from '../loop/stop-conditions.js'
 import type { AgentTool } from '../loop/tool.js';
 import { toolsByName } from '../loop/tool-executor.js';
 import type { Retention } from '../message/retention.js';
-import type { ModelAdapter } from '../model/model-adapter.js';
 import { type ContextPolicy, type NativeContextOptions, nativeOptionsFor } from '../model/native-context.js';
 import type { PackTuning } from '../packing/pack-types.js';
 import { defaultPackingForProfile } from '../packing/profile-packing.js';

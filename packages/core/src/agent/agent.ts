@@ -9,7 +9,6 @@ import { type AgentToolOptions, agentTool, type DEFAULT_AGENT_TOOL_INPUT } from 
 import type { ModelAdapter } from '../model/model-adapter.js';
 import type { ContextPolicy } from '../model/native-context.js';
 import type { LoopSettings } from '../loop/loop-types.js';
-import type { AgentHook } from '../loop/hooks/agent-hook.js';
 import { AgentSession } from './session.js';
 import type { OutputOf, RunOptions, Session, SessionInput } from './session-contract.js';
 import type { EpisodeResult } from '../loop/episode-result.js';

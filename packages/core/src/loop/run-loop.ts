@@ -22,24 +22,13 @@ import { checkMessageFits } from '../packing/message-fits.js';
 import { ReasoningReporter } from '../reasoning/stats/reasoning-report.js';
 import { resultsOf, runToolBatch } from './tool-batch.js';
 import { type EpisodeResult, episodeResult } from './episode-result.js';
-import { addSubSessionUsage, addUsage, emptyUsageTotals, estimateCost, type UsageTotals } from '../model/usage-totals.js';
+import { estimateCost, type UsageTotals } from '../model/usage-totals.js';
+import { EpisodeProgress } from './episode-progress.js';
 import type { ModelCall, ModelCallOutcome } from './hooks/loop-hook.js';
 import { lastAssistant, pendingStep, stepsInEpisode } from './pending-step.js';
 import { type RunContext, startRun } from './run-context.js';
 
 export { pendingStep, stepsInEpisode } from './pending-step.js';
-
-/** The loop's own state in one episode: it changes as the episode goes on, and nothing outside it holds it. */
-interface Episode {
-  /** Model calls since the episode began. */
-  step: number;
-  /** Model calls made by this run. */
-  calls: number;
-  usage: UsageTotals;
-  readonly reporter: ReasoningReporter;
-  /** The results of the tool batch just run, for the hooks that decide after it. */
-  results: readonly ToolMessage[] | undefined;
-}
 
 type EndStep = Extract<NextStep, { type: 'final' | 'stop' | 'paused' }>;
 
@@ -60,12 +49,12 @@ export async function runEpisode(
   const run = startRun(loopSettings, session, input, inner);
   const { settings } = run;
   const reporter = new ReasoningReporter(settings.tokenizer, emit, settings.reasoningOutput?.leakCheck);
-  const episode: Episode = { step: 0, calls: 0, usage: emptyUsageTotals(settings.pricing), reporter, results: undefined };
+  const episode = new EpisodeProgress(reporter, settings.pricing);
   emit({ type: 'episode-start', sessionId: session.id, input, resumed: input === undefined, model: settings.model.model });
   for (const notice of session.takeNotices?.() ?? []) emit(notice);
   try {
     if (input) await startEpisode(run, input);
-    episode.step = stepsInEpisode(writer.messages);
+    episode.resumeAt(stepsInEpisode(writer.messages));
     let next: NextStep = pendingStep(writer.messages) ?? { type: 'final', message: lastAssistant(writer.messages) };
     for (;;) {
       next = await decide(run, next, episode);
@@ -79,10 +68,9 @@ export async function runEpisode(
 }
 
 /** The next step as the run's hooks leave it (structured-answer feedback, a durable wait, an application's stop). */
-async function decide(run: RunContext, next: NextStep, episode: Episode): Promise<NextStep> {
+async function decide(run: RunContext, next: NextStep, episode: EpisodeProgress): Promise<NextStep> {
   const { hooks, session } = run;
-  const results = episode.results;
-  episode.results = undefined;
+  const results = episode.takeResults();
   if (!hooks.decides) return next;
   const { messages } = session.writer;
   const message = lastAssistant(messages);
@@ -91,7 +79,7 @@ async function decide(run: RunContext, next: NextStep, episode: Episode): Promis
 }
 
 /** Ends the episode at `next`: the hooks finish (summaries, the structured answer), then it reports and returns its result. */
-async function finishEpisode(run: RunContext, next: EndStep, episode: Episode): Promise<EpisodeResult<unknown>> {
+async function finishEpisode(run: RunContext, next: EndStep, episode: EpisodeProgress): Promise<EpisodeResult<unknown>> {
   const { session, hooks } = run;
   const { emit, writer } = session;
   const settings = hooks.settings(run.settings, writer.messages);
@@ -124,11 +112,10 @@ function failedEpisode(
  * input tokens (so the next packs stay under the provider's real limit), and persists
  * the answer before anything else happens; then reports its reasoning.
  */
-async function modelStep(run: RunContext, episode: Episode, signal: AbortSignal | undefined): Promise<NextStep> {
+async function modelStep(run: RunContext, episode: EpisodeProgress, signal: AbortSignal | undefined): Promise<NextStep> {
   const { settings, session, hooks } = run;
   const { emit, writer } = session;
-  episode.step += 1;
-  const step = episode.step;
+  const step = episode.nextStep();
   const { checkpoints } = session;
   const call = { step, messages: writer.messages, packState: writer.packState, emit, signal, append: hooks.append, checkpoints };
   const outcome = await hooks.callModel(hooks.settings(settings, writer.messages), call);
@@ -146,13 +133,10 @@ async function modelStep(run: RunContext, episode: Episode, signal: AbortSignal 
   if (live) await writer.commit(live.state);
   episode.reporter.step(step, message);
   await hooks.afterStep({ sessionId: session.id, step, message, previous });
-  episode.usage = addUsage(episode.usage, outcome.usage, settings.pricing);
-  episode.calls += 1;
   // A response paused after the provider compacted is recorded; the same step goes on.
-  if (pausedAfterCompaction(message)) {
-    episode.step -= 1;
-    return { type: 'call-model' };
-  }
+  const paused = pausedAfterCompaction(message);
+  episode.called(outcome.usage, paused);
+  if (paused) return { type: 'call-model' };
   const calls = toolCallsOf(message);
   if (calls.length > 0) return { type: 'run-tools', message, calls, stopReason: outcome.stopReason };
   emit({ type: 'step-finish', step, message, toolResults: [], usage: outcome.usage, stopReason: outcome.stopReason });
@@ -187,7 +171,7 @@ function pausedAfterCompaction(message: AssistantMessage): boolean {
 async function runTools(
   run: RunContext,
   next: Extract<NextStep, { type: 'run-tools' }>,
-  episode: Episode,
+  episode: EpisodeProgress,
   signal: AbortSignal | undefined,
 ): Promise<NextStep> {
   const { settings, session, hooks } = run;
@@ -200,8 +184,7 @@ async function runTools(
   await approvals?.answered(results.map((result) => result.toolCallId));
   if (handlerFailure) throw handlerFailure.error;
   if (signal?.aborted) throw new RunAbortedError(signal.reason);
-  for (const result of results) if (result.subSession) episode.usage = addSubSessionUsage(episode.usage, result.subSession);
-  episode.results = results;
+  episode.toolsRan(results);
   const { message, stopReason } = next;
   if (pending.length > 0) return { type: 'paused', message, pending };
   const toolResults = resultsOf(writer.messages, message);

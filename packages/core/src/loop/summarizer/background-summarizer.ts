@@ -12,7 +12,6 @@ import {
   type ModelMessage,
   type ModelRef,
   type SummaryMessage,
-  userText,
 } from '../../message/message.js';
 import type { ModelAdapter } from '../../model/model-adapter.js';
 import { generate } from '../../model/model-response.js';
