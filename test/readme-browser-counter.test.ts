@@ -77,13 +77,13 @@ describe("the README's browser counter", () => {
     const manifest = JSON.parse(readFileSync(join(root, 'packages/core/package.json'), 'utf8')) as { imports: Record<string, Record<string, string>> };
     const encoder = manifest.imports['#default-encoder']!;
     for (const condition of conditions) {
-      expect(encoder[condition], condition).toBe('./dist/platform/edge-encoder.js');
+      expect(encoder[condition], condition).toBe('./bundle/platform/edge-encoder.js');
       const bundled = await bundledCounter(condition === 'browser' ? 'browser' : 'neutral', condition === 'browser' ? [] : [condition]);
       expect(bundled.count(sample), condition).toBe(utf8(sample));
       expect(bundled.count(sample)).toBeGreaterThanOrEqual(exact.countText(sample));
     }
     // Node's own default (this test's) stays tiktoken: exact, well under the bytes.
-    expect(encoder.node).toBe('./dist/platform/node-encoder.js');
+    expect(encoder.node).toBe('./bundle/platform/node-encoder.js');
     expect(exact.countText(sample)).toBeLessThan(utf8(sample) / 2);
   });
 

@@ -13,6 +13,9 @@ import {
   RunAbortedError,
 } from '@episodic/core';
 import { packContext } from '@episodic/core/packing';
+
+/** The packer's default low-water mark (a share of the budget; packages/core/src/packing/pack-settings.ts). */
+const DEFAULT_LOW_WATER = 0.5;
 import { expect } from 'vitest';
 import { z } from 'zod';
 import type { ScriptedReply } from '../servers/scripted-server.js';
@@ -211,11 +214,12 @@ async function contextOverflowRepack(h: Harness): Promise<ScenarioResult> {
     tokenizer: roomy.tokenizer,
     state: firstSession.packState,
   });
-  // A model that binds its thinking evicts at a user turn already above 3/4 of the budget
-  // (the packer's planned mark, bound-reasoning.ts): give it the budget that mark leaves room in.
+  // A model that binds its thinking evicts at a user turn already above the low-water mark
+  // (half the budget by default; the packer plans the episode's room, bound-reasoning.ts):
+  // give it the budget that mark leaves room in.
   const bound = h.adapter.profile?.signatureBoundToPrefix === true;
   const total = fitted.stats.tokens.total;
-  const tight = h.agent({ budget: bound ? Math.ceil(total / 0.75) + 1 : total, tokenizer: roomy.tokenizer });
+  const tight = h.agent({ budget: bound ? Math.ceil(total / DEFAULT_LOW_WATER) + 1 : total, tokenizer: roomy.tokenizer });
   const session = await h.session(tight);
   const result = await h.send(session, second);
   expect(result.text).toBe('fits now');
