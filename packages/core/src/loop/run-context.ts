@@ -18,7 +18,6 @@ import { replayCaptureHook } from './replay-cache/replay-capture-hook.js';
 import { answerHook } from './structured-output/answer-hook.js';
 import { summarizerHook } from './summarizer/summarizer-hook.js';
 import { onDemandHook } from './on-demand/on-demand-hook.js';
-import { checkpointHook } from './checkpoints/checkpoint-hook.js';
 
 /** One run's context (see the module comment). */
 export interface RunContext {
@@ -50,8 +49,7 @@ export function runHooks(settings: LoopSettings, session: LoopSession, input: Us
   const fallback = settings.fallback && fallbackHooks(settings.fallback);
   const hooks: (LoopHook | undefined)[] = [
     ...(settings.hooks ?? []).map(applicationHook),
-    session.summarizer && summarizerHook(session.summarizer),
-    session.checkpoints && checkpointHook(session.checkpoints),
+    (session.summarizer || session.checkpoints) && summarizerHook(session),
     session.compactor && onDemandHook(session.compactor),
     settings.output && answerHook(settings.output),
     settings.replayCache && replayCaptureHook(settings, session.emit),
