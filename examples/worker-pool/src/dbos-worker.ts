@@ -13,7 +13,7 @@ import pg from 'pg';
 import { dbosSchema } from './pool-backend.js';
 import { PoolEvents } from './pool-events.js';
 import { poolAgent } from './pool-agent.js';
-import { phaseReporter } from './phase-report.js';
+import { phaseReporter, startReporter } from './phase-report.js';
 import { awaitGo } from './standby.js';
 import type { WorkerConfig } from './worker-config.js';
 
@@ -23,6 +23,7 @@ pool.on('error', () => {});
 const store = new PostgresSessionStore({ pool, schema: config.schema, leaseMs: config.leaseMs });
 const events = new PoolEvents(pool, config.schema);
 const agent = poolAgent({ ...config, store, recordIdempotent: false, onPhase: phaseReporter(config) });
+const reportStart = startReporter(config);
 const jobOf = (request: EpisodeRequest) => /^\[job (\w+)\]/.exec(request.input)?.[1] ?? request.sessionId;
 
 await awaitGo(config);
@@ -36,7 +37,7 @@ const episodes = await DbosEpisodes.launch({
   observe: {
     start: (request) => {
       const job = jobOf(request);
-      process.stdout.write(`start ${job}\n`);
+      reportStart(job);
       // A second start of a job is a takeover: the first one's process died.
       void pool
         .query(`SELECT 1 FROM "${config.schema}".pool_events WHERE job_id = $1 LIMIT 1`, [job])

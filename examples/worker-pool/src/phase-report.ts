@@ -22,3 +22,18 @@ export function phaseReporter(config: Pick<WorkerConfig, 'worker' | 'workspace'>
     process.stdout.write(`phase ${phase} ${job}\n`);
   };
 }
+
+/**
+ * How a worker reports that it starts (or starts again) a job: the `start <job>` line,
+ * which the fault run reads as the job being `between`, with the same fact in the
+ * witness log first. A worker can start a job it ran before (Restate re-invokes it
+ * after its server restarts, pg-boss hands back a failed job): without this line the
+ * witness would still hold the earlier attempt's last phase.
+ */
+export function startReporter(config: Pick<WorkerConfig, 'worker' | 'workspace'>): (job: string) => void {
+  const witness = join(config.workspace, WITNESS_LOG);
+  return (job) => {
+    appendFileSync(witness, `${config.worker} ${job} between\n`);
+    process.stdout.write(`start ${job}\n`);
+  };
+}

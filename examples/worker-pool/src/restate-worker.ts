@@ -15,7 +15,7 @@ import { type EpisodeRequest, serveEpisodes } from '@episodic/restate';
 import pg from 'pg';
 import { PoolEvents } from './pool-events.js';
 import { poolAgent } from './pool-agent.js';
-import { phaseReporter } from './phase-report.js';
+import { phaseReporter, startReporter } from './phase-report.js';
 import { awaitGo } from './standby.js';
 import type { WorkerConfig } from './worker-config.js';
 
@@ -28,6 +28,7 @@ pool.on('error', () => {});
 const store = new PostgresSessionStore({ pool, schema: config.schema, leaseMs: config.leaseMs });
 const events = new PoolEvents(pool, config.schema);
 const agent = poolAgent({ ...config, store, recordIdempotent: false, onPhase: phaseReporter(config) });
+const reportStart = startReporter(config);
 const jobOf = (request: EpisodeRequest) => /^\[job (\w+)\]/.exec(request.input)?.[1] ?? request.sessionId;
 
 const endpoint = await serveEpisodes({
@@ -36,7 +37,7 @@ const endpoint = await serveEpisodes({
   observe: {
     start: (request) => {
       const job = jobOf(request);
-      process.stdout.write(`start ${job}\n`);
+      reportStart(job);
       // A second start of a job is a takeover (or a replay after the server restarted).
       void pool
         .query(`SELECT 1 FROM "${config.schema}".pool_events WHERE job_id = $1 LIMIT 1`, [job])

@@ -14,7 +14,7 @@ import { handleJob } from './handle-job.js';
 import { PoolEvents } from './pool-events.js';
 import { type Job, POOL_QUEUE, poolBoss } from './pool-jobs.js';
 import { poolAgent } from './pool-agent.js';
-import { phaseReporter } from './phase-report.js';
+import { phaseReporter, startReporter } from './phase-report.js';
 import { awaitGo } from './standby.js';
 import type { WorkerConfig } from './worker-config.js';
 
@@ -25,6 +25,7 @@ pool.on('error', () => {});
 const store = new PostgresSessionStore({ pool, schema: config.schema, leaseMs: config.leaseMs });
 const events = new PoolEvents(pool, config.schema);
 const agent = poolAgent({ ...config, store, onPhase: phaseReporter(config) });
+const reportStart = startReporter(config);
 const boss = poolBoss(config.connectionString, config.schema);
 // Started before the standby waits: pg-boss's start takes seconds on a loaded machine, and a
 // promoted standby should take jobs at once. Jobs are only fetched by the loop below.
@@ -60,7 +61,7 @@ while (!stopping) {
     await new Promise((resolve) => setTimeout(resolve, 25));
     continue;
   }
-  process.stdout.write(`start ${job.data.id}\n`);
+  reportStart(job.data.id);
   try {
     await runOne(job.data);
     await boss.complete(POOL_QUEUE, job.id);
