@@ -12,6 +12,17 @@ describe('modelRefOf', () => {
       provider: 'anthropic',
       id: 'claude-sonnet-4-5-20250929',
     });
+    // Inference profiles of every region Bedrock names, the cross-region `global.` one included.
+    for (const [modelId, id] of [
+      ['us.anthropic.claude-sonnet-4-6', 'claude-sonnet-4-6'],
+      ['global.anthropic.claude-opus-4-8', 'claude-opus-4-8'],
+      ['apac.anthropic.claude-sonnet-4-6', 'claude-sonnet-4-6'],
+      ['us-gov.anthropic.claude-sonnet-4-5-20250929-v1:0', 'claude-sonnet-4-5-20250929'],
+      ['anthropic.claude-opus-4-6-v1', 'claude-opus-4-6'],
+    ]) {
+      expect(modelRefOf({ provider: 'amazon-bedrock', modelId: modelId as string }), modelId).toEqual({ provider: 'anthropic', id });
+      expect(profileOf({ provider: 'amazon-bedrock', modelId: modelId as string }).fallback, modelId).toBeUndefined();
+    }
     expect(modelRefOf({ provider: 'mistral.chat', modelId: 'mistral-large-latest' })).toEqual({ provider: 'mistral', id: 'mistral-large-latest' });
   });
 

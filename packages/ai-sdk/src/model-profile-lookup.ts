@@ -23,8 +23,12 @@ const vendorByPrefix: readonly (readonly [RegExp, string])[] = [
   [/^moonshotai\b/, 'moonshot'],
 ];
 
-/** Bedrock and other hosts name the vendor in the model id (`us.anthropic.claude-sonnet-4-5-v1:0`). */
-const vendorInId = /^(?:[a-z]{2}\.)?(anthropic|openai|google)\.(.+?)(?:-v\d+(?::\d+)?)?$/;
+/**
+ * Bedrock and other hosts name the vendor in the model id, after an optional inference
+ * profile's region (`us.`, `eu.`, `apac.`, `us-gov.`, `global.`): `us.anthropic.claude-sonnet-4-6`,
+ * `global.anthropic.claude-opus-4-8`, `anthropic.claude-opus-4-6-v1`.
+ */
+const vendorInId = /^(?:[a-z]+(?:-[a-z]+)?\.)?(anthropic|openai|google)\.(.+?)(?:-v\d+(?::\d+)?)?$/;
 
 /** The Episodic model reference of an AI SDK model: the vendor whose profile applies, and the id its profiles match. */
 export function modelRefOf(model: { provider: string; modelId: string }): ModelRef {
