@@ -27,7 +27,7 @@ function scripted(): MockLanguageModelV4 {
   let calls = 0;
   return new MockLanguageModelV4({
     provider: 'anthropic.messages',
-    modelId: 'claude-sonnet-4-5',
+    modelId: 'claude-sonnet-4-6',
     doGenerate: async ({ prompt }) => {
       calls += 1;
       // About what a real API would report: a token per four characters of what it was sent.
@@ -46,7 +46,7 @@ function scripted(): MockLanguageModelV4 {
   });
 }
 
-const base = process.env.ANTHROPIC_API_KEY ? anthropic('claude-sonnet-4-5') : scripted();
+const base = process.env.ANTHROPIC_API_KEY ? anthropic('claude-sonnet-4-6') : scripted();
 const packing = episodicPacking({ budget: 20_000 }); // Episodic: one per conversation
 const model = wrapLanguageModel({ model: base, middleware: packing }); // Episodic
 

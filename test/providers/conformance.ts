@@ -12,7 +12,7 @@
  *   name: 'anthropic',
  *   startServer: () => startAnthropicServer(),
  *   createAdapter: (url, { model }) => createAnthropicAdapter({ model, baseURL: url, apiKey: 'test' }),
- *   models: { primary: 'claude-sonnet-4-5', secondary: 'claude-haiku-4-5' },
+ *   models: { primary: 'claude-sonnet-4-6', secondary: 'claude-haiku-4-5' },
  * });
  * ```
  */

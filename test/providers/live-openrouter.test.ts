@@ -13,7 +13,7 @@ describe.skipIf(!key)(title, () => {
   it('an Anthropic model through OpenRouter accepts its reasoning_details back within the episode', async () => {
     const adapter = createOpenAICompatibleAdapter({
       provider: 'openrouter',
-      model: 'anthropic/claude-sonnet-4.5',
+      model: 'anthropic/claude-sonnet-4.6',
       reasoningEffort: 'low',
       maxRetries: 2,
     });

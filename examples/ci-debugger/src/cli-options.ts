@@ -117,7 +117,7 @@ function exampleModel(provider: string): string {
     'openai-chat': 'gpt-4.1-mini',
     google: 'gemini-2.5-flash',
     deepseek: 'deepseek-chat',
-    openrouter: 'anthropic/claude-sonnet-4.5',
+    openrouter: 'anthropic/claude-sonnet-4.6',
     ollama: 'qwen3:8b',
   };
   return examples[provider] ?? 'MODEL_ID';
