@@ -31,7 +31,7 @@ Without --provider the agent runs offline on a scripted model (no network, no ke
   --provider NAME   ${PROVIDER_NAMES.slice(0, 7).join(', ')},
                     ${PROVIDER_NAMES.slice(7).join(', ')},
                     or any OpenAI-compatible server together with --base-url
-  --model ID        model id, e.g. claude-sonnet-4-6, gpt-5-mini, gemini-2.5-flash, deepseek-chat
+  --model ID        model id, e.g. claude-sonnet-4-6, gpt-5-mini, gemini-3.8-flash, deepseek-chat
   --base-url URL    override the provider's endpoint (proxies, local servers)
   --budget N        max input tokens per model call (default 24000; offline 9500)
   --sessions DIR    where transcripts are saved (default .episodic/sessions)
@@ -115,7 +115,7 @@ function exampleModel(provider: string): string {
     anthropic: 'claude-sonnet-4-6',
     openai: 'gpt-5-mini',
     'openai-chat': 'gpt-4.1-mini',
-    google: 'gemini-2.5-flash',
+    google: 'gemini-3.8-flash',
     deepseek: 'deepseek-chat',
     openrouter: 'anthropic/claude-sonnet-4.6',
     ollama: 'qwen3:8b',

@@ -205,6 +205,6 @@ describe('provider setup errors', () => {
     expect(unknown.stderr).toContain('Unknown provider "acme"');
     const noModel = await run(['--provider', 'google']);
     expect(noModel.code).toBe(2);
-    expect(noModel.stderr).toContain('--provider google needs --model ID (for example --model gemini-2.5-flash)');
+    expect(noModel.stderr).toContain('--provider google needs --model ID (for example --model gemini-3.8-flash)');
   });
 });
