@@ -32,6 +32,14 @@ export class MemoryJournal implements DurableRuntime {
   private readonly waiting = new Map<string, (value: unknown) => void>();
   private crash: CrashPoint | undefined;
 
+  /** `concurrentSteps: false` plays a runtime that runs one step at a time (see `DurableRuntime.concurrentSteps`). */
+  constructor(options: { concurrentSteps?: boolean } = {}) {
+    this.concurrentSteps = options.concurrentSteps ?? true;
+  }
+
+  /** As `DurableRuntime.concurrentSteps`: steps are recorded by id, so they may run side by side. */
+  readonly concurrentSteps: boolean;
+
   /** Makes the next run throw a {@link SimulatedCrash} at `point` (once). */
   crashAt(point: CrashPoint): void {
     this.crash = point;
