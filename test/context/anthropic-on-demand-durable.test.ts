@@ -1,7 +1,7 @@
 /**
  * Anthropic on-demand compaction under a durable runtime (the in-memory journal; the
  * engines themselves in test/crash/on-demand-dbos.test.ts and
- * packages/restate/src/restate-on-demand.test.ts): the compaction request is a step, so a
+ * test/crash/on-demand-restate.test.ts): the compaction request is a step, so a
  * crash at any point of it resumes with the same transcript as a run without the crash,
  * and the model is asked again only when no answer was recorded.
  */

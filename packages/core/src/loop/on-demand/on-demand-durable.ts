@@ -101,8 +101,11 @@ export class DurableCompactions {
   }
 
   /** The compaction step at `at`: whether to ask is decided inside it, so a replay takes the recorded decision. */
-  private step(at: 'start' | 'end', settings: CompactionCallSettings, messages: readonly Message[]): Promise<RecordedCompaction> {
+  private step(at: 'start' | 'end', settings: CompactionCallSettings, transcript: readonly Message[]): Promise<RecordedCompaction> {
     const { runtime, episode } = this.run;
+    // The transcript as it is at the boundary: an engine may run the step after awaits of its
+    // own, by when the episode has appended to the loop's array.
+    const messages = transcript.slice();
     const ask = async (): Promise<RecordedCompaction> => {
       if (lastCallTokens(messages, settings) < this.options.threshold) return null;
       const cut = chooseCut(messages, this.options.keepTurns, settings.model.model);
