@@ -59,8 +59,11 @@ export interface RestateEpisodesOptions {
 
 /** What {@link RestateEpisodesOptions.observe} is told. */
 export interface RestateEpisodesObserver {
+  /** An attempt at `request` starts in this process. */
   start?(request: EpisodeRequest): void;
+  /** That attempt ends (finished, failed, or abandoned by Restate). */
   end?(request: EpisodeRequest): void;
+  /** An event of the attempt's run (the events `session.send()` reports to `onEvent`). */
   event?(request: EpisodeRequest, event: AgentEvent): void;
 }
 

@@ -23,7 +23,8 @@
  * no-op: it is stored for its cost, never sent, and the loop asks again after the next
  * episode. An answer lost to a crash before its swap is asked for again by the reopened
  * session (the history is whole); one swapped in before the crash is in the transcript,
- * so the same messages are never compacted twice.
+ * so the same messages are never compacted twice. Under a durable runtime the requests
+ * are steps of the episode instead (on-demand-durable.ts).
  */
 import { EpisodicError } from '../../errors/episodic-error.js';
 import type { AssistantMessage, Message, Usage } from '../../message/message.js';
