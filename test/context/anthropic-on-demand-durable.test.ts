@@ -140,6 +140,62 @@ describe('on-demand compaction under a durable runtime (in-memory journal)', () 
     expect(compactionRequests(server)).toHaveLength(1);
   });
 
+  it('a step the engine runs after awaits of its own sees the transcript of its boundary, not what the episode appended since', async () => {
+    // As DBOS does: the step's function runs only after the engine looked its id up.
+    class AwaitingJournal extends MemoryJournal {
+      override async step<T>(id: string, run: () => Promise<T>): Promise<T> {
+        await new Promise((resolve) => setImmediate(resolve));
+        return super.step(id, run);
+      }
+    }
+    const run = setup({ background: true, journal: new AwaitingJournal() });
+    replies('a1', 'a2', 'a3');
+    for (const [index, text] of ['u1', 'u2', 'u3'].entries()) await run.send(text, index);
+    expect(shape(await run.load())).toEqual(['user:u1', 'assistant:a1', 'user:u2', 'assistant:a2', 'user:u3', 'assistant:a3', first]);
+  });
+
+  it('a swap at an episode\'s start (after a transient failure at the last one\'s end) is written once across a crash after it', async () => {
+    server.compactions.enqueue({ outcome: 'unavailable' });
+    const inner = new MemorySessionStore();
+    let crashAfterSwap = false;
+    const store: SessionStore = Object.create(inner, {
+      append: {
+        value: async (...args: Parameters<SessionStore['append']>) => {
+          await inner.append(...args);
+          const swapped = args[1].some((message) => message.role === 'assistant' && message.content[0]?.type === 'compaction');
+          if (swapped && crashAfterSwap) {
+            crashAfterSwap = false;
+            throw new SimulatedCrash('after the swap');
+          }
+        },
+      },
+    });
+    const run = setup({ store });
+    replies('a1', 'a2', 'a3');
+    await run.send('u1', 0);
+    await run.send('u2', 1);
+    expect(compactionRequests(server).map((request) => request.status)).toEqual([529]);
+    crashAfterSwap = true;
+    await expect(run.send('u3', 2)).rejects.toBeInstanceOf(SimulatedCrash);
+    expect(shape(await run.load())).toEqual(['user:u1', 'assistant:a1', 'user:u2', 'assistant:a2', first]);
+    await run.send('u3', 2);
+    expect(shape(await run.load())).toEqual(expected);
+    expect(compactionRequests(server).map((request) => request.status)).toEqual([529, 200, 200]);
+    expect(run.events.filter((event) => event.type === 'warning' && event.code === 'compaction-failed')).toHaveLength(1);
+  });
+
+  it('a failed compaction (no summary) is stored once for its cost, and its cut is not asked again', async () => {
+    server.compactions.enqueue({ outcome: 'null-content' });
+    const run = setup();
+    const messages = await threeEpisodes(run);
+    // Episode 2's start finds the failed cut in the transcript; its end asks with the cut moved on.
+    expect(shape(messages)).toEqual([
+      'user:u1', 'assistant:a1', 'user:u2', 'assistant:a2', 'compaction:2:failed', 'user:u3', 'assistant:a3',
+      'compaction:5:Summary of 4 messages: u1 | a1 | u2 | a2',
+    ]);
+    expect(compactionRequests(server)).toHaveLength(2);
+  });
+
   it('a runtime that runs one step at a time gets the foreground, and a typed warning says so', async () => {
     const run = setup({ background: true, journal: new MemoryJournal({ concurrentSteps: false }) });
     const messages = await threeEpisodes(run);
