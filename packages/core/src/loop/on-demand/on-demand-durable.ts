@@ -5,8 +5,9 @@
  * from what only one attempt saw.
  *
  * An episode has two user boundaries, its start (before its user message is saved) and
- * its end. At the start, one step (`stepIds.compaction(…, 'start')`) is taken whatever
- * the transcript holds, so the journal has the same steps on every replay; inside it the
+ * its end. At the start, one step (`stepIds.compaction(…, 'start')`) is taken after every
+ * finished episode, whatever the transcript holds (a swap written there before a crash
+ * included), so the journal has the same steps on every replay; inside it the
  * compactor decides, from the messages before the episode, whether to ask and where to
  * cut, and records `null` or the answer. In the foreground that step is awaited and its
  * answer swapped in at once; at the end a second step asks again if the episode passed
@@ -93,11 +94,6 @@ export class DurableCompactions {
     if (this.options.background && this.run.runtime.concurrentSteps === true) return;
     if (!settings.model.compact || !finished(messages)) return;
     await this.swap(await this.step('end', settings, messages), settings, messages, io);
-  }
-
-  /** Waits for the step in flight, if any (its answer is swapped in at the episode's end). */
-  async settle(): Promise<void> {
-    await this.pending?.catch(() => {});
   }
 
   /** The compaction step at `at`: whether to ask is decided inside it, so a replay takes the recorded decision. */
