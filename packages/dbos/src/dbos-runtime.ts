@@ -23,6 +23,8 @@ export function dbosRuntime(): DurableRuntime {
     },
     // A workflow event: clients read the episode's waiting calls with getEvent.
     publish: (key, value) => DBOS.setEvent(key, value),
+    // A step takes its id when it starts, before any await: steps may run side by side.
+    concurrentSteps: true,
   };
 }
 

@@ -6,7 +6,7 @@
 import './with-resolvers.js';
 
 export { restateEpisodes } from './restate-episodes.js';
-export type { ApprovalMessage, RestateEpisodesOptions } from './restate-episodes.js';
+export type { ApprovalMessage, RestateEpisodesObserver, RestateEpisodesOptions } from './restate-episodes.js';
 export { serveEpisodes } from './serve-episodes.js';
 export type { EpisodesEndpoint, ServeEpisodesOptions } from './serve-episodes.js';
 export { EpisodesClient } from './episodes-client.js';

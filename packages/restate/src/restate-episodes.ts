@@ -14,6 +14,7 @@
  */
 import {
   type Agent,
+  type AgentEvent,
   type DurableApproval,
   type EpisodeRequest,
   type EpisodeResult,
@@ -43,13 +44,27 @@ const TERMINAL_CODES: ReadonlySet<string> = new Set(['invalid_argument', 'durabl
 export interface RestateEpisodesOptions {
   /** The agent that runs the episodes (its store is the canonical transcript). */
   agent: Agent;
-  /** Told when this process starts and ends an attempt at an episode (a replay after a takeover included). */
-  observe?: { start?(request: EpisodeRequest): void; end?(request: EpisodeRequest): void } | undefined;
+  /**
+   * Told when this process starts and ends an attempt at an episode (a replay after a
+   * takeover included), and of each event of the attempt's run (its warnings among them:
+   * `compaction-in-foreground` on an agent that compacts in the background).
+   */
+  observe?: RestateEpisodesObserver | undefined;
   /**
    * How Restate retries a failed attempt (a killed process included). Default: from
    * 100 ms, doubling, at most 2 s apart, up to the server's attempt limit (then paused).
    */
   retryPolicy?: restate.RetryPolicy | undefined;
+}
+
+/** What {@link RestateEpisodesOptions.observe} is told. */
+export interface RestateEpisodesObserver {
+  /** An attempt at `request` starts in this process. */
+  start?(request: EpisodeRequest): void;
+  /** That attempt ends (finished, failed, or abandoned by Restate). */
+  end?(request: EpisodeRequest): void;
+  /** An event of the attempt's run (the events `session.send()` reports to `onEvent`). */
+  event?(request: EpisodeRequest, event: AgentEvent): void;
 }
 
 const DEFAULT_RETRY: restate.RetryPolicy = { initialInterval: 100, exponentiationFactor: 2, maxInterval: 2_000, onMaxAttempts: 'pause' };
@@ -63,7 +78,7 @@ export function restateEpisodes(options: RestateEpisodesOptions) {
       run: async (ctx: restate.WorkflowContext, request: EpisodeRequest): Promise<EpisodeSummary> => {
         options.observe?.start?.(request);
         try {
-          return await runEpisode(options.agent, ctx, request);
+          return await runEpisode(options, ctx, request);
         } finally {
           options.observe?.end?.(request);
         }
@@ -94,15 +109,17 @@ export function restateEpisodes(options: RestateEpisodesOptions) {
   return { session, episode };
 }
 
-async function runEpisode(agent: Agent, ctx: restate.WorkflowContext, request: EpisodeRequest): Promise<EpisodeSummary> {
+async function runEpisode(options: RestateEpisodesOptions, ctx: restate.WorkflowContext, request: EpisodeRequest): Promise<EpisodeSummary> {
+  const { agent, observe } = options;
   const signal = ctx.request().attemptCompletedSignal;
+  const onEvent = observe?.event && ((event: AgentEvent) => observe.event?.(request, event));
   for (;;) {
     try {
       const session = await agent.session({ id: request.sessionId, ...request.session });
       const durable = { runtime: restateRuntime(ctx), episode: request.episode };
       // No abort signal: an aborted run writes "aborted" tool results, which a replay would then
       // find stored. When the attempt ends, the runtime's pending step rejects instead (restate-runtime.ts).
-      const result: EpisodeResult<unknown> = await session.send(request.input, { durable });
+      const result: EpisodeResult<unknown> = await session.send(request.input, { durable, ...(onEvent ? { onEvent } : {}) });
       const text = result.message?.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('') ?? '';
       return { status: result.status, reason: result.reason, text };
     } catch (error) {

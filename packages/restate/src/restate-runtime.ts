@@ -23,6 +23,8 @@ export function restateRuntime(ctx: WorkflowContext): DurableRuntime {
     waitFor: <T>(name: string) => untilAttemptEnds(ctx.promise<T>(name).get(), signal),
     // Workflow state: the workflow's shared handlers read it (its `approvals`, and `approve`'s checks).
     publish: async (key, value) => ctx.set(key, value),
+    // No concurrentSteps: the SDK (1.17) drives one awaited promise at a time outside its
+    // combinators; a second `ctx.run` awaited beside another fails ("awaitNext already pending").
   };
 }
 

@@ -18,6 +18,7 @@ import { replayCaptureHook } from './replay-cache/replay-capture-hook.js';
 import { answerHook } from './structured-output/answer-hook.js';
 import { summarizerHook } from './summarizer/summarizer-hook.js';
 import { onDemandHook } from './on-demand/on-demand-hook.js';
+import { DurableCompactions } from './on-demand/on-demand-durable.js';
 
 /** One run's context (see the module comment). */
 export interface RunContext {
@@ -50,7 +51,7 @@ export function runHooks(settings: LoopSettings, session: LoopSession, input: Us
   const hooks: (LoopHook | undefined)[] = [
     ...(settings.hooks ?? []).map(applicationHook),
     (session.summarizer || session.checkpoints) && summarizerHook(session),
-    session.compactor && onDemandHook(session.compactor),
+    session.compactor && onDemandHook(session.compactor, durableCompactions(settings, session)),
     settings.output && answerHook(settings.output),
     settings.replayCache && replayCaptureHook(settings, session.emit),
     cutResultHook(settings, messages),
@@ -60,6 +61,12 @@ export function runHooks(settings: LoopSettings, session: LoopSession, input: Us
     reasoningOutputHook(settings.reasoningOutput),
   ];
   return hooks.filter((hook): hook is LoopHook => hook !== undefined);
+}
+
+/** A durable run's on-demand compactions: steps of its journal, not the session's compactor. */
+function durableCompactions(settings: LoopSettings, session: LoopSession): DurableCompactions | undefined {
+  const { durable } = settings;
+  return durable && session.compactor && new DurableCompactions(session.compactor.options, durable, session.id);
 }
 
 /** An application's hook with its public phases only: a field of another name is never called. */

@@ -31,6 +31,13 @@ export class MemoryJournal implements DurableRuntime {
   private readonly sent = new Map<string, unknown>();
   private readonly waiting = new Map<string, (value: unknown) => void>();
   private crash: CrashPoint | undefined;
+  /** As `DurableRuntime.concurrentSteps`: steps are recorded by id, so they may run side by side. */
+  readonly concurrentSteps: boolean;
+
+  /** `concurrentSteps: false` plays a runtime that runs one step at a time (see `DurableRuntime.concurrentSteps`). */
+  constructor(options: { concurrentSteps?: boolean } = {}) {
+    this.concurrentSteps = options.concurrentSteps ?? true;
+  }
 
   /** Makes the next run throw a {@link SimulatedCrash} at `point` (once). */
   crashAt(point: CrashPoint): void {

@@ -17,7 +17,8 @@ export interface DurableRuntime {
   /**
    * Runs `run` once for `id` and records its result; on replay returns the recorded
    * result without running it. Results are JSON data (messages). Steps of one run
-   * are called in the same order on every replay, one at a time.
+   * are called in the same order on every replay, one at a time (unless the
+   * runtime says `concurrentSteps`).
    */
   step<T>(id: string, run: () => Promise<T>): Promise<T>;
   /** Waits `ms`, durably: a replay after the time has passed does not wait again. */
@@ -30,6 +31,13 @@ export interface DurableRuntime {
    * Optional: without it clients cannot list what an episode waits on, and cannot decide it.
    */
   publish?(key: string, value: unknown): Promise<void>;
+  /**
+   * True when a step may be started while another of the run is in flight (each still
+   * started in the same order on every replay), as DBOS (ids taken when a step starts)
+   * and Restate (`ctx.run` in parallel) allow. An on-demand compaction in the background
+   * is such a step; without this, it runs in the foreground (a `compaction-in-foreground` warning).
+   */
+  concurrentSteps?: boolean;
 }
 
 /** One episode run under a runtime. */
@@ -58,6 +66,8 @@ export const stepIds = {
   /** The wait of one call's decision: `ticket` is drawn when the call begins to wait, so no one can name the wait before. */
   approval: (sessionId: string, callId: string, ticket: string) => `approval/${sessionId}/${callId}/${ticket}`,
   approvalTicket: (sessionId: string, episode: number, callId: string) => `${sessionId}/${episode}/approval-ticket/${callId}`,
+  /** The on-demand compaction asked for at the episode's start or end (on-demand-durable.ts). */
+  compaction: (sessionId: string, episode: number, at: 'start' | 'end') => `${sessionId}/${episode}/compaction/${at}`,
 };
 
 /**

@@ -23,7 +23,8 @@
  * no-op: it is stored for its cost, never sent, and the loop asks again after the next
  * episode. An answer lost to a crash before its swap is asked for again by the reopened
  * session (the history is whole); one swapped in before the crash is in the transcript,
- * so the same messages are never compacted twice.
+ * so the same messages are never compacted twice. Under a durable runtime the requests
+ * are steps of the episode instead (on-demand-durable.ts).
  */
 import { EpisodicError } from '../../errors/episodic-error.js';
 import type { AssistantMessage, Message, Usage } from '../../message/message.js';
@@ -42,7 +43,7 @@ import { chooseCut, compactionRequest, coveredMessages } from './on-demand-reque
 export const ON_DEMAND_MAX_OUTPUT_TOKENS = 8192;
 
 /** What a compaction call needs of the loop's settings (a subset of `LoopSettings`). */
-export type CompactionCallSettings = ModelCallSettings & { pricing: Pricing | undefined; durable?: unknown };
+export type CompactionCallSettings = ModelCallSettings & { pricing: Pricing | undefined };
 
 /** The on-demand compaction an agent runs (resolved from `nativeContext.compaction`). */
 export interface OnDemandCompactionSettings {
@@ -93,7 +94,7 @@ export class OnDemandCompactor {
   /** The cut whose compaction failed last: asked for again only once the cut moved on. */
   private failedCut: number | undefined;
 
-  constructor(private readonly options: OnDemandCompactionSettings) {}
+  constructor(readonly options: OnDemandCompactionSettings) {}
 
   /**
    * At a user boundary (the transcript ends with a finished episode): swaps in a finished
@@ -106,8 +107,8 @@ export class OnDemandCompactor {
     messages: readonly Message[],
     { append, emit }: { append: (messages: Message[]) => Promise<void>; emit: AgentEventHandler },
   ): Promise<void> {
-    // A durable run replays its steps; a compaction made off its journal would not replay.
-    if (settings.durable || !settings.model.compact || !finished(messages)) return this.flush(emit);
+    // A durable run compacts in steps of its journal instead (on-demand-durable.ts).
+    if (!settings.model.compact || !finished(messages)) return this.flush(emit);
     const last = lastCallTokens(messages, settings);
     const inFlight = this.pending;
     if (inFlight && !inFlight.message && (!this.options.background || last >= settings.budget)) await inFlight.done;
@@ -137,53 +138,72 @@ export class OnDemandCompactor {
   private start(settings: CompactionCallSettings, messages: readonly Message[]): Pending | undefined {
     const cut = chooseCut(messages, this.options.keepTurns, settings.model.model);
     if (cut === undefined || cut === this.failedCut) return undefined;
-    const request = compactionRequest(settings, messages, cut, ON_DEMAND_MAX_OUTPUT_TOKENS);
-    // The one native option of a compaction request: its summarization prompt.
-    const { instructions } = this.options;
-    const sent = instructions === undefined ? request : { ...request, nativeContext: { compaction: { instructions } } };
     const pending: Pending = { cut, done: Promise.resolve() };
-    pending.done = this.compact(settings, sent, cut)
-      .then((message) => {
+    pending.done = requestCompaction(settings, this.options, messages, cut)
+      .then(({ message, failure }) => {
         pending.message = message;
+        if (failure === undefined) return;
+        this.failedCut = cut;
+        this.warn(failure);
       })
       .catch((error: unknown) => {
         // A transient failure (529 `compaction_unavailable`, network) is asked again at the next boundary.
         if (!asModelError(error)?.retryable) this.failedCut = cut;
         this.pending = undefined;
-        const raw = EpisodicError.isInstance(error) || error instanceof Error ? error.message : String(error);
-        const reason = settings.secrets ? settings.secrets.redact(raw) : raw;
-        this.warn(`The on-demand compaction of the first ${cut} messages failed (${reason}); the history goes whole, and a later episode asks again.`);
+        this.warn(compactionFailure(settings, cut, error));
       });
     this.pending = pending;
     return pending;
   }
 
-  /** The compaction call, its answer made a transcript line: what it summarizes, its usage and cost. */
-  private async compact(settings: CompactionCallSettings, request: Parameters<NonNullable<ModelAdapter['compact']>>[0], cut: number): Promise<AssistantMessage> {
-    const { model } = settings;
-    const result = await (model.compact as NonNullable<ModelAdapter['compact']>)(request);
-    const usage: Usage = settings.pricing ? { ...result.usage, costUsd: estimateCost(result.usage, settings.pricing) } : result.usage;
-    const content = result.message.content.map((part) => (part.type === 'compaction' ? { ...part, summarizedMessages: cut } : part));
-    if (!content.some((part) => part.type === 'compaction'))
-      throw new EpisodicError('compaction_missing', `${model.model.provider} answered the compaction request without a compaction block`);
-    const message: AssistantMessage = { ...result.message, content, model: result.message.model ?? model.model, usage };
-    const failed = content.find((part) => part.type === 'compaction' && part.failed === true);
-    if (failed) {
-      this.failedCut = cut;
-      const reason = failed.providerData?.stopReason;
-      const why = typeof reason === 'string' ? ` (stop reason ${reason})` : '';
-      this.warn(`The on-demand compaction of the first ${cut} messages returned no summary${why}; the history goes whole, and a later episode asks again.`);
-    }
-    return message;
-  }
-
   private warn(message: string): void {
-    this.warnings.push({ type: 'warning', step: 0, code: 'compaction-failed', message });
+    this.warnings.push(compactionWarning(message));
   }
 }
 
+/** The warning of a failed on-demand compaction (`compaction-failed`). */
+export function compactionWarning(message: string): WarningEvent {
+  return { type: 'warning', step: 0, code: 'compaction-failed', message };
+}
+
+/** Why the compaction of the first `cut` messages failed with `error` (redacted), as its warning says. */
+export function compactionFailure(settings: CompactionCallSettings, cut: number, error: unknown): string {
+  const raw = EpisodicError.isInstance(error) || error instanceof Error ? error.message : String(error);
+  const reason = settings.secrets ? settings.secrets.redact(raw) : raw;
+  return `The on-demand compaction of the first ${cut} messages failed (${reason}); the history goes whole, and a later episode asks again.`;
+}
+
+/**
+ * Asks the model to summarize the messages before `cut` (on-demand-request.ts): its answer
+ * as a transcript line (what it summarizes, its usage and cost), and, when it holds no
+ * summary, the warning that says so. Throws when the call fails.
+ */
+export async function requestCompaction(
+  settings: CompactionCallSettings,
+  options: OnDemandCompactionSettings,
+  messages: readonly Message[],
+  cut: number,
+): Promise<{ message: AssistantMessage; failure?: string }> {
+  const { model } = settings;
+  const request = compactionRequest(settings, messages, cut, ON_DEMAND_MAX_OUTPUT_TOKENS);
+  // The one native option of a compaction request: its summarization prompt.
+  const { instructions } = options;
+  const sent = instructions === undefined ? request : { ...request, nativeContext: { compaction: { instructions } } };
+  const result = await (model.compact as NonNullable<ModelAdapter['compact']>)(sent);
+  const usage: Usage = settings.pricing ? { ...result.usage, costUsd: estimateCost(result.usage, settings.pricing) } : result.usage;
+  const content = result.message.content.map((part) => (part.type === 'compaction' ? { ...part, summarizedMessages: cut } : part));
+  if (!content.some((part) => part.type === 'compaction'))
+    throw new EpisodicError('compaction_missing', `${model.model.provider} answered the compaction request without a compaction block`);
+  const message: AssistantMessage = { ...result.message, content, model: result.message.model ?? model.model, usage };
+  const failed = content.find((part) => part.type === 'compaction' && part.failed === true);
+  if (!failed) return { message };
+  const reason = failed.providerData?.stopReason;
+  const why = typeof reason === 'string' ? ` (stop reason ${reason})` : '';
+  return { message, failure: `The on-demand compaction of the first ${cut} messages returned no summary${why}; the history goes whole, and a later episode asks again.` };
+}
+
 /** True at a user boundary: the transcript's current episode is finished (no tool call open, no message unanswered). */
-function finished(messages: readonly Message[]): boolean {
+export function finished(messages: readonly Message[]): boolean {
   return messages.length > 0 && unansweredToolCalls(messages) === undefined && !episodeUnfinished(messages);
 }
 
@@ -193,7 +213,7 @@ function finished(messages: readonly Message[]): boolean {
  * 0 before this model's first call, and right after a swap (that call sent what the
  * summary has replaced since).
  */
-function lastCallTokens(messages: readonly Message[], settings: CompactionCallSettings): number {
+export function lastCallTokens(messages: readonly Message[], settings: CompactionCallSettings): number {
   const model = settings.model.model;
   for (let index = messages.length - 1; index >= 0; index -= 1) {
     const message = messages[index] as Message;
