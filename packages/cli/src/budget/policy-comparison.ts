@@ -106,12 +106,17 @@ export function comparePolicies(
   return { model: `${model.provider ?? 'unknown'}/${model.id}`, budget, modelled: modelled + onDemand, runs, cheapest, tableRun, checkpoints };
 }
 
-/** What the replay takes from the model's profile: the agent's packing, and how the policies compact. */
+/**
+ * What the replay takes from the model's profile: the agent's packing, and how the policies
+ * compact by default (on demand only where the model has no threshold compaction, as the agent
+ * decides: `mergeNative` in core's agent-settings.ts).
+ */
 function profileReplay(provider: string, id: string): Pick<PolicyModel, 'packing' | 'compaction'> {
   const profile = resolveProfile(provider, id);
+  const compaction = profile.nativeContext?.compaction;
   return {
     packing: defaultPackingForProfile(profile),
-    compaction: profile.nativeContext?.compaction?.onDemand ? 'on-demand' : 'threshold',
+    compaction: compaction?.onDemand === true && compaction.minThreshold === undefined ? 'on-demand' : 'threshold',
   };
 }
 
