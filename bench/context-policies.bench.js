@@ -12,7 +12,7 @@
  *
  * To iterate on a subset (the written results are then partial: do not commit them):
  * CONTEXT_POLICIES_ROWS=<text> keeps the rows whose name contains it, CONTEXT_POLICIES_SESSIONS=generated
- * or =real keeps one family.
+ * or =real keeps one family; CONTEXT_POLICIES_ON_DEMAND_SETTINGS=1 adds on-demand rows with other settings.
  */
 import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
@@ -29,7 +29,16 @@ import { generateSession } from './session-generator.js';
 function variantsOf(row) {
   const own = ['packer', 'native', 'hybrid'].map((policy) => ({ label: policy, policy, compaction: 'threshold' }));
   if (!row.onDemand) return own;
-  return [...own, ...['native', 'hybrid'].map((policy) => ({ label: `${policy}, on-demand`, policy, compaction: 'on-demand' }))];
+  const onDemand = ['native', 'hybrid'].map((policy) => ({ label: `${policy}, on-demand`, policy, compaction: 'on-demand' }));
+  // CONTEXT_POLICIES_ON_DEMAND_SETTINGS=1: hybrid on demand with 1 and 0 kept episodes, and waiting at the boundary.
+  const settings = process.env.CONTEXT_POLICIES_ON_DEMAND_SETTINGS
+    ? [
+        { label: 'hybrid, on-demand, keep 1', policy: 'hybrid', compaction: 'on-demand', onDemand: { keepTurns: 1 } },
+        { label: 'hybrid, on-demand, keep 0', policy: 'hybrid', compaction: 'on-demand', onDemand: { keepTurns: 0 } },
+        { label: 'hybrid, on-demand, waiting', policy: 'hybrid', compaction: 'on-demand', onDemand: { background: false } },
+      ]
+    : [];
+  return [...own, ...onDemand, ...settings];
 }
 
 /**
@@ -141,7 +150,8 @@ function measure(family, profile, counter) {
   for (const session of family.sessions) {
     const line = { session: session.name, profile: profile.name, generation: generationOf(profile), costs: {} };
     for (const variant of variants) {
-      const totals = replayPolicy(session, { ...profile, compaction: variant.compaction }, variant.policy, counter);
+      const model = { ...profile, compaction: variant.compaction, ...(variant.onDemand ? { onDemand: variant.onDemand } : {}) };
+      const totals = replayPolicy(session, model, variant.policy, counter);
       results[variant.label].push(totals);
       line.costs[variant.label] = totals.cost ?? 0;
     }
