@@ -58,9 +58,8 @@ describe('anthropic on-demand compaction through the agent loop', () => {
   });
   const adapter = (model = 'claude-sonnet-4-6', extra: { prefixMismatch?: 'error' } = {}) =>
     createAnthropicAdapter({ model, baseURL: server.url, apiKey: 'test-key', ...extra });
-  // Sonnet 4.6 compacts past the threshold by default (it has both kinds); on demand when asked.
   const agentOn = (model: ReturnType<typeof adapter>, compaction: Record<string, unknown> = {}, tools: AgentTool[] = []) =>
-    new Agent({ model, tools, context: 'hybrid', nativeContext: { compaction: { threshold: 1, onDemand: true, ...compaction } } });
+    new Agent({ model, tools, context: 'hybrid', nativeContext: { compaction: { threshold: 1, ...compaction } } });
   const replies = (...texts: string[]) => server.enqueue(...texts.map((text) => ({ type: 'reply' as const, text })));
 
   it('compacts in the background, swaps the block in at the next user boundary, and keeps the recent turns verbatim', async () => {
@@ -203,7 +202,7 @@ describe('anthropic on-demand compaction through the agent loop', () => {
       model: adapter(),
       budget: 4_000,
       context: 'hybrid',
-      nativeContext: { compaction: { threshold: 1, onDemand: true } },
+      nativeContext: { compaction: { threshold: 1 } },
     }).session();
     for (const text of ['u1', 'u2', 'u3']) await session.send(text);
     // a3's call (input and 5,000 output tokens) filled the 4,000-token budget: u4 waits for the summary.

@@ -106,17 +106,12 @@ export function comparePolicies(
   return { model: `${model.provider ?? 'unknown'}/${model.id}`, budget, modelled: modelled + onDemand, runs, cheapest, tableRun, checkpoints };
 }
 
-/**
- * What the replay takes from the model's profile: the agent's packing, and how the policies
- * compact by default (on demand only where the model has no threshold compaction, as the agent
- * decides: `mergeNative` in core's agent-settings.ts).
- */
+/** What the replay takes from the model's profile: the agent's packing, and how the policies compact. */
 function profileReplay(provider: string, id: string): Pick<PolicyModel, 'packing' | 'compaction'> {
   const profile = resolveProfile(provider, id);
-  const compaction = profile.nativeContext?.compaction;
   return {
     packing: defaultPackingForProfile(profile),
-    compaction: compaction?.onDemand === true && compaction.minThreshold === undefined ? 'on-demand' : 'threshold',
+    compaction: profile.nativeContext?.compaction?.onDemand ? 'on-demand' : 'threshold',
   };
 }
 

@@ -39,22 +39,14 @@ export function checkToolLimits({ maxConcurrency, timeoutMs }: ToolCallOptions):
   }
 }
 
-/**
- * The profile's native settings with the agent's over them, option by option. A model that
- * compacts both ways (its profile names the threshold kind's floor, `minThreshold`, and
- * `onDemand`) compacts past the threshold unless the agent sets `compaction.onDemand`: the
- * threshold kind cost less on `npm run bench -- context-policies` and never more than `packer`
- * (bench/results/context-policies.md); a model with on-demand compaction alone uses it.
- */
+/** The profile's native settings with the agent's over them, option by option. */
 function mergeNative(
   profile: NativeContextOptions | undefined,
   agent: NativeContextOptions | undefined,
 ): NativeContextOptions | undefined {
   if (!profile && !agent) return undefined;
-  const both = profile?.compaction?.onDemand === true && profile.compaction.minThreshold !== undefined;
   // The profile's facts about its compaction (floor, on demand) stay under the agent's settings.
-  const kind = both ? { onDemand: false } : {};
-  const compaction = profile?.compaction || agent?.compaction ? { ...profile?.compaction, ...kind, ...agent?.compaction } : undefined;
+  const compaction = profile?.compaction || agent?.compaction ? { ...profile?.compaction, ...agent?.compaction } : undefined;
   return { ...profile, ...agent, ...(compaction ? { compaction } : {}) };
 }
 

@@ -15,8 +15,8 @@
  *   (https://platform.claude.com/docs/en/build-with-claude/compaction-on-demand, read 2026-12-05):
  *   a separate request with `compaction: {type: 'summarize', instructions}` whose answer is one
  *   signed `compaction` block that later requests send first, in place of the messages it
- *   summarizes. Used where the profile says `onDemand` and has no `compact_20260112`, or
- *   where the agent sets `compaction.onDemand` (see `loop/on-demand/on-demand-compaction.ts`).
+ *   summarizes. Chosen over `compact_20260112` where the profile says `onDemand` (see
+ *   `loop/on-demand-compaction.ts`).
  * - OpenAI Responses: `reasoning.context` ('auto' | 'current_turn' | 'all_turns', GPT-5.6 and
  *   later) and `context_management: [{type: 'compaction', compact_threshold}]`
  *   (https://developers.openai.com/api/docs/guides/compaction).
@@ -89,13 +89,11 @@ export interface NativeContextOptions {
      */
     minThreshold?: number;
     /**
-     * Compact on request (Anthropic on-demand compaction; in a profile: the model can): the
+     * The model compacts on request (profile data: Anthropic on-demand compaction): the
      * agent then asks for the summary itself, in a separate call, once the last call's
      * input and output pass `threshold`, keeps the last `keepTurns` episodes verbatim after
      * it, and swaps it in at a user boundary; no threshold compaction is sent. `false`
-     * sends the server-side threshold compaction instead. A model whose profile has both
-     * kinds (it names `minThreshold`) compacts past the threshold unless the agent sets
-     * `true`: that cost less on `npm run bench -- context-policies`.
+     * sends the server-side threshold compaction instead.
      */
     onDemand?: boolean;
     /** On-demand: the most recent episodes kept word for word after the summary. Default 2. */

@@ -78,14 +78,10 @@ const serverCompaction = { contextPolicy: 'hybrid', nativeContext: { compaction:
  * The models with on-demand compaction (beta `compact-2026-09-04`): the `supportedModels` of
  * https://platform.claude.com/docs/en/build-with-claude/compaction-on-demand (read 2026-12-05):
  * Fable 5.1, Mythos 5.1, Fable 5, Mythos 5, Mythos Preview, Opus 5.5, Opus 5, Opus 4.8, 4.7
- * and 4.6, Sonnet 5 and Sonnet 4.6. Where a policy compacts, the models with on-demand
- * compaction alone (the 5.x rows) compact on demand (the agent's `OnDemandCompactor`); the
- * ones that also have `compact_20260112` (Opus 4.6 to 4.8, Mythos Preview, Sonnet 4.6) send
- * it by default, and compact on demand when the agent sets `compaction.onDemand`: on
- * `npm run bench -- context-policies` the threshold kind cost less and never more than
- * `packer` (README, "Episodic packing or the provider's own?"), though the compaction
- * overview recommends on-demand compaction wherever it is available. It sets no policy: the
- * 5.x rows keep `packer` unless the agent asks for `hybrid` or `native`.
+ * and 4.6, Sonnet 5 and Sonnet 4.6. The compaction overview says to use it wherever it is
+ * available, so where a policy compacts, these models compact on demand (the agent's
+ * `OnDemandCompactor`) instead of sending `compact_20260112`. It sets no policy: the 5.x
+ * rows keep `episodic` unless the agent asks for `hybrid` or `native`.
  */
 const onDemand = { nativeContext: { compaction: { onDemand: true } } } as const;
 const serverAndOnDemand = { contextPolicy: 'hybrid', nativeContext: { compaction: { minThreshold: 50_000, onDemand: true } } } as const;
