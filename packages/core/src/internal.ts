@@ -22,6 +22,11 @@ export { packingWithReader } from './agent/agent-cut-results.js';
 export { cutResultReader } from './loop/cut-results/cut-result-reader.js';
 export { readerCap } from './loop/cut-results/cut-result-offer.js';
 
+// loop: where an on-demand compaction cuts the transcript and how many episodes it keeps (the CLI's
+// budget replay and the context-policy bench model the compactions an agent asks for).
+export { chooseCut } from './loop/on-demand/on-demand-request.js';
+export { DEFAULT_KEEP_TURNS } from './model/native-context.js';
+
 // model: profile lookup over a table (the profile tables live in @episodic/providers).
 export { findProfile } from './model/model-profile.js';
 

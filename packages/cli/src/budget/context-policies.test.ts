@@ -103,6 +103,10 @@ describe('episodic budget: context policies', () => {
         contextPolicies: PolicyComparison;
       };
       expect(json.contextPolicies.runs.find((run) => run.policy === 'hybrid')?.compactions).toBeGreaterThan(0);
+      // Sonnet 4.6 compacts on demand, as an agent on it does: its compaction requests are billed and named.
+      expect(json.contextPolicies.runs.find((run) => run.policy === 'hybrid')?.onDemand?.requestTokens).toBeGreaterThan(0);
+      expect(text.stdout).toContain('this model compacts on demand instead');
+      expect(json.contextPolicies.runs.find((run) => run.policy === 'packer')?.onDemand).toBeUndefined();
       const other = budgetSession({ episodes: 2, steps: 2, resultWords: 50, model: { provider: 'deepseek', id: 'deepseek-chat' } });
       const otherFile = await fixtures.write('deepseek.jsonl', transcriptText(other));
       expect((await runCli(['budget', otherFile, '--budgets', '8k'])).stdout).toContain('packer only');

@@ -57,6 +57,11 @@ const modelled =
   'summary of 1% of the input (500 to 4,000 tokens), billed as a compaction pass plus an answer from the summary; ' +
   '`native` also sends all reasoning back and caps no tool result';
 
+/** Appended where the model compacts on demand, as an agent on it does. */
+const onDemandNote =
+  '; this model compacts on demand instead (a compaction request of its own at a user boundary, billed like any ' +
+  'request, keeping the last 2 episodes; the block swapped in at the next boundary rewrites the cache)';
+
 /**
  * What the policies replay: the same session, fixed prefix and token scale as the
  * budget runs (`policySession` of `analyze-budgets.ts`), so the `packer` line and
@@ -87,17 +92,27 @@ export function comparePolicies(
     pricing: model.pricing,
     pastReasoning: model.pastReasoning,
     boundReasoning: model.reasoningBound,
-    ...(model.provider ? { packing: defaultPackingForProfile(resolveProfile(model.provider, model.id)) } : {}),
+    ...(model.provider ? profileReplay(model.provider, model.id) : {}),
   };
   const counter = createTokenCounter({ calibration: new Calibration({ initial: input.factor }) });
   const messages = input.messages.filter((message) => message.role !== 'system' && message.role !== 'summary');
   const session = { messages, system: input.system, tools: input.tools };
   const runs = supportedPolicies(model.provider).map((policy) => replayPolicy(session, policyModel, policy, counter));
+  const onDemand = policyModel.compaction === 'on-demand' ? onDemandNote : '';
   const key = (run: PolicyRun) => run.cost ?? run.inputTokens - run.cachedTokens;
   const cheapest = runs.reduce((best, run) => (key(run) < key(best) ? run : best)).policy;
   const native = runs.find((run) => run.policy === 'hybrid');
   const checkpoints = native ? compareCheckpoints(native, replayPolicy(session, policyModel, 'hybrid', counter, 'text')) : null;
-  return { model: `${model.provider ?? 'unknown'}/${model.id}`, budget, modelled, runs, cheapest, tableRun, checkpoints };
+  return { model: `${model.provider ?? 'unknown'}/${model.id}`, budget, modelled: modelled + onDemand, runs, cheapest, tableRun, checkpoints };
+}
+
+/** What the replay takes from the model's profile: the agent's packing, and how the policies compact. */
+function profileReplay(provider: string, id: string): Pick<PolicyModel, 'packing' | 'compaction'> {
+  const profile = resolveProfile(provider, id);
+  return {
+    packing: defaultPackingForProfile(profile),
+    compaction: profile.nativeContext?.compaction?.onDemand ? 'on-demand' : 'threshold',
+  };
 }
 
 function compareCheckpoints(native: PolicyRun, text: PolicyRun): CheckpointComparison {

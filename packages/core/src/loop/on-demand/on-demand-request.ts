@@ -77,7 +77,8 @@ export function chooseCut(messages: readonly Message[], keepTurns: number, model
  * out, packed to the budget), with the same system prompt and tools as the conversation's
  * calls (the summarizer reads them, and the kept thinking stays valid only if they do not
  * change), and no output format or native context management (the API refuses them on a
- * compaction request).
+ * compaction request). With kept turns, the summarized messages go as the conversation's
+ * calls have sent them since those episodes ended (see the body).
  */
 export function compactionRequest(
   settings: ModelCallSettings,
@@ -93,19 +94,30 @@ export function compactionRequest(
   const { messages: view } = messagesAfterCompaction(messages, model);
   const older = view.filter((message) => !kept.has(message) || holdsOnDemandCompaction(message));
   const own = stripForeignReasoning(older, model).messages;
+  // With kept turns the summarized episodes are past ones, as in the conversation's calls since:
+  // packed before the first kept user message, they lose what the episode rule dropped there
+  // (earlier turns' thinking), so the request repeats the cached prefix instead of writing it
+  // anew and billing that thinking again. The opener is then taken off.
+  const next = messages[cut];
+  const opener = next !== undefined && isEpisodeStart(next) ? [next] : [];
   const packed = packContext({
     ...settings.pack,
-    messages: own,
+    messages: [...own, ...opener],
     system: settings.system,
     tools: settings.toolSpecs,
     budget: settings.budget,
     retention: settings.retention,
     tokenizer: settings.tokenizer,
   });
+  const sent = packed.messages.slice(0, packed.messages.length - opener.length);
+  const breakpoints = packed.stats.cacheBreakpoints;
+  // The breakpoint that sat on the opener moves to the end of what is sent.
+  const before = breakpoints.messages.filter((index) => index < sent.length - 1);
+  const marks = [...new Set([...before, sent.length - 1])].filter((index) => index >= 0);
   return {
     system: packed.system,
-    messages: packed.messages,
-    cacheBreakpoints: packed.stats.cacheBreakpoints,
+    messages: sent,
+    cacheBreakpoints: { ...breakpoints, messages: marks },
     ...(settings.toolSpecs.length > 0 ? { tools: settings.toolSpecs } : {}),
     maxOutputTokens,
     ...(settings.providerOptions ? { providerOptions: settings.providerOptions } : {}),
