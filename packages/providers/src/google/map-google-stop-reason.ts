@@ -1,4 +1,7 @@
-/** Gemini `finishReason` to the neutral stop reason (https://ai.google.dev/api/generate-content#FinishReason). */
+/**
+ * Gemini `finishReason` to the neutral stop reason (https://ai.google.dev/api/generate-content#FinishReason;
+ * the reasons after `UNEXPECTED_TOOL_CALL` are those `@google/genai` 3.3's `FinishReason` names).
+ */
 import type { StopReason } from '@episodic/core';
 
 const finishReasons: Record<string, StopReason> = {
@@ -13,6 +16,12 @@ const finishReasons: Record<string, StopReason> = {
   IMAGE_PROHIBITED_CONTENT: 'content-filter',
   MALFORMED_FUNCTION_CALL: 'error',
   UNEXPECTED_TOOL_CALL: 'error',
+  // The request lacked a thought signature the API requires: a history defect, not an answer.
+  MISSING_THOUGHT_SIGNATURE: 'error',
+  MALFORMED_RESPONSE: 'error',
+  MODEL_ARMOR: 'content-filter',
+  ESCALATION: 'content-filter',
+  PUP_LIMITED_DISABLED: 'content-filter',
 };
 
 /** Maps a finish reason; a plain stop with function calls is `tool-calls`. */
