@@ -17,6 +17,7 @@
  *   `compact_20260112` edit (the API runs no threshold compaction on a request that
  *   carries a signed block).
  */
+import type { BetaCompactionConfig } from '@anthropic-ai/sdk/resources/beta/messages/messages';
 import type { MessageCreateParamsStreaming } from '@anthropic-ai/sdk/resources/messages';
 import { type AssistantMessage, type CompactionPart, ModelError, type ModelRef, type ModelRequest, type ModelStreamEvent, type Usage } from '@episodic/core';
 import { providerDataFor } from '../shared/provider-data.js';
@@ -58,7 +59,7 @@ export function compactionBody(body: MessageCreateParamsStreaming, instructions:
   delete (rest as { context_management?: unknown }).context_management;
   const { format: _format, ...effort } = config ?? {};
   const keptChoice = choice && choice.type !== 'any' && choice.type !== 'tool' ? { tool_choice: choice } : {};
-  const compaction = { type: 'summarize', ...(instructions === undefined ? {} : { instructions }) };
+  const compaction: BetaCompactionConfig = { type: 'summarize', ...(instructions === undefined ? {} : { instructions }) };
   // A beta field the non-beta params type does not name; the wire takes it with its beta header.
   return {
     ...rest,
