@@ -11,7 +11,7 @@ import type {
   BetaCompact20260112Edit,
   BetaContextManagementConfig,
 } from '@anthropic-ai/sdk/resources/beta/messages/messages';
-import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
+import type { BetaMessageParam as MessageParam } from '@anthropic-ai/sdk/resources/beta/messages/messages';
 import type { AppliedContextEdit, NativeContextOptions } from '@episodic/core';
 
 /** Beta header of context editing (`clear_tool_uses_20250919`, `clear_thinking_20251015`). */
