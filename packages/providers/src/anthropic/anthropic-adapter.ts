@@ -141,7 +141,9 @@ export function createAnthropicAdapter(options: AnthropicAdapterOptions): Anthro
       const { body, headers } = prepare(request);
       const { stream: _stream, max_tokens: _maxTokens, ...counted } = body;
       return callProvider(errors, signal, async () => {
-        const counts = await (await client.get()).beta.messages.countTokens(counted, { signal, headers });
+        // The SDK's beta count adds `token-counting-2024-11-01` (GA now) unless told otherwise: only the request's own betas go.
+        const betas = { 'anthropic-beta': headers['anthropic-beta'] ?? null };
+        const counts = await (await client.get()).beta.messages.countTokens(counted, { signal, headers: { ...headers, ...betas } });
         return counts.input_tokens;
       });
     },
