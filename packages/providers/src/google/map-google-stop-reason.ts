@@ -1,6 +1,8 @@
 /**
  * Gemini `finishReason` to the neutral stop reason (https://ai.google.dev/api/generate-content#FinishReason;
- * the reasons after `UNEXPECTED_TOOL_CALL` are those `@google/genai` 3.3's `FinishReason` names).
+ * the reasons after `UNEXPECTED_TOOL_CALL` are those `@google/genai` 3.3's `FinishReason` names). The keys
+ * are the wire's string literals, not the SDK's enum: `@google/genai` 2, which the peer range takes too,
+ * names none of the new ones, and the API sends them whichever SDK reads the stream.
  */
 import type { StopReason } from '@episodic/core';
 
