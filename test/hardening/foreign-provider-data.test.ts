@@ -6,7 +6,7 @@
  * every reader after it (the compaction cut, the token counter, the adapter) must
  * still work, and the request must go out without the foreign blocks.
  */
-import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
+import type { BetaRawMessageStreamEvent as RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/beta/messages/messages';
 import { Agent, type AgentEvent, type AssistantMessage, MemorySessionStore, type Message } from '@episodic/core';
 import { createAnthropicAdapter } from '@episodic/providers/anthropic';
 import { afterEach, describe, expect, it } from 'vitest';

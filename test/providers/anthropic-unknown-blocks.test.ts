@@ -6,7 +6,7 @@
  * The follow-up request is checked by the loopback server's validation, which
  * refuses an `mcp_tool_result` whose `mcp_tool_use` is missing.
  */
-import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
+import type { BetaRawMessageStreamEvent as RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/beta/messages/messages';
 import type { AssistantMessage, ModelStreamEvent } from '@episodic/core';
 import { stripForeignReasoning } from '@episodic/core/reasoning';
 import { describe, expect, it } from 'vitest';

@@ -416,6 +416,10 @@ describe('anthropic adapter specifics', () => {
     const count = await adapterFor('claude-opus-4-5').countTokens({ system: 'sys', messages: [user('how many?')] });
     expect(count).toBeGreaterThan(0);
     expect(server.requests.at(-1)?.path).toBe('/v1/messages/count_tokens');
+    expect(server.requests.at(-1)?.headers['anthropic-beta']).toBe('interleaved-thinking-2025-05-14');
+    // Only the request's own betas, none for this model: not the SDK's beta-count default, token-counting-2024-11-01.
+    await adapterFor('claude-sonnet-4-6').countTokens({ system: 'sys', messages: [user('how many?')] });
+    expect(server.requests.at(-1)?.headers['anthropic-beta']).toBeUndefined();
   });
 
   it('throws a typed error when no API key is configured', () => {

@@ -189,6 +189,7 @@ describe('OpenAI-compatible families', () => {
     expect(String(refused)).toContain('`reasoning_format` is not supported with this model');
   });
 
+  // openai 7 reads such a body itself (newest-sdk-majors.test.ts); the adapter's fetch wrapper is for openai 6.
   it('Cerebras errors have no `error` wrapper: the bare SDK only says "no body"', async () => {
     const { server: local } = await setup('cerebras', 'cerebras', 'qwen-3-32b');
     const client = new OpenAI({ apiKey: 'k', baseURL: local.url, maxRetries: 0 });

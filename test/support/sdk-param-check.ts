@@ -4,6 +4,8 @@
  * file, which the TypeScript compiler checks with the installed SDKs' declarations. So a
  * field the param type does not name (excess property), a `null` or `""` where the type
  * forbids it, or a wrong literal fails the check, as it would in a typed client.
+ * An OpenAI body is checked against both majors the peer range takes: the installed
+ * `openai` 6 and `openai` 7 (the `openai7` alias), so a wire body is valid for each.
  */
 import { resolve } from 'node:path';
 import ts from 'typescript';
@@ -18,6 +20,9 @@ const paramTypes = {
   // Gemini's config and tools use TypeScript enums, which a JSON literal cannot name: its contents are checked.
   'google-contents': { module: '@google/genai', type: 'Content' },
 } as const;
+
+/** The newer `openai` major (Node 22 and up, not installed as `openai`): its modules under the alias. */
+const openai7 = (module: string) => module.replace(/^openai\//, 'openai7/');
 
 /** Which param type a body is checked against. */
 export type ParamKind = keyof typeof paramTypes;
@@ -36,11 +41,21 @@ const root = resolve(import.meta.dirname, '..', '..');
 export function sdkParamErrors(bodies: readonly CapturedBody[]): string[] {
   const file = resolve(root, 'test', '.sdk-param-check.ts');
   const kinds = [...new Set(bodies.map((entry) => entry.kind))];
-  const imports = kinds.map((kind) => `import type { ${paramTypes[kind].type} as T_${kind.replaceAll('-', '_')} } from '${paramTypes[kind].module}';`);
-  const lines = bodies.map(
-    (entry, index) =>
-      `// ${entry.label ?? `body ${index}`}\nexport const body${index} = ${JSON.stringify(entry.body, null, 1)} satisfies ${entry.kind === 'google-contents' ? 'Array<T_google_contents>' : `T_${entry.kind.replaceAll('-', '_')}`};`,
-  );
+  const alias = (kind: ParamKind, major = '') => `T_${kind.replaceAll('-', '_')}${major}`;
+  const imports = kinds.flatMap((kind) => {
+    const { module, type } = paramTypes[kind];
+    const installed = `import type { ${type} as ${alias(kind)} } from '${module}';`;
+    return module.startsWith('openai/') ? [installed, `import type { ${type} as ${alias(kind, '_7')} } from '${openai7(module)}';`] : [installed];
+  });
+  const lines = bodies.flatMap((entry, index) => {
+    const label = entry.label ?? `body ${index}`;
+    const literal = JSON.stringify(entry.body, null, 1);
+    if (entry.kind === 'google-contents') return [`// ${label}\nexport const body${index} = ${literal} satisfies Array<${alias(entry.kind)}>;`];
+    const checks = [`// ${label}\nexport const body${index} = ${literal} satisfies ${alias(entry.kind)};`];
+    if (paramTypes[entry.kind].module.startsWith('openai/'))
+      checks.push(`// ${label} (openai 7)\nexport const body${index}_7 = ${literal} satisfies ${alias(entry.kind, '_7')};`);
+    return checks;
+  });
   const source = [...imports, ...lines].join('\n');
   const options: ts.CompilerOptions = {
     strict: true,

@@ -9,7 +9,10 @@
  * own retries are off by default: the agent loop decides about retries.
  */
 import type Anthropic from '@anthropic-ai/sdk';
-import type { MessageCreateParamsStreaming, OutputConfig } from '@anthropic-ai/sdk/resources/messages';
+import type {
+  MessageCreateParamsStreaming,
+  BetaOutputConfig as OutputConfig,
+} from '@anthropic-ai/sdk/resources/beta/messages/messages';
 import type { AssistantMessage, ModelProfile, ModelRef, ModelRequest, StreamOptions, Usage } from '@episodic/core';
 import { InvalidArgumentError } from '@episodic/core';
 import type { AnthropicModelProfile, AnthropicThinkingSetting } from '../profiles/anthropic.js';
@@ -116,7 +119,7 @@ export function createAnthropicAdapter(options: AnthropicAdapterOptions): Anthro
       model,
       profile,
       prepare,
-      open: async (prepared, signal) => (await client.get()).messages.create(prepared.body, { signal, headers: prepared.headers }),
+      open: async (prepared, signal) => (await client.get()).beta.messages.create(prepared.body, { signal, headers: prepared.headers }),
       map: (events, prepared) =>
         mapAnthropicStream(events, model, prepared.prefix, { sent: prepared.body.messages, native: prepared.nativeContext }),
     }),
@@ -130,7 +133,7 @@ export function createAnthropicAdapter(options: AnthropicAdapterOptions): Anthro
       const body = compactionBody(prepared.body, source.instructions);
       const headers = withOnDemandBeta(prepared.headers);
       return callProvider(errors, signal, async () => {
-        const events = await (await client.get()).messages.create(body, { signal, headers });
+        const events = await (await client.get()).beta.messages.create(body, { signal, headers });
         return compactionAnswer(mapAnthropicStream(events, model, prepared.prefix, { sent: body.messages, native: undefined }), model);
       });
     },
@@ -138,7 +141,9 @@ export function createAnthropicAdapter(options: AnthropicAdapterOptions): Anthro
       const { body, headers } = prepare(request);
       const { stream: _stream, max_tokens: _maxTokens, ...counted } = body;
       return callProvider(errors, signal, async () => {
-        const counts = await (await client.get()).messages.countTokens(counted, { signal, headers });
+        // The SDK's beta count adds `token-counting-2024-11-01` (GA now) unless told otherwise: only the request's own betas go.
+        const betas = { 'anthropic-beta': headers['anthropic-beta'] ?? null };
+        const counts = await (await client.get()).beta.messages.countTokens(counted, { signal, headers: { ...headers, ...betas } });
         return counts.input_tokens;
       });
     },
@@ -194,8 +199,7 @@ function prepareAnthropicRequest(
     ...(tools ? { tools } : {}),
     ...(thinking.thinking ? { thinking: thinking.thinking } : {}),
     ...outputConfig(thinking.output_config, request),
-    // A beta field the non-beta params type does not name; the wire takes it with its beta header.
-    ...((native.contextManagement ? { context_management: native.contextManagement } : {}) as object),
+    ...(native.contextManagement ? { context_management: native.contextManagement } : {}),
   };
   const betas = [...new Set([...thinking.betas, ...native.betas])];
   const headers: Record<string, string> = betas.length > 0 ? { 'anthropic-beta': betas.join(',') } : {};

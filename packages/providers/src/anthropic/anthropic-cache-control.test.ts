@@ -1,4 +1,4 @@
-import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
+import type { BetaMessageParam as MessageParam } from '@anthropic-ai/sdk/resources/beta/messages/messages';
 import { describe, expect, it } from 'vitest';
 import { cacheLookbackBlocks, maxCacheBreakpoints, placeCacheBreakpoints } from './anthropic-cache-control.js';
 
@@ -6,7 +6,7 @@ const marked = (messages: MessageParam[]) =>
   messages.flatMap((message, index) =>
     typeof message.content === 'string'
       ? []
-      : message.content.flatMap((block, position) =>
+      : (message.content ?? []).flatMap((block, position) =>
           'cache_control' in block && block.cache_control ? [`${index}.${position}.${block.type}`] : [],
         ),
   );

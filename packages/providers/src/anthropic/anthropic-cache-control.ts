@@ -17,7 +17,12 @@
  * - the packer's suggestions (end of the head kept across evictions), last.
  * The stable prefix (system and tools) has its own breakpoint.
  */
-import type { CacheControlEphemeral, MessageParam, TextBlockParam, Tool } from '@anthropic-ai/sdk/resources/messages';
+import type {
+  BetaCacheControlEphemeral as CacheControlEphemeral,
+  BetaMessageParam as MessageParam,
+  BetaTextBlockParam as TextBlockParam,
+  BetaTool as Tool,
+} from '@anthropic-ai/sdk/resources/beta/messages/messages';
 
 export const maxCacheBreakpoints = 4;
 
@@ -92,7 +97,7 @@ export function planMessageBreakpoints(
 function blockEnds(messages: readonly MessageParam[]): number[] {
   let total = 0;
   return messages.map((message) => {
-    total += typeof message.content === 'string' ? 1 : message.content.length;
+    total += typeof message.content === 'string' ? 1 : (message.content?.length ?? 0);
     return total;
   });
 }
@@ -108,7 +113,8 @@ function lastEpisodeStart(messages: readonly MessageParam[], from: number): numb
 }
 
 function markLastCacheableBlock(message: MessageParam | undefined, control: CacheControlEphemeral): boolean {
-  if (!message) return false;
+  // A beta system message may carry no content (only output_config); the adapter sends none, but the type allows it.
+  if (!message?.content) return false;
   if (typeof message.content === 'string') {
     if (message.content.length === 0) return false;
     message.content = [{ type: 'text', text: message.content, cache_control: control }];

@@ -6,7 +6,12 @@
  * {@link NativeContextOptions} to `context_management.edits`, and what the response
  * reports back (`context_management.applied_edits`) to {@link AppliedContextEdit}s.
  */
-import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
+import type {
+  BetaClearToolUses20250919Edit,
+  BetaCompact20260112Edit,
+  BetaContextManagementConfig,
+} from '@anthropic-ai/sdk/resources/beta/messages/messages';
+import type { BetaMessageParam as MessageParam } from '@anthropic-ai/sdk/resources/beta/messages/messages';
 import type { AppliedContextEdit, NativeContextOptions } from '@episodic/core';
 
 /** Beta header of context editing (`clear_tool_uses_20250919`, `clear_thinking_20251015`). */
@@ -18,7 +23,8 @@ export const MIN_COMPACTION_TRIGGER = 50_000;
 
 /** The `context_management` body field, the betas it needs and the options it could not send. */
 export interface AnthropicContextParams {
-  contextManagement?: { edits: Record<string, unknown>[] };
+  /** Typed with the SDK's beta params (the non-beta `MessageCreateParams` has no `context_management`). */
+  contextManagement?: BetaContextManagementConfig;
   betas: string[];
   warnings: string[];
 }
@@ -34,7 +40,7 @@ export function anthropicContextParams(
 ): AnthropicContextParams {
   const result: AnthropicContextParams = { betas: [], warnings: [] };
   if (!options) return result;
-  const edits: Record<string, unknown>[] = [];
+  const edits: NonNullable<BetaContextManagementConfig['edits']> = [];
   if (options.clearThinking && thinkingOn) {
     const { keep } = options.clearThinking;
     edits.push({ type: 'clear_thinking_20251015', keep: keep === 'all' ? 'all' : { type: 'thinking_turns', value: keep } });
@@ -53,7 +59,7 @@ export function anthropicContextParams(
   return result;
 }
 
-function clearToolUsesEdit(options: NonNullable<NativeContextOptions['clearToolUses']>): Record<string, unknown> {
+function clearToolUsesEdit(options: NonNullable<NativeContextOptions['clearToolUses']>): BetaClearToolUses20250919Edit {
   return {
     type: 'clear_tool_uses_20250919',
     ...(options.trigger === undefined ? {} : { trigger: { type: 'input_tokens', value: options.trigger } }),
@@ -64,7 +70,7 @@ function clearToolUsesEdit(options: NonNullable<NativeContextOptions['clearToolU
   };
 }
 
-function compactionEdit(options: NonNullable<NativeContextOptions['compaction']>, warnings: string[]): Record<string, unknown> {
+function compactionEdit(options: NonNullable<NativeContextOptions['compaction']>, warnings: string[]): BetaCompact20260112Edit {
   let threshold = options.threshold;
   if (threshold !== undefined && threshold < MIN_COMPACTION_TRIGGER) {
     warnings.push(`anthropic: a compaction threshold of ${threshold} is below the API's minimum; ${MIN_COMPACTION_TRIGGER} sent.`);

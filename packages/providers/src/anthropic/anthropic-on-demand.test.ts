@@ -1,4 +1,4 @@
-import type { MessageCreateParamsStreaming } from '@anthropic-ai/sdk/resources/messages';
+import type { MessageCreateParamsStreaming } from '@anthropic-ai/sdk/resources/beta/messages/messages';
 import { describe, expect, it } from 'vitest';
 import { createAnthropicAdapter } from './anthropic-adapter.js';
 import { compactionBody } from './anthropic-on-demand.js';

@@ -17,7 +17,8 @@
  *   `compact_20260112` edit (the API runs no threshold compaction on a request that
  *   carries a signed block).
  */
-import type { MessageCreateParamsStreaming } from '@anthropic-ai/sdk/resources/messages';
+import type { BetaCompactionConfig } from '@anthropic-ai/sdk/resources/beta/messages/messages';
+import type { MessageCreateParamsStreaming } from '@anthropic-ai/sdk/resources/beta/messages/messages';
 import { type AssistantMessage, type CompactionPart, ModelError, type ModelRef, type ModelRequest, type ModelStreamEvent, type Usage } from '@episodic/core';
 import { providerDataFor } from '../shared/provider-data.js';
 
@@ -52,20 +53,16 @@ export function compactionSource(request: ModelRequest): { request: ModelRequest
  * without the fields the API refuses alongside it (see the module comment).
  */
 export function compactionBody(body: MessageCreateParamsStreaming, instructions: string | undefined): MessageCreateParamsStreaming {
-  const { stop_sequences: _stops, tool_choice: choice, output_config: config, ...rest } = body as MessageCreateParamsStreaming & {
-    context_management?: unknown;
-  };
-  delete (rest as { context_management?: unknown }).context_management;
+  const { stop_sequences: _stops, tool_choice: choice, output_config: config, context_management: _management, ...rest } = body;
   const { format: _format, ...effort } = config ?? {};
   const keptChoice = choice && choice.type !== 'any' && choice.type !== 'tool' ? { tool_choice: choice } : {};
-  const compaction = { type: 'summarize', ...(instructions === undefined ? {} : { instructions }) };
-  // A beta field the non-beta params type does not name; the wire takes it with its beta header.
+  const compaction: BetaCompactionConfig = { type: 'summarize', ...(instructions === undefined ? {} : { instructions }) };
   return {
     ...rest,
     ...keptChoice,
     ...(Object.keys(effort).length > 0 ? { output_config: effort } : {}),
-    ...({ compaction } as object),
-  } as MessageCreateParamsStreaming;
+    compaction,
+  };
 }
 
 /** The header set with the on-demand beta added to whatever `anthropic-beta` already holds. */

@@ -7,7 +7,7 @@
  *
  * @see https://docs.claude.com/en/docs/build-with-claude/structured-outputs
  */
-import type { JSONOutputFormat } from '@anthropic-ai/sdk/resources/messages';
+import type { BetaJSONOutputFormat as JSONOutputFormat } from '@anthropic-ai/sdk/resources/beta/messages/messages';
 import type { OutputFormat } from '@episodic/core';
 
 /** Constraints the API refuses in an output schema. */

@@ -2,7 +2,7 @@
  * Neutral tool specs to Anthropic tool definitions
  * (https://docs.claude.com/en/docs/agents-and-tools/tool-use/implement-tool-use).
  */
-import type { Tool } from '@anthropic-ai/sdk/resources/messages';
+import type { BetaTool as Tool } from '@anthropic-ai/sdk/resources/beta/messages/messages';
 import type { ToolSpec } from '@episodic/core';
 
 /** Converts tool specs; Anthropic takes JSON Schema as is (the root must be an object schema). */

@@ -6,11 +6,11 @@
  * by `message_delta`.
  */
 import type {
-  MessageParam,
-  MessageDeltaUsage,
-  RawMessageStreamEvent,
-  Usage as WireUsage,
-} from '@anthropic-ai/sdk/resources/messages';
+  BetaMessageParam as MessageParam,
+  BetaMessageDeltaUsage as MessageDeltaUsage,
+  BetaRawMessageStreamEvent as RawMessageStreamEvent,
+  BetaUsage as WireUsage,
+} from '@anthropic-ai/sdk/resources/beta/messages/messages';
 import {
   type AppliedContextEdit,
   type AssistantPart,
@@ -138,7 +138,7 @@ function* startBlock(
   if (block.type === 'tool_use') {
     next = { kind: 'tool', part: { type: 'tool-call', id: block.id, name: block.name, args: {} }, json: '', input: block.input };
     yield { type: 'tool-call-start', id: block.id, name: block.name };
-  } else if ((block.type as string) === 'compaction') {
+  } else if (block.type === 'compaction') {
     const copy = { ...(block as unknown as Record<string, unknown>) };
     next = { kind: 'compaction', part: { type: 'compaction', providerData: providerDataFor(model, { block: copy }) }, block: copy };
   } else if (next.kind === 'other') next = serverToolBlock(block as unknown as Record<string, unknown>, model) ?? next;
@@ -190,7 +190,7 @@ function* applyDelta(
   } else if (delta.type === 'citations_delta' && block?.kind === 'text') {
     // Citations ride on the text block and go back with it (to Anthropic only).
     block.citations.push(delta.citation);
-  } else if ((delta.type as string) === 'compaction_delta' && block?.kind === 'compaction') {
+  } else if (delta.type === 'compaction_delta' && block?.kind === 'compaction') {
     applyCompactionDelta(block, delta as unknown as Record<string, unknown>);
   } else yield* unknownDelta(state, delta as { type: string }, block);
 }

@@ -6,13 +6,16 @@
  * beta), `adaptive` + `output_config.effort` on newer ones.
  */
 import type { BetaThinkingBlockBinding } from '@anthropic-ai/sdk/resources/beta/messages/messages';
-import type { OutputConfig, ThinkingConfigParam } from '@anthropic-ai/sdk/resources/messages';
+import type {
+  BetaOutputConfig as OutputConfig,
+  BetaThinkingConfigParam as ThinkingConfigParam,
+} from '@anthropic-ai/sdk/resources/beta/messages/messages';
 import type { AnthropicThinkingSetting } from '../profiles/anthropic.js';
 import { thinkingBindingBeta } from './anthropic-input-transformations.js';
 
 export interface ThinkingParams {
-  /** With `block_binding` (a beta field the non-beta type does not name) when the model binds its thinking. */
-  thinking?: ThinkingConfigParam & { block_binding?: BetaThinkingBlockBinding };
+  /** With `block_binding` when the model binds its thinking. */
+  thinking?: ThinkingConfigParam;
   output_config?: OutputConfig;
   maxTokens: number;
   /** `anthropic-beta` values this request needs. */
@@ -62,10 +65,11 @@ export function buildThinkingParams(
  * `thinking` object, so with thinking off there is nothing to choose.
  */
 function withBinding(params: ThinkingParams, binding: BetaThinkingBlockBinding['prefix_mismatch_behavior'] | undefined): ThinkingParams {
-  if (!binding || !params.thinking || params.thinking.type === 'disabled') return params;
+  const thinking = params.thinking;
+  if (!binding || (thinking?.type !== 'enabled' && thinking?.type !== 'adaptive')) return params;
   return {
     ...params,
-    thinking: { ...params.thinking, block_binding: { prefix_mismatch_behavior: binding } },
+    thinking: { ...thinking, block_binding: { prefix_mismatch_behavior: binding } },
     betas: [...params.betas, thinkingBindingBeta],
   };
 }

@@ -3,7 +3,7 @@
  * claude-sonnet-5 with the advisor and code execution) stay in the transcript as
  * provider-tool parts and go back verbatim in their turn.
  */
-import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages';
+import type { BetaRawMessageStreamEvent as RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/beta/messages/messages';
 import type { ModelStreamEvent } from '@episodic/core';
 import { describe, expect, it } from 'vitest';
 import { resolveAnthropicProfile } from '../profiles/anthropic-resolver.js';

@@ -10,13 +10,13 @@
  * core's one rule). Tool results become `tool_result` blocks of a user turn.
  */
 import type {
-  ContentBlockParam,
-  ImageBlockParam,
-  MessageParam,
-  TextBlockParam,
-  Tool,
-  ToolResultBlockParam,
-} from '@anthropic-ai/sdk/resources/messages';
+  BetaContentBlockParam as ContentBlockParam,
+  BetaImageBlockParam as ImageBlockParam,
+  BetaMessageParam as MessageParam,
+  BetaTextBlockParam as TextBlockParam,
+  BetaTool as Tool,
+  BetaToolResultBlockParam as ToolResultBlockParam,
+} from '@anthropic-ai/sdk/resources/beta/messages/messages';
 import { type AssistantMessage, type ModelRequest, type ReasoningPart, type TextPart, toolResultText, type UserMessage } from '@episodic/core';
 import type { AnthropicModelProfile } from '../profiles/anthropic.js';
 import { stableHash } from '../shared/stable-hash.js';

@@ -1,5 +1,5 @@
 /** Anthropic `stop_reason` to the neutral stop reason (https://docs.claude.com/en/api/handling-stop-reasons). */
-import type { StopReason as AnthropicStopReason } from '@anthropic-ai/sdk/resources/messages';
+import type { BetaStopReason as AnthropicStopReason } from '@anthropic-ai/sdk/resources/beta/messages/messages';
 import type { StopReason } from '@episodic/core';
 
 const stopReasons: Record<AnthropicStopReason, StopReason> = {
@@ -10,6 +10,7 @@ const stopReasons: Record<AnthropicStopReason, StopReason> = {
   model_context_window_exceeded: 'max-tokens',
   refusal: 'content-filter',
   pause_turn: 'other',
+  compaction: 'other',
 };
 
 /**

@@ -1,8 +1,8 @@
 /**
  * Errors of OpenAI-compatible servers. Some (Cerebras) answer with an error body
- * that has no `error` wrapper, so the `openai` SDK reports only "400 status code (no
- * body)". The client's fetch is wrapped to put such bodies under `error`, so the
- * user reads the server's real reason.
+ * that has no `error` wrapper, so `openai` 6 reports only "400 status code (no
+ * body)" (7 wraps such a body itself). The client's fetch is wrapped to put such
+ * bodies under `error`, so the user reads the server's real reason on either major.
  *
  * @see https://inference-docs.cerebras.ai/support/error
  */
