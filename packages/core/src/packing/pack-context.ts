@@ -195,7 +195,10 @@ function packWith(options: PackOptions, counter: TokenCounter): PackResult {
     kept: history.kept,
     cold: measured.cold,
     boundStep,
-    boundCut: measured.append && measured.room && { tokens: measured.append.tokens, cause: cutCause(settings.budget, fixed.total, measured.append.history, measured.room) },
+    boundCut: measured.append && measured.room && {
+      tokens: measured.append.tokens,
+      cause: cutCause(settings.budget, fixed.total, measured.append.history, measured.room),
+    },
   });
 }
 
