@@ -213,7 +213,7 @@ describe('bound thinking through the whole path', () => {
       }
       console.log(`${name}: ${JSON.stringify({ ...rest, blocksLeftOutOnce: leftOut.size, lost: counts })}`);
       console.log(
-        `  kept: history at a user turn ${Math.round(kept.historyAtTurns / kept.userTurns)} tokens on average (${kept.userTurns} turns); ` +
+        `  kept: history at a user turn ${Math.round(kept.historyAtTurns / Math.max(1, kept.userTurns))} tokens on average (${kept.userTurns} turns); ` +
           `${kept.resultsFirstSent} results first sent with ${kept.resultTokensSent} of their ${kept.resultTokensWhole} tokens whole`,
       );
       for (const loss of lost) console.log(`  lost: ${JSON.stringify(loss)}`);
