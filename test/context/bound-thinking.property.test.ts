@@ -7,8 +7,13 @@
  * cap (cuts), budgets of 16k to 64k tokens (evictions, cuts of the current episode), and
  * background summaries of evicted episodes in some of them.
  *
- * The figures (requests, blocks checked, blocks left out, lost last-step thinking) are
- * printed with `EPISODIC_BOUND_REPORT=1`.
+ * A step loses its thinking only where no plan that knew what the session had shown could
+ * have kept it: the episode's least form (bound-losses.ts) is over the budget alone
+ * (`boundCutCause: 'episode'`), or larger than every earlier episode of the session.
+ *
+ * The figures (requests, blocks checked, blocks left out, lost last-step thinking, each loss
+ * with its sizes, history kept at user turns, results as first sent) are printed with
+ * `EPISODIC_BOUND_REPORT=1`.
  */
 import { Agent, type AgentTool, MemorySessionStore } from '@episodic/core';
 import { scriptedModel } from '@episodic/core/testing';
@@ -18,6 +23,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startAnthropicServer } from '../servers/anthropic-server.js';
 import type { RecordedRequest, ScriptedResponse } from '../servers/scripted-server.js';
 import { words } from '../support/transcripts.js';
+import { addKept, type Loss, losses, newKept, type PackEvent } from './bound-losses.js';
 
 const model = 'claude-fable-5-1';
 
@@ -65,11 +71,11 @@ const newTotals = () => ({
   currentCuts: 0,
   cutResults: 0,
   boundReasoningCuts: 0,
-  /** Cuts the pack showed unavoidable: appending (new results at the floor cap) was over the budget. */
-  unavoidableCuts: 0,
-  /** Of those, cuts where the episode alone (no past episode, no summary) was over the budget. */
-  episodeOverBudget: 0,
+  /** Cuts the pack showed forced: appending (new results at the floor cap) was over the budget. */
+  forcedCuts: 0,
   leftOut: new Set<string>(),
+  losses: [] as Loss[],
+  kept: newKept(),
 });
 type Totals = ReturnType<typeof newTotals>;
 const totals = { any: newTotals(), plannable: newTotals() };
@@ -118,12 +124,14 @@ function tally(totals: Totals, request: RecordedRequest): void {
 }
 
 /** One session's requests, and the steps whose pack changed what the last step's thinking was bound to. */
-async function runSession(totals: Totals, spec: SessionSpec): Promise<{ requests: RecordedRequest[]; announced: number; forced: boolean }> {
+async function runSession(
+  totals: Totals,
+  spec: SessionSpec,
+): Promise<{ requests: RecordedRequest[]; announced: number; forced: boolean; losses: Loss[] }> {
   let announced = 0;
   let warned = 0;
   let forced = true;
-  // Past episodes and summary the previous call sent: what a user turn could have evicted.
-  let history = 0;
+  const packs: PackEvent[] = [];
   const server = await startAnthropicServer();
   try {
     const { replies, outputs } = script(spec);
@@ -138,13 +146,14 @@ async function runSession(totals: Totals, spec: SessionSpec): Promise<{ requests
     });
     const session = await agent.session({ id: 'bound' });
     for (const [index, episode] of spec.episodes.entries()) {
+      let call = 0;
       server.enqueue(...(replies[index] as ScriptedResponse[]));
       await session.send(`question ${index}: ${words(episode.question, index + 7)}`, {
         onEvent: (event) => {
           if (event.type === 'warning' && event.code === 'bound-reasoning-cut') warned += 1;
           if (event.type !== 'context-packed') return;
-          const sentHistory = history;
-          history = event.stats.tokens.history + event.stats.tokens.summary;
+          packs.push({ episode: index, call, stats: event.stats });
+          call += 1;
           if (event.stats.evictedNow) totals.evictions += 1;
           if (event.stats.currentEpisodeShortened) totals.currentCuts += 1;
           if (event.stats.boundReasoningCut) {
@@ -153,8 +162,7 @@ async function runSession(totals: Totals, spec: SessionSpec): Promise<{ requests
             // Only where the budget forced it: even appending, the step's new results at the
             // floor cap, would have been over the budget.
             const unavoidable = (event.stats.boundAppendTokens ?? 0) > event.budget;
-            if (unavoidable) totals.unavoidableCuts += 1;
-            if ((event.stats.boundAppendTokens ?? 0) - sentHistory > event.budget) totals.episodeOverBudget += 1;
+            if (unavoidable) totals.forcedCuts += 1;
             forced &&= unavoidable && (event.stats.evictedNow || event.stats.currentEpisodeShortened);
           }
           totals.cutResults += event.stats.truncatedToolResults;
@@ -169,9 +177,12 @@ async function runSession(totals: Totals, spec: SessionSpec): Promise<{ requests
     totals.issuedBlocks += issued.size;
     for (const request of server.modelCalls()) for (const signature of leftOutOf(request)) totals.leftOut.add(signature);
     totals.sessions += 1;
+    const lost = losses(session.messages, packs);
+    totals.losses.push(...lost);
+    addKept(totals.kept, spec.budget, packs, server.modelCalls(), session.messages);
     // Each announced change is also a warning the application sees.
     forced &&= warned === announced;
-    return { requests: server.modelCalls(), announced, forced };
+    return { requests: server.modelCalls(), announced, forced, losses: lost };
   } finally {
     await server.close();
   }
@@ -194,19 +205,33 @@ const report = process.env.EPISODIC_BOUND_REPORT !== undefined;
 describe('bound thinking through the whole path', () => {
   afterAll(() => {
     if (!report) return;
-    for (const [name, { leftOut, ...rest }] of Object.entries(totals))
-      console.log(`${name}: ${JSON.stringify({ ...rest, blocksLeftOutOnce: leftOut.size })}`);
+    for (const [name, { leftOut, losses: lost, kept, ...rest }] of Object.entries(totals)) {
+      const counts: Record<string, number> = {};
+      for (const loss of lost) {
+        const kind = `${loss.cause}${loss.unforeseen ? ', unforeseen' : ''}`;
+        counts[kind] = (counts[kind] ?? 0) + 1;
+      }
+      console.log(`${name}: ${JSON.stringify({ ...rest, blocksLeftOutOnce: leftOut.size, lost: counts })}`);
+      console.log(
+        `  kept: history at a user turn ${Math.round(kept.historyAtTurns / Math.max(1, kept.userTurns))} tokens on average (${kept.userTurns} turns); ` +
+          `${kept.resultsFirstSent} results first sent with ${kept.resultTokensSent} of their ${kept.resultTokensWhole} tokens whole`,
+      );
+      for (const loss of lost) console.log(`  lost: ${JSON.stringify(loss)}`);
+    }
   });
 
-  it('never sends a request the server refuses; a step goes on without its thinking only where appending could not fit, and says so', async () => {
+  it('never sends a request the server refuses; a step goes on without its thinking only where appending could not fit, no plan could have foreseen it, and says so', async () => {
     await fc.assert(
       fc.asyncProperty(anySession, async (spec) => {
-        const { requests, announced, forced } = await runSession(totals.any, spec);
+        const { requests, announced, forced, losses: lost } = await runSession(totals.any, spec);
         if (report) return;
         expect(requests.filter((request) => request.status !== 200).map((request) => request.error)).toEqual([]);
         // Every continuation that lost its last step's thinking was announced by the pack that made it.
         expect(requests.filter((request) => request.binding?.lostLastThinking).length).toBe(announced);
         expect(forced).toBe(true);
+        // And no plan that knew what the session had shown could have kept it.
+        expect(lost.every((loss) => loss.cause !== undefined)).toBe(true);
+        expect(lost.filter((loss) => loss.cause !== 'episode' && !loss.unforeseen)).toEqual([]);
       }),
       { numRuns: anyRuns, seed: 35 },
     );

@@ -205,21 +205,25 @@ async function contextOverflowRepack(h: Harness): Promise<ScenarioResult> {
   const firstSession = await h.session(roomy);
   await h.send(firstSession, `First question, with the log: ${'step 4 failed: expected 2, got 3. '.repeat(40)}`);
   const second = { role: 'user' as const, content: 'Second question' };
-  const fitted = packContext({
-    messages: [...firstSession.messages, second],
-    system: h.system,
-    tools: testToolSpecs,
-    budget: 1_000_000,
-    retention: retentionOf(h.adapter),
-    tokenizer: roomy.tokenizer,
-    state: firstSession.packState,
-  });
+  const pack = (budget: number, boundReasoning?: boolean) =>
+    packContext({
+      messages: [...firstSession.messages, second],
+      system: h.system,
+      tools: testToolSpecs,
+      budget,
+      retention: retentionOf(h.adapter),
+      tokenizer: roomy.tokenizer,
+      state: firstSession.packState,
+      ...(boundReasoning ? { boundReasoning } : {}),
+    });
+  const total = pack(1_000_000).stats.tokens.total;
   // A model that binds its thinking evicts at a user turn already above the low-water mark
-  // (half the budget by default; the packer plans the episode's room, bound-reasoning.ts):
-  // give it the budget that mark leaves room in.
+  // (half the budget by default), or above what leaves the room its recent episodes foresee
+  // (bound-room.ts): give it the least budget at which its plan keeps the first episode.
   const bound = h.adapter.profile?.signatureBoundToPrefix === true;
-  const total = fitted.stats.tokens.total;
-  const tight = h.agent({ budget: bound ? Math.ceil(total / DEFAULT_LOW_WATER) + 1 : total, tokenizer: roomy.tokenizer });
+  let budget = bound ? Math.ceil(total / DEFAULT_LOW_WATER) + 1 : total;
+  while (bound && pack(budget, true).stats.evictedNow) budget = Math.ceil(budget * 1.02);
+  const tight = h.agent({ budget, tokenizer: roomy.tokenizer });
   const session = await h.session(tight);
   const result = await h.send(session, second);
   expect(result.text).toBe('fits now');

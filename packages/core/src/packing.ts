@@ -8,7 +8,7 @@
 export { packContext, summaryInput } from './packing/pack-context.js';
 export { prepareForPacking } from './packing/prepare-for-packing.js';
 export type { MessageFormOptions } from './packing/prepare-for-packing.js';
-export type { PackOptions, PackResult, PackState, PackStats, ReasoningBoundary } from './packing/pack-types.js';
+export type { BoundCutCause, PackOptions, PackResult, PackState, PackStats, ReasoningBoundary } from './packing/pack-types.js';
 export { defaultPackingForProfile, packingForProfile } from './packing/profile-packing.js';
 export type { SummaryRequest } from './packing/pack-summary.js';
 export { checkpointSummaries, messagesAfterCompaction } from './packing/compaction-cut.js';

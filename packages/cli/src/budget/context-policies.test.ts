@@ -131,8 +131,9 @@ describe('episodic budget: context policies', () => {
       expect(run(newer, 'native').inputTokens).toBeGreaterThan(run(older, 'native').inputTokens);
 
       const claude = { provider: 'anthropic', id: 'claude-sonnet-5-5' };
-      // Episodes longer than the 3k budget alone: the packer, which plans around bound steps, cannot keep every block.
-      const session = budgetSession({ episodes: 4, steps: 12, resultWords: 300, reasoningWords: 60, model: claude });
+      // Episodes whose thinking alone is over the 3k budget (their least form, every result cut
+      // to a few lines, is too): the packer, which plans around bound steps, cannot keep every block.
+      const session = budgetSession({ episodes: 4, steps: 12, resultWords: 300, reasoningWords: 250, model: claude });
       const boundFile = await fixtures.write('bound.jsonl', transcriptText(session));
       const bound = await budget(boundFile);
       expect(bound.model).toMatchObject({ pastReasoning: 'billed', reasoningBound: true });

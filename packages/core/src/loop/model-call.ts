@@ -165,9 +165,16 @@ function boundReasoningCut(step: number, stats: PackStats): AgentEvent {
     code: 'bound-reasoning-cut',
     message:
       `the context did not fit without changing what the last step was sent with${appending}, and this model binds its reasoning to that: ` +
-      'the step goes on without it. Raise the budget, or lower lowWater so evictions at user turns leave more room.',
+      `the step goes on without it. ${stats.boundCutCause ? CUT_ADVICE[stats.boundCutCause] : 'Raise the budget, or lower lowWater so evictions at user turns leave more room.'}`,
   };
 }
+
+/** What to do about a forced change, by its cause (`PackStats.boundCutCause`). */
+const CUT_ADVICE: Record<NonNullable<PackStats['boundCutCause']>, string> = {
+  episode: 'The episode alone, its results cut to a few lines each, is over the budget: raise the budget, or split the task.',
+  history: 'The episode outgrew the room its user turn left beside the history: raise the budget, or lower lowWater.',
+  results: 'Results sent whole earlier in the episode took the room: raise the budget, or lower currentToolResultCap.',
+};
 
 /**
  * A retried error as its event shows it: without the agent's secrets (its own and the

@@ -8,9 +8,11 @@
  * to the low-water mark whenever above it, so the episode starts with that much room; a
  * step's own new results (sent after its reasoning, never bound) give way first, to the
  * past-episode cap past the low-water mark and to the floor cap past {@link floorMark} or
- * wherever nothing else fits, each readable through the reader of cut results. Only when
- * even appending that way is over the budget does a continuation change its prefix: the
- * cut is unavoidable, and the stats say so (`boundReasoningCut`, `boundAppendTokens`).
+ * wherever nothing else fits, each readable through the reader of cut results. How much
+ * room the episode is planned to need, beyond those marks, is foreseen from the session's
+ * own episodes (bound-room.ts). Only when even appending that way is over the budget does
+ * a continuation change its prefix: the cut is forced there, and the stats say so and why
+ * (`boundReasoningCut`, `boundAppendTokens`, `boundCutCause`).
  */
 import type { Message } from '../message/message.js';
 import { type EpisodeContext, packEpisode, type PackedEpisode, type Reductions } from './pack-episode.js';

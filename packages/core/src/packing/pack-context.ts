@@ -21,7 +21,7 @@ import type { Message, ModelMessage, ToolSpec } from '../message/message.js';
 import { evictedCount, type Layout, layoutState } from './pack-layout.js';
 import { buildStats, reuseTokens } from './pack-stats.js';
 import { summaryMessage, type SummaryRequest } from './pack-summary.js';
-import type { PackOptions, PackResult, PackState } from './pack-types.js';
+import type { BoundCutCause, PackOptions, PackResult, PackState } from './pack-types.js';
 import { packPast, resolveSettings, type Settings } from './pack-settings.js';
 import { defaultTokenCounter } from './default-token-counter.js';
 import { foldSystem } from './message-fits.js';
@@ -29,7 +29,8 @@ import { boundsOf, type TokenCounter } from '../tokens/token-counter.js';
 import { packByBounds } from './pack-bounds.js';
 import type { KeptRanges } from './reasoning-boundary.js';
 import { changedBoundPrefix, floorMark, shrinkNewestResults } from './bound-reasoning.js';
-import { measure, planHistory } from './pack-plan.js';
+import { type Measured, measure, planHistory } from './pack-plan.js';
+import { cutCause, roomAhead } from './bound-room.js';
 
 /** The assistant message indexes of an episode, in order. */
 function assistantIndexes(messages: readonly Message[], start: number, end: number): number[] {
@@ -133,6 +134,26 @@ function describeMinimum(fixed: number, current: PackedEpisode): string {
 }
 
 /**
+ * With bound reasoning under way, the latest step's new results are shortened when first
+ * sent once the pack is past the low-water mark, or wherever they would take the room the
+ * rest of the episode is foreseen to need (bound-room.ts), so the steps after it find room
+ * without changing what their reasoning is bound to. Close to the budget, or where the
+ * room ahead needs it, they go at the floor cap (read back through the reader), and
+ * wherever that is what lets the step go on with its reasoning.
+ */
+function shortenNewestResults(measured: Measured, outside: number, target: number): void {
+  const { settings, range, reductions } = measured;
+  const ahead = measured.room ? roomAhead(measured.room) : 0;
+  const over = (mark: number) => outside + measured.current.tokens > Math.min(mark, settings.budget - ahead);
+  if (!over(target)) return;
+  measured.current = shrinkNewestResults(settings.context, range, reductions);
+  if (!over(floorMark(settings.budget, settings.lowWater))) return;
+  measured.current = shrinkNewestResults(settings.context, range, reductions, 'floor');
+  const tokens = outside + measured.current.tokens;
+  if (tokens > settings.budget) measured.append ??= { tokens, history: outside - measured.fixed.total };
+}
+
+/**
  * Packs the transcript into the input of the next model call. Pure apart from
  * caches: the same messages, settings and state give the same output.
  */
@@ -149,19 +170,7 @@ function packWith(options: PackOptions, counter: TokenCounter): PackResult {
   const history = planHistory(options, measured, counter);
   const { settings, range, reductions, fixed, boundStep } = measured;
   const outside = fixed.total + history.tokens;
-  // With bound reasoning under way, the latest step's new results are shortened when first
-  // sent once the pack is past the low-water mark, so the steps after it find room without
-  // changing what their reasoning is bound to.
-  if (boundStep && outside + measured.current.tokens > history.target) {
-    measured.current = shrinkNewestResults(settings.context, range, reductions);
-    // Close to the budget they go at the floor cap (read back through the reader), and
-    // wherever that is what lets the step go on with its reasoning.
-    const mark = floorMark(settings.budget, settings.lowWater);
-    if (outside + measured.current.tokens > mark) {
-      measured.current = shrinkNewestResults(settings.context, range, reductions, 'floor');
-      if (outside + measured.current.tokens > settings.budget) measured.appendTokens ??= outside + measured.current.tokens;
-    }
-  }
+  if (boundStep) shortenNewestResults(measured, outside, history.target);
   // An eviction that left no past episode is also when the current episode is cut
   // down to the low-water mark, if it is above it: one break of the cached prefix
   // instead of two in a row (the next step would cut it anyway).
@@ -186,7 +195,10 @@ function packWith(options: PackOptions, counter: TokenCounter): PackResult {
     kept: history.kept,
     cold: measured.cold,
     boundStep,
-    appendTokens: measured.appendTokens,
+    boundCut: measured.append && measured.room && {
+      tokens: measured.append.tokens,
+      cause: cutCause(settings.budget, fixed.total, measured.append.history, measured.room),
+    },
   });
 }
 
@@ -216,8 +228,8 @@ interface Assembly {
   cold: boolean;
   /** The call continues a step whose reasoning is bound to what the previous call sent. */
   boundStep: boolean;
-  /** What appending would have taken, where that is over the budget (see `Measured`). */
-  appendTokens: number | undefined;
+  /** What appending would have taken, where that is over the budget, and why (see `Measured`). */
+  boundCut: { tokens: number; cause: BoundCutCause } | undefined;
 }
 
 /** Puts the packed messages in order and derives the stats and the next state. */
@@ -258,7 +270,10 @@ function assemble(input: Assembly): PackResult {
   });
   if (input.boundStep && changedBoundPrefix(previous, prefixKey, messageKeys)) {
     stats.boundReasoningCut = true;
-    if (input.appendTokens !== undefined) stats.boundAppendTokens = input.appendTokens;
+    if (input.boundCut) {
+      stats.boundAppendTokens = input.boundCut.tokens;
+      stats.boundCutCause = input.boundCut.cause;
+    }
   }
   const state: PackState = {
     version: 1,

@@ -13,6 +13,7 @@ import { foldSystem } from './message-fits.js';
 import { FRAMING, type TokenCounter } from '../tokens/token-counter.js';
 import { boundaryRanges, type KeptRanges, isKept, keptWithin } from './reasoning-boundary.js';
 import { continuesBoundStep, fitNewestResults } from './bound-reasoning.js';
+import { episodeRoom, type EpisodeRoom, turnTarget } from './bound-room.js';
 
 /** Past episodes packed and counted on demand, each at most once per pack; `kept` keep their reasoning bytes. */
 export function pastEpisodes(settings: Settings, starts: readonly number[], kept: KeptRanges) {
@@ -43,8 +44,13 @@ export interface Measured {
   /** The call continues a step whose reasoning is bound to what the previous call sent. */
   boundStep: boolean;
   cold: boolean;
-  /** Set where a bound step cannot go on unchanged: the tokens appending (results at the floor cap) would take. */
-  appendTokens?: number;
+  /** With bound reasoning: the room the episode under way is foreseen to need (bound-room.ts). */
+  room?: EpisodeRoom;
+  /**
+   * Set where a bound step cannot go on unchanged: the tokens appending (results at the floor
+   * cap) would take, and of them the past episodes and summary it would send unchanged.
+   */
+  append?: { tokens: number; history: number };
 }
 
 /** Resolves the settings and measures what the plan starts from. */
@@ -67,7 +73,9 @@ export function measure(options: PackOptions, counter: TokenCounter): Measured {
   // Bound reasoning under way: nothing sent may change unless the budget forces it (bound-reasoning.ts).
   const boundStep = options.boundReasoning === true && continuesBoundStep(messages, currentStart);
   const cold = cacheIsCold(options, previous) && !boundStep;
-  return { settings, folded, starts, range, previous, fixed, reductions, current, boundStep, cold };
+  const measured: Measured = { settings, folded, starts, range, previous, fixed, reductions, current, boundStep, cold };
+  if (options.boundReasoning === true) measured.room = episodeRoom(settings, starts, range.end);
+  return measured;
 }
 
 /**
@@ -81,6 +89,9 @@ export function planHistory(options: PackOptions, measured: Measured, counter: T
   const summaries = new Summaries(options.messages, counter);
   const before = layoutFromState(previous, pastCount);
   const target = Math.floor(settings.budget * settings.lowWater);
+  // With bound reasoning, a call that has none under way leaves the episode the room it is
+  // foreseen to need, at least the room above the low-water mark (bound-room.ts).
+  const turn = measured.room && !boundStep ? turnTarget(settings, measured.room) : undefined;
   const fit = (kept: KeptRanges) => {
     const past = pastEpisodes(settings, starts, kept);
     const fitted = fitLayout(before, {
@@ -90,9 +101,8 @@ export function planHistory(options: PackOptions, measured: Measured, counter: T
       fixed: measured.fixed.total + measured.current.tokens,
       // A cold prefix costs the same whole or pruned: prune now, down to the low-water mark
       // when above it, so the warm calls after it grow without evicting.
-      // With bound reasoning, a call that has none under way leaves the episode the room above it.
-      budget: cold || (options.boundReasoning && !boundStep) ? target : settings.budget,
-      target,
+      budget: turn ?? (cold ? target : settings.budget),
+      target: turn ?? target,
       headBudget: Math.floor(settings.budget * settings.headShare),
     });
     const evictsNow = evictedCount(fitted.layout) > evictedCount(before);
@@ -111,7 +121,7 @@ export function planHistory(options: PackOptions, measured: Measured, counter: T
     });
     measured.current = fitted.packed;
     plan = fit(kept);
-    if (!fitted.fits) measured.appendTokens = unchanged + fitted.floorTokens;
+    if (!fitted.fits) measured.append = { tokens: unchanged + fitted.floorTokens, history: unchanged - measured.fixed.total };
   }
   const { past: fittedPast, fitted, evictsNow } = plan;
   const { layout } = fitted;

@@ -190,7 +190,19 @@ export interface PackStats {
    * where the change had another cause (a system prompt or tools that changed, say).
    */
   boundAppendTokens?: number;
+  /**
+   * With `boundAppendTokens`: why appending could not fit, from the episode's least form (its
+   * messages as sent, every result at the floor cap): `episode` where that alone is over the
+   * budget, so no plan keeps the step's thinking; `history` where it fits alone but not
+   * beside the history its user turn kept (the room foreseen for it was short); `results`
+   * where it fits beside that history and the results sent earlier in the episode took the
+   * room (a plan that shortened them sooner would have kept it).
+   */
+  boundCutCause?: BoundCutCause;
 }
+
+/** Why a bound step could not go on unchanged (`PackStats.boundCutCause`). */
+export type BoundCutCause = 'episode' | 'history' | 'results';
 
 /** The output of {@link packContext}: what the next model call sends, its stats, and the state for the next call. */
 export interface PackResult {
