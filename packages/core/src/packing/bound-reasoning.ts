@@ -4,8 +4,10 @@
  * valid only while everything sent before it is unchanged, and a tool-use turn must go
  * on with the thinking of its last step. So while a step's reasoning waits for its tool
  * results, nothing already sent may change: the packer plans its evictions for the calls
- * where no such reasoning is under way (a user turn, or a step that did not think), down
- * to the low-water mark whenever above it, so the episode starts with that much room; a
+ * where no such reasoning is under way (a user turn, or a step that did not think), once
+ * what is left under the budget is less than the room the episode is foreseen to need
+ * (bound-room.ts), down to the low-water mark or below, so the episode starts with that
+ * room; a
  * step's own new results (sent after its reasoning, never bound) give way first, to the
  * past-episode cap past the low-water mark and to the floor cap past {@link floorMark} or
  * wherever nothing else fits, each readable through the reader of cut results. How much

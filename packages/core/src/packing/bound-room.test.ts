@@ -50,6 +50,24 @@ describe('bound room', () => {
     expect(planned.stats.tokens.history).toBeGreaterThan(0);
   });
 
+  it('evicts at a user turn only when what is left under the budget is less than the room ahead (hysteresis)', () => {
+    const now = user(`now ${words(20, 3)}`);
+    const messages = [...history(12), now];
+    const total = pack(messages, { budget: 1_000_000 }).stats.tokens.total;
+    // Above the low-water mark, with room for twice the largest recent episode left: nothing is evicted,
+    // so the cached prefix (and, on a bound model, every thinking block after it) stays.
+    const roomy = Math.ceil(total / 0.6);
+    expect(2 * tokensOf(history(1))).toBeLessThan(roomy - total);
+    const kept = pack(messages, { budget: roomy });
+    expect(kept.stats.evictedNow).toBe(false);
+    expect(kept.stats.tokens.total).toBeGreaterThan(roomy * 0.5);
+    // Too close to the budget for the episode foreseen: the turn evicts, down to the low-water mark.
+    const tight = Math.ceil(total / 0.97);
+    const evicted = pack(messages, { budget: tight });
+    expect(evicted.stats.evictedNow).toBe(true);
+    expect(evicted.stats.tokens.total).toBeLessThanOrEqual(tight * 0.5);
+  });
+
   it('keeps at least a quarter of the budget for history however large the foreseen episode', () => {
     const long = longEpisode(8, 900);
     const messages = [...history(14), ...long, user(`now ${words(20, 3)}`)];

@@ -114,6 +114,17 @@ export function turnTarget(settings: Settings, room: EpisodeRoom): number {
 }
 
 /**
+ * The total above which a call with no bound step under way (a user turn) evicts: where
+ * what is left under the budget is less than the room ahead. Below it nothing is evicted,
+ * so the cached prefix stays as it is (an eviction rewrites the cache from there and, on a
+ * bound model, leaves out every later thinking block); above it the turn evicts down to
+ * {@link turnTarget}, the hysteresis the low-water mark gives every other model.
+ */
+export function turnTrigger(settings: Settings, room: EpisodeRoom): number {
+  return Math.max(turnTarget(settings, room), settings.budget - roomAhead(room));
+}
+
+/**
  * Why a bound step could not go on unchanged, from the episode's least form so far: over
  * the budget alone, over it beside the `history` the user turn kept, or neither (the
  * results sent earlier in the episode took the room).

@@ -13,7 +13,7 @@ import { foldSystem } from './message-fits.js';
 import { FRAMING, type TokenCounter } from '../tokens/token-counter.js';
 import { boundaryRanges, type KeptRanges, isKept, keptWithin } from './reasoning-boundary.js';
 import { continuesBoundStep, fitNewestResults } from './bound-reasoning.js';
-import { episodeRoom, type EpisodeRoom, turnTarget } from './bound-room.js';
+import { episodeRoom, type EpisodeRoom, turnTarget, turnTrigger } from './bound-room.js';
 
 /** Past episodes packed and counted on demand, each at most once per pack; `kept` keep their reasoning bytes. */
 export function pastEpisodes(settings: Settings, starts: readonly number[], kept: KeptRanges) {
@@ -91,7 +91,7 @@ export function planHistory(options: PackOptions, measured: Measured, counter: T
   const target = Math.floor(settings.budget * settings.lowWater);
   // With bound reasoning, a call that has none under way leaves the episode the room it is
   // foreseen to need, at least the room above the low-water mark (bound-room.ts).
-  const turn = measured.room && !boundStep ? turnTarget(settings, measured.room) : undefined;
+  const turn = measured.room && !boundStep ? { target: turnTarget(settings, measured.room), trigger: turnTrigger(settings, measured.room) } : undefined;
   const fit = (kept: KeptRanges) => {
     const past = pastEpisodes(settings, starts, kept);
     const fitted = fitLayout(before, {
@@ -101,8 +101,8 @@ export function planHistory(options: PackOptions, measured: Measured, counter: T
       fixed: measured.fixed.total + measured.current.tokens,
       // A cold prefix costs the same whole or pruned: prune now, down to the low-water mark
       // when above it, so the warm calls after it grow without evicting.
-      budget: turn ?? (cold ? target : settings.budget),
-      target: turn ?? target,
+      budget: turn ? (cold ? turn.target : turn.trigger) : cold ? target : settings.budget,
+      target: turn?.target ?? target,
       headBudget: Math.floor(settings.budget * settings.headShare),
     });
     const evictsNow = evictedCount(fitted.layout) > evictedCount(before);

@@ -95,8 +95,9 @@ export interface PackOptions {
    * go on with its last step's reasoning). The packer then changes nothing already sent
    * while a step's reasoning waits for its tool results (the step's own new results give
    * way instead, shortened when first sent), and makes room beforehand: at a call with no
-   * such reasoning under way it evicts down to the low-water mark whenever above it. See
-   * `bound-reasoning.ts`.
+   * such reasoning under way it evicts once what is left under the budget is less than the
+   * room the episode is foreseen to need, down to the low-water mark or below it where that
+   * room needs it. See `bound-reasoning.ts` and `bound-room.ts`.
    */
   boundReasoning?: boolean;
 }
