@@ -107,22 +107,9 @@ describe('on-demand compaction under a durable runtime (in-memory journal)', () 
   });
 
   it('a crash after the swap was written replays the episode without writing it or asking again', async () => {
-    const inner = new MemorySessionStore();
-    let crashAfterSwap = false;
-    const store: SessionStore = Object.create(inner, {
-      append: {
-        value: async (...args: Parameters<SessionStore['append']>) => {
-          await inner.append(...args);
-          const swapped = args[1].some((message) => message.role === 'assistant' && message.content[0]?.type === 'compaction');
-          if (swapped && crashAfterSwap) {
-            crashAfterSwap = false;
-            throw new SimulatedCrash('after the swap');
-          }
-        },
-      },
-    });
+    const { store, armCrash } = crashAfterSwapStore();
     const run = setup({ store });
-    const messages = await threeEpisodes(run, () => (crashAfterSwap = true));
+    const messages = await threeEpisodes(run, armCrash);
     expect(shape(messages)).toEqual(expected);
     expect(compactionRequests(server)).toHaveLength(2);
   });
@@ -156,26 +143,13 @@ describe('on-demand compaction under a durable runtime (in-memory journal)', () 
 
   it('a swap at an episode\'s start (after a transient failure at the last one\'s end) is written once across a crash after it', async () => {
     server.compactions.enqueue({ outcome: 'unavailable' });
-    const inner = new MemorySessionStore();
-    let crashAfterSwap = false;
-    const store: SessionStore = Object.create(inner, {
-      append: {
-        value: async (...args: Parameters<SessionStore['append']>) => {
-          await inner.append(...args);
-          const swapped = args[1].some((message) => message.role === 'assistant' && message.content[0]?.type === 'compaction');
-          if (swapped && crashAfterSwap) {
-            crashAfterSwap = false;
-            throw new SimulatedCrash('after the swap');
-          }
-        },
-      },
-    });
+    const { store, armCrash } = crashAfterSwapStore();
     const run = setup({ store });
     replies('a1', 'a2', 'a3');
     await run.send('u1', 0);
     await run.send('u2', 1);
     expect(compactionRequests(server).map((request) => request.status)).toEqual([529]);
-    crashAfterSwap = true;
+    armCrash();
     await expect(run.send('u3', 2)).rejects.toBeInstanceOf(SimulatedCrash);
     expect(shape(await run.load())).toEqual(['user:u1', 'assistant:a1', 'user:u2', 'assistant:a2', first]);
     await run.send('u3', 2);
@@ -203,3 +177,22 @@ describe('on-demand compaction under a durable runtime (in-memory journal)', () 
     expect(run.events.some((event) => event.type === 'warning' && event.code === 'compaction-in-foreground')).toBe(true);
   });
 });
+
+/** A store that throws once, right after it wrote a swapped-in compaction block, when armed. */
+function crashAfterSwapStore(): { store: SessionStore; armCrash: () => void } {
+  const inner = new MemorySessionStore();
+  let armed = false;
+  const store: SessionStore = Object.create(inner, {
+    append: {
+      value: async (...args: Parameters<SessionStore['append']>) => {
+        await inner.append(...args);
+        const swapped = args[1].some((message) => message.role === 'assistant' && message.content[0]?.type === 'compaction');
+        if (swapped && armed) {
+          armed = false;
+          throw new SimulatedCrash('after the swap');
+        }
+      },
+    },
+  });
+  return { store, armCrash: () => (armed = true) };
+}
