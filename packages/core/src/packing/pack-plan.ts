@@ -91,7 +91,8 @@ export function planHistory(options: PackOptions, measured: Measured, counter: T
   const target = Math.floor(settings.budget * settings.lowWater);
   // With bound reasoning, a call that has none under way leaves the episode the room it is
   // foreseen to need, at least the room above the low-water mark (bound-room.ts).
-  const turn = measured.room && !boundStep ? { target: turnTarget(settings, measured.room), trigger: turnTrigger(settings, measured.room) } : undefined;
+  const room = boundStep ? undefined : measured.room;
+  const turn = room && { target: turnTarget(settings, room), trigger: turnTrigger(settings, room) };
   const fit = (kept: KeptRanges) => {
     const past = pastEpisodes(settings, starts, kept);
     const fitted = fitLayout(before, {
