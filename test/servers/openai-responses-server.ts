@@ -29,6 +29,7 @@ import {
   writeSseEvent,
 } from './sse.js';
 import { openAIFormatProblem, openAIFormatView } from './structured-output-rules.js';
+import { type WithheldEntry, withheldAtTurnBoundary } from './openai-responses-withheld.js';
 
 /** Scripted answers: the neutral ones plus OpenAI-only endings. */
 export type OpenAIScript =
@@ -36,7 +37,9 @@ export type OpenAIScript =
   /** Ends with `response.incomplete` (Responses) or `finish_reason: length` (Chat). */
   | { type: 'incomplete'; reason: 'max_output_tokens' | 'content_filter'; text?: string }
   /** Answers with exactly this HTTP status, body and headers. */
-  | { type: 'http-error'; status: number; body: unknown; headers?: Record<string, string> };
+  | { type: 'http-error'; status: number; body: unknown; headers?: Record<string, string> }
+  /** A reply whose response also lists these `input_transformations` entries (after the server's own). */
+  | (ScriptedReply & { withheld: Record<string, unknown>[] });
 
 /** A scripted server that also takes OpenAI-only script entries. */
 export interface OpenAIScriptedServer extends ScriptedServer {
@@ -181,6 +184,7 @@ export async function startOpenAIResponsesServer(): Promise<OpenAIScriptedServer
     // With store: false, encrypted reasoning comes back only when asked for (older reasoning models).
     const encrypted = Array.isArray(body.include) && body.include.includes('reasoning.encrypted_content');
     const stream = new ResponseStream(response, String(body.model), issued, nextId, encrypted);
+    stream.withheld = [...withheldAtTurnBoundary(body, inputItems(body)), ...('withheld' in scripted ? scripted.withheld : [])];
     const threshold = compactThreshold(body);
     const compacts = threshold !== undefined && usage.input > threshold;
     if (compacts) stream.compaction = issueCompaction(String(body.model), inputItems(body).length, compactions, nextId('cmp'));
@@ -246,6 +250,8 @@ class ResponseStream {
   private readonly responseId: string;
   /** Set when this response compacts: the item goes out before the reply. */
   compaction: InputItem | undefined;
+  /** The response's `input_transformations` (left out when empty). */
+  withheld: (WithheldEntry | Record<string, unknown>)[] = [];
 
   constructor(
     private readonly response: ServerResponse,
@@ -385,6 +391,7 @@ class ResponseStream {
       ...this.shell(status),
       usage: wireUsage,
       incomplete_details: incomplete ? { reason: incomplete } : null,
+      ...(this.withheld.length ? { input_transformations: this.withheld } : {}),
     };
     this.send(incomplete ? 'response.incomplete' : 'response.completed', { response: finished });
     this.response.end();

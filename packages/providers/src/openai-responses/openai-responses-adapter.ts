@@ -30,6 +30,7 @@ import { mapOpenAIResponsesError } from './openai-responses-error.js';
 import { prepareOpenAIResponsesTools } from './openai-responses-prepare-tools.js';
 import { mapOpenAIResponsesStream } from './openai-responses-stream.js';
 import { openAIContextParams } from './openai-responses-context-management.js';
+import { hidesPastReasoning } from './openai-responses-input-transformations.js';
 import type { OpenAIResponsesCallSettings } from './openai-responses-settings.js';
 import { buildReasoningParams } from './openai-responses-thinking.js';
 
@@ -75,7 +76,11 @@ export function createOpenAIResponsesAdapter(options: OpenAIResponsesAdapterOpti
     profile,
     prepare,
     open: async ({ body }, signal) => (await client.get()).responses.create(body, { signal }),
-    map: (events) => mapOpenAIResponsesStream(events, model),
+    map: (events, { body }) =>
+      mapOpenAIResponsesStream(events, model, {
+        input: body.input,
+        hidesPastReasoning: hidesPastReasoning(body.reasoning, profile.pastReasoning === 'stripped'),
+      }),
   });
   return {
     ...adapter,

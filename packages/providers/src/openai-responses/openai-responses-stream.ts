@@ -11,6 +11,7 @@
 import type {
   AssistantMessage,
   AssistantPart,
+  InputTransformation,
   ModelRef,
   ModelStreamEvent,
   ReasoningPart,
@@ -23,6 +24,7 @@ import { classifyModelError } from '../shared/error-classification.js';
 import { recordReasoningTokens } from '../shared/reasoning-tokens.js';
 import { rawArgumentsField } from '../shared/tool-arguments.js';
 import { mapOpenAIResponsesStopReason } from './map-openai-responses-stop-reason.js';
+import { inputTransformationWarnings, responsesInputTransformations } from './openai-responses-input-transformations.js';
 
 /** What joins the summary (or content) parts of one reasoning item in its part's text. */
 const partSeparator = '\n\n';
@@ -127,6 +129,14 @@ function parseArguments(text: string, name: string): unknown {
   }
 }
 
+/** What the stream mapper knows of the request it answers. */
+export interface ResponsesStreamRequest {
+  /** The request's `input`, to say where a withheld reasoning item was. */
+  input?: unknown;
+  /** The request ran with earlier turns' reasoning hidden (see `inputTransformationWarnings`). */
+  hidesPastReasoning?: boolean;
+}
+
 /**
  * Consumes the SDK's event stream and yields neutral events; the last one is
  * `finish`. Throws a {@link ModelError} for `error` and `response.failed` events.
@@ -134,6 +144,7 @@ function parseArguments(text: string, name: string): unknown {
 export async function* mapOpenAIResponsesStream(
   events: AsyncIterable<ResponseStreamEvent>,
   model: ModelRef,
+  request: ResponsesStreamRequest = {},
 ): AsyncGenerator<ModelStreamEvent> {
   const partsByIndex = new Map<number, AssistantPart[]>();
   const callIdByItemId = new Map<string, string>();
@@ -166,9 +177,13 @@ export async function* mapOpenAIResponsesStream(
         partsByIndex.set(event.output_index, partsOfItem(event.item, model));
         break;
       case 'response.completed':
-      case 'response.incomplete':
-        yield finishEvent(event.response, partsByIndex, model);
+      case 'response.incomplete': {
+        // Final here; openai 6 does not type the field, so it is read from the untyped response.
+        const withheld = responsesInputTransformations(event.response, request.input);
+        if (withheld) yield* inputTransformationWarnings(withheld, request.hidesPastReasoning ?? false);
+        yield finishEvent(event.response, partsByIndex, model, withheld);
         return;
+      }
       case 'response.failed': {
         const detail = event.response.error;
         throw streamFailure(detail?.code, detail?.message ?? 'the response failed with no reason given', 400);
@@ -206,9 +221,10 @@ function finishEvent(
   response: { status?: string; incomplete_details?: { reason?: string } | null; usage?: ResponseUsage | null },
   partsByIndex: Map<number, AssistantPart[]>,
   model: ModelRef,
+  withheld: InputTransformation[] | undefined,
 ): ModelStreamEvent {
   const content = [...partsByIndex.entries()].sort(([left], [right]) => left - right).flatMap(([, parts]) => parts);
-  const usage = mapOpenAIResponsesUsage(response.usage);
+  const usage: Usage = { ...mapOpenAIResponsesUsage(response.usage), ...(withheld ? { inputTransformations: withheld } : {}) };
   recordReasoningTokens(content, response.usage?.output_tokens_details?.reasoning_tokens);
   const hasToolCalls = content.some((part) => part.type === 'tool-call');
   const stopReason: StopReason = mapOpenAIResponsesStopReason(
