@@ -132,6 +132,18 @@ function checkPastTurnSignatures(body: GeminiBody, context: GeminiValidationCont
   return undefined;
 }
 
+/**
+ * The thinking levels a model takes: Gemini 4 per Google Cloud's developer guides
+ * (checked 2026-12-05; `XHIGH` on Hydrogen only, no `MINIMAL`); any other model every
+ * level but `XHIGH`, which no page documents for it. The refusal is the API's text for
+ * `MINIMAL` on Gemini 3.8 Flash (a field report, 2026-09), with the level put in.
+ */
+function levelsOf(model: string): string[] {
+  if (/^gemini-4-hydrogen/.test(model)) return ['LOW', 'MEDIUM', 'HIGH', 'XHIGH'];
+  if (/^gemini-4-/.test(model)) return ['LOW', 'MEDIUM', 'HIGH'];
+  return ['MINIMAL', 'LOW', 'MEDIUM', 'HIGH'];
+}
+
 function checkThinkingConfig(model: string, body: GeminiBody, context: GeminiValidationContext) {
   const config = body.generationConfig?.thinkingConfig;
   if (!config) return undefined;
@@ -139,6 +151,9 @@ function checkThinkingConfig(model: string, body: GeminiBody, context: GeminiVal
     return 'You can only set only one of thinking budget and thinking level.';
   if (config.thinkingLevel !== undefined && context.budgetOnly(model))
     return 'thinking_level is not supported by this model.';
+  const level = config.thinkingLevel?.toUpperCase();
+  if (level !== undefined && !levelsOf(model).includes(level))
+    return `Thinking level ${level} is not supported for this model. Please retry with other thinking level.`;
   // Only 2.5 Flash and Flash-Lite can switch thinking off; Pro and Gemini 3 always think.
   if (config.thinkingBudget === 0 && !/^gemini-2\.5-flash/.test(model))
     return 'Budget 0 is invalid. This model only works in thinking mode.';

@@ -26,6 +26,7 @@ export {
   findModelFamily,
   type GoogleModelProfile,
   type GoogleProfileFields,
+  type GoogleThinkingLevel,
   type GoogleThinkingSetting,
   type ModelFamily,
   modelFamilies,

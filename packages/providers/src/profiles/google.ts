@@ -6,10 +6,13 @@
  */
 import type { ModelProfile } from '@episodic/core';
 
-/** `thinkingConfig` as a profile states it: a budget (2.5) or a level (3), never both. */
+/** A `thinkingLevel` (Gemini 3 and later); `xhigh` is taken by Gemini 4 Hydrogen only (docs/providers.md). */
+export type GoogleThinkingLevel = 'minimal' | 'low' | 'medium' | 'high' | 'xhigh';
+
+/** `thinkingConfig` as a profile states it: a budget (2.5) or a level (3 and later), never both. */
 export type GoogleThinkingSetting =
   | { budget: number; includeThoughts?: boolean }
-  | { level: 'minimal' | 'low' | 'medium' | 'high'; includeThoughts?: boolean }
+  | { level: GoogleThinkingLevel; includeThoughts?: boolean }
   | { off: true };
 
 /** The Google-specific fields of a profile. */
@@ -22,6 +25,12 @@ export interface GoogleProfileFields {
   functionCallSignatures: 'required' | 'optional';
   /** What to send on a current-turn call the model did not produce (documented placeholder). */
   placeholderSignature: string;
+  /**
+   * The thinking levels the model takes, where Google documents them; a level outside
+   * the list is refused when the adapter is made. Unset: `minimal` to `high` go to the API
+   * as they are (it answers 400 for one the model does not take), `xhigh` is refused.
+   */
+  thinkingLevels?: readonly GoogleThinkingLevel[];
 }
 
 /** A profile of a Gemini model: the common fields plus the Google ones. */
@@ -60,8 +69,36 @@ const gemini3 = {
 /** Gemini 2.5: thinking by (dynamic) budget, signatures sent back when present. */
 const gemini25 = { ...base, thinking: { budget: -1, includeThoughts: true }, functionCallSignatures: 'optional' } as const;
 
+/**
+ * Gemini 4 (Google Cloud's developer guides for Hydrogen, Carbon and Argon and the Gemini
+ * API's latest-model page, checked 2026-12-05): levels `low`, `medium`, `high`, and
+ * `xhigh` on Hydrogen only; the default level is `high` on Hydrogen and `medium` on Carbon
+ * and Argon, which the rows send. Implicit caching from 4,096 prompt tokens (6,144 on
+ * Argon). No prices collected yet.
+ */
+const gemini4 = { ...gemini3, thinkingLevels: ['low', 'medium', 'high'] } as const;
+
 /** Built-in Gemini profiles. */
 export const googleProfiles: readonly GoogleModelProfile[] = [
+  {
+    ...gemini4,
+    pattern: 'gemini-4-hydrogen.*',
+    thinking: { level: 'high', includeThoughts: true },
+    thinkingLevels: ['low', 'medium', 'high', 'xhigh'],
+    minCacheableTokens: 4096,
+  },
+  {
+    ...gemini4,
+    pattern: 'gemini-4-carbon.*',
+    thinking: { level: 'medium', includeThoughts: true },
+    minCacheableTokens: 4096,
+  },
+  {
+    ...gemini4,
+    pattern: 'gemini-4-argon.*',
+    thinking: { level: 'medium', includeThoughts: true },
+    minCacheableTokens: 6144,
+  },
   {
     ...gemini3,
     pattern: 'gemini-3(?:\\.\\d+)?-pro.*',

@@ -73,7 +73,7 @@ export function resolveProfile(
 }
 
 export type { AnthropicModelProfile, AnthropicProfileFields, AnthropicThinkingSetting } from './anthropic.js';
-export type { GoogleModelProfile, GoogleProfileFields, GoogleThinkingSetting } from './google.js';
+export type { GoogleModelProfile, GoogleProfileFields, GoogleThinkingLevel, GoogleThinkingSetting } from './google.js';
 export type { OpenAIProfile, OpenAIProfileFields } from './openai.js';
 export type { CompatibleProfile, CompatibleProfileFields, ContentReasoning, EffortParameter } from './openai-compatible.js';
 export { type CompatibleHost, compatibleHosts } from './compatible-hosts.js';

@@ -1,0 +1,99 @@
+/**
+ * Gemini thinking levels on the strict loopback server, through whichever `@google/genai`
+ * major the calling test file resolves (2, or 3 whose `ThinkingLevel` names `XHIGH`):
+ * `xhigh` goes out where the model takes it (Gemini 4 Hydrogen) and is refused, typed, when
+ * the adapter is made where it does not. See docs/providers.md, "Thinking levels".
+ */
+import { generate, InvalidArgumentError } from '@episodic/core';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createGoogleAdapter, type GoogleAdapterOptions } from '../../packages/providers/src/google/google-adapter.js';
+import { googleSdk } from '../../packages/providers/src/google/google-sdk.js';
+import { startGeminiServer } from '../servers/gemini-server.js';
+import type { ScriptedServer } from '../servers/scripted-server.js';
+
+/** Runs the cases; `sdk` names the client major in the titles. */
+export function describeThinkingLevels(sdk: string): void {
+  describe(`google thinking levels (${sdk})`, () => {
+    let server: ScriptedServer;
+    beforeEach(async () => {
+      server = await startGeminiServer();
+    });
+    afterEach(() => server.close());
+    const adapterFor = (model: string, options: Partial<GoogleAdapterOptions> = {}) =>
+      createGoogleAdapter({ model, baseURL: server.url, apiKey: 'test-key', ...options });
+    const sentConfig = (index: number) =>
+      (server.modelCalls()[index]?.body as { generationConfig: { thinkingConfig?: unknown } }).generationConfig.thinkingConfig;
+
+    it('sends xhigh to Gemini 4 Hydrogen as XHIGH, which the server takes', async () => {
+      server.enqueue({ type: 'reply', reasoning: ['think hard'], text: 'Done.' });
+      const answer = await generate(adapterFor('gemini-4-hydrogen', { thinking: { level: 'xhigh' } }), {
+        messages: [{ role: 'user', content: 'Why is CI red?' }],
+      });
+      expect(sentConfig(0)).toEqual({ includeThoughts: true, thinkingLevel: 'XHIGH' });
+      expect(server.modelCalls()[0]?.status).toBe(200);
+      expect(answer.message.content[0]).toMatchObject({ type: 'reasoning', text: 'think hard' });
+      expect(answer.message.content).toContainEqual(expect.objectContaining({ type: 'text', text: 'Done.' }));
+    });
+
+    it.each(['gemini-4-argon', 'gemini-4-carbon', 'gemini-3-pro-preview', 'gemini-3-flash-preview'])(
+      'refuses xhigh on %s when the adapter is made, with a typed error naming the levels it takes',
+      (model) => {
+        const made = () => adapterFor(model, { thinking: { level: 'xhigh' } });
+        expect(made).toThrow(InvalidArgumentError);
+        expect(made).toThrow(expect.objectContaining({ code: 'invalid_argument' }));
+        expect(made).toThrow(new RegExp(`thinking level "xhigh" is not taken by ${model}; ${model} takes `));
+      },
+    );
+
+    it('refuses a level that is none, instead of sending HIGH', () => {
+      expect(() => adapterFor('gemini-3-pro-preview', { thinking: { level: 'ultra' as never } })).toThrow(
+        /thinking level "ultra" is not a thinking level/,
+      );
+    });
+
+    it('refuses minimal on Gemini 4, which documents low to high', () => {
+      expect(() => adapterFor('gemini-4-hydrogen', { thinking: { level: 'minimal' } })).toThrow(
+        'google: thinking level "minimal" is not taken by gemini-4-hydrogen; gemini-4-hydrogen takes low, medium, high, xhigh.',
+      );
+    });
+
+    it('sends each Gemini 4 model its documented default level', async () => {
+      server.enqueue({ type: 'reply', text: 'a' }, { type: 'reply', text: 'b' }, { type: 'reply', text: 'c' });
+      for (const model of ['gemini-4-hydrogen', 'gemini-4-argon', 'gemini-4-carbon'])
+        await generate(adapterFor(model), { messages: [{ role: 'user', content: 'x' }] });
+      expect([0, 1, 2].map(sentConfig)).toEqual([
+        { includeThoughts: true, thinkingLevel: 'HIGH' },
+        { includeThoughts: true, thinkingLevel: 'MEDIUM' },
+        { includeThoughts: true, thinkingLevel: 'MEDIUM' },
+      ]);
+    });
+
+    it('lets a profile override name xhigh for a model the table does not list, and the API then decides', async () => {
+      server.enqueue({ type: 'reply', text: 'a' });
+      const adapter = adapterFor('gemini-4-argon', { thinking: { level: 'xhigh' }, profile: { thinkingLevels: ['high', 'xhigh'] } });
+      const failed = await generate(adapter, { messages: [{ role: 'user', content: 'x' }] }).catch((error: unknown) => error);
+      expect(sentConfig(0)).toEqual({ includeThoughts: true, thinkingLevel: 'XHIGH' });
+      expect(failed).toMatchObject({ kind: 'invalid-request', status: 400 });
+      expect(String((failed as Error).message)).toContain('Thinking level XHIGH is not supported for this model.');
+    });
+
+    it('the server refuses XHIGH where the model does not take it, through the bare SDK', async () => {
+      const { GoogleGenAI } = await googleSdk.load();
+      const client = new GoogleGenAI({ apiKey: 'k', httpOptions: { baseUrl: server.url } });
+      const contents = [{ role: 'user', parts: [{ text: 'x' }] }];
+      const outcome = async (model: string) => {
+        try {
+          const stream = await client.models.generateContentStream({ model, contents, config: { thinkingConfig: { thinkingLevel: 'XHIGH' as never } } });
+          for await (const _chunk of stream);
+          return 'accepted';
+        } catch (error) {
+          return String((error as Error).message);
+        }
+      };
+      expect(await outcome('gemini-4-argon')).toContain('Thinking level XHIGH is not supported for this model. Please retry with other thinking level.');
+      expect(await outcome('gemini-3-pro-preview')).toContain('Thinking level XHIGH is not supported for this model.');
+      server.enqueue({ type: 'reply', text: 'ok' });
+      expect(await outcome('gemini-4-hydrogen')).toBe('accepted');
+    });
+  });
+}
