@@ -20,6 +20,7 @@ import { randomUUID } from 'node:crypto';
 import { DBOS, type WorkflowQueue } from '@dbos-inc/dbos-sdk';
 import {
   type Agent,
+  type AgentEvent,
   type ApprovalDecision,
   DURABLE_APPROVALS_KEY,
   type DurableApproval,
@@ -64,11 +65,28 @@ export interface DbosEpisodesOptions {
   queuePollMs?: number | undefined;
   /**
    * Told when this process starts and ends running an episode (a replay after a
-   * takeover included), and when it hands a dead process's workflows back to the queue.
+   * takeover included), of each event of the run (see {@link DbosEpisodesObserver.event}),
+   * and when it hands a dead process's workflows back to the queue.
    */
-  observe?:
-    | { start?(request: EpisodeRequest): void; end?(request: EpisodeRequest): void; recovered?(recovered: RecoveredExecutor): void }
-    | undefined;
+  observe?: DbosEpisodesObserver | undefined;
+}
+
+/** What {@link DbosEpisodesOptions.observe} is told. */
+export interface DbosEpisodesObserver {
+  /** This process starts running `request` (a replay after a takeover included). */
+  start?(request: EpisodeRequest): void;
+  /** That run ends (finished, failed, or paused on an approval and left to a later run). */
+  end?(request: EpisodeRequest): void;
+  /**
+   * An event of the run (the events `session.send()` reports to `onEvent`: warnings,
+   * deltas, tool calls and results, step and episode ends). At least once: a run that
+   * replays a workflow after a takeover reports again the events of the steps it replays
+   * from their records (a replayed model call's deltas and its adapter's warnings come
+   * only from the run that made the call). Must not throw.
+   */
+  event?(request: EpisodeRequest, event: AgentEvent): void;
+  /** This process handed a silent process's workflows back to the queue. */
+  recovered?(recovered: RecoveredExecutor): void;
 }
 
 let running: Pick<DbosEpisodesOptions, 'agent' | 'observe'> | undefined;
@@ -79,7 +97,7 @@ async function runEpisodeWorkflow(request: EpisodeRequest): Promise<EpisodeSumma
   if (!agent) throw new Error('@episodic/dbos: DbosEpisodes.launch() was not called in this process');
   running?.observe?.start?.(request);
   try {
-    const summary = await runEpisodeOnce(agent, request);
+    const summary = await runEpisodeOnce(agent, request, running?.observe);
     // A waiter in any launched process is woken by this event at once (DBOS pushes
     // events by LISTEN/NOTIFY), where a workflow's result is only polled (each second).
     await DBOS.setEvent(FINISHED_EVENT, summary);
@@ -89,11 +107,13 @@ async function runEpisodeWorkflow(request: EpisodeRequest): Promise<EpisodeSumma
   }
 }
 
-async function runEpisodeOnce(agent: Agent, request: EpisodeRequest): Promise<EpisodeSummary> {
+async function runEpisodeOnce(agent: Agent, request: EpisodeRequest, observe: DbosEpisodesObserver | undefined): Promise<EpisodeSummary> {
+  const onEvent = observe?.event && ((event: AgentEvent) => observe.event?.(request, event));
   for (;;) {
     try {
       const session = await agent.session({ id: request.sessionId, ...request.session });
-      const result = await session.send(request.input, { durable: { runtime: dbosRuntime(), episode: request.episode } });
+      const durable = { runtime: dbosRuntime(), episode: request.episode };
+      const result = await session.send(request.input, { durable, ...(onEvent ? { onEvent } : {}) });
       const text = result.message?.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('') ?? '';
       return { status: result.status, reason: result.reason, text };
     } catch (error) {

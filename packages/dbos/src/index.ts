@@ -2,7 +2,7 @@
  * `@episodic/dbos`: Episodic agents as DBOS workflows (see dbos-episodes.ts).
  */
 export { DbosEpisodes } from './dbos-episodes.js';
-export type { DbosEpisodesOptions } from './dbos-episodes.js';
+export type { DbosEpisodesObserver, DbosEpisodesOptions } from './dbos-episodes.js';
 export { EpisodesClient } from './dbos-client.js';
 export type { EpisodesClientOptions, EpisodeStatus } from './dbos-client.js';
 export type { DbosApprovalTarget } from './dbos-approvals.js';
