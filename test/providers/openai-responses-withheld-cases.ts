@@ -73,23 +73,31 @@ export function describeWithheldReasoning(sdk: string): void {
         { ...removed('rs_elsewhere', 'organization_mismatch'), path: '' },
       ]);
       expect(warnings.map((warning) => warning.code)).toEqual(['thinking-dropped', 'thinking-dropped']);
-      expect(warnings[0]?.message).toContain(`${reasoningId} at input.1 (prefix_mismatch`);
-      expect(warnings[1]?.message).toContain('rs_elsewhere (organization_mismatch');
+      expect(warnings[0]?.message).toBe(
+        `openai: the API withheld the reasoning item ${reasoningId} at input.1 from the model (prefix_mismatch: the input before it is not the one it was made after); the model did not see that reasoning.`,
+      );
+      expect(warnings[1]?.message).toContain('rs_elsewhere from the model (organization_mismatch');
     });
 
-    it('keeps a reason and fields it does not know verbatim, and warns of a turn_boundary a model that reads earlier turns did not expect', async () => {
+    it('keeps a reason, an action and fields it does not know verbatim, and warns of a turn_boundary a model that reads earlier turns did not expect', async () => {
       const { finish, warnings } = await secondTurn('gpt-5.6', () => ({
         type: 'reply',
         text: 'Pin the test.',
-        withheld: [{ ...removed('rs_a', 'policy_mismatch'), detail: { since: 3 } }, removed('rs_b', 'turn_boundary')],
+        withheld: [
+          { ...removed('rs_a', 'policy_mismatch'), detail: { since: 3 } },
+          removed('rs_b', 'turn_boundary'),
+          { ...removed('rs_c', 'prefix_mismatch'), action: 'summarized' },
+        ],
       }));
       expect(finish.message.usage?.inputTransformations).toEqual([
         { ...removed('rs_a', 'policy_mismatch'), detail: { since: 3 }, path: '' },
         { ...removed('rs_b', 'turn_boundary'), path: '' },
+        { ...removed('rs_c', 'prefix_mismatch'), action: 'summarized', path: '' },
       ]);
       expect(warnings.map((warning) => warning.message)).toEqual([
-        expect.stringContaining('rs_a (policy_mismatch)'),
-        expect.stringContaining('rs_b (turn_boundary'),
+        expect.stringContaining('rs_a from the model (policy_mismatch)'),
+        expect.stringContaining('rs_b from the model (turn_boundary'),
+        expect.stringContaining('rs_c as "summarized" (prefix_mismatch'),
       ]);
     });
   });

@@ -48,14 +48,14 @@ export function inputTransformationWarnings(
   return entries
     .filter((entry) => !(expectTurnBoundary && entry.reason === 'turn_boundary'))
     .map((entry) => {
-      const where = entry.path ? ` at ${entry.path}` : '';
-      const why = reasonText[entry.reason] ? `: ${reasonText[entry.reason]}` : '';
-      const action = typeof entry.action === 'string' ? entry.action : 'withheld';
-      return {
-        type: 'warning',
-        code: 'thinking-dropped',
-        message: `openai: the API ${action} the ${entry.type} item ${String(entry.id ?? '')}${where} (${entry.reason}${why}); the model did not see that reasoning.`,
-      };
+      const item = `the ${entry.type} item ${String(entry.id ?? '')}${entry.path ? ` at ${entry.path}` : ''}`;
+      const why = `${entry.reason}${reasonText[entry.reason] ? `: ${reasonText[entry.reason]}` : ''}`;
+      // `removed` is the one action the SDK names; another is reported as it came, without guessing what it did.
+      const message =
+        entry.action === 'removed'
+          ? `openai: the API withheld ${item} from the model (${why}); the model did not see that reasoning.`
+          : `openai: the API reports ${item} as ${JSON.stringify(entry.action)} (${why}), an action this adapter does not know.`;
+      return { type: 'warning', code: 'thinking-dropped', message };
     });
 }
 
