@@ -6,7 +6,7 @@
  * per step, then a short final text) and the same number of model calls per episode.
  *
  * Each run opens a session (Episodic) or calls `generateText` (AI SDK) for enough
- * episodes to make about 400 steps, and reports wall time per step; runs of the two
+ * episodes to make about 1,200 steps, and reports wall time per step; runs of the two
  * loops alternate (A B A B ...) so machine drift hits both alike. Median of RUNS runs;
  * the ratio is Episodic / AI SDK per pair of runs, median taken.
  *
@@ -24,8 +24,14 @@ import { scriptedModel } from '@episodic/core/testing';
 
 const STEP_COUNTS = (process.env.LOOP_VS_STEPS ?? '10,50,200,400').split(',').map(Number);
 const RUNS = Number(process.env.LOOP_VS_RUNS ?? 7);
-/** Steps per run at least, so a run of short episodes is long enough to time. */
-const STEPS_PER_RUN = 400;
+/**
+ * Steps per run at least: long enough that a run of short episodes is more than a
+ * scheduler slice or a collection (at 10 steps per episode a run of 400 steps took
+ * a few tens of milliseconds, and its pairs scattered widely around the median).
+ */
+const STEPS_PER_RUN = Number(process.env.LOOP_VS_STEPS_PER_RUN ?? 1200);
+/** Unmeasured runs of each loop first, until both run optimised code. */
+const WARMUPS = Number(process.env.LOOP_VS_WARMUPS ?? 3);
 const WORDS = 'build failed test timed out waiting fixture server start port error warning retry npm ci step job'.split(' ');
 
 /** The tool's output: about 1,500 characters of log, different at every call (no count can be reused). */
@@ -127,12 +133,14 @@ const median = (values) => {
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 };
 
-/** Both loops at `steps` steps per episode, alternating, after a warm-up run of each. */
+/** Both loops at `steps` steps per episode, alternating, after WARMUPS unmeasured runs of each. */
 async function compare(steps) {
   const a = episodic(steps);
   const b = aiSdk(steps);
-  await timeRun(a, steps);
-  await timeRun(b, steps);
+  for (let warm = 0; warm < WARMUPS; warm += 1) {
+    await timeRun(a, steps);
+    await timeRun(b, steps);
+  }
   const ours = [];
   const theirs = [];
   const ratios = [];
@@ -145,7 +153,8 @@ async function compare(steps) {
     ratios.push(first / second);
     loads.push(loadavg()[0]);
   }
-  return { steps, ours: median(ours), theirs: median(theirs), ratio: median(ratios), load: median(loads) };
+  const spread = { low: Math.min(...ratios), high: Math.max(...ratios) };
+  return { steps, ours: median(ours), theirs: median(theirs), ratio: median(ratios), ...spread, load: median(loads) };
 }
 
 /** Runs every step count and returns a markdown section. */
@@ -157,18 +166,18 @@ export default async function run() {
     rows.push(row);
   }
   const table = rows
-    .map((row) => `| ${row.steps} | ${row.ours.toFixed(3)} | ${row.theirs.toFixed(3)} | ${row.ratio.toFixed(2)}x | ${row.load.toFixed(1)} |`)
+    .map((row) => `| ${row.steps} | ${row.ours.toFixed(3)} | ${row.theirs.toFixed(3)} | ${row.ratio.toFixed(2)}x | ${row.low.toFixed(2)}-${row.high.toFixed(2)}x | ${row.load.toFixed(1)} |`)
     .join('\n');
   const markdown = `## Agent loop beside the AI SDK's tool loop
 
 Episodic's \`Agent\` (scriptedModel, memory store, default tokenizer) and the Vercel AI SDK's \`generateText\`
 (MockLanguageModelV3), instant models, the same tool and answers; a new session / \`generateText\` call per
-episode. Wall time per step, median of ${RUNS} alternating runs of at least ${STEPS_PER_RUN} steps each; the ratio
+episode. Wall time per step, median of ${RUNS} alternating runs of at least ${STEPS_PER_RUN} steps each (after ${WARMUPS} unmeasured runs of each); the ratio
 is Episodic / AI SDK, median of the pairs. Node ${process.version}, ${availableParallelism()} cores; load is the
 1-minute load average during the row's runs.
 
-| steps per episode | Episodic ms/step | AI SDK ms/step | ratio | load |
-| --- | --- | --- | --- | --- |
+| steps per episode | Episodic ms/step | AI SDK ms/step | ratio | pairs | load |
+| --- | --- | --- | --- | --- | --- |
 ${table}
 
 Target (issue 26): ratio at most 1 at 10, 50 and 400 steps.
