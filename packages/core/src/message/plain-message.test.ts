@@ -8,8 +8,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { AssistantMessage } from './message.js';
-import { isPlainAssistantMessage } from './plain-message.js';
+import { isPlainAssistantMessage, SCHEMA_FIELDS } from './plain-message.js';
 import { copyMessage } from './transcript.js';
+import { transcriptSchemas } from './transcript-schema.js';
 
 const providerData = { provider: 'anthropic', model: 'claude-x', reasoningFields: ['signature'] };
 
@@ -86,6 +87,13 @@ function nested(depth: number): unknown {
 }
 
 describe('isPlainAssistantMessage', () => {
+  it('knows every field the transcript schemas know of the objects it reads', () => {
+    const schemas = transcriptSchemas();
+    for (const [name, listed] of Object.entries(SCHEMA_FIELDS)) {
+      expect([...listed].sort(), name).toEqual(Object.keys(schemas[name as keyof typeof SCHEMA_FIELDS].shape).sort());
+    }
+  });
+
   it('accepts what adapters produce every step', () => {
     for (const message of usual) expect(isPlainAssistantMessage(message)).toBe(true);
   });
