@@ -2,9 +2,17 @@
  * zod in browsers and edge runtimes (`#zod` outside Node): bundled with core and
  * imported with it, since these runtimes cannot load a module synchronously.
  */
-import * as zod from 'zod/v4';
+import { z } from 'zod/v4';
 
 /** zod 4 (`zod/v4`, also zod 3.25's). */
-export function requireZod(): typeof zod {
-  return zod;
+export function requireZod(): { z: typeof z } {
+  return { z };
+}
+
+/**
+ * The same: loaded already, and no dynamic import for a bundler to wrap zod's
+ * modules for.
+ */
+export function importZod(): Promise<{ z: typeof z }> {
+  return Promise.resolve({ z });
 }

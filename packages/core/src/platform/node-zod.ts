@@ -6,11 +6,16 @@
  * this runs only when a synchronous function is the first to need zod.
  */
 import { createRequire } from 'node:module';
-import type * as Zod from 'zod/v4';
+import type { z } from 'zod/v4';
 
 const require = createRequire(import.meta.url);
 
 /** zod 4 (`zod/v4`, also zod 3.25's), loaded now. */
-export function requireZod(): typeof Zod {
-  return require('zod/v4') as typeof Zod;
+export function requireZod(): { z: typeof z } {
+  return require('zod/v4') as { z: typeof z };
+}
+
+/** zod 4's ES module. */
+export function importZod(): Promise<{ z: typeof z }> {
+  return import('zod/v4');
 }

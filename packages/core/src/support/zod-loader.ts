@@ -11,11 +11,13 @@
  * application's own `import 'zod'` already loaded. Whichever comes first is the one
  * core keeps.
  */
-import type * as Zod from 'zod/v4';
-import { requireZod } from '#zod';
+import type { z } from 'zod/v4';
+import { importZod, requireZod } from '#zod';
 
-/** The `zod/v4` module. */
-export type ZodModule = typeof Zod;
+/** What core takes of the `zod/v4` module. */
+export interface ZodModule {
+  z: typeof z;
+}
 
 let loaded: ZodModule | undefined;
 
@@ -28,7 +30,7 @@ export function zodNow(): ZodModule {
 /** Loads zod's ES module unless core already has zod; await it before a check on an asynchronous path. */
 export async function loadZod(): Promise<void> {
   if (loaded) return;
-  const module = await import('zod/v4');
+  const module = await importZod();
   loaded ??= module;
 }
 
