@@ -25,7 +25,7 @@ export async function load(url, context, next) {
 `;
 
 /** The first-request bench's agent (bench/agent-programs.js), then what CommonJS loaded. */
-const agentProgram = (extra: string) => `import { createRequire } from 'node:module';
+const agentProgram = (extra: string, input = `'Why did the build fail?'`) => `import { createRequire } from 'node:module';
 import { Agent } from '@episodic/core';
 import { createOpenAIResponsesAdapter } from '@episodic/providers/openai';
 ${extra}
@@ -35,7 +35,7 @@ const readLog = {
   execute: async () => ({ content: 'ok' }),
 };
 const session = await new Agent({ model, system: 'You debug CI failures.', tools: [readLog] }).session();
-const { text } = await session.send('Why did the build fail?');
+const { text } = await session.send(${input});
 console.log(JSON.stringify({ text, required: Object.keys(createRequire(import.meta.url).cache) }));
 `;
 
@@ -88,6 +88,13 @@ describe('the first request of a fresh process', () => {
     expect(loaded.text).toBe('The tests timed out.');
     expect(loaded.files.some((file) => file.includes(join('packages', 'core', 'bundle')))).toBe(true);
     expect(loaded.files.some((file) => file.includes(join('packages', 'providers', 'bundle')))).toBe(true);
+    expect(zodFiles(loaded.files).slice(0, 3)).toEqual([]);
+  });
+
+  it('loads no zod when the message is given as text parts', { timeout: 60_000 }, async () => {
+    server.enqueue({ type: 'reply', text: 'ok' });
+    const loaded = await run(agentProgram('', `[{ type: 'text', text: 'Why did the build fail?' }]`), 'parts');
+    expect(loaded.text).toBe('ok');
     expect(zodFiles(loaded.files).slice(0, 3)).toEqual([]);
   });
 

@@ -1,5 +1,6 @@
 /**
- * A fast structural check of the assistant messages adapters return on every step.
+ * A fast structural check of the assistant messages adapters return on every step
+ * (and of the text messages given to `send()`).
  * The full check (`copyMessage`: depth limit, a JSON round trip, the zod schema of
  * transcript format v1.1) costs about as much as the rest of a step's bookkeeping,
  * and built-in adapters always pass it. This check walks the message once, with no
@@ -43,6 +44,7 @@ export const SCHEMA_FIELDS = {
   ReasoningPart: ['type', 'text', 'signature', 'redacted', 'providerData', 'tokens'],
   ToolCallPart: ['type', 'id', 'name', 'args', 'providerData'],
   AssistantMessage: ['role', 'content', 'model', 'usage', 'contextEdits', 'fallback'],
+  UserMessage: ['role', 'content', 'injected', 'compaction'],
   ModelRef: ['provider', 'id'],
   ProviderData: ['provider', 'model', 'reasoningFields'],
   Usage: [
@@ -69,6 +71,7 @@ const PART_FIELDS = new Map<string, Fields>([
   ['tool-call', fields(SCHEMA_FIELDS.ToolCallPart, ['type', 'id', 'name', 'args', 'providerData'])],
 ]);
 const MESSAGE_FIELDS = fields(SCHEMA_FIELDS.AssistantMessage, ['role', 'content', 'model', 'usage']);
+const USER_MESSAGE_FIELDS = fields(SCHEMA_FIELDS.UserMessage, ['role', 'content']);
 const MODEL_FIELDS = fields(SCHEMA_FIELDS.ModelRef, ['provider', 'id']);
 const PROVIDER_DATA_FIELDS = fields(SCHEMA_FIELDS.ProviderData, ['provider', 'model', 'reasoningFields']);
 const USAGE_COUNTS = [
@@ -93,6 +96,26 @@ export function isPlainAssistantMessage(value: unknown): boolean {
   const { content } = value;
   for (let index = 0; index < content.length; index += 1) {
     if (!isPlainPart(content[index], walk)) return false;
+  }
+  return true;
+}
+
+/**
+ * True when `value` is a user message of text (a string, or text parts) that
+ * transcript format v1.1 accepts as it is; false when only the full check can tell
+ * (images, `injected`, `compaction`, anything odd). `send()` takes such a message
+ * without building zod's schemas.
+ */
+export function isPlainUserMessage(value: unknown): boolean {
+  if (!isPlainObject(value) || value.role !== 'user') return false;
+  const walk: Walk = { visits: 0 };
+  if (!extrasArePlain(value, USER_MESSAGE_FIELDS, 1, walk)) return false;
+  const { content } = value;
+  if (typeof content === 'string') return true;
+  if (!Array.isArray(content)) return false;
+  for (let index = 0; index < content.length; index += 1) {
+    const part = content[index];
+    if (!isPlainObject(part) || part.type !== 'text' || !isPlainPart(part, walk)) return false;
   }
   return true;
 }
