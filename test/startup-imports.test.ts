@@ -6,11 +6,12 @@
  * the packages' bundles, as an application does; an ES module loader hook records
  * every module it loads, and the CommonJS cache shows what was `require`d.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type OpenAIScriptedServer, startOpenAIResponsesServer } from './servers/openai-responses-server.js';
 
@@ -38,6 +39,19 @@ const session = await new Agent({ model, system: 'You debug CI failures.', tools
 const { text } = await session.send(${input});
 console.log(JSON.stringify({ text, required: Object.keys(createRequire(import.meta.url).cache) }));
 `;
+
+/** A transcript line checked by the synchronous `parseTranscriptLine`: core has to load zod there and then. */
+const transcriptProgram = `import { createRequire } from 'node:module';
+import { parseTranscriptLine } from '@episodic/core/transcript';
+let text = 'accepted';
+try {
+  parseTranscriptLine('{"role":"user","content":7}', 3, 'x.jsonl');
+} catch (error) {
+  text = error.name + ': ' + error.message;
+}
+console.log(JSON.stringify({ text, required: Object.keys(createRequire(import.meta.url).cache) }));
+`;
+const badLineError = 'TranscriptError: x.jsonl, line 3: user content must be string (got number)';
 
 interface Loaded {
   text: string;
@@ -96,6 +110,21 @@ describe('the first request of a fresh process', () => {
     const loaded = await run(agentProgram('', `[{ type: 'text', text: 'Why did the build fail?' }]`), 'parts');
     expect(loaded.text).toBe('ok');
     expect(zodFiles(loaded.files).slice(0, 3)).toEqual([]);
+  });
+
+  it('loads zod for a synchronous check when one runs, with the same error as before', { timeout: 60_000 }, async () => {
+    const loaded = await run(transcriptProgram, 'transcript');
+    expect(loaded.text).toBe(badLineError);
+    expect(zodFiles(loaded.files).length).toBeGreaterThan(0);
+  });
+
+  it('bundles zod into a Node bundle, whose synchronous checks then need no node_modules', { timeout: 60_000 }, async () => {
+    const stdin = { contents: transcriptProgram, resolveDir: repoRoot, sourcefile: 'check.js', loader: 'js' as const };
+    const result = await build({ stdin, bundle: true, format: 'esm', platform: 'node', write: false, logLevel: 'silent' });
+    const file = join(folder, 'check.mjs');
+    await writeFile(file, result.outputFiles[0]!.text);
+    const output = JSON.parse(execFileSync(process.execPath, [file], { cwd: folder, encoding: 'utf8' })) as { text: string };
+    expect(output.text).toBe(badLineError);
   });
 
   it('sees zod when the program loads it, as an ES module or through require', { timeout: 60_000 }, async () => {

@@ -1,6 +1,8 @@
 /**
- * zod in browsers and edge runtimes (`#zod` outside Node): bundled with core and
- * imported with it, since these runtimes cannot load a module synchronously.
+ * zod in browsers, edge runtimes and bundles (`#zod` outside plain Node; bundlers,
+ * which resolve the `module` condition, take this file for Node too): bundled with
+ * core and imported with it, since a bundle or these runtimes cannot require a
+ * module synchronously.
  */
 import { z } from 'zod/v4';
 
