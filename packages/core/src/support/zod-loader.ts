@@ -5,11 +5,11 @@
  *
  * Core's own schemas (transcript lines, saved records, the reader of cut results)
  * are built on first use by {@link lazily}. A synchronous check takes zod as it is
- * ({@link zodNow}: on Node zod's CommonJS build, elsewhere the copy bundled with
- * core); an asynchronous path (a store's read, `send()` with a message object)
- * awaits {@link loadZod} first, which imports zod's ES module, the copy an
- * application's own `import 'zod'` already loaded. Whichever comes first is the one
- * core keeps.
+ * ({@link zodNow}: on Node zod's CommonJS build; in browsers, edge runtimes and
+ * bundles the copy bundled with core); an asynchronous path (a store's read, a
+ * session opened with a history, an agent tool's call) awaits {@link loadZod} first,
+ * which imports zod's ES module, the copy an application's own `import 'zod'`
+ * shares. Whichever comes first is the one core keeps.
  */
 import type { z } from 'zod/v4';
 import { importZod, requireZod } from '#zod';
