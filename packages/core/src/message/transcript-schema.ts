@@ -3,7 +3,9 @@
  * and the README). Objects are loose: unknown fields are kept so that a read/write
  * round trip loses nothing. What only v1.1 has is listed in `transcript-version.ts`.
  * Each schema has the name of its interface in `message.ts`; the check at the bottom
- * fails to compile when the two stop describing the same data.
+ * fails to compile when the two stop describing the same data. The schemas are built
+ * by `transcriptSchemas()` on its first call, so importing core loads no zod (see
+ * support/zod-loader.ts); the builders below go in the order the schemas need each other.
  */
 import type { z } from 'zod/v4';
 import { lazily, type ZodModule } from '../support/zod-loader.js';
