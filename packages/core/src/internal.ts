@@ -51,6 +51,8 @@ export { approvalRequest } from './loop/approvals.js';
 // store: what another store implementation needs to behave like the built-in ones.
 export { assertSessionId } from './store/session-store.js';
 export { parseApprovalRecord } from './store/approval-record.js';
+// A store's reads load zod's ES module before they check records (see support/zod-loader.ts).
+export { loadZod } from './support/zod-loader.js';
 export { checkApprovalRevision } from './errors/session-errors.js';
 export { serializeMessage } from './message/transcript.js';
 export {

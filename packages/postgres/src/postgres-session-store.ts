@@ -32,7 +32,7 @@ import {
 } from '@episodic/core';
 import { parseTranscriptLine } from '@episodic/core/transcript';
 import { type PackState } from '@episodic/core/packing';
-import { assertSessionId, parseApprovalRecord, serializeMessage } from '@episodic/core/internal';
+import { assertSessionId, loadZod, parseApprovalRecord, serializeMessage } from '@episodic/core/internal';
 import { type ConnectionOptions, type Database, openDatabase } from './database.js';
 import { LeaseKeeper } from './lease-keeper.js';
 import { migrate, migrateOnce, quoteSchema } from './migrations.js';
@@ -116,6 +116,7 @@ export class PostgresSessionStore implements SessionStore {
     this.known.add(id);
     const rows = await this.database.query<{ message: string }>(sql.loadMessages(this.tables), [id, row.message_count]);
     const where = `postgres session "${id}"`;
+    await loadZod();
     const messages = rows.map((stored, index) => parseTranscriptLine(stored.message, index + 1, where));
     const sidecar = row.sidecar === null ? undefined : parseVersioned<ReasoningSidecar>(row.sidecar, `${where}: reasoning_sidecar`);
     const approvals = row.approvals === null ? undefined : parseApprovalRecord(row.approvals, `${where}: approvals`);

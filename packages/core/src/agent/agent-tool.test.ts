@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Agent } from './agent.js';
+import { DEFAULT_AGENT_TOOL_INPUT, DEFAULT_AGENT_TOOL_INPUT_SCHEMA } from './agent-tool.js';
+import { toolInputSchema } from '../support/json-schema.js';
 import { RunAbortedError } from '../errors/run-aborted-error.js';
 import { autoApprove } from '../loop/approvals.js';
 import { MemorySessionStore } from '../store/memory-session-store.js';
@@ -165,6 +167,31 @@ describe('agent.asTool', () => {
     expect(results(parent.messages)[0]?.content).toContain('aborted');
     const child = await sub.agent.session({ id: 'a.research.c', store });
     expect(child.messages.map((message) => message.role)).toEqual(['user']);
+  });
+
+  it('offers the default input as the JSON Schema its zod schema converts to, and checks calls against it', async () => {
+    const sub = researcher({ store: new MemorySessionStore(), steps: [{ text: 'done' }] });
+    const tool = sub.agent.asTool({ name: 'research', description: 'Researches.' });
+    expect(tool.spec.inputSchema).toBe(DEFAULT_AGENT_TOOL_INPUT_SCHEMA);
+    expect(DEFAULT_AGENT_TOOL_INPUT_SCHEMA).toEqual(toolInputSchema(DEFAULT_AGENT_TOOL_INPUT));
+    const context = { signal: new AbortController().signal, toolCallId: 'd', sessionId: 's' };
+    await expect(tool.execute({ task: 7 }, context)).rejects.toMatchObject({
+      code: 'invalid_tool_input',
+      issues: [{ path: 'task', message: 'expected string, got number' }],
+    });
+    await expect(tool.execute({}, context)).rejects.toMatchObject({ issues: [{ path: 'task', message: 'missing (expected string)' }] });
+    expect(await tool.execute({ task: 'look', extra: 1 }, context)).toMatchObject({ content: 'done' });
+  });
+
+  it('exports the default input as a zod schema, built when first used', () => {
+    expect(DEFAULT_AGENT_TOOL_INPUT).toBeInstanceOf(z.ZodObject);
+    expect(DEFAULT_AGENT_TOOL_INPUT.safeParse({ task: 'go', extra: 1 })).toEqual({ success: true, data: { task: 'go' } });
+    expect(DEFAULT_AGENT_TOOL_INPUT.safeParse({ task: 1 }).success).toBe(false);
+    expect(Object.keys(DEFAULT_AGENT_TOOL_INPUT.shape)).toEqual(['task']);
+    const extended = DEFAULT_AGENT_TOOL_INPUT.extend({ deadline: z.string() });
+    expect(extended.parse({ task: 'go', deadline: 'friday' })).toEqual({ task: 'go', deadline: 'friday' });
+    expect(z.object({ inner: DEFAULT_AGENT_TOOL_INPUT }).parse({ inner: { task: 'go' } })).toEqual({ inner: { task: 'go' } });
+    expect(DEFAULT_AGENT_TOOL_INPUT['~standard'].vendor).toBe('zod');
   });
 
   it('answers invalid input with an error the model reads, and takes a custom input and prompt', async () => {

@@ -11,11 +11,12 @@
  * approvals surface among the caller's (see {@link ToolOutput.pendingApprovals});
  * decisions come back down through the tool context; abort goes down with the signal.
  */
-import { z } from 'zod/v4';
+import type { z } from 'zod/v4';
 import { hashText } from '../support/fingerprint.js';
-import { toolInputSchema } from '../support/json-schema.js';
+import { type JsonSchema, toolInputSchema } from '../support/json-schema.js';
 import { describeIssues } from '../support/schema-issue.js';
 import { type StandardSchemaV1, validateWith } from '../support/standard-schema.js';
+import { builtOnUse, lazily, loadZod } from '../support/zod-loader.js';
 import type { AssistantMessage, Message, SubSessionReference, UserMessage } from '../message/message.js';
 import { assistantText } from '../message/message.js';
 import { MemorySessionStore } from '../store/memory-session-store.js';
@@ -28,10 +29,30 @@ import type { RunOptions, Session, SessionInput } from './session-contract.js';
 import { type AgentTool, assertToolName, type NeedsApproval, type ToolContext, type ToolOutput } from '../loop/tool.js';
 import { ToolInputError } from '../errors/tool-input-error.js';
 
-/** The input of an agent tool when none is given: the task in words. */
-export const DEFAULT_AGENT_TOOL_INPUT = z.object({
-  task: z.string().describe('The task for the agent, with everything it needs to know: it sees nothing else.'),
-});
+const defaultInput = lazily((z) =>
+  z.object({
+    task: z.string().describe('The task for the agent, with everything it needs to know: it sees nothing else.'),
+  }),
+);
+
+/**
+ * The input of an agent tool when none is given: the task in words. A zod schema,
+ * built when first used (so importing core loads no zod).
+ */
+export const DEFAULT_AGENT_TOOL_INPUT: z.ZodObject<{ task: z.ZodString }, z.core.$strip> = builtOnUse(defaultInput);
+
+/**
+ * {@link DEFAULT_AGENT_TOOL_INPUT} as `toolInputSchema` converts it, written out: an
+ * agent tool with the default input builds its spec without zod (agent-tools.test.ts
+ * holds the two equal).
+ */
+export const DEFAULT_AGENT_TOOL_INPUT_SCHEMA: JsonSchema = {
+  type: 'object',
+  properties: {
+    task: { type: 'string', description: 'The task for the agent, with everything it needs to know: it sees nothing else.' },
+  },
+  required: ['task'],
+};
 
 /** Options of `agent.asTool()`. */
 export interface AgentToolOptions<Input extends StandardSchemaV1 = typeof DEFAULT_AGENT_TOOL_INPUT> {
@@ -72,7 +93,8 @@ export interface SubAgent {
 export function agentTool<Input extends StandardSchemaV1>(sub: SubAgent, options: AgentToolOptions<Input>): AgentTool {
   assertToolName(options.name);
   const input: StandardSchemaV1 = options.input ?? DEFAULT_AGENT_TOOL_INPUT;
-  const inputSchema = toolInputSchema(input);
+  const byDefault = input === DEFAULT_AGENT_TOOL_INPUT;
+  const inputSchema = byDefault ? DEFAULT_AGENT_TOOL_INPUT_SCHEMA : toolInputSchema(input);
   const store = options.store ?? sub.store ?? new MemorySessionStore();
   const queue = new SessionQueue();
   const open = (id: string) => sub.agent.session({ id, store });
@@ -83,6 +105,8 @@ export function agentTool<Input extends StandardSchemaV1>(sub: SubAgent, options
     timeoutMs: options.timeoutMs ?? Infinity,
     ...(options.needsApproval === undefined ? {} : { needsApproval: options.needsApproval }),
     async execute(args, context) {
+      // The default input is core's own zod schema: zod's ES module first (see support/zod-loader.ts).
+      if (byDefault) await loadZod();
       const parsed = await validateWith(input, args ?? {});
       if (!parsed.success) throw new ToolInputError(options.name, describeIssues(parsed.issues, args));
       const id = idFor(context);

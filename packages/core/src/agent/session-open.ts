@@ -18,6 +18,7 @@ import { mergeSidecar, type PersistReasoning } from '../store/reasoning-sidecar.
 import { SessionBusyError } from '../errors/session-errors.js';
 import type { SessionStore, TornLine } from '../store/session-store.js';
 import { copyMessage } from '../message/transcript.js';
+import { loadZod } from '../support/zod-loader.js';
 import { checkConsistency } from '../message/transcript-consistency.js';
 
 /** What a session starts from. */
@@ -58,6 +59,8 @@ export async function openSession(input: OpenSessionInput): Promise<OpenedSessio
     );
   }
   if (stored) checkConsistency(stored.messages, `session "${id}"`);
+  // zod's ES module before a given history is checked (see support/zod-loader.ts).
+  if (!stored && input.history?.length) await loadZod();
   const merged = mergeSidecar(stored?.messages ?? validHistory(input.history), stored?.reasoningSidecar);
   if (merged.stale) await deleteStaleSidecar(store, id);
   const opened: OpenedSession = {

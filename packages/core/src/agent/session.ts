@@ -28,6 +28,7 @@ import type { ApprovalTarget, SessionApprovals } from './session-approvals.js';
 import type { OpenedSession } from './session-open.js';
 import type { SessionLease, SessionStore, TornLine } from '../store/session-store.js';
 import { copyMessage } from '../message/transcript.js';
+import { isPlainUserMessage } from '../message/plain-message.js';
 import type { OutputOf, RunOptions, Session, SessionInput } from './session-contract.js';
 import { type UsageTotals, usageTotalsOf } from '../model/usage-totals.js';
 
@@ -358,6 +359,8 @@ function toUserMessage(input: SessionInput): UserMessage {
   if (message?.role !== 'user') {
     throw new InvalidArgumentError(`send() takes a user message (got role "${String(message?.role)}")`);
   }
+  // A text message is copied without the full check, whose zod schemas it would build (see plain-message.ts).
+  if (isPlainUserMessage(message)) return JSON.parse(JSON.stringify(message)) as UserMessage;
   return copyMessage(message, 1, 'send() input') as UserMessage;
 }
 

@@ -7,9 +7,10 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { AssistantMessage } from './message.js';
-import { isPlainAssistantMessage } from './plain-message.js';
+import type { AssistantMessage, UserMessage } from './message.js';
+import { isPlainAssistantMessage, isPlainUserMessage, SCHEMA_FIELDS } from './plain-message.js';
 import { copyMessage } from './transcript.js';
+import { transcriptSchemas } from './transcript-schema.js';
 
 const providerData = { provider: 'anthropic', model: 'claude-x', reasoningFields: ['signature'] };
 
@@ -86,6 +87,13 @@ function nested(depth: number): unknown {
 }
 
 describe('isPlainAssistantMessage', () => {
+  it('knows every field the transcript schemas know of the objects it reads', () => {
+    const schemas = transcriptSchemas();
+    for (const [name, listed] of Object.entries(SCHEMA_FIELDS)) {
+      expect([...listed].sort(), name).toEqual(Object.keys(schemas[name as keyof typeof SCHEMA_FIELDS].shape).sort());
+    }
+  });
+
   it('accepts what adapters produce every step', () => {
     for (const message of usual) expect(isPlainAssistantMessage(message)).toBe(true);
   });
@@ -129,5 +137,53 @@ describe('isPlainAssistantMessage', () => {
     Object.defineProperty(hidden.content[2] as object, 'text', { value: 'x', enumerable: false });
     expect(isPlainAssistantMessage(hidden)).toBe(false);
     expect(fullCheckAccepts(hidden)).toBe(false);
+  });
+});
+
+/** User messages as applications send them. */
+const usualUser: UserMessage[] = [
+  { role: 'user', content: 'Why did the build fail?' },
+  { role: 'user', content: [{ type: 'text', text: 'Look at run 7.' }, { type: 'text', text: '', providerData }] },
+  { role: 'user', content: [] },
+  { role: 'user', content: 'from a call', fromToolCall: { sessionId: 's', callId: 'c' } },
+];
+
+/** Field paths of the usual user messages a mutation may change. */
+const userPaths: (string | number)[][] = [
+  ['role'], ['content'], ['content', 0], ['content', 0, 'type'], ['content', 0, 'text'], ['content', 1, 'providerData'],
+  ['content', 1, 'providerData', 'model'], ['content', 1, 'extra'], ['injected'], ['compaction'], ['extra'],
+  ['fromToolCall'], ['fromToolCall', 'callId'], ['content', 5],
+];
+
+describe('isPlainUserMessage', () => {
+  it('accepts text messages', () => {
+    for (const message of usualUser) expect(isPlainUserMessage(message)).toBe(true);
+  });
+
+  it('accepts only messages the full check accepts and JSON writes back unchanged', () => {
+    const value = fc.oneof(fc.constantFrom(...odd), fc.jsonValue({ maxDepth: 3 }), fc.string(), fc.integer());
+    fc.assert(
+      fc.property(fc.constantFrom(...usualUser), fc.constantFrom(...userPaths), value, (message, path, replacement) => {
+        const candidate = mutated(message as unknown as AssistantMessage, path, replacement);
+        if (!isPlainUserMessage(candidate)) return;
+        expect(fullCheckAccepts(candidate)).toBe(true);
+        expect(JSON.parse(JSON.stringify(candidate))).toEqual(candidate);
+      }),
+      { numRuns: 1500 },
+    );
+  });
+
+  it('leaves images, v1.1 fields and odd values to the full check', () => {
+    const refused: [string, unknown][] = [
+      ['an image part', { role: 'user', content: [{ type: 'image', url: 'https://example.com/a.png' }] }],
+      ['injected context', { role: 'user', content: 'ci log', injected: true }],
+      ['a compaction', { role: 'user', content: 'summary', compaction: { keptMessages: 2 } }],
+      ['text that is not a string', { role: 'user', content: [{ type: 'text', text: 7 }] }],
+      ['content that is a number', { role: 'user', content: 7 }],
+      ['a Date in an extra field', { role: 'user', content: 'hi', at: new Date(0) }],
+      ['an extra field nested past the limit', { role: 'user', content: 'hi', deep: nested(120) }],
+      ['an assistant message', { role: 'assistant', content: [] }],
+    ];
+    for (const [what, message] of refused) expect(isPlainUserMessage(message), what).toBe(false);
   });
 });

@@ -1,5 +1,6 @@
 /**
- * A fast structural check of the assistant messages adapters return on every step.
+ * A fast structural check of the assistant messages adapters return on every step
+ * (and of the text messages given to `send()`).
  * The full check (`copyMessage`: depth limit, a JSON round trip, the zod schema of
  * transcript format v1.1) costs about as much as the rest of a step's bookkeeping,
  * and built-in adapters always pass it. This check walks the message once, with no
@@ -12,7 +13,6 @@
  */
 import { hasPlainPrototype } from '../support/plain-object.js';
 import { MAX_NESTING_DEPTH } from './transcript-limits.js';
-import * as Schemas from './transcript-schema.js';
 
 /** Values visited at most; a larger message (or a shared subtree visited many times) takes the full check. */
 const MAX_VISITS = 10_000;
@@ -34,20 +34,46 @@ interface Fields {
   unchecked: ReadonlySet<string>;
 }
 
-function fields(schema: { shape: object }, checked: readonly string[]): Fields {
-  const known = new Set(Object.keys(schema.shape));
-  return { checked: new Set(checked), unchecked: new Set([...known].filter((key) => !checked.includes(key))) };
+/**
+ * Every field transcript format v1.1 knows on the objects this check reads, as
+ * their schemas in transcript-schema.ts list them (written out, so that the check
+ * builds no zod schema; plain-message.test.ts holds the lists equal to the schemas).
+ */
+export const SCHEMA_FIELDS = {
+  TextPart: ['type', 'text', 'providerData'],
+  ReasoningPart: ['type', 'text', 'signature', 'redacted', 'providerData', 'tokens'],
+  ToolCallPart: ['type', 'id', 'name', 'args', 'providerData'],
+  AssistantMessage: ['role', 'content', 'model', 'usage', 'contextEdits', 'fallback'],
+  UserMessage: ['role', 'content', 'injected', 'compaction'],
+  ModelRef: ['provider', 'id'],
+  ProviderData: ['provider', 'model', 'reasoningFields'],
+  Usage: [
+    'inputTokens',
+    'cachedInputTokens',
+    'cacheWriteTokens',
+    'outputTokens',
+    'reasoningTokens',
+    'costUsd',
+    'compactionInputTokens',
+    'compactionOutputTokens',
+    'inputTransformations',
+  ],
+} as const satisfies Record<string, readonly string[]>;
+
+function fields(known: readonly string[], checked: readonly string[]): Fields {
+  return { checked: new Set(checked), unchecked: new Set(known.filter((key) => !checked.includes(key))) };
 }
 
 // A Map, not an object literal: a part whose type is 'toString' or '__proto__' must find nothing.
 const PART_FIELDS = new Map<string, Fields>([
-  ['text', fields(Schemas.TextPart, ['type', 'text', 'providerData'])],
-  ['reasoning', fields(Schemas.ReasoningPart, ['type', 'text', 'signature', 'redacted', 'providerData', 'tokens'])],
-  ['tool-call', fields(Schemas.ToolCallPart, ['type', 'id', 'name', 'args', 'providerData'])],
+  ['text', fields(SCHEMA_FIELDS.TextPart, ['type', 'text', 'providerData'])],
+  ['reasoning', fields(SCHEMA_FIELDS.ReasoningPart, ['type', 'text', 'signature', 'redacted', 'providerData', 'tokens'])],
+  ['tool-call', fields(SCHEMA_FIELDS.ToolCallPart, ['type', 'id', 'name', 'args', 'providerData'])],
 ]);
-const MESSAGE_FIELDS = fields(Schemas.AssistantMessage, ['role', 'content', 'model', 'usage']);
-const MODEL_FIELDS = fields(Schemas.ModelRef, ['provider', 'id']);
-const PROVIDER_DATA_FIELDS = fields(Schemas.ProviderData, ['provider', 'model', 'reasoningFields']);
+const MESSAGE_FIELDS = fields(SCHEMA_FIELDS.AssistantMessage, ['role', 'content', 'model', 'usage']);
+const USER_MESSAGE_FIELDS = fields(SCHEMA_FIELDS.UserMessage, ['role', 'content']);
+const MODEL_FIELDS = fields(SCHEMA_FIELDS.ModelRef, ['provider', 'id']);
+const PROVIDER_DATA_FIELDS = fields(SCHEMA_FIELDS.ProviderData, ['provider', 'model', 'reasoningFields']);
 const USAGE_COUNTS = [
   'cachedInputTokens',
   'cacheWriteTokens',
@@ -55,7 +81,7 @@ const USAGE_COUNTS = [
   'compactionInputTokens',
   'compactionOutputTokens',
 ] as const;
-const USAGE_FIELDS = fields(Schemas.Usage, ['inputTokens', 'outputTokens', 'costUsd', ...USAGE_COUNTS]);
+const USAGE_FIELDS = fields(SCHEMA_FIELDS.Usage, ['inputTokens', 'outputTokens', 'costUsd', ...USAGE_COUNTS]);
 
 /**
  * True when `value` is an assistant message that transcript format v1.1 accepts as
@@ -70,6 +96,26 @@ export function isPlainAssistantMessage(value: unknown): boolean {
   const { content } = value;
   for (let index = 0; index < content.length; index += 1) {
     if (!isPlainPart(content[index], walk)) return false;
+  }
+  return true;
+}
+
+/**
+ * True when `value` is a user message of text (a string, or text parts) that
+ * transcript format v1.1 accepts as it is; false when only the full check can tell
+ * (images, `injected`, `compaction`, anything odd). `send()` takes such a message
+ * without building zod's schemas.
+ */
+export function isPlainUserMessage(value: unknown): boolean {
+  if (!isPlainObject(value) || value.role !== 'user') return false;
+  const walk: Walk = { visits: 0 };
+  if (!extrasArePlain(value, USER_MESSAGE_FIELDS, 1, walk)) return false;
+  const { content } = value;
+  if (typeof content === 'string') return true;
+  if (!Array.isArray(content)) return false;
+  for (let index = 0; index < content.length; index += 1) {
+    const part = content[index];
+    if (!isPlainObject(part) || part.type !== 'text' || !isPlainPart(part, walk)) return false;
   }
   return true;
 }

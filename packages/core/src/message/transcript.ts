@@ -9,7 +9,7 @@ import type { Message } from './message.js';
 import { TranscriptConsistency } from './transcript-consistency.js';
 import { MAX_NESTING_DEPTH, tooDeepField } from './transcript-limits.js';
 import { decodeTranscriptLine, type TranscriptLineBytes } from './transcript-lines.js';
-import { MessageSchemas } from './transcript-schema.js';
+import { transcriptSchemas } from './transcript-schema.js';
 import {
   isVersionLine,
   type TranscriptVersion,
@@ -17,8 +17,6 @@ import {
   VersionCheck,
   versionLine,
 } from './transcript-version.js';
-
-const roles = Object.keys(MessageSchemas) as (keyof typeof MessageSchemas)[];
 
 /** Options for reading a transcript. */
 export interface ReadTranscriptOptions {
@@ -61,11 +59,12 @@ export function parseTranscriptLine(text: string, lineNumber: number, file?: str
       `${deep} nests arrays and objects more than ${MAX_NESTING_DEPTH} levels deep`,
     );
   }
+  const { MessageSchemas } = transcriptSchemas();
   const role = (value as { role?: unknown }).role;
-  if (typeof role !== 'string' || !(roles as string[]).includes(role)) {
+  if (typeof role !== 'string' || !Object.hasOwn(MessageSchemas, role)) {
     throw new TranscriptError(
       { file, line: lineNumber, field: 'role' },
-      `role must be one of ${roles.join(', ')} (got ${JSON.stringify(role) ?? 'nothing'})`,
+      `role must be one of ${Object.keys(MessageSchemas).join(', ')} (got ${JSON.stringify(role) ?? 'nothing'})`,
     );
   }
   const schema = MessageSchemas[role as keyof typeof MessageSchemas];

@@ -9,8 +9,9 @@
  * decision for good and the record forgets it. So a crash at any point loses
  * nothing: a call without a stored decision is asked about again, never run unasked.
  */
-import { z } from 'zod/v4';
+import type { z } from 'zod/v4';
 import { type PersistedFormat, parsePersistedJson } from '../support/persisted-format.js';
+import { lazily, type ZodModule } from '../support/zod-loader.js';
 
 /** A person's decision on one tool call. */
 export type ApprovalDecision =
@@ -43,27 +44,29 @@ export interface ApprovalRecord {
 
 // The schemas stay private (persisted formats are checked here, not by applications);
 // `satisfies` keeps them and the interfaces above in step.
-const StoredApprovalDecisionSchema = z.object({
-  callId: z.string().min(1),
-  sessionId: z.string().min(1),
-  decision: z.enum(['approved', 'rejected']),
-  note: z.string().optional(),
-  reason: z.string().optional(),
-  decidedAt: z.string(),
-}) satisfies z.ZodType<StoredApprovalDecision>;
+function build(z: ZodModule['z']) {
+  const StoredApprovalDecisionSchema = z.object({
+    callId: z.string().min(1),
+    sessionId: z.string().min(1),
+    decision: z.enum(['approved', 'rejected']),
+    note: z.string().optional(),
+    reason: z.string().optional(),
+    decidedAt: z.string(),
+  }) satisfies z.ZodType<StoredApprovalDecision>;
 
-const ApprovalRecordSchema = z.object({
-  version: z.literal(1),
-  revision: z.number().int().nonnegative().optional(),
-  decisions: z.array(StoredApprovalDecisionSchema),
-}) satisfies z.ZodType<ApprovalRecord>;
+  return z.object({
+    version: z.literal(1),
+    revision: z.number().int().nonnegative().optional(),
+    decisions: z.array(StoredApprovalDecisionSchema),
+  }) satisfies z.ZodType<ApprovalRecord>;
+}
 
 /** How stores load a saved approval record. */
-export const approvalRecordFormat: PersistedFormat<typeof ApprovalRecordSchema> = {
+export const approvalRecordFormat: PersistedFormat<ReturnType<typeof build>> = {
   code: 'invalid_approval_record',
   name: 'approval record',
   version: 1,
-  schema: ApprovalRecordSchema,
+  schema: lazily(build),
   remedy: 'delete it (the calls waiting for approval are then asked about again; none runs unapproved)',
 };
 

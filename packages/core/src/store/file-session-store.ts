@@ -36,6 +36,7 @@ import type { PackState } from '../packing/pack-types.js';
 import { type ApprovalRecord, parseApprovalRecord } from './approval-record.js';
 import { packStateFormat } from '../packing/pack-state-schema.js';
 import { parsePersistedJson } from '../support/persisted-format.js';
+import { checkable } from '../support/zod-loader.js';
 import { reasoningSidecarFormat } from './reasoning-sidecar-schema.js';
 import type { ReasoningSidecar } from './reasoning-sidecar.js';
 import { DEFAULT_FILE_LOCK_STALE_MS, FileSessionLocks } from './file-session-lock.js';
@@ -120,7 +121,7 @@ export class FileSessionStore implements SessionStore {
 
   async load(id: string): Promise<StoredSession | undefined> {
     const path = this.transcriptPath(id);
-    const bytes = await readIfExists(path);
+    const bytes = await checkable(await readIfExists(path));
     const packState = await this.loadState(id);
     if (bytes === undefined && packState === undefined) return undefined;
     // Bytes of a failed write this store could not truncate away are not part of the session.
@@ -295,19 +296,19 @@ export class FileSessionStore implements SessionStore {
 
   private async loadSidecar(id: string): Promise<ReasoningSidecar | undefined> {
     const path = this.sidecarPath(id);
-    const text = (await readIfExists(path))?.toString('utf8');
+    const text = await checkable((await readIfExists(path))?.toString('utf8'));
     return text === undefined ? undefined : parsePersistedJson(reasoningSidecarFormat, text, { file: path });
   }
 
   private async loadApprovals(id: string): Promise<ApprovalRecord | undefined> {
     const path = this.approvalsPath(id);
-    const text = (await readIfExists(path))?.toString('utf8');
+    const text = await checkable((await readIfExists(path))?.toString('utf8'));
     return text === undefined ? undefined : parseApprovalRecord(text, path);
   }
 
   private async loadState(id: string): Promise<PackState | undefined> {
     const path = this.statePath(id);
-    const text = (await readIfExists(path))?.toString('utf8');
+    const text = await checkable((await readIfExists(path))?.toString('utf8'));
     return text === undefined ? undefined : parsePersistedJson(packStateFormat, text, { file: path });
   }
 

@@ -10,11 +10,12 @@
  * @see https://zod.dev/json-schema
  * @see https://standardschema.dev/json-schema
  */
-import { z } from 'zod/v4';
+import type { z } from 'zod/v4';
 import { zod3ToJsonSchema } from '#zod3-json-schema';
 import { InvalidArgumentError } from '../errors/input-errors.js';
 import { jsonValueProblem } from './json-value.js';
 import { assertStandardSchema, type StandardJSONSchemaV1, type StandardSchemaV1 } from './standard-schema.js';
+import { zodNow } from './zod-loader.js';
 
 /** A JSON Schema node. */
 export type JsonSchema = Record<string, unknown>;
@@ -81,16 +82,7 @@ export function toolInputSchema(schema: StandardSchemaV1 | z.ZodType, subject = 
 function convert(schema: StandardSchemaV1, subject: string): JsonSchema {
   // zod 4 (also through zod 3.25's `zod/v4`): its own converter, strict about what
   // it cannot represent.
-  if ('_zod' in schema) {
-    return z.toJSONSchema(schema as z.ZodType, {
-      io: 'input',
-      target: 'draft-2020-12',
-      unrepresentable: 'throw',
-      // Descriptions live in the registry of the zod copy that made the schema (zod
-      // 3.25's bundled v4 keeps its own), which each schema's `meta()` reads.
-      metadata: { get: (node: { meta?: () => unknown }) => node.meta?.() } as never,
-    });
-  }
+  if ('_zod' in schema) return zod4JsonSchema(schema as z.ZodType);
   const props = schema['~standard'] as Partial<StandardJSONSchemaV1.Props>;
   if (props.jsonSchema && typeof props.jsonSchema.input === 'function') return standardJsonSchema(props.jsonSchema);
   // zod 3 implements Standard Schema but converts to nothing itself.
@@ -108,6 +100,35 @@ function convert(schema: StandardSchemaV1, subject: string): JsonSchema {
       ? ' Wrap a valibot schema with toStandardJsonSchema() from @valibot/to-json-schema.'
       : ' Use a library that implements Standard JSON Schema (https://standardschema.dev/json-schema).';
   throw new InvalidArgumentError(`${subject} (${String(props.vendor)}) offers no JSON Schema conversion.${hint}`);
+}
+
+/**
+ * A zod 4 schema's JSON Schema. A schema of zod 4's classic API converts itself
+ * (`schema.toJSONSchema`: zod's own converter, in the copy of zod the application
+ * loaded, so converting loads nothing). zod mini schemas and zod 3.25's bundled v4
+ * have no such method, and the method cannot convert a schema holding one of those
+ * (it knows only schemas that carry their own converter): those go through
+ * `z.toJSONSchema`, which knows every kind, as does a schema the method refuses, so
+ * what cannot be represented fails with `z.toJSONSchema`'s error as before.
+ */
+function zod4JsonSchema(schema: z.ZodType): JsonSchema {
+  const params = {
+    io: 'input',
+    target: 'draft-2020-12',
+    unrepresentable: 'throw',
+    // Descriptions live in the registry of the zod copy that made the schema (zod
+    // 3.25's bundled v4 keeps its own), which each schema's `meta()` reads.
+    metadata: { get: (node: { meta?: () => unknown }) => node.meta?.() } as never,
+  } as const;
+  const own = (schema as { toJSONSchema?: unknown }).toJSONSchema;
+  if (typeof own === 'function') {
+    try {
+      return (own as (params: object) => JsonSchema).call(schema, params);
+    } catch {
+      // Converted again below: a schema holding a zod mini or zod 3.25 one, or one without a JSON Schema form.
+    }
+  }
+  return zodNow().z.toJSONSchema(schema, params);
 }
 
 function standardJsonSchema(converter: StandardJSONSchemaV1.Converter): JsonSchema {

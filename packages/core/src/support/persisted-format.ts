@@ -16,7 +16,8 @@ export interface PersistedFormat<Schema extends z.ZodType> {
   name: string;
   /** The version this code writes and reads. A record with a higher `version` is from a newer Episodic. */
   version: number;
-  schema: Schema;
+  /** The record's schema, built on first use (see zod-loader.ts). */
+  schema: () => Schema;
   /** What to do with a file that cannot be read, such as `delete it (the packer rebuilds its state from the transcript)`. */
   remedy: string;
 }
@@ -40,7 +41,7 @@ export function parsePersisted<Schema extends z.ZodType>(
         `this one reads version ${format.version}: upgrade Episodic, or ${format.remedy}.`,
     );
   }
-  const result = format.schema.safeParse(value);
+  const result = format.schema().safeParse(value);
   if (result.success) return result.data;
   const issue = describeSchemaIssue(result.error, value);
   const subject = issue.field ? `${issue.field} ${issue.detail}` : `the record ${issue.detail}`;

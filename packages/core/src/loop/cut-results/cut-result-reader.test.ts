@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { ToolInputError } from '../../errors/tool-input-error.js';
 import type { Message, ToolMessage } from '../../message/message.js';
 import { createTokenCounter } from '../../tokens/token-counter.js';
-import { CUT_RESULT_READER, cutResultReader } from './cut-result-reader.js';
+import { toolInputSchema } from '../../support/json-schema.js';
+import { CUT_RESULT_READER, cutResultReader, READER_INPUT_SCHEMA, readerInput } from './cut-result-reader.js';
 
 const log = Array.from({ length: 2_000 }, (_, index) => `line ${index}: the build step ${index % 17} printed this`).join('\n');
 const counter = createTokenCounter();
@@ -120,6 +121,12 @@ describe('the reader of cut results', () => {
           `read from an offset of 0 to ${log.length - 1}.`,
       );
     }
+  });
+
+  it('offers the JSON Schema its zod schema converts to', () => {
+    const reader = cutResultReader({ messages: () => [], maxTokens: 500, counter });
+    expect(reader.spec.inputSchema).toBe(READER_INPUT_SCHEMA);
+    expect(READER_INPUT_SCHEMA).toEqual(toolInputSchema(readerInput()));
   });
 
   it('rejects arguments that do not fit its schema as tool input', async () => {

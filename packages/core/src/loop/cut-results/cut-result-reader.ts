@@ -10,13 +10,14 @@
  * messages): read-only and idempotent, so it needs no approval and a durable replay
  * may run it again.
  */
-import { z } from 'zod/v4';
+import type { z } from 'zod/v4';
 import { ToolInputError } from '../../errors/tool-input-error.js';
 import type { Message, ToolMessage, ToolSpec } from '../../message/message.js';
 import { partsAsText } from '../../packing/packed-forms.js';
-import { toolInputSchema } from '../../support/json-schema.js';
+import type { JsonSchema } from '../../support/json-schema.js';
 import { describeIssues } from '../../support/schema-issue.js';
 import { validateWith } from '../../support/standard-schema.js';
+import { lazily, loadZod } from '../../support/zod-loader.js';
 import type { TokenCounter } from '../../tokens/token-counter.js';
 import type { AgentTool, ToolOutput } from '../tool.js';
 
@@ -27,7 +28,17 @@ export const CUT_RESULT_READER = 'read_cut_result';
 const LISTED_RESULTS = 8;
 
 // No descriptions on the fields: the marker gives the arguments, and the spec is sent with every call.
-const readerInput = z.object({ toolCallId: z.string().min(1), offset: z.number().int().min(0).optional() });
+/** The reader's input schema, built on the first call (see support/zod-loader.ts). */
+export const readerInput = lazily((z) => z.object({ toolCallId: z.string().min(1), offset: z.number().int().min(0).optional() }));
+/**
+ * `readerInput` as `toolInputSchema` converts it, written out: a run that offers the
+ * reader builds no zod schema (cut-result-reader.test.ts holds the two equal).
+ */
+export const READER_INPUT_SCHEMA: JsonSchema = {
+  type: 'object',
+  properties: { toolCallId: { type: 'string', minLength: 1 }, offset: { type: 'integer', minimum: 0 } },
+  required: ['toolCallId'],
+};
 // Built once per name: a reader is built per run, and a spec object kept has its tokens counted once.
 const specs = new Map<string, ToolSpec>();
 
@@ -37,7 +48,7 @@ function specFor(name: string): ToolSpec {
     spec = {
       name,
       description: 'Reads what was cut from the middle of a tool result, from the offset (in characters) its cut marker gives.',
-      inputSchema: toolInputSchema(readerInput),
+      inputSchema: READER_INPUT_SCHEMA,
     };
     specs.set(name, spec);
   }
@@ -63,9 +74,10 @@ export function cutResultReader(options: CutResultReaderOptions): AgentTool {
     idempotent: true,
     needsApproval: false,
     async execute(args) {
-      const parsed = await validateWith(readerInput, args ?? {});
+      await loadZod();
+      const parsed = await validateWith(readerInput(), args ?? {});
       if (!parsed.success) throw new ToolInputError(name, describeIssues(parsed.issues, args));
-      const { toolCallId, offset = 0 } = parsed.data as z.infer<typeof readerInput>;
+      const { toolCallId, offset = 0 } = parsed.data as z.infer<ReturnType<typeof readerInput>>;
       const messages = options.messages();
       const result = findResult(messages, toolCallId);
       if (!result) return { content: unknownCall(toolCallId, messages), isError: true };

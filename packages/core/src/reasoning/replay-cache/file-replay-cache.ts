@@ -28,6 +28,7 @@ import type {
   ReplayListOptions,
 } from './replay-cache-admin.js';
 import { parseReplayLogLine, replayLogLine } from './replay-log.js';
+import { loadZod } from '../../support/zod-loader.js';
 
 /** Options of {@link FileReplayCache.open}. */
 export interface FileReplayCacheOptions extends ReplayCacheBounds {
@@ -76,6 +77,8 @@ export class FileReplayCache implements ManagedReplayCache {
       if (error.code === 'ENOENT') return '';
       throw error;
     });
+    // zod's ES module before the lines are checked (see support/zod-loader.ts).
+    if (text.trim() !== '') await loadZod();
     let lines = 0;
     let expired = 0;
     for (const [index, line] of text.split('\n').entries()) {

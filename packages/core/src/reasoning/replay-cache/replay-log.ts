@@ -4,28 +4,31 @@
  * and is refused. Validated on load; the reasoning parts are checked like transcript
  * parts, so their opaque data and unknown fields survive.
  */
-import { z } from 'zod/v4';
-import { ReasoningPart } from '../../message/transcript-schema.js';
+import type { z } from 'zod/v4';
+import { transcriptSchemas } from '../../message/transcript-schema.js';
 import { type PersistedFormat, parsePersisted } from '../../support/persisted-format.js';
 import type { Agree, Proven } from '../../support/schema-agreement.js';
+import { lazily, type ZodModule } from '../../support/zod-loader.js';
 import type * as Types from './replay-cache.js';
 
-const ReplayEntry = z.object({
-  key: z.string().min(1),
-  provider: z.string(),
-  model: z.string(),
-  parts: z.array(ReasoningPart),
-  tokens: z.number().int().nonnegative(),
-  storedAt: z.number(),
-});
+function buildEntry(z: ZodModule['z']) {
+  return z.object({
+    key: z.string().min(1),
+    provider: z.string(),
+    model: z.string(),
+    parts: z.array(transcriptSchemas().ReasoningPart),
+    tokens: z.number().int().nonnegative(),
+    storedAt: z.number(),
+  });
+}
 
-const ReplayLogLine = ReplayEntry.extend({ version: z.literal(1).optional() });
+const buildLine = (z: ZodModule['z']) => buildEntry(z).extend({ version: z.literal(1).optional() });
 
-const replayLogFormat: PersistedFormat<typeof ReplayLogLine> = {
+const replayLogFormat: PersistedFormat<ReturnType<typeof buildLine>> = {
   code: 'invalid_replay_cache',
   name: 'replay-cache log',
   version: 1,
-  schema: ReplayLogLine,
+  schema: lazily(buildLine),
   remedy: 'delete the file (the cache starts empty and stores reasoning again as the agent runs)',
 };
 
@@ -41,4 +44,4 @@ export function replayLogLine(entry: Types.ReplayEntry): string {
 }
 
 // The ReplayEntry interface and this schema describe the same data (checked when compiling).
-type _ReplayEntryAgrees = Proven<Agree<Types.ReplayEntry, z.output<typeof ReplayEntry>>>;
+type _ReplayEntryAgrees = Proven<Agree<Types.ReplayEntry, z.output<ReturnType<typeof buildEntry>>>>;
