@@ -217,6 +217,52 @@ describe('request builders never write into the stored transcript', () => {
     }
   });
 
+  it('OpenAI-compatible hosts and the AI SDK path build from a deep-frozen transcript and leave it unchanged', async () => {
+    const { createOpenAICompatibleAdapter } = await import('@episodic/providers/openai-compatible');
+    const { callOptionsFor } = await import('../../packages/ai-sdk/src/from-ai-sdk.js');
+    const { resolveAnthropicProfile } = await import('../../packages/providers/src/profiles/anthropic-resolver.js');
+    /** Reasoning as each host's stream reader keeps it, host fields kept on a `message-fields` part, a tool pair. */
+    const hostTranscript = (provider: string, model: string, reasoning: Record<string, unknown>): Message[] => {
+      const tag = { provider, model };
+      return [
+        { role: 'user', content: 'Is CI green?' },
+        {
+          role: 'assistant',
+          model: { provider, id: model },
+          content: [
+            { type: 'reasoning', text: 'Check the log.', providerData: { ...tag, ...reasoning } },
+            { type: 'provider-tool', name: 'message-fields', kind: 'result', providerData: { ...tag, fields: { audio: { id: 'a_1' } } } },
+            { type: 'tool-call', id: 'call_1', name: 'read_log', args: { lines: 10 } },
+          ],
+        },
+        { role: 'tool', toolCallId: 'call_1', toolName: 'read_log', content: 'all passed' },
+      ];
+    };
+    const hosts = [
+      { provider: 'deepseek', model: 'deepseek-reasoner', reasoning: { field: 'reasoning_content' } },
+      { provider: 'openrouter', model: 'anthropic/claude-sonnet-4.6', reasoning: { reasoning_details: [{ type: 'reasoning.text', text: 'Check the log.', signature: 's', format: 'anthropic-claude-v1', index: 0 }] } },
+      { provider: 'minimax', model: 'MiniMax-M2', reasoning: {} },
+    ];
+    for (const host of hosts) {
+      const adapter = createOpenAICompatibleAdapter({ provider: host.provider, model: host.model, apiKey: 'k', baseURL: 'http://127.0.0.1:9' });
+      const messages = hostTranscript(host.provider, host.model, host.reasoning);
+      const before = JSON.stringify(messages);
+      const { body } = adapter.prepare(deepFreeze({ system: 'You are terse.', messages, tools, cacheBreakpoints: { prefix: true, messages: [0, 1, 2] } }));
+      expect(JSON.stringify(messages), host.provider).toBe(before);
+      expect(JSON.stringify(body), host.provider).toContain('Check the log.');
+    }
+    // The AI SDK path: its prompt, with Anthropic breakpoints placed and the thinking guard run.
+    const profile = resolveAnthropicProfile('claude-sonnet-4-6');
+    const messages = storedTranscript('anthropic');
+    const before = JSON.stringify(messages);
+    const options = deepFreeze({ anthropic: { thinking: { type: 'enabled', budgetTokens: 2048 } } });
+    const request: ModelRequest = deepFreeze({ system: 'You are terse.', messages, tools, cacheBreakpoints: { prefix: true, messages: [0, 1, 2, 3] } });
+    const warnings: string[] = [];
+    const call = callOptionsFor(request, { version: 'v3', profile, providerOptions: options }, warnings);
+    expect(JSON.stringify(messages)).toBe(before);
+    expect(JSON.stringify(call.prompt)).toContain('cacheControl');
+  });
+
   it('OpenAI session.compact() from a frozen transcript, and the stored item goes back without created_by', async () => {
     const server = await startOpenAIResponsesServer();
     closers.push(() => server.close());
