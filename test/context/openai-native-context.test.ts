@@ -12,7 +12,11 @@ import { FileSessionStore } from '@episodic/core/node';
 import { createOpenAIResponsesAdapter } from '@episodic/providers/openai';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type OpenAIScriptedServer, startOpenAIResponsesServer } from '../servers/openai-responses-server.js';
+import { type CapturedBody, capturedRequests, sdkParamErrors } from '../support/sdk-param-check.js';
 import { BIG_LOG, crashingNote, readLogTool } from './native-context-harness.js';
+
+/** Every body an SDK client sent in this file, type-checked at the end. */
+const captured: CapturedBody[] = [];
 
 describe('openai native context management through the agent loop', () => {
   let server: OpenAIScriptedServer;
@@ -21,6 +25,7 @@ describe('openai native context management through the agent loop', () => {
     server = await startOpenAIResponsesServer();
   });
   afterEach(async () => {
+    captured.push(...capturedRequests(server.requests, 'openai native context'));
     await server.close();
     for (const directory of directories.splice(0)) await rm(directory, { recursive: true, force: true });
   });
@@ -132,4 +137,11 @@ describe('openai native context management through the agent loop', () => {
     expect(tampered.status).toBe(400);
     expect(((await tampered.json()) as { error: { code: string } }).error.code).toBe('invalid_encrypted_content');
   });
+});
+
+describe('the captured bodies', () => {
+  it('type-check against the official SDK param types', () => {
+    expect(captured.length).toBeGreaterThan(5);
+    expect(sdkParamErrors(captured)).toEqual([]);
+  }, 120_000);
 });

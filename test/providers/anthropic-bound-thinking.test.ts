@@ -9,16 +9,23 @@ import { createAnthropicAdapter } from '@episodic/providers/anthropic';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startAnthropicServer } from '../servers/anthropic-server.js';
 import type { ScriptedServer } from '../servers/scripted-server.js';
+import { type CapturedBody, capturedRequests, sdkParamErrors } from '../support/sdk-param-check.js';
 import { testAgentTools, testToolSpecs } from './conformance-tools.js';
 
 const beta = 'thinking-binding-controls-2026-08-01';
+
+/** Every body an SDK client sent in this file, type-checked at the end. */
+const captured: CapturedBody[] = [];
 
 describe('anthropic bound thinking', () => {
   let server: ScriptedServer;
   beforeEach(async () => {
     server = await startAnthropicServer();
   });
-  afterEach(() => server.close());
+  afterEach(async () => {
+    captured.push(...capturedRequests(server.requests, 'bound thinking'));
+    await server.close();
+  });
   const user = (content: string): Message => ({ role: 'user', content });
   const adapterFor = (model: string, prefixMismatch?: 'error' | 'drop_block' | false) =>
     createAnthropicAdapter({ model, baseURL: server.url, apiKey: 'test-key', ...(prefixMismatch === undefined ? {} : { prefixMismatch }) });
@@ -122,4 +129,11 @@ describe('anthropic bound thinking', () => {
     expect(response.status).toBe(400);
     expect(await response.text()).toContain(beta);
   });
+});
+
+describe('the captured bodies', () => {
+  it('type-check against the official SDK param types', () => {
+    expect(captured.length).toBeGreaterThan(4);
+    expect(sdkParamErrors(captured)).toEqual([]);
+  }, 120_000);
 });
