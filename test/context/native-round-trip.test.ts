@@ -280,6 +280,34 @@ describe('request builders never write into the stored transcript', () => {
   });
 });
 
+describe('openai output items go back as input items', () => {
+  it('without created_by on any kept item, nor on a shell_call_output\'s output chunks', () => {
+    const adapter = createOpenAIResponsesAdapter({ model: 'gpt-5.6', apiKey: 'k', baseURL: 'http://127.0.0.1:9' });
+    const kept = (item: Record<string, unknown>) => ({
+      type: 'provider-tool' as const,
+      name: String(item.type),
+      kind: 'call' as const,
+      providerData: { ...openaiTag, item },
+    });
+    const shellCall = { type: 'shell_call', id: 'sh_1', call_id: 'call_sh', action: { commands: ['ls'], timeout_ms: null, max_output_length: null }, status: 'completed', created_by: 'system' };
+    const chunk = { stdout: 'README.md', stderr: '', outcome: { type: 'exit', exit_code: 0 }, created_by: 'system' };
+    const shellOutput = { type: 'shell_call_output', id: 'sho_1', call_id: 'call_sh', max_output_length: null, output: [chunk], status: 'completed', created_by: 'system' };
+    const patchCall = { type: 'apply_patch_call', id: 'ap_1', call_id: 'call_ap', status: 'completed', operation: { type: 'delete_file', path: 'old.txt' }, created_by: 'system' };
+    const messages: Message[] = deepFreeze([
+      { role: 'user', content: 'List the files.' },
+      { role: 'assistant', model: { provider: 'openai', id: 'gpt-5.6' }, content: [kept(shellCall), kept(shellOutput), kept(patchCall), { type: 'text', text: 'Done.' }] },
+      { role: 'user', content: 'Thanks.' },
+    ]);
+    const { body } = adapter.prepare({ messages });
+    const items = body.input as unknown as Record<string, unknown>[];
+    expect(items.map((item) => item.type ?? item.role)).toEqual(['user', 'shell_call', 'shell_call_output', 'apply_patch_call', 'assistant', 'user']);
+    expect(JSON.stringify(items)).not.toContain('created_by');
+    const { created_by: _chunkCreatedBy, ...sentChunk } = chunk;
+    expect(items[2]).toMatchObject({ id: 'sho_1', output: [sentChunk] });
+    captured.push({ kind: 'openai-responses', body, label: 'openai kept items without created_by' });
+  });
+});
+
 describe('openai compaction windows and hybrid', () => {
   it('session.compact(): later calls send every user message of the compacted window, then the item', async () => {
     const server = await startOpenAIResponsesServer();
