@@ -89,6 +89,32 @@ describe('anthropic compaction blocks go back as the SDK types say', () => {
     for (const body of server.bodies) captured.push({ kind: 'anthropic-beta', body, label: 'anthropic encrypted_content' });
   });
 
+  it('a block that comes whole (as a non-streamed message has it) goes back verbatim: encrypted_content, signature, tool_changes', async () => {
+    const whole = {
+      type: 'compaction',
+      content: 'Summary: the user asked about CI.',
+      encrypted_content: 'opaque-d2hvbGU=',
+      signature: 'sig-whole',
+      tool_changes: [{ type: 'tool_addition', tool: { type: 'tool_reference', name: 'read_log' } }],
+    };
+    const server = await anthropicReplay([
+      [
+        start(),
+        { type: 'content_block_start', index: 0, content_block: whole },
+        { type: 'content_block_stop', index: 0 },
+        ...text(1, 'Green.'),
+        ...finish('end_turn'),
+      ],
+      answer('Still green.'),
+    ]);
+    const agent = new Agent({ model: claude(server.url), context: { policy: 'hybrid', native: { compaction: { threshold: 60_000 } } } });
+    const session = await agent.session();
+    await session.send('Is CI green?');
+    await session.send('And now?');
+    expect(blocksOf(server.bodies[1]).find((block) => block.type === 'compaction')).toEqual(whole);
+    for (const body of server.bodies) captured.push({ kind: 'anthropic-beta', body, label: 'anthropic whole compaction block' });
+  });
+
   it('a failed compaction (null content) goes back as null, and the history before it is still sent', async () => {
     const server = await anthropicReplay([
       answer('First answer.'),
