@@ -10,7 +10,7 @@
  * `encrypted_content` the SDK's `BetaCompactionContentBlockDelta` names; every body a
  * test captures is type-checked against the official SDK param types at the end.
  */
-import { Agent, type Message, MemorySessionStore, type ModelRequest } from '@episodic/core';
+import { Agent, type AgentEvent, type Message, MemorySessionStore, type ModelRequest } from '@episodic/core';
 import { createAnthropicAdapter } from '@episodic/providers/anthropic';
 import { createOpenAIChatAdapter, createOpenAIResponsesAdapter } from '@episodic/providers/openai';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -365,6 +365,44 @@ describe('openai compaction windows and hybrid', () => {
     const body = server.modelCalls()[0]?.body;
     expect(body).toMatchObject({ store: false, context_management: [{ type: 'compaction', compact_threshold: 80_000 }] });
     captured.push({ kind: 'openai-responses', body, label: 'openai hybrid' });
+  });
+
+  it('gpt-5.6 by default: the episode rule drops the last episode\'s reasoning items and sends no reasoning.context', async () => {
+    const server = await startOpenAIResponsesServer();
+    closers.push(() => server.close());
+    const agent = new Agent({ model: createOpenAIResponsesAdapter({ model: 'gpt-5.6', apiKey: 'k', baseURL: server.url }) });
+    server.enqueue({ type: 'reply', reasoning: ['Read the log.'], text: 'Red.' }, { type: 'reply', reasoning: ['Pin it.'], text: 'Pin the test.' });
+    const session = await agent.session();
+    await session.send('Why is CI red?');
+    await session.send('How do I fix it?');
+    type Body = { input: Record<string, unknown>[]; reasoning?: Record<string, unknown> };
+    const [first, second] = server.modelCalls().map((call) => call.body as Body);
+    expect(first?.reasoning).not.toHaveProperty('context');
+    expect(second?.reasoning).not.toHaveProperty('context');
+    // The first episode's answer goes back, its reasoning item does not.
+    expect(JSON.stringify(second?.input)).toContain('Red.');
+    expect(second?.input.some((item) => item.type === 'reasoning')).toBe(false);
+    for (const body of [first, second]) captured.push({ kind: 'openai-responses', body, label: 'gpt-5.6 default reasoning' });
+  });
+
+  it("reasoningContext: sent as reasoning.context under 'native'; under 'hybrid', which sends only compaction, a native-option-not-sent warning says so", async () => {
+    const server = await startOpenAIResponsesServer();
+    closers.push(() => server.close());
+    const model = createOpenAIResponsesAdapter({ model: 'gpt-5.6', apiKey: 'k', baseURL: server.url });
+    const hybrid = new Agent({ model, context: { native: { reasoningContext: 'current-turn' } } });
+    expect(hybrid.context).toBe('hybrid');
+    expect(hybrid.warnings).toEqual([expect.stringContaining("context.native.reasoningContext is not sent: context 'hybrid' sends only compaction")]);
+    const events: AgentEvent[] = [];
+    server.enqueue({ type: 'reply', text: 'Hi.' }, { type: 'reply', text: 'Hi.' });
+    await (await hybrid.session()).send('hello', { onEvent: (event) => events.push(event) });
+    expect(events.filter((event) => event.type === 'warning')).toMatchObject([{ code: 'native-option-not-sent' }]);
+    const native = new Agent({ model, context: { policy: 'native', native: { reasoningContext: 'current-turn' } } });
+    expect(native.warnings).toEqual([]);
+    await (await native.session()).send('hello');
+    const [unsent, sent] = server.modelCalls().map((call) => call.body as { reasoning?: Record<string, unknown> });
+    expect(unsent?.reasoning).not.toHaveProperty('context');
+    expect(sent?.reasoning).toMatchObject({ context: 'current_turn' });
+    captured.push({ kind: 'openai-responses', body: sent, label: 'gpt-5.6 current_turn' });
   });
 
   it("context 'hybrid' where nothing native can be sent warns, with a typed warning event", async () => {
