@@ -75,6 +75,16 @@ describe('openai native context management through the agent loop', () => {
     expect(third?.status).toBe(200);
     expect(third?.context?.compactionsSent).toEqual([item?.encrypted_content]);
     expect(JSON.stringify(third?.body)).not.toContain(BIG_LOG.slice(0, 200));
+    // store: false: the items before the compaction item are left out (the opening question aside), the
+    // item goes back whole with its id, and each reasoning item after it with its id and encrypted_content.
+    const input = (third?.body as { input: Record<string, unknown>[] }).input;
+    const at = input.findIndex((entry) => entry.type === 'compaction');
+    expect(third?.body).toMatchObject({ store: false });
+    expect(input.slice(0, at)).toEqual([{ role: 'user', content: 'Is CI green?' }]);
+    expect(input[at]).toEqual(item);
+    const reasoning = input.slice(at).filter((entry) => entry.type === 'reasoning');
+    expect(reasoning.length).toBeGreaterThan(0);
+    for (const entry of reasoning) expect(entry).toMatchObject({ id: expect.stringMatching(/^rs_/), encrypted_content: expect.any(String) });
   });
 
   it('session.compact() calls /responses/compact; the item is saved opaque and sent back verbatim, in place of the history', async () => {
