@@ -286,7 +286,11 @@ describe('request builders never write into the stored transcript', () => {
     const warnings: string[] = [];
     const call = callOptionsFor(request, { version: 'v3', profile, providerOptions: options }, warnings);
     expect(JSON.stringify(messages)).toBe(before);
-    expect(JSON.stringify(call.prompt)).toContain('cacheControl');
+    const marks = (prompt: unknown) => JSON.stringify(prompt).split('"cacheControl"').length - 1;
+    expect(marks(call.prompt)).toBe(4);
+    // The call's own cacheControl (automatic caching, a top-level cache_control) takes one of the four.
+    const automatic = { anthropic: { ...options.anthropic, cacheControl: { type: 'ephemeral' } } };
+    expect(marks(callOptionsFor(request, { version: 'v3', profile, providerOptions: automatic }, warnings).prompt)).toBe(3);
   });
 
   it('OpenAI session.compact() from a frozen transcript, and the stored item goes back without created_by', async () => {
