@@ -271,8 +271,10 @@ describe('session.compact() on a model with on-demand compaction', () => {
       await server.close();
     }
   });
+});
 
-  it('every body the loop tests sent type-checks against the SDK beta param types (crash, failure and whole-transcript cases too)', () => {
+describe('the loop tests\' bodies', () => {
+  it('type-check against the SDK beta param types (crash, failure and whole-transcript cases too)', () => {
     expect(everyBody.length).toBeGreaterThan(30);
     expect(sdkParamErrors(everyBody)).toEqual([]);
   }, 120_000);
