@@ -444,6 +444,35 @@ describe('portable compaction checkpoints', () => {
   });
 });
 
+describe('an Anthropic compaction continued through the AI SDK', () => {
+  it('fromAISDK on the same model reads the summary in place of the block: core cut the history it replaced, so leaving it out lost both', async () => {
+    const { createAnthropic } = await import('@ai-sdk/anthropic');
+    const { fromAISDK } = await import('@episodic/ai-sdk');
+    const summary = 'Summary: the CI log has 10,000 lines and passed.';
+    const server = await anthropicReplay([
+      answer('The log has 10,000 lines.'),
+      [start(), ...compaction(0, summary, 'opaque-YWlzZGs='), ...text(1, 'It passed.'), ...finish('end_turn')],
+      answer('Still passing.'),
+    ]);
+    const store = new MemorySessionStore();
+    const native = new Agent({ model: claude(server.url), context: { policy: 'hybrid', native: { compaction: { threshold: 60_000 } } } });
+    const session = await native.session({ id: 'via-ai-sdk', store });
+    await session.send('How long is the CI log?');
+    await session.send('Did it pass?');
+    const model = fromAISDK(createAnthropic({ baseURL: `${server.url}/v1`, apiKey: 'test-key' })('claude-sonnet-4-6'));
+    const events: AgentEvent[] = [];
+    const switched = await new Agent({ model }).session({ id: 'via-ai-sdk', store });
+    expect((await switched.send('Still passing?', { onEvent: (event) => events.push(event) })).text).toBe('Still passing.');
+    const body = server.bodies[2];
+    // What the compaction replaced is not sent (core's cut); the summary is, as text.
+    expect(JSON.stringify(body)).not.toContain('The log has 10,000 lines.');
+    expect(blocksOf(body)).toContainEqual(expect.objectContaining({ type: 'text', text: summary }));
+    const warnings = events.flatMap((event) => (event.type === 'warning' ? [event.message] : []));
+    expect(warnings).toEqual([expect.stringContaining('its summary went as text in its place')]);
+    captured.push({ kind: 'anthropic-beta', body, label: 'compaction through the AI SDK' });
+  });
+});
+
 describe('an opaque compaction and another model', () => {
   it("OpenAI's opaque item gives another model nothing to read: it gets the full history, and the call does not fail", async () => {
     const openai = await startOpenAIResponsesServer();
