@@ -12,10 +12,13 @@ import { FileSessionStore } from '@episodic/core/node';
 import { createAnthropicAdapter } from '@episodic/providers/anthropic';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startAnthropicServer } from '../servers/anthropic-server.js';
+import { type CapturedBody, capturedRequests, sdkParamErrors } from '../support/sdk-param-check.js';
 import type { ScriptedServer } from '../servers/scripted-server.js';
 import { BIG_LOG, ciLog, crashingNote, readLogTool } from './native-context-harness.js';
 
 const model = 'claude-sonnet-4-6';
+/** Every body an SDK client sent in this file, type-checked at the end. */
+const captured: CapturedBody[] = [];
 
 describe('anthropic native context management through the agent loop', () => {
   let server: ScriptedServer;
@@ -24,6 +27,7 @@ describe('anthropic native context management through the agent loop', () => {
     server = await startAnthropicServer();
   });
   afterEach(async () => {
+    captured.push(...capturedRequests(server.requests, 'anthropic native context'));
     await server.close();
     for (const directory of directories.splice(0)) await rm(directory, { recursive: true, force: true });
   });
@@ -181,7 +185,15 @@ describe('anthropic context policy defaults', () => {
       await (await sonnet.session()).send({ role: 'user', content: 'hi' });
       expect(server.modelCalls()[2]?.body).not.toHaveProperty('context_management');
     } finally {
+      captured.push(...capturedRequests(server.requests, 'anthropic defaults'));
       await server.close();
     }
   });
+});
+
+describe('the captured bodies', () => {
+  it('type-check against the official SDK param types', () => {
+    expect(captured.length).toBeGreaterThan(5);
+    expect(sdkParamErrors(captured)).toEqual([]);
+  }, 120_000);
 });

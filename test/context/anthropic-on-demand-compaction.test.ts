@@ -16,7 +16,7 @@ import { createAnthropicAdapter } from '@episodic/providers/anthropic';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type AnthropicServer, startAnthropicServer } from '../servers/anthropic-server.js';
 import type { RecordedRequest } from '../servers/scripted-server.js';
-import { type CapturedBody, sdkParamErrors } from '../support/sdk-param-check.js';
+import { type CapturedBody, capturedRequests, sdkParamErrors } from '../support/sdk-param-check.js';
 
 type WireMessage = { role: string; content: string | { type: string; [key: string]: unknown }[] };
 const messagesOf = (request: RecordedRequest | undefined) => ((request?.body as { messages?: WireMessage[] }).messages ?? []);
@@ -46,6 +46,9 @@ function gate(): { open: () => void; until: Promise<void> } {
   return { open, until };
 }
 
+/** Every body an SDK client sent in the loop tests, type-checked at the end. */
+const everyBody: CapturedBody[] = [];
+
 describe('anthropic on-demand compaction through the agent loop', () => {
   let server: AnthropicServer;
   const directories: string[] = [];
@@ -53,6 +56,7 @@ describe('anthropic on-demand compaction through the agent loop', () => {
     server = await startAnthropicServer();
   });
   afterEach(async () => {
+    everyBody.push(...capturedRequests(server.requests, 'on-demand loop'));
     await server.close();
     for (const directory of directories.splice(0)) await rm(directory, { recursive: true, force: true });
   });
@@ -267,6 +271,13 @@ describe('session.compact() on a model with on-demand compaction', () => {
       await server.close();
     }
   });
+});
+
+describe('the loop tests\' bodies', () => {
+  it('type-check against the SDK beta param types (crash, failure and whole-transcript cases too)', () => {
+    expect(everyBody.length).toBeGreaterThan(30);
+    expect(sdkParamErrors(everyBody)).toEqual([]);
+  }, 120_000);
 });
 
 describe('the strict server refuses what the API refuses around on-demand compaction', () => {

@@ -11,6 +11,7 @@ import { createAnthropicAdapter } from '@episodic/providers/anthropic';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type AnthropicServer, startAnthropicServer } from '../servers/anthropic-server.js';
 import type { RecordedRequest } from '../servers/scripted-server.js';
+import { type CapturedBody, capturedRequests, sdkParamErrors } from '../support/sdk-param-check.js';
 
 type WireMessage = { role: string; content: string | { type: string; [key: string]: unknown }[] };
 const messagesOf = (request: RecordedRequest | undefined) => ((request?.body as { messages?: WireMessage[] }).messages ?? []);
@@ -27,12 +28,18 @@ const shape = (messages: readonly Message[]) =>
 
 const STEP = (episode: number, at: 'start' | 'end') => `od/${episode}/compaction/${at}`;
 
+/** Every body an SDK client sent in this file, type-checked at the end. */
+const captured: CapturedBody[] = [];
+
 describe('on-demand compaction under a durable runtime (in-memory journal)', () => {
   let server: AnthropicServer;
   beforeEach(async () => {
     server = await startAnthropicServer();
   });
-  afterEach(async () => server.close());
+  afterEach(async () => {
+    captured.push(...capturedRequests(server.requests, 'on-demand durable'));
+    await server.close();
+  });
 
   function setup(options: { background?: boolean; store?: SessionStore; journal?: MemoryJournal; compact?: 'crash-after-call' } = {}) {
     const model = createAnthropicAdapter({ model: 'claude-sonnet-4-6', baseURL: server.url, apiKey: 'test-key' });
@@ -196,3 +203,10 @@ function crashAfterSwapStore(): { store: SessionStore; armCrash: () => void } {
   });
   return { store, armCrash: () => (armed = true) };
 }
+
+describe('the captured bodies', () => {
+  it('type-check against the official SDK param types', () => {
+    expect(captured.length).toBeGreaterThan(5);
+    expect(sdkParamErrors(captured)).toEqual([]);
+  }, 120_000);
+});

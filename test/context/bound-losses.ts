@@ -16,6 +16,13 @@ const counter = createTokenCounter();
 /** A result at the floor cap (96 tokens) with its message framing: at most this. */
 const FLOOR_RESULT_TOKENS = 100;
 
+/**
+ * Above the packer's calibration factor on the strict server (which counts a request's
+ * JSON characters over 4; the factor stays between 0.9 and 1.6 in these sessions), so a
+ * step's results at the floor cap take at most this many times their local count.
+ */
+const FACTOR_BOUND = 2;
+
 /** One pack of a session: the episode it was made in, its call within it, its stats. */
 export interface PackEvent {
   episode: number;
@@ -26,7 +33,18 @@ export interface PackEvent {
 /** An episode's least form: its user message, then each step's. */
 interface EpisodeLeast {
   question: number;
-  steps: { assistant: number; reasoning: number; results: number[]; least: number }[];
+  steps: { assistant: number; reasoning: number; results: number[]; least: number; readable: number }[];
+}
+
+/**
+ * Tokens of a result cut to the reader's marker alone (no line of it kept), the least form
+ * in which it stays readable: the marker as shorten.ts writes it, with the result's id.
+ */
+function markerTokens(toolCallId: string, length: number): number {
+  const call = JSON.stringify({ toolCallId, offset: 0 });
+  return counter.countText(
+    `[... ${length} characters cut from the middle of this tool result (characters 0 to ${length}); to read them call read_cut_result with ${call} ...]`,
+  );
 }
 
 function leastForms(messages: readonly Message[]): EpisodeLeast[] {
@@ -38,12 +56,15 @@ function leastForms(messages: readonly Message[]): EpisodeLeast[] {
     if (message.role === 'assistant') {
       const reasoning = message.content.reduce((total, part) => total + (part.type === 'reasoning' ? counter.countText(part.text) : 0), 0);
       const assistant = counter.countMessage(message);
-      steps.push({ assistant, reasoning, results: [], least: assistant });
+      steps.push({ assistant, reasoning, results: [], least: assistant, readable: 0 });
     } else if (message.role === 'tool') {
       const step = steps.at(-1);
       const tokens = counter.countMessage(message);
       step?.results.push(tokens);
       if (step) step.least += Math.min(tokens, FLOOR_RESULT_TOKENS);
+      // What cutting it from the floor cap to its marker alone would free.
+      const length = typeof message.content === 'string' ? message.content.length : 0;
+      if (step) step.readable += Math.max(0, Math.min(tokens, FLOOR_RESULT_TOKENS) - markerTokens(message.toolCallId, length));
     }
   }
   return episodes;
@@ -74,13 +95,24 @@ export interface Loss {
   earlierLargest: number;
   lostStep: { reasoning: number; assistant: number; results: number[] } | undefined;
   appendTokens: number | undefined;
+  /** How far appending, the step's new results at the floor cap, was over the budget (packer's counts). */
+  overBy: number;
+  /**
+   * The most any choice at the lost step itself could have freed and left its results
+   * readable: everything before its thinking is bound, so only its new results can change,
+   * and cut from the floor cap to the reader's marker alone they free at most this
+   * (packer's counts, bounded with {@link FACTOR_BOUND}).
+   */
+  stepCouldFree: number;
+  /** The call before the loss: the packer's total and the server's count of the same request. */
+  before: { counted: number; served: number } | undefined;
 }
 
 /** The losses of one session: each pack that changed what its bound step's thinking was bound to. */
-export function losses(messages: readonly Message[], packs: readonly PackEvent[]): Loss[] {
+export function losses(messages: readonly Message[], packs: readonly PackEvent[], requests: readonly RecordedRequest[]): Loss[] {
   const episodes = leastForms(messages);
   const out: Loss[] = [];
-  for (const pack of packs) {
+  for (const [index, pack] of packs.entries()) {
     if (!pack.stats.boundReasoningCut) continue;
     const episode = episodes[pack.episode];
     const atTurn = packs.find((other) => other.episode === pack.episode && other.call === 0)?.stats;
@@ -100,9 +132,21 @@ export function losses(messages: readonly Message[], packs: readonly PackEvent[]
       earlierLargest,
       lostStep: lost && { reasoning: lost.reasoning, assistant: lost.assistant, results: lost.results },
       appendTokens: pack.stats.boundAppendTokens,
+      overBy: (pack.stats.boundAppendTokens ?? 0) - pack.stats.budget,
+      stepCouldFree: (lost?.readable ?? 0) * FACTOR_BOUND,
+      // One request per pack: these sessions neither retry nor send anything else to the server.
+      before: index > 0 ? { counted: (packs[index - 1] as PackEvent).stats.tokens.total, served: served(requests[index - 1]) } : undefined,
     });
   }
   return out;
+}
+
+/** The strict server's count of a request: its system, tools and messages as JSON, characters over 4 (anthropic-server.ts). */
+function served(request: RecordedRequest | undefined): number {
+  const body = request?.body as { system?: unknown; tools?: unknown; messages?: unknown } | undefined;
+  if (!body) return 0;
+  const json = JSON.stringify({ s: body.system, t: body.tools, m: body.messages }, (key, item: unknown) => (key === 'cache_control' ? undefined : item));
+  return Math.ceil(json.length / 4);
 }
 
 /** What the plan left the model: history at user turns, and the newest results as first sent against whole. */

@@ -5,18 +5,32 @@
  * OpenAI item), request builders never write into the stored transcript, OpenAI's
  * standalone compaction window keeps every user message, and `hybrid` sends compaction
  * or says it cannot. Anthropic streams are played by a loopback server in the recorded
- * shape (vercel/ai `anthropic-compaction.1.chunks.txt`: the block starts with
- * `content: null`, one `compaction_delta` carries the final values) with the
- * `encrypted_content` the SDK's `BetaCompactionContentBlockDelta` names; every body a
- * test captures is type-checked against the official SDK param types at the end.
+ * shape (round-trip-harness.ts) with the `encrypted_content` the SDK's
+ * `BetaCompactionContentBlockDelta` names; every body a test captures is type-checked
+ * against the official SDK param types at the end. More adapters and paths:
+ * native-round-trip-paths.test.ts.
  */
-import { Agent, type Message, MemorySessionStore, type ModelRequest } from '@episodic/core';
-import { createAnthropicAdapter } from '@episodic/providers/anthropic';
+import { Agent, MemorySessionStore, type ModelRequest } from '@episodic/core';
 import { createOpenAIChatAdapter, createOpenAIResponsesAdapter } from '@episodic/providers/openai';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type CapturedBody, sdkParamErrors } from '../support/sdk-param-check.js';
 import { startOpenAIResponsesServer } from '../servers/openai-responses-server.js';
-import { headerRecord, readJsonBody, startLoopbackServer, startSse, writeSseEvent } from '../servers/sse.js';
+import {
+  anthropicReplay as replay,
+  answer,
+  blocksOf,
+  breakpoints,
+  claude,
+  compaction,
+  deepFreeze,
+  finish,
+  messagesOf,
+  type SseEvent,
+  start,
+  storedTranscript,
+  text,
+  tools,
+} from './round-trip-harness.js';
 
 /** Every body the tests captured, type-checked in the last test. */
 const captured: CapturedBody[] = [];
@@ -24,55 +38,7 @@ const closers: (() => Promise<void>)[] = [];
 afterAll(async () => {
   for (const close of closers.splice(0)) await close();
 });
-
-type SseEvent = Record<string, unknown> & { type: string };
-
-/** A loopback Messages API that streams the given event lists in turn and keeps each request. */
-async function anthropicReplay(streams: SseEvent[][]) {
-  const bodies: Record<string, unknown>[] = [];
-  const server = await startLoopbackServer(async (request, response) => {
-    headerRecord(request);
-    bodies.push((await readJsonBody(request)) as Record<string, unknown>);
-    const events = streams.shift();
-    if (!events) throw new Error('no stream left for this request');
-    startSse(response);
-    for (const event of events) writeSseEvent(response, event, { event: event.type });
-    response.end();
-  });
-  closers.push(() => server.close());
-  return { url: server.url, bodies };
-}
-
-const usage = { input_tokens: 30, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 1 };
-const start = (): SseEvent => ({
-  type: 'message_start',
-  message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-sonnet-4-6', content: [], stop_reason: null, stop_sequence: null, usage },
-});
-const finish = (stop: string): SseEvent[] => [
-  { type: 'message_delta', delta: { stop_reason: stop, stop_sequence: null }, usage: { ...usage, output_tokens: 20 } },
-  { type: 'message_stop' },
-];
-const compaction = (index: number, content: string | null, encrypted: string | null): SseEvent[] => [
-  { type: 'content_block_start', index, content_block: { type: 'compaction', content: null } },
-  { type: 'content_block_delta', index, delta: { type: 'compaction_delta', content, encrypted_content: encrypted } },
-  { type: 'content_block_stop', index },
-];
-const text = (index: number, value: string): SseEvent[] => [
-  { type: 'content_block_start', index, content_block: { type: 'text', text: '' } },
-  { type: 'content_block_delta', index, delta: { type: 'text_delta', text: value } },
-  { type: 'content_block_stop', index },
-];
-const answer = (value: string): SseEvent[] => [start(), ...text(0, value), ...finish('end_turn')];
-
-type WireMessage = { role: string; content: string | Record<string, unknown>[] };
-const messagesOf = (body: Record<string, unknown> | undefined) => (body?.messages ?? []) as WireMessage[];
-const blocksOf = (body: Record<string, unknown> | undefined) =>
-  messagesOf(body).flatMap((message) => (Array.isArray(message.content) ? message.content : []));
-const breakpoints = (body: Record<string, unknown> | undefined) =>
-  JSON.stringify(body).split('"cache_control"').length - 1;
-
-const claude = (url: string) =>
-  createAnthropicAdapter({ model: 'claude-sonnet-4-6', baseURL: url, apiKey: 'test-key', thinking: { type: 'disabled' } });
+const anthropicReplay = (streams: SseEvent[][]) => replay(streams, closers);
 
 describe('anthropic compaction blocks go back as the SDK types say', () => {
   it('a streamed compaction block goes back with its encrypted_content verbatim', async () => {
@@ -87,6 +53,32 @@ describe('anthropic compaction blocks go back as the SDK types say', () => {
     const sent = blocksOf(server.bodies[1]).find((block) => block.type === 'compaction');
     expect(sent).toEqual({ type: 'compaction', content: 'Summary: the user asked about CI.', encrypted_content: 'opaque-Zm9v==' });
     for (const body of server.bodies) captured.push({ kind: 'anthropic-beta', body, label: 'anthropic encrypted_content' });
+  });
+
+  it('a block that comes whole (as a non-streamed message has it) goes back verbatim: encrypted_content, signature, tool_changes', async () => {
+    const whole = {
+      type: 'compaction',
+      content: 'Summary: the user asked about CI.',
+      encrypted_content: 'opaque-d2hvbGU=',
+      signature: 'sig-whole',
+      tool_changes: [{ type: 'tool_addition', tool: { type: 'tool_reference', name: 'read_log' } }],
+    };
+    const server = await anthropicReplay([
+      [
+        start(),
+        { type: 'content_block_start', index: 0, content_block: whole },
+        { type: 'content_block_stop', index: 0 },
+        ...text(1, 'Green.'),
+        ...finish('end_turn'),
+      ],
+      answer('Still green.'),
+    ]);
+    const agent = new Agent({ model: claude(server.url), context: { policy: 'hybrid', native: { compaction: { threshold: 60_000 } } } });
+    const session = await agent.session();
+    await session.send('Is CI green?');
+    await session.send('And now?');
+    expect(blocksOf(server.bodies[1]).find((block) => block.type === 'compaction')).toEqual(whole);
+    for (const body of server.bodies) captured.push({ kind: 'anthropic-beta', body, label: 'anthropic whole compaction block' });
   });
 
   it('a failed compaction (null content) goes back as null, and the history before it is still sent', async () => {
@@ -133,54 +125,6 @@ describe('anthropic compaction blocks go back as the SDK types say', () => {
     for (const body of server.bodies) captured.push({ kind: 'anthropic-beta', body, label: 'anthropic breakpoints' });
   });
 });
-
-/** Freezes `value` and everything it holds, so a write anywhere throws (modules run in strict mode). */
-function deepFreeze<T>(value: T): T {
-  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
-  for (const child of Object.values(value)) deepFreeze(child);
-  return Object.freeze(value);
-}
-
-const anthropicTag = { provider: 'anthropic', model: 'claude-sonnet-4-6' };
-const openaiTag = { provider: 'openai', model: 'gpt-5.6' };
-
-/** A transcript with a stored compaction, reasoning, kept provider blocks and tool pairs, for `tag`'s provider. */
-function storedTranscript(provider: 'anthropic' | 'openai' | 'google'): Message[] {
-  const tag = provider === 'anthropic' ? anthropicTag : provider === 'openai' ? openaiTag : { provider: 'google', model: 'gemini-3-pro-preview' };
-  const compactionData =
-    provider === 'anthropic'
-      ? { ...tag, block: { type: 'compaction', content: 'Summary.', encrypted_content: 'enc' } }
-      : { ...tag, item: { type: 'compaction', id: 'cmp_1', encrypted_content: 'enc', created_by: 'system' } };
-  const reasoningData =
-    provider === 'anthropic'
-      ? { ...tag, prefix: 'stale' }
-      : provider === 'openai'
-        ? { ...tag, id: 'rs_1', encrypted_content: 'enc-rs', summary: [] }
-        : { ...tag, thoughtSignature: 'sig' };
-  const kept =
-    provider === 'anthropic'
-      ? { ...tag, block: { type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: { query: 'ci' } } }
-      : provider === 'openai'
-        ? { ...tag, item: { type: 'web_search_call', id: 'ws_1', status: 'completed', action: { type: 'search', query: 'ci' }, created_by: 'system' } }
-        : { ...tag, part: { codeExecutionResult: { output: '1' } } };
-  return [
-    { role: 'user', content: 'Is CI green?' },
-    { role: 'assistant', model: { provider: tag.provider, id: tag.model }, content: [{ type: 'compaction', text: 'Summary.', providerData: compactionData }] },
-    { role: 'user', content: 'Look again.' },
-    {
-      role: 'assistant',
-      model: { provider: tag.provider, id: tag.model },
-      content: [
-        { type: 'reasoning', text: 'Check the log.', signature: 'sig', providerData: reasoningData },
-        { type: 'provider-tool', name: 'web_search', kind: 'call', providerData: kept },
-        { type: 'tool-call', id: 'call_1', name: 'read_log', args: { lines: 10 }, providerData: { ...tag, id: 'fc_1' } },
-      ],
-    },
-    { role: 'tool', toolCallId: 'call_1', toolName: 'read_log', content: 'all passed' },
-  ];
-}
-
-const tools = [{ name: 'read_log', description: 'Reads the log.', inputSchema: { type: 'object', properties: { lines: { type: 'number' } } } }];
 
 describe('request builders never write into the stored transcript', () => {
   it('builds every adapter\'s request from a deep-frozen transcript, leaves it unchanged, and the bodies type-check', async () => {

@@ -12,7 +12,11 @@ import { FileSessionStore } from '@episodic/core/node';
 import { createOpenAIResponsesAdapter } from '@episodic/providers/openai';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type OpenAIScriptedServer, startOpenAIResponsesServer } from '../servers/openai-responses-server.js';
+import { type CapturedBody, capturedRequests, sdkParamErrors } from '../support/sdk-param-check.js';
 import { BIG_LOG, crashingNote, readLogTool } from './native-context-harness.js';
+
+/** Every body an SDK client sent in this file, type-checked at the end. */
+const captured: CapturedBody[] = [];
 
 describe('openai native context management through the agent loop', () => {
   let server: OpenAIScriptedServer;
@@ -21,6 +25,7 @@ describe('openai native context management through the agent loop', () => {
     server = await startOpenAIResponsesServer();
   });
   afterEach(async () => {
+    captured.push(...capturedRequests(server.requests, 'openai native context'));
     await server.close();
     for (const directory of directories.splice(0)) await rm(directory, { recursive: true, force: true });
   });
@@ -70,6 +75,16 @@ describe('openai native context management through the agent loop', () => {
     expect(third?.status).toBe(200);
     expect(third?.context?.compactionsSent).toEqual([item?.encrypted_content]);
     expect(JSON.stringify(third?.body)).not.toContain(BIG_LOG.slice(0, 200));
+    // store: false: the items before the compaction item are left out (the opening question aside), the
+    // item goes back whole with its id, and each reasoning item after it with its id and encrypted_content.
+    const input = (third?.body as { input: Record<string, unknown>[] }).input;
+    const at = input.findIndex((entry) => entry.type === 'compaction');
+    expect(third?.body).toMatchObject({ store: false });
+    expect(input.slice(0, at)).toEqual([{ role: 'user', content: 'Is CI green?' }]);
+    expect(input[at]).toEqual(item);
+    const reasoning = input.slice(at).filter((entry) => entry.type === 'reasoning');
+    expect(reasoning.length).toBeGreaterThan(0);
+    for (const entry of reasoning) expect(entry).toMatchObject({ id: expect.stringMatching(/^rs_/), encrypted_content: expect.any(String) });
   });
 
   it('session.compact() calls /responses/compact; the item is saved opaque and sent back verbatim, in place of the history', async () => {
@@ -132,4 +147,11 @@ describe('openai native context management through the agent loop', () => {
     expect(tampered.status).toBe(400);
     expect(((await tampered.json()) as { error: { code: string } }).error.code).toBe('invalid_encrypted_content');
   });
+});
+
+describe('the captured bodies', () => {
+  it('type-check against the official SDK param types', () => {
+    expect(captured.length).toBeGreaterThan(5);
+    expect(sdkParamErrors(captured)).toEqual([]);
+  }, 120_000);
 });

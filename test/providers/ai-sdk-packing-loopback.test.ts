@@ -41,7 +41,11 @@ function scriptTwoEpisodes(local: ScriptedServer): void {
 }
 
 /** Runs the two episodes through `streamText` (the loopback servers stream) on the packed model; returns the middleware. */
-async function runTwoEpisodes(model: LanguageModel, providerOptions: Record<string, Record<string, unknown>>) {
+async function runTwoEpisodes(
+  model: LanguageModel,
+  providerOptions: Record<string, Record<string, unknown>>,
+  toolSet: typeof tools = tools,
+) {
   const packing = episodicPacking();
   const packed = wrapLanguageModel({ model: model as Parameters<typeof wrapLanguageModel>[0]['model'], middleware: packing });
   const messages: ModelMessage[] = [];
@@ -51,7 +55,7 @@ async function runTwoEpisodes(model: LanguageModel, providerOptions: Record<stri
       model: packed,
       system: 'You debug CI failures.',
       messages,
-      tools,
+      tools: toolSet,
       stopWhen: stepCountIs(5),
       maxRetries: 0,
       providerOptions: providerOptions as never,
@@ -84,6 +88,24 @@ describe('episodicPacking in a streamText tool loop against the loopback servers
       expect(call.view?.cacheBreakpoints).toBeLessThanOrEqual(4);
     }
     expect(packing.stats?.reasoning.droppedParts).toBeGreaterThan(0);
+  });
+
+  it("@ai-sdk/anthropic: the caller's own breakpoints (automatic caching, a cached tool) count against the four", async () => {
+    const local = await startAnthropicServer();
+    server = local;
+    scriptTwoEpisodes(local);
+    const model = createAnthropic({ baseURL: `${local.url}/v1`, apiKey: 'test-key' })('claude-opus-4-5');
+    const cached = { get_ci_log: { ...tools.get_ci_log, providerOptions: { anthropic: { cacheControl: { type: 'ephemeral' } } } } };
+    await runTwoEpisodes(model, { anthropic: { thinking: { type: 'enabled', budgetTokens: 2048 }, cacheControl: { type: 'ephemeral' } } }, cached);
+    const calls = local.modelCalls();
+    expect(calls.map((call) => call.status)).toEqual([200, 200, 200, 200, 200, 200]);
+    for (const call of calls) {
+      const body = call.body as { cache_control?: unknown; tools: { cache_control?: unknown }[] };
+      // Both of the caller's breakpoints reach the wire, and the packer's fill what is left.
+      expect(body.cache_control).toBeDefined();
+      expect(body.tools.at(-1)?.cache_control).toBeDefined();
+      expect(call.view?.cacheBreakpoints).toBe(4);
+    }
   });
 
   it('@ai-sdk/google: thought signatures round-trip within the episode and the session is never refused', async () => {

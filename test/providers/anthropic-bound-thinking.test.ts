@@ -4,21 +4,28 @@
  * thinking, and the response's `input_transformations` read back as warnings and kept
  * on the step's usage.
  */
-import { type AssistantPart, generate, type Message, type ModelStreamEvent, toolCallsOf } from '@episodic/core';
+import { Agent, type AgentEvent, type AssistantPart, generate, MemorySessionStore, type Message, type ModelStreamEvent, toolCallsOf } from '@episodic/core';
 import { createAnthropicAdapter } from '@episodic/providers/anthropic';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startAnthropicServer } from '../servers/anthropic-server.js';
 import type { ScriptedServer } from '../servers/scripted-server.js';
-import { testToolSpecs } from './conformance-tools.js';
+import { type CapturedBody, capturedRequests, sdkParamErrors } from '../support/sdk-param-check.js';
+import { testAgentTools, testToolSpecs } from './conformance-tools.js';
 
 const beta = 'thinking-binding-controls-2026-08-01';
+
+/** Every body an SDK client sent in this file, type-checked at the end. */
+const captured: CapturedBody[] = [];
 
 describe('anthropic bound thinking', () => {
   let server: ScriptedServer;
   beforeEach(async () => {
     server = await startAnthropicServer();
   });
-  afterEach(() => server.close());
+  afterEach(async () => {
+    captured.push(...capturedRequests(server.requests, 'bound thinking'));
+    await server.close();
+  });
   const user = (content: string): Message => ({ role: 'user', content });
   const adapterFor = (model: string, prefixMismatch?: 'error' | 'drop_block' | false) =>
     createAnthropicAdapter({ model, baseURL: server.url, apiKey: 'test-key', ...(prefixMismatch === undefined ? {} : { prefixMismatch }) });
@@ -45,8 +52,8 @@ describe('anthropic bound thinking', () => {
     );
   });
 
-  /** A tool step, then the same turn continued after the first user message changed under a block the adapter cannot tell is stale. */
-  async function staleContinuation(adapter: ReturnType<typeof adapterFor>) {
+  /** A tool step's messages, the first user message then changed under a block the adapter cannot tell is stale. */
+  async function staleHistory(adapter: ReturnType<typeof adapterFor>): Promise<Message[]> {
     server.enqueue({ type: 'reply', reasoning: ['look'], toolCalls: [{ name: 'get_ci_log', args: { run: 1 } }] }, { type: 'reply', text: 'done' });
     const first = await generate(adapter, { messages: [user('CI is red')], tools: testToolSpecs });
     // Reasoning with no recorded prefix (history brought from elsewhere): the adapter sends it as it is.
@@ -56,11 +63,12 @@ describe('anthropic bound thinking', () => {
       return { ...part, providerData: providerData as typeof part.providerData & object };
     });
     const id = toolCallsOf(first.message)[0]?.id ?? '';
-    const messages: Message[] = [
-      user('CI is red (edited)'),
-      { ...first.message, content },
-      { role: 'tool', toolCallId: id, toolName: 'get_ci_log', content: 'log' },
-    ];
+    return [user('CI is red (edited)'), { ...first.message, content }, { role: 'tool', toolCallId: id, toolName: 'get_ci_log', content: 'log' }];
+  }
+
+  /** {@link staleHistory} continued by the adapter itself. */
+  async function staleContinuation(adapter: ReturnType<typeof adapterFor>) {
+    const messages = await staleHistory(adapter);
     const events: ModelStreamEvent[] = [];
     try {
       for await (const event of adapter.stream({ messages, tools: testToolSpecs })) events.push(event);
@@ -81,6 +89,23 @@ describe('anthropic bound thinking', () => {
     expect(finish?.type === 'finish' && finish.message.usage?.inputTransformations).toEqual([
       { type: 'thinking_dropped', path: 'messages.1.content.0', reason: 'prefix_binding_mismatch' },
     ]);
+  });
+
+  it('through the agent: a warning event of the step, and the entries saved on the step in the transcript', async () => {
+    const adapter = adapterFor('claude-fable-5-1');
+    const history = await staleHistory(adapter);
+    const store = new MemorySessionStore();
+    const agent = new Agent({ model: adapter, tools: testAgentTools, store });
+    const session = await agent.session({ id: 'bound-drop', history });
+    const events: AgentEvent[] = [];
+    for await (const event of session.resumeStream()) events.push(event);
+    expect(server.modelCalls()[1]?.binding).toMatchObject({ dropped: 1 });
+    const entry = { type: 'thinking_dropped', path: 'messages.1.content.0', reason: 'prefix_binding_mismatch' };
+    expect(events).toContainEqual(expect.objectContaining({ type: 'warning', step: 2, code: 'thinking-dropped', message: expect.stringContaining('messages.1.content.0') }));
+    const finish = events.find((event) => event.type === 'step-finish');
+    expect(finish?.type === 'step-finish' && finish.usage?.inputTransformations).toEqual([entry]);
+    const saved = (await store.load('bound-drop'))?.messages.at(-1);
+    expect(saved?.role === 'assistant' && saved.usage?.inputTransformations).toEqual([entry]);
   });
 
   it('with error, the same request is refused with the API text', async () => {
@@ -104,4 +129,11 @@ describe('anthropic bound thinking', () => {
     expect(response.status).toBe(400);
     expect(await response.text()).toContain(beta);
   });
+});
+
+describe('the captured bodies', () => {
+  it('type-check against the official SDK param types', () => {
+    expect(captured.length).toBeGreaterThan(4);
+    expect(sdkParamErrors(captured)).toEqual([]);
+  }, 120_000);
 });

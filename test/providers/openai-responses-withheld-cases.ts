@@ -8,6 +8,7 @@ import { generate, type Message, type ModelStreamEvent } from '@episodic/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createOpenAIResponsesAdapter } from '../../packages/providers/src/openai-responses/openai-responses-adapter.js';
 import { type OpenAIScript, type OpenAIScriptedServer, startOpenAIResponsesServer } from '../servers/openai-responses-server.js';
+import { type CapturedBody, capturedRequests, sdkParamErrors } from '../support/sdk-param-check.js';
 
 const user = (content: string): Message => ({ role: 'user', content });
 const removed = (id: string, reason: string) => ({ id, action: 'removed', reason, type: 'reasoning' });
@@ -16,7 +17,10 @@ const removed = (id: string, reason: string) => ({ id, action: 'removed', reason
 export function describeWithheldReasoning(sdk: string): void {
   describe(`openai responses input_transformations (${sdk})`, () => {
     let server: OpenAIScriptedServer | undefined;
+    /** Every body the client sent, type-checked at the end. */
+    const captured: CapturedBody[] = [];
     afterEach(async () => {
+      captured.push(...capturedRequests(server?.requests ?? [], sdk));
       await server?.close();
       server = undefined;
     });
@@ -100,5 +104,10 @@ export function describeWithheldReasoning(sdk: string): void {
         expect.stringContaining('rs_c as "summarized" (prefix_mismatch'),
       ]);
     });
+
+    it('sent bodies that type-check against the official SDK param types', () => {
+      expect(captured.length).toBeGreaterThan(4);
+      expect(sdkParamErrors(captured)).toEqual([]);
+    }, 120_000);
   });
 }

@@ -81,3 +81,30 @@ export function sdkParamErrors(bodies: readonly CapturedBody[]): string[] {
     return `${label?.slice(3) ?? '?'} (line ${line + 1}): ${text}`;
   });
 }
+
+/** The param type of a request to a loopback server, by its path; undefined for a path no SDK type covers. */
+function kindOfPath(path: string): ParamKind | undefined {
+  const route = path.split('?')[0] ?? '';
+  if (route.endsWith('/messages/count_tokens')) return 'anthropic-count';
+  if (route.endsWith('/messages')) return 'anthropic-beta';
+  if (route.endsWith('/responses/compact')) return 'openai-compact';
+  if (route.endsWith('/responses')) return 'openai-responses';
+  if (route.endsWith('/chat/completions')) return 'openai-chat';
+  return undefined;
+}
+
+/**
+ * The bodies a loopback server received, each with the param type its path calls for,
+ * ready for {@link sdkParamErrors}. Requests the test wrote by hand (no SDK client sent
+ * them: no `x-stainless-lang` header) are left out: they test the server, not a builder.
+ */
+export function capturedRequests(
+  requests: readonly { path: string; body: unknown; headers: Record<string, string> }[],
+  label: string,
+): CapturedBody[] {
+  return requests.flatMap((request, index) => {
+    const kind = kindOfPath(request.path);
+    if (!kind || request.headers['x-stainless-lang'] === undefined) return [];
+    return [{ kind, body: request.body, label: `${label} ${index} ${request.path}` }];
+  });
+}

@@ -18,6 +18,20 @@ function hasCacheControl(options: LooseMessage['providerOptions']): boolean {
   return options?.anthropic?.cacheControl !== undefined || options?.anthropic?.cache_control !== undefined;
 }
 
+/**
+ * Breakpoints the caller placed outside the prompt: the call's own `cacheControl` (Anthropic's
+ * automatic caching, a top-level `cache_control` on the wire) and one on each tool that has
+ * one. They count against the limit like those on messages: without them a request could
+ * carry five, which the API refuses ("A maximum of 4 blocks with cache_control may be provided").
+ */
+export function breakpointsOutsidePrompt(call: {
+  providerOptions?: LooseMessage['providerOptions'];
+  tools?: readonly object[] | undefined;
+}): number {
+  const tools = (call.tools ?? []).filter((tool) => hasCacheControl((tool as Pick<LooseMessage, 'providerOptions'>).providerOptions)).length;
+  return tools + (hasCacheControl(call.providerOptions) ? 1 : 0);
+}
+
 /** Breakpoints the caller placed (on messages or their parts): they count against the limit and are left alone. */
 function placedByCaller(prompt: readonly LooseMessage[]): number {
   let count = 0;
@@ -31,14 +45,15 @@ function placedByCaller(prompt: readonly LooseMessage[]): number {
 /**
  * Marks breakpoints on `prompt` (new message objects where marked; the caller's are not
  * changed). `systemCount`: leading system messages; `indexOf`: packed message index to
- * prompt index; `currentUser`: the prompt index of the current episode's user message.
+ * prompt index; `currentUser`: the prompt index of the current episode's user message;
+ * `outside`: the caller's breakpoints outside the prompt ({@link breakpointsOutsidePrompt}).
  */
 export function placeAnthropicBreakpoints(
   prompt: LooseMessage[],
   suggested: CacheBreakpoints | undefined,
-  where: { systemCount: number; indexOf: readonly number[]; currentUser: number | undefined },
+  where: { systemCount: number; indexOf: readonly number[]; currentUser: number | undefined; outside?: number },
 ): void {
-  let left = MAX_BREAKPOINTS - placedByCaller(prompt);
+  let left = MAX_BREAKPOINTS - placedByCaller(prompt) - (where.outside ?? 0);
   const marked = new Set<number>();
   const mark = (index: number | undefined) => {
     if (left <= 0 || index === undefined || index < 0 || index >= prompt.length || marked.has(index)) return;

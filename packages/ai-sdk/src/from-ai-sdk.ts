@@ -11,7 +11,7 @@ import type { ModelAdapter, ModelProfile, ModelRef, ModelRequest, ModelStreamEve
 import { toModelError } from './ai-sdk-errors-to-model-error.js';
 import { AISDKStreamFold } from './ai-sdk-stream.js';
 import type { AISDKCallOptions, AISDKLanguageModel, AISDKProviderOptions, AISDKStreamPart, LooseMessage, SpecVersion } from './ai-sdk-types.js';
-import { placeAnthropicBreakpoints } from './anthropic-breakpoints.js';
+import { breakpointsOutsidePrompt, placeAnthropicBreakpoints } from './anthropic-breakpoints.js';
 import { guardAnthropicThinking } from './anthropic-thinking-guard.js';
 import { modelRefOf, profileOf } from './model-profile-lookup.js';
 import { toAISDKPrompt } from './to-ai-sdk-prompt.js';
@@ -54,6 +54,7 @@ export function callOptionsFor(
   const { prompt: messages, indexOf } = toAISDKPrompt(request.messages, setup.version, warnings);
   const system: LooseMessage[] = request.system ? [{ role: 'system', content: request.system }] : [];
   const prompt = [...system, ...messages];
+  const merged = mergeOptions(setup.providerOptions, request.providerOptions);
   if (setup.profile.cacheStyle === 'anthropic-breakpoints' && request.cacheBreakpoints) {
     const shifted = indexOf.map((index) => (index < 0 ? index : index + system.length));
     const lastUser = prompt.findLastIndex((message) => message.role === 'user');
@@ -61,9 +62,10 @@ export function callOptionsFor(
       systemCount: system.length,
       indexOf: shifted,
       currentUser: lastUser < 0 ? undefined : lastUser,
+      // The call's own cacheControl (automatic caching) is a breakpoint too.
+      outside: breakpointsOutsidePrompt({ providerOptions: merged }),
     });
   }
-  const merged = mergeOptions(setup.providerOptions, request.providerOptions);
   const providerOptions = setup.profile.provider === 'anthropic' ? guardAnthropicThinking(prompt, merged, warnings) : merged;
   return {
     prompt,

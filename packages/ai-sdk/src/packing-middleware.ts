@@ -30,7 +30,7 @@ import {
 import { packingWithReader } from '@episodic/core/internal';
 import { type ConvertedMessage, fromAISDKPrompt } from './from-ai-sdk-prompt.js';
 import { toAISDKPrompt } from './to-ai-sdk-prompt.js';
-import { placeAnthropicBreakpoints } from './anthropic-breakpoints.js';
+import { breakpointsOutsidePrompt, placeAnthropicBreakpoints } from './anthropic-breakpoints.js';
 import { modelRefOf, profileOf } from './model-profile-lookup.js';
 import type { AISDKCallOptions, AISDKLanguageModel, AISDKStreamPart, LooseMessage, LoosePart, SpecVersion } from './ai-sdk-types.js';
 import type { Tool } from 'ai';
@@ -178,7 +178,7 @@ export function episodicPacking(options: EpisodicPackingOptions = {}): EpisodicP
     state = packed.state;
     stats = packed.stats;
     const breakpoints = profile.cacheStyle === 'anthropic-breakpoints' && options.cacheBreakpoints !== false;
-    const prompt = packedPrompt(converted.leadingSystem, packed, version, breakpoints);
+    const prompt = packedPrompt(converted.leadingSystem, packed, version, breakpoints && { outside: breakpointsOutsidePrompt(params) });
     const messageCounts = { before: params.prompt.length, after: prompt.length };
     options.onPacked?.({ model: ref, stats: packed.stats, state: packed.state, messages: messageCounts });
     const result = { ...params, prompt } as P;
@@ -232,7 +232,7 @@ function packedPrompt(
   leadingSystem: readonly LooseMessage[],
   packed: PackResult,
   version: SpecVersion,
-  breakpoints: boolean,
+  breakpoints: false | { outside: number },
 ): LooseMessage[] {
   const { prompt: messages, indexOf } = toAISDKPrompt(packed.messages, version);
   const prompt: LooseMessage[] = [...leadingSystem, ...messages];
@@ -243,6 +243,7 @@ function packedPrompt(
     systemCount,
     indexOf: indexOf.map((index) => (index < 0 ? index : index + systemCount)),
     currentUser: lastUser < 0 ? undefined : lastUser,
+    outside: breakpoints.outside,
   });
   return prompt;
 }

@@ -114,11 +114,32 @@ function assistantPart(part: AssistantPart, warnings?: PromptWarnings): LoosePar
       return [];
     }
     case 'compaction':
-      warnings?.push(`a compaction by ${part.providerData.provider}/${part.providerData.model} cannot be sent through the AI SDK and was left out`);
-      return [];
+      return compactionPart(part, warnings);
     default:
       return [];
   }
+}
+
+/**
+ * A provider's compaction. One that still holds its block or item is this model's own
+ * (Episodic's adapter made it, and `fromAISDK` on the same model shares its model id), so
+ * core sends only what follows it (compaction-cut.ts). The AI SDK sends no such block as
+ * Episodic stores it: a readable summary (Anthropic's) goes as text in its place, or the
+ * model would read neither the summary nor the history it replaced; an opaque item
+ * (OpenAI's) is left out, and the warning says that history is gone too. Another model's
+ * (its tag alone) is left out with a warning: core sends its summary or the history itself.
+ */
+function compactionPart(part: Extract<AssistantPart, { type: 'compaction' }>, warnings?: PromptWarnings): LoosePart[] {
+  const by = `${part.providerData.provider}/${part.providerData.model}`;
+  const own = part.providerData.block !== undefined || part.providerData.item !== undefined;
+  if (own && part.failed === true) return [];
+  if (own && part.text) {
+    warnings?.push(`a compaction by ${by} has no AI SDK form: its summary went as text in its place`);
+    return [{ type: 'text', text: part.text }];
+  }
+  const lost = own ? ', and so is the history it replaced' : '';
+  warnings?.push(`a compaction by ${by} cannot be sent through the AI SDK and was left out${lost}`);
+  return [];
 }
 
 /** Reasoning from Episodic's own Anthropic adapter (a signature, redacted data) in the AI SDK's Anthropic options. */

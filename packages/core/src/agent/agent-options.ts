@@ -47,7 +47,8 @@ export interface ContextOptions {
   /**
    * Settings of the provider's own context management (reasoning context, context
    * editing, compaction), merged over the profile's `nativeContext`; sent as the
-   * `policy` allows.
+   * `policy` allows (`native` all of them, `hybrid` compaction only, `packer` none; an
+   * option given here that the policy does not send gets a `native-option-not-sent` warning).
    */
   native?: NativeContextOptions | undefined;
   /** Further packing knobs (low-water mark, head share, tool-result caps). */

@@ -1,8 +1,8 @@
 /**
  * The warnings an `Agent` gives once, when it is made, about settings that will not do
  * what they seem to: a budget above the model's window, a hybrid context policy with
- * nothing native to send (for the model, or for a fallback model when it answers), an
- * option under its deprecated name.
+ * nothing native to send (for the model, or for a fallback model when it answers), a
+ * native option its policy does not send, an option under its deprecated name.
  */
 import type { ModelAdapter } from '../model/model-adapter.js';
 import type { ModelRef } from '../message/message.js';
@@ -60,27 +60,58 @@ export function fallbackHybridWarnings(
   ];
 }
 
+/**
+ * The warning for `context.native` options the policy does not send: `packer` sends
+ * nothing native and `hybrid` only compaction, so e.g. `reasoningContext` (OpenAI
+ * `reasoning.context`) or Anthropic's context edits given with them would be left out
+ * without a word. One warning naming every such option.
+ */
+export function unsentNativeWarnings(policy: ContextPolicy, given: NativeContextOptions | undefined): string[] {
+  if (policy === 'native' || given === undefined) return [];
+  const unsent = Object.entries(given)
+    .filter(([key, value]) => value !== undefined && (policy === 'packer' || key !== 'compaction'))
+    .map(([key]) => `context.native.${key}`);
+  if (unsent.length === 0) return [];
+  const sends = policy === 'packer' ? 'nothing native' : 'only compaction';
+  return [
+    `${unsent.join(', ')} ${unsent.length > 1 ? 'are' : 'is'} not sent: context '${policy}' sends ${sends}; ` +
+      `use the policy 'native' to send ${unsent.length > 1 ? 'them' : 'it'}, or leave ${unsent.length > 1 ? 'them' : 'it'} out.`,
+  ];
+}
+
 /** A warning about an agent's options, with the code of its `warning` event. */
 export interface OptionWarning {
-  code: 'budget-above-context-window' | 'hybrid-without-compaction' | 'hybrid-fallback-without-compaction' | 'deprecated-option';
+  code:
+    | 'budget-above-context-window'
+    | 'hybrid-without-compaction'
+    | 'hybrid-fallback-without-compaction'
+    | 'native-option-not-sent'
+    | 'deprecated-option';
   message: string;
 }
 
 /**
- * The budget and hybrid warnings of an agent, coded. `nativeContext` is what the policy
- * asks for before on-demand compaction takes the threshold's place; `fallbacks` are the
- * fallback models' own native settings.
+ * The budget and native-context warnings of an agent, coded. `nativeContext` is what the
+ * policy asks for before on-demand compaction takes the threshold's place; `givenNative`
+ * is `context.native` as the caller gave it; `fallbacks` are the fallback models' own
+ * native settings.
  */
 export function optionWarnings(
   budget: number | undefined,
   model: ModelAdapter,
-  resolved: { maxOutputTokens: number | undefined; policy: ContextPolicy; nativeContext: NativeContextOptions | undefined },
+  resolved: {
+    maxOutputTokens: number | undefined;
+    policy: ContextPolicy;
+    nativeContext: NativeContextOptions | undefined;
+    givenNative?: NativeContextOptions | undefined;
+  },
   fallbacks: readonly { model: ModelRef; nativeContext: NativeContextOptions | undefined }[] = [],
 ): OptionWarning[] {
   return [
     ...budgetWarnings(budget, model, resolved.maxOutputTokens).map((message) => ({ code: 'budget-above-context-window' as const, message })),
     ...hybridWarnings(resolved.policy, resolved.nativeContext, model).map((message) => ({ code: 'hybrid-without-compaction' as const, message })),
     ...fallbackHybridWarnings(resolved.policy, fallbacks).map((message) => ({ code: 'hybrid-fallback-without-compaction' as const, message })),
+    ...unsentNativeWarnings(resolved.policy, resolved.givenNative).map((message) => ({ code: 'native-option-not-sent' as const, message })),
   ];
 }
 

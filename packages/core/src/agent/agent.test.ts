@@ -28,6 +28,20 @@ describe('Agent', () => {
     expect(new Agent({ model, context: { policy: 'hybrid', native: { compaction: {} } } }).warnings).toEqual([]);
   });
 
+  it('warns native-option-not-sent for context.native options the policy does not send', () => {
+    const profile = { contextWindow: 128_000, maxOutputTokens: 16_384, nativeContext: { compaction: {} } };
+    const model = scriptedModel({ steps: [], profile });
+    const native = { compaction: { threshold: 60_000 }, clearThinking: { keep: 1 } };
+    expect(new Agent({ model, context: { policy: 'packer', native } }).warnings).toEqual([
+      "context.native.compaction, context.native.clearThinking are not sent: context 'packer' sends nothing native; use the policy 'native' to send them, or leave them out.",
+    ]);
+    expect(new Agent({ model, context: { policy: 'hybrid', native } }).warnings).toEqual([
+      "context.native.clearThinking is not sent: context 'hybrid' sends only compaction; use the policy 'native' to send it, or leave it out.",
+    ]);
+    expect(new Agent({ model, context: { policy: 'hybrid', native: { compaction: { threshold: 60_000 } } } }).warnings).toEqual([]);
+    expect(new Agent({ model, context: { policy: 'native', native } }).warnings).toEqual([]);
+  });
+
   it("warns hybrid-fallback-without-compaction once per session where a fallback model cannot compact as context 'hybrid' asks", async () => {
     const window = { contextWindow: 128_000, maxOutputTokens: 16_384 };
     const primary = scriptedModel({ steps: [{ text: 'one' }, { text: 'two' }, { text: 'three' }], profile: window });

@@ -34,7 +34,7 @@ export class Agent {
   readonly budget: number;
   /**
    * Warnings about the options as given (codes `budget-above-context-window`,
-   * `hybrid-without-compaction`, `hybrid-fallback-without-compaction`, `deprecated-option`). Every session of this agent
+   * `hybrid-without-compaction`, `hybrid-fallback-without-compaction`, `native-option-not-sent`, `deprecated-option`). Every session of this agent
    * also has them in `session.warnings` and emits them at its first run, except the
    * deprecation warnings: only the agent's first session has and emits those, once.
    */
@@ -66,7 +66,7 @@ export class Agent {
     });
     this.settings = loopSettings(grouped, resolved);
     const fallbacks = this.settings.fallback?.fallbackContext ?? [];
-    const requested = { ...resolved, nativeContext: resolved.requested };
+    const requested = { ...resolved, nativeContext: resolved.requested, givenNative: grouped.context.native };
     this.optionWarnings = optionWarnings(grouped.context.budget, grouped.model, requested, fallbacks);
     this.deprecations = deprecationWarnings(deprecations);
     this.warnings = [...this.optionWarnings, ...this.deprecations].map((warning) => warning.message);

@@ -67,7 +67,8 @@ export const openaiProfiles: readonly OpenAIProfile[] = [
     // v6.49; the Conversation state guide, checked Dec 2026). So past reasoning sent is read,
     // billed as input and part of the cached prefix. The episode rule drops it at the user
     // boundary and no `reasoning.context` is sent (docs/providers.md: the two choices measured
-    // alike under the default packing); `nativeContext.reasoningContext` sends one.
+    // alike under the default packing); `nativeContext.reasoningContext` sends one under the
+    // `native` policy (`hybrid`, the default here, sends only compaction and warns of it).
     pattern: 'gpt-5\\.([6-9]|\\d{2,})(-.*)?',
     pastReasoning: 'billed',
     contextWindow: 400_000,
