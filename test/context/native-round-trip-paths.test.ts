@@ -8,11 +8,10 @@
  */
 import { Agent, type AgentEvent, type Message, MemorySessionStore, type ModelRequest } from '@episodic/core';
 import { createOpenAIResponsesAdapter } from '@episodic/providers/openai';
-import { afterAll, describe, expect, it } from 'vitest';
-import { type CapturedBody, sdkParamErrors } from '../support/sdk-param-check.js';
+import { describe, expect, it } from 'vitest';
+import { sdkParamErrors } from '../support/sdk-param-check.js';
 import { startOpenAIResponsesServer } from '../servers/openai-responses-server.js';
 import {
-  anthropicReplay as replay,
   answer,
   blocksOf,
   claude,
@@ -20,20 +19,15 @@ import {
   deepFreeze,
   finish,
   openaiTag,
-  type SseEvent,
   start,
   storedTranscript,
   text,
   tools,
+  roundTripFile,
 } from './round-trip-harness.js';
 
-/** Every body the tests captured, type-checked in the last test. */
-const captured: CapturedBody[] = [];
-const closers: (() => Promise<void>)[] = [];
-afterAll(async () => {
-  for (const close of closers.splice(0)) await close();
-});
-const anthropicReplay = (streams: SseEvent[][]) => replay(streams, closers);
+/** Every body the tests captured (type-checked in the last test) and the servers to close. */
+const { captured, closers, anthropicReplay } = roundTripFile();
 
 describe('the other request builders never write into the stored transcript', () => {
   it('OpenAI-compatible hosts and the AI SDK path build from a deep-frozen transcript and leave it unchanged', async () => {

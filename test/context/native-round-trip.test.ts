@@ -12,11 +12,10 @@
  */
 import { Agent, MemorySessionStore, type ModelRequest } from '@episodic/core';
 import { createOpenAIChatAdapter, createOpenAIResponsesAdapter } from '@episodic/providers/openai';
-import { afterAll, describe, expect, it } from 'vitest';
-import { type CapturedBody, sdkParamErrors } from '../support/sdk-param-check.js';
+import { describe, expect, it } from 'vitest';
+import { sdkParamErrors } from '../support/sdk-param-check.js';
 import { startOpenAIResponsesServer } from '../servers/openai-responses-server.js';
 import {
-  anthropicReplay as replay,
   answer,
   blocksOf,
   breakpoints,
@@ -25,20 +24,15 @@ import {
   deepFreeze,
   finish,
   messagesOf,
-  type SseEvent,
   start,
   storedTranscript,
   text,
   tools,
+  roundTripFile,
 } from './round-trip-harness.js';
 
-/** Every body the tests captured, type-checked in the last test. */
-const captured: CapturedBody[] = [];
-const closers: (() => Promise<void>)[] = [];
-afterAll(async () => {
-  for (const close of closers.splice(0)) await close();
-});
-const anthropicReplay = (streams: SseEvent[][]) => replay(streams, closers);
+/** Every body the tests captured (type-checked in the last test) and the servers to close. */
+const { captured, closers, anthropicReplay } = roundTripFile();
 
 describe('anthropic compaction blocks go back as the SDK types say', () => {
   it('a streamed compaction block goes back with its encrypted_content verbatim', async () => {

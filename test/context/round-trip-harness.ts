@@ -7,10 +7,25 @@
  */
 import type { Message } from '@episodic/core';
 import { createAnthropicAdapter } from '@episodic/providers/anthropic';
+import { afterAll } from 'vitest';
+import type { CapturedBody } from '../support/sdk-param-check.js';
 import { headerRecord, readJsonBody, startLoopbackServer, startSse, writeSseEvent } from '../servers/sse.js';
 
 /** One server-sent event of a Messages stream. */
 export type SseEvent = Record<string, unknown> & { type: string };
+
+/**
+ * What one round-trip test file shares: the bodies its tests capture (type-checked by
+ * its last test) and the loopback servers they start, closed after all its tests.
+ */
+export function roundTripFile() {
+  const captured: CapturedBody[] = [];
+  const closers: (() => Promise<void>)[] = [];
+  afterAll(async () => {
+    for (const close of closers.splice(0)) await close();
+  });
+  return { captured, closers, anthropicReplay: (streams: SseEvent[][]) => anthropicReplay(streams, closers) };
+}
 
 /** A loopback Messages API that streams the given event lists in turn and keeps each request; its close goes to `closers`. */
 export async function anthropicReplay(streams: SseEvent[][], closers: (() => Promise<void>)[]) {
