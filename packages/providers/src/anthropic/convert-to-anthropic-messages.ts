@@ -85,8 +85,6 @@ export function convertToAnthropicMessages(request: ModelRequest, context: Conve
     foldedMidSession: plan.foldedMidSession,
     droppedForFold: 0,
   };
-  // On a bound model, the prefix each block would have had without the folded mid-session lines tells which drops the fold caused.
-  const unfolded = plan.foldedMidSession > 0 && context.profile.signatureBoundToPrefix ? withoutMidSession(request, plan) : undefined;
   const idOf = (id: string) => normalizeToolCallId(id, context.profile.toolCallId);
   let pending: string[] = [];
   const flush = () => {
@@ -100,15 +98,21 @@ export function convertToAnthropicMessages(request: ModelRequest, context: Conve
     if (message.role === 'assistant') {
       flush();
       const prefix = anthropicPrefixHash(result.system, context.tools, result.messages);
-      const stale = unfolded ? anthropicPrefixHash(unfolded, context.tools, result.messages) : undefined;
       const droppedBefore = result.droppedReasoning;
-      const content = assistantBlocks(message, { prefix, stale }, context, result, idOf);
+      const content = assistantBlocks(message, prefix, context, result, idOf);
       result.lastAssistantDroppedReasoning = result.droppedReasoning - droppedBefore;
       if (content.length > 0) result.messages.push({ role: 'assistant', content });
     }
     result.wireIndexOf.push(isInstruction(message) ? -1 : result.messages.length - 1);
   });
   flush();
+  // On a bound model, the same request without the folded mid-session lines tells which drops the fold caused
+  // (a block it drops changes the turn it was in, and so the prefix of every later block too).
+  if (plan.midSession.size > 0 && context.profile.signatureBoundToPrefix) {
+    const messages = request.messages.filter((_, index) => !plan.midSession.has(index));
+    const unfolded = convertToAnthropicMessages({ ...request, messages }, context);
+    result.droppedForFold = Math.max(0, result.droppedReasoning - unfolded.droppedReasoning);
+  }
   return result;
 }
 
@@ -118,6 +122,8 @@ interface InstructionPlan {
   inPlace: Set<number>;
   /** Folded lines that stood after the first other message (a fold that changes the prefix of what came before them). */
   foldedMidSession: number;
+  /** Their indices. */
+  midSession: Set<number>;
 }
 
 /**
@@ -129,15 +135,19 @@ interface InstructionPlan {
  * assistant turn with no user turn between folds, as all of them do without `inPlace`.
  */
 function planInstructions(messages: readonly Message[], inPlace: boolean): InstructionPlan {
-  const plan: InstructionPlan = { folded: [], inPlace: new Set(), foldedMidSession: 0 };
+  const plan: InstructionPlan = { folded: [], inPlace: new Set(), foldedMidSession: 0, midSession: new Set() };
   let previous: 'user' | 'assistant' | undefined;
   let pending: number[] = [];
   const settle = () => {
     for (const index of pending) {
-      if (inPlace && previous === 'user') plan.inPlace.add(index);
-      else plan.folded.push(index);
+      if (inPlace && previous === 'user') {
+        plan.inPlace.add(index);
+      } else {
+        plan.folded.push(index);
+        plan.midSession.add(index);
+      }
     }
-    plan.foldedMidSession += inPlace && previous === 'user' ? 0 : pending.length;
+    plan.foldedMidSession = plan.midSession.size;
     pending = [];
   };
   messages.forEach((message, index) => {
@@ -152,13 +162,6 @@ function planInstructions(messages: readonly Message[], inPlace: boolean): Instr
   settle();
   plan.folded.sort((a, b) => a - b);
   return plan;
-}
-
-/** The top-level system without the mid-session lines the plan folded into it. */
-function withoutMidSession(request: ModelRequest, plan: InstructionPlan): TextBlockParam[] | undefined {
-  const leading = plan.folded.slice(0, plan.folded.length - plan.foldedMidSession);
-  const texts = [request.system ?? '', ...leading.map((index) => instructionText(request.messages[index]))].filter((text) => text.length > 0);
-  return texts.length > 0 ? texts.map((text): TextBlockParam => ({ type: 'text', text })) : undefined;
 }
 
 function instructionText(message: Message | undefined): string {
@@ -214,7 +217,7 @@ function userBlocks(message: UserMessage): ContentBlockParam[] {
 
 function assistantBlocks(
   message: AssistantMessage,
-  prefix: { prefix: string; stale: string | undefined },
+  prefix: string,
   context: ConversionContext,
   result: AnthropicConversion,
   idOf: (id: string) => string,
@@ -222,10 +225,9 @@ function assistantBlocks(
   const blocks: ContentBlockParam[] = [];
   for (const part of message.content) {
     if (part.type === 'reasoning') {
-      const block = thinkingBlock(part, prefix.prefix, context);
+      const block = thinkingBlock(part, prefix, context);
       if (block) blocks.push(block);
       else result.droppedReasoning += 1;
-      if (!block && prefix.stale !== undefined && part.providerData?.prefix === prefix.stale) result.droppedForFold += 1;
     } else if (part.type === 'text') {
       if (hasVisibleText(part.text)) blocks.push(textBlock(part));
     } else if (part.type === 'tool-call') {
