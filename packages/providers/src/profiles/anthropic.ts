@@ -31,7 +31,7 @@ export interface AnthropicProfileFields {
   /**
    * The model takes `role: "system"` messages inside `messages` (no beta header), so a
    * mid-session instruction goes in place instead of changing the top-level `system`.
-   * The resolver sets it from {@link midConversationSystemModels} unless a row or an override says otherwise.
+   * The resolver sets it from the models the docs name (`midConversationSystemModels`, docs/providers.md) unless a row says otherwise.
    */
   midConversationSystem?: boolean;
 }
