@@ -6,15 +6,14 @@
  * refuses nothing; where it cannot go in place it folds into `system`, and the thinking
  * that costs is reported. Every captured body is type-checked against the SDK's params.
  */
-import type { AssistantMessage, Message, ModelRequest, ModelStreamEvent } from '@episodic/core';
-import { toolCallsOf } from '@episodic/core';
+import { Agent, type AgentEvent, type AssistantMessage, MemorySessionStore, type Message, type ModelRequest, type ModelStreamEvent, toolCallsOf } from '@episodic/core';
 import { createAnthropicAdapter } from '@episodic/providers/anthropic';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startAnthropicServer } from '../servers/anthropic-server.js';
-import { clearAtBeta } from '../servers/anthropic-system-messages.js';
+import { clearAtBeta, takesSystemMessages } from '../servers/anthropic-system-messages.js';
 import type { ScriptedServer } from '../servers/scripted-server.js';
 import { type CapturedBody, capturedRequests, sdkParamErrors } from '../support/sdk-param-check.js';
-import { testToolSpecs } from './conformance-tools.js';
+import { testAgentTools, testToolSpecs } from './conformance-tools.js';
 
 /** Every body an SDK client sent in this file, type-checked at the end. */
 const captured: CapturedBody[] = [];
@@ -142,6 +141,43 @@ describe('anthropic mid-session system lines', () => {
     expect(server.requests[2]?.status).toBe(200);
     expect(bodyOf(2).system?.map((block) => block.text)).toEqual([system, 'Be brief.']);
     expect(third.warnings.find((warning) => warning.code === 'thinking-dropped')?.message).toContain('cannot go in place');
+  });
+
+  it('through the agent: a session resumed with a system line after its tool results goes on with its thinking', async () => {
+    const adapter = adapterFor('claude-fable-5-1');
+    server.enqueue({ type: 'reply', reasoning: ['look at the log'], toolCalls: [{ name: 'get_ci_log', args: { run: 1 } }] });
+    const first = await call(adapter, [user('CI is red')]);
+    const history = [user('CI is red'), first.message, toolResult(first.message), { role: 'system', content: 'The user is away: do not ask.' } as Message];
+    // Without the cut-result reader, the agent's tools are the ones the first call was made with.
+    const agent = new Agent({ model: adapter, system, tools: testAgentTools, store: new MemorySessionStore(), context: { cutResults: 'cut' } });
+    server.enqueue({ type: 'reply', reasoning: ['it is flaky'], text: 'A flaky test.' });
+    const events: AgentEvent[] = [];
+    for await (const event of (await agent.session({ id: 'mid-system', history })).resumeStream()) events.push(event);
+    expect(server.requests.map((request) => request.status)).toEqual([200, 200]);
+    expect(server.modelCalls()[1]?.binding).toMatchObject({ checkedBlocks: 1, failedBlocks: 0, lostLastThinking: false });
+    expect(bodyOf(1).system).toEqual(bodyOf(0).system);
+    expect(bodyOf(1).messages.map((message) => message.role)).toEqual(['user', 'assistant', 'user', 'system']);
+    expect(events.filter((event) => event.type === 'warning')).toEqual([]);
+  });
+
+  it.each([
+    ['claude-opus-4-8', true],
+    ['claude-opus-4-8-20260528', true],
+    ['claude-fable-5-2', true],
+    ['claude-haiku-5-5', true],
+    ['claude-opus-5', false],
+    ['claude-sonnet-5', false],
+    ['claude-opus-4-7', false],
+    ['claude-sonnet-4-6', false],
+  ])('%s takes mid-conversation system messages: %s', (model, takes) => {
+    expect(createAnthropicAdapter({ model, apiKey: 'k' }).profile.midConversationSystem).toBe(takes);
+    expect(takesSystemMessages(model)).toBe(takes);
+  });
+
+  it('refuses an unknown systemMessages when the adapter is made', () => {
+    expect(() => createAnthropicAdapter({ model: 'claude-fable-5-1', apiKey: 'k', systemMessages: 'user' as never })).toThrow(
+      /systemMessages must be 'in-place' or 'fold'/,
+    );
   });
 
   describe('the server', () => {
