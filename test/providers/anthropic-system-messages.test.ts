@@ -79,6 +79,8 @@ describe('anthropic mid-session system lines', () => {
     expect(bodyOf(2).messages.at(-1)).toMatchObject({ role: 'system', content: [{ type: 'text', text: 'Answer in one line from now on.' }] });
     expect(bodyOf(2).messages.at(-2)).toMatchObject({ role: 'user', content: [{ type: 'text', text: 'and the fix?' }] });
     expect(third.warnings.filter((warning) => warning.code === 'thinking-dropped')).toEqual([]);
+    // The prompt cache still reads the conversation before the line: more than the call before read.
+    expect(third.message.usage?.cachedInputTokens).toBeGreaterThan((messages[3] as AssistantMessage).usage?.cachedInputTokens ?? 0);
     // The next call sends the system message where it was, before the answer that followed it.
     messages.push(third.message, user('thanks'));
     server.enqueue({ type: 'reply', text: 'You are welcome.' });
@@ -117,6 +119,9 @@ describe('anthropic mid-session system lines', () => {
     expect(dropped).toHaveLength(1);
     expect(dropped[0]?.message).toContain('1 mid-session system line(s) went into the top-level system');
     expect(dropped[0]?.message).toContain('2 thinking block(s) left out');
+    // A changed top-level system: of the conversation the call before read from the cache, nothing is read now.
+    const before = (messages[3] as AssistantMessage).usage?.cachedInputTokens ?? 0;
+    expect(third.message.usage?.cachedInputTokens).toBeLessThan(before);
   });
 
   it('a model without mid-conversation system messages gets the line, and a developer line, in the top-level system', async () => {
