@@ -139,8 +139,8 @@ describe('anthropic mid-session system lines', () => {
   it('a line with no user turn after the assistant turn before it folds, and on a bound model says what that cost', async () => {
     const adapter = adapterFor('claude-fable-5-1');
     const messages = await thoughtThrough(adapter);
-    // The system line stands between two assistant turns (a prefilled answer): no user turn for it to follow.
-    messages.push({ role: 'system', content: 'Be brief.' }, { role: 'assistant', content: [{ type: 'text', text: 'In short:' }] }, user('go on'));
+    // The system line stands between two assistant turns (after a user message with no visible text): no user turn for it to follow.
+    messages.push(user(' '), { role: 'system', content: 'Be brief.' }, { role: 'assistant', content: [{ type: 'text', text: 'In short:' }] }, user('go on'));
     server.enqueue({ type: 'reply', text: 'Retry.' });
     const third = await call(adapter, messages);
     expect(server.requests[2]?.status).toBe(200);

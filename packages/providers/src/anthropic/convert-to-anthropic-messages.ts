@@ -157,7 +157,10 @@ function planInstructions(messages: readonly Message[], inPlace: boolean): Instr
     } else if (message.role === 'assistant') {
       settle();
       previous = 'assistant';
-    } else if (message.role === 'user' || message.role === 'tool') previous = 'user';
+    } else if (message.role === 'tool' || (message.role === 'user' && userBlocks(message).length > 0)) {
+      // A user message with no visible text sends no turn: a line after it still follows the assistant turn.
+      previous = 'user';
+    }
   });
   settle();
   plan.folded.sort((a, b) => a - b);
