@@ -9,6 +9,7 @@ import { canonicalJson } from './scripted-server.js';
 import {
   type AnthropicBody,
   type IssuedThinking,
+  lastTurn,
   prefixKey,
   type SignatureCheck,
   type WireBlock,
@@ -100,7 +101,7 @@ export function bindingView(
       if (signatures.bound(body.model) && !signedFor(body, index, block, signatures)) failedBlocks += 1;
     }
   });
-  const last = body.messages.at(-1);
+  const last = lastTurn(body);
   const continues = last?.role === 'user' && last.content.length > 0 && last.content.every((block) => block.type === 'tool_result');
   const final = continues ? body.messages.findLast((message) => message.role === 'assistant') : undefined;
   const toolUse = final?.content.find((block) => block.type === 'tool_use');

@@ -10,6 +10,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { contextManagementProblem, type ManagedContext, manageContext } from './anthropic-context-rules.js';
 import { bindingBeta, bindingControlsProblem, bindingView, dropFailedBlocks } from './anthropic-binding.js';
 import { OnDemandCompactions, sendOnDemandProblem } from './anthropic-on-demand.js';
+import { systemMessageProblem } from './anthropic-system-messages.js';
 import {
   type AnthropicBody,
   type IssuedThinking,
@@ -44,6 +45,8 @@ export interface AnthropicServerOptions {
   adaptiveOnly?: (model: string) => boolean;
   /** Models that take adaptive thinking. Default: Opus/Sonnet 4.6+, Mythos and the 5.x family. */
   adaptiveSupported?: (model: string) => boolean;
+  /** Models that take mid-conversation `role: "system"` messages. Default: the models the docs name (./anthropic-system-messages.ts). */
+  systemMessages?: (model: string) => boolean;
 }
 
 const fiveFamily = (model: string) => /^claude-[a-z]+-5/.test(model);
@@ -111,7 +114,8 @@ export async function startAnthropicServer(options: AnthropicServerOptions = {})
     record.view = viewOfAnthropicRequest(body, signatures);
     record.binding = { ...bindingView(body, signatures, issued), dropped: dropped.length };
     // The tool-use-turn rules read the turn as sent; the API drops failed blocks only after them.
-    const problem = bindingControlsProblem(sent, headers) ?? validateAnthropicRequest(sent, headers, {
+    const requestProblem = bindingControlsProblem(sent, headers) ?? systemMessageProblem(sent, headers, options.systemMessages);
+    const problem = requestProblem ?? validateAnthropicRequest(sent, headers, {
       afterDrops: body,
       signatures,
       issued,

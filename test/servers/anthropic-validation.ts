@@ -20,7 +20,8 @@ export interface WireBlock {
 }
 
 export interface WireMessage {
-  role: 'user' | 'assistant';
+  /** `system`: a mid-conversation system message (./anthropic-system-messages.ts checks it). */
+  role: 'user' | 'assistant' | 'system';
   content: WireBlock[];
 }
 
@@ -53,10 +54,13 @@ interface RawBody {
   model: string;
   max_tokens: number;
   system?: string | WireBlock[];
-  messages: { role: 'user' | 'assistant'; content: string | WireBlock[] }[];
+  messages: { role: 'user' | 'assistant' | 'system'; content?: string | WireBlock[] }[];
 }
 
-/** Expands `system: string` and `content: string` into text blocks. */
+/**
+ * Expands `system: string` and `content: string` into text blocks (a system message's
+ * other fields, `clear_at` and `output_config`, stay: they are part of the prefix).
+ */
 export function normalizeBody(raw: AnthropicBody | RawBody): AnthropicBody {
   const body = raw as RawBody;
   const toBlocks = (content: string | WireBlock[]) =>
@@ -64,9 +68,16 @@ export function normalizeBody(raw: AnthropicBody | RawBody): AnthropicBody {
   return {
     ...body,
     system: body.system === undefined ? undefined : toBlocks(body.system),
-    messages: (body.messages ?? []).map((message) => ({ role: message.role, content: toBlocks(message.content) })),
+    messages: (body.messages ?? []).map((message) =>
+      message.role === 'system'
+        ? { ...message, content: message.content === undefined ? [] : toBlocks(message.content) }
+        : { role: message.role, content: toBlocks(message.content ?? []) },
+    ),
   };
 }
+
+/** The last message that is not a system message: a system message after tool results leaves the tool-use turn running. */
+export const lastTurn = (body: AnthropicBody): WireMessage | undefined => body.messages.findLast((message) => message.role !== 'system');
 
 /** What a thinking signature binds to: system, tools and the messages before its message (no cache_control). */
 export const prefixKey = (body: AnthropicBody, index: number): string =>
@@ -288,7 +299,7 @@ function checkSignatures(body: AnthropicBody, signatures: SignatureCheck): strin
 function checkToolUseTurn(body: AnthropicBody, context: ValidationContext): string | undefined {
   const thinking = body.thinking?.type;
   if (thinking === undefined || thinking === 'disabled') return undefined;
-  const last = body.messages.at(-1);
+  const last = lastTurn(body);
   if (last?.role !== 'user' || !last.content.every((block) => block.type === 'tool_result')) return undefined;
   let start = body.messages.length - 1;
   while (start > 0 && !isRealUserMessage(body.messages[start - 1])) start -= 1;

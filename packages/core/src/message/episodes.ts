@@ -4,6 +4,7 @@
 import {
   type AssistantMessage,
   isEpisodeStart,
+  isInstruction,
   type Message,
   type ToolCallPart,
   type ToolMessage,
@@ -71,16 +72,21 @@ export function currentEpisodeStart(messages: readonly Message[]): number {
   return 0;
 }
 
+const isInstructionAt = (messages: readonly Message[], index: number) => {
+  const message = messages[index];
+  return message !== undefined && isInstruction(message);
+};
+
 /**
  * The tool calls of the transcript's last assistant message that have no result
- * after it (tool messages only may follow it, and summary lines, which belong to no
- * episode), or undefined when there are none.
+ * after it (tool messages only may follow it, summary lines, which belong to no
+ * episode, and system or developer lines, which are no turn), or undefined when there are none.
  */
 export function unansweredToolCalls(
   messages: readonly Message[],
 ): { message: AssistantMessage; calls: ToolCallPart[] } | undefined {
   let index = messages.length - 1;
-  while (index >= 0 && (messages[index]?.role === 'tool' || messages[index]?.role === 'summary')) index -= 1;
+  while (index >= 0 && (messages[index]?.role === 'tool' || messages[index]?.role === 'summary' || isInstructionAt(messages, index))) index -= 1;
   const anchor = messages[index];
   if (anchor?.role !== 'assistant') return undefined;
   const answered = new Set(
@@ -99,7 +105,8 @@ export function unansweredToolCalls(
  * unless that tool message accepted a structured final answer (`finalAnswer`).
  */
 export function episodeUnfinished(messages: readonly Message[]): boolean {
-  const last = messages.findLast((message) => message.role !== 'summary');
+  // A system or developer line is an instruction at that point, no turn: it neither answers nor asks.
+  const last = messages.findLast((message) => message.role !== 'summary' && !isInstruction(message));
   const answered = last?.role === 'tool' && last.finalAnswer === true;
   return last?.role === 'user' || (last?.role === 'tool' && !answered) || unansweredToolCalls(messages) !== undefined;
 }

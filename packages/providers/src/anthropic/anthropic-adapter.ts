@@ -18,6 +18,7 @@ import { InvalidArgumentError } from '@episodic/core';
 import type { AnthropicModelProfile, AnthropicThinkingSetting } from '../profiles/anthropic.js';
 import { apiKeysOf, resolveApiKey } from '../shared/missing-api-key-error.js';
 import {
+  type AdapterWarning,
   callProvider,
   createProviderAdapter,
   type ErrorParts,
@@ -46,6 +47,7 @@ import {
 } from './anthropic-on-demand.js';
 import { buildThinkingParams, type MissingThinkingCause } from './anthropic-thinking.js';
 import {
+  type AnthropicConversion,
   anthropicPrefixHash,
   continuesToolUseTurn,
   convertToAnthropicMessages,
@@ -75,6 +77,17 @@ export interface AnthropicAdapterOptions {
    * with a 400. `false` sends no choice (the account's default; no report of dropped blocks).
    */
   prefixMismatch?: 'error' | 'drop_block' | false | undefined;
+  /**
+   * Where a system or developer line after the first message goes. `in-place` (default):
+   * a `role: "system"` message at its point of the session, on the models that take one
+   * (profile `midConversationSystem`; no beta header), so the cached prefix and the
+   * thinking bound to it stay as they were; other models, and a line with no user turn
+   * before the next assistant turn, fold it into the top-level `system`. `fold`: always
+   * into the top-level `system` (for hosts without the feature: the docs name Bedrock,
+   * Vertex AI and Foundry). On a model that binds its thinking, a fold that costs thinking
+   * blocks says so in a `thinking-dropped` warning.
+   */
+  systemMessages?: 'in-place' | 'fold' | undefined;
 }
 
 /** A prepared Anthropic call: the body, the extra headers it needs, and the fingerprint of what it sends. */
@@ -110,7 +123,8 @@ export function createAnthropicAdapter(options: AnthropicAdapterOptions): Anthro
   const profile = resolveAnthropicProfile(options.model, options.profile, options.thinking);
   const client = anthropicClient(options);
   const binding = bindingFor(options, profile);
-  const prepare = (request: ModelRequest) => prepareAnthropicRequest(request, model, profile, binding);
+  const inPlace = systemMessagesInPlace(options, profile);
+  const prepare = (request: ModelRequest) => prepareAnthropicRequest(request, model, profile, { binding, inPlace });
   const errors: ErrorParts = { mapError: mapAnthropicError, secretValues: () => apiKeysOf(client) };
   return {
     ...createProviderAdapter({
@@ -166,11 +180,11 @@ function prepareAnthropicRequest(
   request: ModelRequest,
   model: ModelRef,
   profile: AnthropicModelProfile,
-  binding?: 'error' | 'drop_block',
+  { binding, inPlace }: { binding?: 'error' | 'drop_block' | undefined; inPlace: boolean },
 ): PreparedAnthropicRequest {
   const leftOut = leftOutProviderTools(request.messages, model);
   const tools = prepareAnthropicTools(request.tools);
-  const converted = convertToAnthropicMessages(request, { profile, tools });
+  const converted = convertToAnthropicMessages(request, { profile, tools, inPlace });
   const prefix = anthropicPrefixHash(converted.system, tools, converted.messages);
   const thinking = buildThinkingParams(
     thinkingFor(request, model, profile),
@@ -205,6 +219,7 @@ function prepareAnthropicRequest(
   const headers: Record<string, string> = betas.length > 0 ? { 'anthropic-beta': betas.join(',') } : {};
   const warnings = [
     ...leftOut,
+    ...foldWarnings(converted, inPlace),
     ...plainWarnings(thinking.warnings, native.warnings),
     ...unknownOptionWarnings('anthropic', request.providerOptions, knownProviderOptions),
   ];
@@ -224,6 +239,32 @@ function bindingFor(options: AnthropicAdapterOptions, profile: AnthropicModelPro
   if (choice !== false && choice !== 'error' && choice !== 'drop_block')
     throw new InvalidArgumentError(`prefixMismatch must be 'error', 'drop_block' or false (got ${JSON.stringify(choice)}).`);
   return profile.signatureBoundToPrefix && choice !== false ? choice : undefined;
+}
+
+/** True when mid-session system lines go in place: asked for (the default) and the model takes them. */
+function systemMessagesInPlace(options: AnthropicAdapterOptions, profile: AnthropicModelProfile): boolean {
+  const choice = options.systemMessages ?? 'in-place';
+  if (choice !== 'in-place' && choice !== 'fold')
+    throw new InvalidArgumentError(`systemMessages must be 'in-place' or 'fold' (got ${JSON.stringify(choice)}).`);
+  return choice === 'in-place' && profile.midConversationSystem === true;
+}
+
+/**
+ * A `thinking-dropped` warning when folding mid-session system lines into the top-level
+ * `system` cost thinking blocks: on a model that binds its thinking, the fold changes the
+ * prefix of every block before the line, and those blocks cannot be sent.
+ */
+function foldWarnings(converted: AnthropicConversion, inPlace: boolean): AdapterWarning[] {
+  if (converted.droppedForFold === 0) return [];
+  const why = inPlace
+    ? 'with no user turn between it and the assistant turn before it, it cannot go in place'
+    : "this model or the adapter's `systemMessages: 'fold'` sends none in place";
+  return [
+    {
+      code: 'thinking-dropped',
+      message: `anthropic: ${converted.foldedMidSession} mid-session system line(s) went into the top-level system (${why}), which changes the prefix the earlier thinking is bound to: ${converted.droppedForFold} thinking block(s) left out.`,
+    },
+  ];
 }
 
 /** Why the last assistant message has no thinking of this model: another model produced it, or it has none. */

@@ -8,6 +8,10 @@
  * bound to their prefix) only when the prefix it was produced after is unchanged.
  * Other models' reasoning is already gone (the adapter strips it first, with
  * core's one rule). Tool results become `tool_result` blocks of a user turn.
+ * System and developer lines after the first other message go in place as
+ * `role: "system"` messages on the models that take them (the prefix before them, and
+ * the thinking bound to it, stay as they were); elsewhere they join the top-level
+ * `system` (https://platform.claude.com/docs/en/build-with-claude/mid-conversation-system-messages).
  */
 import type {
   BetaContentBlockParam as ContentBlockParam,
@@ -17,7 +21,17 @@ import type {
   BetaTool as Tool,
   BetaToolResultBlockParam as ToolResultBlockParam,
 } from '@anthropic-ai/sdk/resources/beta/messages/messages';
-import { type AssistantMessage, type ModelRequest, type ReasoningPart, type TextPart, toolResultText, type UserMessage } from '@episodic/core';
+import {
+  type AssistantMessage,
+  isInstruction,
+  type Message,
+  type ModelRequest,
+  type ReasoningPart,
+  type TextPart,
+  type ToolMessage,
+  toolResultText,
+  type UserMessage,
+} from '@episodic/core';
 import type { AnthropicModelProfile } from '../profiles/anthropic.js';
 import { stableHash } from '../shared/stable-hash.js';
 import { normalizeToolCallId } from '../shared/tool-call-id.js';
@@ -29,13 +43,19 @@ export interface AnthropicConversion {
   droppedReasoning: number;
   /** Reasoning parts of the last assistant message that were not sent. */
   lastAssistantDroppedReasoning: number;
-  /** For each input message, the wire turn it went into (-1 when it sent nothing). */
+  /** For each input message, the wire turn it went into (-1 when it sent nothing, or is a system or developer line). */
   wireIndexOf: number[];
+  /** Mid-session system and developer lines folded into the top-level `system` (none where they can go in place). */
+  foldedMidSession: number;
+  /** Reasoning parts left out only because that fold changed the prefix they are bound to. */
+  droppedForFold: number;
 }
 
 interface ConversionContext {
   profile: AnthropicModelProfile;
   tools: Tool[] | undefined;
+  /** Send mid-session system and developer lines in place as `role: "system"` messages (models that take them). */
+  inPlace?: boolean;
 }
 
 /**
@@ -52,39 +72,112 @@ export function anthropicPrefixHash(
 
 /** Converts a packed request's system and messages. */
 export function convertToAnthropicMessages(request: ModelRequest, context: ConversionContext): AnthropicConversion {
-  const systemTexts = [
-    request.system ?? '',
-    ...request.messages.flatMap((m) => (m.role === 'system' ? [m.content] : [])),
-  ];
-  const system = systemTexts.filter((text) => text.length > 0).map((text): TextBlockParam => ({ type: 'text', text }));
+  const plan = planInstructions(request.messages, context.inPlace === true);
+  const system = [request.system ?? '', ...plan.folded.map((index) => instructionText(request.messages[index]))]
+    .filter((text) => text.length > 0)
+    .map((text): TextBlockParam => ({ type: 'text', text }));
   const result: AnthropicConversion = {
     system: system.length > 0 ? system : undefined,
     messages: [],
     droppedReasoning: 0,
     lastAssistantDroppedReasoning: 0,
     wireIndexOf: [],
+    foldedMidSession: plan.foldedMidSession,
+    droppedForFold: 0,
   };
   const idOf = (id: string) => normalizeToolCallId(id, context.profile.toolCallId);
-  for (const message of request.messages) {
+  let pending: string[] = [];
+  const flush = () => {
+    if (pending.length > 0) result.messages.push({ role: 'system', content: pending.map((text): TextBlockParam => ({ type: 'text', text })) });
+    pending = [];
+  };
+  request.messages.forEach((message, index) => {
+    if (plan.inPlace.has(index)) pending.push(instructionText(message));
     if (message.role === 'user') pushUserBlocks(result.messages, userBlocks(message));
-    if (message.role === 'tool') {
-      const block: ToolResultBlockParam = { type: 'tool_result', tool_use_id: idOf(message.toolCallId) };
-      // Blank output goes as no content: a blank text block is refused.
-      const text = toolResultText(message);
-      if (hasVisibleText(text)) block.content = text;
-      if (message.isError) block.is_error = true;
-      pushUserBlocks(result.messages, [block]);
-    }
+    if (message.role === 'tool') pushUserBlocks(result.messages, [toolResultBlock(message, idOf)]);
     if (message.role === 'assistant') {
+      flush();
       const prefix = anthropicPrefixHash(result.system, context.tools, result.messages);
       const droppedBefore = result.droppedReasoning;
       const content = assistantBlocks(message, prefix, context, result, idOf);
       result.lastAssistantDroppedReasoning = result.droppedReasoning - droppedBefore;
       if (content.length > 0) result.messages.push({ role: 'assistant', content });
     }
-    result.wireIndexOf.push(message.role === 'system' ? -1 : result.messages.length - 1);
+    result.wireIndexOf.push(isInstruction(message) ? -1 : result.messages.length - 1);
+  });
+  flush();
+  // On a bound model, the same request without the folded mid-session lines tells which drops the fold caused
+  // (a block it drops changes the turn it was in, and so the prefix of every later block too).
+  if (plan.midSession.size > 0 && context.profile.signatureBoundToPrefix) {
+    const messages = request.messages.filter((_, index) => !plan.midSession.has(index));
+    const unfolded = convertToAnthropicMessages({ ...request, messages }, context);
+    result.droppedForFold = Math.max(0, result.droppedReasoning - unfolded.droppedReasoning);
   }
   return result;
+}
+
+/** Which system and developer lines go into the top-level `system`, and which go in place as `role: "system"` messages. */
+interface InstructionPlan {
+  folded: number[];
+  inPlace: Set<number>;
+  /** Folded lines that stood after the first other message (a fold that changes the prefix of what came before them). */
+  foldedMidSession: number;
+  /** Their indices. */
+  midSession: Set<number>;
+}
+
+/**
+ * Leading lines always fold (a system message cannot open `messages`). With `inPlace`, a
+ * later line waits for the next assistant turn (or the end) and goes right before it,
+ * after the user turn it stood in or before: the API takes a system message only after a
+ * user message (tool results count) and before an assistant turn or the end
+ * (docs/providers.md, "Mid-session system messages"). A line that would follow an
+ * assistant turn with no user turn between folds, as all of them do without `inPlace`.
+ */
+function planInstructions(messages: readonly Message[], inPlace: boolean): InstructionPlan {
+  const plan: InstructionPlan = { folded: [], inPlace: new Set(), foldedMidSession: 0, midSession: new Set() };
+  let previous: 'user' | 'assistant' | undefined;
+  let pending: number[] = [];
+  const settle = () => {
+    for (const index of pending) {
+      if (inPlace && previous === 'user') {
+        plan.inPlace.add(index);
+      } else {
+        plan.folded.push(index);
+        plan.midSession.add(index);
+      }
+    }
+    plan.foldedMidSession = plan.midSession.size;
+    pending = [];
+  };
+  messages.forEach((message, index) => {
+    if (isInstruction(message)) {
+      if (previous === undefined) plan.folded.push(index);
+      else pending.push(index);
+    } else if (message.role === 'assistant') {
+      settle();
+      previous = 'assistant';
+    } else if (message.role === 'tool' || (message.role === 'user' && userBlocks(message).length > 0)) {
+      // A user message with no visible text sends no turn: a line after it still follows the assistant turn.
+      previous = 'user';
+    }
+  });
+  settle();
+  plan.folded.sort((a, b) => a - b);
+  return plan;
+}
+
+function instructionText(message: Message | undefined): string {
+  return message && isInstruction(message) ? message.content : '';
+}
+
+/** A tool's result as a `tool_result` block. Blank output goes as no content: a blank text block is refused. */
+function toolResultBlock(message: ToolMessage, idOf: (id: string) => string): ToolResultBlockParam {
+  const block: ToolResultBlockParam = { type: 'tool_result', tool_use_id: idOf(message.toolCallId) };
+  const text = toolResultText(message);
+  if (hasVisibleText(text)) block.content = text;
+  if (message.isError) block.is_error = true;
+  return block;
 }
 
 /** Tool results and the user's next words share one user turn; results must come first. */
@@ -208,9 +301,12 @@ export function finalTurnLacksThinking(messages: readonly MessageParam[]): boole
   return first?.type !== 'thinking' && first?.type !== 'redacted_thinking';
 }
 
-/** True when the request ends with tool results, i.e. it continues a tool-use turn. */
+/**
+ * True when the request ends with tool results, i.e. it continues a tool-use turn (a
+ * system message placed after them changes nothing: the turn still runs on).
+ */
 export function continuesToolUseTurn(messages: readonly MessageParam[]): boolean {
-  const last = messages.at(-1);
+  const last = messages.findLast((message) => message.role !== 'system');
   if (last?.role !== 'user' || !Array.isArray(last.content)) return false;
   return last.content.every((block) => block.type === 'tool_result');
 }

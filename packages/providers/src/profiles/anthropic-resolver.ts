@@ -3,7 +3,7 @@
  * user overrides on top, and Anthropic-specific fields checked and defaulted.
  */
 import { InvalidArgumentError, type ModelProfile } from '@episodic/core';
-import type { AnthropicModelProfile, AnthropicThinkingSetting } from './anthropic.js';
+import { type AnthropicModelProfile, type AnthropicThinkingSetting, midConversationSystemModels } from './anthropic.js';
 import { resolveProfile } from './index.js';
 import { anthropicToolCallIdRule, type ToolCallIdRule } from '../shared/tool-call-id.js';
 
@@ -18,6 +18,8 @@ function isToolCallIdRule(value: unknown): value is ToolCallIdRule {
   const rule = value as Partial<ToolCallIdRule> | undefined;
   return typeof rule?.allowed === 'string' && typeof rule.maxLength === 'number';
 }
+
+const midConversationSystemPattern = new RegExp(`^(?:${midConversationSystemModels})(?:-\\d{8})?$`);
 
 /** Resolves the profile for `model`; `thinking` overrides the profile's thinking setting. */
 export function resolveAnthropicProfile(
@@ -40,5 +42,7 @@ export function resolveAnthropicProfile(
     cacheTtl: profile.cacheTtl === '1h' ? '1h' : '5m',
     // The breakpoints' TTL is the cache's lifetime (an override of `cacheTtl` moves both).
     cacheTtlSeconds: profile.cacheTtl === '1h' ? 3600 : 300,
+    midConversationSystem:
+      typeof profile.midConversationSystem === 'boolean' ? profile.midConversationSystem : midConversationSystemPattern.test(model),
   };
 }

@@ -28,6 +28,12 @@ export interface AnthropicProfileFields {
   toolCallId: ToolCallIdRule;
   /** Cache breakpoint TTL. */
   cacheTtl: '5m' | '1h';
+  /**
+   * The model takes `role: "system"` messages inside `messages` (no beta header), so a
+   * mid-session instruction goes in place instead of changing the top-level `system`.
+   * The resolver sets it from the models the docs name (`midConversationSystemModels`, docs/providers.md) unless a row says otherwise.
+   */
+  midConversationSystem?: boolean;
 }
 
 /** A profile of a Claude model: the common fields plus the Anthropic ones. */
@@ -98,6 +104,16 @@ const opusNewPricing = { input: 5, cachedInput: 0.5, cacheWrite: 6.25, output: 2
  * falls to the last row, which assumes binding (later models enforce it everywhere).
  */
 export const boundThinkingModels = 'claude-(?:fable|mythos)-5-[12]|claude-(?:opus|sonnet|haiku)-5-5';
+
+/**
+ * The models that take mid-conversation `role: "system"` messages, as Anthropic's docs name
+ * them (read 2026-12-05): Opus 4.8, where the feature came ("What's new in Claude Opus 4.8",
+ * no beta header), and the preserved-thinking models, whose "Change tools or instructions"
+ * page (supportedModels Fable 5.2, Mythos 5.2, Fable 5.1, Mythos 5.1, Opus 5.5, Sonnet 5.5,
+ * Haiku 5.5) tells to put a changed instruction in such a message. Opus 5, Fable 5, Mythos 5
+ * and Sonnet 5 are left out: no Anthropic page found says they take it (docs/providers.md).
+ */
+export const midConversationSystemModels = 'claude-opus-4-8|claude-(?:fable|mythos)-5-[12]|claude-(?:opus|sonnet|haiku)-5-5';
 
 /** The fields of the bound-thinking rows (preserved thinking with a prefix check). */
 const boundRow = {
