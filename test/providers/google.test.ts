@@ -174,6 +174,18 @@ describe('google adapter specifics', () => {
     expect(bodyOf(2).generationConfig.thinkingConfig).toEqual({ includeThoughts: false, thinkingBudget: 512 });
   });
 
+  it('sends system and developer lines of the transcript in the system instruction', async () => {
+    server.enqueue({ type: 'reply', text: 'a' });
+    const messages: Message[] = [
+      user('x'),
+      { role: 'system', content: 'Answer in French.' },
+      { role: 'developer', content: 'Cite the log line.' },
+    ];
+    await generate(adapterFor('gemini-2.5-flash'), { system: 'You debug CI.', messages });
+    const body = bodyOf(0) as Body & { systemInstruction?: { parts: { text: string }[] } };
+    expect(body.systemInstruction?.parts.map((part) => part.text)).toEqual(['You debug CI.', 'Answer in French.', 'Cite the log line.']);
+  });
+
   it('turns thinking off with a zero budget where the model allows it', async () => {
     server.enqueue({ type: 'reply', text: 'a' });
     await generate(adapterFor('gemini-2.5-flash', { thinking: { off: true } }), { messages: [user('x')] });

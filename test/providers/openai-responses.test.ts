@@ -111,6 +111,21 @@ describe('OpenAI Responses adapter', () => {
     expect(local.requests[0]?.headers.authorization).toBe('Bearer test-key');
   });
 
+  it('sends a system or developer line of the transcript in place, and the server takes it', async () => {
+    const local = await start([{ type: 'reply', text: 'Le test est instable.' }]);
+    const messages: Message[] = [
+      { role: 'user', content: 'CI is red' },
+      { role: 'developer', content: 'Answer in French.' },
+    ];
+    const result = await generate(adapterFor(local), { system: 'You debug CI.', messages });
+    expect(result.stopReason).toBe('stop');
+    expect(bodyOf(local, 0).instructions).toBe('You debug CI.');
+    expect(inputOf(local, 0)).toEqual([
+      { role: 'user', content: 'CI is red' },
+      { role: 'developer', content: 'Answer in French.' },
+    ]);
+  });
+
   it('sends back every reasoning, call and output item of the current episode, with ids', async () => {
     const local = await start([
       { type: 'reply', reasoning: ['Read the log first.'], toolCalls: [{ name: 'get_ci_log', args: { run: 1 } }] },

@@ -14,7 +14,7 @@
  *   documented placeholder.
  */
 
-import type { AssistantMessage, Message, ToolMessage, UserMessage } from '@episodic/core';
+import { type AssistantMessage, isInstruction, type Message, type ToolMessage, type UserMessage } from '@episodic/core';
 import type { Content, Part } from '@google/genai';
 import type { GoogleModelProfile } from '../profiles/google.js';
 
@@ -27,13 +27,16 @@ interface ConversionContext {
   profile: GoogleModelProfile;
 }
 
-/** Converts packed messages; `system` becomes the system instruction. */
+/**
+ * Converts packed messages; `system` and the transcript's system and developer lines
+ * become the system instruction (Gemini has no instruction turn inside `contents`).
+ */
 export function convertToGoogleMessages(
   system: string | undefined,
   messages: readonly Message[],
   context: ConversionContext,
 ): GoogleConversion {
-  const systemTexts = [system ?? '', ...messages.flatMap((m) => (m.role === 'system' ? [m.content] : []))].filter(
+  const systemTexts = [system ?? '', ...messages.flatMap((m) => (isInstruction(m) ? [m.content] : []))].filter(
     (text) => text.length > 0,
   );
   const result: GoogleConversion = {

@@ -29,6 +29,19 @@ describe('convertToOpenAIResponsesMessages', () => {
     });
   });
 
+  it('sends the transcript`s system and developer lines in place, in their own roles', () => {
+    const input = convertToOpenAIResponsesMessages([
+      { role: 'user', content: 'CI is red' },
+      { role: 'developer', content: 'Cite the log line.' },
+      { role: 'system', content: 'Answer in French.' },
+    ]);
+    expect(input).toEqual([
+      { role: 'user', content: 'CI is red' },
+      { role: 'developer', content: 'Cite the log line.' },
+      { role: 'system', content: 'Answer in French.' },
+    ]);
+  });
+
   it('sends calls and text without ids once the reasoning is gone', () => {
     const input = convertToOpenAIResponsesMessages([answer(false)]);
     expect(input).toEqual([

@@ -14,7 +14,7 @@
  * @see https://platform.openai.com/docs/guides/reasoning#keeping-reasoning-items-in-context
  * @see https://platform.openai.com/docs/api-reference/responses/create#responses-create-input
  */
-import type { AssistantMessage, Message, ReasoningPart, UserMessage } from '@episodic/core';
+import { type AssistantMessage, isInstruction, type Message, type ReasoningPart, type UserMessage } from '@episodic/core';
 import type {
   ResponseInputItem,
   ResponseInputMessageContentList,
@@ -23,12 +23,16 @@ import type {
 import { argumentsText } from '../shared/tool-arguments.js';
 import { toolOutputText } from '../shared/tool-output-text.js';
 
-/** Converts messages (no system lines: the system prompt goes to `instructions`) to input items. */
+/**
+ * Converts messages to input items. The system prompt goes to `instructions`; a system
+ * or developer line of the transcript goes in place as a message of its role, as the
+ * API takes it (so later items keep their place in the cached prefix).
+ */
 export function convertToOpenAIResponsesMessages(messages: readonly Message[]): ResponseInputItem[] {
   const input: ResponseInputItem[] = [];
   for (const message of messages) {
-    if (message.role === 'system' || message.role === 'developer') continue;
-    if (message.role === 'user') input.push(convertUserMessage(message));
+    if (isInstruction(message)) input.push({ role: message.role, content: message.content });
+    else if (message.role === 'user') input.push(convertUserMessage(message));
     else if (message.role === 'tool') {
       input.push({ type: 'function_call_output', call_id: message.toolCallId, output: toolOutputText(message) });
     } else if (message.role === 'assistant') {
