@@ -72,7 +72,9 @@ export function anthropicPrefixHash(
 
 /** Converts a packed request's system and messages. */
 export function convertToAnthropicMessages(request: ModelRequest, context: ConversionContext): AnthropicConversion {
-  const plan = planInstructions(request.messages, context.inPlace === true);
+  // Each user message's blocks, made once: the plan asks which send a turn, the loop sends them.
+  const userTurns = request.messages.map((message) => (message.role === 'user' ? userBlocks(message) : undefined));
+  const plan = planInstructions(request.messages, context.inPlace === true, (index) => (userTurns[index]?.length ?? 0) > 0);
   const system = [request.system ?? '', ...plan.folded.map((index) => instructionText(request.messages[index]))]
     .filter((text) => text.length > 0)
     .map((text): TextBlockParam => ({ type: 'text', text }));
@@ -82,7 +84,7 @@ export function convertToAnthropicMessages(request: ModelRequest, context: Conve
     droppedReasoning: 0,
     lastAssistantDroppedReasoning: 0,
     wireIndexOf: [],
-    foldedMidSession: plan.foldedMidSession,
+    foldedMidSession: plan.midSession.size,
     droppedForFold: 0,
   };
   const idOf = (id: string) => normalizeToolCallId(id, context.profile.toolCallId);
@@ -93,7 +95,8 @@ export function convertToAnthropicMessages(request: ModelRequest, context: Conve
   };
   request.messages.forEach((message, index) => {
     if (plan.inPlace.has(index)) pending.push(instructionText(message));
-    if (message.role === 'user') pushUserBlocks(result.messages, userBlocks(message));
+    const userTurn = userTurns[index];
+    if (userTurn) pushUserBlocks(result.messages, userTurn);
     if (message.role === 'tool') pushUserBlocks(result.messages, [toolResultBlock(message, idOf)]);
     if (message.role === 'assistant') {
       flush();
@@ -121,8 +124,6 @@ interface InstructionPlan {
   folded: number[];
   inPlace: Set<number>;
   /** Folded lines that stood after the first other message (a fold that changes the prefix of what came before them). */
-  foldedMidSession: number;
-  /** Their indices. */
   midSession: Set<number>;
 }
 
@@ -134,8 +135,8 @@ interface InstructionPlan {
  * (docs/providers.md, "Mid-session system messages"). A line that would follow an
  * assistant turn with no user turn between folds, as all of them do without `inPlace`.
  */
-function planInstructions(messages: readonly Message[], inPlace: boolean): InstructionPlan {
-  const plan: InstructionPlan = { folded: [], inPlace: new Set(), foldedMidSession: 0, midSession: new Set() };
+function planInstructions(messages: readonly Message[], inPlace: boolean, sendsUserTurn: (index: number) => boolean): InstructionPlan {
+  const plan: InstructionPlan = { folded: [], inPlace: new Set(), midSession: new Set() };
   let previous: 'user' | 'assistant' | undefined;
   let pending: number[] = [];
   const settle = () => {
@@ -147,7 +148,6 @@ function planInstructions(messages: readonly Message[], inPlace: boolean): Instr
         plan.midSession.add(index);
       }
     }
-    plan.foldedMidSession = plan.midSession.size;
     pending = [];
   };
   messages.forEach((message, index) => {
@@ -157,7 +157,7 @@ function planInstructions(messages: readonly Message[], inPlace: boolean): Instr
     } else if (message.role === 'assistant') {
       settle();
       previous = 'assistant';
-    } else if (message.role === 'tool' || (message.role === 'user' && userBlocks(message).length > 0)) {
+    } else if (message.role === 'tool' || sendsUserTurn(index)) {
       // A user message with no visible text sends no turn: a line after it still follows the assistant turn.
       previous = 'user';
     }
