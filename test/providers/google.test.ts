@@ -16,6 +16,7 @@ import {
   ThinkingLevel,
 } from '@google/genai';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { sdkParamErrors } from '../support/sdk-param-check.js';
 import { startGeminiServer } from '../servers/gemini-server.js';
 import type { ScriptedServer } from '../servers/scripted-server.js';
 import { runConformance } from './conformance.js';
@@ -184,6 +185,8 @@ describe('google adapter specifics', () => {
     await generate(adapterFor('gemini-2.5-flash'), { system: 'You debug CI.', messages });
     const body = bodyOf(0) as Body & { systemInstruction?: { parts: { text: string }[] } };
     expect(body.systemInstruction?.parts.map((part) => part.text)).toEqual(['You debug CI.', 'Answer in French.', 'Cite the log line.']);
+    const sent = [body.systemInstruction, ...body.contents];
+    expect(sdkParamErrors([{ kind: 'google-contents', body: sent, label: 'system instruction with developer lines' }])).toEqual([]);
   });
 
   it('turns thinking off with a zero budget where the model allows it', async () => {

@@ -16,6 +16,7 @@ import {
   type OpenAIScriptedServer,
   startOpenAIResponsesServer,
 } from '../servers/openai-responses-server.js';
+import { sdkParamErrors } from '../support/sdk-param-check.js';
 import { runConformance } from './conformance.js';
 
 runConformance({
@@ -124,6 +125,7 @@ describe('OpenAI Responses adapter', () => {
       { role: 'user', content: 'CI is red' },
       { role: 'developer', content: 'Answer in French.' },
     ]);
+    expect(sdkParamErrors([{ kind: 'openai-responses', body: bodyOf(local, 0), label: 'developer line in place' }])).toEqual([]);
   });
 
   it('sends back every reasoning, call and output item of the current episode, with ids', async () => {
