@@ -9,7 +9,7 @@
  */
 import { execFile, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
-import { chmod, chown, mkdtemp, rm } from 'node:fs/promises';
+import { chmod, chown, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
@@ -29,7 +29,12 @@ export interface LocalServer {
 export interface LocalServerOptions {
   /** Extra server settings, passed as `-c name=value` (e.g. `{ fsync: 'off' }` for tests that need speed only). */
   settings?: Record<string, string>;
+  /** Chooses the port, called again when the server finds it taken. Default: a port free on 127.0.0.1 at the time. */
+  choosePort?: () => Promise<number>;
 }
+
+/** How many ports a server tries when each turns out to be taken by the time it binds. */
+const PORT_ATTEMPTS = 5;
 
 /** Where to tell a user to get a server. */
 export const HOW_TO_GET_A_SERVER =
@@ -62,19 +67,34 @@ export async function startLocalServer(options: LocalServerOptions = {}): Promis
     await chmod(directory, 0o700);
   }
   const data = join(directory, 'data');
-  const port = await freePort();
   const asServerUser = (command: string, args: string[]) =>
     asRoot ? run('runuser', ['-u', 'postgres', '--', join(binaries, command), ...args]) : run(join(binaries, command), args);
   const settings = Object.entries(options.settings ?? {}).map(([name, value]) => `-c ${name}=${value}`);
-  const serverOptions = [`-k ${directory}`, '-c listen_addresses=127.0.0.1', `-p ${port}`, ...settings].join(' ');
   const stopSync = () => {
     const args = ['-D', data, '-m', 'immediate', 'stop'];
     if (asRoot) spawnSync('runuser', ['-u', 'postgres', '--', join(binaries, 'pg_ctl'), ...args], { stdio: 'ignore' });
     else spawnSync(join(binaries, 'pg_ctl'), args, { stdio: 'ignore' });
   };
+  let port = 0;
   try {
     await asServerUser('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--no-sync']);
-    await asServerUser('pg_ctl', ['-D', data, '-o', serverOptions, '-l', join(directory, 'server.log'), '-w', '-t', '60', 'start']);
+    // A port found free can be taken before the server binds it (another process's outbound
+    // connection, another test's server): then it starts on a fresh one.
+    for (let attempt = 1; ; attempt++) {
+      port = await (options.choosePort ?? freePort)();
+      const log = join(directory, `server-${attempt}.log`);
+      const serverOptions = [`-k ${directory}`, '-c listen_addresses=127.0.0.1', `-p ${port}`, ...settings].join(' ');
+      try {
+        await asServerUser('pg_ctl', ['-D', data, '-o', serverOptions, '-l', log, '-w', '-t', '60', 'start']);
+        break;
+      } catch (error) {
+        const said = await readFile(log, 'utf8').catch(() => '');
+        if (attempt >= PORT_ATTEMPTS || !/could not bind|address already in use/i.test(said)) {
+          throw new Error(`${(error as Error).message}\nThe server's log:\n${said.slice(-2_000)}`, { cause: error });
+        }
+        stopSync();
+      }
+    }
   } catch (error) {
     stopSync();
     await rm(directory, { recursive: true, force: true });

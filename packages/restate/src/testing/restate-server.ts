@@ -7,6 +7,7 @@
  * on the same ports and data.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
@@ -20,12 +21,22 @@ export interface RestateServerOptions {
   startTimeoutMs?: number;
   /** Retry policy of invocations, in ms. Default from 100 ms, at most 1 s apart. */
   retryMaxIntervalMs?: number;
+  /**
+   * Chooses the server's four ports, called again for each launch that finds one taken.
+   * Default: ports free on 127.0.0.1 at the time of the call.
+   */
+  choosePorts?: () => Promise<RestatePorts>;
 }
 
-interface Ports {
+/** The ports a {@link RestateServer} listens on, all on 127.0.0.1. */
+export interface RestatePorts {
+  /** Where clients send invocations. */
   ingress: number;
+  /** The admin API (deployments, queries, health). */
   admin: number;
+  /** The node's own address (its message fabric). */
   node: number;
+  /** The admin query engine's PostgreSQL wire protocol. */
   query: number;
 }
 
@@ -37,8 +48,9 @@ export class RestateServer {
   private constructor(
     private readonly binary: string,
     private readonly directory: string,
-    private readonly ports: Ports,
+    private ports: RestatePorts,
     private readonly startTimeoutMs: number,
+    private readonly retryMaxIntervalMs: number,
   ) {}
 
   /** The ingress URL, where clients send episodes. */
@@ -56,20 +68,35 @@ export class RestateServer {
     return this.process?.pid;
   }
 
-  /** Starts a server (see the module comment). */
+  /**
+   * Starts a server (see the module comment). A port found free can be taken by another
+   * process before the server binds it (an outbound connection's ephemeral port, another
+   * test's server): when the server reports an address in use, it starts again on fresh
+   * ports, up to 5 times.
+   */
   static async start(options: RestateServerOptions = {}): Promise<RestateServer> {
     const binary = serverBinary();
     const directory = await mkdtemp(join(tmpdir(), 'episodic-restate-'));
-    const ports = { ingress: await freePort(), admin: await freePort(), node: await freePort(), query: await freePort() };
-    await writeFile(join(directory, 'restate.toml'), config(directory, ports, options.retryMaxIntervalMs ?? 1_000));
-    const server = new RestateServer(binary, directory, ports, options.startTimeoutMs ?? 60_000);
-    try {
-      await server.launch();
-    } catch (error) {
-      await server.stop();
-      throw error;
+    const choosePorts = options.choosePorts ?? freePorts;
+    const timeout = options.startTimeoutMs ?? 60_000;
+    const server = new RestateServer(binary, directory, await choosePorts(), timeout, options.retryMaxIntervalMs ?? 1_000);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await server.writeConfig();
+        await server.launch();
+        return server;
+      } catch (error) {
+        await server.kill();
+        if (attempt < PORT_ATTEMPTS && isAddressInUse(error)) {
+          server.ports = await choosePorts();
+          // The failed launch may have written its node's address into the data: start clean.
+          await rm(join(directory, 'data'), { recursive: true, force: true });
+          continue;
+        }
+        await server.stop();
+        throw error;
+      }
     }
-    return server;
   }
 
   /** Registers (or re-registers) the endpoint at `url` with the server. */
@@ -105,16 +132,33 @@ export class RestateServer {
     await exited;
   }
 
-  /** Starts the server again on the same ports and data directory. */
+  /**
+   * Starts the server again on the same ports and data directory. Clients hold those
+   * ports, so an address briefly in use is waited for (up to 5
+   * launches, 500 ms apart) rather than moved from.
+   */
   async restart(): Promise<void> {
     await this.kill();
-    await this.launch();
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.launch();
+        return;
+      } catch (error) {
+        await this.kill();
+        if (attempt >= PORT_ATTEMPTS || !isAddressInUse(error)) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+    }
   }
 
   /** Stops the server and deletes its data. */
   async stop(): Promise<void> {
     await this.kill();
     await rm(this.directory, { recursive: true, force: true });
+  }
+
+  private async writeConfig(): Promise<void> {
+    await writeFile(join(this.directory, 'restate.toml'), config(this.directory, this.ports, this.retryMaxIntervalMs));
   }
 
   private async launch(): Promise<void> {
@@ -127,15 +171,32 @@ export class RestateServer {
     const keep = (chunk: Buffer) => (this.output = (this.output + chunk.toString()).slice(-4_000));
     child.stdout?.on('data', keep);
     child.stderr?.on('data', keep);
+    // Its output streams end after it exits: the reason it gives comes with them.
+    const closed = new Promise((resolve) => child.once('close', resolve));
     const deadline = Date.now() + this.startTimeoutMs;
     while (Date.now() < deadline) {
-      if (child.exitCode !== null || child.signalCode !== null) break;
+      if (child.exitCode !== null || child.signalCode !== null) {
+        await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 1_000))]);
+        break;
+      }
       if (await healthy(`${this.adminUrl}/health`) && await healthy(`${this.ingressUrl}/restate/health`)) return;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     const why = child.exitCode !== null ? `it exited with ${child.exitCode}` : `it was not healthy within ${this.startTimeoutMs} ms`;
     throw new RestateEpisodeError('restate_server_failed', `the Restate server (${this.binary}) did not start: ${why}. Its output:\n${this.output}`);
   }
+}
+
+/** How many times a server is launched when its ports turn out to be taken. */
+const PORT_ATTEMPTS = 5;
+
+async function freePorts(): Promise<RestatePorts> {
+  return { ingress: await freePort(), admin: await freePort(), node: await freePort(), query: await freePort() };
+}
+
+/** Whether a launch failed because a port was taken between choosing it and binding it. */
+function isAddressInUse(error: unknown): boolean {
+  return error instanceof RestateEpisodeError && /address (already )?in use/i.test(error.message);
 }
 
 /** The path of the server binary `@restatedev/restate-server` installed for this platform. */
@@ -153,7 +214,7 @@ export function serverBinary(): string {
   }
 }
 
-function config(directory: string, ports: Ports, retryMaxIntervalMs: number): string {
+function config(directory: string, ports: RestatePorts, retryMaxIntervalMs: number): string {
   return `disable-telemetry = true
 base-dir = "${join(directory, 'data')}"
 bind-address = "127.0.0.1:${ports.node}"
@@ -198,15 +259,44 @@ async function healthy(url: string): Promise<boolean> {
   }
 }
 
-/** A port free on 127.0.0.1 right now. */
-export function freePort(): Promise<number> {
+/**
+ * A port free on 127.0.0.1 right now, chosen below the system's ephemeral range where
+ * it can tell (Linux): a port the OS hands out for `listen(0)` is in that range, where
+ * any process's next outbound connection may take it before the caller binds it.
+ */
+export async function freePort(): Promise<number> {
+  const low = ephemeralLow();
+  for (let tries = 0; low !== undefined && low > 10_000 && tries < 20; tries++) {
+    const port = 10_000 + Math.floor(Math.random() * (low - 10_000));
+    if (await bindable(port)) return port;
+  }
+  return listenOn(0);
+}
+
+function ephemeralLow(): number | undefined {
+  try {
+    const low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+    return Number.isInteger(low) ? low : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function bindable(port: number): Promise<boolean> {
+  return listenOn(port).then(
+    () => true,
+    () => false,
+  );
+}
+
+function listenOn(port: number): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
+    server.listen(port, '127.0.0.1', () => {
       const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
+      const bound = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(bound));
     });
   });
 }
