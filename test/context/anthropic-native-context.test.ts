@@ -79,6 +79,35 @@ describe('anthropic native context management through the agent loop', () => {
     expect(third?.context?.seenTexts).not.toContain('Is CI green?');
   });
 
+  it('a session compacted on the server, reopened where the model compacts on demand, sends its block with the edit it needs', async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'episodic-compaction-'));
+    directories.push(directory);
+    const store = new FileSessionStore({ directory });
+    // An earlier release (or `onDemand: false`) compacted this session with compact_20260112.
+    const before = new Agent({
+      model: adapter(),
+      tools: [readLogTool()],
+      context: { policy: 'native', native: { compaction: { threshold: 50_000, onDemand: false } } },
+    });
+    server.enqueue({ type: 'reply', toolCalls: [{ name: 'read_log', args: {} }] }, { type: 'reply', text: 'The build is red.' });
+    await (await before.session({ id: 'reopened', store })).send('Is CI green?');
+    expect(server.modelCalls()[1]?.context?.compacted).toBe(true);
+
+    // The same model under its default (on-demand compaction, no threshold edit of its own).
+    const after = new Agent({ model: adapter(), tools: [readLogTool()] });
+    server.enqueue({ type: 'reply', text: 'Still red.' });
+    const reopened = await after.session({ id: 'reopened', store });
+    const result = await reopened.send('And now?');
+    expect(result.text).toBe('Still red.');
+    const third = server.modelCalls()[2];
+    expect(third?.status).toBe(200);
+    expect(third?.context?.compactionsSent).toHaveLength(1);
+    expect(JSON.stringify(third?.body)).not.toContain(BIG_LOG.slice(0, 200));
+    // The edit is there only so the block is read; its trigger is the model's whole window, so it never compacts again.
+    expect(third?.body).toMatchObject({ context_management: { edits: [{ type: 'compact_20260112', trigger: { value: 200_000 } }] } });
+    expect(third?.headers['anthropic-beta']).toContain('compact-2026-01-12');
+  });
+
   it('pause_after_compaction: the loop records the paused compaction, then continues the step sending it back', async () => {
     const agent = new Agent({
       model: adapter(),

@@ -30,7 +30,7 @@ import {
 } from '../shared/provider-adapter.js';
 import { LazyClient } from '../shared/lazy-sdk.js';
 import { placeCacheBreakpoints } from './anthropic-cache-control.js';
-import { anthropicContextParams } from './anthropic-context-management.js';
+import { anthropicContextParams, carriesCompactionBlock, withBlockCompaction } from './anthropic-context-management.js';
 import { mapAnthropicError } from './anthropic-error.js';
 import { anthropicOutputFormat } from './anthropic-output-format.js';
 import { anthropicSdk, type LazyAnthropicClient } from './anthropic-sdk.js';
@@ -199,7 +199,9 @@ function prepareAnthropicRequest(
   const suggested = (request.cacheBreakpoints?.messages ?? []).map((index) => converted.wireIndexOf[index] ?? -1);
   placeCacheBreakpoints({ system: converted.system, tools, messages: converted.messages }, profile.cacheTtl, suggested);
   const onDemand = carriesOnDemandBlock(request, model);
-  const nativeOptions = onDemand ? withoutThresholdCompaction(request.nativeContext) : request.nativeContext;
+  const nativeOptions = onDemand
+    ? withoutThresholdCompaction(request.nativeContext)
+    : withBlockCompaction(request.nativeContext, carriesCompactionBlock(converted.messages), profile.contextWindow);
   const native = anthropicContextParams(nativeOptions, thinking.thinking?.type === 'enabled' || thinking.thinking?.type === 'adaptive');
   if (onDemand) native.betas.push(ON_DEMAND_COMPACTION_BETA);
   if (onDemand && request.nativeContext?.compaction)

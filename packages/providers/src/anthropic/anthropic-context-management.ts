@@ -85,6 +85,30 @@ function compactionEdit(options: NonNullable<NativeContextOptions['compaction']>
 }
 
 /**
+ * The native options for a request whose messages carry a server-side compaction block
+ * (`carriesBlock`) but that asks for no threshold compaction: a session compacted with
+ * `compact_20260112` (an earlier release's default, or `onDemand: false`) and reopened where
+ * the model compacts on demand. The API reads such a block only under the `compact_20260112`
+ * edit, so the edit goes along with its trigger at the model's context window, where it
+ * never compacts again (on-demand compaction, if any, stays the agent's).
+ */
+export function withBlockCompaction(
+  options: NativeContextOptions | undefined,
+  carriesBlock: boolean,
+  contextWindow: number,
+): NativeContextOptions | undefined {
+  if (!carriesBlock || options?.compaction) return options;
+  return { ...options, compaction: { threshold: Math.max(MIN_COMPACTION_TRIGGER, contextWindow) } };
+}
+
+/** True when `messages` carry a compaction block that stands for what came before it (content, not the no-op null). */
+export function carriesCompactionBlock(messages: readonly MessageParam[]): boolean {
+  return messages.some(
+    (message) => Array.isArray(message.content) && message.content.some((block) => block.type === 'compaction' && typeof block.content === 'string'),
+  );
+}
+
+/**
  * `applied_edits` as neutral records. The API reports counts, not which tool uses it
  * cleared; by its documented rule it clears the oldest results first and never those of
  * excluded tools, so the ids are the first `cleared_tool_uses` such results of `sent`.
