@@ -3,7 +3,7 @@
  * OpenAI-compatible adapter and the AI SDK path never write into a stored transcript;
  * kept OpenAI output items go back without their output-only `created_by`; gpt-5.6's
  * past reasoning by default and `reasoningContext` by policy; an Anthropic compaction
- * continued through the AI SDK on the same model. Bodies the SDK types cover are
+ * and an OpenAI compaction item continued through the AI SDK on the same model. Bodies the SDK types cover are
  * type-checked at the end (native-round-trip.test.ts has the rest).
  */
 import { Agent, type AgentEvent, type Message, MemorySessionStore, type ModelRequest } from '@episodic/core';
@@ -175,6 +175,37 @@ describe('an Anthropic compaction continued through the AI SDK', () => {
     const warnings = events.flatMap((event) => (event.type === 'warning' ? [event.message] : []));
     expect(warnings).toEqual([expect.stringContaining('its summary went as text in its place')]);
     captured.push({ kind: 'anthropic-beta', body, label: 'compaction through the AI SDK' });
+  });
+});
+
+describe('an OpenAI compaction item continued through the AI SDK', () => {
+  it('fromAISDK on the same model cannot send the opaque item: the history it stands for goes instead, never neither', async () => {
+    const { createOpenAI } = await import('@ai-sdk/openai');
+    const { fromAISDK } = await import('@episodic/ai-sdk');
+    const server = await startOpenAIResponsesServer();
+    closers.push(() => server.close());
+    const store = new MemorySessionStore();
+    const native = new Agent({ model: createOpenAIResponsesAdapter({ model: 'gpt-5.6', apiKey: 'k', baseURL: server.url }) });
+    server.enqueue({ type: 'reply', text: 'The log has 10,000 lines.' }, { type: 'reply', text: 'It passed.' }, { type: 'reply', text: 'Still passing.' });
+    const session = await native.session({ id: 'item-via-ai-sdk', store });
+    await session.send('How long is the CI log?');
+    await session.send('Did it pass?');
+    await session.compact();
+    const model = fromAISDK(createOpenAI({ baseURL: server.url, apiKey: 'k' }).responses('gpt-5.6'));
+    const events: AgentEvent[] = [];
+    const switched = await new Agent({ model }).session({ id: 'item-via-ai-sdk', store });
+    expect((await switched.send('Still passing?', { onEvent: (event) => events.push(event) })).text).toBe('Still passing.');
+    const last = server.modelCalls().at(-1);
+    expect(last?.status).toBe(200);
+    const body = JSON.stringify(last?.body);
+    // The item cannot go through the AI SDK, so what it stands for does: the answers it replaced are read again.
+    expect(body).not.toContain('"type":"compaction"');
+    // Episodic's own answers keep their phase, which gpt-5.6 wants back on every assistant message.
+    expect(body.split('"phase":"final_answer"')).toHaveLength(3);
+    for (const said of ['How long is the CI log?', 'The log has 10,000 lines.', 'Did it pass?', 'It passed.', 'Still passing?']) expect(body).toContain(said);
+    const warnings = events.flatMap((event) => (event.type === 'warning' ? [event.message] : []));
+    expect(warnings.join('\n')).not.toContain('so is the history it replaced');
+    expect(warnings).toContainEqual(expect.stringContaining('the messages it replaced'));
   });
 });
 

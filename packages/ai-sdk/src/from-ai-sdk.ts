@@ -89,6 +89,8 @@ export function fromAISDK(model: AISDKLanguageModel, options: FromAISDKOptions =
   return {
     model: ref,
     profile,
+    // The AI SDK has no form for an opaque compaction item (OpenAI's): core sends what it stands for instead.
+    sendsCompactionItems: false,
     secretValues: () => secrets,
     async* stream(request: ModelRequest, streamOptions: StreamOptions = {}): AsyncIterable<ModelStreamEvent> {
       const { signal } = streamOptions;

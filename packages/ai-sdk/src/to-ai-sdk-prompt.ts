@@ -99,8 +99,10 @@ function assistantPart(part: AssistantPart, warnings?: PromptWarnings): LoosePar
   const options = optionsOf(part.providerData);
   const withOptions = options ? { providerOptions: options } : {};
   switch (part.type) {
-    case 'text':
-      return [{ type: 'text', text: part.text, ...withOptions }];
+    case 'text': {
+      const phase = options ? undefined : phaseOptions(part);
+      return [{ type: 'text', text: part.text, ...(phase ? { providerOptions: phase } : withOptions) }];
+    }
     case 'reasoning': {
       const reasoning = options ?? reasoningOptions(part);
       return [{ type: 'reasoning', text: part.text, ...(reasoning ? { providerOptions: reasoning } : {}) }];
@@ -122,12 +124,14 @@ function assistantPart(part: AssistantPart, warnings?: PromptWarnings): LoosePar
 
 /**
  * A provider's compaction. One that still holds its block or item is this model's own
- * (Episodic's adapter made it, and `fromAISDK` on the same model shares its model id), so
- * core sends only what follows it (compaction-cut.ts). The AI SDK sends no such block as
- * Episodic stores it: a readable summary (Anthropic's) goes as text in its place, or the
- * model would read neither the summary nor the history it replaced; an opaque item
- * (OpenAI's) is left out, and the warning says that history is gone too. Another model's
- * (its tag alone) is left out with a warning: core sends its summary or the history itself.
+ * (Episodic's adapter made it, and `fromAISDK` on the same model shares its model id).
+ * The AI SDK sends no such block as Episodic stores it: a readable summary (Anthropic's)
+ * goes as text in its place, since core sends only what follows it (compaction-cut.ts),
+ * or the model would read neither the summary nor the history it replaced. An opaque item
+ * (OpenAI's) is left out: `fromAISDK` says it cannot send one (`sendsCompactionItems`), so
+ * core sent Episodic's checkpoint summary of it, or the history it replaced, before it.
+ * Another model's (its tag alone) is left out with a warning: core sends its summary or
+ * the history itself.
  */
 function compactionPart(part: Extract<AssistantPart, { type: 'compaction' }>, warnings?: PromptWarnings): LoosePart[] {
   const by = `${part.providerData.provider}/${part.providerData.model}`;
@@ -137,9 +141,19 @@ function compactionPart(part: Extract<AssistantPart, { type: 'compaction' }>, wa
     warnings?.push(`a compaction by ${by} has no AI SDK form: its summary went as text in its place`);
     return [{ type: 'text', text: part.text }];
   }
-  const lost = own ? ', and so is the history it replaced' : '';
-  warnings?.push(`a compaction by ${by} cannot be sent through the AI SDK and was left out${lost}`);
+  const instead = own ? ' (what it stands for went before it: its checkpoint summary or the messages it replaced)' : '';
+  warnings?.push(`a compaction by ${by} cannot be sent through the AI SDK and was left out${instead}`);
   return [];
+}
+
+/**
+ * The `phase` of a message from Episodic's own OpenAI Responses adapter (commentary or
+ * final_answer), in the AI SDK's OpenAI options: gpt-5.3-codex and later want it back on
+ * every assistant message, and the AI SDK sends `providerOptions.openai.phase` as it.
+ */
+function phaseOptions(part: Extract<AssistantPart, { type: 'text' }>): AISDKProviderOptions | undefined {
+  const phase = part.providerData?.provider === 'openai' ? part.providerData.phase : undefined;
+  return phase === 'commentary' || phase === 'final_answer' ? { openai: { phase } } : undefined;
 }
 
 /** Reasoning from Episodic's own Anthropic adapter (a signature, redacted data) in the AI SDK's Anthropic options. */

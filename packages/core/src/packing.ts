@@ -12,6 +12,7 @@ export type { BoundCutCause, PackOptions, PackResult, PackState, PackStats, Reas
 export { defaultPackingForProfile, packingForProfile } from './packing/profile-packing.js';
 export type { SummaryRequest } from './packing/pack-summary.js';
 export { checkpointSummaries, messagesAfterCompaction } from './packing/compaction-cut.js';
+export type { CompactionReader } from './packing/compaction-cut.js';
 export type { CompactionCut } from './packing/compaction-cut.js';
 export type { PackTuning } from './packing/pack-types.js';
 export { DEFAULT_SUMMARY_INSTRUCTIONS } from './loop/summarizer/background-summarizer.js';

@@ -8,7 +8,7 @@
  */
 import { InvalidArgumentError } from '../errors/input-errors.js';
 import type { AssistantMessage, Message, Usage } from '../message/message.js';
-import { messagesAfterCompaction } from '../packing/compaction-cut.js';
+import { compactionReader, messagesAfterCompaction } from '../packing/compaction-cut.js';
 import { packContext } from '../packing/pack-context.js';
 import { prepareForPacking } from '../packing/prepare-for-packing.js';
 import type { PackState } from '../packing/pack-types.js';
@@ -29,7 +29,7 @@ export async function compactTranscript(
   }
   if (!context.messages.some((message) => message.role === 'user'))
     throw new InvalidArgumentError('compact(): the session has no messages to compact; call send() first.');
-  const { messages } = messagesAfterCompaction(context.messages, model.model);
+  const { messages } = messagesAfterCompaction(context.messages, compactionReader(model));
   const packed = packContext({
     ...settings.pack,
     messages,

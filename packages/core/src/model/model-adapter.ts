@@ -88,6 +88,14 @@ export interface ModelAdapter {
    */
   compact?(request: ModelRequest, options?: StreamOptions): Promise<{ message: AssistantMessage; usage: Usage }>;
   /**
+   * `false` when this adapter cannot send an opaque compaction item back, though its model
+   * made it (an OpenAI compaction item through the AI SDK, which has no form for one): the
+   * packer then reads this model's opaque items as it reads another model's, sending
+   * Episodic's checkpoint summary of one or the history it replaced. A compaction with a
+   * readable summary (Anthropic's) is unaffected. Default: the adapter sends its own items.
+   */
+  readonly sendsCompactionItems?: boolean;
+  /**
    * The secret values this adapter uses (its API key), so the agent can keep them out
    * of tool results, errors and the transcript. A method, not a field, so logging the
    * adapter never prints them.

@@ -25,16 +25,32 @@ export interface CompactionCut {
   uncovered?: number;
 }
 
-/** True for a compaction `model` made (the producer's tag decides; an untagged part is nobody's). */
-function madeBy(part: CompactionPart, model: ModelRef): boolean {
-  return part.providerData?.provider === model.provider && part.providerData?.model === model.id;
+/**
+ * Who reads a transcript's compactions: the model called, and whether its adapter sends
+ * its own opaque items back (`ModelAdapter.sendsCompactionItems`; default true).
+ */
+export type CompactionReader = ModelRef & { sendsItems?: boolean | undefined };
+
+/** The reader of a call to `adapter` (its model, and whether it sends its own opaque items). */
+export function compactionReader(adapter: { model: ModelRef; sendsCompactionItems?: boolean | undefined }): CompactionReader {
+  return adapter.sendsCompactionItems === false ? { ...adapter.model, sendsItems: false } : adapter.model;
+}
+
+/**
+ * True for a compaction the reader reads as its own: one `model` made (the producer's tag
+ * decides; an untagged part is nobody's), unless it is an opaque item the reader's adapter
+ * cannot send (then it is read like another model's: by its checkpoint summary, or not at all).
+ */
+function madeBy(part: CompactionPart, model: CompactionReader): boolean {
+  if (part.providerData?.provider !== model.provider || part.providerData?.model !== model.id) return false;
+  return model.sendsItems !== false || (typeof part.text === 'string' && part.text.length > 0);
 }
 
 /**
  * The compaction part of `message` that `model` made and that stands for the history
  * before it: a failed one (the provider could not summarize) stands for nothing.
  */
-function compactionFor(message: Message, model: ModelRef): CompactionPart | undefined {
+function compactionFor(message: Message, model: CompactionReader): CompactionPart | undefined {
   if (message.role !== 'assistant') return undefined;
   return message.content.find(
     (part): part is CompactionPart =>
@@ -43,7 +59,7 @@ function compactionFor(message: Message, model: ModelRef): CompactionPart | unde
 }
 
 /** The compaction of `message` that another model than `model` made and that did not fail, if any. */
-function foreignCompactionOf(message: Message, model: ModelRef): CompactionPart | undefined {
+function foreignCompactionOf(message: Message, model: CompactionReader): CompactionPart | undefined {
   if (message.role !== 'assistant') return undefined;
   return message.content.findLast(
     (part): part is CompactionPart =>
@@ -95,7 +111,7 @@ function portableSummaryOf(
 }
 
 /** True when `message` holds a compaction part that `model` made (the only model that can read it), and that did not fail. */
-export function holdsCompactionFor(message: Message, model: ModelRef): message is AssistantMessage {
+export function holdsCompactionFor(message: Message, model: CompactionReader): message is AssistantMessage {
   return compactionFor(message, model) !== undefined;
 }
 
@@ -116,7 +132,7 @@ export function holdsCompactionFor(message: Message, model: ModelRef): message i
  * An on-demand compaction (`summarizedMessages`) goes first instead, in place of the
  * messages it names (on-demand-cut.ts).
  */
-export function messagesAfterCompaction(transcript: readonly Message[], model: ModelRef): CompactionCut {
+export function messagesAfterCompaction(transcript: readonly Message[], model: CompactionReader): CompactionCut {
   // An on-demand compaction goes first in place of the messages it names (on-demand-cut.ts).
   const onDemand = onDemandView(transcript, model, (message) => compactionFor(message, model) !== undefined);
   if (onDemand) return { messages: onDemand, compacted: transcript.length - onDemand.length };

@@ -8,7 +8,7 @@
  * (once per session object for each compaction and kind).
  */
 import type { Message, ModelRef } from '../../message/message.js';
-import { messagesAfterCompaction } from '../../packing/compaction-cut.js';
+import { compactionReader, messagesAfterCompaction } from '../../packing/compaction-cut.js';
 import type { WarningEvent } from '../../reasoning/reasoning-events.js';
 import type { AgentEvent, AgentEventHandler } from '../agent-events.js';
 import { checkpointRange, type CheckpointSummarizer } from './checkpoint-summaries.js';
@@ -77,7 +77,8 @@ export async function messagesForCall(
 ): Promise<readonly Message[]> {
   context.checkpoints?.request(context.messages);
   const model = settings.model.model;
-  const cut = messagesAfterCompaction(own, model);
+  const reader = compactionReader(settings.model);
+  const cut = messagesAfterCompaction(own, reader);
   if (cut.uncovered === undefined) return cut.messages;
   const at = cut.uncovered;
   // Once per session object and kind: a session that goes on past the item warns at its first call only.
@@ -96,7 +97,7 @@ export async function messagesForCall(
   try {
     const line = await context.checkpoints.summarizeNow(context.messages, at, signal);
     warn('summary-made', 'the messages it replaced do not fit the budget: a summary was made before this call');
-    return messagesAfterCompaction([...own, line], model).messages;
+    return messagesAfterCompaction([...own, line], reader).messages;
   } catch (error) {
     // An aborted run ends here (the loop reports it), not with a fallback.
     if (signal?.aborted) throw error;

@@ -12,7 +12,7 @@
  */
 import { isEpisodeStart, type Message, type ModelRef, toolCallsOf, assistantText } from '../../message/message.js';
 import type { ModelRequest } from '../../model/model-adapter.js';
-import { messagesAfterCompaction } from '../../packing/compaction-cut.js';
+import { compactionReader, messagesAfterCompaction } from '../../packing/compaction-cut.js';
 import { holdsOnDemandCompaction, onDemandPartOf } from '../../packing/on-demand-cut.js';
 import { packContext } from '../../packing/pack-context.js';
 import { stripForeignReasoning } from '../../reasoning/handoff/foreign-reasoning.js';
@@ -91,7 +91,7 @@ export function compactionRequest(
   // messages it replaced, maybe after the cut) still goes first, so a compaction again
   // summarizes the old summary and what follows it.
   const kept = new Set(messages.slice(cut));
-  const { messages: view } = messagesAfterCompaction(messages, model);
+  const { messages: view } = messagesAfterCompaction(messages, compactionReader(settings.model));
   const older = view.filter((message) => !kept.has(message) || holdsOnDemandCompaction(message));
   const own = stripForeignReasoning(older, model).messages;
   // With kept turns the summarized episodes are past ones, as in the conversation's calls since:
