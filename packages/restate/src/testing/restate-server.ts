@@ -126,7 +126,8 @@ export class RestateServer {
   async kill(): Promise<void> {
     const child = this.process;
     this.process = undefined;
-    if (!child || child.exitCode !== null) return;
+    // One that already exited (with a code, or killed by a signal) fires no 'exit' again.
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill('SIGKILL');
     await exited;
@@ -134,8 +135,8 @@ export class RestateServer {
 
   /**
    * Starts the server again on the same ports and data directory. Clients hold those
-   * ports, so an address briefly in use is waited for (up to 5
-   * launches, 500 ms apart) rather than moved from.
+   * ports, so an address briefly in use is waited for (up to 5 launches, 500 ms apart)
+   * rather than moved from.
    */
   async restart(): Promise<void> {
     await this.kill();
