@@ -68,6 +68,61 @@ export function describeThinkingLevels(sdk: string): void {
       ]);
     });
 
+    // Google's lists and defaults for Gemini 3.x, read 2026-12-05 (docs/providers.md, "Thinking levels").
+    const gemini3Defaults = [
+      ['gemini-3.8-flash', 'MEDIUM'],
+      ['gemini-3.7-flash', 'MEDIUM'],
+      ['gemini-3.6-flash', 'MEDIUM'],
+      ['gemini-3.5-flash', 'MEDIUM'],
+      ['gemini-3.5-flash-lite', 'MINIMAL'],
+      ['gemini-3.1-flash-lite', 'MINIMAL'],
+      ['gemini-3.1-pro-preview', 'HIGH'],
+      ['gemini-3.1-pro-preview-customtools', 'HIGH'],
+      ['gemini-3-flash-preview', 'HIGH'],
+      ['gemini-3-pro-preview', 'HIGH'],
+    ] as const;
+
+    it.each(gemini3Defaults)('sends %s its documented default level, %s, which the server takes', async (model, level) => {
+      server.enqueue({ type: 'reply', text: 'ok' });
+      await generate(adapterFor(model), { messages: [{ role: 'user', content: 'x' }] });
+      expect(sentConfig(0)).toEqual({ includeThoughts: true, thinkingLevel: level });
+      expect(server.modelCalls()[0]?.status).toBe(200);
+    });
+
+    it.each([
+      ['gemini-3.8-flash', 'minimal', 'low, medium, high'],
+      ['gemini-3.7-flash', 'minimal', 'low, medium, high'],
+      ['gemini-3.1-pro-preview', 'minimal', 'low, medium, high'],
+      ['gemini-3.6-flash', 'xhigh', 'minimal, low, medium, high'],
+      ['gemini-3.5-flash', 'xhigh', 'minimal, low, medium, high'],
+      ['gemini-3.5-flash-lite', 'xhigh', 'minimal, low, medium, high'],
+      ['gemini-3.1-flash-lite', 'xhigh', 'minimal, low, medium, high'],
+      ['gemini-3-flash-preview', 'xhigh', 'minimal, low, medium, high'],
+    ] as const)('refuses %s with %s when the adapter is made, naming the levels Google lists for it', (model, level, takes) => {
+      const made = () => adapterFor(model, { thinking: { level } });
+      expect(made).toThrow(InvalidArgumentError);
+      expect(made).toThrow(`google: thinking level "${level}" is not taken by ${model}; ${model} takes ${takes}.`);
+    });
+
+    it('sends minimal to the Gemini 3.x Flash models that list it', async () => {
+      server.enqueue({ type: 'reply', text: 'a' }, { type: 'reply', text: 'b' });
+      for (const model of ['gemini-3.6-flash', 'gemini-3-flash-preview'])
+        await generate(adapterFor(model, { thinking: { level: 'minimal' } }), { messages: [{ role: 'user', content: 'x' }] });
+      expect([0, 1].map(sentConfig)).toEqual([
+        { includeThoughts: true, thinkingLevel: 'MINIMAL' },
+        { includeThoughts: true, thinkingLevel: 'MINIMAL' },
+      ]);
+      expect(server.modelCalls().map((call) => call.status)).toEqual([200, 200]);
+    });
+
+    it('a profile override that lists minimal for Gemini 3.8 Flash gets the API\'s refusal', async () => {
+      const adapter = adapterFor('gemini-3.8-flash', { thinking: { level: 'minimal' }, profile: { thinkingLevels: ['minimal', 'low'] } });
+      const failed = await generate(adapter, { messages: [{ role: 'user', content: 'x' }] }).catch((error: unknown) => error);
+      expect(sentConfig(0)).toEqual({ includeThoughts: true, thinkingLevel: 'MINIMAL' });
+      expect(failed).toMatchObject({ kind: 'invalid-request', status: 400 });
+      expect(String((failed as Error).message)).toContain('Thinking level MINIMAL is not supported for this model.');
+    });
+
     it('lets a profile override name xhigh for a model the table does not list, and the API then decides', async () => {
       server.enqueue({ type: 'reply', text: 'a' });
       const adapter = adapterFor('gemini-4-argon', { thinking: { level: 'xhigh' }, profile: { thinkingLevels: ['high', 'xhigh'] } });

@@ -134,13 +134,16 @@ function checkPastTurnSignatures(body: GeminiBody, context: GeminiValidationCont
 
 /**
  * The thinking levels a model takes: Gemini 4 per Google Cloud's developer guides
- * (checked 2026-12-05; `XHIGH` on Hydrogen only, no `MINIMAL`); any other model every
- * level but `XHIGH`, which no page documents for it. The refusal is the API's text for
- * `MINIMAL` on Gemini 3.8 Flash (a field report, 2026-09), with the level put in.
+ * (checked 2026-12-05; `XHIGH` on Hydrogen only, no `MINIMAL`); Gemini 3.1 Pro and 3.7
+ * and 3.8 Flash `LOW` to `HIGH` (Google's *Thinking* page and developer guides, read
+ * 2026-12-05, docs/providers.md); any other model every level but `XHIGH`, which no page
+ * documents for it. The refusal is the API's text for `MINIMAL` on Gemini 3.8 Flash (a
+ * field report, 2026-09), with the level put in.
  */
 function levelsOf(model: string): string[] {
   if (/^gemini-4-hydrogen/.test(model)) return ['LOW', 'MEDIUM', 'HIGH', 'XHIGH'];
   if (/^gemini-4-/.test(model)) return ['LOW', 'MEDIUM', 'HIGH'];
+  if (/^gemini-3\.1-pro|^gemini-3\.[78]-flash(?!-lite)/.test(model)) return ['LOW', 'MEDIUM', 'HIGH'];
   return ['MINIMAL', 'LOW', 'MEDIUM', 'HIGH'];
 }
 

@@ -78,6 +78,35 @@ const gemini25 = { ...base, thinking: { budget: -1, includeThoughts: true }, fun
  */
 const gemini4 = { ...gemini3, thinkingLevels: ['low', 'medium', 'high'] } as const;
 
+/**
+ * Gemini 3.x levels and default levels, as Google's pages give them (read 2026-12-05;
+ * docs/providers.md, "Thinking levels", names the page for each row): the Gemini Enterprise
+ * Agent Platform *Thinking* page's table, the developer guides for Gemini 3.5 Flash, 3.6
+ * Flash and 3.8 Flash, the Gemini 3 Flash model page, and the Gemini API's what's-new pages
+ * for 3.6 and 3.7. Each row sends its model's documented default, not `high` everywhere: a
+ * model that defaults to `medium` or `minimal` would otherwise think (and bill) more than
+ * the user asked for. Gemini 3 Pro has no row of its own: no Google page found lists its
+ * levels. Prices are the ones these models resolved to before they had rows (the Gemini 3
+ * Flash or 3 Pro list price, `prices-collected.ts`), not checked per model.
+ */
+const allLevels = ['minimal', 'low', 'medium', 'high'] as const;
+const lowToHigh = ['low', 'medium', 'high'] as const;
+const flash3 = { ...gemini3, minCacheableTokens: 1024, pricing: { input: 0.5, cachedInput: 0.05, output: 3 } } as const;
+const pro3 = { ...gemini3, minCacheableTokens: 4096, pricing: { input: 2, cachedInput: 0.2, output: 12 } } as const;
+const defaultLevel = (level: GoogleThinkingLevel) => ({ level, includeThoughts: true }) as const;
+
+/** Gemini 3.x rows with documented levels; the more specific pattern comes first. */
+const gemini3Levelled: readonly GoogleModelProfile[] = [
+  { ...flash3, pattern: 'gemini-3\\.8-flash(?!-lite).*', thinkingLevels: lowToHigh, thinking: defaultLevel('medium') },
+  { ...flash3, pattern: 'gemini-3\\.7-flash(?!-lite).*', thinkingLevels: lowToHigh, thinking: defaultLevel('medium') },
+  { ...flash3, pattern: 'gemini-3\\.6-flash(?!-lite).*', thinkingLevels: allLevels, thinking: defaultLevel('medium') },
+  { ...flash3, pattern: 'gemini-3\\.5-flash-lite.*', thinkingLevels: allLevels, thinking: defaultLevel('minimal') },
+  { ...flash3, pattern: 'gemini-3\\.5-flash.*', thinkingLevels: allLevels, thinking: defaultLevel('medium') },
+  { ...flash3, pattern: 'gemini-3\\.1-flash-lite.*', thinkingLevels: allLevels, thinking: defaultLevel('minimal') },
+  { ...pro3, pattern: 'gemini-3\\.1-pro.*', thinkingLevels: lowToHigh, thinking: defaultLevel('high') },
+  { ...flash3, pattern: 'gemini-3-flash(?!-lite).*', thinkingLevels: allLevels, thinking: defaultLevel('high') },
+];
+
 /** Built-in Gemini profiles. */
 export const googleProfiles: readonly GoogleModelProfile[] = [
   {
@@ -99,18 +128,10 @@ export const googleProfiles: readonly GoogleModelProfile[] = [
     thinking: { level: 'medium', includeThoughts: true },
     minCacheableTokens: 6144,
   },
-  {
-    ...gemini3,
-    pattern: 'gemini-3(?:\\.\\d+)?-pro.*',
-    minCacheableTokens: 4096,
-    pricing: { input: 2, cachedInput: 0.2, output: 12 },
-  },
-  {
-    ...gemini3,
-    pattern: 'gemini-3(?:\\.\\d+)?-flash.*',
-    minCacheableTokens: 1024,
-    pricing: { input: 0.5, cachedInput: 0.05, output: 3 },
-  },
+  ...gemini3Levelled,
+  // Gemini 3 Pro and any other 3.x Pro or Flash: levels not listed, `high` sent.
+  { ...pro3, pattern: 'gemini-3(?:\\.\\d+)?-pro.*' },
+  { ...flash3, pattern: 'gemini-3(?:\\.\\d+)?-flash.*' },
   {
     ...gemini3,
     pattern: 'gemini-3.*',

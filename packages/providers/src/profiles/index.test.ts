@@ -63,6 +63,17 @@ describe('resolveProfile', () => {
     expect(profile.thinking).not.toHaveProperty(field === 'level' ? 'budget' : 'level');
   });
 
+  it.each([
+    ['gemini-3.5-flash-lite-preview-09-2026', 'gemini-3\\.5-flash-lite.*', 'minimal'],
+    ['gemini-3.5-flash-001', 'gemini-3\\.5-flash.*', 'medium'],
+    // A Flash-Lite id with no row of its own falls past its Flash sibling to the unlisted 3.x row.
+    ['gemini-3.8-flash-lite', 'gemini-3(?:\\.\\d+)?-flash.*', 'high'],
+  ])('%s resolves to %s and sends %s', (model, pattern, level) => {
+    const profile = resolveProfile('google', model);
+    expect(profile.pattern).toBe(pattern);
+    expect(profile.thinking).toEqual({ level, includeThoughts: true });
+  });
+
   it('models each OpenAI generation: gpt-5.6 renders and bills earlier turns\' reasoning, earlier ones strip it', () => {
     expect(resolveProfile('openai', 'gpt-5.5').pastReasoning).toBe('stripped');
     expect(resolveProfile('openai', 'gpt-5.6').pastReasoning).toBe('billed');
