@@ -86,23 +86,26 @@ const gemini4 = { ...gemini3, thinkingLevels: ['low', 'medium', 'high'] } as con
  * for 3.6 and 3.7. Each row sends its model's documented default, not `high` everywhere: a
  * model that defaults to `medium` or `minimal` would otherwise think (and bill) more than
  * the user asked for. Gemini 3 Pro has no row of its own: no Google page found lists its
- * levels. Prices are the ones these models resolved to before they had rows (the Gemini 3
- * Flash or 3 Pro list price, `prices-collected.ts`), not checked per model.
+ * levels. Prices: Gemini 3 Flash's and 3 Pro's list prices on their rows and on 3.1 Pro; the
+ * later Flash rows carry none (3.6 Flash's differs from 3 Flash's, the others were not
+ * collected), so a cost is not estimated with a wrong price.
  */
 const allLevels = ['minimal', 'low', 'medium', 'high'] as const;
 const lowToHigh = ['low', 'medium', 'high'] as const;
 const flash3 = { ...gemini3, minCacheableTokens: 1024, pricing: { input: 0.5, cachedInput: 0.05, output: 3 } } as const;
+/** A 3.x Flash row whose price is not collected (3.6 Flash's is not 3 Flash's): no price rather than a wrong one. */
+const { pricing: _flashPrice, ...flashUnpriced } = flash3;
 const pro3 = { ...gemini3, minCacheableTokens: 4096, pricing: { input: 2, cachedInput: 0.2, output: 12 } } as const;
 const defaultLevel = (level: GoogleThinkingLevel) => ({ level, includeThoughts: true }) as const;
 
 /** Gemini 3.x rows with documented levels; the more specific pattern comes first. */
 const gemini3Levelled: readonly GoogleModelProfile[] = [
-  { ...flash3, pattern: 'gemini-3\\.8-flash(?!-lite).*', thinkingLevels: lowToHigh, thinking: defaultLevel('medium') },
-  { ...flash3, pattern: 'gemini-3\\.7-flash(?!-lite).*', thinkingLevels: lowToHigh, thinking: defaultLevel('medium') },
-  { ...flash3, pattern: 'gemini-3\\.6-flash(?!-lite).*', thinkingLevels: allLevels, thinking: defaultLevel('medium') },
-  { ...flash3, pattern: 'gemini-3\\.5-flash-lite.*', thinkingLevels: allLevels, thinking: defaultLevel('minimal') },
-  { ...flash3, pattern: 'gemini-3\\.5-flash.*', thinkingLevels: allLevels, thinking: defaultLevel('medium') },
-  { ...flash3, pattern: 'gemini-3\\.1-flash-lite.*', thinkingLevels: allLevels, thinking: defaultLevel('minimal') },
+  { ...flashUnpriced, pattern: 'gemini-3\\.8-flash(?!-lite).*', thinkingLevels: lowToHigh, thinking: defaultLevel('medium') },
+  { ...flashUnpriced, pattern: 'gemini-3\\.7-flash(?!-lite).*', thinkingLevels: lowToHigh, thinking: defaultLevel('medium') },
+  { ...flashUnpriced, pattern: 'gemini-3\\.6-flash(?!-lite).*', thinkingLevels: allLevels, thinking: defaultLevel('medium') },
+  { ...flashUnpriced, pattern: 'gemini-3\\.5-flash-lite.*', thinkingLevels: allLevels, thinking: defaultLevel('minimal') },
+  { ...flashUnpriced, pattern: 'gemini-3\\.5-flash.*', thinkingLevels: allLevels, thinking: defaultLevel('medium') },
+  { ...flashUnpriced, pattern: 'gemini-3\\.1-flash-lite.*', thinkingLevels: allLevels, thinking: defaultLevel('minimal') },
   { ...pro3, pattern: 'gemini-3\\.1-pro.*', thinkingLevels: lowToHigh, thinking: defaultLevel('high') },
   { ...flash3, pattern: 'gemini-3-flash(?!-lite).*', thinkingLevels: allLevels, thinking: defaultLevel('high') },
 ];
