@@ -4,37 +4,20 @@
  * byte-pair encodes every piece on its own, so a text's count is the sum of its
  * pieces' counts. Tool output repeats its pieces (words, numbers of up to three
  * digits, punctuation runs, indentation), so after the first few results almost
- * every piece is known and a count costs one pass of V8's regular expression engine
- * instead of a call into tiktoken's WASM build, whose own splitting dominates its time
- * (bench/results holds the figures).
+ * every piece is known and a count costs one scan of the text instead of a call into
+ * tiktoken's WASM build, whose own splitting dominates its time (bench/results holds
+ * the figures).
  *
- * The split is done here with o200k_base's own pattern (tiktoken's
- * `tiktoken_ext/openai_public.py`), and tiktoken still encodes every new piece, so
- * the counts are tiktoken's. Only ASCII text is split here: on ASCII the pattern's
- * classes (`\s`, `\p{L}`, `\p{N}`, the case-insensitive contractions) mean the same
- * in JavaScript as in tiktoken's Rust engine, whatever their Unicode versions; other
- * text goes to tiktoken whole. The property test beside this file checks the counts
- * against tiktoken's.
+ * The split is o200k_base's own (ascii-pieces.ts scans for the pieces of its pattern),
+ * and tiktoken still encodes every new piece, so the counts are tiktoken's. Only ASCII
+ * text is split here: on ASCII the pattern's classes (`\s`, `\p{L}`, `\p{N}`, the
+ * case-insensitive contractions) mean the same in JavaScript as in tiktoken's Rust
+ * engine, whatever their Unicode versions; other text goes to tiktoken whole. The
+ * property test beside this file checks the counts against tiktoken's.
  */
+import { asciiPieceEnd } from './ascii-pieces.js';
 import type { EncodingName, TokenEncoder } from './token-encoder.js';
 import { MAX_CHUNK, MAX_RUN } from './text-chunks.js';
-
-/**
- * o200k_base's pre-tokenizer; `(?i:...)` spelled out, as JavaScript has no inline
- * flags. Kept as source and compiled by the first piecewise counter: compiling its
- * Unicode classes is work a module that is only imported (a browser's bundle, which
- * counts by the byte bound) should not pay.
- */
-const CONTRACTION = "(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])?";
-const O200K_PIECE_SOURCE = [
-  `[^\\r\\n\\p{L}\\p{N}]?[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]*[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]+${CONTRACTION}`,
-  `[^\\r\\n\\p{L}\\p{N}]?[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]+[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]*${CONTRACTION}`,
-  '\\p{N}{1,3}',
-  ' ?[^\\s\\p{L}\\p{N}]+[\\r\\n/]*',
-  '\\s*[\\r\\n]+',
-  '\\s+(?!\\S)',
-  '\\s+',
-].join('|');
 
 /** Text this module splits itself (see the module comment). */
 const NOT_ASCII = /[^\p{ASCII}]/u;
@@ -114,26 +97,19 @@ const A_LOWER = 97;
 const LETTERS = 26;
 
 function piecewise(encoder: TokenEncoder, cache: PieceCache): PieceEncoder {
-  // Its own sticky copy: a piece must start where the last one ended, and `test` moves
-  // `lastIndex` past it without building a match array (half the pieces need no string).
-  const pattern = new RegExp(O200K_PIECE_SOURCE, 'uy');
   /**
-   * The sum of the pieces' counts of ASCII `text`; undefined when the pattern leaves a
-   * gap, or, with `unchunked`, when chunking might cut `text` by force: a piece of
-   * `LONG_PIECE` characters or more, or pieces that start with a letter one after the
-   * other (with the piece before them, which may end in the run's first letters) making
-   * `MAX_RUN` characters or more (every piece inside a run of letters starts with one).
+   * The sum of the pieces' counts of ASCII `text`. With `unchunked`, undefined when
+   * chunking might cut `text` by force: a piece of `LONG_PIECE` characters or more, or
+   * pieces that start with a letter one after the other (with the piece before them,
+   * which may end in the run's first letters) making `MAX_RUN` characters or more
+   * (every piece inside a run of letters starts with one).
    */
   const sum = (text: string, unchunked: boolean): number | undefined => {
     let tokens = 0;
-    let end = 0;
     let letters = 0;
-    pattern.lastIndex = 0;
-    // Every ASCII character starts some piece: no match at `end` (a gap) ends the loop
-    // early, and the text is then counted whole (or in chunks) by the caller.
-    while (end < text.length && pattern.test(text)) {
+    for (let end = 0; end < text.length;) {
       const start = end;
-      end = pattern.lastIndex;
+      end = asciiPieceEnd(text, start);
       const first = text.charCodeAt(start);
       if (unchunked) {
         const length = end - start;
@@ -159,10 +135,10 @@ function piecewise(encoder: TokenEncoder, cache: PieceCache): PieceEncoder {
       }
       tokens += count;
     }
-    return end === text.length ? tokens : undefined;
+    return tokens;
   };
   return {
-    count: (text) => (NOT_ASCII.test(text) ? undefined : sum(text, false)) ?? encoder.count(text),
+    count: (text) => (NOT_ASCII.test(text) ? encoder.count(text) : (sum(text, false) as number)),
     countUnchunked: (text) => (text.length > MAX_CHUNK || NOT_ASCII.test(text) ? undefined : sum(text, true)),
   };
 }
