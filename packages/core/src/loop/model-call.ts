@@ -14,9 +14,10 @@ import type { ModelAdapter, ModelError, ModelRequest, OutputFormat, StopReason }
 import { collectResponse } from '../model/model-response.js';
 import { packContext } from '../packing/pack-context.js';
 import { type CheckpointContext, messagesForCall } from './checkpoints/checkpoint-call.js';
+import { packCallOptions } from './pack-call-options.js';
 import type { NativeContextOptions } from '../model/native-context.js';
 import type { Retention } from '../message/retention.js';
-import type { PackOptions, PackResult, PackState, PackStats, PackTuning } from '../packing/pack-types.js';
+import type { PackResult, PackState, PackStats, PackTuning } from '../packing/pack-types.js';
 import type { HandoffOptions } from '../reasoning/handoff/handoff-note.js';
 import type { SummaryRequest } from '../packing/pack-summary.js';
 import type { SecretRedactor } from '../support/secret-redactor.js';
@@ -108,19 +109,17 @@ export async function callModel(
   for (let attempt = 0; ;) {
     if (signal?.aborted) throw new RunAbortedError(signal.reason);
     const countedFactor = settings.tokenizer.calibration.factor;
-    const options: PackOptions = {
-      ...settings.pack,
-      messages,
-      system: settings.system,
-      tools: settings.toolSpecs,
-      budget,
-      retention: settings.retention,
-      tokenizer: settings.tokenizer,
-      state: context.packState,
-      // The time of the call, kept in the state: the next pack tells from it whether the cache went cold.
-      ...(settings.pack?.cacheTtlMs === undefined ? {} : { now: Date.now() }),
-    };
-    const packed = packContext(options);
+    const packed = packContext(
+      packCallOptions(settings.pack, {
+        messages,
+        system: settings.system,
+        tools: settings.toolSpecs,
+        budget,
+        retention: settings.retention,
+        tokenizer: settings.tokenizer,
+        state: context.packState,
+      }),
+    );
     emit({ type: 'context-packed', step: context.step, stats: packed.stats, budget, model: settings.model.model });
     if (packed.stats.boundReasoningCut) emit(boundReasoningCut(context.step, packed.stats));
     try {

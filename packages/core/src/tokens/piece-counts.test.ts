@@ -8,7 +8,9 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { get_encoding, type TiktokenEncoding } from 'tiktoken';
 import { describe, expect, it } from 'vitest';
-import { pieceCounting } from './piece-counts.js';
+import { type PieceEncoder, pieceCounting } from './piece-counts.js';
+import { countInChunks } from './text-tally.js';
+import { MAX_CHUNK, MAX_RUN } from './text-chunks.js';
 import type { TokenEncoder } from './token-encoder.js';
 
 const tiktoken = get_encoding('o200k_base' as TiktokenEncoding);
@@ -41,6 +43,23 @@ const fragment = fc.oneof(
   ),
 );
 const asciiText = fc.array(fragment, { maxLength: 60 }).map((parts) => parts.join(''));
+
+/**
+ * Runs around `MAX_RUN` characters of one class, spelled so that the pre-tokenizer
+ * splits them into short pieces or hands them to the piece before: letters changing
+ * case, whitespace with newlines inside, slashes after a newline, apostrophes.
+ */
+const nearRun = fc
+  .tuple(
+    fc.constantFrom('aB', 'Ab', 'a', 'xY', ' ', '\t', ' \n', '\n ', '\n', '\r\n', '/', '!', "'", "'s", '.', '\u0001', 'a\u0001'),
+    fc.integer({ min: MAX_RUN / 2 - 10, max: MAX_RUN + 10 }),
+    fc.constantFrom('', 'x', 'X', ' ', '\n', '!', '7', "'t", ' x'),
+    fc.constantFrom('', 'x', '!\n', ' ', "it's", '7'),
+  )
+  .map(([unit, times, after, before]) => before + unit.repeat(Math.ceil(times / unit.length)) + after);
+const runText = fc
+  .array(fc.oneof({ weight: 3, arbitrary: fragment }, { weight: 1, arbitrary: nearRun }), { maxLength: 20 })
+  .map((parts) => parts.join(''));
 
 describe('piece-by-piece counts', () => {
   it("equal tiktoken's count of the whole on generated ASCII text", () => {
@@ -93,6 +112,34 @@ describe('piece-by-piece counts', () => {
     const line = '00412 7\n1234567 ';
     expect(encoder.count(line)).toBe(exact(line));
     expect(inner.seen).toEqual([]);
+  });
+
+  it('count whole exactly what the chunks add up to, and only texts chunking would not cut by force', () => {
+    const encoder = pieceCounting(recordingEncoder(), 'o200k_base') as PieceEncoder;
+    const chunked = (text: string) => countInChunks(text, (chunk) => encoder.count(chunk));
+    let whole = 0;
+    fc.assert(
+      fc.property(fc.oneof(asciiText, runText), (text) => {
+        const unchunked = encoder.countUnchunked(text);
+        if (unchunked === undefined) return;
+        whole += 1;
+        const counted = chunked(text);
+        expect(counted.forced).toBe(false);
+        expect(unchunked).toBe(counted.tokens);
+        expect(unchunked).toBe(exact(text));
+      }),
+      { numRuns: 3000 },
+    );
+    // Most samples are counted whole: the check above is not vacuous.
+    expect(whole).toBeGreaterThan(1000);
+    // Texts with a run chunking cuts by force, long ones and non-ASCII ones are left to the chunks.
+    for (const text of ['aB'.repeat(MAX_RUN), `x ${'aB'.repeat(MAX_RUN / 2)}`, ' '.repeat(MAX_RUN), '!'.repeat(MAX_RUN)]) {
+      expect(chunked(text).forced, JSON.stringify(text.slice(0, 12))).toBe(true);
+      expect(encoder.countUnchunked(text)).toBeUndefined();
+    }
+    expect(encoder.countUnchunked('word '.repeat(MAX_CHUNK / 5 + 1))).toBeUndefined();
+    expect(encoder.countUnchunked('café')).toBeUndefined();
+    expect(encoder.countUnchunked('00412 build failed retry 17\n')).toBe(exact('00412 build failed retry 17\n'));
   });
 
   it('leaves an encoding without a pattern here to its encoder', () => {

@@ -4,36 +4,20 @@
  * byte-pair encodes every piece on its own, so a text's count is the sum of its
  * pieces' counts. Tool output repeats its pieces (words, numbers of up to three
  * digits, punctuation runs, indentation), so after the first few results almost
- * every piece is known and a count costs one pass of V8's regular expression engine
- * instead of a call into tiktoken's WASM build, whose own splitting dominates its time
- * (bench/results holds the figures).
+ * every piece is known and a count costs one scan of the text instead of a call into
+ * tiktoken's WASM build, whose own splitting dominates its time (bench/results holds
+ * the figures).
  *
- * The split is done here with o200k_base's own pattern (tiktoken's
- * `tiktoken_ext/openai_public.py`), and tiktoken still encodes every new piece, so
- * the counts are tiktoken's. Only ASCII text is split here: on ASCII the pattern's
- * classes (`\s`, `\p{L}`, `\p{N}`, the case-insensitive contractions) mean the same
- * in JavaScript as in tiktoken's Rust engine, whatever their Unicode versions; other
- * text goes to tiktoken whole. The property test beside this file checks the counts
- * against tiktoken's.
+ * The split is o200k_base's own (ascii-pieces.ts scans for the pieces of its pattern),
+ * and tiktoken still encodes every new piece, so the counts are tiktoken's. Only ASCII
+ * text is split here: on ASCII the pattern's classes (`\s`, `\p{L}`, `\p{N}`, the
+ * case-insensitive contractions) mean the same in JavaScript as in tiktoken's Rust
+ * engine, whatever their Unicode versions; other text goes to tiktoken whole. The
+ * property test beside this file checks the counts against tiktoken's.
  */
+import { asciiPieceEnd } from './ascii-pieces.js';
 import type { EncodingName, TokenEncoder } from './token-encoder.js';
-
-/**
- * o200k_base's pre-tokenizer; `(?i:...)` spelled out, as JavaScript has no inline
- * flags. Kept as source and compiled by the first piecewise counter: compiling its
- * Unicode classes is work a module that is only imported (a browser's bundle, which
- * counts by the byte bound) should not pay.
- */
-const CONTRACTION = "(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])?";
-const O200K_PIECE_SOURCE = [
-  `[^\\r\\n\\p{L}\\p{N}]?[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]*[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]+${CONTRACTION}`,
-  `[^\\r\\n\\p{L}\\p{N}]?[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]+[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]*${CONTRACTION}`,
-  '\\p{N}{1,3}',
-  ' ?[^\\s\\p{L}\\p{N}]+[\\r\\n/]*',
-  '\\s*[\\r\\n]+',
-  '\\s+(?!\\S)',
-  '\\s+',
-].join('|');
+import { MAX_CHUNK, MAX_RUN } from './text-chunks.js';
 
 /** Text this module splits itself (see the module comment). */
 const NOT_ASCII = /[^\p{ASCII}]/u;
@@ -68,41 +52,73 @@ class PieceCache {
   }
 }
 
-const wrapped = new WeakMap<TokenEncoder, TokenEncoder>();
+/**
+ * A piece-counting encoder that can also count a text whole where chunking it would
+ * cut it only between pieces (see {@link PieceEncoder.countUnchunked}).
+ */
+export interface PieceEncoder extends TokenEncoder {
+  /**
+   * `text`'s count, the same as the sum of its chunks' counts, when `nextChunk`
+   * (text-chunks.ts) would make no forced cut in it; else undefined (count it in
+   * chunks). Answers only for ASCII text of at most `MAX_CHUNK` characters.
+   */
+  countUnchunked(text: string): number | undefined;
+}
+
+const wrapped = new WeakMap<TokenEncoder, PieceEncoder>();
 
 /**
  * `encoder` (tiktoken's, for `encoding`) counting ASCII text piece by piece with
  * remembered piece counts; the same counts as `encoder`. Encodings without a pattern
  * here get `encoder` itself. One wrapper, and one cache, per encoder.
  */
-export function pieceCounting(encoder: TokenEncoder, encoding: EncodingName): TokenEncoder {
+export function pieceCounting(encoder: TokenEncoder, encoding: EncodingName): TokenEncoder | PieceEncoder {
   if (encoding !== 'o200k_base') return encoder;
   let found = wrapped.get(encoder);
   if (!found) {
-    found = { count: piecewise(encoder, new PieceCache()) };
+    found = piecewise(encoder, new PieceCache());
     wrapped.set(encoder, found);
   }
   return found;
 }
 
-function piecewise(encoder: TokenEncoder, cache: PieceCache): (text: string) => number {
-  // Its own sticky copy: a piece must start where the last one ended, and `test` moves
-  // `lastIndex` past it without building a match array (half the pieces need no string).
-  const pattern = new RegExp(O200K_PIECE_SOURCE, 'uy');
-  return (text) => {
-    if (NOT_ASCII.test(text)) return encoder.count(text);
+/**
+ * A piece at least this long makes a text ineligible for an unchunked count. In ASCII
+ * text, a run of one class of `MAX_RUN` characters other than letters lies in at most
+ * three pieces plus one character (whitespace: the newlines ending a punctuation piece,
+ * one piece up to its last newline, one more but its last character, that character;
+ * punctuation: a contraction's apostrophe or the slashes ending the piece before, then
+ * one piece), so one of them is at least this long. Letter runs can be split into short
+ * pieces (`aBaBaB`), so they are tracked apart.
+ */
+const LONG_PIECE = Math.floor(MAX_RUN / 4);
+
+const A_LOWER = 97;
+const LETTERS = 26;
+
+function piecewise(encoder: TokenEncoder, cache: PieceCache): PieceEncoder {
+  /**
+   * The sum of the pieces' counts of ASCII `text`. With `unchunked`, undefined when
+   * chunking might cut `text` by force: a piece of `LONG_PIECE` characters or more, or
+   * pieces that start with a letter one after the other (with the piece before them,
+   * which may end in the run's first letters) making `MAX_RUN` characters or more
+   * (every piece inside a run of letters starts with one).
+   */
+  const sum = (text: string, unchunked: boolean): number | undefined => {
     let tokens = 0;
-    let end = 0;
-    pattern.lastIndex = 0;
-    // Every ASCII character starts some piece: no match at `end` (a gap) ends the loop
-    // early, and the text is then counted whole below.
-    while (end < text.length && pattern.test(text)) {
+    let letters = 0;
+    for (let end = 0; end < text.length;) {
       const start = end;
-      end = pattern.lastIndex;
+      end = asciiPieceEnd(text, start);
+      const first = text.charCodeAt(start);
+      if (unchunked) {
+        const length = end - start;
+        letters = ((first | 32) - A_LOWER) >>> 0 < LETTERS ? letters + length : length;
+        if (length >= LONG_PIECE || letters >= MAX_RUN) return undefined;
+      }
       // One token without a lookup: a single ASCII character (every byte is a token),
       // and a piece that starts with a digit, which is 1 to 3 digits (all 1,110 such
       // strings are o200k_base tokens; the test beside this file checks it).
-      const first = text.charCodeAt(start);
       if (end - start === 1 || (first >= DIGIT_0 && first <= DIGIT_9)) {
         tokens += 1;
         continue;
@@ -119,6 +135,10 @@ function piecewise(encoder: TokenEncoder, cache: PieceCache): (text: string) => 
       }
       tokens += count;
     }
-    return end === text.length ? tokens : encoder.count(text);
+    return tokens;
+  };
+  return {
+    count: (text) => (NOT_ASCII.test(text) ? encoder.count(text) : (sum(text, false) as number)),
+    countUnchunked: (text) => (text.length > MAX_CHUNK || NOT_ASCII.test(text) ? undefined : sum(text, true)),
   };
 }

@@ -9,7 +9,15 @@ import { isHeadCut, isLineStart, isPreferredCut, isTailStart } from './piece-bou
 import { CHUNK_SIZE, codePointBoundary, FORCED_CUT_MARGIN, MAX_CHUNK, nextChunk } from './text-chunks.js';
 
 /** Raw tokens of one chunk (no framing). Never throws. */
-export type ChunkEncoder = (chunk: string) => number;
+export interface ChunkEncoder {
+  (chunk: string): number;
+  /**
+   * Raw tokens of a whole text at once, where that is the sum of its chunks' counts
+   * with no cut forced; else undefined. Only an encoder whose counts add up at piece
+   * boundaries has it (the built-in one): chunking is then only a way to count less.
+   */
+  whole?: (text: string) => number | undefined;
+}
 
 /** A head or tail of a text and its raw tokens. */
 export interface TextSpan {
@@ -25,6 +33,8 @@ export interface TextSpan {
 
 /** Raw tokens of a whole text, chunk by chunk (time linear in its length). */
 export function countInChunks(text: string, encode: ChunkEncoder): { tokens: number; forced: boolean } {
+  const whole = encode.whole?.(text);
+  if (whole !== undefined) return { tokens: whole, forced: false };
   let tokens = 0;
   let forced = false;
   for (let from = 0; from < text.length;) {
@@ -48,7 +58,7 @@ export class TextTally {
   private readonly starts: number[] = [];
   private readonly tailSums: number[] = [];
   private firstInexactTail = Number.POSITIVE_INFINITY;
-  /** The whole count when it is known without chunks (taken before this tally existed). */
+  /** The whole count when it is known without chunks (taken before this tally existed, or at once). */
   private known: number | undefined;
 
   constructor(
@@ -82,8 +92,20 @@ export class TextTally {
     this.known = tokens;
   }
 
+  /**
+   * Counts the whole text at once, before any chunk, when the encoder can (see
+   * {@link ChunkEncoder.whole}) and the text is at most `limit` characters (so it
+   * cannot count past a limit the chunks would have stopped just beyond). The count
+   * is the chunks' sum; `head` and `tail` still count chunks of their own.
+   */
+  private countWhole(limit: number): void {
+    if (this.known !== undefined || this.ends.length > 0 || this.text.length > limit || !this.encode.whole) return;
+    this.known = this.encode.whole(this.text);
+  }
+
   /** Raw tokens of the whole text. */
   total(): number {
+    this.countWhole(Number.POSITIVE_INFINITY);
     if (this.known !== undefined) return this.known;
     while (!this.complete) this.step();
     return this.counted;
@@ -94,6 +116,7 @@ export class TextTally {
    * no further than just past `limit`.
    */
   within(limit: number): number | undefined {
+    this.countWhole(limit);
     if (this.known !== undefined) return this.known <= limit ? this.known : undefined;
     while (!this.complete && this.counted <= limit) this.step();
     return this.complete && this.counted <= limit ? this.counted : undefined;

@@ -17,7 +17,7 @@ import { reasoningContentTokens, reportedShare } from './reasoning-tokens.js';
 import type { AssistantPart, Message, ToolResultPart, ToolSpec, UserPart } from '../message/message.js';
 import { checkEncodingName, type EncodingName, type TokenEncoder } from './token-encoder.js';
 import { countInChunks, type ChunkEncoder, TextTally } from './text-tally.js';
-import { pieceCounting } from './piece-counts.js';
+import { type PieceEncoder, pieceCounting } from './piece-counts.js';
 import { utf8Length } from './utf8-length.js';
 
 /** Framing overhead in tokens, following OpenAI's published counting recipe. */
@@ -101,7 +101,7 @@ export function createTokenCounter(options: TokenCounterOptions = {}): TokenCoun
   if (!options.encoder) checkEncodingName(encoding);
   // One passed in is used as given; the built-in one is loaded on the first exact count.
   let encode = options.encoder ? chunkEncoder(options.encoder) : undefined;
-  const exact = () => (encode ??= chunkEncoder(builtInEncoder(encoding)));
+  const exact = () => (encode ??= builtInChunkEncoder(encoding));
   const counter = new CachingCounter(encoding, (text) => countInChunks(text, exact()).tokens, options.calibration);
   counter.tally = (owner, text) => counter.tallyOf(owner, text, exact());
   counter.remember = (owner, _text, tokens) => counter.rememberCount(owner, tokens);
@@ -127,9 +127,21 @@ export function boundsOf(counter: TokenCounter): TokenCounter | undefined {
  * same counts, see piece-counts.ts), or the byte bound as it is (a sum of bytes gains
  * nothing from pieces). tiktoken loads here.
  */
-function builtInEncoder(encoding: EncodingName): TokenEncoder {
+function builtInEncoder(encoding: EncodingName): TokenEncoder | PieceEncoder {
   const encoder = defaultEncoder(encoding);
   return defaultIsExact ? pieceCounting(encoder, encoding) : encoder;
+}
+
+/**
+ * The built-in encoder's chunk encoder; counting piece by piece, it also counts a text
+ * whole where chunks would add up to the same count (see `countUnchunked` in
+ * piece-counts.ts), sparing the chunk scan.
+ */
+function builtInChunkEncoder(encoding: EncodingName): ChunkEncoder {
+  const encoder = builtInEncoder(encoding);
+  const encode = chunkEncoder(encoder);
+  if ('countUnchunked' in encoder) encode.whole = (text) => encoder.countUnchunked(text);
+  return encode;
 }
 
 /** Chunks repeated inside long runs, by text; enough for runs of a few different characters. */
