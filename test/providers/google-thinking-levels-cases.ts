@@ -10,6 +10,7 @@ import { createGoogleAdapter, type GoogleAdapterOptions } from '../../packages/p
 import { googleSdk } from '../../packages/providers/src/google/google-sdk.js';
 import { startGeminiServer } from '../servers/gemini-server.js';
 import type { ScriptedServer } from '../servers/scripted-server.js';
+import { type CapturedBody, sdkParamErrors } from '../support/sdk-param-check.js';
 
 /** Runs the cases; `sdk` names the client major in the titles. */
 export function describeThinkingLevels(sdk: string): void {
@@ -18,7 +19,12 @@ export function describeThinkingLevels(sdk: string): void {
     beforeEach(async () => {
       server = await startGeminiServer();
     });
-    afterEach(() => server.close());
+    /** The bodies the adapter built in these cases, checked against the SDK's types in the last case. */
+    const built: { contents: unknown; generationConfig: { thinkingConfig?: { thinkingLevel?: string } } }[] = [];
+    afterEach(async () => {
+      for (const call of server.modelCalls()) built.push(call.body as (typeof built)[number]);
+      await server.close();
+    });
     const adapterFor = (model: string, options: Partial<GoogleAdapterOptions> = {}) =>
       createGoogleAdapter({ model, baseURL: server.url, apiKey: 'test-key', ...options });
     const sentConfig = (index: number) =>
@@ -150,5 +156,15 @@ export function describeThinkingLevels(sdk: string): void {
       server.enqueue({ type: 'reply', text: 'ok' });
       expect(await outcome('gemini-4-hydrogen')).toBe('accepted');
     });
+
+    it('built bodies the official SDK types take: contents as `Content`, each level one of `ThinkingLevel`', async () => {
+      // The newest major's enum (genai 3 names XHIGH, which genai 2's types predate; its client sends it as given).
+      const levels: string[] = Object.values((await import('genai3')).ThinkingLevel);
+      expect(built.length).toBeGreaterThan(20);
+      const sent = built.map((body) => body.generationConfig.thinkingConfig?.thinkingLevel);
+      expect(sent.filter((level) => level !== undefined && !levels.includes(level))).toEqual([]);
+      const contents: CapturedBody[] = built.map((body, index) => ({ kind: 'google-contents', body: body.contents, label: `thinking levels ${index}` }));
+      expect(sdkParamErrors(contents)).toEqual([]);
+    }, 120_000);
   });
 }
